@@ -1,0 +1,3 @@
+from devtrace.cli.app import main
+
+main()

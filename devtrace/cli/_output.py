@@ -1,0 +1,82 @@
+"""Output plumbing shared by every command: tables, JSON, one-line errors.
+
+Machine output (``--json``, JSONL) goes straight to stdout, never through rich. Tables are
+rich tables on a terminal and plain aligned text when piped. Diagnostics go to stderr as
+``Error: …`` / ``Hint: …``. rich is imported only when a table is drawn on a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+
+def is_terminal(stream=None) -> bool:
+    stream = stream or sys.stdout
+    if os.environ.get("TTY_COMPATIBLE") == "1" or os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def print_json(obj) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2) + "\n")
+
+
+def print_table(headers: list[str], rows: list[list], title: str | None = None,
+                right: tuple[int, ...] = ()) -> None:
+    """Print a table: rich on a terminal, plain text otherwise. ``right`` = right-aligned columns."""
+    cells = [["" if c is None else str(c) for c in row] for row in rows]
+    if is_terminal():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=title, title_justify="left", highlight=False)
+        for i, h in enumerate(headers):
+            table.add_column(h, justify="right" if i in right else "left", no_wrap=True)
+        for row in cells:
+            table.add_row(*row)
+        Console(highlight=False, no_color=bool(os.environ.get("NO_COLOR"))).print(table)
+        return
+    sys.stdout.write(format_plain_table(headers, cells, title, right))
+
+
+def format_plain_table(headers, cells, title=None, right=()) -> str:
+    widths = [len(h) for h in headers]
+    for row in cells:
+        for i, c in enumerate(row):
+            widths[i] = max(widths[i], len(c))
+
+    def line(values):
+        parts = [v.rjust(widths[i]) if i in right else v.ljust(widths[i]) for i, v in enumerate(values)]
+        return "  ".join(parts).rstrip()
+
+    out = [title] if title else []
+    out.append(line(headers))
+    out.extend(line(row) for row in cells)
+    return "\n".join(out) + "\n"
+
+
+def error(message: str) -> None:
+    sys.stderr.write(f"Error: {message}\n")
+
+
+def hint(message: str) -> None:
+    sys.stderr.write(f"Hint: {message}\n")
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write a whole file or nothing: a temp file beside it, then an atomic rename."""
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

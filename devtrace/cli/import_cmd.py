@@ -1,0 +1,70 @@
+"""``devtrace import LOGFILE``: read what TensorFlow printed with device-placement logging on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+FORMATS = ("tf2", "tf1", "tf1-legacy", "table", "jsonl", "dot", "summary")
+
+
+def import_(
+    logfile: Annotated[str, typer.Argument(
+        metavar="LOGFILE", help="TensorFlow's output (stdout and stderr) with log_device_placement on; - for stdin.")],
+    format: Annotated[str, typer.Option(
+        "--format", metavar="|".join(FORMATS), help="How to render the imported placements.")] = "table",
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", metavar="FILE", help="Write there (atomically) instead of to stdout.")] = None,
+    json_: Annotated[bool, typer.Option(
+        "--json", help="Events and parse statistics as one JSON object (schema 1).")] = False,
+):
+    """Import a TensorFlow placement log as a devtrace trace (eager, graph and TF1 logs)."""
+    import json
+    import sys
+
+    from ..errors import UsageError
+    from ..trace import events as ev
+    from ..trace import tflog
+    from . import _output
+
+    if format not in FORMATS:
+        raise UsageError(f"--format {format}: choose one of {', '.join(FORMATS)}")
+    if json_ and format != "table":
+        raise UsageError("--json and --format cannot be combined (--format jsonl writes a trace file)")
+    if logfile == "-":
+        name, data = "<stdin>", sys.stdin.buffer.read()
+    else:
+        name = logfile
+        try:
+            with open(logfile, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise UsageError(f"{logfile}: cannot read ({e.strerror or e})") from None
+    events, stats = tflog.parse(data, name, program=None if logfile == "-" else logfile)
+    ops = sum(1 for e in events if e.kind == "op_placed")
+
+    if json_:
+        text = json.dumps({"schema": ev.SCHEMA, "source": name, "stats": stats.to_dict(),
+                           "events": [ev.to_dict(e) for e in events]}, indent=2) + "\n"
+    elif format == "table" and output is None:
+        text = None
+    else:
+        from ._program import render
+
+        text = render(events, format)
+    if output is not None:
+        if output.is_dir():
+            raise UsageError(f"--output {output}: is a directory")
+        if not output.parent.resolve().is_dir():
+            raise UsageError(f"--output {output}: directory {output.parent} does not exist")
+        _output.write_atomic(str(output), text or "")
+    elif text is None:
+        from ..trace.render_table import print_placement_table
+
+        print_placement_table(events)
+    else:
+        sys.stdout.write(text)
+    sys.stdout.flush()
+    sys.stderr.write(stats.note(ops) + "\n")

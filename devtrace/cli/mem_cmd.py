@@ -1,0 +1,83 @@
+"""``devtrace mem [PROG.py]``: what each logical device reserves, uses and peaks at."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from ._config import Fraction, Growth, Limit, MachineFile, Simulate, Visible
+
+
+def mem(
+    program: Annotated[Optional[str], typer.Argument(metavar="[PROG.py]", help="Run this program first.")] = None,
+    args: Annotated[Optional[list[str]], typer.Argument(metavar="[-- ARGS…]", help="Arguments for the program.")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Machine-readable output (schema 1).")] = False,
+    simulate: Simulate = None, machine: MachineFile = None, visible: Visible = None, growth: Growth = None,
+    limit: Limit = None, fraction: Fraction = None,
+):
+    """Device memory per logical device: at initialisation, or after a program ran."""
+    from . import _output, _program
+    from ._config import configure
+
+    ctx = configure(simulate, machine, visible, growth, limit, fraction)
+    status = 0
+    if program is not None:
+        status = _program.execute_program(ctx, program, args or [])
+    ctx.ensure_initialized("devtrace mem")
+    report = memory_report(ctx, program, status)
+    if json_:
+        _output.print_json(report)
+    else:
+        print_memory(report)
+    if status:
+        raise typer.Exit(status)
+
+
+def memory_report(ctx, program, status) -> dict:
+    reserved_on = {}
+    for d in ctx.devices:
+        if d.gpu is not None:
+            reserved_on[d.platform_id] = reserved_on.get(d.platform_id, 0) + d.allocator.bytes_reserved
+    devices = []
+    for d in ctx.devices:
+        a = d.allocator
+        entry = {"name": d.short_name, "full_name": d.name, "device_type": d.device_type, "allocator": a.name,
+                 "policy": d.policy, "limit": a.limit, "reserved": a.bytes_reserved, "in_use": a.bytes_in_use,
+                 "peak": a.peak_bytes_in_use, "num_allocs": a.num_allocs, "largest_alloc": a.largest_alloc_size,
+                 "num_regions": a.num_regions, "region_sizes": list(getattr(a, "region_sizes", [])),
+                 "num_ooms": a.num_ooms}
+        if d.gpu is not None:
+            entry.update({"physical_device": f"/physical_device:GPU:{d.platform_id}", "model": d.gpu.name,
+                          "total": d.gpu.memory_total, "free_before": d.gpu.memory_free,
+                          "left_for_others": d.gpu.memory_free - reserved_on[d.platform_id],
+                          "simulated": d.gpu.backend == "simulated"})
+        else:
+            entry.update({"physical_device": "/physical_device:CPU:0", "total": ctx.machine.cpu.memory_total})
+        devices.append(entry)
+    return {"schema": 1, "program": program, "exit_status": status if program else None,
+            "backend": ctx.machine.backend, "note": ctx.machine.note, "devices": devices}
+
+
+def print_memory(report) -> None:
+    from ..devices.models import format_mib
+    from ._output import print_table
+
+    ran = report["program"] is not None
+    headers = ["DEVICE", "ON", "TOTAL", "LIMIT", "RESERVED", "LEFT FOR OTHERS", "POLICY"]
+    if ran:
+        headers += ["IN USE", "PEAK", "ALLOCS", "LARGEST", "OOMS"]
+    rows = []
+    for d in report["devices"]:
+        gpu = d["device_type"] == "GPU"
+        row = [d["name"], d["physical_device"], format_mib(d["total"]), format_mib(d["limit"]),
+               format_mib(d["reserved"]) if gpu else "-", format_mib(d.get("left_for_others")) if gpu else "-",
+               d["policy"]]
+        if ran:
+            row += [format_mib(d["in_use"]), format_mib(d["peak"]), str(d["num_allocs"]),
+                    format_mib(d["largest_alloc"]), str(d["num_ooms"]) if gpu else "-"]
+        rows.append(row)
+    title = f"Device memory after {report['program']}" if ran else "Device memory at initialisation"
+    print_table(headers, rows, title=title, right=tuple(range(2, 6)) + tuple(range(7, len(headers))))
+    if report["note"]:
+        print(f"Note: {report['note']}")

@@ -1,0 +1,55 @@
+"""``devtrace run PROG.py``: run an op program under a configuration and render its trace."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from ._config import Fraction, Growth, Limit, MachineFile, Simulate, Visible
+
+FORMATS = ("tf2", "tf1", "tf1-legacy", "table", "jsonl", "dot", "summary")
+CHECKS = "Checks (exit 3 when one fails)"
+
+
+def run(
+    program: Annotated[str, typer.Argument(metavar="PROG.py", help="The program to run as __main__.")],
+    args: Annotated[Optional[list[str]], typer.Argument(metavar="[-- ARGS…]", help="Arguments for the program.")] = None,
+    log_placement: Annotated[bool, typer.Option("--log-placement", help="Log where each op runs.")] = False,
+    soft_placement: Annotated[Optional[bool], typer.Option(
+        "--soft-placement/--no-soft-placement", show_default=False,
+        help="Soft device placement (TF2 default: on).")] = None,
+    format_: Annotated[str, typer.Option("--format", metavar="|".join(FORMATS),
+                                         help="How to render the placement log.")] = "tf2",
+    trace: Annotated[Optional[str], typer.Option("--trace", metavar="FILE.jsonl",
+                                                 help="Write the trace as JSON Lines (also when the program fails).")] = None,
+    log_to: Annotated[str, typer.Option("--log-to", metavar="stderr|stdout",
+                                        help="Where the placement log goes.")] = "stderr",
+    expect: Annotated[Optional[list[str]], typer.Option("--expect", metavar="OP=SPEC", rich_help_panel=CHECKS,
+                                                        help="Every op of type OP must run on a device matching SPEC.")] = None,
+    no_fallback: Annotated[bool, typer.Option("--no-fallback", rich_help_panel=CHECKS,
+                                              help="No op may fall back to the CPU for lack of a GPU kernel.")] = False,
+    max_copies: Annotated[Optional[int], typer.Option("--max-copies", metavar="N", min=0, rich_help_panel=CHECKS,
+                                                      help="At most N cross-device copies.")] = None,
+    max_peak: Annotated[Optional[float], typer.Option("--max-peak", metavar="MIB", min=0, rich_help_panel=CHECKS,
+                                                      help="No device's peak memory above MIB.")] = None,
+    simulate: Simulate = None, machine: MachineFile = None, visible: Visible = None, growth: Growth = None,
+    limit: Limit = None, fraction: Fraction = None,
+):
+    """Run an op program and render where each op ran, and why."""
+    from ..errors import UsageError
+    from . import _program
+
+    if format_ not in FORMATS:
+        raise UsageError(f"--format {format_}: choose one of {', '.join(FORMATS)}")
+    if log_to not in ("stderr", "stdout"):
+        raise UsageError(f"--log-to {log_to}: choose stderr or stdout")
+    checks = _program.Checks.parse(expect or [], no_fallback, max_copies, max_peak)
+    from ._config import configure
+
+    ctx = configure(simulate, machine, visible, growth, limit, fraction, soft_placement)
+    status = _program.run_program(ctx, program, args or [], log_placement=log_placement, format_=format_,
+                                  trace_path=trace, log_to=log_to)
+    if status != 0:
+        raise typer.Exit(status)
+    checks.enforce(ctx.trace.events)

@@ -1,0 +1,1 @@
+"""Device names and discovery (no heavy imports here: the CLI's start-up path uses it)."""

@@ -1,0 +1,31 @@
+"""Choose the discovery backend: simulated (flag or env) → NVML when a driver answers → CPU."""
+
+from __future__ import annotations
+
+import os
+
+from . import cpu, nvml, simulated, visibility
+from .physical import Machine
+
+
+def discover(simulate: str | None = None, machine: str | None = None, env=None, nvml_module=None) -> Machine:
+    """What this process sees. ``simulate``/``machine`` win over ``DEVTRACE_SIMULATE`` /
+    ``DEVTRACE_MACHINE``; ``CUDA_VISIBLE_DEVICES`` and ``CUDA_DEVICE_ORDER`` apply to real and
+    simulated GPUs alike. Raises ``UsageError`` for bad specs, files and env values."""
+    env = os.environ if env is None else env
+    if simulate is None and machine is None:
+        simulate = env.get("DEVTRACE_SIMULATE") or None
+        machine = env.get("DEVTRACE_MACHINE") or None
+    note = None
+    if machine is not None:
+        gpus, backend = simulated.load_machine(machine), "simulated"
+    elif simulate is not None:
+        gpus, backend = simulated.parse_simulate(simulate), "simulated"
+    else:
+        gpus, note = nvml.probe(nvml_module)
+        backend = "nvml" if gpus else "cpu"
+    ordered = visibility.order_devices(gpus, env.get("CUDA_DEVICE_ORDER"))
+    visible = visibility.apply_visible_devices(ordered, env.get("CUDA_VISIBLE_DEVICES"))
+    if gpus and not visible and note is None:
+        note = f"CUDA_VISIBLE_DEVICES={env.get('CUDA_VISIBLE_DEVICES')!r} hides every GPU"
+    return Machine(cpu=cpu.probe(), gpus=tuple(visible), all_gpus=tuple(gpus), backend=backend, note=note)

@@ -1,0 +1,76 @@
+"""Known GPU models, so that ``--simulate 2xH100`` means something.
+
+Memory is what ``nvidia-smi`` reports as total for the card (MiB), not the marketing size.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+MiB = 1 << 20
+GiB = 1 << 30
+
+
+class Model(NamedTuple):
+    name: str  # as NVML reports it
+    memory_total: int  # bytes
+    compute_capability: tuple[int, int]
+    multiprocessor_count: int
+
+
+MODELS: dict[str, Model] = {
+    "K20m": Model("Tesla K20m", 4743 * MiB, (3, 5), 13),
+    "K40c": Model("Tesla K40c", 11441 * MiB, (3, 5), 15),
+    "K80": Model("Tesla K80", 11441 * MiB, (3, 7), 13),
+    "P100": Model("Tesla P100-PCIE-16GB", 16280 * MiB, (6, 0), 56),
+    "V100": Model("Tesla V100-SXM2-16GB", 16160 * MiB, (7, 0), 80),
+    "T4": Model("Tesla T4", 15360 * MiB, (7, 5), 40),
+    "A10G": Model("NVIDIA A10G", 23028 * MiB, (8, 6), 80),
+    "A100": Model("NVIDIA A100-SXM4-40GB", 40960 * MiB, (8, 0), 108),
+    "A100-80GB": Model("NVIDIA A100-SXM4-80GB", 81920 * MiB, (8, 0), 108),
+    "RTX3090": Model("NVIDIA GeForce RTX 3090", 24576 * MiB, (8, 6), 82),
+    "RTX4090": Model("NVIDIA GeForce RTX 4090", 24564 * MiB, (8, 9), 128),
+    "L4": Model("NVIDIA L4", 23034 * MiB, (8, 9), 58),
+    "H100": Model("NVIDIA H100 80GB HBM3", 81559 * MiB, (9, 0), 132),
+}
+
+# ``--simulate 4`` gives four of these: 16 GiB, compute capability 8.0.
+DEFAULT = Model("devtrace Simulated GPU", 16 * GiB, (8, 0), 80)
+
+
+def lookup(key: str) -> Model | None:
+    """Find a model by its short key or full name, case-insensitively."""
+    k = key.replace(" ", "").lower()
+    for short, model in MODELS.items():
+        if short.lower() == k or model.name.replace(" ", "").lower() == k:
+            return model
+    return None
+
+
+SIZE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1000, "kib": 1 << 10, "m": MiB, "mb": 10**6,
+              "mib": MiB, "g": GiB, "gb": 10**9, "gib": GiB, "t": 1 << 40, "tb": 10**12, "tib": 1 << 40}
+
+
+def parse_size(text: str) -> int | None:
+    """``'5GiB'`` → bytes; ``None`` when it isn't a size. A bare number is bytes."""
+    t = text.strip().lower()
+    i = len(t)
+    while i and t[i - 1].isalpha():
+        i -= 1
+    number, unit = t[:i].strip(), t[i:]
+    if unit not in SIZE_UNITS:
+        return None
+    try:
+        value = float(number)
+    except ValueError:
+        return None
+    if value < 0 or value != value or value == float("inf"):
+        return None
+    return int(value * SIZE_UNITS[unit])
+
+
+def format_mib(nbytes: int | None) -> str:
+    if nbytes is None:
+        return "-"
+    mib = nbytes / MiB
+    return f"{mib:.0f} MiB" if mib == int(mib) else f"{mib:.1f} MiB"

@@ -1,0 +1,82 @@
+"""Error classes.
+
+The ``OpError`` family mirrors ``tf.errors`` so that a program written against TensorFlow
+catches the same exceptions. ``UsageError`` is devtrace's own: bad input given to devtrace
+itself (a flag, a machine file, a device string on the command line); the CLI turns it into
+one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+OK = 0
+CANCELLED = 1
+UNKNOWN = 2
+INVALID_ARGUMENT = 3
+NOT_FOUND = 5
+RESOURCE_EXHAUSTED = 8
+FAILED_PRECONDITION = 9
+INTERNAL = 13
+
+
+class OpError(Exception):
+    """A failed TensorFlow-style operation (``tf.errors.OpError``)."""
+
+    error_code = UNKNOWN
+
+    def __init__(self, message: str, op: str | None = None, node_def=None):
+        super().__init__(message)
+        self.message = message
+        self.op = op
+        self.node_def = node_def
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UnknownError(OpError):
+    error_code = UNKNOWN
+
+
+class InvalidArgumentError(OpError):
+    error_code = INVALID_ARGUMENT
+
+
+class NotFoundError(OpError):
+    error_code = NOT_FOUND
+
+
+class ResourceExhaustedError(OpError):
+    error_code = RESOURCE_EXHAUSTED
+
+
+class FailedPreconditionError(OpError):
+    error_code = FAILED_PRECONDITION
+
+
+class InternalError(OpError):
+    error_code = INTERNAL
+
+
+class DevtraceError(Exception):
+    """Base of devtrace's own errors; ``exit_code`` is what the CLI exits with."""
+
+    exit_code = 1
+
+
+class UsageError(DevtraceError, ValueError):
+    """Bad input to devtrace: flags, machine files, simulate specs, trace files."""
+
+    exit_code = 2
+
+
+class CheckFailed(DevtraceError):
+    """A check the user asked for (``--require-gpus``, ``--expect`` …) did not hold."""
+
+    exit_code = 3
+
+
+class DeviceSpecError(UsageError):
+    """A device string that does not parse (or a bad ``DeviceSpec`` field).
+
+    A ``ValueError`` like TensorFlow's, so ``except ValueError`` catches it; the CLI exits 2.
+    """

@@ -1,0 +1,112 @@
+"""Execution backends: where a kernel's arrays live and which array module runs it.
+
+``NumpyBackend``      the CPU.
+``SimulatedBackend``  a simulated GPU: NumPy kernels, arrays kept "resident" on the device
+                      (a copy onto it is a real copy), memory accounted by the device's allocator.
+``CupyBackend``       a real NVIDIA GPU: CuPy kernels inside that GPU's CUDA device context,
+                      each logical device allocating from its own size-limited CuPy memory pool.
+
+The executor only calls ``run``, ``from_host``, ``to_host`` and ``copy_from``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class NumpyBackend:
+    name = "numpy"
+    xp = np
+
+    def run(self, kernel, arrays, attrs):
+        return kernel(np, *arrays, **attrs) if attrs else kernel(np, *arrays)
+
+    def from_host(self, array):
+        return array
+
+    def to_host(self, array):
+        return array
+
+    def copy_from(self, array, src_backend):
+        return np.array(src_backend.to_host(array), copy=True)
+
+
+class SimulatedBackend(NumpyBackend):
+    name = "simulated"
+
+
+class CupyBackend:
+    """One physical GPU; ``pool`` is set per logical device by ``bind_pool``."""
+
+    name = "cupy"
+
+    def __init__(self, platform_id: int):
+        import cupy
+
+        self.cupy = cupy
+        self.xp = cupy
+        self.platform_id = platform_id
+        self.device = cupy.cuda.Device(platform_id)
+
+    def make_pool(self, limit_bytes: int, preallocate: bool):
+        """A memory pool for one logical device, limited to its size (``MemoryPool.set_limit``)."""
+        pool = self.cupy.cuda.MemoryPool()
+        with self.device:
+            pool.set_limit(size=limit_bytes)
+            if preallocate and limit_bytes:
+                block = pool.malloc(limit_bytes)  # freed blocks stay cached: the pool keeps the limit
+                del block
+        return pool
+
+    def run(self, kernel, arrays, attrs, pool=None):
+        with self.device:
+            if pool is None:
+                return kernel(self.cupy, *arrays, **attrs)
+            with self.cupy.cuda.using_allocator(pool.malloc):
+                return kernel(self.cupy, *arrays, **attrs)
+
+    def from_host(self, array):
+        if array.dtype == object:
+            return array  # strings never live on a GPU (their kernels are CPU-only)
+        with self.device:
+            return self.cupy.asarray(array)
+
+    def to_host(self, array):
+        return self.cupy.asnumpy(array) if isinstance(array, self.cupy.ndarray) else array
+
+    def copy_from(self, array, src_backend):
+        with self.device:
+            if isinstance(array, self.cupy.ndarray):
+                return array.copy()  # device to device (peer copy through CuPy)
+            return self.cupy.asarray(src_backend.to_host(array))
+
+
+_NUMPY = NumpyBackend()
+_SIMULATED = SimulatedBackend()
+_CUPY: dict[int, object] = {}
+
+
+def cupy_usable() -> str | None:
+    """``None`` when CuPy can run kernels here, else a one-line reason."""
+    try:
+        import cupy
+    except ImportError:
+        return "CuPy is not installed (pip install 'devtrace[cuda]')"
+    try:
+        if not cupy.is_available():
+            return "CuPy is installed but cannot use a GPU (no CUDA device or driver)"
+    except Exception as e:  # CuPy raises its own runtime errors here
+        return f"CuPy cannot use the GPU: {e}"
+    return None
+
+
+def backend_for(gpu, platform_id: int | None = None):
+    """The backend for a device: ``gpu=None`` is the CPU. Real GPUs are addressed by their
+    platform id (CUDA's numbering after ``CUDA_VISIBLE_DEVICES``)."""
+    if gpu is None:
+        return _NUMPY
+    if gpu.backend == "nvml" and cupy_usable() is None:
+        if platform_id not in _CUPY:
+            _CUPY[platform_id] = CupyBackend(platform_id)
+        return _CUPY[platform_id]
+    return _SIMULATED

@@ -1,0 +1,360 @@
+"""Process-wide runtime state: the machine, the configuration, the initialisation freeze,
+the logical devices it produced, the device-scope stack and the trace.
+
+Mirrors TensorFlow's eager ``Context``: configuration may change until the runtime
+*initialises* (first op, ``list_logical_devices``, first ``device()`` scope); after that,
+changing visible devices, memory growth or virtual devices raises ``RuntimeError`` with
+TensorFlow's message, plus a line saying what initialised the runtime and where.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..devices import spec as specs
+from ..devices.physical import GPUInfo, Machine
+from ..errors import NotFoundError
+from ..trace import events as ev
+from . import memory
+
+MiB = 1 << 20
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class PhysicalDevice(NamedTuple):
+    name: str
+    device_type: str
+
+
+class LogicalDevice(NamedTuple):
+    name: str
+    device_type: str
+
+
+@dataclass(frozen=True)
+class LogicalDeviceConfiguration:
+    """One logical device carved out of a physical one; ``memory_limit`` in MiB."""
+
+    memory_limit: float | None = None
+    experimental_priority: int | None = None
+    experimental_device_ordinal: int | None = None
+
+
+class Device:
+    """A logical device the runtime created: where ops run and memory is accounted."""
+
+    __slots__ = ("name", "short_name", "device_type", "index", "gpu", "platform_id", "allocator",
+                 "policy", "backend", "description", "__weakref__")
+
+    def __init__(self, name, device_type, index, gpu, platform_id, allocator, policy, backend, description):
+        self.name = name  # /job:localhost/replica:0/task:0/device:GPU:0
+        self.short_name = f"/device:{device_type}:{index}"
+        self.device_type = device_type
+        self.index = index
+        self.gpu: GPUInfo | None = gpu
+        self.platform_id = platform_id
+        self.allocator = allocator
+        self.policy = policy  # preallocate | growth | limit | fraction | host
+        self.backend = backend  # an ExecutionBackend (numpy / simulated / cupy)
+        self.description = description
+
+    def __repr__(self):
+        return f"<Device {self.name}>"
+
+
+def caller_location() -> str | None:
+    """``file:line`` of the innermost frame outside devtrace (the user's program)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not os.path.abspath(filename).startswith(_PACKAGE_DIR) and not filename.startswith("<frozen"):
+            return f"{os.path.relpath(filename) if not filename.startswith('<') else filename}:{frame.f_lineno}"
+        frame = frame.f_back
+    return None
+
+
+class Context:
+    def __init__(self, machine: Machine | None = None, env=None):
+        self._env = os.environ if env is None else env
+        self._machine = machine
+        self._physical: list[PhysicalDevice] | None = None
+        self._visible: list[PhysicalDevice] | None = None
+        self._growth: dict[PhysicalDevice, bool | None] = {}
+        self._virtual: dict[PhysicalDevice, list[LogicalDeviceConfiguration]] = {}
+        self.memory_fraction: float | None = None
+        self.soft_placement = True
+        self.eager = True
+        self.log_device_placement = False
+        self.device_policy = "silent"
+        self.initialized_by: str | None = None
+        self.devices: list[Device] = []
+        self.devices_by_name: dict[str, Device] = {}
+        self.scope = ""  # merged device string of the innermost device() scope ("" = none)
+        self.scope_spec = None
+        self.trace = ev.Trace()
+        self.placement_cache: dict = {}
+        self.host: Device | None = None
+        self._log_listener = None
+        self.log_stream = None  # where the live placement log goes (None: stderr)
+        self.live_log = True  # False when the CLI renders the trace in another format instead
+
+    # -- discovery -------------------------------------------------------------------------
+    @property
+    def machine(self) -> Machine:
+        if self._machine is None:
+            from ..devices.discovery import discover
+
+            self._machine = discover(env=self._env)
+        return self._machine
+
+    def set_machine(self, machine: Machine) -> None:
+        if self.initialized:
+            raise RuntimeError("The machine cannot be changed after the runtime was initialized")
+        self._machine = machine
+        self._physical = None
+
+    @property
+    def physical_devices(self) -> list[PhysicalDevice]:
+        if self._physical is None:
+            gpus = [PhysicalDevice(f"/physical_device:GPU:{i}", "GPU") for i in range(len(self.machine.gpus))]
+            self._physical = [PhysicalDevice("/physical_device:CPU:0", "CPU")] + gpus
+            self._growth = {d: None for d in gpus}
+        return self._physical
+
+    def gpu_info(self, device: PhysicalDevice) -> GPUInfo:
+        return self.machine.gpus[int(device.name.rsplit(":", 1)[1])]
+
+    def check_known(self, device) -> PhysicalDevice:
+        if not isinstance(device, PhysicalDevice) or device not in self.physical_devices:
+            raise ValueError(f"Unrecognized device: {device!r}")
+        return device
+
+    # -- the initialisation freeze ---------------------------------------------------------
+    @property
+    def initialized(self) -> bool:
+        return self.initialized_by is not None
+
+    def frozen_error(self, what: str) -> RuntimeError:
+        return RuntimeError(f"{what} cannot be modified after being initialized\n"
+                            f"  (devtrace: the runtime was initialized by {self.initialized_by})")
+
+    @property
+    def visible_devices(self) -> list[PhysicalDevice]:
+        return list(self.physical_devices if self._visible is None else self._visible)
+
+    def set_visible_devices(self, devices, device_type=None) -> None:
+        if isinstance(devices, PhysicalDevice) or not isinstance(devices, (list, tuple)):
+            devices = [devices]
+        for d in devices:
+            self.check_known(d)
+            if device_type is not None and d.device_type != device_type:
+                raise ValueError(f"Unrecognized device: {d!r}")
+        keep = [d for d in self.visible_devices if device_type is not None and d.device_type != device_type]
+        chosen = set(keep) | set(devices)
+        new = [d for d in self.physical_devices if d in chosen]  # TF rebuilds in physical order
+        if new == self.visible_devices:
+            return
+        if self.initialized:
+            raise self.frozen_error("Visible devices")
+        self._visible = new
+
+    def get_memory_growth(self, device) -> bool | None:
+        self.check_known(device)
+        return self._growth[device]
+
+    def set_memory_growth(self, device, enable: bool) -> None:
+        self.check_known(device)
+        if device in self._virtual:
+            raise ValueError("Cannot set memory growth on device when virtual devices configured")
+        if device.device_type != "GPU":
+            raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
+        if self._growth.get(device) == enable:
+            return
+        if self.initialized:
+            raise self.frozen_error("Physical devices")
+        self._growth[device] = bool(enable)
+
+    def get_logical_device_configuration(self, device):
+        self.check_known(device)
+        return self._virtual.get(device)
+
+    def set_logical_device_configuration(self, device, configs) -> None:
+        self.check_known(device)
+        configs = None if configs is None else list(configs)
+        if device.device_type == "CPU":
+            for c in configs or ():
+                if c.memory_limit is not None:
+                    raise ValueError("Setting memory limit on CPU virtual devices is currently not supported")
+                if c.experimental_priority is not None:
+                    raise ValueError("Setting experimental_priority on CPU virtual  devices is currently not supported")
+        elif device.device_type == "GPU":
+            total = 0
+            for c in configs or ():
+                if c.memory_limit is None:
+                    raise ValueError("Setting memory limit is required for GPU virtual devices")
+                if not isinstance(c.memory_limit, (int, float)) or isinstance(c.memory_limit, bool) \
+                        or not c.memory_limit > 0 or c.memory_limit == float("inf"):
+                    raise ValueError(f"memory_limit must be a positive number of MiB, got {c.memory_limit!r}")
+                total += int(c.memory_limit) * MiB
+            gpu = self.gpu_info(device)
+            if total > gpu.memory_free:
+                raise ValueError(f"Virtual devices on {device.name} ask for {total // MiB} MiB in total but "
+                                 f"the GPU has {gpu.memory_free // MiB} MiB free ({gpu.name}, "
+                                 f"{gpu.memory_total // MiB} MiB total)")
+        else:
+            raise ValueError(f"Virtual devices are not supported for {device.device_type}")
+        if configs == self._virtual.get(device) or (not configs and device not in self._virtual):
+            return
+        if self.initialized:
+            raise self.frozen_error("Virtual devices")
+        if configs:
+            self._virtual[device] = configs
+        else:
+            self._virtual.pop(device, None)
+
+    def set_memory_fraction(self, fraction: float | None) -> None:
+        """``per_process_gpu_memory_fraction``: each visible GPU gets ``total × fraction``."""
+        if fraction is not None:
+            if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction <= 1:
+                raise ValueError(f"memory fraction must be in (0, 1], got {fraction!r}")
+        if fraction == self.memory_fraction:
+            return
+        if self.initialized:
+            raise self.frozen_error("Physical devices")
+        self.memory_fraction = fraction
+
+    # -- initialisation --------------------------------------------------------------------
+    def ensure_initialized(self, trigger: str = "the runtime") -> None:
+        if self.initialized_by is None:
+            self.initialize(trigger)
+
+    def initialize(self, trigger: str) -> None:
+        """Create the logical devices and their allocators (TensorFlow's ``_compute_gpu_options``)."""
+        where = caller_location()
+        visible = self.visible_devices
+        cpus = [d for d in visible if d.device_type == "CPU"]
+        gpus = [d for d in visible if d.device_type == "GPU"]
+        if not cpus:
+            raise NotFoundError("No CPU devices are available in this process")
+        growth = self._resolve_growth(gpus)
+        from .backends import backend_for
+
+        devices: list[Device] = []
+        cpu_configs = self._virtual.get(cpus[0]) or [LogicalDeviceConfiguration()]
+        for i in range(len(cpu_configs)):
+            name = specs.full_name("CPU", i)
+            devices.append(Device(name, "CPU", i, None, None, memory.HostAllocator(f"cpu_{i}"), "host",
+                                  backend_for(None), ""))
+        n = 0
+        for phys in gpus:
+            gpu = self.gpu_info(phys)
+            platform_id = self.machine.gpus.index(gpu)
+            configs = self._virtual.get(phys)
+            for cfg in configs or [None]:
+                name = specs.full_name("GPU", n)
+                if cfg is not None:
+                    limit, policy = int(cfg.memory_limit) * MiB, "limit"
+                else:
+                    limit = memory.default_memory_limit(gpu.memory_free, gpu.memory_total,
+                                                        gpu.compute_capability[0], self.memory_fraction)
+                    policy = "fraction" if self.memory_fraction else ("growth" if growth else "preallocate")
+                allocator = memory.BFCAllocator(f"GPU_{n}_bfc", limit, bool(growth) and cfg is None,
+                                                on_reserve=self._reserve_listener(name, f"GPU_{n}_bfc"))
+                devices.append(Device(name, "GPU", n, gpu, platform_id, allocator, policy, backend_for(gpu, platform_id),
+                                      gpu.short_description(platform_id)))
+                n += 1
+        self.devices = devices
+        self.devices_by_name = {d.name: d for d in devices}
+        for d in devices:
+            self.devices_by_name[d.short_name] = d
+        self.host = devices[0]
+        self.initialized_by = f"{trigger} at {where}" if where else trigger
+        for d in devices:
+            self.trace.emit(ev.DeviceCreated(d.name, d.device_type, d.platform_id, d.allocator.limit,
+                                             d.description, d.gpu is not None and d.gpu.backend == "simulated"))
+        for d in devices:
+            if d.device_type == "GPU" and d.allocator.bytes_reserved:
+                self.trace.emit(ev.MemoryReserved(d.name, d.allocator.name, d.allocator.bytes_reserved,
+                                                  d.allocator.bytes_reserved))
+
+    def _reserve_listener(self, device_name, allocator_name):
+        def on_reserve(nbytes, total):
+            if self.initialized_by is not None:  # the up-front reservation is emitted after DeviceCreated
+                self.trace.emit(ev.MemoryReserved(device_name, allocator_name, nbytes, total))
+        return on_reserve
+
+    def _resolve_growth(self, gpus) -> bool:
+        """Growth for every visible GPU, as TensorFlow decides it at initialisation."""
+        if any(g in self._virtual for g in gpus):
+            if any(self._growth.get(g) for g in gpus):
+                self.trace.emit(ev.Message("WARNING", "Memory growth is ignored: virtual devices are configured "
+                                                      "(TensorFlow silently ignores growth then, tensorflow#38367)"))
+            return False
+        values = {self._growth.get(g) for g in gpus}
+        if len(values) > 1:
+            raise ValueError("Memory growth cannot differ between GPU devices")
+        growth = bool(values.pop()) if values else False
+        forced = self._env.get("TF_FORCE_GPU_ALLOW_GROWTH")
+        if forced is not None:
+            if forced in ("true", "false"):
+                if (forced == "true") != growth:
+                    self.trace.emit(ev.Message("WARNING", "Overriding orig_value setting because the "
+                                               "TF_FORCE_GPU_ALLOW_GROWTH environment variable is set. "
+                                               f"Original config value was {int(growth)}."))
+                growth = forced == "true"
+            else:
+                self.trace.emit(ev.Message("ERROR", "The TF_FORCE_GPU_ALLOW_GROWTH environment variable is set "
+                                           f"but could not be parsed: \"{forced}\". Valid values are \"true\" or "
+                                           f"\"false\". Using original config value of {int(growth)}."))
+        return growth
+
+    def logical_devices(self, device_type=None) -> list[LogicalDevice]:
+        self.ensure_initialized("list_logical_devices()")
+        return [LogicalDevice(d.short_name, d.device_type) for d in self.devices
+                if device_type is None or d.device_type == device_type]
+
+    def find_device(self, name: str) -> Device | None:
+        return self.devices_by_name.get(name)
+
+    # -- placement log ---------------------------------------------------------------------
+    def set_log_device_placement(self, enabled: bool, stream=None) -> None:
+        """Unlike TensorFlow 2.21, takes effect whenever it is called."""
+        self.log_device_placement = bool(enabled)
+        if self._log_listener is not None:
+            self.trace.listeners.remove(self._log_listener)
+            self._log_listener = None
+        stream = stream or self.log_stream
+        if enabled and self.live_log:
+            from ..trace.render_tf2 import line
+
+            def listener(event, _line=line):
+                text = _line(event)
+                if text is not None:
+                    out = stream or sys.stderr
+                    if out is not sys.stdout:
+                        sys.stdout.flush()  # keep the program's own output in order with the log
+                    out.write(text + "\n")
+                    out.flush()
+
+            self._log_listener = listener
+            self.trace.listeners.append(listener)
+
+
+_context: Context | None = None
+
+
+def context() -> Context:
+    global _context
+    if _context is None:
+        _context = Context()
+    return _context
+
+
+def reset_context(machine: Machine | None = None, env=None) -> Context:
+    """A fresh runtime (tests, and ``devtrace run`` before it configures one)."""
+    global _context
+    _context = Context(machine, env)
+    return _context

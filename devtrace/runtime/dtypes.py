@@ -1,0 +1,86 @@
+"""TensorFlow-named dtypes over NumPy dtypes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class DType:
+    __slots__ = ("name", "np", "c_name", "enum_name", "is_floating", "is_integer")
+
+    def __init__(self, name, np_dtype, c_name, enum_name):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.c_name = c_name  # as TensorFlow's C++ prints it: float, double, half, int32, ...
+        self.enum_name = enum_name  # DT_FLOAT ...
+        self.is_floating = self.np.kind == "f"
+        self.is_integer = self.np.kind in "iu"
+
+    @property
+    def as_numpy_dtype(self):
+        return self.np.type
+
+    def __repr__(self):
+        return f"tf.{self.name}"
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+float16 = DType("float16", np.float16, "half", "DT_HALF")
+float32 = DType("float32", np.float32, "float", "DT_FLOAT")
+float64 = DType("float64", np.float64, "double", "DT_DOUBLE")
+int32 = DType("int32", np.int32, "int32", "DT_INT32")
+int64 = DType("int64", np.int64, "int64", "DT_INT64")
+bool_ = DType("bool", np.bool_, "bool", "DT_BOOL")
+string = DType("string", np.object_, "string", "DT_STRING")
+half, double = float16, float64
+
+ALL = (float16, float32, float64, int32, int64, bool_, string)
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME.update({"half": float16, "double": float64, "float": float32})
+_BY_NP = {d.np: d for d in ALL}
+NUMERIC = frozenset(d.name for d in (float16, float32, float64, int32, int64))
+FLOATS = frozenset(("float16", "float32", "float64"))
+
+
+def as_dtype(value) -> DType:
+    """A DType from a DType, a name (``'float32'``), a NumPy dtype or a Python type."""
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str) and value in _BY_NAME:
+        return _BY_NAME[value]
+    if value is bool:
+        return bool_
+    if value in (str, bytes):
+        return string
+    try:
+        npd = np.dtype(value)
+    except TypeError:
+        raise TypeError(f"Cannot convert {value!r} to a devtrace DType") from None
+    if npd.kind in "SUO":
+        return string
+    if npd in _BY_NP:
+        return _BY_NP[npd]
+    raise TypeError(f"Unsupported dtype {npd} (devtrace supports {', '.join(d.name for d in ALL)})")
+
+
+def infer(value) -> DType:
+    """The dtype TensorFlow infers for a Python/NumPy value: floats → float32, ints → int32."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "SUO":
+            return string
+        if value.dtype == np.float64 or value.dtype == np.int64 or value.dtype in _BY_NP:
+            return _BY_NP.get(value.dtype) or as_dtype(value.dtype)
+        return as_dtype(value.dtype)
+    arr = np.asarray(value)
+    kind = arr.dtype.kind
+    if kind == "b":
+        return bool_
+    if kind in "iu":
+        return int32
+    if kind == "f":
+        return float32
+    if kind in "SUO":
+        return string
+    raise TypeError(f"Cannot infer a dtype for {value!r}")

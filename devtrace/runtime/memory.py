@@ -1,0 +1,393 @@
+"""Device memory: TensorFlow's memory limit and its best-fit-with-coalescing (BFC) allocator.
+
+Nothing here touches real memory. A :class:`BFCAllocator` does TensorFlow's bookkeeping for one
+GPU device — regions reserved from the device, chunks carved out of them, stats — so that a
+program sees the same ``bytes_in_use``/``peak``, the same regions and the same OOMs (including
+OOMs caused by fragmentation) as under ``tensorflow/core/common_runtime/bfc_allocator.cc``.
+:class:`HostAllocator` only counts bytes, cheaply, for CPU devices.
+
+Handles are opaque positive ints, never reused, so a double free is always detected.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
+
+MIN_ALLOCATION_SIZE = 256            # kMinAllocationSize: every request is rounded up to this
+NUM_BINS = 21                        # kNumBins: bin b holds [256 << b, 256 << (b+1)); the last, all >= 256 MiB
+INITIAL_GROWTH_REGION = 2 * MiB      # first region with allow_growth
+MAX_INTERNAL_FRAGMENTATION = 128 * MiB  # split a chunk anyway if it would waste this much
+
+
+def round_bytes(n: int) -> int:
+    """TF's ``RoundedBytes``: ``n`` rounded up to a multiple of 256. ``round_bytes(0) == 0``, as in TF
+    (TF never asks its allocator for 0 bytes: an empty tensor has no buffer)."""
+    return (n + MIN_ALLOCATION_SIZE - 1) & -MIN_ALLOCATION_SIZE
+
+
+def bin_index(size: int) -> int:
+    """TF's ``BinNumForSize``: the bin of a chunk of ``size`` bytes (0..20)."""
+    return min(max(size >> 8, 1).bit_length() - 1, NUM_BINS - 1)
+
+
+def min_system_memory(available: int, cc_major: int) -> int:
+    """Device memory TF leaves to the system when no fraction is given (gpu_device.cc ``MinSystemMemory``)."""
+    if available < 2 * GiB:
+        return 225 * MiB
+    if cc_major <= 6:
+        return 500 * MiB
+    if cc_major <= 7:
+        return 1050 * MiB
+    if cc_major <= 8:
+        return 1536 * MiB
+    return 1800 * MiB
+
+
+def default_memory_limit(free: int, total: int, cc_major: int, fraction: float | None) -> int:
+    """The limit of a GPU device without virtual devices (``SingleVirtualDeviceMemoryLimit``):
+    a fraction of the **total** memory, else the free memory minus :func:`min_system_memory`."""
+    if fraction:
+        return int(total * fraction)
+    reserve = min_system_memory(free, cc_major)
+    return free - reserve if reserve < free else free
+
+
+class _SizeIndex:
+    """A set of non-negative ints (chunk sizes / 256) answering "smallest member >= k" in
+    O(log64 U): a 64-ary tree of bitmap words, kept sparse in dicts.
+
+    ``levels[0][w]`` has bit ``i`` set iff ``64*w + i`` is a member; ``levels[j+1][w]`` has bit ``i``
+    set iff word ``64*w + i`` of ``levels[j]`` is non-zero. This is what makes best fit O(log n):
+    TF scans a sorted set per bin, and a heap per bin could not find "smallest >= request" inside
+    the request's own bin without a linear scan.
+    """
+
+    __slots__ = ("levels",)
+
+    def __init__(self, max_key: int):
+        depth = max(1, -(-max(max_key, 1).bit_length() // 6))
+        self.levels = [{} for _ in range(depth)]
+
+    def add(self, k: int) -> None:
+        for level in self.levels:
+            w = k >> 6
+            old = level.get(w, 0)
+            level[w] = old | (1 << (k & 63))
+            if old:  # the word was already non-empty: the levels above already know
+                return
+            k = w
+
+    def discard(self, k: int) -> None:
+        for level in self.levels:
+            w = k >> 6
+            word = level[w] & ~(1 << (k & 63))
+            if word:
+                level[w] = word
+                return
+            del level[w]
+            k = w
+
+    def successor(self, k: int) -> int | None:
+        """The smallest member >= ``k``, or None."""
+        levels = self.levels
+        j = 0
+        while j < len(levels):
+            word = levels[j].get(k >> 6, 0) >> (k & 63)
+            if word:
+                k += (word & -word).bit_length() - 1
+                while j:  # descend along the lowest set bits
+                    j -= 1
+                    word = levels[j][k]
+                    k = (k << 6) + (word & -word).bit_length() - 1
+                return k
+            k = (k >> 6) + 1  # nothing left in this word: look from the next word, one level up
+            j += 1
+        return None
+
+    def maximum(self) -> int | None:
+        levels = self.levels
+        top = levels[-1].get(0, 0)
+        if not top:
+            return None
+        k = top.bit_length() - 1
+        for level in reversed(levels[:-1]):
+            k = (k << 6) + level[k].bit_length() - 1
+        return k
+
+
+class _Chunk:
+    """A piece of a region: ``[addr, addr + size)``. ``prev``/``next`` are the address-adjacent
+    chunks of the same region (None at the region's ends), so chunks never merge across regions."""
+
+    __slots__ = ("addr", "size", "prev", "next", "in_use", "tag")
+
+    def __init__(self, addr, size, prev=None, next=None):
+        self.addr = addr
+        self.size = size
+        self.prev = prev
+        self.next = next
+        self.in_use = False
+        self.tag = None
+
+
+class BFCAllocator:
+    """TensorFlow's BFC allocator, bookkeeping only.
+
+    ``allow_growth=False``: the whole limit (rounded down to 256) is reserved as one region now.
+    ``allow_growth=True``: regions of 2, 4, 8 … MiB are reserved as needed (TF's ``Extend``) and,
+    like in TF without garbage collection, never returned. ``on_reserve(nbytes, total_reserved)``
+    is called for every region reserved.
+    """
+
+    def __init__(self, name: str, limit: int, allow_growth: bool, on_reserve=None):
+        self.name = name
+        self.limit = int(limit)
+        self.allow_growth = bool(allow_growth)
+        self.on_reserve = on_reserve
+        self.bytes_reserved = 0
+        self.bytes_in_use = 0
+        self.peak_bytes_in_use = 0
+        self.num_allocs = 0
+        self.largest_alloc_size = 0
+        self.num_ooms = 0
+        self.region_sizes: list[int] = []
+        self._region_heads: list[_Chunk] = []     # chunk at each region's base (never merged away)
+        self._live: dict[int, _Chunk] = {}         # handle -> chunk in use
+        self._empty: dict[int, object] = {}        # handle -> tag of 0-byte allocations (no memory)
+        self._ids = itertools.count(1)
+        self._free_at: dict[int, _Chunk] = {}      # addr -> free chunk
+        self._heaps: dict[int, list[int]] = {}     # size/256 -> min-heap of addrs of free chunks (lazy)
+        self._nfree: dict[int, int] = {}           # size/256 -> number of free chunks of that size
+        self._sizes = _SizeIndex(max(self.limit, 0) >> 8)
+        # TF: RoundedBytes(min(limit, 2 MiB)) with growth, RoundedBytes(limit) without.
+        limit = max(self.limit, 0)
+        self._curr_region = round_bytes(min(limit, INITIAL_GROWTH_REGION) if self.allow_growth else limit)
+        if not self.allow_growth:
+            self._extend(0)
+
+    # -- stats ------------------------------------------------------------------------------
+    @property
+    def num_regions(self) -> int:
+        return len(self.region_sizes)
+
+    def reset_peak(self) -> None:
+        """TF's ``ClearStats`` (what ``tf.config.experimental.reset_memory_stats`` calls):
+        peak := in use, and ``num_allocs``/``largest_alloc_size`` restart from 0."""
+        self.peak_bytes_in_use = self.bytes_in_use
+        self.num_allocs = 0
+        self.largest_alloc_size = 0
+
+    def live_allocations(self) -> list[tuple[int, object]]:
+        """``(chunk size, tag)`` of every live allocation, largest first (0-byte ones excluded)."""
+        return sorted(((c.size, c.tag) for c in self._live.values()), key=lambda e: e[0], reverse=True)
+
+    def largest_free_block(self) -> int:
+        """The largest free chunk inside the reserved regions (not counting unreserved headroom)."""
+        k = self._sizes.maximum()
+        return 0 if k is None else k << 8
+
+    def chunks(self) -> list[tuple[int, int, bool]]:
+        """``(address, size, in use)`` of every chunk, region by region in address order.
+        O(number of chunks): for memory dumps and tests, not for the hot path."""
+        out = []
+        for chunk in self._region_heads:
+            while chunk is not None:
+                out.append((chunk.addr, chunk.size, chunk.in_use))
+                chunk = chunk.next
+        return out
+
+    # -- allocation -------------------------------------------------------------------------
+    def allocate(self, nbytes: int, tag=None) -> int | None:
+        """A handle for ``nbytes`` (rounded up to 256), or None when it cannot be satisfied."""
+        if nbytes <= 0:
+            if nbytes < 0:
+                raise ValueError(f"cannot allocate {nbytes} bytes")
+            # An empty tensor: TF gives it no buffer and never calls the allocator. Hand out a
+            # handle anyway so callers can free every handle they got, but account nothing.
+            handle = next(self._ids)
+            self._empty[handle] = tag
+            return handle
+        rounded = round_bytes(nbytes)
+        chunk = self._take_best_fit(rounded)
+        if chunk is None:
+            if not self._extend(rounded):
+                self.num_ooms += 1
+                return None
+            chunk = self._take_best_fit(rounded)
+        if chunk.size >= 2 * rounded or chunk.size - rounded >= MAX_INTERNAL_FRAGMENTATION:
+            rest = _Chunk(chunk.addr + rounded, chunk.size - rounded, chunk, chunk.next)
+            if chunk.next is not None:
+                chunk.next.prev = rest
+            chunk.next = rest
+            chunk.size = rounded
+            self._insert_free(rest)
+        # Unsplit chunks count whole (up to 2x the request), as TF counts them.
+        chunk.in_use = True
+        chunk.tag = tag
+        handle = next(self._ids)
+        self._live[handle] = chunk
+        self.num_allocs += 1
+        self.bytes_in_use += chunk.size
+        if self.bytes_in_use > self.peak_bytes_in_use:
+            self.peak_bytes_in_use = self.bytes_in_use
+        if chunk.size > self.largest_alloc_size:
+            self.largest_alloc_size = chunk.size
+        return handle
+
+    def free(self, handle: int) -> None:
+        """Return an allocation; it coalesces with free neighbours of the same region."""
+        chunk = self._live.pop(handle, None)
+        if chunk is None:
+            if handle in self._empty:
+                del self._empty[handle]
+                return
+            raise ValueError(f"{self.name}: free of unknown or already freed handle {handle!r}")
+        self.bytes_in_use -= chunk.size
+        chunk.in_use = False
+        chunk.tag = None
+        nxt = chunk.next
+        if nxt is not None and not nxt.in_use:  # absorb the next chunk
+            self._remove_free(nxt)
+            chunk.size += nxt.size
+            chunk.next = nxt.next
+            if nxt.next is not None:
+                nxt.next.prev = chunk
+        prev = chunk.prev
+        if prev is not None and not prev.in_use:  # merge into the previous chunk
+            self._remove_free(prev)
+            prev.size += chunk.size
+            prev.next = chunk.next
+            if chunk.next is not None:
+                chunk.next.prev = prev
+            chunk = prev
+        self._insert_free(chunk)
+
+    # -- internals --------------------------------------------------------------------------
+    def _extend(self, rounded: int) -> bool:
+        """TF's ``Extend``: reserve a new region big enough for ``rounded`` bytes, if the limit allows."""
+        available = (self.limit - self.bytes_reserved) & -MIN_ALLOCATION_SIZE
+        if rounded > available or available <= 0:
+            return False
+        increased = False
+        while rounded > self._curr_region:
+            self._curr_region *= 2
+            increased = True
+        size = min(self._curr_region, available)
+        if not increased:
+            self._curr_region *= 2  # the next region will be twice as big
+        head = _Chunk(self.bytes_reserved, size)  # regions sit end to end in a virtual address space
+        self._region_heads.append(head)
+        self._insert_free(head)
+        self.bytes_reserved += size
+        self.region_sizes.append(size)
+        if self.on_reserve is not None:
+            self.on_reserve(size, self.bytes_reserved)
+        return True
+
+    def _insert_free(self, chunk: _Chunk) -> None:
+        self._free_at[chunk.addr] = chunk
+        k = chunk.size >> 8
+        heap = self._heaps.get(k)
+        if heap is None:
+            self._heaps[k] = [chunk.addr]
+            self._nfree[k] = 1
+            self._sizes.add(k)
+        else:
+            heapq.heappush(heap, chunk.addr)
+            self._nfree[k] += 1
+
+    def _remove_free(self, chunk: _Chunk) -> None:
+        """Forget a free chunk. Its heap entry is left behind (lazy deletion) and skipped later."""
+        del self._free_at[chunk.addr]
+        k = chunk.size >> 8
+        n = self._nfree[k] - 1
+        if n == 0:
+            del self._nfree[k], self._heaps[k]
+            self._sizes.discard(k)
+            return
+        self._nfree[k] = n
+        heap = self._heaps[k]
+        if len(heap) > 2 * n + 16:  # too many stale entries: rebuild (amortised O(1) per removal)
+            size, free_at = k << 8, self._free_at
+            heap[:] = sorted({a for a in heap if (c := free_at.get(a)) is not None and c.size == size})
+
+    def _take_best_fit(self, rounded: int) -> _Chunk | None:
+        """Remove and return the smallest free chunk >= ``rounded`` (lowest address among equals) —
+        the chunk TF's bin search finds — or None."""
+        k = self._sizes.successor(rounded >> 8)
+        if k is None:
+            return None
+        heap, size, free_at = self._heaps[k], k << 8, self._free_at
+        while True:  # the heap's top is the lowest address, unless it is a stale entry
+            chunk = free_at.get(heap[0])
+            if chunk is not None and chunk.size == size:
+                break
+            heapq.heappop(heap)
+        self._remove_free(chunk)  # its entry becomes stale and is popped on a later search
+        return chunk
+
+    def __repr__(self) -> str:
+        return (f"BFCAllocator({self.name!r}, limit={self.limit}, allow_growth={self.allow_growth}, "
+                f"reserved={self.bytes_reserved}, in_use={self.bytes_in_use}, regions={self.num_regions})")
+
+
+class HostAllocator:
+    """Host (CPU) memory: unlimited, unrounded, no regions and no OOMs — just counters, since it
+    sits on the hot path of every CPU op. Same interface as :class:`BFCAllocator`."""
+
+    limit = None
+    allow_growth = True
+    num_ooms = 0
+    num_regions = 0
+
+    def __init__(self, name: str = "cpu"):
+        self.name = name
+        self.bytes_in_use = 0
+        self.peak_bytes_in_use = 0
+        self.num_allocs = 0
+        self.largest_alloc_size = 0
+        self._live: dict[int, tuple[int, object]] = {}  # handle -> (nbytes, tag)
+        self._ids = itertools.count(1)
+
+    @property
+    def bytes_reserved(self) -> int:
+        return self.bytes_in_use
+
+    @property
+    def region_sizes(self) -> list[int]:
+        return []
+
+    def allocate(self, nbytes: int, tag=None) -> int:
+        handle = next(self._ids)
+        self._live[handle] = (nbytes, tag)
+        self.num_allocs += 1
+        n = self.bytes_in_use = self.bytes_in_use + nbytes
+        if n > self.peak_bytes_in_use:
+            self.peak_bytes_in_use = n
+        if nbytes > self.largest_alloc_size:
+            self.largest_alloc_size = nbytes
+        return handle
+
+    def free(self, handle: int) -> None:
+        try:
+            self.bytes_in_use -= self._live.pop(handle)[0]
+        except KeyError:
+            raise ValueError(f"{self.name}: free of unknown or already freed handle {handle!r}") from None
+
+    def reset_peak(self) -> None:
+        """As :meth:`BFCAllocator.reset_peak` (TF's ``ClearStats``)."""
+        self.peak_bytes_in_use = self.bytes_in_use
+        self.num_allocs = 0
+        self.largest_alloc_size = 0
+
+    def live_allocations(self) -> list[tuple[int, object]]:
+        return sorted(self._live.values(), key=lambda e: e[0], reverse=True)
+
+    def largest_free_block(self) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return f"HostAllocator({self.name!r}, in_use={self.bytes_in_use})"

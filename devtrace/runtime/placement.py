@@ -1,0 +1,56 @@
+"""``device()`` scopes and the placement-log switch."""
+
+from __future__ import annotations
+
+from ..devices.spec import DeviceSpec
+from .context import LogicalDevice, context
+
+
+class device:  # noqa: N801 (TensorFlow's name)
+    """``with devtrace.device('/GPU:1'):`` — nested scopes merge, inner fields win.
+
+    As in TensorFlow's eager mode, a scope merges onto the outer one, or onto the host CPU's
+    full name when there is none (so ``device('GPU:1')`` requests
+    ``/job:localhost/replica:0/task:0/device:GPU:1``); ``device(None)`` clears the scope and
+    ``device('')`` inherits it.
+    """
+
+    def __init__(self, name):
+        if isinstance(name, LogicalDevice):
+            name = name.name
+        if isinstance(name, DeviceSpec):
+            name = name.to_string()
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"Expecting a string device name. Got {type(name).__name__}({name!r})")
+        self._spec = None if name is None else DeviceSpec.from_string(name)
+        self._name = name
+        self._saved = None
+
+    def __enter__(self):
+        ctx = context()
+        ctx.ensure_initialized("device() scope")
+        self._saved = (ctx.scope, ctx.scope_spec)
+        if self._spec is None:
+            ctx.scope, ctx.scope_spec = "", None
+        elif self._name:
+            outer = ctx.scope_spec or DeviceSpec.from_string(ctx.host.name)
+            merged = outer.make_merged_spec(self._spec)
+            ctx.scope, ctx.scope_spec = merged.to_string(), merged
+        return self
+
+    def __exit__(self, *exc):
+        ctx = context()
+        ctx.scope, ctx.scope_spec = self._saved
+        return False
+
+
+def set_log_device_placement(enabled: bool) -> None:
+    context().set_log_device_placement(enabled)
+
+
+def get_log_device_placement() -> bool:
+    return context().log_device_placement
+
+
+def executing_eagerly() -> bool:
+    return context().eager

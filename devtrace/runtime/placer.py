@@ -1,0 +1,82 @@
+"""The eager placer: which device an op runs on, and why.
+
+TensorFlow's ``EagerContext::SelectDevice`` (research/tf-semantics.md §2): resource inputs pin
+an op to the variable's device; otherwise the merged ``device()`` scope; no scope → the
+highest-priority device type with a kernel, lowest-numbered device; a requested device that
+lacks a kernel or does not exist is an error unless soft placement is on, which drops the
+type and id and retries. Decisions are cached per (op, dtype, scope, soft) so the per-op path
+is one dict lookup.
+"""
+
+from __future__ import annotations
+
+from ..devices import spec as specs
+from ..errors import InvalidArgumentError, NotFoundError
+from ..trace import events as ev
+
+
+def _matching(ctx, pattern, types):
+    """Devices matching ``pattern`` whose type is in ``types``, in ``types`` priority order."""
+    for t in types:
+        for d in ctx.devices:
+            if d.device_type == t and specs.is_complete_specification(pattern, _spec_of(d)):
+                return d
+    return None
+
+
+_SPEC_CACHE: dict = {}
+
+
+def _spec_of(device):
+    s = _SPEC_CACHE.get(device.name)
+    if s is None:
+        s = _SPEC_CACHE[device.name] = specs.DeviceSpec.from_string(device.name)
+    return s
+
+
+def place(ctx, opdef, dtype_name):
+    """Return ``(device, reason)`` for an op with no resource input; raises TF's errors."""
+    key = (opdef.name, dtype_name, ctx.scope, ctx.soft_placement)
+    hit = ctx.placement_cache.get(key)
+    if hit is not None:
+        return hit
+    decision = _decide(ctx, opdef, dtype_name)
+    ctx.placement_cache[key] = decision
+    return decision
+
+
+def _not_found(opdef, dtype_name):
+    attrs = f"[T={dtype_name}]" if dtype_name else "[]"
+    return NotFoundError(f"Could not find device for node: {{{{node {opdef.name}}}}} = {opdef.name}{attrs}\n"
+                         f"All kernels registered for op {opdef.name}:\n{opdef.kernel_list()} [Op:{opdef.name}]")
+
+
+def _decide(ctx, opdef, dtype_name):
+    types = opdef.supported_types(dtype_name)
+    if not types:
+        raise _not_found(opdef, dtype_name)
+    has_gpu = any(d.device_type == "GPU" for d in ctx.devices)
+    if not ctx.scope:
+        device = _matching(ctx, specs.DeviceSpec(), types)
+        if device is None:
+            raise _not_found(opdef, dtype_name)
+        reason = ev.FALLBACK if has_gpu and device.device_type != "GPU" and "GPU" not in types else ev.DEFAULT
+        return device, reason
+    pattern = ctx.scope_spec
+    device = _matching(ctx, pattern, types)
+    if device is not None:
+        return device, ev.EXPLICIT
+    exists = _matching(ctx, pattern, ("GPU", "CPU"))
+    if ctx.soft_placement:
+        relaxed = pattern.replace(device_type=None, device_index=None)
+        device = _matching(ctx, relaxed, types)
+        if device is not None:
+            return device, (ev.FALLBACK if exists is not None else ev.SOFT)
+        if not any(specs.is_complete_specification(relaxed, _spec_of(d)) for d in ctx.devices):
+            raise InvalidArgumentError(f"{ctx.scope} unknown device. [Op:{opdef.name}]", op=opdef.name)
+    available = ", ".join(d.name for d in ctx.devices)
+    supported = ", ".join(types)
+    raise InvalidArgumentError(
+        f"Could not satisfy device specification '{ctx.scope}'. enable_soft_placement="
+        f"{int(ctx.soft_placement)}. Supported device types [{supported}]. All available devices "
+        f"[{available}]. [Op:{opdef.name}]", op=opdef.name)

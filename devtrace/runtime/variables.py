@@ -1,0 +1,98 @@
+"""Resource variables: ``VarHandleOp`` places the variable, and every op on it runs there."""
+
+from __future__ import annotations
+
+import itertools
+
+from .executor import execute
+from .ops import convert_to_tensor
+from .tensor import Tensor
+
+_uids = itertools.count()
+
+
+class Variable:
+    def __init__(self, initial_value, name=None, dtype=None, trainable=True):
+        if callable(initial_value):
+            initial_value = initial_value()
+        value = convert_to_tensor(initial_value, dtype=dtype)
+        self._name = f"{name or 'Variable'}:0"
+        self._handle = execute("VarHandleOp", (), dtype=value._dtype, name=name)
+        self._dtype = value._dtype
+        self._value: Tensor | None = None
+        self.trainable = trainable
+        self._assign("AssignVariableOp", (value,))
+
+    def _assign(self, op, inputs):
+        out = execute(op, inputs, resource=self._handle, dtype=self._dtype)
+        self._value = out
+        return self
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def device(self) -> str:
+        return self._handle.device.name
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self):
+        return self._value.shape
+
+    def read_value(self) -> Tensor:
+        return execute("ReadVariableOp", (self._value,), resource=self._handle, dtype=self._dtype)
+
+    def value(self) -> Tensor:
+        return self.read_value()
+
+    def numpy(self):
+        return self._value.numpy()
+
+    def assign(self, value, read_value=True):
+        value = convert_to_tensor(value, dtype=self._dtype)
+        if value.shape != self._value.shape:
+            raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable shape "
+                             f"{self._value.shape}, and the assigned value shape {value.shape} are incompatible.")
+        return self._assign("AssignVariableOp", (value,))
+
+    def assign_add(self, delta, read_value=True):
+        delta = convert_to_tensor(delta, dtype=self._dtype)
+        return self._assign("AssignAddVariableOp", (self._value, delta))
+
+    def __repr__(self):
+        arr = repr(self._value.numpy())
+        return f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, numpy={arr}>"
+
+    # Arithmetic reads the variable first, as TensorFlow does.
+    def _read(self):
+        return self.read_value()
+
+    def __add__(self, o):
+        return self._read() + o
+
+    def __radd__(self, o):
+        return o + self._read()
+
+    def __sub__(self, o):
+        return self._read() - o
+
+    def __rsub__(self, o):
+        return o - self._read()
+
+    def __mul__(self, o):
+        return self._read() * o
+
+    def __rmul__(self, o):
+        return o * self._read()
+
+    def __matmul__(self, o):
+        return self._read() @ o
+
+    def __rmatmul__(self, o):
+        return o @ self._read()
+

@@ -1,0 +1,182 @@
+"""Trace events: plain records of every decision the runtime makes.
+
+The runtime appends events to a ``Trace``; renderers turn them into text, tables, JSONL or
+DOT. Events are slotted classes built positionally so that recording one costs well under a
+microsecond on the per-op hot path. ``to_dict``/``from_dict`` give the JSONL wire format
+(``SCHEMA`` versions it; keys are snake_case, sizes are integer bytes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+SCHEMA = 1
+
+# Placement reasons (OpPlaced.reason).
+EXPLICIT = "explicit"
+DEFAULT = "default"
+FALLBACK = "fallback:no-GPU-kernel"
+SOFT = "soft:unknown-device"
+RESOURCE = "resource"
+COLOCATED = "colocated"
+IMPORTED = "imported"  # read from a TensorFlow log: TensorFlow never says why
+REASONS = (EXPLICIT, DEFAULT, FALLBACK, SOFT, RESOURCE, COLOCATED, IMPORTED)
+
+
+@dataclass(slots=True)
+class TraceStart:
+    """First event of every trace: where it came from and in which mode it ran."""
+
+    kind = "trace_start"
+    mode: str = "eager"  # eager | graph | imported
+    source: str = "devtrace"  # devtrace | tensorflow-log
+    program: str | None = None
+    backend: str | None = None  # simulated | nvml | cpu
+
+
+@dataclass(slots=True)
+class DeviceCreated:
+    kind = "device_created"
+    name: str  # full name, /job:localhost/replica:0/task:0/device:GPU:0
+    device_type: str
+    physical_index: int | None = None  # platform id of the backing GPU
+    memory_limit: int | None = None  # bytes; None for host memory (unlimited)
+    description: str = ""  # TF's short device description (device mapping line)
+    simulated: bool = False
+
+
+@dataclass(slots=True)
+class OpPlaced:
+    kind = "op_placed"
+    seq: int
+    op: str  # TensorFlow op type: MatMul, AddV2, _EagerConst, ...
+    node: str | None  # graph node name (graph mode) or the op's name= argument
+    requested: str  # the device the program asked for ("" = none)
+    device: str  # full name of the assigned device
+    reason: str  # one of REASONS
+    inputs: list = field(default_factory=list)  # seq of the op that produced each input (0: none)
+    input_devices: list = field(default_factory=list)
+    shape: list | None = None
+    dtype: str | None = None
+    duration_ns: int = 0
+
+
+@dataclass(slots=True)
+class TensorCopied:
+    kind = "tensor_copied"
+    seq: int  # the op whose input needed the copy
+    op: str
+    input_index: int
+    src: str
+    dst: str
+    nbytes: int
+
+
+@dataclass(slots=True)
+class MemoryReserved:
+    """An allocator took memory from its device (a region, or the whole limit up front)."""
+
+    kind = "memory_reserved"
+    device: str
+    allocator: str
+    nbytes: int
+    total_reserved: int
+
+
+@dataclass(slots=True)
+class MemoryStats:
+    """Per-device memory figures, recorded when a run ends (and after an OOM)."""
+
+    kind = "memory_stats"
+    device: str
+    allocator: str
+    limit: int | None
+    reserved: int
+    in_use: int
+    peak: int
+    num_allocs: int
+    largest_alloc: int
+    num_regions: int
+    num_ooms: int
+    policy: str  # preallocate | growth | limit | fraction | host
+
+
+@dataclass(slots=True)
+class OOM:
+    kind = "oom"
+    seq: int
+    op: str
+    device: str
+    allocator: str
+    nbytes: int
+    shape: list
+    dtype: str
+    live: list = field(default_factory=list)  # [{"nbytes", "op", "shape", "dtype"}], largest first
+
+
+@dataclass(slots=True)
+class ConfigRejected:
+    kind = "config_rejected"
+    call: str
+    message: str
+
+
+@dataclass(slots=True)
+class Message:
+    """A log line the runtime would print (INFO:tensorflow: ... and warnings)."""
+
+    kind = "message"
+    level: str  # INFO | WARNING | ERROR
+    text: str
+
+
+@dataclass(slots=True)
+class DeviceMapping:
+    """TF1 Session start: the ``Device mapping:`` block (only GPUs have descriptions)."""
+
+    kind = "device_mapping"
+    devices: list = field(default_factory=list)  # [[full name, description], ...]
+
+
+EVENT_TYPES = {
+    cls.kind: cls
+    for cls in (TraceStart, DeviceCreated, OpPlaced, TensorCopied, MemoryReserved, MemoryStats,
+                OOM, ConfigRejected, Message, DeviceMapping)
+}
+
+
+def to_dict(event) -> dict:
+    d = {"event": event.kind}
+    for f in fields(event):
+        d[f.name] = getattr(event, f.name)
+    return d
+
+
+def from_dict(d: dict):
+    """Inverse of ``to_dict``; raises ``KeyError``/``TypeError`` on a malformed record."""
+    cls = EVENT_TYPES[d["event"]]
+    kwargs = {k: v for k, v in d.items() if k != "event" and k != "schema"}
+    return cls(**kwargs)
+
+
+class Trace:
+    """An append-only list of events with listeners (e.g. the live placement log)."""
+
+    __slots__ = ("events", "listeners", "_seq")
+
+    def __init__(self):
+        self.events: list = []
+        self.listeners: list = []
+        self._seq = 0
+
+    def next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def emit(self, event) -> None:
+        self.events.append(event)
+        for listener in self.listeners:
+            listener(event)
+
+    def of(self, cls) -> list:
+        return [e for e in self.events if isinstance(e, cls)]

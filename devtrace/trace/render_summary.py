@@ -1,0 +1,71 @@
+"""Summary of a trace: ops per device, fallbacks, copies, memory per device, OOMs."""
+
+from __future__ import annotations
+
+from . import events as ev
+from .render_table import device_sort_key, format_bytes, short_device
+
+MiB = 1 << 20
+
+
+def summarize(events) -> dict:
+    """Counts over a trace. Device keys are full names, in device order.
+
+    ``memory`` holds, per device, the last ``MemoryStats`` recorded for it (bytes).
+    """
+    ops_per_device: dict[str, int] = {}
+    fallback_ops: dict[str, int] = {}
+    memory: dict[str, dict] = {}
+    devices: set[str] = set()
+    ops = copies = copy_bytes = ooms = 0
+    for e in events:
+        kind = e.kind
+        if kind == "op_placed":
+            ops += 1
+            ops_per_device[e.device] = ops_per_device.get(e.device, 0) + 1
+            devices.add(e.device)
+            if e.reason == ev.FALLBACK:
+                fallback_ops[e.op] = fallback_ops.get(e.op, 0) + 1
+        elif kind == "tensor_copied":
+            copies += 1
+            copy_bytes += e.nbytes
+        elif kind == "memory_stats":
+            memory[e.device] = {"in_use": e.in_use, "peak": e.peak, "reserved": e.reserved, "limit": e.limit}
+            devices.add(e.device)
+        elif kind == "oom":
+            ooms += 1
+        elif kind == "device_created":
+            devices.add(e.name)
+    order = sorted(devices, key=device_sort_key)
+    return {
+        "ops": ops,
+        "ops_per_device": {d: ops_per_device.get(d, 0) for d in order},
+        "fallbacks": sum(fallback_ops.values()),
+        "fallback_ops": dict(sorted(fallback_ops.items())),
+        "copies": copies,
+        "copy_bytes": copy_bytes,
+        "memory": {d: memory[d] for d in order if d in memory},
+        "ooms": ooms,
+    }
+
+
+def _mib(n: int | None) -> str:
+    return "-" if n is None else f"{n / MiB:.1f}"
+
+
+def render(events) -> str:
+    from ..cli._output import format_plain_table
+
+    s = summarize(events)
+    rows = []
+    for d, n in s["ops_per_device"].items():
+        mem = s["memory"].get(d, {})
+        rows.append([short_device(d), str(n), _mib(mem.get("in_use")), _mib(mem.get("peak"))])
+    out = format_plain_table(["device", "ops", "in use MiB", "peak MiB"], rows, right=(1, 2, 3)) if rows else ""
+    fb = s["fallbacks"]
+    kinds = ", ".join(f"{op} ×{n}" for op, n in s["fallback_ops"].items())
+    out += f"ops: {s['ops']}\n"
+    out += f"fallbacks: {fb}" + (f" ({kinds})" if fb else "") + "\n"
+    out += f"copies: {s['copies']} ({format_bytes(s['copy_bytes'])})\n"
+    out += f"OOMs: {s['ooms']}\n"
+    return out

@@ -1,0 +1,88 @@
+"""The placement table: one row per op, with the reason column TensorFlow never shows.
+
+Also home of the small helpers every renderer shares: short device names (``GPU:0``), byte
+sizes (``96 B``, ``1.5 KiB``) and a stable device order (CPU before GPU, then by index).
+"""
+
+from __future__ import annotations
+
+import re
+
+LOCAL_PREFIX = "/job:localhost/replica:0/task:0/device:"
+HEADERS = ["seq", "op", "node", "requested", "device", "reason", "copies in"]
+_FULL = re.compile(r"^/job:([^/]*)/replica:(\d+)/task:(\d+)/device:([^:/]+):(\d+)$")
+_TYPE_RANK = {"CPU": 0, "GPU": 1}
+
+
+def short_device(name: str | None) -> str:
+    """``/job:localhost/replica:0/task:0/device:GPU:1`` → ``GPU:1``; other jobs keep their full name."""
+    if not name:
+        return ""
+    if name.startswith(LOCAL_PREFIX):
+        return name[len(LOCAL_PREFIX):]
+    return name
+
+
+def device_sort_key(name: str):
+    """Order devices as TensorFlow lists them: by job/replica/task, CPU first, then by index."""
+    m = _FULL.match(name or "")
+    if m is None:
+        return (1, name or "", 0, 0, 0, "", 0)
+    job, replica, task, dtype, index = m.groups()
+    return (0, job, int(replica), int(task), _TYPE_RANK.get(dtype, 2), dtype, int(index))
+
+
+def format_bytes(n: int) -> str:
+    """``96 B``, ``1.5 KiB``, ``16.0 MiB``, ``2.0 GiB``."""
+    if n < 1024:
+        return f"{n} B"
+    for unit in ("KiB", "MiB", "GiB"):
+        n /= 1024
+        if n < 1024 or unit == "GiB":
+            return f"{n:.1f} {unit}"
+    raise AssertionError("unreachable")
+
+
+def copies_by_seq(events) -> dict[int, list]:
+    """TensorCopied events grouped by the seq of the op that needed them."""
+    out: dict[int, list] = {}
+    for e in events:
+        if e.kind == "tensor_copied":
+            out.setdefault(e.seq, []).append(e)
+    return out
+
+
+def rows(events) -> list[list[str]]:
+    """Table rows: seq, op, node, requested, device (short), reason, copies in (``2 (96 B)``)."""
+    copies = copies_by_seq(events)
+    out = []
+    for e in events:
+        if e.kind != "op_placed":
+            continue
+        cs = copies.get(e.seq, ())
+        copied = f"{len(cs)} ({format_bytes(sum(c.nbytes for c in cs))})" if cs else ""
+        out.append([str(e.seq), e.op, e.node or "", e.requested or "", short_device(e.device), e.reason, copied])
+    return out
+
+
+def render(events) -> str:
+    """The table as plain aligned text (for files and pipes); empty when no op ran."""
+    from ..cli._output import format_plain_table
+
+    body = rows(events)
+    if not body:
+        return ""
+    return format_plain_table(HEADERS, body, right=(0,))
+
+
+def print_placement_table(events) -> None:
+    """Print the table to stdout: rich on a terminal, plain text otherwise."""
+    from ..cli._output import print_table
+
+    body = rows(events)
+    if not body:
+        import sys
+
+        sys.stdout.write("No ops ran.\n")
+        return
+    print_table(HEADERS, body, right=(0,))

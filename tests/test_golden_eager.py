@@ -1,0 +1,160 @@
+"""Golden tests: each eager example of the seeds, run through ``devtrace run`` on the matching
+machine, against the lines and values the guide documents."""
+
+import json
+
+import pytest
+
+from conftest import devtrace, machine, program
+
+FULL = "/job:localhost/replica:0/task:0/device:"
+MATMUL_VALUE = "tf.Tensor(\n[[22. 28.]\n [49. 64.]], shape=(2, 2), dtype=float32)\n"
+
+
+def test_matmul_log_on_one_gpu():
+    r = devtrace("run", program("matmul_log.py"), "--log-placement", "--simulate", "1")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines() == [
+        f"Executing op _EagerConst in device {FULL}GPU:0",
+        f"Executing op _EagerConst in device {FULL}GPU:0",
+        f"Executing op MatMul in device {FULL}GPU:0",
+    ]
+    assert r.stdout == MATMUL_VALUE
+
+
+def test_log_lines_interleave_with_program_output_on_one_stream():
+    r = devtrace("run", program("matmul_log.py"), "--log-placement", "--simulate", "1", "--log-to", "stdout")
+    assert r.stdout == (f"Executing op _EagerConst in device {FULL}GPU:0\n" * 2
+                        + f"Executing op MatMul in device {FULL}GPU:0\n" + MATMUL_VALUE)
+
+
+def test_manual_cpu_placement_table_shows_copies():
+    r = devtrace("run", program("manual_cpu.py"), "--format", "table", "--simulate", "1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == MATMUL_VALUE
+    rows = [line.split() for line in r.stderr.splitlines()]
+    assert rows[0][:6] == ["seq", "op", "node", "requested", "device", "reason"]
+    body = "\n".join(r.stderr.splitlines()[1:])
+    consts = [line for line in body.splitlines() if "_EagerConst" in line]
+    assert len(consts) == 2 and all("CPU:0" in c and "explicit" in c for c in consts)
+    (mm,) = [line for line in body.splitlines() if "MatMul" in line]
+    assert "GPU:0" in mm and "default" in mm and "2 (48 B)" in mm
+
+
+def test_manual_cpu_placement_log():
+    r = devtrace("run", program("manual_cpu.py"), "--log-placement", "--simulate", "1")
+    assert r.stderr.splitlines() == [f"Executing op _EagerConst in device {FULL}CPU:0"] * 2 + [
+        f"Executing op MatMul in device {FULL}GPU:0"]
+
+
+def test_visible_devices_on_four_gpus():
+    r = devtrace("run", program("visible_devices.py"), "--simulate", "4")
+    assert r.stdout == "4 Physical GPUs, 1 Logical GPU\n"
+
+
+def test_visible_devices_after_initialisation_says_who_initialised():
+    r = devtrace("run", program("visible_after_init.py"), "--simulate", "4")
+    assert r.returncode == 0
+    lines = r.stdout.splitlines()
+    assert lines[0] == "Visible devices cannot be modified after being initialized"
+    assert lines[1] == "  (devtrace: the runtime was initialized by op _EagerConst at fixtures/programs/visible_after_init.py:5)"
+
+
+def test_memory_growth_guide_example():
+    r = devtrace("run", program("memory_growth.py"), "--simulate", "4")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["4 Physical GPUs, 4 Logical GPUs",
+                                     "{'current': 6291456, 'peak': 6291456}"]
+
+
+def test_memory_limit_guide_example():
+    r = devtrace("run", program("memory_limit.py"), "--machine", machine("k20m-x4.toml"))
+    assert r.stdout == "4 Physical GPUs, 4 Logical GPUs\n"
+
+
+def test_invalid_gpu2_soft_placement_on_one_gpu():
+    r = devtrace("run", program("invalid_gpu2.py"), "--log-placement", "--format", "tf2",
+                 "--machine", machine("k40c-x1.toml"))
+    assert r.returncode == 0
+    assert r.stderr.splitlines() == [f"Executing op _EagerConst in device {FULL}GPU:0"] * 2 + [
+        f"Executing op MatMul in device {FULL}GPU:0"]
+
+
+def test_invalid_gpu2_on_four_gpus_runs_there():
+    r = devtrace("run", program("invalid_gpu2.py"), "--log-placement", "--simulate", "4")
+    assert r.stderr.splitlines() == [f"Executing op _EagerConst in device {FULL}GPU:2"] * 2 + [
+        f"Executing op MatMul in device {FULL}GPU:2"]
+
+
+def test_invalid_gpu2_without_soft_placement_fails():
+    r = devtrace("run", program("invalid_gpu2.py"), "--no-soft-placement", "--machine", machine("k40c-x1.toml"))
+    assert r.returncode == 1
+    assert ("devtrace.errors.InvalidArgumentError: Could not satisfy device specification "
+            f"'{FULL}GPU:2'. enable_soft_placement=0. Supported device types [GPU, CPU]. All available devices "
+            f"[{FULL}CPU:0, {FULL}GPU:0]. [Op:_EagerConst]") in r.stderr
+    assert r.stderr.splitlines()[-1].startswith("Error: invalid_gpu2.py raised InvalidArgumentError: Could not satisfy")
+    assert "devtrace/runtime" not in r.stderr  # devtrace's own frames are hidden
+
+
+def test_soft_placement_example():
+    r = devtrace("run", program("soft_placement.py"), "--log-placement", "--simulate", "1")
+    assert r.stderr.splitlines() == [f"Executing op _EagerConst in device {FULL}GPU:0"] * 2 + [
+        f"Executing op MatMul in device {FULL}GPU:0"]
+    assert r.stdout == MATMUL_VALUE
+
+
+def test_two_virtual_gpus():
+    r = devtrace("run", program("virtual_gpus.py"), "--simulate", "1", "--format", "summary")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["1 Physical GPU, 2 Logical GPUs", f"{FULL}GPU:1"]
+
+
+def test_multi_tower_on_four_gpus():
+    r = devtrace("run", program("multi_tower.py"), "--log-placement", "--simulate", "4")
+    assert r.returncode == 0, r.stderr
+    expected = []
+    for i in range(4):
+        expected += [f"Executing op _EagerConst in device {FULL}GPU:{i}"] * 2
+        expected.append(f"Executing op MatMul in device {FULL}GPU:{i}")
+    expected.append(f"Executing op AddN in device {FULL}CPU:0")
+    assert r.stderr.splitlines() == expected
+    assert r.stdout == "tf.Tensor(\n[[ 88. 112.]\n [196. 256.]], shape=(2, 2), dtype=float32)\n"
+
+
+def test_cast_falls_back_to_cpu():
+    r = devtrace("run", program("cast_fallback.py"), "--format", "jsonl", "--log-to", "stdout", "--simulate", "1")
+    assert r.returncode == 0, r.stderr
+    events = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    (cast,) = [e for e in events if e.get("op") == "Cast" and e["event"] == "op_placed"]
+    assert cast["device"] == f"{FULL}CPU:0" and cast["reason"] == "fallback:no-GPU-kernel"
+    assert cast["requested"] == f"{FULL}GPU:0"
+    assert "tf.Tensor([1 2 3], shape=(3,), dtype=int32)" in r.stdout
+
+
+@pytest.mark.parametrize("name", ["matmul_log.py", "manual_cpu.py", "visible_devices.py", "visible_after_init.py",
+                                  "memory_growth.py", "memory_limit.py", "invalid_gpu2.py", "soft_placement.py",
+                                  "virtual_gpus.py", "multi_tower.py", "cast_fallback.py", "towers4.py"])
+def test_every_fixture_runs_without_any_gpu(name):
+    r = devtrace("run", program(name), "--format", "jsonl", "--log-to", "stdout")
+    assert r.returncode == 0, r.stderr
+    placed = [json.loads(line) for line in r.stdout.splitlines()
+              if line.startswith("{") and '"op_placed"' in line]
+    assert all(e["device"] == f"{FULL}CPU:0" for e in placed)
+    assert all(e["reason"] in ("default", "explicit", "soft:unknown-device") for e in placed)
+
+
+def test_towers_without_gpus_are_soft_placed_on_cpu():
+    r = devtrace("run", program("towers4.py"), "--format", "table")
+    assert r.returncode == 0
+    mm = [line for line in r.stderr.splitlines() if "MatMul" in line]
+    assert len(mm) == 4 and all("CPU:0" in line and "soft:unknown-device" in line for line in mm)
+    assert "[[ 88. 112.]" in r.stdout
+
+
+def test_expect_matmul_on_gpu():
+    r = devtrace("run", program("matmul_log.py"), "--expect", "MatMul=GPU")
+    assert r.returncode == 3
+    assert "Check failed: --expect MatMul=GPU: 1 of 1 MatMul ops ran elsewhere: #3 on CPU:0 (default)" in r.stderr
+    assert r.stderr.splitlines()[-1] == "Error: 1 check failed"
+    ok = devtrace("run", program("matmul_log.py"), "--expect", "MatMul=GPU", "--simulate", "1")
+    assert ok.returncode == 0, ok.stderr

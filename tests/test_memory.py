@@ -1,0 +1,319 @@
+"""devtrace.runtime.memory: TF's memory limit, the BFC allocator's exact figures, and its invariants."""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from devtrace.runtime.memory import (GiB, KiB, MiB, BFCAllocator, HostAllocator, _SizeIndex, bin_index,
+                                     default_memory_limit, min_system_memory, round_bytes)
+
+
+def check_structure(a: BFCAllocator) -> None:
+    """Chunks tile every region exactly, no two free neighbours, stats match the chunks."""
+    chunks = iter(a.chunks())  # region by region, in address order
+    addr, free_sizes = 0, []
+    for region in a.region_sizes:  # regions sit end to end
+        end, prev_free = addr + region, False
+        while addr < end:
+            at, size, used = next(chunks)
+            assert at == addr and size > 0 and size % 256 == 0
+            assert used or not prev_free, "two adjacent free chunks were not coalesced"
+            prev_free = not used
+            if not used:
+                free_sizes.append(size)
+            addr += size
+        assert addr == end, "a chunk crosses a region boundary"
+    assert next(chunks, None) is None
+    assert sum(size for _, size, used in a.chunks() if used) == a.bytes_in_use
+    assert sorted(c.size for c in a._free_at.values()) == sorted(free_sizes)
+    assert a.largest_free_block() == max(free_sizes, default=0)
+
+
+# -- limits ----------------------------------------------------------------------------------
+
+def test_round_bytes():
+    assert [round_bytes(n) for n in (0, 1, 255, 256, 257, 512, 1000)] == [0, 256, 256, 256, 512, 512, 1024]
+
+
+def test_bins():
+    assert bin_index(256) == 0 and bin_index(511) == 0 and bin_index(512) == 1
+    assert bin_index(256 * MiB - 256) == 19 and bin_index(256 * MiB) == 20 and bin_index(80 * GiB) == 20
+
+
+def test_min_system_memory_table():
+    assert min_system_memory(2 * GiB - 1, 9) == 225 * MiB
+    assert [min_system_memory(16 * GiB, cc) for cc in (3, 6, 7, 8, 9)] == \
+        [500 * MiB, 500 * MiB, 1050 * MiB, 1536 * MiB, 1800 * MiB]
+
+
+def test_default_memory_limit():
+    assert default_memory_limit(16 * GiB, 24 * GiB, 8, None) == 16 * GiB - 1536 * MiB
+    total = 24 * GiB + 12345
+    assert default_memory_limit(16 * GiB, total, 8, 0.4) == int(total * 0.4)  # from total, not free
+    assert default_memory_limit(1 * GiB, 2 * GiB, 8, None) == 1 * GiB - 225 * MiB
+    assert default_memory_limit(200 * MiB, 2 * GiB, 8, None) == 200 * MiB  # reserve >= free: all of it
+
+
+# -- BFC: exact figures ----------------------------------------------------------------------
+
+def test_no_growth_reserves_whole_limit_up_front():
+    calls = []
+    a = BFCAllocator("GPU_0_bfc", 1 * GiB, False, on_reserve=lambda n, t: calls.append((n, t)))
+    assert calls == [(GiB, GiB)]
+    assert (a.bytes_reserved, a.num_regions, a.region_sizes, a.bytes_in_use) == (GiB, 1, [GiB], 0)
+    h = a.allocate(100 * MiB)
+    assert a.num_regions == 1 and calls == [(GiB, GiB)] and a.bytes_in_use == 100 * MiB
+    a.free(h)
+    assert a.chunks() == [(0, GiB, False)]
+
+
+def test_no_growth_limit_rounded_down():
+    a = BFCAllocator("GPU_0_bfc", 1000 * KiB + 100, False)
+    assert a.region_sizes == [1000 * KiB]
+
+
+def test_growth_region_sequence():
+    calls = []
+    a = BFCAllocator("GPU_0_bfc", 1 * GiB, True, on_reserve=lambda n, t: calls.append((n, t)))
+    assert (a.bytes_reserved, a.num_regions, calls) == (0, 0, [])
+    script = [1 * MiB, 1 * MiB, 1 * MiB, 3 * MiB, 5 * MiB, 20 * MiB, 1 * MiB, 20 * MiB]
+    seen = []
+    for n in script:
+        assert a.allocate(n) is not None
+        seen.append([r // MiB for r in a.region_sizes])
+    assert seen == [[2], [2], [2, 4], [2, 4], [2, 4, 8], [2, 4, 8, 32], [2, 4, 8, 32, 32], [2, 4, 8, 32, 32]]
+    assert [n // MiB for n, _ in calls] == [2, 4, 8, 32, 32]
+    assert [t // MiB for _, t in calls] == [2, 6, 14, 46, 78]
+    # 5 MiB took the whole 8 MiB region (8 < 2*5 and 3 MiB waste < 128 MiB); 20 MiB the whole 32;
+    # the last 20 MiB the 31 MiB left after 1 MiB was split off the last region.
+    assert a.bytes_in_use == (1 + 1 + 1 + 3 + 8 + 32 + 1 + 31) * MiB
+    assert a.largest_alloc_size == 32 * MiB and a.num_allocs == 8
+    check_structure(a)
+
+
+def test_growth_small_limit_and_exhaustion():
+    a = BFCAllocator("GPU_0_bfc", 3 * MiB, True)
+    assert a.allocate(1) is not None
+    assert a.region_sizes == [2 * MiB]
+    assert a.allocate(2 * MiB) is None  # 2 MiB > what's free in region 1; 1 MiB left under the limit
+    assert a.num_ooms == 1 and a.region_sizes == [2 * MiB]
+    assert a.allocate(2 * MiB - 256) is not None and a.num_regions == 1  # the rest of region 1, exactly
+    assert a.allocate(MiB) is not None  # Extend: min(4 MiB, 1 MiB available)
+    assert a.region_sizes == [2 * MiB, MiB] and a.bytes_reserved == a.limit
+    b = BFCAllocator("GPU_0_bfc", 1_000_000, True)
+    b.allocate(1)
+    assert b.region_sizes == [1_000_000 // 256 * 256]
+
+
+def test_rounding_and_unsplit_chunks_count_whole():
+    a = BFCAllocator("GPU_0_bfc", 1 * MiB, False)
+    h = a.allocate(1)
+    assert a.bytes_in_use == 256 and a.live_allocations() == [(256, None)]
+    a.free(h)
+    a.allocate(600 * KiB)  # 1 MiB < 2 * 600 KiB and waste < 128 MiB: not split
+    assert a.bytes_in_use == a.peak_bytes_in_use == a.largest_alloc_size == MiB
+    big = BFCAllocator("GPU_0_bfc", 1 * GiB, False)
+    big.allocate(600 * MiB)  # waste 424 MiB >= 128 MiB: split even though < 2x
+    assert big.bytes_in_use == 600 * MiB and big.largest_free_block() == 424 * MiB
+
+
+def test_limit_exceeded():
+    a = BFCAllocator("GPU_0_bfc", 1 * MiB, False)
+    assert a.allocate(MiB + 1) is None
+    assert a.num_ooms == 1 and a.bytes_in_use == 0 and a.num_allocs == 0
+    g = BFCAllocator("GPU_0_bfc", 10 * MiB, True)
+    assert g.allocate(11 * MiB) is None and g.num_ooms == 1 and g.num_regions == 0
+
+
+def test_fragmentation_is_real():
+    a = BFCAllocator("GPU_0_bfc", 4 * MiB, False)
+    h = [a.allocate(MiB) for _ in range(4)]
+    assert a.bytes_in_use == 4 * MiB
+    a.free(h[0])
+    a.free(h[2])
+    assert a.bytes_reserved - a.bytes_in_use == 2 * MiB and a.largest_free_block() == MiB
+    assert a.allocate(2 * MiB) is None and a.num_ooms == 1
+    a.free(h[1])  # coalesces h0+h1+h2
+    assert a.largest_free_block() == 3 * MiB and a.allocate(2 * MiB) is not None
+
+
+def test_best_fit_lowest_address():
+    a = BFCAllocator("GPU_0_bfc", 16 * MiB, False)
+    h = [a.allocate(n) for n in (3 * MiB, 256, MiB, 256, 2 * MiB, 256, MiB, 256)]
+    for i in (0, 2, 4, 6):
+        a.free(h[i])
+    got = a.allocate(MiB)  # two 1 MiB holes: the lower one
+    assert a._live[got].addr == 3 * MiB + 256
+    got2 = a.allocate(1536 * KiB)  # best fit is the 2 MiB hole, not the 3 MiB one
+    assert a._live[got2].addr == 4 * MiB + 512
+    check_structure(a)
+
+
+def test_no_coalescing_across_regions():
+    a = BFCAllocator("GPU_0_bfc", 1 * GiB, True)
+    x, y = a.allocate(2 * MiB), a.allocate(4 * MiB)  # one whole region each
+    assert a.region_sizes == [2 * MiB, 4 * MiB]
+    a.free(x)
+    a.free(y)
+    assert a.chunks() == [(0, 2 * MiB, False), (2 * MiB, 4 * MiB, False)]
+    assert a.largest_free_block() == 4 * MiB
+
+
+def test_free_errors_and_handles_not_reused():
+    a = BFCAllocator("GPU_0_bfc", 1 * MiB, False)
+    h = a.allocate(10)
+    a.free(h)
+    with pytest.raises(ValueError):
+        a.free(h)
+    with pytest.raises(ValueError):
+        a.free(12345)
+    assert a.allocate(10) != h
+    with pytest.raises(ValueError):
+        a.allocate(-1)
+
+
+def test_zero_bytes():
+    a = BFCAllocator("GPU_0_bfc", 1 * MiB, False)
+    h = a.allocate(0, "empty")
+    assert h is not None and a.bytes_in_use == 0 and a.num_allocs == 0 and a.live_allocations() == []
+    a.free(h)
+    with pytest.raises(ValueError):
+        a.free(h)
+
+
+def test_stats_tags_and_reset():
+    a = BFCAllocator("GPU_0_bfc", 64 * MiB, True)
+    h1 = a.allocate(MiB, ("MatMul", (512, 512), "float32"))
+    a.allocate(3 * MiB, ("Add", (3, MiB // 4), "float32"))
+    assert a.live_allocations()[0][1][0] == "Add" and [s for s, _ in a.live_allocations()] == [4 * MiB, MiB]
+    a.free(h1)
+    assert a.peak_bytes_in_use == 5 * MiB and a.bytes_in_use == 4 * MiB
+    a.reset_peak()  # TF ClearStats
+    assert (a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size) == (4 * MiB, 0, 0)
+    assert a.bytes_reserved == 6 * MiB
+
+
+def test_many_chunks_same_size_stay_consistent():
+    # Exercises lazy heap deletion and its compaction.
+    rng = random.Random(7)
+    a = BFCAllocator("GPU_0_bfc", 64 * MiB, False)
+    live = []
+    for _ in range(20000):
+        if live and rng.random() < 0.5:
+            a.free(live.pop(rng.randrange(len(live))))
+        else:
+            h = a.allocate(rng.choice((256, 512, 768, 4096)))
+            assert h is not None
+            live.append(h)
+    check_structure(a)
+    for h in live:
+        a.free(h)
+    assert a.chunks() == [(0, 64 * MiB, False)]
+    assert all(len(heap) <= 2 * a._nfree[k] + 16 for k, heap in a._heaps.items())
+
+
+def test_size_index_matches_sorted_set():
+    rng = random.Random(3)
+    idx, ref = _SizeIndex(1 << 30), set()
+    for _ in range(3000):
+        k = rng.randrange(1 << 30) if rng.random() < 0.3 else rng.randrange(300)
+        if ref and rng.random() < 0.4:
+            k = rng.choice(sorted(ref))
+            ref.discard(k)
+            idx.discard(k)
+        elif k not in ref:
+            ref.add(k)
+            idx.add(k)
+        q = rng.randrange(400) if rng.random() < 0.7 else rng.randrange(1 << 30)
+        assert idx.successor(q) == min((x for x in ref if x >= q), default=None)
+        assert idx.maximum() == max(ref, default=None)
+
+
+# -- BFC: properties -------------------------------------------------------------------------
+
+SIZES = st.one_of(st.integers(0, 4096), st.integers(1, 4 * MiB), st.integers(1, 40 * MiB))
+
+
+class BFCMachine(RuleBasedStateMachine):
+    @initialize(limit=st.sampled_from([MiB, 3 * MiB + 100, 16 * MiB, 64 * MiB]), growth=st.booleans())
+    def setup(self, limit, growth):
+        self.a = BFCAllocator("GPU_0_bfc", limit, growth)
+        self.live = {}
+        self.peak = self.a.peak_bytes_in_use
+        self.reserved = self.a.bytes_reserved
+
+    @rule(n=SIZES)
+    def allocate(self, n):
+        ooms = self.a.num_ooms
+        h = self.a.allocate(n, n)
+        if h is None:
+            assert self.a.num_ooms == ooms + 1
+            assert n > self.a.largest_free_block()
+        else:
+            assert h not in self.live
+            self.live[h] = n
+
+    @precondition(lambda self: self.live)
+    @rule(data=st.data())
+    def free(self, data):
+        h = data.draw(st.sampled_from(sorted(self.live)))
+        del self.live[h]
+        self.a.free(h)
+
+    @rule()
+    def reset_peak(self):
+        self.a.reset_peak()
+        assert self.a.peak_bytes_in_use == self.a.bytes_in_use
+        self.peak = self.a.peak_bytes_in_use
+
+    @invariant()
+    def stats(self):
+        a = self.a
+        assert a.bytes_in_use <= a.bytes_reserved <= a.limit
+        assert a.bytes_in_use == sum(size for size, _ in a.live_allocations())
+        assert sorted(tag for _, tag in a.live_allocations()) == sorted(n for n in self.live.values() if n)
+        assert all(size >= round_bytes(tag) for size, tag in a.live_allocations())
+        assert a.peak_bytes_in_use >= self.peak and a.peak_bytes_in_use >= a.bytes_in_use
+        self.peak = a.peak_bytes_in_use
+        assert a.bytes_reserved >= self.reserved
+        self.reserved = a.bytes_reserved
+        check_structure(a)
+
+    def teardown(self):
+        a = getattr(self, "a", None)
+        if a is None:
+            return
+        for h in list(self.live):
+            a.free(h)
+        assert a.bytes_in_use == 0
+        bases = [sum(a.region_sizes[:i]) for i in range(a.num_regions)]
+        assert a.chunks() == [(b, r, False) for b, r in zip(bases, a.region_sizes)]
+
+
+BFCMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None,
+                                        suppress_health_check=[HealthCheck.too_slow])
+test_bfc_properties = BFCMachine.TestCase
+
+
+# -- host ------------------------------------------------------------------------------------
+
+def test_host_allocator():
+    a = HostAllocator("cpu_0")
+    assert a.limit is None and a.num_ooms == 0 and a.num_regions == 0 and a.region_sizes == []
+    h1 = a.allocate(1, ("Const", (), "int8"))
+    h2 = a.allocate(1000, ("Fill", (250,), "float32"))
+    assert (a.bytes_in_use, a.bytes_reserved, a.peak_bytes_in_use) == (1001, 1001, 1001)  # not rounded
+    assert a.live_allocations() == [(1000, ("Fill", (250,), "float32")), (1, ("Const", (), "int8"))]
+    assert a.num_allocs == 2 and a.largest_alloc_size == 1000
+    a.free(h2)
+    assert a.bytes_in_use == 1 and a.peak_bytes_in_use == 1001
+    a.reset_peak()
+    assert a.peak_bytes_in_use == 1 and a.num_allocs == 0
+    with pytest.raises(ValueError):
+        a.free(h2)
+    a.free(h1)
+    assert a.allocate(10 * 1 << 40) is not None  # unlimited
+    assert a.allocate(0) is not None
