@@ -28,6 +28,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=10)
     runs = parser.parse_args().runs
+    # pip writes bytecode for installed packages (typer has it); an editable checkout under
+    # PYTHONDONTWRITEBYTECODE would recompile devtrace on every start. Compile it once, as an install does.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(root, "devtrace")], check=True)
     env = dict(os.environ)
     for name in ("DEVTRACE_SIMULATE", "DEVTRACE_MACHINE", "CUDA_VISIBLE_DEVICES"):
         env.pop(name, None)

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from devtrace.runtime.memory import (GiB, KiB, MiB, BFCAllocator, HostAllocator, _SizeIndex, bin_index,
+from devtrace.runtime.memory import (GiB, KiB, MiB, BFCAllocator, HostAllocator, _Chunk, _SizeIndex, bin_index,
                                      default_memory_limit, min_system_memory, round_bytes)
 
 
@@ -213,6 +213,19 @@ def test_many_chunks_same_size_stay_consistent():
         a.free(h)
     assert a.chunks() == [(0, 64 * MiB, False)]
     assert all(len(heap) <= 2 * a._nfree[k] + 16 for k, heap in a._heaps.items())
+
+
+def test_stale_heap_entries_are_compacted():
+    # A long-lived free chunk at the lowest address keeps the stale entries of its size class from
+    # ever reaching the heap's top; compaction must still bound the heap.
+    a = BFCAllocator("GPU_0_bfc", 1 * MiB, True)
+    chunks = [_Chunk(i * 256, 256) for i in range(1000)]
+    for c in chunks:
+        a._insert_free(c)
+    for c in chunks[1:]:
+        a._remove_free(c)
+    assert a._nfree[1] == 1 and len(a._heaps[1]) <= 18
+    assert a._take_best_fit(256) is chunks[0] and a._take_best_fit(256) is None
 
 
 def test_size_index_matches_sorted_set():

@@ -4,8 +4,6 @@ Each flag maps to one ``devtrace.config`` call, so a flag and the equivalent pro
 behave identically. Runtime errors raised by those calls become one-line usage errors.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Optional
 
 import typer

@@ -7,20 +7,33 @@ typer; NumPy, rich, CuPy and NVML load inside the commands that need them.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 
 import typer
 
-from . import diff_cmd, import_cmd, list_cmd, mem_cmd, run_cmd, spec_cmd
+import importlib
 
-app = typer.Typer(
-    name="devtrace",
-    help="Which devices your process sees, where each op runs and why, and how much device memory it takes.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+# command name -> (module, function); modules are imported only for the commands registered
+COMMANDS = {
+    "list": ("list_cmd", "list_devices"),
+    "spec": ("spec_cmd", "spec"),
+    "run": ("run_cmd", "run"),
+    "mem": ("mem_cmd", "mem"),
+    "diff": ("diff_cmd", "diff"),
+    "import": ("import_cmd", "import_"),
+}
+
+
+def _new_app() -> typer.Typer:
+    return typer.Typer(
+        name="devtrace",
+        help="Which devices your process sees, where each op runs and why, and how much device memory it takes.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
 
 
 def handles_errors(fn):
@@ -48,19 +61,30 @@ def _version(value: bool):
         raise typer.Exit()
 
 
-@app.callback()
 def root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                       help="Print the version and exit.")):
     """devtrace: TensorFlow's device model — devices, placement, copies and memory — without TensorFlow."""
 
 
-app.command("list")(handles_errors(list_cmd.list_devices))
-app.command("spec")(handles_errors(spec_cmd.spec))
-app.command("run")(handles_errors(run_cmd.run))
-app.command("mem")(handles_errors(mem_cmd.mem))
-app.command("diff")(handles_errors(diff_cmd.diff))
-app.command("import")(handles_errors(import_cmd.import_))
+def build_app(only: str | None = None) -> typer.Typer:
+    """The app with every command, or with just ``only``: typer turns each registered command's
+    signature into click parameters on every call, so registering one saves start-up time."""
+    new = _new_app()
+    new.callback()(root)
+    for name, (module, function) in COMMANDS.items():
+        if only is None or name == only:
+            fn = getattr(importlib.import_module(f"{__package__}.{module}"), function)
+            new.command(name)(handles_errors(fn))
+    return new
+
+
+def __getattr__(name):
+    if name == "app":  # the full app, for tests and tools; main() builds only what it runs
+        return build_app()
+    raise AttributeError(name)
 
 
 def main() -> None:
-    app(prog_name="devtrace")
+    command = sys.argv[1] if len(sys.argv) > 1 else None
+    completing = "_DEVTRACE_COMPLETE" in os.environ
+    build_app(command if command in COMMANDS and not completing else None)(prog_name="devtrace")

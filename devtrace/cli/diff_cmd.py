@@ -1,7 +1,5 @@
 """``devtrace diff A.jsonl B.jsonl``: what moved between two placement traces."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -1,7 +1,5 @@
 """``devtrace import LOGFILE``: read what TensorFlow printed with device-placement logging on."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Optional
 

@@ -1,7 +1,5 @@
 """``devtrace list``: physical devices and the logical devices the configuration produces."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """``devtrace mem [PROG.py]``: what each logical device reserves, uses and peaks at."""
 
-from __future__ import annotations
-
 from typing import Annotated, Optional
 
 import typer

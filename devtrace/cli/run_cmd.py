@@ -1,7 +1,5 @@
 """``devtrace run PROG.py``: run an op program under a configuration and render its trace."""
 
-from __future__ import annotations
-
 from typing import Annotated, Optional
 
 import typer

@@ -1,7 +1,5 @@
 """``devtrace spec``: how device strings parse."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

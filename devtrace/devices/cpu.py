@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import functools
 import os
-import platform
 
 from .physical import CPUInfo
 
 
 @functools.lru_cache(maxsize=1)
 def probe() -> CPUInfo:
-    model = platform.processor() or platform.machine() or "unknown"
+    model = os.uname().machine if hasattr(os, "uname") else "unknown"
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class GPUInfo:
     index: int  # the machine's index (nvidia-smi / NVML order)
     name: str
@@ -29,14 +29,14 @@ class GPUInfo:
                 f"compute capability: {major}.{minor}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class CPUInfo:
     model: str
     cores: int
     memory_total: int  # bytes of host memory
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Machine:
     """What the process sees: host CPU and the GPUs left after ``CUDA_VISIBLE_DEVICES``."""
 

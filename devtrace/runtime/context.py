@@ -47,9 +47,9 @@ class Device:
     """A logical device the runtime created: where ops run and memory is accounted."""
 
     __slots__ = ("name", "short_name", "device_type", "index", "gpu", "platform_id", "allocator",
-                 "policy", "backend", "description", "__weakref__")
+                 "policy", "_backend", "description", "__weakref__")
 
-    def __init__(self, name, device_type, index, gpu, platform_id, allocator, policy, backend, description):
+    def __init__(self, name, device_type, index, gpu, platform_id, allocator, policy, description):
         self.name = name  # /job:localhost/replica:0/task:0/device:GPU:0
         self.short_name = f"/device:{device_type}:{index}"
         self.device_type = device_type
@@ -58,8 +58,18 @@ class Device:
         self.platform_id = platform_id
         self.allocator = allocator
         self.policy = policy  # preallocate | growth | limit | fraction | host
-        self.backend = backend  # an ExecutionBackend (numpy / simulated / cupy)
+        self._backend = None
         self.description = description
+
+    @property
+    def backend(self):
+        """The execution backend (NumPy / simulated / CuPy), created on first use so that
+        listing devices never imports NumPy or CuPy."""
+        if self._backend is None:
+            from .backends import backend_for
+
+            self._backend = backend_for(self.gpu, self.platform_id)
+        return self._backend
 
     def __repr__(self):
         return f"<Device {self.name}>"
@@ -240,14 +250,11 @@ class Context:
         if not cpus:
             raise NotFoundError("No CPU devices are available in this process")
         growth = self._resolve_growth(gpus)
-        from .backends import backend_for
-
         devices: list[Device] = []
         cpu_configs = self._virtual.get(cpus[0]) or [LogicalDeviceConfiguration()]
         for i in range(len(cpu_configs)):
             name = specs.full_name("CPU", i)
-            devices.append(Device(name, "CPU", i, None, None, memory.HostAllocator(f"cpu_{i}"), "host",
-                                  backend_for(None), ""))
+            devices.append(Device(name, "CPU", i, None, None, memory.HostAllocator(f"cpu_{i}"), "host", ""))
         n = 0
         for phys in gpus:
             gpu = self.gpu_info(phys)
@@ -263,7 +270,7 @@ class Context:
                     policy = "fraction" if self.memory_fraction else ("growth" if growth else "preallocate")
                 allocator = memory.BFCAllocator(f"GPU_{n}_bfc", limit, bool(growth) and cfg is None,
                                                 on_reserve=self._reserve_listener(name, f"GPU_{n}_bfc"))
-                devices.append(Device(name, "GPU", n, gpu, platform_id, allocator, policy, backend_for(gpu, platform_id),
+                devices.append(Device(name, "GPU", n, gpu, platform_id, allocator, policy,
                                       gpu.short_description(platform_id)))
                 n += 1
         self.devices = devices

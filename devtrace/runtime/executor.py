@@ -92,54 +92,76 @@ def _copy(ctx, tensor, device, seq, op_name, index):
     return Tensor(value, device, allocate(ctx, device, value, "_Send/_Recv", seq, tensor._dtype), tensor._dtype, seq)
 
 
+def _dtype_error(op_name, inputs, dtype):
+    for i, t in enumerate(inputs):
+        if t._dtype is not dtype:
+            return InvalidArgumentError(
+                f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a {dtype.c_name} tensor "
+                f"but is a {t._dtype.c_name} tensor [Op:{op_name}]", op=op_name)
+
+
+def _resource_device(resource, opdef, dtype):
+    device = resource.device
+    if dtype is not None and dtype.name not in opdef.kernels.get(device.device_type, ()):
+        raise InvalidArgumentError(f"No {device.device_type} kernel for {opdef.name} with dtype {dtype.name} on "
+                                   f"the variable's device {device.name} [Op:{opdef.name}]", op=opdef.name)
+    return device, ev.RESOURCE
+
+
 def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None):
     """Run one op eagerly and return its output ``Tensor`` (or a ``ResourceHandle``).
 
     ``dtype`` is the dtype the kernel is chosen for (default: the first input's); ``resource``
     is the ``ResourceHandle`` of a variable input, which pins the op to the variable's device.
+    This is the per-op hot path: keep it flat.
     """
-    ctx = _ctx(op_name)
+    ctx = _context_mod._context
+    if ctx is None or ctx.initialized_by is None:
+        ctx = _ctx(op_name)
     opdef = REGISTRY.get(op_name) or _op_def(op_name)
-    if dtype is None:
-        dtype = inputs[0]._dtype if inputs else None
-    for i, t in enumerate(inputs):
-        if t._dtype is not dtype and op_name not in ("Cast", "AsString"):
-            raise InvalidArgumentError(
-                f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a {dtype.c_name} tensor "
-                f"but is a {t._dtype.c_name} tensor [Op:{op_name}]", op=op_name)
-    if resource is not None:
-        device, reason = resource.device, ev.RESOURCE
-        if dtype is not None and dtype.name not in opdef.kernels.get(device.device_type, ()):
-            raise InvalidArgumentError(f"No {device.device_type} kernel for {op_name} with dtype {dtype.name} on "
-                                       f"the variable's device {device.name} [Op:{op_name}]", op=op_name)
+    if dtype is None and inputs:
+        dtype = inputs[0]._dtype
+    for t in inputs:
+        if t._dtype is not dtype and op_name != "Cast" and op_name != "AsString":
+            raise _dtype_error(op_name, inputs, dtype)
+    if resource is None:
+        decision = ctx.placement_cache.get((op_name, dtype.name if dtype else None, ctx.scope, ctx.soft_placement))
+        device, reason = decision or place(ctx, opdef, dtype.name if dtype is not None else None)
     else:
-        device, reason = place(ctx, opdef, dtype.name if dtype is not None else None)
+        device, reason = _resource_device(resource, opdef, dtype)
     trace = ctx.trace
-    seq = trace.next_seq()
+    trace._seq = seq = trace._seq + 1
     arrays = []
-    temps = []
+    temps = None
     for i, t in enumerate(inputs):
         if t._device is device:
             arrays.append(t._value)
         else:
             copy = _copy(ctx, t, device, seq, op_name, i)
-            temps.append(copy)
+            temps = [copy] if temps is None else temps + [copy]
             arrays.append(copy._value)
     event = ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, [t._seq for t in inputs],
                         [t._device.name for t in inputs])
-    trace.emit(event)
+    trace.events.append(event)
+    if trace.listeners:
+        for listener in trace.listeners:
+            listener(event)
+    backend = device._backend or device.backend
     start = perf_counter_ns()
     try:
-        out = device.backend.run(opdef.fn, arrays, attrs)
+        out = backend.run(opdef.fn, arrays, attrs)
     except (ValueError, TypeError, IndexError) as e:
         raise InvalidArgumentError(f"{e} [Op:{op_name}]", op=op_name) from None
     event.duration_ns = perf_counter_ns() - start
     if out is None:
         return ResourceHandle(device, seq)
     out_dtype = _NP_TO_DTYPE.get(out.dtype) or dtypes.as_dtype(out.dtype)
-    event.shape = list(out.shape)
+    event.shape = out.shape
     event.dtype = out_dtype.name
-    return Tensor(out, device, allocate(ctx, device, out, op_name, seq, out_dtype), out_dtype, seq)
+    handle = device.allocator.allocate(out.nbytes, (op_name, out.shape, out_dtype.name))
+    if handle is None:
+        raise _oom(ctx, device, out, op_name, seq, out_dtype)
+    return Tensor(out, device, handle, out_dtype, seq)
 
 
 def execute_const(array: np.ndarray, dtype, name=None) -> Tensor:

@@ -140,6 +140,12 @@ class BFCAllocator:
     ``allow_growth=True``: regions of 2, 4, 8 … MiB are reserved as needed (TF's ``Extend``) and,
     like in TF without garbage collection, never returned. ``on_reserve(nbytes, total_reserved)``
     is called for every region reserved.
+
+    Best fit picks the smallest free chunk >= the rounded request, lowest address among equals —
+    exactly the chunk TF's scan of its 21 size-ordered bins finds — through :class:`_SizeIndex`
+    plus a heap of addresses per size. Not modelled: garbage collection of wholly free regions
+    (``TF_ENABLE_GPU_GARBAGE_COLLECTION``), the x0.9 back-off after a driver failure (there is no
+    driver to fail), ``fragmentation_fraction``, and the retry-on-free wait of ``AllocateRaw``.
     """
 
     def __init__(self, name: str, limit: int, allow_growth: bool, on_reserve=None):

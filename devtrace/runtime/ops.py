@@ -73,7 +73,8 @@ def _pair(a, b):
 
 
 def _binary(op_name, a, b, name):
-    a, b = _pair(a, b)
+    if type(a) is not Tensor or type(b) is not Tensor:
+        a, b = _pair(a, b)
     return execute(op_name, (a, b), name=name)
 
 

@@ -9,9 +9,25 @@ from .ops import convert_to_tensor
 from .tensor import Tensor
 
 _uids = itertools.count()
+_creators: list = []  # variable_creator_scope stack (MirroredStrategy.scope() pushes one)
 
 
-class Variable:
+class VariableMetaclass(type):
+    """TensorFlow's hook: inside a creator scope, ``Variable(...)`` goes to the innermost
+    creator, which may build something else (a ``MirroredVariable``). The creator is off the
+    stack while it runs, so the ``Variable(...)`` calls it makes create plain variables."""
+
+    def __call__(cls, *args, **kwargs):
+        if cls is not Variable or not _creators:
+            return super().__call__(*args, **kwargs)
+        creator = _creators.pop()
+        try:
+            return creator(*args, **kwargs)
+        finally:
+            _creators.append(creator)
+
+
+class Variable(metaclass=VariableMetaclass):
     def __init__(self, initial_value, name=None, dtype=None, trainable=True):
         if callable(initial_value):
             initial_value = initial_value()

@@ -12,6 +12,24 @@ from dataclasses import dataclass, field, fields
 
 SCHEMA = 1
 
+
+class Event:
+    """Base of every event: a generic repr and equality, so each dataclass generates only its
+    ``__init__`` (the CLI's start-up imports this module; generated methods cost compile time)."""
+
+    __slots__ = ()
+    kind = "event"
+
+    def __repr__(self):
+        body = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"{type(self).__name__}({body})"
+
+    def __eq__(self, other):
+        return type(self) is type(other) and all(
+            getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+
+    __hash__ = None
+
 # Placement reasons (OpPlaced.reason).
 EXPLICIT = "explicit"
 DEFAULT = "default"
@@ -23,8 +41,8 @@ IMPORTED = "imported"  # read from a TensorFlow log: TensorFlow never says why
 REASONS = (EXPLICIT, DEFAULT, FALLBACK, SOFT, RESOURCE, COLOCATED, IMPORTED)
 
 
-@dataclass(slots=True)
-class TraceStart:
+@dataclass(slots=True, repr=False, eq=False)
+class TraceStart(Event):
     """First event of every trace: where it came from and in which mode it ran."""
 
     kind = "trace_start"
@@ -34,8 +52,8 @@ class TraceStart:
     backend: str | None = None  # simulated | nvml | cpu
 
 
-@dataclass(slots=True)
-class DeviceCreated:
+@dataclass(slots=True, repr=False, eq=False)
+class DeviceCreated(Event):
     kind = "device_created"
     name: str  # full name, /job:localhost/replica:0/task:0/device:GPU:0
     device_type: str
@@ -45,8 +63,8 @@ class DeviceCreated:
     simulated: bool = False
 
 
-@dataclass(slots=True)
-class OpPlaced:
+@dataclass(slots=True, repr=False, eq=False)
+class OpPlaced(Event):
     kind = "op_placed"
     seq: int
     op: str  # TensorFlow op type: MatMul, AddV2, _EagerConst, ...
@@ -61,8 +79,8 @@ class OpPlaced:
     duration_ns: int = 0
 
 
-@dataclass(slots=True)
-class TensorCopied:
+@dataclass(slots=True, repr=False, eq=False)
+class TensorCopied(Event):
     kind = "tensor_copied"
     seq: int  # the op whose input needed the copy
     op: str
@@ -72,8 +90,8 @@ class TensorCopied:
     nbytes: int
 
 
-@dataclass(slots=True)
-class MemoryReserved:
+@dataclass(slots=True, repr=False, eq=False)
+class MemoryReserved(Event):
     """An allocator took memory from its device (a region, or the whole limit up front)."""
 
     kind = "memory_reserved"
@@ -83,8 +101,8 @@ class MemoryReserved:
     total_reserved: int
 
 
-@dataclass(slots=True)
-class MemoryStats:
+@dataclass(slots=True, repr=False, eq=False)
+class MemoryStats(Event):
     """Per-device memory figures, recorded when a run ends (and after an OOM)."""
 
     kind = "memory_stats"
@@ -101,8 +119,8 @@ class MemoryStats:
     policy: str  # preallocate | growth | limit | fraction | host
 
 
-@dataclass(slots=True)
-class OOM:
+@dataclass(slots=True, repr=False, eq=False)
+class OOM(Event):
     kind = "oom"
     seq: int
     op: str
@@ -114,15 +132,15 @@ class OOM:
     live: list = field(default_factory=list)  # [{"nbytes", "op", "shape", "dtype"}], largest first
 
 
-@dataclass(slots=True)
-class ConfigRejected:
+@dataclass(slots=True, repr=False, eq=False)
+class ConfigRejected(Event):
     kind = "config_rejected"
     call: str
     message: str
 
 
-@dataclass(slots=True)
-class Message:
+@dataclass(slots=True, repr=False, eq=False)
+class Message(Event):
     """A log line the runtime would print (INFO:tensorflow: ... and warnings)."""
 
     kind = "message"
@@ -130,8 +148,8 @@ class Message:
     text: str
 
 
-@dataclass(slots=True)
-class DeviceMapping:
+@dataclass(slots=True, repr=False, eq=False)
+class DeviceMapping(Event):
     """TF1 Session start: the ``Device mapping:`` block (only GPUs have descriptions)."""
 
     kind = "device_mapping"

@@ -1,0 +1,131 @@
+"""Cost of devtrace's allocator bookkeeping, against a plain dict of sizes, in one process.
+
+    python bench/alloc.py
+
+1. Throughput: allocate+free pairs per second of a ``BFCAllocator`` (growth on, 1 TiB limit) with
+   100 allocations live in a FIFO ring (each step frees the oldest, allocates a new one), for
+   several request sizes, next to the same ring kept in a dict (``d[h] = size; del d[old]``).
+2. Scaling: cost of one allocate+free pair when 1k / 10k / 100k chunks are already live and half
+   as many free holes of mixed sizes fragment the regions (best fit must search them).
+3. ``HostAllocator`` (every CPU op): one allocate+free pair, next to ``d[h] = size; del d[h]``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from devtrace.runtime.memory import KiB, MiB, BFCAllocator, HostAllocator  # noqa: E402
+
+TAG = ("Add", (2, 2), "float32")
+
+
+def best_of(fn, repeat=5) -> float:
+    """Best wall time of ``fn()`` over ``repeat`` runs (seconds)."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def ring_bfc(size: int, steps: int, window: int = 100):
+    a = BFCAllocator("GPU_0_bfc", 1 << 40, True)
+    alloc, free = a.allocate, a.free
+    ring = [alloc(size, TAG) for _ in range(window)]
+
+    def run():
+        for i in range(steps):
+            j = i % window
+            free(ring[j])
+            ring[j] = alloc(size, TAG)
+    return run
+
+
+def ring_dict(size: int, steps: int, window: int = 100):
+    d = {h: size for h in range(window)}
+    ring = list(range(window))
+    state = [window]
+
+    def run():
+        h = state[0]
+        for i in range(steps):
+            j = i % window
+            del d[ring[j]]
+            d[h] = size
+            ring[j] = h
+            h += 1
+        state[0] = h
+    return run
+
+
+def throughput() -> None:
+    steps = 50_000
+    print(f"1. allocate+free pairs/s, 100 live in a FIFO ring ({steps:,} pairs, best of 5)")
+    print(f"   {'request':>8} {'BFCAllocator':>14} {'dict baseline':>14} {'ratio':>7}")
+    for label, size in (("256 B", 256), ("4 KiB", 4 * KiB), ("1 MiB", MiB), ("64 MiB", 64 * MiB)):
+        t_bfc = best_of(ring_bfc(size, steps))
+        t_dict = best_of(ring_dict(size, steps))
+        print(f"   {label:>8} {steps / t_bfc:>14,.0f} {steps / t_dict:>14,.0f} {t_bfc / t_dict:>6.1f}x")
+
+
+def scaling() -> None:
+    print("\n2. one allocate+free pair with N chunks live and ~N/2 free holes (mixed 256 B..64 KiB)")
+    print(f"   {'N live':>8} {'free holes':>10} {'regions':>8} {'us/pair':>8}")
+    rng = random.Random(0)
+    mix = [256, 768, 1024, 4 * KiB, 10 * KiB, 64 * KiB]
+    for n in (1_000, 10_000, 100_000):
+        a = BFCAllocator("GPU_0_bfc", 1 << 40, True)
+        handles = [a.allocate(rng.choice(mix) + rng.randrange(0, 4096), TAG) for _ in range(n + n // 2)]
+        rng.shuffle(handles)
+        for h in handles[n:]:  # free a third: holes all over the regions
+            a.free(h)
+        requests = [rng.choice(mix) + rng.randrange(0, 4096) for _ in range(4096)]
+        alloc, free = a.allocate, a.free
+        pairs = 20_000
+
+        def run():
+            for i in range(pairs):
+                free(alloc(requests[i & 4095], TAG))
+        t = best_of(run)
+        holes = sum(1 for _, _, used in a.chunks() if not used)
+        print(f"   {n:>8,} {holes:>10,} {a.num_regions:>8} {t / pairs * 1e6:>8.2f}")
+
+
+def host() -> None:
+    pairs = 500_000
+    a = HostAllocator("cpu")
+    alloc, free = a.allocate, a.free
+
+    def run_host():
+        for _ in range(pairs):
+            free(alloc(16, TAG))
+
+    d = {}
+
+    def run_dict():
+        for h in range(pairs):
+            d[h] = 16
+            del d[h]
+
+    t_host, t_dict = best_of(run_host), best_of(run_dict)
+    print(f"\n3. HostAllocator allocate+free pair: {t_host / pairs * 1e9:.0f} ns "
+          f"(dict baseline {t_dict / pairs * 1e9:.0f} ns, {t_host / t_dict:.1f}x)")
+
+
+def main() -> None:
+    t0 = time.perf_counter()
+    print(f"Python {sys.version.split()[0]}")
+    throughput()
+    scaling()
+    host()
+    print(f"\n(total {time.perf_counter() - t0:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
