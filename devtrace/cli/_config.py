@@ -93,8 +93,11 @@ def configure(simulate=None, machine=None, visible=None, growth=None, limit=None
             if not shown:
                 raise UsageError(f"--limit {limit}: there is no visible GPU to limit; simulate one with --simulate 1")
             for gpu in shown:
-                config.set_logical_device_configuration(
-                    gpu, [config.LogicalDeviceConfiguration(memory_limit=m) for m in limits])
+                try:
+                    config.set_logical_device_configuration(
+                        gpu, [config.LogicalDeviceConfiguration(memory_limit=m) for m in limits])
+                except ValueError as e:
+                    raise UsageError(f"--limit {limit}: {e}") from None
         if fraction is not None:
             config.set_memory_fraction(fraction)
         if soft_placement is not None:

@@ -28,7 +28,7 @@ def _user_frames(tb):
     """The traceback without devtrace's own frames (and runpy's)."""
     frames = traceback.extract_tb(tb)
     return [f for f in frames if not os.path.abspath(f.filename).startswith(_PACKAGE_DIR)
-            and os.path.basename(f.filename) != "runpy.py"]
+            and os.path.basename(f.filename) != "runpy.py" and not f.filename.startswith("<frozen")]
 
 
 def _report_exception(exc: BaseException, program: str) -> None:

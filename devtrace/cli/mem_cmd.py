@@ -54,7 +54,23 @@ def memory_report(ctx, program, status) -> dict:
             entry.update({"physical_device": "/physical_device:CPU:0", "total": ctx.machine.cpu.memory_total})
         devices.append(entry)
     return {"schema": 1, "program": program, "exit_status": status if program else None,
-            "backend": ctx.machine.backend, "note": ctx.machine.note, "devices": devices}
+            "backend": ctx.machine.backend, "note": ctx.machine.note, "devices": devices,
+            "physical_devices": _physical_gpus(ctx, reserved_on)}
+
+
+def _physical_gpus(ctx, reserved_on) -> list[dict]:
+    """Each physical GPU with the logical GPUs carved out of it (several with virtual devices)."""
+    out = {}
+    for d in ctx.devices:
+        if d.gpu is None:
+            continue
+        entry = out.setdefault(d.platform_id, {
+            "name": f"/physical_device:GPU:{d.platform_id}", "model": d.gpu.name, "total": d.gpu.memory_total,
+            "free_before": d.gpu.memory_free, "reserved": reserved_on[d.platform_id],
+            "left_for_others": d.gpu.memory_free - reserved_on[d.platform_id], "logical_devices": []})
+        entry["logical_devices"].append({"name": d.short_name, "allocator": d.allocator.name,
+                                         "limit": d.allocator.limit})
+    return [out[k] for k in sorted(out)]
 
 
 def print_memory(report) -> None:
@@ -77,5 +93,12 @@ def print_memory(report) -> None:
         rows.append(row)
     title = f"Device memory after {report['program']}" if ran else "Device memory at initialisation"
     print_table(headers, rows, title=title, right=tuple(range(2, 6)) + tuple(range(7, len(headers))))
+    for p in report.get("physical_devices", ()):
+        logical = p["logical_devices"]
+        if len(logical) > 1:
+            parts = ", ".join(f"{d['name']} ({d['allocator']}, {format_mib(d['limit'])})" for d in logical)
+            print(f"{p['name']} ({p['model']}, {format_mib(p['total'])}) is carved into {len(logical)} logical "
+                  f"GPUs: {parts}; {format_mib(p['reserved'])} reserved, "
+                  f"{format_mib(p['left_for_others'])} left for others")
     if report["note"]:
         print(f"Note: {report['note']}")

@@ -67,6 +67,8 @@ def as_dtype(value) -> DType:
 
 def infer(value) -> DType:
     """The dtype TensorFlow infers for a Python/NumPy value: floats → float32, ints → int32."""
+    if isinstance(value, np.generic):
+        value = np.asarray(value)
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "SUO":
             return string

@@ -1,0 +1,1 @@
+complete --command devtrace --no-files --arguments "(env _DEVTRACE_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) devtrace)" --condition "env _DEVTRACE_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) devtrace"
