@@ -338,3 +338,17 @@ def test_reduce_to_device_and_log_first_10(tf):
     lines = log(ctx)
     assert lines.count(f"INFO:tensorflow:Reduce to {gpu(1)} then broadcast to ('{CPU0}',).") == 10
     assert lines[-2:] == [executing("AddN", gpu(1)), executing("Identity", CPU0)]
+
+
+def test_reducing_a_mirrored_variable_logs_as_the_seed_does(tf):
+    """Seed 000, after each Keras step: the reduce line, a read on every GPU, AddN and Identity on CPU:0."""
+    ctx = machine(4)
+    s = tf.distribute.MirroredStrategy()
+    with s.scope():
+        v = tf.Variable(1.5)
+    assert s.reduce(tf.distribute.ReduceOp.MEAN, v) is v
+    start = len(ctx.trace.events)
+    assert s.reduce(tf.distribute.ReduceOp.SUM, v).numpy() == 6.0
+    assert render_tf2.render(ctx.trace.events[start:]).splitlines() == (
+        [REDUCE_LINE] + [executing("ReadVariableOp", gpu(k)) for k in range(4)]
+        + [executing("AddN", CPU0), executing("Identity", CPU0)])

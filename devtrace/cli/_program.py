@@ -8,7 +8,7 @@ import sys
 import traceback
 from dataclasses import dataclass, field
 
-from ..errors import CheckFailed, UsageError
+from ..errors import CheckFailed, ResourceExhaustedError, UsageError
 from ..trace import events as ev
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -49,6 +49,11 @@ def record_memory_stats(ctx) -> None:
                                       a.num_regions, a.num_ooms, d.policy))
 
 
+def _record(ctx) -> None:
+    if ctx.initialized:
+        record_memory_stats(ctx)
+
+
 def execute_program(ctx, program: str, args: list[str]) -> int:
     """Run ``program`` as ``__main__``; returns its exit status (1 when it raised)."""
     _check_program(program)
@@ -57,9 +62,12 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     sys.path.insert(0, os.path.dirname(os.path.abspath(program)))
     ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.machine.backend))
     try:
-        runpy.run_path(program, run_name="__main__")
+        namespace = runpy.run_path(program, run_name="__main__")
+        _record(ctx)  # while the program's tensors are still alive: "in use at exit"
+        del namespace
         status = 0
     except SystemExit as e:
+        _record(ctx)
         code = e.code
         if code is None:
             status = 0
@@ -69,6 +77,7 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
             sys.stderr.write(f"{code}\n")
             status = 1
     except KeyboardInterrupt:
+        _record(ctx)
         status = 130
     except SyntaxError as e:
         sys.stdout.flush()
@@ -76,14 +85,18 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
         sys.stderr.write(f"Error: {os.path.basename(program)} is not valid Python: {e.msg} (line {e.lineno})\n")
         status = 1
     except BaseException as e:  # the program's own failure: its traceback, then one line
+        _record(ctx)  # the traceback still holds the program's frames, so its tensors are alive
         sys.stdout.flush()
         _report_exception(e, program)
+        ooms = [ev_ for ev_ in ctx.trace.events if isinstance(ev_, ev.OOM)]
+        if ooms and isinstance(e, ResourceExhaustedError):
+            from ..trace.render_summary import oom_report
+
+            sys.stderr.write(oom_report(ooms[-1]))
         status = 1
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
         sys.stdout.flush()
-    if ctx.initialized:
-        record_memory_stats(ctx)
     return status
 
 

@@ -21,7 +21,14 @@ def mem(
     ctx = configure(simulate, machine, visible, growth, limit, fraction)
     status = 0
     if program is not None:
-        status = _program.execute_program(ctx, program, args or [])
+        if json_:  # keep stdout for the JSON document: the program's own prints go to stderr
+            import contextlib
+            import sys
+
+            with contextlib.redirect_stdout(sys.stderr):
+                status = _program.execute_program(ctx, program, args or [])
+        else:
+            status = _program.execute_program(ctx, program, args or [])
     ctx.ensure_initialized("devtrace mem")
     report = memory_report(ctx, program, status)
     if json_:
@@ -32,17 +39,25 @@ def mem(
         raise typer.Exit(status)
 
 
-def memory_report(ctx, program, status) -> dict:
+def memory_report(ctx, program, status, nvml_module=None) -> dict:
+    driver = {}
+    if ctx.machine.backend == "nvml":
+        from ..devices.nvml import memory_now
+
+        driver = memory_now(nvml_module)
     reserved_on = {}
     for d in ctx.devices:
         if d.gpu is not None:
             reserved_on[d.platform_id] = reserved_on.get(d.platform_id, 0) + d.allocator.bytes_reserved
+    at_exit = {e.device: e for e in ctx.trace.events if e.kind == "memory_stats"}  # recorded as the program ended
     devices = []
     for d in ctx.devices:
         a = d.allocator
+        s = at_exit.get(d.name)
         entry = {"name": d.short_name, "full_name": d.name, "device_type": d.device_type, "allocator": a.name,
-                 "policy": d.policy, "limit": a.limit, "reserved": a.bytes_reserved, "in_use": a.bytes_in_use,
-                 "peak": a.peak_bytes_in_use, "num_allocs": a.num_allocs, "largest_alloc": a.largest_alloc_size,
+                 "policy": d.policy, "limit": a.limit, "reserved": a.bytes_reserved,
+                 "in_use": s.in_use if s else a.bytes_in_use, "peak": s.peak if s else a.peak_bytes_in_use,
+                 "num_allocs": a.num_allocs, "largest_alloc": a.largest_alloc_size,
                  "num_regions": a.num_regions, "region_sizes": list(getattr(a, "region_sizes", [])),
                  "num_ooms": a.num_ooms}
         if d.gpu is not None:
@@ -50,6 +65,8 @@ def memory_report(ctx, program, status) -> dict:
                           "total": d.gpu.memory_total, "free_before": d.gpu.memory_free,
                           "left_for_others": d.gpu.memory_free - reserved_on[d.platform_id],
                           "simulated": d.gpu.backend == "simulated"})
+            if d.gpu.uuid in driver:  # what the driver says, beside devtrace's own figures
+                entry["nvml_used"], entry["nvml_free"] = driver[d.gpu.uuid]
         else:
             entry.update({"physical_device": "/physical_device:CPU:0", "total": ctx.machine.cpu.memory_total})
         devices.append(entry)
@@ -81,6 +98,9 @@ def print_memory(report) -> None:
     headers = ["DEVICE", "ON", "TOTAL", "LIMIT", "RESERVED", "LEFT FOR OTHERS", "POLICY"]
     if ran:
         headers += ["IN USE", "PEAK", "ALLOCS", "LARGEST", "OOMS"]
+    nvml = any("nvml_used" in d for d in report["devices"])
+    if nvml:
+        headers += ["NVML USED", "NVML FREE"]
     rows = []
     for d in report["devices"]:
         gpu = d["device_type"] == "GPU"
@@ -90,9 +110,13 @@ def print_memory(report) -> None:
         if ran:
             row += [format_mib(d["in_use"]), format_mib(d["peak"]), str(d["num_allocs"]),
                     format_mib(d["largest_alloc"]), str(d["num_ooms"]) if gpu else "-"]
+        if nvml:
+            row += [format_mib(d.get("nvml_used")), format_mib(d.get("nvml_free"))]
         rows.append(row)
     title = f"Device memory after {report['program']}" if ran else "Device memory at initialisation"
     print_table(headers, rows, title=title, right=tuple(range(2, 6)) + tuple(range(7, len(headers))))
+    if nvml:
+        print("NVML USED includes the CUDA context and other processes, which no framework's allocator counts.")
     for p in report.get("physical_devices", ()):
         logical = p["logical_devices"]
         if len(logical) > 1:

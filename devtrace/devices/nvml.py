@@ -90,3 +90,31 @@ def _multiprocessors(nvml, handle) -> int | None:
     except (nvml.NVMLError, AttributeError):
         return None
     return None if not cores else max(1, int(cores) // 128)
+
+
+def memory_now(nvml=None) -> dict[str, tuple[int, int]]:
+    """``{uuid: (used, free)}`` as the driver sees it now: beside devtrace's own figures this
+    shows what no framework reports (the CUDA context, other processes). Empty when NVML fails."""
+    if nvml is None:
+        try:
+            import pynvml as nvml
+        except ImportError:
+            return {}
+    try:
+        nvml.nvmlInit()
+    except nvml.NVMLError:
+        return {}
+    try:
+        out = {}
+        for i in range(nvml.nvmlDeviceGetCount()):
+            h = nvml.nvmlDeviceGetHandleByIndex(i)
+            mem = nvml.nvmlDeviceGetMemoryInfo(h)
+            out[_text(nvml.nvmlDeviceGetUUID(h))] = (int(mem.used), int(mem.free))
+        return out
+    except nvml.NVMLError:
+        return {}
+    finally:
+        try:
+            nvml.nvmlShutdown()
+        except nvml.NVMLError:
+            pass

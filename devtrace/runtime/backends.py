@@ -36,54 +36,47 @@ class SimulatedBackend(NumpyBackend):
 
 
 class CupyBackend:
-    """One physical GPU; ``pool`` is set per logical device by ``bind_pool``."""
+    """One logical device on a real GPU: CuPy kernels run inside the physical GPU's device
+    context and allocate from the logical device's own memory pool, limited to its size."""
 
     name = "cupy"
 
-    def __init__(self, platform_id: int):
-        import cupy
-
-        self.cupy = cupy
-        self.xp = cupy
+    def __init__(self, platform_id: int, limit_bytes: int | None = None, preallocate: bool = False, cupy=None):
+        if cupy is None:
+            import cupy
+        self.cupy = self.xp = cupy
         self.platform_id = platform_id
         self.device = cupy.cuda.Device(platform_id)
-
-    def make_pool(self, limit_bytes: int, preallocate: bool):
-        """A memory pool for one logical device, limited to its size (``MemoryPool.set_limit``)."""
-        pool = self.cupy.cuda.MemoryPool()
+        self.pool = cupy.cuda.MemoryPool()
         with self.device:
-            pool.set_limit(size=limit_bytes)
+            if limit_bytes:
+                self.pool.set_limit(size=limit_bytes)
             if preallocate and limit_bytes:
-                block = pool.malloc(limit_bytes)  # freed blocks stay cached: the pool keeps the limit
+                block = self.pool.malloc(limit_bytes)  # freed blocks stay cached: the pool keeps the limit
                 del block
-        return pool
 
-    def run(self, kernel, arrays, attrs, pool=None):
-        with self.device:
-            if pool is None:
-                return kernel(self.cupy, *arrays, **attrs)
-            with self.cupy.cuda.using_allocator(pool.malloc):
-                return kernel(self.cupy, *arrays, **attrs)
+    def run(self, kernel, arrays, attrs):
+        with self.device, self.cupy.cuda.using_allocator(self.pool.malloc):
+            return kernel(self.cupy, *arrays, **attrs) if attrs else kernel(self.cupy, *arrays)
 
     def from_host(self, array):
         if array.dtype == object:
             return array  # strings never live on a GPU (their kernels are CPU-only)
-        with self.device:
+        with self.device, self.cupy.cuda.using_allocator(self.pool.malloc):
             return self.cupy.asarray(array)
 
     def to_host(self, array):
         return self.cupy.asnumpy(array) if isinstance(array, self.cupy.ndarray) else array
 
     def copy_from(self, array, src_backend):
-        with self.device:
+        with self.device, self.cupy.cuda.using_allocator(self.pool.malloc):
             if isinstance(array, self.cupy.ndarray):
-                return array.copy()  # device to device (peer copy through CuPy)
+                return array.copy()  # device to device (a peer copy when the GPUs differ)
             return self.cupy.asarray(src_backend.to_host(array))
 
 
 _NUMPY = NumpyBackend()
 _SIMULATED = SimulatedBackend()
-_CUPY: dict[int, object] = {}
 
 
 def cupy_usable() -> str | None:
@@ -100,13 +93,12 @@ def cupy_usable() -> str | None:
     return None
 
 
-def backend_for(gpu, platform_id: int | None = None):
-    """The backend for a device: ``gpu=None`` is the CPU. Real GPUs are addressed by their
-    platform id (CUDA's numbering after ``CUDA_VISIBLE_DEVICES``)."""
+def backend_for(gpu, platform_id: int | None = None, limit_bytes: int | None = None, preallocate: bool = False):
+    """The backend of one logical device: ``gpu=None`` is the CPU. Real GPUs are addressed by
+    their platform id (CUDA's numbering after ``CUDA_VISIBLE_DEVICES``); each logical device on
+    one gets its own pool. Without a usable CuPy, NVML-discovered GPUs run NumPy kernels."""
     if gpu is None:
         return _NUMPY
     if gpu.backend == "nvml" and cupy_usable() is None:
-        if platform_id not in _CUPY:
-            _CUPY[platform_id] = CupyBackend(platform_id)
-        return _CUPY[platform_id]
+        return CupyBackend(platform_id, limit_bytes, preallocate)
     return _SIMULATED

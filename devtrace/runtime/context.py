@@ -68,7 +68,8 @@ class Device:
         if self._backend is None:
             from .backends import backend_for
 
-            self._backend = backend_for(self.gpu, self.platform_id)
+            a = self.allocator
+            self._backend = backend_for(self.gpu, self.platform_id, a.limit, not getattr(a, "allow_growth", True))
         return self._backend
 
     def __repr__(self):

@@ -8,6 +8,12 @@ device from the initial value, then, for each other device under that device's s
 ``AssignVariableOp`` — the pattern the guide's log shows for every Keras variable.
 ``reduce`` always goes through ``ReductionToOneDevice``: ``AddN`` on the destination (CPU:0
 unless a ``device()`` scope says otherwise), then an ``Identity`` broadcast there.
+
+Deviations: TensorFlow only *warns* that requested devices are not visible (and fails or
+soft-places later); devtrace raises its message as a ``ValueError`` at once. NCCL and
+collective all-reduce are not modelled (a GPU destination on real GPUs would use them in
+TensorFlow, without the ``Reduce to`` line). ``MEAN`` with ``axis`` counts elements on the
+host instead of reducing a second, ``Shape``-derived per-replica value.
 """
 
 from __future__ import annotations
@@ -30,6 +36,16 @@ _LOG_FIRST_N = 10  # logging.log_first_n(INFO, "Reduce to …", 10): per process
 _reduce_logs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Context -> lines logged
 _strategies: list = []  # entered scope()s, innermost last
 _replicas: list = []  # replica contexts of running strategy.run calls
+_AGGREGATION_ERROR = (  # values_util.aggregation_error_msg
+    "You must specify an aggregation method to update a {variable_type} in Replica Context. You can do so by "
+    "passing an explicit value for argument `aggregation` to tf.Variable(..).e.g. `tf.Variable(..., "
+    "aggregation=tf.VariableAggregation.SUM)``tf.VariableAggregation` lists the possible aggregation methods."
+    "This is required because {variable_type} should always be kept in sync. When updating them or assigning "
+    "to them in a replica context, we automatically try to aggregate the values before updating the variable. "
+    "For this aggregation, we need to know the aggregation method. Another alternative is to not try to update "
+    "such {variable_type} in replica context, but in cross replica context. You can enter cross replica "
+    "context by calling `tf.distribute.get_replica_context().merge_call(merge_fn, ..)`.Inside `merge_fn`, you "
+    "can then update the {variable_type} using `tf.distribute.StrategyExtended.update()`.")
 
 
 class ReduceOp(enum.Enum):
@@ -121,16 +137,7 @@ class MirroredVariable(Variable, DistributedValues):
 
     def _update(self, method, value):
         if _replicas:
-            raise ValueError("You must specify an aggregation method to update a MirroredVariable in Replica "
-                             "Context. You can do so by passing an explicit value for argument `aggregation` "
-                             "to tf.Variable(..).e.g. `tf.Variable(..., aggregation=tf.VariableAggregation.SUM)`"
-                             "`tf.VariableAggregation` lists the possible aggregation methods.This is required "
-                             "because MirroredVariable should always be kept in sync. When updating them or "
-                             "assigning to them in a replica context, we automatically try to aggregate the "
-                             "values before updating the variable. For this aggregation, we need to know the "
-                             "aggregation method. Another alternative is to not try to update such "
-                             "MirroredVariable in replica context. No updates across replicas are needed for "
-                             "this variable.")
+            raise ValueError(_AGGREGATION_ERROR.format(variable_type="MirroredVariable"))
         for v in self._values:
             with device(v.device):
                 getattr(v, method)(value)
@@ -246,6 +253,8 @@ class MirroredStrategy:
 
     def _reduce_to(self, op, value):
         dst = _destination()
+        if isinstance(value, MirroredVariable) and op is ReduceOp.MEAN:
+            return value
         if not isinstance(value, DistributedValues):  # cross_device_ops.reduce_non_distributed_value
             if op is ReduceOp.MEAN:
                 return value

@@ -69,3 +69,18 @@ def render(events) -> str:
     out += f"copies: {s['copies']} ({format_bytes(s['copy_bytes'])})\n"
     out += f"OOMs: {s['ooms']}\n"
     return out
+
+
+def oom_report(event, limit: int = 10) -> str:
+    """What was alive when an allocation failed, largest first: the question every OOM raises
+    and TensorFlow answers with a raw chunk dump."""
+    live = event.live
+    total = sum(a["nbytes"] for a in live)
+    lines = [f"Live allocations on {short_device(event.device)} ({event.allocator}) when {event.op} asked for "
+             f"{format_bytes(event.nbytes)}: {len(live)} using {format_bytes(total)}"]
+    for a in live[:limit]:
+        shape = "[" + ",".join(str(d) for d in a["shape"]) + "]"
+        lines.append(f"  {format_bytes(a['nbytes']):>10}  {a['op']}  shape{shape} {a['dtype']}")
+    if len(live) > limit:
+        lines.append(f"  … and {len(live) - limit} more")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,71 @@
+"""One contract, every execution backend: NumPy (CPU), simulated GPU, CuPy on a real GPU
+(skipped without one), and the CuPy backend's own code driven by a NumPy-backed fake CuPy."""
+
+import numpy as np
+import pytest
+
+from devtrace.runtime import backends, kernels
+
+from fake_cupy import FakeCupy
+
+
+def make(kind):
+    if kind == "numpy":
+        return backends.NumpyBackend()
+    if kind == "simulated":
+        return backends.SimulatedBackend()
+    if kind == "cupy-fake":
+        return backends.CupyBackend(1, limit_bytes=1 << 20, preallocate=True, cupy=FakeCupy())
+    reason = backends.cupy_usable()
+    if reason is not None:
+        pytest.skip(f"no GPU for CuPy: {reason}")
+    return backends.CupyBackend(0, limit_bytes=1 << 26)
+
+
+KINDS = ["numpy", "simulated", "cupy-fake", pytest.param("cupy", marks=pytest.mark.gpu)]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_kernels_match_numpy(kind):
+    b = make(kind)
+    x = b.from_host(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32))
+    out = b.to_host(b.run(kernels.REGISTRY["MatMul"].fn, [x, x], None))
+    assert np.asarray(out).tolist() == [[7.0, 10.0], [15.0, 22.0]]
+    out = b.to_host(b.run(kernels.REGISTRY["Fill"].fn, [], {"dims": (2,), "value": 3, "dtype": "int32"}))
+    assert np.asarray(out).tolist() == [3, 3] and np.asarray(out).dtype == np.int32
+    out = b.to_host(b.run(kernels.REGISTRY["AddN"].fn, [x, x, x], None))
+    assert np.asarray(out)[1, 1] == 12.0
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_copies_are_real_copies(kind):
+    b = make(kind)
+    host = np.arange(4, dtype=np.float32)
+    on_device = b.copy_from(host, backends.NumpyBackend())
+    host[0] = 99
+    assert np.asarray(b.to_host(on_device)).tolist() == [0.0, 1.0, 2.0, 3.0]
+    again = b.copy_from(on_device, b)
+    assert again is not on_device
+
+
+def test_cupy_backend_runs_inside_its_device_and_pool():
+    fake = FakeCupy()
+    b = backends.CupyBackend(3, limit_bytes=1 << 20, preallocate=True, cupy=fake)
+    assert b.pool.limit == 1 << 20 and b.pool.allocated == 1 << 20  # preallocated up front
+    x = b.from_host(np.ones((2, 2), np.float32))
+    b.run(kernels.REGISTRY["MatMul"].fn, [x, x], None)
+    assert fake.log and all(device == 3 and pooled for _, device, pooled in fake.log)
+    assert fake.current_device is None and fake.current_allocator is None  # contexts restored
+    strings = np.array([b"a"], dtype=object)
+    assert b.from_host(strings) is strings  # strings never go to a GPU
+
+
+def test_backend_choice():
+    from devtrace.devices import simulated
+
+    gpu = simulated.parse_simulate("1")[0]
+    assert backends.backend_for(None).name == "numpy"
+    assert backends.backend_for(gpu, 0).name == "simulated"
+    real = type(gpu)(**{**gpu.__dict__, "backend": "nvml"})
+    expected = "cupy" if backends.cupy_usable() is None else "simulated"
+    assert backends.backend_for(real, 0, 1 << 20).name == expected
