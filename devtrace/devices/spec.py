@@ -357,74 +357,57 @@ def _cpp_number(s: str, pos: int):
     return int(m.group()), m.end()
 
 
+_UNSET = object()
+
+
+def _star_or(s: str, pos: int, parse):
+    """``*`` (unset) or what ``parse`` reads at ``pos``: ``(value, new pos)``, or ``_UNSET`` on failure."""
+    if s.startswith("*", pos):
+        return None, pos + 1
+    value, end = parse(s, pos)
+    return (_UNSET, pos) if value is None else (value, end)
+
+
+def _job(s, pos):
+    return _cpp_name(s, pos, "/")
+
+
+def _type(s, pos):
+    return _cpp_name(s, pos, "/:")
+
+
 def _parse_full_name(s: str) -> DeviceSpec | None:
-    """C++ ``DeviceNameUtils::ParseFullName``; ``None`` when it fails."""
-    job = replica = task = device_type = device_index = None
+    """C++ ``DeviceNameUtils::ParseFullName``; ``None`` when it fails.
+
+    Each pass tries every component once, in C++'s order; a pass that consumes nothing fails,
+    so components may come in any order and repeat (the later one wins).
+    """
+    fields = {"job": None, "replica": None, "task": None, "device_type": None, "device_index": None}
     if s == "/":
         return _raw(None, None, None, None, None)
     pos, n = 0, len(s)
     while pos < n:
-        progress = False
-        if s.startswith("/job:", pos):
-            pos += 5
-            if s.startswith("*", pos):
-                job, pos = None, pos + 1
-            else:
-                job, pos = _cpp_name(s, pos, "/")
-                if job is None:
+        start = pos
+        for prefix, key, parse in (("/job:", "job", _job), ("/replica:", "replica", _cpp_number),
+                                   ("/task:", "task", _cpp_number)):
+            if s.startswith(prefix, pos):
+                fields[key], pos = _star_or(s, pos + len(prefix), parse)
+                if fields[key] is _UNSET:
                     return None
-            progress = True
-        if s.startswith("/replica:", pos):
-            pos += 9
-            if s.startswith("*", pos):
-                replica, pos = None, pos + 1
-            else:
-                replica, pos = _cpp_number(s, pos)
-                if replica is None:
-                    return None
-            progress = True
-        if s.startswith("/task:", pos):
-            pos += 6
-            if s.startswith("*", pos):
-                task, pos = None, pos + 1
-            else:
-                task, pos = _cpp_number(s, pos)
-                if task is None:
-                    return None
-            progress = True
         if s.startswith("/device:", pos):
-            pos += 8
-            if s.startswith("*", pos):
-                device_type, pos = None, pos + 1
-            else:
-                device_type, pos = _cpp_name(s, pos, "/:")
-                if device_type is None:
-                    return None
-            if not s.startswith(":", pos):
-                device_index = None
-            else:
-                pos += 1
-                if s.startswith("*", pos):
-                    device_index, pos = None, pos + 1
-                else:
-                    device_index, pos = _cpp_number(s, pos)
-                    if device_index is None:
-                        return None
-            progress = True
+            fields["device_type"], pos = _star_or(s, pos + 8, _type)
+            fields["device_index"] = None
+            if fields["device_type"] is _UNSET:
+                return None
+            if s.startswith(":", pos):  # /device:GPU (no id) means any GPU
+                fields["device_index"], pos = _star_or(s, pos + 1, _cpp_number)
         for lower, upper in (("/cpu:", "/CPU:"), ("/gpu:", "/GPU:")):
             if s.startswith(lower, pos) or s.startswith(upper, pos):
-                pos += 5
-                device_type = upper[1:4]
-                if s.startswith("*", pos):
-                    device_index, pos = None, pos + 1
-                else:
-                    device_index, pos = _cpp_number(s, pos)
-                    if device_index is None:
-                        return None
-                progress = True
-        if not progress:
+                fields["device_type"] = upper[1:4]
+                fields["device_index"], pos = _star_or(s, pos + 5, _cpp_number)
+        if fields["device_index"] is _UNSET or pos == start:
             return None
-    return _raw(job, replica, task, device_type, device_index)
+    return _raw(fields["job"], fields["replica"], fields["task"], fields["device_type"], fields["device_index"])
 
 
 def _parse_local_name(s: str) -> DeviceSpec | None:

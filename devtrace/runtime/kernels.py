@@ -19,7 +19,6 @@ PRIORITY = {GPU: 210, CPU: 70}
 
 ALL_TYPES = frozenset(d.name for d in dtypes.ALL)
 NUMERIC = dtypes.NUMERIC
-REAL = dtypes.NUMERIC
 
 
 @dataclass(slots=True)

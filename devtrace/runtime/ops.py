@@ -3,8 +3,6 @@ logged under TensorFlow's op types (``MatMul``, ``AddV2`` …)."""
 
 from __future__ import annotations
 
-import builtins
-
 import numpy as np
 
 from ..errors import InvalidArgumentError
@@ -240,5 +238,3 @@ def register_op(op_type: str, fn, device_types=("CPU",), dtypes_=None):
     run.__name__ = op_type
     return run
 
-
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("builtins", "np", "annotations")]
