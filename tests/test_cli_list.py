@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -162,3 +163,10 @@ def test_help_and_list_do_not_import_cupy_or_nvml():
     for args, allowed in ((["--help"], []), (["list", "--simulate", "2"], []), (["list", "--simulate", "2", "--json"], [])):
         done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT)
         assert done.stderr.strip().splitlines()[-1] == str(allowed), (args, done.stderr)
+
+
+def test_rich_table_on_a_terminal_and_no_color():
+    r = devtrace("list", "--simulate", "1", env={"TTY_COMPATIBLE": "1", "NO_COLOR": "1"})
+    assert r.returncode == 0
+    assert "┏" in r.stdout and "│ /physical_device:GPU:0 │ GPU  │ 0     │" in r.stdout
+    assert not re.search(r"\x1b\[(3[0-9]|38;)", r.stdout)  # NO_COLOR: no foreground colours (bold/italic may stay)

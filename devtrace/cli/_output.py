@@ -36,7 +36,7 @@ def print_table(headers: list[str], rows: list[list], title: str | None = None,
 
         table = Table(title=title, title_justify="left", highlight=False)
         for i, h in enumerate(headers):
-            table.add_column(h, justify="right" if i in right else "left", no_wrap=True)
+            table.add_column(h, justify="right" if i in right else "left", min_width=len(h), overflow="fold")
         for row in cells:
             table.add_row(*row)
         Console(highlight=False, no_color=bool(os.environ.get("NO_COLOR"))).print(table)

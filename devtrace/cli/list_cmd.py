@@ -82,7 +82,7 @@ def print_report(report: dict, physical=True, logical=True) -> None:
                 state = ("simulated" if d["simulated"] else "real") + ("" if d["visible"] else ", hidden")
                 rows.append([d["name"], "GPU", str(d["index"]), d["model"], format_mib(d["memory_total"]),
                              d["pci_bus_id"], d["compute_capability"], state])
-        print_table(["PHYSICAL DEVICE", "TYPE", "INDEX", "MODEL", "MEMORY", "PCI BUS ID", "CC", ""], rows,
+        print_table(["PHYSICAL DEVICE", "TYPE", "INDEX", "MODEL", "MEMORY", "PCI BUS ID", "CC", "SOURCE"], rows,
                     title=f"Physical devices ({backend})", right=(4,))
     if physical and logical:
         print()
@@ -92,7 +92,5 @@ def print_report(report: dict, physical=True, logical=True) -> None:
                 for d in report["logical_devices"]]
         print_table(["LOGICAL DEVICE", "TYPE", "ON", "LIMIT", "RESERVED", "POLICY"], rows,
                     title="Logical devices", right=(3, 4))
-    for message in report["messages"]:
-        print(f"Warning: {message}")
     if report["note"]:
         print(f"Note: {report['note']}")

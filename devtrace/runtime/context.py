@@ -111,6 +111,8 @@ class Context:
         self._log_listener = None
         self.log_stream = None  # where the live placement log goes (None: stderr)
         self.live_log = True  # False when the CLI renders the trace in another format instead
+        self._graph_emit = False  # True while emit_graph() records a Session's event
+        self.trace.message_listeners.append(_print_warning)
 
     # -- discovery -------------------------------------------------------------------------
     @property
@@ -156,7 +158,9 @@ class Context:
     def visible_devices(self) -> list[PhysicalDevice]:
         return list(self.physical_devices if self._visible is None else self._visible)
 
-    def set_visible_devices(self, devices, device_type=None) -> None:
+    def set_visible_devices(self, devices, device_type=None, keep_order=False) -> None:
+        """``keep_order``: number the devices in the given order (TF1's
+        ``GPUOptions.visible_device_list`` does; ``tf.config`` rebuilds in physical order)."""
         if isinstance(devices, PhysicalDevice) or not isinstance(devices, (list, tuple)):
             devices = [devices]
         for d in devices:
@@ -166,6 +170,8 @@ class Context:
         keep = [d for d in self.visible_devices if device_type is not None and d.device_type != device_type]
         chosen = set(keep) | set(devices)
         new = [d for d in self.physical_devices if d in chosen]  # TF rebuilds in physical order
+        if keep_order:
+            new = keep + [d for d in dict.fromkeys(devices) if d not in keep]
         if new == self.visible_devices:
             return
         if self.initialized:
@@ -336,19 +342,53 @@ class Context:
             self._log_listener = None
         stream = stream or self.log_stream
         if enabled and self.live_log:
+            from ..trace import render_tf1
             from ..trace.render_tf2 import line
 
-            def listener(event, _line=line):
-                text = _line(event)
+            def listener(event, _line=line, _tf1=render_tf1.line):
+                if event.kind == "message" and event.level != "INFO":
+                    return  # warnings print anyway (_print_warning)
+                text = _tf1(event) if self._graph_emit else _line(event)
                 if text is not None:
-                    out = stream or sys.stderr
-                    if out is not sys.stdout:
-                        sys.stdout.flush()  # keep the program's own output in order with the log
-                    out.write(text + "\n")
-                    out.flush()
+                    self._write_log(text, stream)
 
             self._log_listener = listener
             self.trace.listeners.append(listener)
+
+    def _write_log(self, text: str, stream=None) -> None:
+        out = stream or self.log_stream or sys.stderr
+        if out is not sys.stdout:
+            sys.stdout.flush()  # keep the program's own output in order with the log
+        out.write(text + "\n")
+        out.flush()
+
+    def emit_graph(self, event, log: bool = False) -> None:
+        """Record a TF1 Session's event (graph mode). The live log prints it as TensorFlow 1 does
+        (``render_tf1.line``) when the process-wide placement log is on, or when ``log`` — the
+        session's ``ConfigProto.log_device_placement`` — asks for it."""
+        self._graph_emit = True
+        try:
+            self.trace.emit(event)
+        finally:
+            self._graph_emit = False
+        if log and self._log_listener is None and self.live_log \
+                and not (event.kind == "message" and event.level != "INFO"):
+            from ..trace import render_tf1
+
+            text = render_tf1.line(event)
+            if text is not None:
+                self._write_log(text)
+
+
+def _print_warning(event) -> None:
+    """WARNING and ERROR messages reach stderr whether or not the placement log is on, as
+    TensorFlow's do; INFO lines only with the log."""
+    if event.level != "INFO":
+        from ..trace.render_tf2 import line
+
+        sys.stdout.flush()
+        sys.stderr.write(line(event) + "\n")
+        sys.stderr.flush()
 
 
 _context: Context | None = None

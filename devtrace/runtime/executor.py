@@ -34,9 +34,12 @@ class ResourceHandle:
 
 
 def _ctx(op_name):
+    """The initialised context, or ``None`` in graph mode (the caller then builds a node)."""
     ctx = _context_mod._context
-    if ctx is None or ctx.initialized_by is None:
+    if ctx is None or ctx.initialized_by is None or not ctx.eager:
         ctx = _context_mod.context()
+        if not ctx.eager:
+            return None
         ctx.ensure_initialized(f"op {op_name}")
     return ctx
 
@@ -109,15 +112,20 @@ def _resource_device(resource, opdef, dtype):
 
 
 def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None):
-    """Run one op eagerly and return its output ``Tensor`` (or a ``ResourceHandle``).
+    """Run one op eagerly and return its output ``Tensor`` (or a ``ResourceHandle``); in graph
+    mode, add a node to the graph and return its symbolic output instead.
 
     ``dtype`` is the dtype the kernel is chosen for (default: the first input's); ``resource``
     is the ``ResourceHandle`` of a variable input, which pins the op to the variable's device.
     This is the per-op hot path: keep it flat.
     """
     ctx = _context_mod._context
-    if ctx is None or ctx.initialized_by is None:
+    if ctx is None or ctx.initialized_by is None or not ctx.eager:
         ctx = _ctx(op_name)
+        if ctx is None:  # graph mode
+            from .graph import build_op
+
+            return build_op(op_name, inputs, attrs, name, dtype, resource)
     opdef = REGISTRY.get(op_name) or _op_def(op_name)
     if dtype is None and inputs:
         dtype = inputs[0]._dtype
@@ -165,8 +173,13 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
 
 
 def execute_const(array: np.ndarray, dtype, name=None) -> Tensor:
-    """``_EagerConst``: a host value placed like any op (GPU:0 by default, as the guide logs)."""
+    """``_EagerConst``: a host value placed like any op (GPU:0 by default, as the guide logs);
+    a ``Const`` node in graph mode."""
     ctx = _ctx("_EagerConst")
+    if ctx is None:
+        from .graph import build_const
+
+        return build_const(array, dtype, name)
     device, reason = place(ctx, REGISTRY["_EagerConst"], dtype.name)
     seq = ctx.trace.next_seq()
     ctx.trace.emit(ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [], [],

@@ -12,7 +12,8 @@ class device:  # noqa: N801 (TensorFlow's name)
     As in TensorFlow's eager mode, a scope merges onto the outer one, or onto the host CPU's
     full name when there is none (so ``device('GPU:1')`` requests
     ``/job:localhost/replica:0/task:0/device:GPU:1``); ``device(None)`` clears the scope and
-    ``device('')`` inherits it.
+    ``device('')`` inherits it. In graph mode the scope is recorded on the default graph's
+    nodes instead (TensorFlow's ``merge_device``), and the runtime is not initialised.
     """
 
     def __init__(self, name):
@@ -25,9 +26,16 @@ class device:  # noqa: N801 (TensorFlow's name)
         self._spec = None if name is None else DeviceSpec.from_string(name)
         self._name = name
         self._saved = None
+        self._graph_scope = None
 
     def __enter__(self):
         ctx = context()
+        if not ctx.eager:
+            from .graph import get_default_graph
+
+            self._graph_scope = get_default_graph().device(self._spec if self._name else self._name)
+            self._graph_scope.__enter__()
+            return self
         ctx.ensure_initialized("device() scope")
         self._saved = (ctx.scope, ctx.scope_spec)
         if self._spec is None:
@@ -39,6 +47,9 @@ class device:  # noqa: N801 (TensorFlow's name)
         return self
 
     def __exit__(self, *exc):
+        if self._graph_scope is not None:
+            scope, self._graph_scope = self._graph_scope, None
+            return scope.__exit__(*exc)
         ctx = context()
         ctx.scope, ctx.scope_spec = self._saved
         return False

@@ -178,13 +178,18 @@ def from_dict(d: dict):
 
 
 class Trace:
-    """An append-only list of events with listeners (e.g. the live placement log)."""
+    """An append-only list of events with listeners (e.g. the live placement log).
 
-    __slots__ = ("events", "listeners", "_seq")
+    ``message_listeners`` hear only ``Message`` events (warnings print whether or not the
+    placement log is on), so that the per-op path checks one list, usually empty.
+    """
+
+    __slots__ = ("events", "listeners", "message_listeners", "_seq")
 
     def __init__(self):
         self.events: list = []
         self.listeners: list = []
+        self.message_listeners: list = []
         self._seq = 0
 
     def next_seq(self) -> int:
@@ -195,6 +200,9 @@ class Trace:
         self.events.append(event)
         for listener in self.listeners:
             listener(event)
+        if event.kind == "message":
+            for listener in self.message_listeners:
+                listener(event)
 
     def of(self, cls) -> list:
         return [e for e in self.events if isinstance(e, cls)]

@@ -1,0 +1,567 @@
+"""TensorFlow 1 graphs: ``Graph``, ``Operation`` and symbolic tensors.
+
+In graph mode (``compat.v1.disable_eager_execution()``, or inside ``Graph.as_default()``) the
+op functions of :mod:`devtrace.runtime.ops` build nodes instead of running kernels: the
+executor hands each call to :func:`build_op` / :func:`build_const`. A node records what
+TensorFlow's NodeDef records — a unique name (``Const``, ``Const_1``, ``a_1``), its inputs, the
+device *requested* by the ``device()`` scopes around it (``merge_device``: inner fields win)
+and its ``_class`` colocation groups — and nothing is placed until a ``Session`` runs it
+(:mod:`devtrace.runtime.graph_placer`).
+
+Besides its op list the graph keeps the small indexes the placer needs to stay linear: the ids
+of nodes with ref/resource inputs, of nodes with colocation groups, and the set of group names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+import numpy as np
+
+from ..errors import NotFoundError
+from . import context as _context_mod
+from . import dtypes, graph_shapes, kernels
+from .tensor import Tensor, TensorShape
+
+# Graph-only op types (eager mode has VarHandleOp & co). Their kernels are trivial: the session
+# executes them itself (a variable's buffer, a fed value, nothing).
+_ANY = kernels.ALL_TYPES
+_DEVICE_SAFE = kernels.ALL_TYPES - kernels.STRINGS
+kernels.register("VariableV2", lambda xp: None, dtypes_={kernels.CPU: _ANY, kernels.GPU: _DEVICE_SAFE})
+kernels.register("Assign", lambda xp, ref, value: value.copy(), dtypes_={kernels.CPU: _ANY, kernels.GPU: _DEVICE_SAFE})
+kernels.register("Placeholder", lambda xp: None, dtypes_={kernels.CPU: _ANY, kernels.GPU: _DEVICE_SAFE})
+kernels.register("NoOp", lambda xp: None)
+
+# Inputs of ref (or resource) type: TensorFlow colocates their producer with the consumer.
+REF_INPUTS = {"Assign": (0,), "AssignAdd": (0,), "AssignSub": (0,)}
+# Ops whose single output is a ref: 0 inputs + ref output = a "ref generator" (the variable).
+REF_OUTPUTS = frozenset(("VariableV2", "Assign"))
+NO_OUTPUT = frozenset(("NoOp",))
+
+GENERATOR, REF_GENERATOR = 1, 2  # Operation._kind (0: any other node)
+_VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+
+
+class UnknownShape(TensorShape):
+    """A shape of unknown rank (``TensorShape(None)``)."""
+
+    rank = None
+
+    def __repr__(self):
+        return "TensorShape(None)"
+
+    def __str__(self):
+        return "<unknown>"
+
+    def as_list(self):
+        raise ValueError("as_list() is not defined on an unknown TensorShape.")
+
+
+def _shape_of(shape):
+    return UnknownShape() if shape is None else TensorShape(shape)
+
+
+class SymbolicTensor(Tensor):
+    """An output of a graph node: a name, a dtype, a static shape — no value until a Session runs it."""
+
+    __slots__ = ("_op", "_index", "_shape")
+
+    def __init__(self, op, index, dtype, shape):
+        self._value = self._device = self._handle = None
+        self._seq = 0
+        self._dtype = dtype
+        self._op = op
+        self._index = index
+        self._shape = shape
+
+    @property
+    def name(self) -> str:
+        return f"{self._op.name}:{self._index}"
+
+    @property
+    def op(self):
+        return self._op
+
+    @property
+    def graph(self):
+        return self._op._graph
+
+    @property
+    def device(self) -> str:
+        """The device the node *requested* (TensorFlow's ``Tensor.device`` in graph mode)."""
+        return self._op._device
+
+    @property
+    def shape(self) -> TensorShape:
+        return _shape_of(self._shape)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self):
+        return None if self._shape is None else len(self._shape)
+
+    @property
+    def value_index(self) -> int:
+        return self._index
+
+    def consumers(self) -> list:
+        return [self._op._graph._ops[i] for i in self._op._consumers or ()
+                if any(t is self for t in self._op._graph._ops[i]._inputs)]
+
+    def eval(self, feed_dict=None, session=None):
+        from .session import default_session
+
+        return default_session(session, "Tensor").run(self, feed_dict)
+
+    def _dtype_text(self) -> str:
+        return self._dtype.name + ("_ref" if self._op.type in REF_OUTPUTS else "")
+
+    def __str__(self):
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={self._dtype_text()})'
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self._dtype_text()}>"
+
+    def numpy(self):
+        raise NotImplementedError("numpy() is only available when eager execution is enabled.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This "
+                                  f"error may indicate that you're trying to pass a Tensor to a NumPy call, "
+                                  f"which is not supported.")
+
+    def __bool__(self):
+        raise TypeError("Using a `tf.Tensor` as a Python `bool` is not allowed in Graph execution. Use Eager "
+                        "execution or decorate this function with @tf.function.")
+
+    def __len__(self):
+        raise TypeError(f"len is not well defined for a symbolic Tensor ({self.name}). Please call `x.shape` "
+                        f"rather than `len(x)` for shape information.")
+
+    def __iter__(self):
+        raise TypeError("Tensor objects are only iterable when eager execution is enabled. To iterate over "
+                        "this tensor use tf.map_fn.")
+
+    __hash__ = object.__hash__
+
+
+class Operation:
+    """A graph node (TensorFlow's ``tf.Operation``)."""
+
+    __slots__ = ("_graph", "_id", "name", "type", "_inputs", "_control_inputs", "_device", "_colocation",
+                 "_attrs", "_outputs", "_kernel_dtype", "_consumers", "_kind")
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def inputs(self) -> tuple:
+        return self._inputs
+
+    @property
+    def control_inputs(self) -> tuple:
+        return self._control_inputs
+
+    @property
+    def outputs(self) -> tuple:
+        return self._outputs
+
+    @property
+    def device(self) -> str:
+        """The requested device (``""``: none) — not where the placer put it."""
+        return self._device
+
+    def get_attr(self, name):
+        if name == "_class":
+            if not self._colocation:
+                raise ValueError(f"Operation '{self.name}' has no attr named '_class'.")
+            return [f"loc:@{g}".encode() for g in self._colocation]
+        try:
+            return (self._attrs or {})[name]
+        except KeyError:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.") from None
+
+    def colocation_groups(self) -> list:
+        return [f"loc:@{g}".encode() for g in (self._colocation or (self.name,))]
+
+    def run(self, feed_dict=None, session=None):
+        from .session import default_session
+
+        default_session(session, "Operation").run(self, feed_dict)
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+    def __str__(self):
+        lines = [f'name: "{self.name}"', f'op: "{self.type}"']
+        lines += [f'input: "{t._op.name}"' if t._index == 0 else f'input: "{t.name}"' for t in self._inputs]
+        lines += [f'input: "^{op.name}"' for op in self._control_inputs]
+        if self._device:
+            lines.append(f'device: "{self._device}"')
+        return "\n".join(lines) + "\n"
+
+
+class Graph:
+    """A TensorFlow 1 graph: nodes in creation order (a topological order) plus scopes."""
+
+    def __init__(self):
+        self._ops: list[Operation] = []
+        self._by_name: dict[str, Operation] = {}
+        self._names_in_use: dict[str, int] = {}
+        self._name_stack = ""
+        self._device_stack: list = []  # DeviceSpec | None (reset) | "" (inherit), innermost last
+        self._device = ""  # the merged request for nodes created now
+        self._colocation_stack: list[Operation] = []
+        self._control_stack: list[list] = []
+        self._finalized = False
+        self._variables: list = []  # GLOBAL_VARIABLES
+        # indexes for the placer (see the module docstring)
+        self._ref_consumers: list[int] = []
+        self._colocated: list[int] = []
+        self._colocation_targets: set[str] = set()
+
+    # -- introspection ---------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return len(self._ops)
+
+    @property
+    def finalized(self) -> bool:
+        return self._finalized
+
+    def finalize(self) -> None:
+        self._finalized = True
+
+    def get_operations(self) -> list:
+        return list(self._ops)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        return self.as_graph_element(name, allow_tensor=False, allow_operation=True)
+
+    def get_tensor_by_name(self, name: str) -> SymbolicTensor:
+        return self.as_graph_element(name, allow_tensor=True, allow_operation=False)
+
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
+        """TensorFlow's ``Graph.as_graph_element``, with its error texts."""
+        types = "Tensor or Operation" if allow_tensor and allow_operation else \
+            "Tensor" if allow_tensor else "Operation"
+        convert = getattr(obj, "_as_graph_element", None)
+        if convert is not None:
+            obj = convert()
+        if isinstance(obj, bytes):
+            obj = obj.decode()
+        if isinstance(obj, str):
+            return self._element_by_name(obj, allow_tensor, allow_operation, types)
+        if isinstance(obj, SymbolicTensor) and allow_tensor:
+            if obj._op._graph is not self:
+                raise ValueError(f"Tensor {obj} is not an element of this graph.")
+            return obj
+        if isinstance(obj, Operation) and allow_operation:
+            if obj._graph is not self:
+                raise ValueError(f"Operation {obj} is not an element of this graph.")
+            return obj
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a {types}.")
+
+    def _element_by_name(self, name, allow_tensor, allow_operation, types):
+        if ":" in name and allow_tensor:
+            op_name, _, index = name.rpartition(":")
+            if not index.isdigit():
+                raise ValueError(f"The name {name!r} looks a like a Tensor name, but is not a valid one. Tensor "
+                                 f"names must be of the form \"<op_name>:<output_index>\".")
+            op = self._by_name.get(op_name)
+            if op is None:
+                raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The operation, "
+                               f"{op_name!r}, does not exist in the graph.")
+            if int(index) >= len(op._outputs):
+                raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The operation, "
+                               f"{op_name!r}, exists but only has {len(op._outputs)} outputs.")
+            return op._outputs[int(index)]
+        if ":" in name:
+            raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a {types}.")
+        if allow_operation:
+            if name not in self._by_name:
+                raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
+            return self._by_name[name]
+        what = "refers to an Operation" if name in self._by_name else "looks like an (invalid) Operation name"
+        raise ValueError(f"The name {name!r} {what}, not a {types}. Tensor names must be of the form "
+                         f"\"<op_name>:<output_index>\".")
+
+    # -- scopes ------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def as_default(self):
+        """Make this the default graph; inside, ops build nodes here (TensorFlow: graph mode)."""
+        ctx = _context_mod.context()
+        saved = ctx.eager
+        ctx.eager = False
+        _STACK.append(self)
+        try:
+            yield self
+        finally:
+            _STACK.pop()
+            ctx.eager = saved
+
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        """TensorFlow's ``Graph.unique_name``: ``a``, ``a_1``, ``a_2`` … (case-insensitive)."""
+        if self._name_stack:
+            name = self._name_stack + "/" + name
+        key = name.lower()
+        i = self._names_in_use.get(key, 0)
+        if mark_as_used:
+            self._names_in_use[key] = i + 1
+        if i > 0:
+            base = key
+            while key in self._names_in_use:
+                key = f"{base}_{i}"
+                i += 1
+            if mark_as_used:
+                self._names_in_use[key] = 1
+            name = f"{name}_{i - 1}"
+        return name
+
+    @contextlib.contextmanager
+    def name_scope(self, name):
+        """``with g.name_scope('Variable') as scope`` → ``'Variable/'`` (uniquified); a name ending
+        in ``/`` is used as is; ``None``/``""`` resets to the top level."""
+        if name:
+            if name.endswith("/"):
+                new = name[:-1]
+            else:
+                if not _VALID_NAME.match(name):
+                    raise ValueError(f"'{name}' is not a valid scope name")
+                new = self.unique_name(name)
+        else:
+            new = ""
+        saved = self._name_stack
+        self._name_stack = new
+        try:
+            yield new + "/" if new else ""
+        finally:
+            self._name_stack = saved
+
+    @contextlib.contextmanager
+    def device(self, name):
+        """A device scope recorded on the nodes created inside (``merge_device``: inner fields
+        override outer ones; ``None`` ignores outer scopes; ``""`` inherits them)."""
+        from ..devices.spec import DeviceSpec
+
+        if name is None or name == "":
+            entry = name
+        else:
+            name = getattr(name, "name", name) if not isinstance(name, (str, DeviceSpec)) else name
+            entry = DeviceSpec.from_string(name)
+        self._device_stack.append(entry)
+        self._recompute_device()
+        try:
+            yield
+        finally:
+            self._device_stack.pop()
+            self._recompute_device()
+
+    def _recompute_device(self) -> None:
+        merged = None
+        for entry in reversed(self._device_stack):
+            if entry == "":
+                continue
+            if entry is None:
+                break
+            merged = entry if merged is None else entry.make_merged_spec(merged)
+        self._device = "" if merged is None else merged.to_string()
+
+    @contextlib.contextmanager
+    def colocate_with(self, op, ignore_existing=False):
+        """Nodes created inside join ``op``'s colocation groups and take its device; outer device
+        scopes are ignored (TensorFlow: colocation is "stronger" than device functions)."""
+        if op is None and not ignore_existing:
+            raise ValueError("Trying to reset colocation (op is None) but ignore_existing is not True")
+        op = _op_of(op) if op is not None else None
+        saved = (self._device_stack, self._device, self._colocation_stack)
+        self._device_stack, self._device = [], ""
+        if ignore_existing:
+            self._colocation_stack = []
+        if op is not None:
+            self._colocation_stack = self._colocation_stack + [op]
+        try:
+            yield
+        finally:
+            self._device_stack, self._device, self._colocation_stack = saved
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        if control_inputs is None:
+            saved, self._control_stack = self._control_stack, []
+        else:
+            saved = self._control_stack
+            self._control_stack = saved + [[_op_of(c) for c in control_inputs]]
+        try:
+            yield
+        finally:
+            self._control_stack = saved
+
+    # -- building --------------------------------------------------------------------------
+    def create_op(self, op_type, inputs=(), dtypes=None, name=None, attrs=None):
+        """Add a node (TensorFlow's ``Graph.create_op``); ``dtypes[0]`` is the output dtype
+        (default: the first input's). Returns the ``Operation``."""
+        dtype = None
+        if dtypes:
+            from .dtypes import as_dtype
+
+            dtype = as_dtype(dtypes[0])
+        return self._create_op(op_type, tuple(inputs), attrs, name, dtype)
+
+    def _create_op(self, op_type, inputs, attrs=None, name=None, dtype=None, shape=None):
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+        opdef = kernels.REGISTRY.get(op_type)
+        if opdef is None:
+            raise NotFoundError(f"Op type not registered '{op_type}' in binary running on devtrace. Make sure "
+                                f"the Op and Kernel are registered in the binary running in this process.")
+        for t in inputs:
+            if not isinstance(t, SymbolicTensor):
+                raise TypeError(f"Expected a graph tensor as input of {op_type}, got {type(t).__name__}")
+            if t._op._graph is not self:
+                raise ValueError(f"{t} must be from the same graph as the op being created in {self!r}.")
+        if name:
+            if name.endswith("/"):
+                name = name[:-1]
+            else:
+                if not _VALID_NAME.match(name):
+                    raise ValueError(f"'{name}' is not a valid node name")
+                name = self.unique_name(name)
+        else:
+            name = self.unique_name(op_type)
+        if dtype is None and inputs:
+            dtype = inputs[0]._dtype
+        op = Operation()
+        op._graph = self
+        op._id = i = len(self._ops)
+        op.name = name
+        op.type = op_type
+        op._inputs = inputs
+        op._attrs = attrs
+        op._kernel_dtype = dtype.name if dtype is not None else None
+        op._consumers = None
+        op._device = self._device
+        op._colocation = None
+        if self._colocation_stack:
+            groups = set()
+            device_set = False
+            for c in reversed(self._colocation_stack):
+                groups.update(c._colocation or (c.name,))
+                if c._device and not device_set:
+                    op._device = c._device
+                    device_set = True
+            op._colocation = tuple(sorted(groups))
+            self._colocated.append(i)
+            self._colocation_targets.update(op._colocation)
+        op._control_inputs = tuple(dict.fromkeys(c for deps in self._control_stack for c in deps)) \
+            if self._control_stack else ()
+        if op_type in NO_OUTPUT:
+            op._outputs = ()
+        else:
+            out_dtype, out_shape = graph_shapes.infer(op_type, name, inputs, attrs, dtype)
+            if shape is not None:
+                out_shape = shape
+            op._outputs = (SymbolicTensor(op, 0, out_dtype, out_shape),)
+        if inputs:
+            op._kind = 0
+        else:
+            op._kind = REF_GENERATOR if op_type in REF_OUTPUTS else (GENERATOR if len(op._outputs) == 1 else 0)
+        for t in inputs:
+            producer = t._op
+            if producer._consumers is None:
+                producer._consumers = [i]
+            else:
+                producer._consumers.append(i)
+        for c in op._control_inputs:
+            if c._consumers is None:
+                c._consumers = [i]
+            else:
+                c._consumers.append(i)
+        if op_type in REF_INPUTS:
+            self._ref_consumers.append(i)
+        self._ops.append(op)
+        self._by_name[name] = op
+        return op
+
+    def _create_const(self, array: np.ndarray, dtype, name=None) -> SymbolicTensor:
+        op = self._create_op("Const", (), {"value": array, "dtype": dtype.name}, name, dtype, tuple(array.shape))
+        return op._outputs[0]
+
+    def __repr__(self):
+        return f"<devtrace Graph with {len(self._ops)} nodes at {id(self):#x}>"
+
+
+def _op_of(value) -> Operation:
+    """The Operation behind an op, a tensor or a variable (``colocate_with`` accepts all three)."""
+    if isinstance(value, Operation):
+        return value
+    convert = getattr(value, "_as_graph_element", None)
+    if convert is not None:
+        value = convert()
+    if isinstance(value, SymbolicTensor):
+        return value._op
+    raise TypeError(f"Can not convert a {type(value).__name__} into an Operation.")
+
+
+# -- the default graph and the eager switch ----------------------------------------------------
+_STACK: list[Graph] = []
+_default: list[Graph] = []
+
+
+def get_default_graph() -> Graph:
+    if _STACK:
+        return _STACK[-1]
+    if not _default:
+        _default.append(Graph())
+    return _default[0]
+
+
+def reset_default_graph() -> None:
+    if _STACK:
+        raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need a cleared "
+                             "graph, exit the nesting and create a new graph.")
+    _default[:] = [Graph()]
+
+
+def disable_eager_execution() -> None:
+    """From now on ops build nodes of the default graph (run them with a ``Session``)."""
+    _context_mod.context().eager = False
+
+
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:
+    _context_mod.context().eager = True
+
+
+# -- the executor's graph-mode entry points ------------------------------------------------------
+def _graph_of(inputs) -> Graph:
+    graph = None
+    for t in inputs:
+        if not isinstance(t, SymbolicTensor):
+            raise RuntimeError("Attempting to capture an EagerTensor without building a function.")
+        if graph is None:
+            graph = t._op._graph
+        elif t._op._graph is not graph:
+            raise ValueError(f"{t} must be from the same graph as {inputs[0]}.")
+    return graph or get_default_graph()
+
+
+def build_op(op_type, inputs, attrs, name, dtype, resource):
+    """What ``executor.execute`` does in graph mode: add a node, return its output."""
+    if resource is not None or op_type == "VarHandleOp":
+        raise RuntimeError("devtrace.Variable is eager-only; in graph mode create variables with "
+                           "devtrace.compat.v1.Variable")
+    op = _graph_of(inputs)._create_op(op_type, tuple(inputs), attrs, name, dtype)
+    return op._outputs[0] if op._outputs else op
+
+
+def build_const(array: np.ndarray, dtype, name=None) -> SymbolicTensor:
+    """What ``executor.execute_const`` does in graph mode: a ``Const`` node."""
+    return get_default_graph()._create_const(array, dtype, name)
+
+
+__all__ = ["Graph", "Operation", "SymbolicTensor", "get_default_graph", "reset_default_graph",
+           "disable_eager_execution", "enable_eager_execution", "build_op", "build_const"]
