@@ -170,3 +170,13 @@ def test_rich_table_on_a_terminal_and_no_color():
     assert r.returncode == 0
     assert "┏" in r.stdout and "│ /physical_device:GPU:0 │ GPU  │ 0     │" in r.stdout
     assert not re.search(r"\x1b\[(3[0-9]|38;)", r.stdout)  # NO_COLOR: no foreground colours (bold/italic may stay)
+
+
+def test_bad_tf_force_gpu_allow_growth_is_reported_not_fatal():
+    r = devtrace("list", "--simulate", "1", "--json", env={"TF_FORCE_GPU_ALLOW_GROWTH": "yes"})
+    assert r.returncode == 0
+    message = ('The TF_FORCE_GPU_ALLOW_GROWTH environment variable is set but could not be parsed: "yes". '
+               'Valid values are "true" or "false". Using original config value of 0.')
+    assert r.stderr == f"ERROR:tensorflow:{message}\n"
+    doc = json.loads(r.stdout)
+    assert doc["messages"] == [message] and doc["logical_devices"][1]["policy"] == "preallocate"
