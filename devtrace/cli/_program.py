@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..errors import CheckFailed, ResourceExhaustedError, UsageError
 from ..trace import events as ev
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 MiB = 1 << 20
 
 

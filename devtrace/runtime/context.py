@@ -21,7 +21,7 @@ from ..trace import events as ev
 from . import memory
 
 MiB = 1 << 20
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 class PhysicalDevice(NamedTuple):
@@ -81,8 +81,11 @@ def caller_location() -> str | None:
     frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not os.path.abspath(filename).startswith(_PACKAGE_DIR) and not filename.startswith("<frozen"):
-            return f"{os.path.relpath(filename) if not filename.startswith('<') else filename}:{frame.f_lineno}"
+        if filename.startswith("<"):
+            if not filename.startswith("<frozen"):
+                return f"{filename}:{frame.f_lineno}"  # <stdin>, <string>
+        elif not os.path.abspath(filename).startswith(_PACKAGE_DIR):
+            return f"{os.path.relpath(filename)}:{frame.f_lineno}"
         frame = frame.f_back
     return None
 
