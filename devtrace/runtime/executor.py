@@ -133,21 +133,23 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
         if t._dtype is not dtype and op_name != "Cast" and op_name != "AsString":
             raise _dtype_error(op_name, inputs, dtype)
     if resource is None:
-        decision = ctx.placement_cache.get((op_name, dtype.name if dtype else None, ctx.scope, ctx.soft_placement))
-        device, reason = decision or place(ctx, opdef, dtype.name if dtype is not None else None)
+        key = (op_name, dtype, ctx.scope, ctx.soft_placement)
+        decision = ctx.placement_cache.get(key)
+        if decision is None:
+            decision = ctx.placement_cache[key] = place(ctx, opdef, dtype.name if dtype is not None else None)
+        device, reason = decision
     else:
         device, reason = _resource_device(resource, opdef, dtype)
     trace = ctx.trace
     trace._seq = seq = trace._seq + 1
-    arrays = []
-    temps = None
-    for i, t in enumerate(inputs):
-        if t._device is device:
-            arrays.append(t._value)
-        else:
-            copy = _copy(ctx, t, device, seq, op_name, i)
-            temps = [copy] if temps is None else temps + [copy]
-            arrays.append(copy._value)
+    arrays = [t._value for t in inputs]
+    temps = None  # copies live until the kernel has run
+    for t in inputs:
+        if t._device is not device:
+            temps = [_copy(ctx, t, device, seq, op_name, i) if t._device is not device else None
+                     for i, t in enumerate(inputs)]
+            arrays = [t._value if c is None else c._value for t, c in zip(inputs, temps)]
+            break
     event = ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, [t._seq for t in inputs],
                         [t._device.name for t in inputs])
     trace.events.append(event)

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..errors import NotFoundError
 from . import context as _context_mod
-from . import dtypes, graph_shapes, kernels
+from . import graph_shapes, kernels
+from .dtypes import as_dtype
 from .tensor import Tensor, TensorShape
 
 # Graph-only op types (eager mode has VarHandleOp & co). Their kernels are trivial: the session
@@ -405,11 +406,7 @@ class Graph:
     def create_op(self, op_type, inputs=(), dtypes=None, name=None, attrs=None):
         """Add a node (TensorFlow's ``Graph.create_op``); ``dtypes[0]`` is the output dtype
         (default: the first input's). Returns the ``Operation``."""
-        dtype = None
-        if dtypes:
-            from .dtypes import as_dtype
-
-            dtype = as_dtype(dtypes[0])
+        dtype = as_dtype(dtypes[0]) if dtypes else None
         return self._create_op(op_type, tuple(inputs), attrs, name, dtype)
 
     def _create_op(self, op_type, inputs, attrs=None, name=None, dtype=None, shape=None):

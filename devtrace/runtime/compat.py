@@ -1,0 +1,85 @@
+"""``devtrace.compat.v1``: TensorFlow 1's graph-and-session API.
+
+``import devtrace as tf`` then ``tf.compat.v1.Session``, ``tf.compat.v1.ConfigProto`` … run the
+2017 guide's programs (after ``tf.compat.v1.disable_eager_execution()``, as any TF2 port of TF1
+code starts). The op functions (``constant``, ``matmul``, ``add_n`` …) are the same as
+``devtrace``'s: in graph mode they build nodes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from types import ModuleType
+
+from . import graph as _graph
+from . import ops as _ops
+from . import placement as _placement
+from .context import context as _context
+from .graph import Graph, get_default_graph, reset_default_graph
+from .graph_variables import Variable, global_variables, global_variables_initializer, group
+from .session import Session, get_default_session
+from .session_config import ConfigProto, GPUOptions
+
+
+def disable_eager_execution() -> None:
+    _graph.disable_eager_execution()
+
+
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:
+    _graph.enable_eager_execution(config, device_policy, execution_mode)
+
+
+def disable_v2_behavior() -> None:
+    _graph.disable_eager_execution()
+
+
+def placeholder(dtype, shape=None, name=None):
+    """A node whose value ``Session.run`` takes from ``feed_dict``."""
+    if _context().eager:
+        raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
+    from .dtypes import as_dtype
+
+    dt = as_dtype(dtype)
+    dims = None if shape is None else tuple(None if d is None or d == -1 else int(d) for d in shape)
+    op = get_default_graph()._create_op("Placeholder", (), {"dtype": dt.name, "shape": dims}, name or "Placeholder",
+                                        dt, dims)
+    return op.outputs[0]
+
+
+def colocate_with(op, ignore_existing=False):
+    """Nodes created inside are placed with ``op`` (its ``_class`` group); eagerly, a device scope."""
+    if not _context().eager:
+        return get_default_graph().colocate_with(op, ignore_existing)
+    device = getattr(op, "device", "") if op is not None else ""
+    return _placement.device(device) if device else contextlib.nullcontext()
+
+
+def name_scope(name, default_name=None, values=None):
+    return get_default_graph().name_scope(name or default_name)
+
+
+def initialize_all_variables():
+    return global_variables_initializer()
+
+
+def _namespace() -> ModuleType:
+    v1 = ModuleType("devtrace.compat.v1", __doc__)
+    from .. import _OPS
+
+    for name in _OPS:
+        setattr(v1, name, getattr(_ops, name))
+    for value in (disable_eager_execution, enable_eager_execution, disable_v2_behavior, placeholder,
+                  colocate_with, name_scope, initialize_all_variables, Graph, get_default_graph,
+                  reset_default_graph, Variable, global_variables, global_variables_initializer, group,
+                  Session, get_default_session, ConfigProto, GPUOptions):
+        setattr(v1, value.__name__, value)
+    v1.device = _placement.device
+    v1.executing_eagerly = _placement.executing_eagerly
+    v1.random_uniform = _ops.uniform
+    from .. import errors
+
+    v1.errors = errors
+    return v1
+
+
+v1 = _namespace()

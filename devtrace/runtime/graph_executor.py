@@ -1,0 +1,204 @@
+"""Running a placed graph: the nodes a ``Session.run`` needs, in dependency order, each on its
+device through the device's backend and allocator — the same kernels, copies and memory
+accounting as eager mode.
+
+Order: a post-order depth-first walk from the fetched nodes, inputs before consumers.
+
+An intermediate value is freed as soon as its last consumer ran (TensorFlow's executor does
+the same), fetched values when ``run`` returns, variables when the session closes.
+"""
+
+from __future__ import annotations
+
+from time import perf_counter_ns
+
+import numpy as np
+
+from ..errors import FailedPreconditionError, InvalidArgumentError, ResourceExhaustedError
+from ..trace import events as ev
+from . import dtypes
+from .executor import allocate
+from .kernels import REGISTRY
+from .tensor import Tensor
+
+_NP_TO_DTYPE = {d.np: d for d in dtypes.ALL}
+
+
+def post_order(ops, roots, fed=()) -> list[int]:
+    """Node ids reachable from ``roots`` (ids) through inputs and control inputs, inputs before
+    consumers; a node in ``fed`` is a leaf (its inputs are not needed)."""
+    done = bytearray(len(ops))
+    out = []
+    for root in roots:
+        if done[root]:
+            continue
+        stack = [root]
+        while stack:
+            i = stack.pop()
+            if i < 0:
+                out.append(~i)
+                continue
+            if done[i]:
+                continue
+            done[i] = 1
+            stack.append(~i)
+            if i in fed:
+                continue
+            op = ops[i]
+            for c in op._control_inputs:
+                if not done[c._id]:
+                    stack.append(c._id)
+            for t in op._inputs:
+                j = t._op._id
+                if not done[j]:
+                    stack.append(j)
+    return out
+
+
+class VariableRef:
+    """The output of ``VariableV2`` (and ``Assign``): a reference to the session's buffer."""
+
+    __slots__ = ("var_id", "name")
+
+    def __init__(self, var_id, name):
+        self.var_id = var_id
+        self.name = name
+
+
+class GraphRun:
+    """One ``Session.run`` step over the session's placed graph."""
+
+    def __init__(self, session, feeds):
+        self.session = session
+        self.ctx = session._ctx
+        self.ops = session._graph._ops
+        self.feeds = feeds
+        self.values: dict[int, object] = {}
+        self.copies: dict[int, dict] = {}  # producer id → {device name: its copy there}
+
+    def run(self, target_ids, keep) -> dict:
+        """Execute what ``target_ids`` need; returns ``{id: Tensor | VariableRef | None}`` for ``keep``."""
+        ops = self.ops
+        order = post_order(ops, target_ids, self.feeds)
+        uses: dict[int, int] = {}
+        for i in order:
+            if i not in self.feeds:
+                for t in ops[i]._inputs:
+                    j = t._op._id
+                    uses[j] = uses.get(j, 0) + 1
+        keep = set(keep)
+        for i in order:
+            self.values[i] = self.execute(ops[i])
+            if i not in self.feeds:
+                for t in ops[i]._inputs:
+                    j = t._op._id
+                    uses[j] -= 1
+                    if not uses[j] and j not in keep:
+                        self.values.pop(j, None)
+                        self.copies.pop(j, None)
+        return {i: self.values[i] for i in keep}
+
+    # -- one node --------------------------------------------------------------------------
+    def execute(self, op):
+        session = self.session
+        i = op._id
+        device = session._placed[i]
+        seq = session._seqs[i]
+        kind = op.type
+        if i in self.feeds:
+            return self.materialize(op, self.feeds[i], device, seq)
+        if kind == "Const":
+            return self.materialize(op, op._attrs["value"], device, seq)
+        if kind == "Placeholder":
+            raise _unfed(op)
+        if kind == "VariableV2":
+            return VariableRef(i, op.name)
+        if kind == "NoOp":
+            return None
+        arrays = [self.input(op, k, t, device, seq) for k, t in enumerate(op._inputs)]
+        if kind == "Assign":
+            return self.assign(op, arrays, device, seq)
+        event = session._events[i]
+        start = perf_counter_ns()
+        try:
+            out = device.backend.run(REGISTRY[kind].fn, arrays, op._attrs or None)
+        except (ValueError, TypeError, IndexError) as e:
+            raise InvalidArgumentError(f"{e}\n\t [[{{{{node {op.name}}}}}]]", op=kind) from None
+        if not event.duration_ns:
+            event.duration_ns = perf_counter_ns() - start
+        if out is None:
+            return None
+        dtype = _NP_TO_DTYPE.get(out.dtype) or dtypes.as_dtype(out.dtype)
+        return Tensor(out, device, self.allocate(op, device, out, seq, dtype), dtype, seq)
+
+    def materialize(self, op, array: np.ndarray, device, seq) -> Tensor:
+        value = device.backend.from_host(array)
+        return Tensor(value, device, self.allocate(op, device, value, seq, op._outputs[0]._dtype),
+                      op._outputs[0]._dtype, seq)
+
+    def allocate(self, op, device, array, seq, dtype, what=None):
+        """``executor.allocate``, with TensorFlow's graph-mode OOM tail (``[[{{node …}}]]``)."""
+        try:
+            return allocate(self.ctx, device, array, what or op.type, seq, dtype)
+        except ResourceExhaustedError as e:
+            text = e.message.rsplit(" [Op:", 1)[0]
+            raise ResourceExhaustedError(f"{text}\n\t [[{{{{node {op.name}}}}}]]", op=op.type) from None
+
+    def read(self, ref: VariableRef, consumer) -> Tensor:
+        value = self.session._variables.get(ref.var_id)
+        if value is None:
+            raise FailedPreconditionError(f"Attempting to use uninitialized value {ref.name}\n\t "
+                                          f"[[{{{{node {consumer.name}}}}}]]", op=consumer.type)
+        return value
+
+    def input(self, op, index, tensor, device, seq):
+        j = tensor._op._id
+        value = self.values[j]
+        if isinstance(value, VariableRef):
+            if op.type == "Assign" and index == 0:
+                return value
+            value = self.read(value, op)
+        if value._device is device:
+            return value._value
+        copies = self.copies.setdefault(j, {})
+        copy = copies.get(device.name)
+        if copy is None:
+            src = value._device
+            moved = device.backend.copy_from(value._value, src.backend)
+            self.ctx.emit_graph(ev.TensorCopied(seq, op.type, index, src.name, device.name, int(value._value.nbytes)))
+            copy = Tensor(moved, device, self.allocate(op, device, moved, seq, value._dtype, "_Send/_Recv"),
+                          value._dtype, seq)
+            copies[device.name] = copy
+        return copy._value
+
+    def assign(self, op, arrays, device, seq):
+        ref, value = arrays
+        variables = self.session._variables
+        old = variables.get(ref.var_id)
+        if old is not None and old._value.shape != value.shape:
+            raise InvalidArgumentError(f"Assign requires shapes of both tensors to match. lhs shape= "
+                                       f"{list(old._value.shape)} rhs shape= {list(value.shape)}\n\t "
+                                       f"[[{{{{node {op.name}}}}}]]", op="Assign")
+        out = device.backend.run(REGISTRY["Assign"].fn, [value if old is None else old._value, value], None)
+        dtype = op._outputs[0]._dtype
+        del old
+        variables.pop(ref.var_id, None)  # the old buffer is freed before the new one is accounted
+        variables[ref.var_id] = Tensor(out, device, self.allocate(op, device, out, seq, dtype), dtype, seq)
+        return ref
+
+
+def _unfed(op) -> InvalidArgumentError:
+    out = op._outputs[0]
+    text = f"You must feed a value for placeholder tensor '{op.name}' with dtype {out._dtype.c_name}"
+    if out._shape:
+        text += " and shape [" + ",".join("?" if d is None else str(d) for d in out._shape) + "]"
+    return InvalidArgumentError(f"{text}\n\t [[{{{{node {op.name}}}}}]]", op="Placeholder")
+
+
+def fetch_value(run: GraphRun, element_id: int, value):
+    """The numpy value ``Session.run`` returns for a fetched tensor."""
+    if isinstance(value, VariableRef):
+        value = run.read(value, run.ops[element_id])
+    host = value._device.backend.to_host(value._value)
+    host = np.array(host, copy=True)
+    return host if host.ndim else host[()]

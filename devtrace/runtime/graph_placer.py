@@ -1,0 +1,475 @@
+"""The graph placer: TensorFlow's ``placer.cc`` / ``colocation_graph.cc`` over a devtrace Graph.
+
+1. Every node is a colocation member: its supported device types (kernels for its dtype, on
+   device types the session has) and its requested device; a ref/resource *generator* (the
+   variable) keeps its request as the group's *resource* device, which is never overridden.
+2. Ref/resource edges (``Assign``'s ref input) colocate producer and consumer. When their
+   requests conflict the consumer's request is ignored (TensorFlow logs ``Ignoring device
+   specification …``).
+3. ``_class`` groups (``colocate_with``): each node joins the groups it names and the group of
+   its own name. Joining merges requests (``MergeDevNames``, soft as ``allow_soft_placement``
+   says) and intersects supported types; a conflict is an error.
+4. Candidates of a group: the devices matching its request with a kernel for every member,
+   by type priority then name; with soft placement, type and id are dropped and retried.
+5. Nodes are taken in the order TensorFlow 1 rebuilt a session's graph in (``GraphConstructor``:
+   a topological sort with a LIFO ready list — the order of the 2017 guide's logs). Every
+   group's candidates are computed in that order first, so an error names the first node in it
+   whose group has none. First pass: non-generators take their group's first candidate
+   (``Shape``, ``Size`` and ``Rank`` prefer their input's device) and narrow the group to it.
+   Second pass: generators (no inputs, one non-ref output, e.g. ``Const``) follow their
+   consumers when all of them landed on one device that is a candidate.
+
+Linear in nodes + edges: union-find with path compression and union by rank over id-indexed
+lists; device strings are parsed once per distinct string, candidate lists computed once per
+distinct (request, resource, types) triple; only nodes with ref inputs or colocation groups
+are visited by steps 2 and 3 (the graph indexes them while it is built). Errors carry
+TensorFlow's text, then one devtrace line naming the colocation group and the member whose
+request causes the conflict (TensorFlow's own TODO in ``ColocateNodes``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..devices import spec as specs
+from ..errors import FailedPreconditionError, InvalidArgumentError
+from ..trace import events as ev
+from .graph import GENERATOR, REF_GENERATOR, REF_INPUTS
+from .kernels import PRIORITY, REGISTRY
+
+METADATA_OPS = frozenset(("Shape", "Size", "Rank"))
+_EMPTY = specs.DeviceSpec()
+_MAX_NAMES = 8
+
+
+@dataclass(slots=True)
+class Placement:
+    """The placer's answer, indexed by node id."""
+
+    devices: list  # the Device of every node
+    reasons: list  # OpPlaced reason of every node placed by this call (None for pre-assigned ones)
+    order: list  # every node id, in the graph order TensorFlow 1 places and logs them in
+    messages: list = field(default_factory=list)  # (level, text): what TensorFlow logs while placing
+
+
+class _Conflict(Exception):
+    """A failed merge of two colocation groups: TensorFlow's text and devtrace's line."""
+
+    def __init__(self, text: str, line: str):
+        super().__init__(text)
+        self.text = text
+        self.line = line
+
+
+def place(graph, devices, allow_soft_placement: bool = False, assigned=()) -> Placement:
+    """Place every node of ``graph`` on one of ``devices`` (the session's ``Device`` objects).
+
+    ``assigned`` holds the devices of the first ``len(assigned)`` nodes, placed by an earlier
+    call: they constrain their groups and are not placed again. Raises
+    ``InvalidArgumentError`` with TensorFlow's messages.
+    """
+    if not devices:
+        raise FailedPreconditionError("No devices are registered")
+    return _Placer(graph, devices, allow_soft_placement).run(assigned)
+
+
+class _Placer:
+    def __init__(self, graph, devices, soft):
+        self.ops = graph._ops[:]
+        self.graph = graph
+        self.devices = list(devices)
+        self.soft = soft
+        self.present = frozenset(d.device_type for d in devices)
+        self.has_gpu = "GPU" in self.present
+        ordered = sorted(devices, key=lambda d: (-PRIORITY.get(d.device_type, 50), d.name))
+        self.ordered = [(d, specs.DeviceSpec.from_string(d.name)) for d in ordered]
+        self.spec_cache: dict[str, specs.DeviceSpec] = {}
+        self.type_cache: dict = {}
+        self.cand_cache: dict = {}
+        self.messages: list = []
+        self.overridden: set[int] = set()  # consumers whose request a ref edge overrode
+        n = len(self.ops)
+        self.parent = list(range(n))
+        self.rank = [0] * n
+        self.size = [1] * n
+        self.req = [None] * n  # merged requested DeviceSpec per root (None: no details)
+        self.res: dict[int, specs.DeviceSpec] = {}  # resource device per root (sparse)
+        self.types = [()] * n  # supported device types per root, highest priority first
+        self.cands = [None] * n  # candidate devices per root, once computed
+        self.cand_reason = [None] * n
+
+    # -- union-find --------------------------------------------------------------------------
+    def find(self, i: int) -> int:
+        parent = self.parent
+        root = i
+        while parent[root] != root:
+            root = parent[root]
+        while parent[i] != root:
+            parent[i], i = root, parent[i]
+        return root
+
+    def spec(self, text: str) -> specs.DeviceSpec:
+        s = self.spec_cache.get(text)
+        if s is None:
+            s = self.spec_cache[text] = specs.DeviceSpec.from_string(text)
+        return s
+
+    # -- 1. members --------------------------------------------------------------------------
+    def supported(self, op) -> tuple:
+        key = (op.type, op._kernel_dtype)
+        t = self.type_cache.get(key)
+        if t is None:
+            opdef = REGISTRY.get(op.type)
+            found = opdef.supported_types(op._kernel_dtype) if opdef is not None else ()
+            t = self.type_cache[key] = tuple(x for x in found if x in self.present)
+        if not t:
+            opdef = REGISTRY.get(op.type)
+            attrs = f"T={op._kernel_dtype}" if op._kernel_dtype else ""
+            raise InvalidArgumentError(
+                f"No OpKernel was registered to support Op '{op.type}' used by {{{{node {op.name}}}}} with these "
+                f"attrs: [{attrs}]\nRegistered devices: [{', '.join(sorted(self.present))}]\nRegistered kernels:\n"
+                f"{opdef.kernel_list() if opdef is not None else '  <no registered kernels>'}", op=op.type)
+        return t
+
+    def init_members(self) -> None:
+        types, req, res = self.types, self.req, self.res
+        type_cache = self.type_cache
+        requests: dict = {}  # device string → its spec, None when it has no details
+        i = 0
+        for op in self.ops:
+            t = type_cache.get((op.type, op._kernel_dtype))
+            types[i] = t if t else self.supported(op)
+            d = op._device
+            if d:
+                s = requests.get(d, _EMPTY)
+                if s is _EMPTY:
+                    s = requests[d] = None if self.spec(d).is_empty else self.spec(d)
+                if s is not None:
+                    req[i] = s
+                    if op._kind == REF_GENERATOR:
+                        res[i] = s
+            i += 1
+
+    # -- 2. ref edges and 3. colocation groups -------------------------------------------------
+    def colocate(self, x: int, y: int) -> None:
+        """TensorFlow's ``ColocateNodes``; raises ``_Conflict`` and leaves the groups unchanged."""
+        xr, yr = self.find(x), self.find(y)
+        if xr == yr:
+            return
+        rank = self.rank
+        new, old = (yr, xr) if rank[xr] < rank[yr] else (xr, yr)
+        try:
+            res = _merge(self.res.get(new), self.res.get(old), False)
+            req = _merge(self.req[new], self.req[old], self.soft)
+        except InvalidArgumentError as e:
+            raise _Conflict(f"{self.label(x, y)}: {e.message}", self.merge_line(xr, yr)) from None
+        if res is not None and req is not res:
+            req = res if req is None else req.make_merged_spec(res)
+        t_new = self.types[new]
+        t_old = self.types[old]
+        types = t_new if t_new == t_old else tuple(t for t in t_new if t in t_old)
+        if not types:
+            raise _Conflict(f"{self.label(x, y)} because no device type supports both of those nodes and the "
+                            f"other nodes colocated with them.", self.merge_line(xr, yr))
+        self.parent[old] = new
+        if rank[xr] == rank[yr]:
+            rank[new] += 1
+        self.size[new] += self.size[old]
+        self.req[new] = req
+        if res is not None:
+            self.res[new] = res
+        self.res.pop(old, None)
+        self.types[new] = types
+
+    def label(self, x: int, y: int) -> str:
+        return (f"Cannot colocate nodes {{{{colocation_node {self.ops[x].name}}}}} and "
+                f"{{{{colocation_node {self.ops[y].name}}}}}")
+
+    def ref_edges(self) -> None:
+        ops = self.ops
+        n = len(ops)
+        for dst in self.graph._ref_consumers:
+            if dst >= n:
+                continue
+            op = ops[dst]
+            for k in REF_INPUTS[op.type]:
+                if k < len(op._inputs):
+                    self.ref_edge(op._inputs[k]._op._id, dst)
+
+    def ref_edge(self, src: int, dst: int) -> None:
+        """TensorFlow's ``ColocateResourceOrRefEdge``: the consumer's request yields."""
+        sr, dr = self.find(src), self.find(dst)
+        s_res, d_res = self.res.get(sr), self.res.get(dr)
+        if s_res is not None and d_res is not None and s_res is not d_res and not specs.are_compatible(s_res, d_res):
+            raise self.error(f"Cannot place the graph because a reference or resource edge connects colocation "
+                             f"groups with incompatible resource devices: {s_res.to_string()} vs "
+                             f"{d_res.to_string()}. The edge src node is {self.ops[src].name} , and the dst node "
+                             f"is {self.ops[dst].name}", self.merge_line(sr, dr))
+        s_req, d_req = self.req[sr], self.req[dr]
+        if s_req is not None and d_req is not None and s_req is not d_req and not specs.are_compatible(s_req, d_req):
+            self.messages.append(("INFO", f"Ignoring device specification {d_req.to_string()} for node "
+                                          f"'{self.ops[dst].name}' because the input edge from "
+                                          f"'{self.ops[src].name}' is a reference connection and already has a "
+                                          f"device field set to {s_req.to_string()}"))
+            self.req[dr] = s_req if d_res is None else s_req.make_merged_spec(d_res)
+            self.overridden.add(dst)
+        try:
+            self.colocate(src, dst)
+        except _Conflict as c:
+            raise self.error(f"Nodes were connected by a reference or resource connection (requiring them to be "
+                             f"on the same device), but the two nodes were assigned two different devices: "
+                             f"{c.text}", c.line) from None
+
+    def colocation_groups(self) -> None:
+        graph = self.graph
+        targets = graph._colocation_targets
+        if not targets:
+            return
+        n = len(self.ops)
+        relevant = {i for i in graph._colocated if i < n}
+        for name in targets:
+            op = graph._by_name.get(name)
+            if op is not None and op._id < n:
+                relevant.add(op._id)
+        roots: dict[str, int] = {}
+        for i in sorted(relevant):
+            op = self.ops[i]
+            for group in op._colocation or ():
+                self.join_group(roots, i, group)
+            if op.name in targets:
+                self.join_group(roots, i, op.name)
+
+    def join_group(self, roots: dict, i: int, group: str) -> None:
+        first = roots.get(group)
+        if first is None:
+            roots[group] = i
+            return
+        try:
+            self.colocate(i, first)
+        except _Conflict as c:
+            if not self.soft:
+                raise self.error(c.text, c.line) from None
+            self.messages.append(("INFO", f"Ignoring request to colocate node '{self.ops[i].name}' with nodes in "
+                                          f"colocation group '{group}' because soft placement is on and an "
+                                          f"attempt at doing so resulted in the following error: {c.text}"))
+
+    # -- 4. candidates -----------------------------------------------------------------------
+    def matching(self, pattern, types) -> tuple:
+        match = specs.is_complete_specification
+        return tuple(d for d, s in self.ordered if d.device_type in types and match(pattern, s))
+
+    def compute(self, req, res, types):
+        if req is None:
+            devices = self.matching(_EMPTY, types)
+            fallback = self.has_gpu and "GPU" not in types
+            return devices, (ev.FALLBACK if fallback else ev.DEFAULT)
+        devices = self.matching(req, types)
+        if devices or not self.soft:
+            return devices, ev.EXPLICIT
+        keep_type = res is not None and res.device_type is not None
+        keep_id = res is not None and res.device_index is not None
+        preferred = req.replace(device_type=req.device_type if keep_type else None,
+                                device_index=req.device_index if keep_id else None)
+        devices = self.matching(preferred, types)
+        if not devices:
+            devices = self.matching(req.replace(device_type=None, device_index=None), types)
+            if devices:
+                listed = "\n  ".join(d.name for d in devices)
+                self.messages.append(("WARNING", f"Failed to place the graph without changing the devices of some "
+                                                 f"resources. Some of the operations (that had to be colocated "
+                                                 f"with resource generating operations) are not supported on the "
+                                                 f"resources' devices. Current candidate devices are [\n  {listed}]."))
+        exists = self.matching(req, self.present)
+        return devices, (ev.FALLBACK if exists else ev.SOFT)
+
+    # -- 5. assignment -----------------------------------------------------------------------
+    def graph_order(self) -> list[int]:
+        """Node ids in the order TensorFlow 1's ``GraphConstructor`` rebuilds a session's graph:
+        a topological sort whose ready list is a stack (last ready, first out)."""
+        ops = self.ops
+        n = len(ops)
+        pending = [len(op._inputs) + len(op._control_inputs) for op in ops]
+        ready = [i for i in range(n) if not pending[i]]
+        order = []
+        append, pop = order.append, ready.pop
+        while ready:
+            o = pop()
+            append(o)
+            consumers = ops[o]._consumers
+            if consumers:
+                for c in consumers:
+                    if c < n:
+                        left = pending[c] - 1
+                        pending[c] = left
+                        if not left:
+                            ready.append(c)
+        return order
+
+    def run(self, assigned) -> Placement:
+        self.init_members()
+        self.ref_edges()
+        self.colocation_groups()
+        ops, parent = self.ops, self.parent
+        n = len(ops)
+        order = self.graph_order()
+        start = len(assigned)
+        out = list(assigned) + [None] * (n - start)
+        reasons = [None] * n
+        narrowed = [None] * n  # root → the device a member of the group was assigned
+        find = self.find
+        for i, device in enumerate(assigned):
+            narrowed[find(i)] = device
+        cands, size, overridden = self.cands, self.size, self.overridden
+        # Every group's candidates, in graph order: an error names the first node in that order
+        # whose group has none (``b`` in the guide's /device:GPU:2 example, as TensorFlow says).
+        req, res, types, cand_cache, cand_reason = self.req, self.res, self.types, self.cand_cache, self.cand_reason
+        for i in order:
+            r = parent[i]
+            if parent[r] != r:
+                r = find(i)
+            if cands[r] is None and narrowed[r] is None:
+                key = (req[r], res.get(r) if res else None, types[r])
+                hit = cand_cache.get(key)
+                if hit is None:
+                    hit = cand_cache[key] = self.compute(*key)
+                if not hit[0]:
+                    raise self.placement_error(i, r)
+                cands[r], cand_reason[r] = hit
+        second = []
+        for i in order:
+            if i < start:
+                continue
+            op = ops[i]
+            if op._kind == GENERATOR:
+                second.append(i)
+                continue
+            r = parent[i]
+            if parent[r] != r:
+                r = find(i)
+            device = narrowed[r]
+            if device is not None:
+                reasons[i] = ev.RESOURCE if i in overridden else ev.COLOCATED
+            else:
+                c = cands[r]
+                device = c[0]
+                if op.type in METADATA_OPS and op._inputs:
+                    input_device = out[op._inputs[0]._op._id]
+                    if input_device is not None and input_device in c:
+                        device = input_device
+                narrowed[r] = device
+                reason = cand_reason[r]
+                if i in overridden:
+                    reason = ev.RESOURCE
+                elif reason is ev.EXPLICIT and size[r] > 1 and not op._device:
+                    reason = ev.COLOCATED
+                reasons[i] = reason
+            out[i] = device
+        for i in second:
+            r = find(i)
+            device = narrowed[r]
+            if device is not None:
+                reasons[i] = ev.COLOCATED
+            else:
+                c = cands[r]
+                device = c[0]
+                consumers = ops[i]._consumers
+                if consumers:
+                    first = out[consumers[0]]
+                    if first is not None and first is not device and first in c \
+                            and all(out[j] is first for j in consumers):
+                        device = first
+                narrowed[r] = device
+                reasons[i] = self.reason(i, r, ops[i])
+            out[i] = device
+        return Placement(out, reasons, order, self.messages)
+
+    def reason(self, i: int, r: int, op) -> str:
+        if i in self.overridden:
+            return ev.RESOURCE
+        reason = self.cand_reason[r]
+        if reason == ev.EXPLICIT and self.size[r] > 1 and not op._device:
+            return ev.COLOCATED
+        return reason
+
+    # -- errors ------------------------------------------------------------------------------
+    def error(self, text: str, line: str) -> InvalidArgumentError:
+        return InvalidArgumentError(f"{text}\n{line}")
+
+    def placement_error(self, i: int, r: int) -> InvalidArgumentError:
+        """TensorFlow's ``GetDevicesForNode`` errors, prefixed as ``Placer::Run`` does."""
+        op = self.ops[i]
+        own_text = op._device
+        own = self.spec(own_text) if own_text else _EMPTY
+        merged = self.req[r]
+        if merged is None:
+            text = (f"Node had no OpKernel registered to support this operation: Operation was {op.type} and "
+                    f"inputs were [{', '.join(t._dtype.enum_name for t in op._inputs)}].")
+        elif own == merged:
+            if not self.matching(own, self.present):
+                names = ", ".join(sorted(d.name for d in self.devices))
+                text = (f"{{{{node {op.name}}}}} was explicitly assigned to {own_text} but available devices are "
+                        f"[ {names} ]. Make sure the device specification refers to a valid device.")
+            elif own.device_type is not None:
+                text = (f"Could not satisfy explicit device specification '{own_text}' because no supported "
+                        f"kernel for {own.device_type} devices is available.")
+            else:
+                text = f"Could not satisfy explicit device specification '{own_text}'"
+        else:
+            names = ", ".join(d.name for d in self.devices)
+            text = (f"Could not satisfy explicit device specification '{own_text}' because the node "
+                    f"{{{{colocation_node {op.name}}}}} was colocated with a group of nodes that required "
+                    f"incompatible device '{merged.to_string()}'. All available devices [{names}].")
+        return self.error(f"Cannot assign a device for operation {op.name}: {text}", self.group_line(i, r))
+
+    def members(self, r: int) -> list[int]:
+        find = self.find
+        return [j for j in range(len(self.ops)) if find(j) == r]
+
+    def names(self, members) -> str:
+        shown = ", ".join(self.ops[j].name for j in members[:_MAX_NAMES])
+        more = len(members) - _MAX_NAMES
+        return shown + (f", … {more} more" if more > 0 else "")
+
+    def group_line(self, i: int, r: int) -> str:
+        """Which member's request no candidate device satisfies (or, failing that, the first request)."""
+        members = self.members(r)
+        types = self.types[r]
+        requesters = [j for j in members if self.ops[j]._device]
+        unsatisfiable = [j for j in requesters if not self.matching(self.spec(self.ops[j]._device), types)]
+        j = (unsatisfiable or requesters or [i])[0]
+        op = self.ops[j]
+        request = f"the conflicting request is '{op._device}' from {op.name} ({op.type})" if op._device else \
+            f"no member requests a device; {op.name} ({op.type}) has no kernel on the available devices"
+        note = ""
+        if op.name != self.ops[i].name and i in self.overridden:
+            note = f"; {self.ops[i].name}'s own request was overridden by its ref input"
+        return (f"devtrace: colocation group [{self.names(members)}] (kernels for {', '.join(types)}) — "
+                f"{request}{note}")
+
+    def merge_line(self, xr: int, yr: int) -> str:
+        """The two members, one from each group, whose requests cannot be merged."""
+        xs, ys = self.members(xr), self.members(yr)
+        for a in xs:
+            da = self.ops[a]._device
+            if not da:
+                continue
+            for b in ys:
+                db = self.ops[b]._device
+                if db and not specs.are_compatible(self.spec(da), self.spec(db)):
+                    oa, ob = self.ops[a], self.ops[b]
+                    return (f"devtrace: colocation group [{self.names(xs + ys)}] — {oa.name} ({oa.type}) "
+                            f"requests '{da}', which conflicts with '{db}' from {ob.name} ({ob.type})")
+        kernels = "; ".join(f"{self.ops[j].name} ({self.ops[j].type}): {', '.join(self.supported(self.ops[j]))}"
+                            for j in (xs + ys)[:_MAX_NAMES])
+        return (f"devtrace: colocation group [{self.names(xs + ys)}] — no device type has a kernel for every "
+                f"member: {kernels}")
+
+
+def _merge(target, other, soft: bool):
+    """``MergeDevNames`` on optional specs (``None``: no details)."""
+    if other is None or other is target or other == target:
+        return target
+    if target is None:
+        return other
+    merged = specs.merge_device_names(target, other, soft)
+    return None if merged.is_empty else merged

@@ -1,0 +1,165 @@
+"""TF1 variables in graph mode (``RefVariable``): the nodes ``tf.compat.v1.Variable`` builds.
+
+``Variable(initial_value, name='Variable')`` adds, as TensorFlow 1 does:
+
+* ``Variable/initial_value`` (``Const``) and ``Variable`` (``VariableV2``, the buffer), both
+  under the current device scope;
+* ``Variable/Assign`` (``Assign``), the initializer, joined to the variable by its ref input;
+* ``Variable/read`` (``Identity``), created under ``colocate_with(variable)``, which every use
+  of the variable reads.
+
+``v.assign(value)`` adds ``Assign`` (value ``Assign/value``) under the *current* device scope;
+the placer then moves it to the variable's device because of the ref edge (TensorFlow logs
+``Ignoring device specification …``).
+"""
+
+from __future__ import annotations
+
+from . import context as _context_mod
+from . import ops
+from .graph import SymbolicTensor, get_default_graph
+from .variables import Variable as EagerVariable
+
+
+def _tensor(graph, value, dtype, name):
+    if isinstance(value, SymbolicTensor):
+        return value
+    if isinstance(value, Variable):
+        return value._snapshot
+    with graph.as_default():
+        return ops.convert_to_tensor(value, dtype=dtype, name=name)
+
+
+class Variable(EagerVariable):
+    """``tf.compat.v1.Variable``: graph nodes in graph mode, devtrace's eager variable otherwise."""
+
+    def __new__(cls, initial_value=None, trainable=True, name=None, dtype=None, *args, **kwargs):
+        if _context_mod.context().eager:
+            return EagerVariable(initial_value, name=name, dtype=dtype, trainable=trainable)
+        return object.__new__(cls)
+
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, validate_shape=True, **_):
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if callable(initial_value):
+            initial_value = initial_value()
+        graph = initial_value.graph if isinstance(initial_value, SymbolicTensor) else get_default_graph()
+        self._graph = graph
+        self.trainable = trainable
+        with graph.name_scope(name or "Variable") as scope:
+            init = _tensor(graph, initial_value, dtype, "initial_value")
+            if validate_shape and init._shape is not None and None in init._shape:
+                raise ValueError(f"initial_value must have a shape specified: {init}")
+            self._variable = graph._create_op("VariableV2", (), {"shape": init._shape, "dtype": init._dtype.name},
+                                              scope, init._dtype)._outputs[0]
+            self._initial_value = init
+            self._initializer_op = graph._create_op("Assign", (self._variable, init), None, "Assign", init._dtype)
+            with graph.colocate_with(self._variable._op):
+                self._snapshot = graph._create_op("Identity", (self._variable,), None, "read", init._dtype)._outputs[0]
+        self._dtype = init._dtype
+        graph._variables.append(self)
+
+    # -- what TensorFlow's RefVariable exposes -------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._variable.name
+
+    @property
+    def op(self):
+        return self._variable._op
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def device(self) -> str:
+        return self._variable._op._device
+
+    @property
+    def shape(self):
+        return self._variable.shape
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def initializer(self):
+        return self._initializer_op
+
+    @property
+    def initial_value(self):
+        return self._initial_value
+
+    def initialized_value(self):
+        return self._snapshot
+
+    def value(self):
+        return self._snapshot
+
+    def read_value(self):
+        return self._snapshot
+
+    def _as_graph_element(self):
+        return self._variable
+
+    def eval(self, session=None):
+        return self._variable.eval(session=session)
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        """An ``Assign`` node under the current device scope; its output is the new value."""
+        graph = self._graph
+        with graph.name_scope(name or "Assign") as scope:
+            value = _tensor(graph, value, self._dtype, "value")
+            mine, theirs = self._variable._shape, value._shape
+            if mine is not None and theirs is not None and \
+                    (len(mine) != len(theirs) or any(a is not None and b is not None and a != b
+                                                     for a, b in zip(mine, theirs))):
+                raise ValueError(f"Shapes {list(mine)} and {list(theirs)} are incompatible")
+            op = graph._create_op("Assign", (self._variable, value), None, scope, self._dtype)
+        return op._outputs[0] if read_value else op
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        return self.assign(ops.add(self._snapshot, delta), use_locking, name or "AssignAdd", read_value)
+
+    def __repr__(self):
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self._dtype.name}_ref>"
+
+    def numpy(self):
+        raise NotImplementedError("numpy() is only available when eager execution is enabled.")
+
+
+def global_variables(graph=None) -> list:
+    return list((graph or get_default_graph())._variables)
+
+
+def group(*inputs, name=None):
+    """``tf.group``: a ``NoOp`` depending on ``inputs`` — one ``NoOp`` per device first when the
+    inputs request different devices, as TensorFlow does."""
+    graph = get_default_graph()
+    by_device: dict[str, list] = {}
+    for x in inputs:
+        op = x if not isinstance(x, SymbolicTensor) else x.op
+        by_device.setdefault(op.device, []).append(op)
+    with graph.name_scope(name or "group_deps") as scope:
+        if len(by_device) <= 1:
+            (device, deps), = by_device.items() if by_device else (("", []),)
+            return _no_op(graph, device, deps, scope)
+        per_device = [_no_op(graph, device, by_device[device], None) for device in sorted(by_device)]
+        return _no_op(graph, None, per_device, scope)
+
+
+def _no_op(graph, device, deps, name):
+    with graph.control_dependencies(deps):
+        if device is None:
+            return graph._create_op("NoOp", (), None, name)
+        with graph.device(device):
+            return graph._create_op("NoOp", (), None, name)
+
+
+def global_variables_initializer():
+    """``init``: the NoOp that runs every variable's initializer."""
+    variables = global_variables()
+    if not variables:
+        return get_default_graph()._create_op("NoOp", (), None, "init")
+    return group(*[v.initializer for v in variables], name="init")

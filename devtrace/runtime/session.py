@@ -1,0 +1,168 @@
+"""TF1 ``Session``: places its graph at the first ``run`` and runs the nodes each fetch needs.
+
+Creating a session applies its ``ConfigProto`` to the runtime (the first session's GPU options
+configure the process, :mod:`devtrace.runtime.session_config`) and records the ``Device
+mapping``. The first ``run`` places every node of the graph (:mod:`devtrace.runtime.graph_placer`)
+and records one ``OpPlaced`` per node; a later ``run`` places only nodes added since. With
+``log_device_placement`` the live log prints both as TensorFlow 1 does.
+"""
+
+from __future__ import annotations
+
+from ..trace import events as ev
+from . import graph_fetch, graph_placer, session_config
+from .context import context
+from .graph import SymbolicTensor, get_default_graph
+from .graph_executor import GraphRun, fetch_value
+from .session_config import ConfigProto
+
+_DEFAULT_SESSIONS: list = []
+
+
+def get_default_session():
+    return _DEFAULT_SESSIONS[-1] if _DEFAULT_SESSIONS else None
+
+
+def default_session(session, what: str):
+    """The session ``Tensor.eval`` / ``Operation.run`` use, with TensorFlow's error when there is none."""
+    session = session or get_default_session()
+    if session is None:
+        if what == "Tensor":
+            raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use `with "
+                             "sess.as_default()` or pass an explicit session to `eval(session=sess)`")
+        raise ValueError("Cannot execute operation using `run()`: No default session is registered. Use `with "
+                         "sess.as_default():` or pass an explicit session to `run(session=sess)`")
+    return session
+
+
+class _AsDefault:
+    def __init__(self, session):
+        self.session = session
+
+    def __enter__(self):
+        _DEFAULT_SESSIONS.append(self.session)
+        return self.session
+
+    def __exit__(self, *exc):
+        _DEFAULT_SESSIONS.remove(self.session)
+        return False
+
+
+class Session:
+    """``tf.compat.v1.Session(target='', graph=None, config=None)``."""
+
+    def __init__(self, target="", graph=None, config=None):
+        if config is not None and not isinstance(config, ConfigProto):
+            raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
+        self._closed = True  # until the configuration is applied (a failed __init__ leaves a closed session)
+        self._variables: dict = {}  # VariableV2 node id → its buffer (a Tensor)
+        self._graph = graph if graph is not None else get_default_graph()
+        self._config = config if config is not None else ConfigProto()
+        self._target = target
+        self._ctx = ctx = context()
+        session_config.configure(ctx, self._config)
+        self._devices = session_config.session_devices(ctx, self._config)
+        self._log = bool(self._config.log_device_placement)
+        self._placed: list = []  # Device of each placed node, by node id
+        self._seqs: list[int] = []  # its OpPlaced seq
+        self._events: list = []  # its OpPlaced event
+        self._managers: list = []
+        self._closed = False
+        _mark_graph_mode(ctx.trace)
+        mapping = [[d.name, d.description] for d in self._devices if d.description]
+        ctx.emit_graph(ev.DeviceMapping(mapping), self._log)
+
+    # -- properties ------------------------------------------------------------------------
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def sess_str(self) -> str:
+        return self._target
+
+    def list_devices(self) -> list:
+        return [d.name for d in self._devices]
+
+    # -- running ---------------------------------------------------------------------------
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Evaluate ``fetches`` (a tensor, an op, a name, or a list/tuple/dict of them)."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        graph = self._graph
+        if graph.version == 0:
+            raise RuntimeError("The Session graph is empty.  Add operations to the graph before calling run().")
+        feeds = graph_fetch.feeds(graph, feed_dict)
+        elements, rebuild = graph_fetch.flatten(graph, fetches)
+        self._place()
+        keep = [e._op._id for e in elements if isinstance(e, SymbolicTensor)]
+        step = GraphRun(self, feeds)
+        values = step.run([op._id for op in graph_fetch.targets(elements)], keep)
+        return rebuild([fetch_value(step, e._op._id, values[e._op._id]) if isinstance(e, SymbolicTensor) else None
+                        for e in elements])
+
+    def _place(self) -> None:
+        graph = self._graph
+        ops = graph._ops
+        n, placed = len(ops), len(self._placed)
+        if placed == n:
+            return
+        placement = graph_placer.place(graph, self._devices, self._config.allow_soft_placement, self._placed)
+        ctx = self._ctx
+        for level, text in placement.messages:
+            ctx.emit_graph(ev.Message(level, text), self._log)
+        self._placed = devices = placement.devices
+        self._seqs.extend([0] * (n - placed))
+        self._events.extend([None] * (n - placed))
+        seqs, trace = self._seqs, ctx.trace
+        for i in placement.order:
+            if i < placed:
+                continue
+            op = ops[i]
+            seqs[i] = seq = trace.next_seq()
+            out = op._outputs[0] if op._outputs else None
+            shape = list(out._shape) if out is not None and out._shape is not None else None
+            event = ev.OpPlaced(seq, op.type, op.name, op._device, devices[i].name, placement.reasons[i],
+                                [seqs[t._op._id] for t in op._inputs], [devices[t._op._id].name for t in op._inputs],
+                                shape, out._dtype.name if out is not None else None)
+            self._events[i] = event
+            ctx.emit_graph(event, self._log)
+
+    # -- lifetime --------------------------------------------------------------------------
+    def close(self) -> None:
+        """Free the session's variables; later ``run`` calls raise ``RuntimeError``."""
+        self._closed = True
+        self._variables.clear()
+
+    def as_default(self):
+        return _AsDefault(self)
+
+    def __enter__(self):
+        if self._managers:
+            raise RuntimeError("Session context managers are not re-entrant. Use `Session.as_default()` if you "
+                               "want to enter a session multiple times.")
+        self._managers = [self._graph.as_default(), self.as_default()]
+        for manager in self._managers:
+            manager.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        managers, self._managers = self._managers, []
+        for manager in reversed(managers):
+            manager.__exit__(*exc)
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+
+def _mark_graph_mode(trace) -> None:
+    """The trace's ``TraceStart`` says ``graph`` when no op ran eagerly before the first session."""
+    events = trace.events
+    if events and isinstance(events[0], ev.TraceStart) and events[0].mode == "eager" \
+            and not any(isinstance(e, ev.OpPlaced) for e in events):
+        events[0].mode = "graph"
