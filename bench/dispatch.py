@@ -9,6 +9,7 @@ Targets (issue #3): a 2x2 float32 ``add`` (placement log off) <= 8x ``numpy.add`
 from __future__ import annotations
 
 import os
+import statistics
 import sys
 import timeit
 
@@ -21,8 +22,16 @@ import numpy as np  # noqa: E402
 import devtrace as tf  # noqa: E402
 
 
-def best(stmt, number, repeat=7):
-    return min(timeit.repeat(stmt, number=number, repeat=repeat)) / number
+def side_by_side(numpy_fn, devtrace_fn, number, rounds=9):
+    """Alternate the two, round after round, so that load and clock changes hit both alike;
+    report each side's best time and the median of the per-round ratios."""
+    pairs = []
+    for _ in range(rounds):
+        t_np = min(timeit.repeat(numpy_fn, number=number, repeat=3)) / number
+        t_dt = min(timeit.repeat(devtrace_fn, number=number, repeat=3)) / number
+        pairs.append((t_np, t_dt))
+    ratio = statistics.median(dt / n for n, dt in pairs)
+    return min(n for n, _ in pairs), min(dt for _, dt in pairs), ratio
 
 
 def main() -> None:
@@ -30,17 +39,15 @@ def main() -> None:
     b_np = np.ones((2, 2), np.float32)
     a, b = tf.constant(a_np), tf.constant(b_np)
     tf.add(a, b)  # warm the placement cache
-    small_np = best(lambda: np.add(a_np, b_np), 20000)
-    small_dt = best(lambda: tf.add(a, b), 20000)
+    small = side_by_side(lambda: np.add(a_np, b_np), lambda: tf.add(a, b), 20000)
     big_a = np.random.default_rng(0).random((1024, 1024), dtype=np.float32)
     big_b = np.random.default_rng(1).random((1024, 1024), dtype=np.float32)
     ta, tb = tf.constant(big_a), tf.constant(big_b)
     tf.matmul(ta, tb)
-    big_np = best(lambda: np.matmul(big_a, big_b), 5)
-    big_dt = best(lambda: tf.matmul(ta, tb), 5)
-    print(f"{'op':<28} {'numpy':>12} {'devtrace':>12} {'ratio':>7}")
-    print(f"{'add 2x2 float32':<28} {small_np * 1e6:>10.2f}us {small_dt * 1e6:>10.2f}us {small_dt / small_np:>6.2f}x")
-    print(f"{'matmul 1024x1024 float32':<28} {big_np * 1e3:>10.2f}ms {big_dt * 1e3:>10.2f}ms {big_dt / big_np:>6.2f}x")
+    big = side_by_side(lambda: np.matmul(big_a, big_b), lambda: tf.matmul(ta, tb), 3, rounds=5)
+    print(f"{'op':<28} {'numpy':>12} {'devtrace':>12} {'ratio (median of rounds)':>26}")
+    print(f"{'add 2x2 float32':<28} {small[0] * 1e6:>10.2f}us {small[1] * 1e6:>10.2f}us {small[2]:>25.2f}x")
+    print(f"{'matmul 1024x1024 float32':<28} {big[0] * 1e3:>10.2f}ms {big[1] * 1e3:>10.2f}ms {big[2]:>25.2f}x")
 
 
 if __name__ == "__main__":

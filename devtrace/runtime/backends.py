@@ -17,6 +17,7 @@ import numpy as np
 class NumpyBackend:
     name = "numpy"
     xp = np
+    direct = True  # the executor may call kernels with ``xp`` itself, skipping ``run``
 
     def run(self, kernel, arrays, attrs):
         return kernel(np, *arrays, **attrs) if attrs else kernel(np, *arrays)
@@ -40,6 +41,7 @@ class CupyBackend:
     context and allocate from the logical device's own memory pool, limited to its size."""
 
     name = "cupy"
+    direct = False
 
     def __init__(self, platform_id: int, limit_bytes: int | None = None, preallocate: bool = False, cupy=None):
         if cupy is None:

@@ -150,24 +150,34 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
                      for i, t in enumerate(inputs)]
             arrays = [t._value if c is None else c._value for t, c in zip(inputs, temps)]
             break
-    event = ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, [t._seq for t in inputs],
-                        [t._device.name for t in inputs])
-    trace.events.append(event)
-    if trace.listeners:
-        for listener in trace.listeners:
-            listener(event)
+    producers = [t._seq for t in inputs]
+    if trace.listeners:  # the live log prints before the kernel runs, as TensorFlow's does
+        event = ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, producers)
+        trace.emit(event)
+    else:
+        event = None
     backend = device._backend or device.backend
     start = perf_counter_ns()
     try:
-        out = backend.run(opdef.fn, arrays, attrs)
+        if backend.direct:  # NumPy, in this thread: call the kernel itself
+            out = opdef.fn(backend.xp, *arrays, **attrs) if attrs else opdef.fn(backend.xp, *arrays)
+        else:
+            out = backend.run(opdef.fn, arrays, attrs)
     except (ValueError, TypeError, IndexError) as e:
+        if event is None:
+            trace._events.append(ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, producers))
         raise InvalidArgumentError(f"{e} [Op:{op_name}]", op=op_name) from None
-    event.duration_ns = perf_counter_ns() - start
+    duration = perf_counter_ns() - start
     if out is None:
+        if event is None:
+            trace._events.append((seq, op_name, name, ctx.scope, device.name, reason, producers, None, None, duration))
         return ResourceHandle(device, seq)
     out_dtype = _NP_TO_DTYPE.get(out.dtype) or dtypes.as_dtype(out.dtype)
-    event.shape = out.shape
-    event.dtype = out_dtype.name
+    if event is None:
+        trace._events.append((seq, op_name, name, ctx.scope, device.name, reason, producers, out.shape,
+                              out_dtype.name, duration))
+    else:
+        event.shape, event.dtype, event.duration_ns = out.shape, out_dtype.name, duration
     handle = device.allocator.allocate(out.nbytes, (op_name, out.shape, out_dtype.name))
     if handle is None:
         raise _oom(ctx, device, out, op_name, seq, out_dtype)
@@ -184,7 +194,7 @@ def execute_const(array: np.ndarray, dtype, name=None) -> Tensor:
         return build_const(array, dtype, name)
     device, reason = place(ctx, REGISTRY["_EagerConst"], dtype.name)
     seq = ctx.trace.next_seq()
-    ctx.trace.emit(ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [], [],
+    ctx.trace.emit(ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [],
                                list(array.shape), dtype.name))
     value = device.backend.from_host(array)
     return Tensor(value, device, allocate(ctx, device, value, "_EagerConst", seq, dtype), dtype, seq)

@@ -77,6 +77,8 @@ def _binary(op_name, a, b, name):
 
 
 def add(x, y, name=None):
+    if type(x) is Tensor and type(y) is Tensor:  # the common case, one call shorter
+        return execute("AddV2", (x, y), name=name)
     return _binary("AddV2", x, y, name)
 
 
@@ -238,3 +240,18 @@ def register_op(op_type: str, fn, device_types=("CPU",), dtypes_=None):
     run.__name__ = op_type
     return run
 
+
+def _install_operators():
+    def swapped(fn):
+        return lambda self, other: fn(other, self)
+
+    binary = {"add": add, "sub": subtract, "mul": multiply, "truediv": divide, "matmul": matmul}
+    for name, fn in binary.items():
+        setattr(Tensor, f"__{name}__", lambda self, other, _fn=fn: _fn(self, other))
+        setattr(Tensor, f"__r{name}__", swapped(fn))
+    for name, fn in {"lt": less, "le": less_equal, "gt": greater, "ge": greater_equal}.items():
+        setattr(Tensor, f"__{name}__", lambda self, other, _fn=fn: _fn(self, other))
+    Tensor.__neg__ = lambda self: negative(self)
+
+
+_install_operators()

@@ -123,7 +123,7 @@ class Session:
             out = op._outputs[0] if op._outputs else None
             shape = list(out._shape) if out is not None and out._shape is not None else None
             event = ev.OpPlaced(seq, op.type, op.name, op._device, devices[i].name, placement.reasons[i],
-                                [seqs[t._op._id] for t in op._inputs], [devices[t._op._id].name for t in op._inputs],
+                                [seqs[t._op._id] for t in op._inputs],
                                 shape, out._dtype.name if out is not None else None)
             self._events[i] = event
             ctx.emit_graph(event, self._log)

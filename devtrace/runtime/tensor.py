@@ -25,6 +25,9 @@ class TensorShape(tuple):
 
 
 class Tensor:
+    """Operators (``+ - * / @``, comparisons) are installed by ``ops``, as TensorFlow's
+    ``math_ops`` overrides them on its Tensor class."""
+
     __slots__ = ("_value", "_device", "_handle", "_dtype", "_seq", "__weakref__")
 
     def __init__(self, value, device, handle, dtype, seq=0):
@@ -102,52 +105,3 @@ class Tensor:
 
     def __repr__(self):
         return f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, numpy={self._numpy_text(True)}>"
-
-    # -- operators -------------------------------------------------------------------------
-    def __add__(self, other):
-        return _ops.add(self, other)
-
-    def __radd__(self, other):
-        return _ops.add(other, self)
-
-    def __sub__(self, other):
-        return _ops.subtract(self, other)
-
-    def __rsub__(self, other):
-        return _ops.subtract(other, self)
-
-    def __mul__(self, other):
-        return _ops.multiply(self, other)
-
-    def __rmul__(self, other):
-        return _ops.multiply(other, self)
-
-    def __truediv__(self, other):
-        return _ops.divide(self, other)
-
-    def __rtruediv__(self, other):
-        return _ops.divide(other, self)
-
-    def __matmul__(self, other):
-        return _ops.matmul(self, other)
-
-    def __rmatmul__(self, other):
-        return _ops.matmul(other, self)
-
-    def __neg__(self):
-        return _ops.negative(self)
-
-    def __lt__(self, other):
-        return _ops.less(self, other)
-
-    def __le__(self, other):
-        return _ops.less_equal(self, other)
-
-    def __gt__(self, other):
-        return _ops.greater(self, other)
-
-    def __ge__(self, other):
-        return _ops.greater_equal(self, other)
-
-
-from . import ops as _ops  # noqa: E402  (operators dispatch to the op functions)

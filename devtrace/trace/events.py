@@ -72,8 +72,8 @@ class OpPlaced(Event):
     requested: str  # the device the program asked for ("" = none)
     device: str  # full name of the assigned device
     reason: str  # one of REASONS
-    inputs: list = field(default_factory=list)  # seq of the op that produced each input (0: none)
-    input_devices: list = field(default_factory=list)
+    inputs: list = field(default_factory=list)  # seq of the op that produced each input (0: none);
+    # where each input lived follows from its producer's OpPlaced and the TensorCopied events
     shape: list | None = None
     dtype: str | None = None
     duration_ns: int = 0
@@ -180,24 +180,36 @@ def from_dict(d: dict):
 class Trace:
     """An append-only list of events with listeners (e.g. the live placement log).
 
+    The eager executor records each op as a plain tuple of ``OpPlaced``'s fields (a tuple costs
+    a tenth of an object to build); ``events`` turns them into ``OpPlaced`` objects when read.
     ``message_listeners`` hear only ``Message`` events (warnings print whether or not the
     placement log is on), so that the per-op path checks one list, usually empty.
     """
 
-    __slots__ = ("events", "listeners", "message_listeners", "_seq")
+    __slots__ = ("_events", "_done", "listeners", "message_listeners", "_seq")
 
     def __init__(self):
-        self.events: list = []
+        self._events: list = []
+        self._done = 0  # everything before this index is an event object
         self.listeners: list = []
         self.message_listeners: list = []
         self._seq = 0
+
+    @property
+    def events(self) -> list:
+        records = self._events
+        for i in range(self._done, len(records)):
+            if type(records[i]) is tuple:
+                records[i] = OpPlaced(*records[i])
+        self._done = len(records)
+        return records
 
     def next_seq(self) -> int:
         self._seq += 1
         return self._seq
 
     def emit(self, event) -> None:
-        self.events.append(event)
+        self._events.append(event)
         for listener in self.listeners:
             listener(event)
         if event.kind == "message":
