@@ -37,6 +37,12 @@ def devtrace(*args, env=None, cwd=ROOT, stdin=None):
     return done
 
 
+def golden(name):
+    """An expected output checked in under fixtures/golden/."""
+    with open(os.path.join(FIXTURES, "golden", name), encoding="utf-8") as f:
+        return f.read()
+
+
 def program(name):
     return os.path.join(PROGRAMS, name)
 

@@ -30,17 +30,16 @@ def multitower(gpus: int) -> list:
     for g in range(4):
         device, reason = (gpu(g), ev.EXPLICIT) if gpus else (CPU0, ev.SOFT)
         a, b, seq = seq + 1, seq + 2, seq + 3
-        events.append(ev.OpPlaced(a, "_EagerConst", None, gpu(g), device, reason, [], [], [2, 3], "float32"))
-        events.append(ev.OpPlaced(b, "_EagerConst", None, gpu(g), device, reason, [], [], [3, 2], "float32"))
-        events.append(ev.OpPlaced(seq, "MatMul", None, gpu(g), device, reason, [a, b], [device, device],
+        events.append(ev.OpPlaced(a, "_EagerConst", None, gpu(g), device, reason, [], [2, 3], "float32"))
+        events.append(ev.OpPlaced(b, "_EagerConst", None, gpu(g), device, reason, [], [3, 2], "float32"))
+        events.append(ev.OpPlaced(seq, "MatMul", None, gpu(g), device, reason, [a, b],
                                   [2, 2], "float32"))
         products.append((seq, device))
     seq += 1
     for i, (_, device) in enumerate(products):
         if device != CPU0:
             events.append(ev.TensorCopied(seq, "AddN", i, device, CPU0, 16))
-    events.append(ev.OpPlaced(seq, "AddN", None, "/CPU:0", CPU0, ev.EXPLICIT, [s for s, _ in products],
-                              [dev for _, dev in products], [2, 2], "float32"))
+    events.append(ev.OpPlaced(seq, "AddN", None, "/CPU:0", CPU0, ev.EXPLICIT, [s for s, _ in products], [2, 2], "float32"))
     if gpus:
         for g in range(gpus):
             events.append(ev.MemoryStats(gpu(g), f"GPU_{g}_bfc", 1 << 30, 1 << 30, 768, 768, 3, 256, 1, 0, "limit"))

@@ -16,7 +16,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import devtrace, machine, program
+from conftest import devtrace, golden, machine, program
 
 import devtrace as tf
 from devtrace.devices.discovery import discover
@@ -125,35 +125,7 @@ def test_multi_tower_modern_log():
 def test_multi_tower_dot_clusters_devices_and_marks_copies():
     r = k20m(program("tf1_multi_tower.py"), "--format", "dot")
     assert r.returncode == 0, r.stderr
-    assert r.stderr == """\
-digraph devtrace {
-  rankdir=TB;
-  node [shape=box, fontname="Helvetica"];
-  edge [fontname="Helvetica"];
-  subgraph cluster_0 {
-    label="CPU:0";
-    op7 [label="AddN: AddN"];
-  }
-  subgraph cluster_1 {
-    label="GPU:2";
-    op4 [label="Const_1: Const"];
-    op5 [label="Const: Const"];
-    op6 [label="MatMul: MatMul"];
-  }
-  subgraph cluster_2 {
-    label="GPU:3";
-    op1 [label="Const_3: Const"];
-    op2 [label="Const_2: Const"];
-    op3 [label="MatMul_1: MatMul"];
-  }
-  op2 -> op3;
-  op1 -> op3;
-  op5 -> op6;
-  op4 -> op6;
-  op6 -> op7 [color=red, fontcolor=red, label="16 B"];
-  op3 -> op7 [color=red, fontcolor=red, label="16 B"];
-}
-"""
+    assert r.stderr == golden("tf1_multi_tower.dot")
 
 
 def test_device_count_gives_the_session_three_cpus_and_two_gpus():

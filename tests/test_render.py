@@ -9,6 +9,8 @@ import pytest
 from devtrace.trace import events as ev
 from devtrace.trace import jsonl, render_dot, render_summary, render_table, render_tf1, render_tf2
 
+from conftest import golden
+
 P = "/job:localhost/replica:0/task:0/device:"
 CPU0, GPU0, GPU1, GPU2, GPU3 = (P + d for d in ("CPU:0", "GPU:0", "GPU:1", "GPU:2", "GPU:3"))
 MiB = 1 << 20
@@ -24,15 +26,15 @@ def multitower() -> list:
         ev.TraceStart("graph", "devtrace", "multitower.py", "simulated"),
         ev.DeviceMapping([k20m(0, "0000:02:00.0"), k20m(1, "0000:03:00.0"),
                           k20m(2, "0000:83:00.0"), k20m(3, "0000:84:00.0")]),
-        ev.OpPlaced(1, "Const", "Const_3", "/gpu:3", GPU3, ev.EXPLICIT, [], [], [3, 2], "float32"),
-        ev.OpPlaced(2, "Const", "Const_2", "/gpu:3", GPU3, ev.EXPLICIT, [], [], [2, 3], "float32"),
-        ev.OpPlaced(3, "MatMul", "MatMul_1", "/gpu:3", GPU3, ev.EXPLICIT, [2, 1], [GPU3, GPU3], [2, 2], "float32"),
-        ev.OpPlaced(4, "Const", "Const_1", "/gpu:2", GPU2, ev.EXPLICIT, [], [], [3, 2], "float32"),
-        ev.OpPlaced(5, "Const", "Const", "/gpu:2", GPU2, ev.EXPLICIT, [], [], [2, 3], "float32"),
-        ev.OpPlaced(6, "MatMul", "MatMul", "/gpu:2", GPU2, ev.EXPLICIT, [5, 4], [GPU2, GPU2], [2, 2], "float32"),
+        ev.OpPlaced(1, "Const", "Const_3", "/gpu:3", GPU3, ev.EXPLICIT, [], [3, 2], "float32"),
+        ev.OpPlaced(2, "Const", "Const_2", "/gpu:3", GPU3, ev.EXPLICIT, [], [2, 3], "float32"),
+        ev.OpPlaced(3, "MatMul", "MatMul_1", "/gpu:3", GPU3, ev.EXPLICIT, [2, 1], [2, 2], "float32"),
+        ev.OpPlaced(4, "Const", "Const_1", "/gpu:2", GPU2, ev.EXPLICIT, [], [3, 2], "float32"),
+        ev.OpPlaced(5, "Const", "Const", "/gpu:2", GPU2, ev.EXPLICIT, [], [2, 3], "float32"),
+        ev.OpPlaced(6, "MatMul", "MatMul", "/gpu:2", GPU2, ev.EXPLICIT, [5, 4], [2, 2], "float32"),
         ev.TensorCopied(7, "AddN", 0, GPU2, CPU0, 16),
         ev.TensorCopied(7, "AddN", 1, GPU3, CPU0, 16),
-        ev.OpPlaced(7, "AddN", "AddN", "/cpu:0", CPU0, ev.EXPLICIT, [6, 3], [GPU2, GPU3], [2, 2], "float32"),
+        ev.OpPlaced(7, "AddN", "AddN", "/cpu:0", CPU0, ev.EXPLICIT, [6, 3], [2, 2], "float32"),
         ev.MemoryStats(GPU2, "GPU_2_bfc", 4 * 1024 * MiB, 4 * 1024 * MiB, 768, 1280, 3, 256, 1, 0, "preallocate"),
         ev.MemoryStats(GPU3, "GPU_3_bfc", 4 * 1024 * MiB, 4 * 1024 * MiB, 768, 3 * MiB + 512 * 1024, 3, 256, 1, 0,
                        "preallocate"),
@@ -47,11 +49,11 @@ def eager() -> list:
         ev.DeviceCreated(CPU0, "CPU"),
         ev.DeviceCreated(GPU0, "GPU", 0, 1024 * MiB, "device: 0, name: Tesla K40c", True),
         ev.DeviceCreated(GPU1, "GPU", 0, 1024 * MiB, "device: 0, name: Tesla K40c", True),
-        ev.OpPlaced(1, "_EagerConst", None, "", GPU0, ev.DEFAULT, [], [], [2, 3], "float32"),
-        ev.OpPlaced(2, "_EagerConst", None, "", GPU0, ev.DEFAULT, [], [], [3, 2], "float32"),
-        ev.OpPlaced(3, "MatMul", None, "", GPU0, ev.DEFAULT, [1, 2], [GPU0, GPU0], [2, 2], "float32"),
+        ev.OpPlaced(1, "_EagerConst", None, "", GPU0, ev.DEFAULT, [], [2, 3], "float32"),
+        ev.OpPlaced(2, "_EagerConst", None, "", GPU0, ev.DEFAULT, [], [3, 2], "float32"),
+        ev.OpPlaced(3, "MatMul", None, "", GPU0, ev.DEFAULT, [1, 2], [2, 2], "float32"),
         ev.TensorCopied(4, "Cast", 0, GPU0, CPU0, 16),
-        ev.OpPlaced(4, "Cast", "to_int", "/GPU:0", CPU0, ev.FALLBACK, [3], [GPU0], [2, 2], "int32"),
+        ev.OpPlaced(4, "Cast", "to_int", "/GPU:0", CPU0, ev.FALLBACK, [3], [2, 2], "int32"),
         ev.Message("INFO", "Using MirroredStrategy with devices ('/job:localhost/replica:0/task:0/device:GPU:0',)"),
         ev.OOM(5, "Fill", GPU0, "GPU_0_bfc", 2048 * 2048 * 4, [2048, 2048], "float32"),
         ev.MemoryStats(GPU0, "GPU_0_bfc", 1024 * MiB, 1024 * MiB, 1024, 1536, 4, 512, 1, 1, "limit"),
@@ -226,39 +228,11 @@ def test_summary_text():
 
 
 def test_dot():
-    assert render_dot.render(multitower()) == """\
-digraph devtrace {
-  rankdir=TB;
-  node [shape=box, fontname="Helvetica"];
-  edge [fontname="Helvetica"];
-  subgraph cluster_0 {
-    label="CPU:0";
-    op7 [label="AddN: AddN"];
-  }
-  subgraph cluster_1 {
-    label="GPU:2";
-    op4 [label="Const_1: Const"];
-    op5 [label="Const: Const"];
-    op6 [label="MatMul: MatMul"];
-  }
-  subgraph cluster_2 {
-    label="GPU:3";
-    op1 [label="Const_3: Const"];
-    op2 [label="Const_2: Const"];
-    op3 [label="MatMul_1: MatMul"];
-  }
-  op2 -> op3;
-  op1 -> op3;
-  op5 -> op6;
-  op4 -> op6;
-  op6 -> op7 [color=red, fontcolor=red, label="16 B"];
-  op3 -> op7 [color=red, fontcolor=red, label="16 B"];
-}
-"""
+    assert render_dot.render(multitower()) == golden("tf1_multi_tower.dot")
 
 
 def test_dot_eager_labels_and_quoting():
-    events = eager() + [ev.OpPlaced(9, "Identity", 'say "hi"', "", GPU1, ev.DEFAULT, [3, 0], [GPU0, CPU0])]
+    events = eager() + [ev.OpPlaced(9, "Identity", 'say "hi"', "", GPU1, ev.DEFAULT, [3, 0])]
     out = render_dot.render(events)
     assert '    op1 [label="_EagerConst"];' in out
     assert '    op9 [label="say \\"hi\\": Identity"];' in out
