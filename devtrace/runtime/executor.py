@@ -129,9 +129,6 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     opdef = REGISTRY.get(op_name) or _op_def(op_name)
     if dtype is None and inputs:
         dtype = inputs[0]._dtype
-    for t in inputs:
-        if t._dtype is not dtype and op_name != "Cast" and op_name != "AsString":
-            raise _dtype_error(op_name, inputs, dtype)
     if resource is None:
         key = (op_name, dtype, ctx.scope, ctx.soft_placement)
         decision = ctx.placement_cache.get(key)
@@ -142,15 +139,25 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
         device, reason = _resource_device(resource, opdef, dtype)
     trace = ctx.trace
     trace._seq = seq = trace._seq + 1
-    arrays = [t._value for t in inputs]
+    if len(inputs) == 2:  # most ops: spelled out, as comprehensions cost more than the kernel
+        x, y = inputs
+        arrays = [x._value, y._value]
+        producers = [x._seq, y._seq]
+        clean = x._device is device and y._device is device and x._dtype is dtype and y._dtype is dtype
+    else:
+        arrays = [t._value for t in inputs]
+        producers = [t._seq for t in inputs]
+        clean = True
+        for t in inputs:
+            if t._device is not device or t._dtype is not dtype:
+                clean = False
     temps = None  # copies live until the kernel has run
-    for t in inputs:
-        if t._device is not device:
-            temps = [_copy(ctx, t, device, seq, op_name, i) if t._device is not device else None
-                     for i, t in enumerate(inputs)]
-            arrays = [t._value if c is None else c._value for t, c in zip(inputs, temps)]
-            break
-    producers = [t._seq for t in inputs]
+    if not clean:
+        if any(t._dtype is not dtype for t in inputs):
+            raise _dtype_error(op_name, inputs, dtype)
+        temps = [_copy(ctx, t, device, seq, op_name, i) if t._device is not device else None
+                 for i, t in enumerate(inputs)]
+        arrays = [t._value if c is None else c._value for t, c in zip(inputs, temps)]
     if trace.listeners:  # the live log prints before the kernel runs, as TensorFlow's does
         event = ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, producers)
         trace.emit(event)
