@@ -130,11 +130,8 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     if dtype is None and inputs:
         dtype = inputs[0]._dtype
     if resource is None:
-        key = (op_name, dtype, ctx.scope, ctx.soft_placement)
-        decision = ctx.placement_cache.get(key)
-        if decision is None:
-            decision = ctx.placement_cache[key] = place(ctx, opdef, dtype.name if dtype is not None else None)
-        device, reason = decision
+        device, reason = ctx.placement_cache.get((op_name, dtype, ctx.scope, ctx.soft_placement)) \
+            or place(ctx, opdef, dtype)
     else:
         device, reason = _resource_device(resource, opdef, dtype)
     trace = ctx.trace
@@ -199,7 +196,7 @@ def execute_const(array: np.ndarray, dtype, name=None) -> Tensor:
         from .graph import build_const
 
         return build_const(array, dtype, name)
-    device, reason = place(ctx, REGISTRY["_EagerConst"], dtype.name)
+    device, reason = place(ctx, REGISTRY["_EagerConst"], dtype)
     seq = ctx.trace.next_seq()
     ctx.trace.emit(ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [],
                                list(array.shape), dtype.name))

@@ -34,15 +34,15 @@ def _spec_of(device):
     return s
 
 
-def place(ctx, opdef, dtype_name):
-    """Return ``(device, reason)`` for an op with no resource input; raises TF's errors."""
-    key = (opdef.name, dtype_name, ctx.scope, ctx.soft_placement)
+def place(ctx, opdef, dtype):
+    """Return ``(device, reason)`` for an op with no resource input; raises TF's errors.
+
+    The executor looks the same key up itself before calling (one dict lookup per op)."""
+    key = (opdef.name, dtype, ctx.scope, ctx.soft_placement)
     hit = ctx.placement_cache.get(key)
-    if hit is not None:
-        return hit
-    decision = _decide(ctx, opdef, dtype_name)
-    ctx.placement_cache[key] = decision
-    return decision
+    if hit is None:
+        hit = ctx.placement_cache[key] = _decide(ctx, opdef, dtype.name if dtype is not None else None)
+    return hit
 
 
 def _not_found(opdef, dtype_name):
