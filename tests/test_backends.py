@@ -69,3 +69,22 @@ def test_backend_choice():
     real = type(gpu)(**{**gpu.__dict__, "backend": "nvml"})
     expected = "cupy" if backends.cupy_usable() is None else "simulated"
     assert backends.backend_for(real, 0, 1 << 20).name == expected
+
+
+def test_a_real_gpu_without_usable_cupy_says_so(monkeypatch, capsys):
+    from devtrace.devices import discovery
+    from devtrace.runtime.context import reset_context
+    from test_devices import fake_nvml
+
+    gpu = {"name": "Tesla T4", "uuid": "GPU-aa", "bus": "00000000:05:00.0", "total": 16 << 30, "used": 0, "cc": (7, 5)}
+    monkeypatch.setattr(backends, "cupy_usable", lambda: "CuPy is not installed (pip install 'devtrace[cuda]')")
+    ctx = reset_context(discovery.discover(env={}, nvml_module=fake_nvml([gpu])), env={})
+    import devtrace as tf
+
+    x = tf.constant([1.0, 2.0])
+    assert x.device.endswith("GPU:0") and (x + x).numpy().tolist() == [2.0, 4.0]
+    assert capsys.readouterr().err == (
+        "WARNING:tensorflow:CuPy is not installed (pip install 'devtrace[cuda]'): ops on "
+        "/job:localhost/replica:0/task:0/device:GPU:0 run with NumPy kernels on the CPU; memory is still accounted "
+        "as on the GPU\n")
+    assert ctx.devices[1].backend.name == "simulated"

@@ -66,10 +66,13 @@ class Device:
         """The execution backend (NumPy / simulated / CuPy), created on first use so that
         listing devices never imports NumPy or CuPy."""
         if self._backend is None:
-            from .backends import backend_for
+            from .backends import backend_for, cupy_usable
 
             a = self.allocator
             self._backend = backend_for(self.gpu, self.platform_id, a.limit, not getattr(a, "allow_growth", True))
+            if self.gpu is not None and self.gpu.backend == "nvml" and self._backend.name != "cupy":
+                context().trace.emit(ev.Message("WARNING", f"{cupy_usable()}: ops on {self.name} run with NumPy "
+                                                           "kernels on the CPU; memory is still accounted as on the GPU"))
         return self._backend
 
     def __repr__(self):
