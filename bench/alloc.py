@@ -19,7 +19,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from devtrace.runtime.memory import KiB, MiB, BFCAllocator, HostAllocator  # noqa: E402
+from devtrace.output import KiB, MiB  # noqa: E402
+from devtrace.runtime.memory import BFCAllocator, HostAllocator  # noqa: E402
 
 TAG = ("Add", (2, 2), "float32")
 

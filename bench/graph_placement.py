@@ -28,10 +28,12 @@ for name in ("DEVTRACE_SIMULATE", "DEVTRACE_MACHINE"):
 import numpy as np  # noqa: E402
 
 from devtrace.devices.discovery import discover  # noqa: E402
-from devtrace.runtime import dtypes, graph_placer  # noqa: E402
+import devtrace.ops  # noqa: E402,F401 (declares the ops the graph is built of)
+from devtrace.runtime import dtypes  # noqa: E402
 from devtrace.runtime.context import reset_context  # noqa: E402
-from devtrace.runtime.graph import Graph  # noqa: E402
-from devtrace.runtime.graph_variables import Variable  # noqa: E402
+from devtrace.runtime.graph import placer as graph_placer  # noqa: E402
+from devtrace.runtime.graph.graph import Graph  # noqa: E402
+from devtrace.runtime.graph.variables import Variable  # noqa: E402
 
 BLOCK = 100
 _VALUE = np.ones((2, 2), np.float32)

@@ -1,50 +1,75 @@
 """devtrace: TensorFlow's device model — devices, placement, copies and device memory — in
 Python, without TensorFlow. ``import devtrace as tf`` runs the guide's programs.
 
-Attributes load lazily, so the CLI's start-up never pays for NumPy.
+Attributes load lazily, so the CLI's start-up never pays for NumPy. Op functions come from the
+op declarations (``devtrace.ops.API``); the rest from the modules named in ``_LAZY``.
 """
 
 from __future__ import annotations
 
 import importlib
 
+from . import hooks
+
 __version__ = "0.1.0"
 
-_OPS = ("constant", "convert_to_tensor", "add", "subtract", "multiply", "divide", "negative", "square",
-        "identity", "matmul", "add_n", "cast", "reshape", "fill", "zeros", "ones", "range", "reduce_sum",
-        "less", "less_equal", "greater", "greater_equal", "register_op")
 _DTYPES = ("float16", "float32", "float64", "half", "double", "int32", "int64", "string", "DType", "as_dtype")
 
-_LAZY = {name: ("devtrace.runtime.ops", name) for name in _OPS}
-_LAZY.update({name: ("devtrace.runtime.dtypes", name) for name in _DTYPES})
+_LAZY = {name: ("devtrace.runtime.dtypes", name) for name in _DTYPES}
 _LAZY.update({
     "bool": ("devtrace.runtime.dtypes", "bool_"),
     "Tensor": ("devtrace.runtime.tensor", "Tensor"),
     "TensorShape": ("devtrace.runtime.tensor", "TensorShape"),
-    "Variable": ("devtrace.runtime.variables", "Variable"),
-    "device": ("devtrace.runtime.placement", "device"),
-    "executing_eagerly": ("devtrace.runtime.placement", "executing_eagerly"),
+    "Variable": ("devtrace.runtime.eager.variables", "Variable"),
+    "device": ("devtrace.runtime.scopes", "device"),
+    "executing_eagerly": ("devtrace.runtime.scopes", "executing_eagerly"),
     "DeviceSpec": ("devtrace.devices.spec", "DeviceSpec"),
-    "config": ("devtrace.runtime.config", None),
+    "config": ("devtrace.config", None),
     "debugging": ("devtrace.api", "debugging"),
     "random": ("devtrace.api", "random"),
     "strings": ("devtrace.api", "strings"),
-    "compat": ("devtrace.api", "compat"),
-    "distribute": ("devtrace.api", "distribute"),
+    "math": ("devtrace.api", "math"),
+    "linalg": ("devtrace.api", "linalg"),
+    "compat": ("devtrace.compat", None),
+    "distribute": ("devtrace.distribute", None),
     "errors": ("devtrace.errors", None),
 })
 
 
+def _attach_console(ctx) -> None:
+    """Every runtime context prints warnings and the live placement log through the console."""
+    from .console import attach
+
+    attach(ctx)
+
+
+hooks.CONTEXT_CREATED.append(_attach_console)
+
+
+# devtrace's own modules that are no TensorFlow name: ``from devtrace import output`` asks this
+# module's __getattr__ first, which must not load the ops (and NumPy) to say no.
+_OWN_MODULES = frozenset(("api", "cli", "console", "devices", "hooks", "ops", "output", "runtime", "trace"))
+
+
 def __getattr__(name):
-    try:
-        module_name, attr = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'devtrace' has no attribute {name!r}") from None
-    module = importlib.import_module(module_name)
-    value = module if attr is None else getattr(module, attr)
+    spec = _LAZY.get(name)
+    if spec is None:
+        if name in _OWN_MODULES or name.startswith("__"):
+            raise AttributeError(f"module 'devtrace' has no attribute {name!r}")
+        from .ops import API
+
+        if name not in API:
+            raise AttributeError(f"module 'devtrace' has no attribute {name!r}")
+        value = API[name]
+    else:
+        module_name, attr = spec
+        module = importlib.import_module(module_name)
+        value = module if attr is None else getattr(module, attr)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    from .ops import API
+
+    return sorted(set(globals()) | set(_LAZY) | {name for name in API if "." not in name})

@@ -1,25 +1,26 @@
 """Namespaces of the public API that group functions as TensorFlow does
-(``devtrace.debugging``, ``devtrace.random`` …)."""
+(``devtrace.debugging``, ``devtrace.random``, ``devtrace.math`` …), built from the op
+declarations' public names."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .runtime import ops, placement
-
-debugging = SimpleNamespace(set_log_device_placement=placement.set_log_device_placement,
-                            get_log_device_placement=placement.get_log_device_placement)
-random = SimpleNamespace(uniform=ops.uniform)
-strings = SimpleNamespace(as_string=ops.as_string)
+from .ops import API
+from .runtime import scopes
 
 
-def __getattr__(name):
-    if name == "compat":
-        from .runtime import compat
+def namespace(prefix: str, **extra) -> SimpleNamespace:
+    """The functions published as ``prefix.name`` (``random.uniform`` → ``random``)."""
+    start = prefix + "."
+    functions = {name[len(start):]: fn for name, fn in API.items()
+                 if name.startswith(start) and "." not in name[len(start):]}
+    return SimpleNamespace(**functions, **extra)
 
-        return compat
-    if name == "distribute":
-        from .runtime import distribute
 
-        return distribute
-    raise AttributeError(name)
+debugging = SimpleNamespace(set_log_device_placement=scopes.set_log_device_placement,
+                            get_log_device_placement=scopes.get_log_device_placement)
+random = namespace("random")
+strings = namespace("strings")
+math = namespace("math")
+linalg = namespace("linalg")

@@ -4,7 +4,10 @@
 import numpy as np
 import pytest
 
-from devtrace.runtime import backends, kernels
+import devtrace.ops  # noqa: F401 (declares the ops whose kernels these tests run)
+from devtrace.runtime import backends
+from devtrace.runtime import registry as kernels
+from devtrace.runtime.memory import MemoryPolicy
 
 from fake_cupy import FakeCupy
 
@@ -68,7 +71,7 @@ def test_backend_choice():
     assert backends.backend_for(gpu, 0).name == "simulated"
     real = type(gpu)(**{**gpu.__dict__, "backend": "nvml"})
     expected = "cupy" if backends.cupy_usable() is None else "simulated"
-    assert backends.backend_for(real, 0, 1 << 20).name == expected
+    assert backends.backend_for(real, 0, MemoryPolicy("limit", 1 << 20, False)).name == expected
 
 
 def test_a_real_gpu_without_usable_cupy_says_so(monkeypatch, capsys):

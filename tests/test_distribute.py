@@ -211,7 +211,7 @@ def tf():
 def machine(gpus: int, limits=None):
     ctx = context_mod.reset_context(discover(simulate=str(gpus), env={}), env={})
     if limits:
-        from devtrace.runtime import config
+        from devtrace import config
 
         (phys,) = config.list_physical_devices("GPU")
         config.set_logical_device_configuration(phys, [config.LogicalDeviceConfiguration(m) for m in limits])

@@ -21,8 +21,9 @@ from conftest import devtrace, golden, machine, program
 import devtrace as tf
 from devtrace.devices.discovery import discover
 from devtrace.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
-from devtrace.runtime import graph as graph_mod
-from devtrace.runtime import graph_placer
+from devtrace.console import attach
+from devtrace.runtime.graph import graph as graph_mod
+from devtrace.runtime.graph import placer as graph_placer
 from devtrace.runtime.context import reset_context
 from devtrace.trace import events as ev
 from devtrace.trace import render_tf1
@@ -354,7 +355,8 @@ def test_no_gpus_no_known_devices(k40c_ctx):
 
 def test_process_wide_log_prints_graph_events_as_tf1(k40c_ctx):
     out = io.StringIO()
-    k40c_ctx.set_log_device_placement(True, stream=out)
+    attach(k40c_ctx, out)  # the live log's console, writing to ``out``
+    k40c_ctx.set_log_device_placement(True)
     c = tf.constant(1.0, name="c")
     v1.Session().run(c)  # the session itself does not ask for the log
     assert out.getvalue() == f"Device mapping:\n{K40C}\nc: (Const): {FULL}GPU:0\n"

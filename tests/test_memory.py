@@ -7,8 +7,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from devtrace.runtime.memory import (GiB, KiB, MiB, BFCAllocator, HostAllocator, _Chunk, _SizeIndex, bin_index,
-                                     default_memory_limit, min_system_memory, round_bytes)
+from devtrace.output import GiB, KiB, MiB
+from devtrace.runtime.memory import (BFCAllocator, HostAllocator, bin_index, default_memory_limit, min_system_memory,
+                                     round_bytes)
+from devtrace.runtime.memory.bfc import _Chunk, _SizeIndex
 
 
 def check_structure(a: BFCAllocator) -> None:

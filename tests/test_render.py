@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from devtrace.output import format_bytes
 from devtrace.trace import events as ev
 from devtrace.trace import jsonl, render_dot, render_summary, render_table, render_tf1, render_tf2
 
@@ -182,7 +183,7 @@ def test_table_helpers():
     assert render_table.short_device(GPU3) == "GPU:3"
     assert render_table.short_device("/job:worker/replica:0/task:1/device:GPU:0") == \
         "/job:worker/replica:0/task:1/device:GPU:0"
-    assert [render_table.format_bytes(n) for n in (0, 96, 1536, 3 * MiB, 5 << 30)] == \
+    assert [format_bytes(n) for n in (0, 96, 1536, 3 * MiB, 5 << 30)] == \
         ["0 B", "96 B", "1.5 KiB", "3.0 MiB", "5.0 GiB"]
     names = [P + "GPU:10", P + "GPU:2", CPU0, P + "XLA_CPU:0"]
     assert sorted(names, key=render_table.device_sort_key) == [CPU0, P + "GPU:2", P + "GPU:10", P + "XLA_CPU:0"]

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from devtrace.devices.spec import (
-    DeviceSpec,
+from devtrace.devices.names import (
     are_compatible,
     full_name,
     is_complete_specification,
@@ -21,6 +20,7 @@ from devtrace.devices.spec import (
     merge_unset_device_names,
     parse_full_or_local_name,
 )
+from devtrace.devices.spec import DeviceSpec
 from devtrace.errors import DeviceSpecError, InvalidArgumentError, UsageError
 
 FULL = "/job:localhost/replica:0/task:0/device:GPU:1"

@@ -9,10 +9,10 @@ import traceback
 from dataclasses import dataclass, field
 
 from ..errors import CheckFailed, ResourceExhaustedError, UsageError
+from ..output import MiB
 from ..trace import events as ev
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-MiB = 1 << 20
 
 
 def _check_program(path: str) -> None:
@@ -123,8 +123,9 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
         directory = os.path.dirname(os.path.abspath(trace_path))
         if not os.path.isdir(directory):
             raise UsageError(f"--trace {trace_path}: directory {directory} does not exist")
-    ctx.log_stream = stream
-    ctx.live_log = format_ == "tf2"
+    from ..console import attach
+
+    attach(ctx, stream, placement_log=format_ == "tf2")
     if log_placement:
         ctx.set_log_device_placement(True)
     try:
@@ -165,7 +166,8 @@ class Checks:
         return cls(parsed, no_fallback, max_copies, max_peak)
 
     def failures(self, events) -> list[str]:
-        from ..devices.spec import DeviceSpec, is_complete_specification
+        from ..devices.names import is_complete_specification
+        from ..devices.spec import DeviceSpec
 
         placed = [e for e in events if isinstance(e, ev.OpPlaced)]
         out = []

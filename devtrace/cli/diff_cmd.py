@@ -21,7 +21,7 @@ def diff(
     from ..errors import CheckFailed
     from ..trace import diff as d
     from ..trace import jsonl
-    from . import _output
+    from .. import output as _output
 
     checks = d.parse_fail_on(fail_on)
     result = d.diff(jsonl.read(a), jsonl.read(b))

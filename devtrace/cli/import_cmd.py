@@ -25,7 +25,7 @@ def import_(
     from ..errors import UsageError
     from ..trace import events as ev
     from ..trace import tflog
-    from . import _output
+    from .. import output as _output
 
     if format not in FORMATS:
         raise UsageError(f"--format {format}: choose one of {', '.join(FORMATS)}")

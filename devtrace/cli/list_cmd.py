@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from ._config import Fraction, Growth, Limit, MachineFile, Simulate, Visible
+from ._flags import Fraction, Growth, Limit, MachineFile, Simulate, Visible
 
 
 def list_devices(
@@ -18,8 +18,8 @@ def list_devices(
 ):
     """List physical and logical devices (as a table, or --json)."""
     from ..errors import CheckFailed
-    from . import _output
-    from ._config import configure
+    from .. import output as _output
+    from ._flags import configure
 
     ctx = configure(simulate, machine, visible, growth, limit, fraction)
     report = device_report(ctx)
@@ -36,7 +36,7 @@ def list_devices(
 
 def device_report(ctx) -> dict:
     """The JSON document ``devtrace list --json`` prints (schema 1)."""
-    from ..runtime import config
+    from .. import config
 
     machine = ctx.machine
     physical = [{"name": "/physical_device:CPU:0", "device_type": "CPU", "model": machine.cpu.model,
@@ -68,8 +68,8 @@ def device_report(ctx) -> dict:
 
 
 def print_report(report: dict, physical=True, logical=True) -> None:
-    from ..devices.models import format_mib
-    from ._output import print_table
+    from ..output import format_mib
+    from ..output import print_table
 
     backend = report["backend"]
     if physical:

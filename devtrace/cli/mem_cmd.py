@@ -4,7 +4,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ._config import Fraction, Growth, Limit, MachineFile, Simulate, Visible
+from ._flags import Fraction, Growth, Limit, MachineFile, Simulate, Visible
 
 
 def mem(
@@ -15,8 +15,9 @@ def mem(
     limit: Limit = None, fraction: Fraction = None,
 ):
     """Device memory per logical device: at initialisation, or after a program ran."""
-    from . import _output, _program
-    from ._config import configure
+    from .. import output as _output
+    from . import _program
+    from ._flags import configure
 
     ctx = configure(simulate, machine, visible, growth, limit, fraction)
     status = 0
@@ -91,8 +92,8 @@ def _physical_gpus(ctx, reserved_on) -> list[dict]:
 
 
 def print_memory(report) -> None:
-    from ..devices.models import format_mib
-    from ._output import print_table
+    from ..output import format_mib
+    from ..output import print_table
 
     ran = report["program"] is not None
     headers = ["DEVICE", "ON", "TOTAL", "LIMIT", "RESERVED", "LEFT FOR OTHERS", "POLICY"]

@@ -4,7 +4,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ._config import Fraction, Growth, Limit, MachineFile, Simulate, Visible
+from ._flags import Fraction, Growth, Limit, MachineFile, Simulate, Visible
 
 FORMATS = ("tf2", "tf1", "tf1-legacy", "table", "jsonl", "dot", "summary")
 CHECKS = "Checks (exit 3 when one fails)"
@@ -43,7 +43,7 @@ def run(
     if log_to not in ("stderr", "stdout"):
         raise UsageError(f"--log-to {log_to}: choose stderr or stdout")
     checks = _program.Checks.parse(expect or [], no_fallback, max_copies, max_peak)
-    from ._config import configure
+    from ._flags import configure
 
     ctx = configure(simulate, machine, visible, growth, limit, fraction, soft_placement)
     status = _program.run_program(ctx, program, args or [], log_placement=log_placement, format_=format_,

@@ -11,7 +11,7 @@ def spec(
 ):
     """Parse device strings: canonical form and fields."""
     from ..devices.spec import DeviceSpec
-    from . import _output
+    from .. import output as _output
 
     parsed = [(s, DeviceSpec.from_string(s)) for s in strings]
     if json_:

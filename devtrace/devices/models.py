@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-MiB = 1 << 20
-GiB = 1 << 30
+from ..output import GiB, MiB
 
 
 class Model(NamedTuple):
@@ -68,9 +67,3 @@ def parse_size(text: str) -> int | None:
         return None
     return int(value * SIZE_UNITS[unit])
 
-
-def format_mib(nbytes: int | None) -> str:
-    if nbytes is None:
-        return "-"
-    mib = nbytes / MiB
-    return f"{mib:.0f} MiB" if mib == int(mib) else f"{mib:.1f} MiB"

@@ -95,12 +95,13 @@ def cupy_usable() -> str | None:
     return None
 
 
-def backend_for(gpu, platform_id: int | None = None, limit_bytes: int | None = None, preallocate: bool = False):
+def backend_for(gpu, platform_id: int | None = None, memory=None):
     """The backend of one logical device: ``gpu=None`` is the CPU. Real GPUs are addressed by
     their platform id (CUDA's numbering after ``CUDA_VISIBLE_DEVICES``); each logical device on
-    one gets its own pool. Without a usable CuPy, NVML-discovered GPUs run NumPy kernels."""
+    one gets its own pool, limited by the device's ``MemoryPolicy`` — the same policy its
+    accounting allocator was built from. Without a usable CuPy, NVML GPUs run NumPy kernels."""
     if gpu is None:
         return _NUMPY
     if gpu.backend == "nvml" and cupy_usable() is None:
-        return CupyBackend(platform_id, limit_bytes, preallocate)
+        return CupyBackend(platform_id, memory.limit, memory.preallocate)
     return _SIMULATED

@@ -11,72 +11,17 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
-from typing import NamedTuple
 
-from ..devices import spec as specs
+from ..devices import names
 from ..devices.physical import GPUInfo, Machine
 from ..errors import NotFoundError
+from ..output import MiB
 from ..trace import events as ev
+from .. import hooks
 from . import memory
+from .devices import Device, LogicalDevice, LogicalDeviceConfiguration, PhysicalDevice
 
-MiB = 1 << 20
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-class PhysicalDevice(NamedTuple):
-    name: str
-    device_type: str
-
-
-class LogicalDevice(NamedTuple):
-    name: str
-    device_type: str
-
-
-@dataclass(frozen=True)
-class LogicalDeviceConfiguration:
-    """One logical device carved out of a physical one; ``memory_limit`` in MiB."""
-
-    memory_limit: float | None = None
-    experimental_priority: int | None = None
-    experimental_device_ordinal: int | None = None
-
-
-class Device:
-    """A logical device the runtime created: where ops run and memory is accounted."""
-
-    __slots__ = ("name", "short_name", "device_type", "index", "gpu", "platform_id", "allocator",
-                 "policy", "_backend", "description", "__weakref__")
-
-    def __init__(self, name, device_type, index, gpu, platform_id, allocator, policy, description):
-        self.name = name  # /job:localhost/replica:0/task:0/device:GPU:0
-        self.short_name = f"/device:{device_type}:{index}"
-        self.device_type = device_type
-        self.index = index
-        self.gpu: GPUInfo | None = gpu
-        self.platform_id = platform_id
-        self.allocator = allocator
-        self.policy = policy  # preallocate | growth | limit | fraction | host
-        self._backend = None
-        self.description = description
-
-    @property
-    def backend(self):
-        """The execution backend (NumPy / simulated / CuPy), created on first use so that
-        listing devices never imports NumPy or CuPy."""
-        if self._backend is None:
-            from .backends import backend_for, cupy_usable
-
-            a = self.allocator
-            self._backend = backend_for(self.gpu, self.platform_id, a.limit, not getattr(a, "allow_growth", True))
-            if self.gpu is not None and self.gpu.backend == "nvml" and self._backend.name != "cupy":
-                context().trace.emit(ev.Message("WARNING", f"{cupy_usable()}: ops on {self.name} run with NumPy "
-                                                           "kernels on the CPU; memory is still accounted as on the GPU"))
-        return self._backend
-
-    def __repr__(self):
-        return f"<Device {self.name}>"
 
 
 def caller_location() -> str | None:
@@ -114,11 +59,7 @@ class Context:
         self.trace = ev.Trace()
         self.placement_cache: dict = {}
         self.host: Device | None = None
-        self._log_listener = None
-        self.log_stream = None  # where the live placement log goes (None: stderr)
-        self.live_log = True  # False when the CLI renders the trace in another format instead
-        self._graph_emit = False  # True while emit_graph() records a Session's event
-        self.trace.message_listeners.append(_print_warning)
+        self.graph_builder = None  # set by the graph room while ops build TF1 graph nodes
 
     # -- discovery -------------------------------------------------------------------------
     @property
@@ -262,29 +203,25 @@ class Context:
         gpus = [d for d in visible if d.device_type == "GPU"]
         if not cpus:
             raise NotFoundError("No CPU devices are available in this process")
-        growth = self._resolve_growth(gpus)
+        policies, messages = memory.resolve([(self.gpu_info(g), self._virtual.get(g), self._growth.get(g))
+                                             for g in gpus], self.memory_fraction, self._env)
+        for level, text in messages:
+            self.trace.emit(ev.Message(level, text))
         devices: list[Device] = []
         cpu_configs = self._virtual.get(cpus[0]) or [LogicalDeviceConfiguration()]
         for i in range(len(cpu_configs)):
-            name = specs.full_name("CPU", i)
-            devices.append(Device(name, "CPU", i, None, None, memory.HostAllocator(f"cpu_{i}"), "host", ""))
+            devices.append(Device(names.full_name("CPU", i), "CPU", i, None, None, memory.HostAllocator(f"cpu_{i}"),
+                                  memory.HOST, "", self.trace))
         n = 0
-        for phys in gpus:
+        for phys, device_policies in zip(gpus, policies):
             gpu = self.gpu_info(phys)
             platform_id = self.machine.gpus.index(gpu)
-            configs = self._virtual.get(phys)
-            for cfg in configs or [None]:
-                name = specs.full_name("GPU", n)
-                if cfg is not None:
-                    limit, policy = int(cfg.memory_limit) * MiB, "limit"
-                else:
-                    limit = memory.default_memory_limit(gpu.memory_free, gpu.memory_total,
-                                                        gpu.compute_capability[0], self.memory_fraction)
-                    policy = "fraction" if self.memory_fraction else ("growth" if growth else "preallocate")
-                allocator = memory.BFCAllocator(f"GPU_{n}_bfc", limit, bool(growth) and cfg is None,
+            for policy in device_policies:
+                name = names.full_name("GPU", n)
+                allocator = memory.BFCAllocator(f"GPU_{n}_bfc", policy.limit, policy.allow_growth,
                                                 on_reserve=self._reserve_listener(name, f"GPU_{n}_bfc"))
                 devices.append(Device(name, "GPU", n, gpu, platform_id, allocator, policy,
-                                      gpu.short_description(platform_id)))
+                                      gpu.short_description(platform_id), self.trace))
                 n += 1
         self.devices = devices
         self.devices_by_name = {d.name: d for d in devices}
@@ -306,31 +243,6 @@ class Context:
                 self.trace.emit(ev.MemoryReserved(device_name, allocator_name, nbytes, total))
         return on_reserve
 
-    def _resolve_growth(self, gpus) -> bool:
-        """Growth for every visible GPU, as TensorFlow decides it at initialisation."""
-        if any(g in self._virtual for g in gpus):
-            if any(self._growth.get(g) for g in gpus):
-                self.trace.emit(ev.Message("WARNING", "Memory growth is ignored: virtual devices are configured "
-                                                      "(TensorFlow silently ignores growth then, tensorflow#38367)"))
-            return False
-        values = {self._growth.get(g) for g in gpus}
-        if len(values) > 1:
-            raise ValueError("Memory growth cannot differ between GPU devices")
-        growth = bool(values.pop()) if values else False
-        forced = self._env.get("TF_FORCE_GPU_ALLOW_GROWTH")
-        if forced is not None:
-            if forced in ("true", "false"):
-                if (forced == "true") != growth:
-                    self.trace.emit(ev.Message("WARNING", "Overriding orig_value setting because the "
-                                               "TF_FORCE_GPU_ALLOW_GROWTH environment variable is set. "
-                                               f"Original config value was {int(growth)}."))
-                growth = forced == "true"
-            else:
-                self.trace.emit(ev.Message("ERROR", "The TF_FORCE_GPU_ALLOW_GROWTH environment variable is set "
-                                           f"but could not be parsed: \"{forced}\". Valid values are \"true\" or "
-                                           f"\"false\". Using original config value of {int(growth)}."))
-        return growth
-
     def logical_devices(self, device_type=None) -> list[LogicalDevice]:
         self.ensure_initialized("list_logical_devices()")
         return [LogicalDevice(d.short_name, d.device_type) for d in self.devices
@@ -340,61 +252,15 @@ class Context:
         return self.devices_by_name.get(name)
 
     # -- placement log ---------------------------------------------------------------------
-    def set_log_device_placement(self, enabled: bool, stream=None) -> None:
+    def set_log_device_placement(self, enabled: bool) -> None:
         """Unlike TensorFlow 2.21, takes effect whenever it is called."""
         self.log_device_placement = bool(enabled)
-        if self._log_listener is not None:
-            self.trace.listeners.remove(self._log_listener)
-            self._log_listener = None
-        stream = stream or self.log_stream
-        if enabled and self.live_log:
-            from ..trace import render_tf1
-            from ..trace.render_tf2 import line
-
-            def listener(event, _line=line, _tf1=render_tf1.line):
-                if event.kind == "message" and event.level != "INFO":
-                    return  # warnings print anyway (_print_warning)
-                text = _tf1(event) if self._graph_emit else _line(event)
-                if text is not None:
-                    self._write_log(text, stream)
-
-            self._log_listener = listener
-            self.trace.listeners.append(listener)
-
-    def _write_log(self, text: str, stream=None) -> None:
-        out = stream or self.log_stream or sys.stderr
-        if out is not sys.stdout:
-            sys.stdout.flush()  # keep the program's own output in order with the log
-        out.write(text + "\n")
-        out.flush()
+        self.trace.set_placement_logging(self.log_device_placement)
 
     def emit_graph(self, event, log: bool = False) -> None:
-        """Record a TF1 Session's event (graph mode). The live log prints it as TensorFlow 1 does
-        (``render_tf1.line``) when the process-wide placement log is on, or when ``log`` — the
-        session's ``ConfigProto.log_device_placement`` — asks for it."""
-        self._graph_emit = True
-        try:
-            self.trace.emit(event)
-        finally:
-            self._graph_emit = False
-        if log and self._log_listener is None and self.live_log \
-                and not (event.kind == "message" and event.level != "INFO"):
-            from ..trace import render_tf1
-
-            text = render_tf1.line(event)
-            if text is not None:
-                self._write_log(text)
-
-
-def _print_warning(event) -> None:
-    """WARNING and ERROR messages reach stderr whether or not the placement log is on, as
-    TensorFlow's do; INFO lines only with the log."""
-    if event.level != "INFO":
-        from ..trace.render_tf2 import line
-
-        sys.stdout.flush()
-        sys.stderr.write(line(event) + "\n")
-        sys.stderr.flush()
+        """Record a TF1 Session's event (graph mode); ``log`` is the session's
+        ``ConfigProto.log_device_placement``."""
+        self.trace.emit_graph(event, log)
 
 
 _context: Context | None = None
@@ -403,12 +269,19 @@ _context: Context | None = None
 def context() -> Context:
     global _context
     if _context is None:
-        _context = Context()
+        _context = _created(Context())
     return _context
 
 
 def reset_context(machine: Machine | None = None, env=None) -> Context:
     """A fresh runtime (tests, and ``devtrace run`` before it configures one)."""
     global _context
-    _context = Context(machine, env)
+    _context = _created(Context(machine, env))
     return _context
+
+
+def _created(ctx: Context) -> Context:
+    """Let the layers above attach to a new context (the console listens to its trace)."""
+    for hook in hooks.CONTEXT_CREATED:
+        hook(ctx)
+    return ctx

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import events as ev
-from .render_table import device_sort_key, format_bytes, short_device
+from ..output import format_bytes
+from .render_table import device_sort_key, short_device
 
 CHECKS = ("moved", "copies", "fallback", "peak")
 
@@ -175,7 +176,7 @@ def render(result: DiffResult) -> str:
     out.append(f"fallbacks: A {a.fallbacks} · B {b.fallbacks} · {_signed(b.fallbacks - a.fallbacks)}")
     devices = result.peak_devices()
     if devices:
-        from ..cli._output import format_plain_table
+        from ..output import format_plain_table
 
         rows = []
         for d in devices:

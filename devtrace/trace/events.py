@@ -182,18 +182,24 @@ class Trace:
 
     The eager executor records each op as a plain tuple of ``OpPlaced``'s fields (a tuple costs
     a tenth of an object to build); ``events`` turns them into ``OpPlaced`` objects when read.
-    ``message_listeners`` hear only ``Message`` events (warnings print whether or not the
-    placement log is on), so that the per-op path checks one list, usually empty.
+
+    Listeners: ``message_listeners`` hear only ``Message`` events (warnings print whether or not
+    the placement log is on); ``placement_listeners`` hear every event, but only while placement
+    logging is on — ``listeners`` is the active list, usually empty, so the per-op path checks
+    one list. ``graph_mode`` is true while a TF1 session's event is emitted (it logs as TF1 does).
     """
 
-    __slots__ = ("_events", "_done", "listeners", "message_listeners", "_seq")
+    __slots__ = ("_events", "_done", "listeners", "placement_listeners", "message_listeners", "_seq",
+                 "graph_mode")
 
     def __init__(self):
         self._events: list = []
         self._done = 0  # everything before this index is an event object
         self.listeners: list = []
+        self.placement_listeners: list = []
         self.message_listeners: list = []
         self._seq = 0
+        self.graph_mode = False
 
     @property
     def events(self) -> list:
@@ -215,6 +221,21 @@ class Trace:
         if event.kind == "message":
             for listener in self.message_listeners:
                 listener(event)
+
+    def set_placement_logging(self, enabled: bool) -> None:
+        self.listeners = list(self.placement_listeners) if enabled else []
+
+    def emit_graph(self, event, log: bool = False) -> None:
+        """Record a TF1 session's event; ``log`` (the session's ``log_device_placement``) sends it to
+        the placement listeners even when process-wide placement logging is off."""
+        self.graph_mode = True
+        try:
+            self.emit(event)
+            if log and not self.listeners:
+                for listener in self.placement_listeners:
+                    listener(event)
+        finally:
+            self.graph_mode = False
 
     def of(self, cls) -> list:
         return [e for e in self.events if isinstance(e, cls)]

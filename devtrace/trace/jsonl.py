@@ -35,7 +35,7 @@ def dumps(events) -> str:
 
 def write(path, events) -> None:
     """Write the trace atomically (a reader never sees half a file)."""
-    from ..cli._output import write_atomic
+    from ..output import write_atomic
 
     write_atomic(str(path), dumps(events))
 

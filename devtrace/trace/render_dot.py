@@ -8,7 +8,8 @@ when the trace recorded the copy. The output depends only on the events (stable 
 
 from __future__ import annotations
 
-from .render_table import copies_by_seq, device_sort_key, format_bytes, short_device
+from ..output import format_bytes
+from .render_table import copies_by_seq, device_sort_key, short_device
 
 
 def _quote(text: str) -> str:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from . import events as ev
-from .render_table import device_sort_key, format_bytes, short_device
+from ..output import format_bytes, format_mib
+from .render_table import device_sort_key, short_device
 
-MiB = 1 << 20
 
 
 def summarize(events) -> dict:
@@ -49,18 +49,15 @@ def summarize(events) -> dict:
     }
 
 
-def _mib(n: int | None) -> str:
-    return "-" if n is None else f"{n / MiB:.1f}"
-
 
 def render(events) -> str:
-    from ..cli._output import format_plain_table
+    from ..output import format_plain_table
 
     s = summarize(events)
     rows = []
     for d, n in s["ops_per_device"].items():
         mem = s["memory"].get(d, {})
-        rows.append([short_device(d), str(n), _mib(mem.get("in_use")), _mib(mem.get("peak"))])
+        rows.append([short_device(d), str(n), format_mib(mem.get("in_use"), unit=False), format_mib(mem.get("peak"), unit=False)])
     out = format_plain_table(["device", "ops", "in use MiB", "peak MiB"], rows, right=(1, 2, 3)) if rows else ""
     fb = s["fallbacks"]
     kinds = ", ".join(f"{op} ×{n}" for op, n in s["fallback_ops"].items())

@@ -1,12 +1,14 @@
 """The placement table: one row per op, with the reason column TensorFlow never shows.
 
-Also home of the small helpers every renderer shares: short device names (``GPU:0``), byte
-sizes (``96 B``, ``1.5 KiB``) and a stable device order (CPU before GPU, then by index).
+Also home of the small helpers every renderer shares: short device names (``GPU:0``) and a
+stable device order (CPU before GPU, then by index).
 """
 
 from __future__ import annotations
 
 import re
+
+from ..output import format_bytes
 
 LOCAL_PREFIX = "/job:localhost/replica:0/task:0/device:"
 HEADERS = ["seq", "op", "node", "requested", "device", "reason", "copies in"]
@@ -31,16 +33,6 @@ def device_sort_key(name: str):
     job, replica, task, dtype, index = m.groups()
     return (0, job, int(replica), int(task), _TYPE_RANK.get(dtype, 2), dtype, int(index))
 
-
-def format_bytes(n: int) -> str:
-    """``96 B``, ``1.5 KiB``, ``16.0 MiB``, ``2.0 GiB``."""
-    if n < 1024:
-        return f"{n} B"
-    for unit in ("KiB", "MiB", "GiB"):
-        n /= 1024
-        if n < 1024 or unit == "GiB":
-            return f"{n:.1f} {unit}"
-    raise AssertionError("unreachable")
 
 
 def copies_by_seq(events) -> dict[int, list]:
@@ -67,7 +59,7 @@ def rows(events) -> list[list[str]]:
 
 def render(events) -> str:
     """The table as plain aligned text (for files and pipes); empty when no op ran."""
-    from ..cli._output import format_plain_table
+    from ..output import format_plain_table
 
     body = rows(events)
     if not body:
@@ -77,7 +69,7 @@ def render(events) -> str:
 
 def print_placement_table(events) -> None:
     """Print the table to stdout: rich on a terminal, plain text otherwise."""
-    from ..cli._output import print_table
+    from ..output import print_table
 
     body = rows(events)
     if not body:

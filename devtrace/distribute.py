@@ -23,13 +23,15 @@ import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..devices.spec import DeviceSpec
-from ..trace import events as ev
-from . import ops, variables
-from .context import LogicalDevice, context
-from .placement import device
-from .tensor import Tensor
-from .variables import Variable
+from .devices.spec import DeviceSpec
+from .ops import array_ops, math_ops
+from .runtime.context import context
+from .runtime.devices import LogicalDevice
+from .runtime.eager import variables
+from .runtime.eager.variables import Variable
+from .runtime.scopes import device
+from .runtime.tensor import Tensor
+from .trace import events as ev
 
 _HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
 _LOG_FIRST_N = 10  # logging.log_first_n(INFO, "Reduce to …", 10): per process
@@ -209,7 +211,7 @@ class MirroredStrategy:
                         v = Variable(initial_value, name=name, dtype=dtype, trainable=trainable)
                     else:
                         primary = copies[0]
-                        v = Variable(lambda: ops.identity(primary.value()), dtype=dtype, trainable=trainable,
+                        v = Variable(lambda: array_ops.identity(primary.value()), dtype=dtype, trainable=trainable,
                                      name=f"{primary.name.split(':')[0]}/replica_{i}")
                 copies.append(v)
         return MirroredVariable(self, copies)
@@ -244,7 +246,7 @@ class MirroredStrategy:
             if op is ReduceOp.MEAN:
                 axes = axis if isinstance(axis, (list, tuple)) else (axis,)
                 count = sum(_elements(v.shape, axes) for v in self.experimental_local_results(value))
-            value = self.run(lambda v: ops.reduce_sum(v, axis=axis), args=(value,))
+            value = self.run(lambda v: math_ops.reduce_sum(v, axis=axis), args=(value,))
         reduced = self._reduce_to(op if count is None else ReduceOp.SUM, value)
         if count is not None:
             with device(_destination()), _silent_copies():
@@ -262,11 +264,11 @@ class MirroredStrategy:
                 raise ValueError(f"A non-DistributedValues value {value} cannot be reduced with the given "
                                  f"reduce op {op}.")
             with device(dst):
-                return ops.identity(value)
+                return array_ops.identity(value)
         values = value.values
         if len(values) == 1 and getattr(values[0], "device", None) == dst:
             with device(dst):
-                return ops.identity(values[0])
+                return array_ops.identity(values[0])
         reduce_to = self._cross_device_ops.reduce_to_device or dst
         ctx = context()
         logged = _reduce_logs.get(ctx, 0)
@@ -274,11 +276,11 @@ class MirroredStrategy:
             _reduce_logs[ctx] = logged + 1
             ctx.trace.emit(ev.Message("INFO", f"Reduce to {reduce_to} then broadcast to {(dst,)!r}."))
         with device(reduce_to), _silent_copies():
-            reduced = ops.add_n(values) if len(values) > 1 else values[0]  # add_n of one value returns it
+            reduced = math_ops.add_n(values) if len(values) > 1 else values[0]  # add_n of one value returns it
             if op is ReduceOp.MEAN:
                 reduced = reduced / len(values)
         with device(dst):
-            return ops.identity(reduced)  # simple_broadcast to the one destination
+            return array_ops.identity(reduced)  # simple_broadcast to the one destination
 
 
 def get_replica_context():

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import InvalidArgumentError
-from ..trace import events as ev
-from .context import LogicalDeviceConfiguration
+from ...errors import InvalidArgumentError
+from ...trace import events as ev
+from ..devices import LogicalDeviceConfiguration
 
 
 @dataclass

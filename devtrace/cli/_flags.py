@@ -60,7 +60,7 @@ def configure(simulate=None, machine=None, visible=None, growth=None, limit=None
               soft_placement=None):
     """A fresh runtime context for this machine and configuration."""
     from ..devices.discovery import discover
-    from ..runtime import config
+    from .. import config
     from ..runtime.context import reset_context
 
     if simulate is not None and machine is not None:

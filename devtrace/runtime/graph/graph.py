@@ -1,12 +1,12 @@
 """TensorFlow 1 graphs: ``Graph``, ``Operation`` and symbolic tensors.
 
 In graph mode (``compat.v1.disable_eager_execution()``, or inside ``Graph.as_default()``) the
-op functions of :mod:`devtrace.runtime.ops` build nodes instead of running kernels: the
-executor hands each call to :func:`build_op` / :func:`build_const`. A node records what
+op functions of :mod:`devtrace.ops` build nodes instead of running kernels: the eager executor
+hands each call to the context's ``graph_builder`` (:data:`BUILDER`), which this room installs. A node records what
 TensorFlow's NodeDef records — a unique name (``Const``, ``Const_1``, ``a_1``), its inputs, the
 device *requested* by the ``device()`` scopes around it (``merge_device``: inner fields win)
 and its ``_class`` colocation groups — and nothing is placed until a ``Session`` runs it
-(:mod:`devtrace.runtime.graph_placer`).
+(:mod:`devtrace.runtime.graph.placer`).
 
 Besides its op list the graph keeps the small indexes the placer needs to stay linear: the ids
 of nodes with ref/resource inputs, of nodes with colocation groups, and the set of group names.
@@ -19,134 +19,20 @@ import re
 
 import numpy as np
 
-from ..errors import NotFoundError
-from . import context as _context_mod
-from . import graph_shapes, kernels
-from .dtypes import as_dtype
-from .tensor import Tensor, TensorShape
-
-# Graph-only op types (eager mode has VarHandleOp & co). Their kernels are trivial: the session
-# executes them itself (a variable's buffer, a fed value, nothing).
-_ANY = kernels.ALL_TYPES
-_DEVICE_SAFE = kernels.ALL_TYPES - kernels.STRINGS
-kernels.register("VariableV2", lambda xp: None, dtypes_={kernels.CPU: _ANY, kernels.GPU: _DEVICE_SAFE})
-kernels.register("Assign", lambda xp, ref, value: value.copy(), dtypes_={kernels.CPU: _ANY, kernels.GPU: _DEVICE_SAFE})
-kernels.register("Placeholder", lambda xp: None, dtypes_={kernels.CPU: _ANY, kernels.GPU: _DEVICE_SAFE})
-kernels.register("NoOp", lambda xp: None)
+from ...devices.spec import DeviceSpec
+from ...errors import NotFoundError
+from .. import context as _context_mod
+from ..dtypes import as_dtype
+from ..registry import REGISTRY
+from .default_session import default_session
+from .tensor import REF_OUTPUTS, SymbolicTensor
 
 # Inputs of ref (or resource) type: TensorFlow colocates their producer with the consumer.
 REF_INPUTS = {"Assign": (0,), "AssignAdd": (0,), "AssignSub": (0,)}
-# Ops whose single output is a ref: 0 inputs + ref output = a "ref generator" (the variable).
-REF_OUTPUTS = frozenset(("VariableV2", "Assign"))
 NO_OUTPUT = frozenset(("NoOp",))
 
 GENERATOR, REF_GENERATOR = 1, 2  # Operation._kind (0: any other node)
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
-
-
-class UnknownShape(TensorShape):
-    """A shape of unknown rank (``TensorShape(None)``)."""
-
-    rank = None
-
-    def __repr__(self):
-        return "TensorShape(None)"
-
-    def __str__(self):
-        return "<unknown>"
-
-    def as_list(self):
-        raise ValueError("as_list() is not defined on an unknown TensorShape.")
-
-
-def _shape_of(shape):
-    return UnknownShape() if shape is None else TensorShape(shape)
-
-
-class SymbolicTensor(Tensor):
-    """An output of a graph node: a name, a dtype, a static shape — no value until a Session runs it."""
-
-    __slots__ = ("_op", "_index", "_shape")
-
-    def __init__(self, op, index, dtype, shape):
-        self._value = self._device = self._handle = None
-        self._seq = 0
-        self._dtype = dtype
-        self._op = op
-        self._index = index
-        self._shape = shape
-
-    @property
-    def name(self) -> str:
-        return f"{self._op.name}:{self._index}"
-
-    @property
-    def op(self):
-        return self._op
-
-    @property
-    def graph(self):
-        return self._op._graph
-
-    @property
-    def device(self) -> str:
-        """The device the node *requested* (TensorFlow's ``Tensor.device`` in graph mode)."""
-        return self._op._device
-
-    @property
-    def shape(self) -> TensorShape:
-        return _shape_of(self._shape)
-
-    def get_shape(self) -> TensorShape:
-        return self.shape
-
-    @property
-    def ndim(self):
-        return None if self._shape is None else len(self._shape)
-
-    @property
-    def value_index(self) -> int:
-        return self._index
-
-    def consumers(self) -> list:
-        return [self._op._graph._ops[i] for i in self._op._consumers or ()
-                if any(t is self for t in self._op._graph._ops[i]._inputs)]
-
-    def eval(self, feed_dict=None, session=None):
-        from .session import default_session
-
-        return default_session(session, "Tensor").run(self, feed_dict)
-
-    def _dtype_text(self) -> str:
-        return self._dtype.name + ("_ref" if self._op.type in REF_OUTPUTS else "")
-
-    def __str__(self):
-        return f'Tensor("{self.name}", shape={self.shape}, dtype={self._dtype_text()})'
-
-    def __repr__(self):
-        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self._dtype_text()}>"
-
-    def numpy(self):
-        raise NotImplementedError("numpy() is only available when eager execution is enabled.")
-
-    def __array__(self, dtype=None, copy=None):
-        raise NotImplementedError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This "
-                                  f"error may indicate that you're trying to pass a Tensor to a NumPy call, "
-                                  f"which is not supported.")
-
-    def __bool__(self):
-        raise TypeError("Using a `tf.Tensor` as a Python `bool` is not allowed in Graph execution. Use Eager "
-                        "execution or decorate this function with @tf.function.")
-
-    def __len__(self):
-        raise TypeError(f"len is not well defined for a symbolic Tensor ({self.name}). Please call `x.shape` "
-                        f"rather than `len(x)` for shape information.")
-
-    def __iter__(self):
-        raise TypeError("Tensor objects are only iterable when eager execution is enabled. To iterate over "
-                        "this tensor use tf.map_fn.")
-
-    __hash__ = object.__hash__
 
 
 class Operation:
@@ -190,8 +76,6 @@ class Operation:
         return [f"loc:@{g}".encode() for g in (self._colocation or (self.name,))]
 
     def run(self, feed_dict=None, session=None):
-        from .session import default_session
-
         default_session(session, "Operation").run(self, feed_dict)
 
     def __repr__(self):
@@ -297,7 +181,7 @@ class Graph:
         """Make this the default graph; inside, ops build nodes here (TensorFlow: graph mode)."""
         ctx = _context_mod.context()
         saved = ctx.eager
-        ctx.eager = False
+        ctx.eager, ctx.graph_builder = False, BUILDER
         _STACK.append(self)
         try:
             yield self
@@ -347,8 +231,6 @@ class Graph:
     def device(self, name):
         """A device scope recorded on the nodes created inside (``merge_device``: inner fields
         override outer ones; ``None`` ignores outer scopes; ``""`` inherits them)."""
-        from ..devices.spec import DeviceSpec
-
         if name is None or name == "":
             entry = name
         else:
@@ -412,7 +294,7 @@ class Graph:
     def _create_op(self, op_type, inputs, attrs=None, name=None, dtype=None, shape=None):
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        opdef = kernels.REGISTRY.get(op_type)
+        opdef = REGISTRY.get(op_type)
         if opdef is None:
             raise NotFoundError(f"Op type not registered '{op_type}' in binary running on devtrace. Make sure "
                                 f"the Op and Kernel are registered in the binary running in this process.")
@@ -459,7 +341,10 @@ class Graph:
         if op_type in NO_OUTPUT:
             op._outputs = ()
         else:
-            out_dtype, out_shape = graph_shapes.infer(op_type, name, inputs, attrs, dtype)
+            if opdef.shape is None:
+                out_dtype, out_shape = dtype, None
+            else:
+                out_dtype, out_shape = opdef.shape(name, [t._shape for t in inputs], attrs or {}, dtype)
             if shape is not None:
                 out_shape = shape
             op._outputs = (SymbolicTensor(op, 0, out_dtype, out_shape),)
@@ -526,14 +411,15 @@ def reset_default_graph() -> None:
 
 def disable_eager_execution() -> None:
     """From now on ops build nodes of the default graph (run them with a ``Session``)."""
-    _context_mod.context().eager = False
+    ctx = _context_mod.context()
+    ctx.eager, ctx.graph_builder = False, BUILDER
 
 
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:
     _context_mod.context().eager = True
 
 
-# -- the executor's graph-mode entry points ------------------------------------------------------
+# -- the eager executor's graph-mode entry points --------------------------------------------------
 def _graph_of(inputs) -> Graph:
     graph = None
     for t in inputs:
@@ -547,7 +433,7 @@ def _graph_of(inputs) -> Graph:
 
 
 def build_op(op_type, inputs, attrs, name, dtype, resource):
-    """What ``executor.execute`` does in graph mode: add a node, return its output."""
+    """What ``execute`` does in graph mode: add a node, return its output."""
     if resource is not None or op_type == "VarHandleOp":
         raise RuntimeError("devtrace.Variable is eager-only; in graph mode create variables with "
                            "devtrace.compat.v1.Variable")
@@ -556,8 +442,23 @@ def build_op(op_type, inputs, attrs, name, dtype, resource):
 
 
 def build_const(array: np.ndarray, dtype, name=None) -> SymbolicTensor:
-    """What ``executor.execute_const`` does in graph mode: a ``Const`` node."""
+    """What ``execute_const`` does in graph mode: a ``Const`` node."""
     return get_default_graph()._create_const(array, dtype, name)
+
+
+class _Builder:
+    """The context's ``graph_builder`` while ops build graph nodes."""
+
+    op = staticmethod(build_op)
+    const = staticmethod(build_const)
+
+    @staticmethod
+    def device(spec):
+        """A ``device()`` scope on the default graph."""
+        return get_default_graph().device(spec)
+
+
+BUILDER = _Builder()
 
 
 __all__ = ["Graph", "Operation", "SymbolicTensor", "get_default_graph", "reset_default_graph",

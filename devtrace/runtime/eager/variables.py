@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 
+from ..tensor import Tensor
+from ..values import convert_to_tensor
 from .executor import execute
-from .ops import convert_to_tensor
-from .tensor import Tensor
 
 _uids = itertools.count()
 _creators: list = []  # variable_creator_scope stack (MirroredStrategy.scope() pushes one)
@@ -79,6 +79,10 @@ class Variable(metaclass=VariableMetaclass):
     def assign_add(self, delta, read_value=True):
         delta = convert_to_tensor(delta, dtype=self._dtype)
         return self._assign("AssignAddVariableOp", (self._value, delta))
+
+    def __tf_tensor__(self, dtype=None, name=None) -> Tensor:
+        """TensorFlow's conversion protocol: a variable used as a tensor is read."""
+        return self.read_value()
 
     def __repr__(self):
         arr = repr(self._value.numpy())

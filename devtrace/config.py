@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ..devices.spec import parse_full_or_local_name, DeviceSpec
-from .context import LogicalDeviceConfiguration, PhysicalDevice, LogicalDevice, context  # noqa: F401
+from .devices.names import are_compatible, parse_full_or_local_name
+from .devices.spec import DeviceSpec
+from .runtime.context import context
+from .runtime.devices import LogicalDevice, LogicalDeviceConfiguration, PhysicalDevice  # noqa: F401
 
 
 def list_physical_devices(device_type=None) -> list[PhysicalDevice]:
@@ -80,8 +82,6 @@ def _device_for_stats(device: str):
 
 
 def _compatible(parsed: DeviceSpec, device) -> bool:
-    from ..devices.spec import are_compatible
-
     return are_compatible(parsed, DeviceSpec.from_string(device.name))
 
 

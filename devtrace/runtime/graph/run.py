@@ -10,18 +10,13 @@ the same), fetched values when ``run`` returns, variables when the session close
 
 from __future__ import annotations
 
-from time import perf_counter_ns
-
 import numpy as np
 
-from ..errors import FailedPreconditionError, InvalidArgumentError, ResourceExhaustedError
-from ..trace import events as ev
-from . import dtypes
-from .executor import allocate
-from .kernels import REGISTRY
-from .tensor import Tensor
-
-_NP_TO_DTYPE = {d.np: d for d in dtypes.ALL}
+from ...errors import FailedPreconditionError, InvalidArgumentError
+from ...trace import events as ev
+from ..execution import allocate, run_step
+from ..registry import REGISTRY
+from ..tensor import Tensor
 
 
 def post_order(ops, roots, fed=()) -> list[int]:
@@ -118,18 +113,7 @@ class GraphRun:
         arrays = [self.input(op, k, t, device, seq) for k, t in enumerate(op._inputs)]
         if kind == "Assign":
             return self.assign(op, arrays, device, seq)
-        event = session._events[i]
-        start = perf_counter_ns()
-        try:
-            out = device.backend.run(REGISTRY[kind].fn, arrays, op._attrs or None)
-        except (ValueError, TypeError, IndexError) as e:
-            raise InvalidArgumentError(f"{e}\n\t [[{{{{node {op.name}}}}}]]", op=kind) from None
-        if not event.duration_ns:
-            event.duration_ns = perf_counter_ns() - start
-        if out is None:
-            return None
-        dtype = _NP_TO_DTYPE.get(out.dtype) or dtypes.as_dtype(out.dtype)
-        return Tensor(out, device, self.allocate(op, device, out, seq, dtype), dtype, seq)
+        return run_step(self.ctx, device, REGISTRY[kind], arrays, op._attrs or None, seq, session._events[i], op.name)
 
     def materialize(self, op, array: np.ndarray, device, seq) -> Tensor:
         value = device.backend.from_host(array)
@@ -137,12 +121,8 @@ class GraphRun:
                       op._outputs[0]._dtype, seq)
 
     def allocate(self, op, device, array, seq, dtype, what=None):
-        """``executor.allocate``, with TensorFlow's graph-mode OOM tail (``[[{{node …}}]]``)."""
-        try:
-            return allocate(self.ctx, device, array, what or op.type, seq, dtype)
-        except ResourceExhaustedError as e:
-            text = e.message.rsplit(" [Op:", 1)[0]
-            raise ResourceExhaustedError(f"{text}\n\t [[{{{{node {op.name}}}}}]]", op=op.type) from None
+        """Account ``array`` for node ``op`` (TensorFlow's graph-mode OOM tail: ``[[{{node …}}]]``)."""
+        return allocate(self.ctx, device, array, what or op.type, seq, dtype, op.name)
 
     def read(self, ref: VariableRef, consumer) -> Tensor:
         value = self.session._variables.get(ref.var_id)

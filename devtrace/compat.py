@@ -11,14 +11,16 @@ from __future__ import annotations
 import contextlib
 from types import ModuleType
 
-from . import graph as _graph
-from . import ops as _ops
-from . import placement as _placement
-from .context import context as _context
-from .graph import Graph, get_default_graph, reset_default_graph
-from .graph_variables import Variable, global_variables, global_variables_initializer, group
-from .session import Session, get_default_session
-from .session_config import ConfigProto, GPUOptions
+from . import errors
+from .ops import API
+from .runtime import scopes as _scopes
+from .runtime.context import context as _context
+from .runtime.dtypes import as_dtype
+from .runtime.graph import graph as _graph
+from .runtime.graph.config_proto import ConfigProto, GPUOptions
+from .runtime.graph.graph import Graph, get_default_graph, reset_default_graph
+from .runtime.graph.session import Session, get_default_session
+from .runtime.graph.variables import Variable, global_variables, global_variables_initializer, group
 
 
 def disable_eager_execution() -> None:
@@ -37,8 +39,6 @@ def placeholder(dtype, shape=None, name=None):
     """A node whose value ``Session.run`` takes from ``feed_dict``."""
     if _context().eager:
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
-    from .dtypes import as_dtype
-
     dt = as_dtype(dtype)
     dims = None if shape is None else tuple(None if d is None or d == -1 else int(d) for d in shape)
     op = get_default_graph()._create_op("Placeholder", (), {"dtype": dt.name, "shape": dims}, name or "Placeholder",
@@ -51,7 +51,7 @@ def colocate_with(op, ignore_existing=False):
     if not _context().eager:
         return get_default_graph().colocate_with(op, ignore_existing)
     device = getattr(op, "device", "") if op is not None else ""
-    return _placement.device(device) if device else contextlib.nullcontext()
+    return _scopes.device(device) if device else contextlib.nullcontext()
 
 
 def name_scope(name, default_name=None, values=None):
@@ -64,20 +64,18 @@ def initialize_all_variables():
 
 def _namespace() -> ModuleType:
     v1 = ModuleType("devtrace.compat.v1", __doc__)
-    from .. import _OPS
-
-    for name in _OPS:
-        setattr(v1, name, getattr(_ops, name))
+    for name, fn in API.items():
+        if "." not in name:
+            setattr(v1, name, fn)
+        elif name.startswith("compat.v1."):
+            setattr(v1, name[len("compat.v1."):], fn)
     for value in (disable_eager_execution, enable_eager_execution, disable_v2_behavior, placeholder,
                   colocate_with, name_scope, initialize_all_variables, Graph, get_default_graph,
                   reset_default_graph, Variable, global_variables, global_variables_initializer, group,
                   Session, get_default_session, ConfigProto, GPUOptions):
         setattr(v1, value.__name__, value)
-    v1.device = _placement.device
-    v1.executing_eagerly = _placement.executing_eagerly
-    v1.random_uniform = _ops.uniform
-    from .. import errors
-
+    v1.device = _scopes.device
+    v1.executing_eagerly = _scopes.executing_eagerly
     v1.errors = errors
     return v1
 

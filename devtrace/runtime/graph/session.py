@@ -1,52 +1,22 @@
 """TF1 ``Session``: places its graph at the first ``run`` and runs the nodes each fetch needs.
 
 Creating a session applies its ``ConfigProto`` to the runtime (the first session's GPU options
-configure the process, :mod:`devtrace.runtime.session_config`) and records the ``Device
-mapping``. The first ``run`` places every node of the graph (:mod:`devtrace.runtime.graph_placer`)
+configure the process, :mod:`devtrace.runtime.graph.config_proto`) and records the ``Device
+mapping``. The first ``run`` places every node of the graph (:mod:`devtrace.runtime.graph.placer`)
 and records one ``OpPlaced`` per node; a later ``run`` places only nodes added since. With
 ``log_device_placement`` the live log prints both as TensorFlow 1 does.
 """
 
 from __future__ import annotations
 
-from ..trace import events as ev
-from . import graph_fetch, graph_placer, session_config
-from .context import context
-from .graph import SymbolicTensor, get_default_graph
-from .graph_executor import GraphRun, fetch_value
-from .session_config import ConfigProto
-
-_DEFAULT_SESSIONS: list = []
-
-
-def get_default_session():
-    return _DEFAULT_SESSIONS[-1] if _DEFAULT_SESSIONS else None
-
-
-def default_session(session, what: str):
-    """The session ``Tensor.eval`` / ``Operation.run`` use, with TensorFlow's error when there is none."""
-    session = session or get_default_session()
-    if session is None:
-        if what == "Tensor":
-            raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use `with "
-                             "sess.as_default()` or pass an explicit session to `eval(session=sess)`")
-        raise ValueError("Cannot execute operation using `run()`: No default session is registered. Use `with "
-                         "sess.as_default():` or pass an explicit session to `run(session=sess)`")
-    return session
-
-
-class _AsDefault:
-    def __init__(self, session):
-        self.session = session
-
-    def __enter__(self):
-        _DEFAULT_SESSIONS.append(self.session)
-        return self.session
-
-    def __exit__(self, *exc):
-        _DEFAULT_SESSIONS.remove(self.session)
-        return False
-
+from ...trace import events as ev
+from .. import context as _context_mod
+from . import config_proto, fetch, placer
+from .config_proto import ConfigProto
+from .default_session import _AsDefault, get_default_session  # noqa: F401 (compat.v1 exports it from here)
+from .graph import get_default_graph
+from .run import GraphRun, fetch_value
+from .tensor import SymbolicTensor
 
 class Session:
     """``tf.compat.v1.Session(target='', graph=None, config=None)``."""
@@ -59,9 +29,9 @@ class Session:
         self._graph = graph if graph is not None else get_default_graph()
         self._config = config if config is not None else ConfigProto()
         self._target = target
-        self._ctx = ctx = context()
-        session_config.configure(ctx, self._config)
-        self._devices = session_config.session_devices(ctx, self._config)
+        self._ctx = ctx = _context_mod.context()
+        config_proto.configure(ctx, self._config)
+        self._devices = config_proto.session_devices(ctx, self._config)
         self._log = bool(self._config.log_device_placement)
         self._placed: list = []  # Device of each placed node, by node id
         self._seqs: list[int] = []  # its OpPlaced seq
@@ -92,12 +62,12 @@ class Session:
         graph = self._graph
         if graph.version == 0:
             raise RuntimeError("The Session graph is empty.  Add operations to the graph before calling run().")
-        feeds = graph_fetch.feeds(graph, feed_dict)
-        elements, rebuild = graph_fetch.flatten(graph, fetches)
+        feeds = fetch.feeds(graph, feed_dict)
+        elements, rebuild = fetch.flatten(graph, fetches)
         self._place()
         keep = [e._op._id for e in elements if isinstance(e, SymbolicTensor)]
         step = GraphRun(self, feeds)
-        values = step.run([op._id for op in graph_fetch.targets(elements)], keep)
+        values = step.run([op._id for op in fetch.targets(elements)], keep)
         return rebuild([fetch_value(step, e._op._id, values[e._op._id]) if isinstance(e, SymbolicTensor) else None
                         for e in elements])
 
@@ -107,7 +77,7 @@ class Session:
         n, placed = len(ops), len(self._placed)
         if placed == n:
             return
-        placement = graph_placer.place(graph, self._devices, self._config.allow_soft_placement, self._placed)
+        placement = placer.place(graph, self._devices, self._config.allow_soft_placement, self._placed)
         ctx = self._ctx
         for level, text in placement.messages:
             ctx.emit_graph(ev.Message(level, text), self._log)

@@ -1,5 +1,6 @@
-"""Eager execution: place an op, copy its inputs to its device, run the kernel, account the
-output's memory, and record every step in the trace.
+"""Eager execution: place an op, copy its inputs to its device, then run the shared execution
+step (kernel, errors, memory, trace). In graph mode the same calls build graph nodes instead,
+through the builder the graph room installs on the context.
 
 This is the per-op hot path; it avoids work that isn't needed (placement is a cached dict
 lookup, same-device inputs are passed through, events are slotted records).
@@ -7,19 +8,17 @@ lookup, same-device inputs are passed through, events are slotted records).
 
 from __future__ import annotations
 
-from time import perf_counter_ns
-
 import numpy as np
 
-from ..errors import InvalidArgumentError, NotFoundError, ResourceExhaustedError
-from ..trace import events as ev
-from . import context as _context_mod
-from . import dtypes
-from .kernels import REGISTRY
-from .placer import place
-from .tensor import Tensor
+from ...errors import InvalidArgumentError
+from ...trace import events as ev
+from .. import context as _context_mod
+from .. import dtypes
+from ..execution import allocate, run_step
+from ..registry import REGISTRY, lookup
+from ..tensor import Tensor
+from .device_selection import place
 
-_NP_TO_DTYPE = {d.np: d for d in dtypes.ALL}
 _COPY_EXEMPT = ("Identity", "IdentityN", "_EagerConst")
 
 
@@ -42,36 +41,6 @@ def _ctx(op_name):
             return None
         ctx.ensure_initialized(f"op {op_name}")
     return ctx
-
-
-def _op_def(op_name):
-    opdef = REGISTRY.get(op_name)
-    if opdef is None:
-        raise NotFoundError(f"Op type not registered '{op_name}' in binary running on devtrace. [Op:{op_name}]")
-    return opdef
-
-
-def _shape_text(shape) -> str:
-    return "[" + ",".join(str(int(d)) for d in shape) + "]"
-
-
-def allocate(ctx, device, array, op_name, seq, dtype):
-    """Account ``array`` on ``device``; raises TensorFlow's OOM error when it doesn't fit."""
-    handle = device.allocator.allocate(array.nbytes, (op_name, array.shape, dtype.name))
-    if handle is None:
-        raise _oom(ctx, device, array, op_name, seq, dtype)
-    return handle
-
-
-def _oom(ctx, device, array, op_name, seq, dtype):
-    alloc = device.allocator
-    live = [{"nbytes": size, "op": tag[0], "shape": list(tag[1]), "dtype": tag[2]}
-            for size, tag in alloc.live_allocations()]
-    ctx.trace.emit(ev.OOM(seq, op_name, device.name, alloc.name, int(array.nbytes), list(array.shape),
-                          dtype.name, live))
-    return ResourceExhaustedError(
-        f"OOM when allocating tensor with shape{_shape_text(array.shape)} and type {dtype.c_name} on "
-        f"{device.name} by allocator {alloc.name} [Op:{op_name}]", op=op_name)
 
 
 def _copy(ctx, tensor, device, seq, op_name, index):
@@ -123,10 +92,8 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     if ctx is None or ctx.initialized_by is None or not ctx.eager:
         ctx = _ctx(op_name)
         if ctx is None:  # graph mode
-            from .graph import build_op
-
-            return build_op(op_name, inputs, attrs, name, dtype, resource)
-    opdef = REGISTRY.get(op_name) or _op_def(op_name)
+            return _context_mod.context().graph_builder.op(op_name, inputs, attrs, name, dtype, resource)
+    opdef = REGISTRY.get(op_name) or lookup(op_name)
     if dtype is None and inputs:
         dtype = inputs[0]._dtype
     if resource is None:
@@ -156,36 +123,12 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
                  for i, t in enumerate(inputs)]
         arrays = [t._value if c is None else c._value for t, c in zip(inputs, temps)]
     if trace.listeners:  # the live log prints before the kernel runs, as TensorFlow's does
-        event = ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, producers)
-        trace.emit(event)
+        record = ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, producers)
+        trace.emit(record)
     else:
-        event = None
-    backend = device._backend or device.backend
-    start = perf_counter_ns()
-    try:
-        if backend.direct:  # NumPy, in this thread: call the kernel itself
-            out = opdef.fn(backend.xp, *arrays, **attrs) if attrs else opdef.fn(backend.xp, *arrays)
-        else:
-            out = backend.run(opdef.fn, arrays, attrs)
-    except (ValueError, TypeError, IndexError) as e:
-        if event is None:
-            trace._events.append(ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, producers))
-        raise InvalidArgumentError(f"{e} [Op:{op_name}]", op=op_name) from None
-    duration = perf_counter_ns() - start
-    if out is None:
-        if event is None:
-            trace._events.append((seq, op_name, name, ctx.scope, device.name, reason, producers, None, None, duration))
-        return ResourceHandle(device, seq)
-    out_dtype = _NP_TO_DTYPE.get(out.dtype) or dtypes.as_dtype(out.dtype)
-    if event is None:
-        trace._events.append((seq, op_name, name, ctx.scope, device.name, reason, producers, out.shape,
-                              out_dtype.name, duration))
-    else:
-        event.shape, event.dtype, event.duration_ns = out.shape, out_dtype.name, duration
-    handle = device.allocator.allocate(out.nbytes, (op_name, out.shape, out_dtype.name))
-    if handle is None:
-        raise _oom(ctx, device, out, op_name, seq, out_dtype)
-    return Tensor(out, device, handle, out_dtype, seq)
+        record = (seq, op_name, name, ctx.scope, device.name, reason, producers)
+    out = run_step(ctx, device, opdef, arrays, attrs, seq, record)
+    return ResourceHandle(device, seq) if out is None else out
 
 
 def execute_const(array: np.ndarray, dtype, name=None) -> Tensor:
@@ -193,9 +136,7 @@ def execute_const(array: np.ndarray, dtype, name=None) -> Tensor:
     a ``Const`` node in graph mode."""
     ctx = _ctx("_EagerConst")
     if ctx is None:
-        from .graph import build_const
-
-        return build_const(array, dtype, name)
+        return _context_mod.context().graph_builder.const(array, dtype, name)
     device, reason = place(ctx, REGISTRY["_EagerConst"], dtype)
     seq = ctx.trace.next_seq()
     ctx.trace.emit(ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [],

@@ -15,10 +15,11 @@ the placer then moves it to the variable's device because of the ref edge (Tenso
 
 from __future__ import annotations
 
-from . import context as _context_mod
-from . import ops
-from .graph import SymbolicTensor, get_default_graph
-from .variables import Variable as EagerVariable
+from .. import context as _context_mod
+from ..eager.variables import Variable as EagerVariable
+from ..values import convert_to_tensor
+from .graph import get_default_graph
+from .tensor import SymbolicTensor
 
 
 def _tensor(graph, value, dtype, name):
@@ -27,7 +28,7 @@ def _tensor(graph, value, dtype, name):
     if isinstance(value, Variable):
         return value._snapshot
     with graph.as_default():
-        return ops.convert_to_tensor(value, dtype=dtype, name=name)
+        return convert_to_tensor(value, dtype=dtype, name=name)
 
 
 class Variable(EagerVariable):
@@ -120,7 +121,9 @@ class Variable(EagerVariable):
         return op._outputs[0] if read_value else op
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
-        return self.assign(ops.add(self._snapshot, delta), use_locking, name or "AssignAdd", read_value)
+        delta = _tensor(self._graph, delta, self._dtype, None)
+        total = self._graph._create_op("AddV2", (self._snapshot, delta))._outputs[0]
+        return self.assign(total, use_locking, name or "AssignAdd", read_value)
 
     def __repr__(self):
         return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self._dtype.name}_ref>"

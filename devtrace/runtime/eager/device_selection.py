@@ -10,16 +10,16 @@ is one dict lookup.
 
 from __future__ import annotations
 
-from ..devices import spec as specs
-from ..errors import InvalidArgumentError, NotFoundError
-from ..trace import events as ev
+from ...devices import names, spec as specs
+from ...errors import InvalidArgumentError, NotFoundError
+from ...trace import events as ev
 
 
 def _matching(ctx, pattern, types):
     """Devices matching ``pattern`` whose type is in ``types``, in ``types`` priority order."""
     for t in types:
         for d in ctx.devices:
-            if d.device_type == t and specs.is_complete_specification(pattern, _spec_of(d)):
+            if d.device_type == t and names.is_complete_specification(pattern, _spec_of(d)):
                 return d
     return None
 
@@ -72,7 +72,7 @@ def _decide(ctx, opdef, dtype_name):
         device = _matching(ctx, relaxed, types)
         if device is not None:
             return device, (ev.FALLBACK if exists is not None else ev.SOFT)
-        if not any(specs.is_complete_specification(relaxed, _spec_of(d)) for d in ctx.devices):
+        if not any(names.is_complete_specification(relaxed, _spec_of(d)) for d in ctx.devices):
             raise InvalidArgumentError(f"{ctx.scope} unknown device. [Op:{opdef.name}]", op=opdef.name)
     available = ", ".join(d.name for d in ctx.devices)
     supported = ", ".join(types)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..devices.spec import DeviceSpec
-from .context import LogicalDevice, context
+from .context import context
+from .devices import LogicalDevice
 
 
 class device:  # noqa: N801 (TensorFlow's name)
@@ -31,9 +32,7 @@ class device:  # noqa: N801 (TensorFlow's name)
     def __enter__(self):
         ctx = context()
         if not ctx.eager:
-            from .graph import get_default_graph
-
-            self._graph_scope = get_default_graph().device(self._spec if self._name else self._name)
+            self._graph_scope = ctx.graph_builder.device(self._spec if self._name else self._name)
             self._graph_scope.__enter__()
             return self
         ctx.ensure_initialized("device() scope")

@@ -6,9 +6,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import dtypes
-from .graph import Operation, SymbolicTensor
-from .tensor import Tensor
+from .. import dtypes
+from .graph import Operation
+from .tensor import SymbolicTensor
+from ..tensor import Tensor
 
 
 def _element(graph, fetch):

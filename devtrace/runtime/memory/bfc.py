@@ -1,10 +1,9 @@
-"""Device memory: TensorFlow's memory limit and its best-fit-with-coalescing (BFC) allocator.
+"""TensorFlow's best-fit-with-coalescing (BFC) allocator, bookkeeping only.
 
 Nothing here touches real memory. A :class:`BFCAllocator` does TensorFlow's bookkeeping for one
 GPU device — regions reserved from the device, chunks carved out of them, stats — so that a
 program sees the same ``bytes_in_use``/``peak``, the same regions and the same OOMs (including
 OOMs caused by fragmentation) as under ``tensorflow/core/common_runtime/bfc_allocator.cc``.
-:class:`HostAllocator` only counts bytes, cheaply, for CPU devices.
 
 Handles are opaque positive ints, never reused, so a double free is always detected.
 """
@@ -14,7 +13,7 @@ from __future__ import annotations
 import heapq
 import itertools
 
-KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
+from ...output import MiB
 
 MIN_ALLOCATION_SIZE = 256            # kMinAllocationSize: every request is rounded up to this
 NUM_BINS = 21                        # kNumBins: bin b holds [256 << b, 256 << (b+1)); the last, all >= 256 MiB
@@ -31,28 +30,6 @@ def round_bytes(n: int) -> int:
 def bin_index(size: int) -> int:
     """TF's ``BinNumForSize``: the bin of a chunk of ``size`` bytes (0..20)."""
     return min(max(size >> 8, 1).bit_length() - 1, NUM_BINS - 1)
-
-
-def min_system_memory(available: int, cc_major: int) -> int:
-    """Device memory TF leaves to the system when no fraction is given (gpu_device.cc ``MinSystemMemory``)."""
-    if available < 2 * GiB:
-        return 225 * MiB
-    if cc_major <= 6:
-        return 500 * MiB
-    if cc_major <= 7:
-        return 1050 * MiB
-    if cc_major <= 8:
-        return 1536 * MiB
-    return 1800 * MiB
-
-
-def default_memory_limit(free: int, total: int, cc_major: int, fraction: float | None) -> int:
-    """The limit of a GPU device without virtual devices (``SingleVirtualDeviceMemoryLimit``):
-    a fraction of the **total** memory, else the free memory minus :func:`min_system_memory`."""
-    if fraction:
-        return int(total * fraction)
-    reserve = min_system_memory(free, cc_major)
-    return free - reserve if reserve < free else free
 
 
 class _SizeIndex:
@@ -338,62 +315,3 @@ class BFCAllocator:
     def __repr__(self) -> str:
         return (f"BFCAllocator({self.name!r}, limit={self.limit}, allow_growth={self.allow_growth}, "
                 f"reserved={self.bytes_reserved}, in_use={self.bytes_in_use}, regions={self.num_regions})")
-
-
-class HostAllocator:
-    """Host (CPU) memory: unlimited, unrounded, no regions and no OOMs — just counters, since it
-    sits on the hot path of every CPU op. Same interface as :class:`BFCAllocator`."""
-
-    limit = None
-    allow_growth = True
-    num_ooms = 0
-    num_regions = 0
-
-    def __init__(self, name: str = "cpu"):
-        self.name = name
-        self.bytes_in_use = 0
-        self.peak_bytes_in_use = 0
-        self.num_allocs = 0
-        self.largest_alloc_size = 0
-        self._live: dict[int, tuple[int, object]] = {}  # handle -> (nbytes, tag)
-        self._ids = itertools.count(1)
-
-    @property
-    def bytes_reserved(self) -> int:
-        return self.bytes_in_use
-
-    @property
-    def region_sizes(self) -> list[int]:
-        return []
-
-    def allocate(self, nbytes: int, tag=None) -> int:
-        handle = next(self._ids)
-        self._live[handle] = (nbytes, tag)
-        self.num_allocs += 1
-        n = self.bytes_in_use = self.bytes_in_use + nbytes
-        if n > self.peak_bytes_in_use:
-            self.peak_bytes_in_use = n
-        if nbytes > self.largest_alloc_size:
-            self.largest_alloc_size = nbytes
-        return handle
-
-    def free(self, handle: int) -> None:
-        try:
-            self.bytes_in_use -= self._live.pop(handle)[0]
-        except KeyError:
-            raise ValueError(f"{self.name}: free of unknown or already freed handle {handle!r}") from None
-
-    def reset_peak(self) -> None:
-        """As :meth:`BFCAllocator.reset_peak` (TF's ``ClearStats``)."""
-        self.peak_bytes_in_use = self.bytes_in_use
-        self.num_allocs = 0
-        self.largest_alloc_size = 0
-
-    def live_allocations(self) -> list[tuple[int, object]]:
-        return sorted(self._live.values(), key=lambda e: e[0], reverse=True)
-
-    def largest_free_block(self) -> None:
-        return None
-
-    def __repr__(self) -> str:
-        return f"HostAllocator({self.name!r}, in_use={self.bytes_in_use})"

@@ -1,4 +1,5 @@
-"""Output plumbing shared by every command: tables, JSON, one-line errors.
+"""Output helpers shared by every layer: byte units and formatting, tables, JSON, one-line
+errors, atomic writes. A leaf: it imports nothing of devtrace.
 
 Machine output (``--json``, JSONL) goes straight to stdout, never through rich. Tables are
 rich tables on a terminal and plain aligned text when piped. Diagnostics go to stderr as
@@ -10,6 +11,30 @@ from __future__ import annotations
 import json
 import os
 import sys
+
+KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
+
+
+def format_bytes(n: int) -> str:
+    """``96 B``, ``1.5 KiB``, ``16.0 MiB``, ``2.0 GiB``."""
+    if n < 1024:
+        return f"{n} B"
+    for unit in ("KiB", "MiB", "GiB"):
+        n /= 1024
+        if n < 1024 or unit == "GiB":
+            return f"{n:.1f} {unit}"
+    raise AssertionError("unreachable")
+
+
+def format_mib(nbytes: int | None, unit: bool = True) -> str:
+    """Whole MiB without decimals (``1024 MiB``), else one decimal; ``-`` for unknown.
+    ``unit=False`` gives the bare number, for columns whose header names the unit."""
+    if nbytes is None:
+        return "-"
+    mib = nbytes / MiB
+    if not unit:
+        return f"{mib:.1f}"
+    return f"{mib:.0f} MiB" if mib == int(mib) else f"{mib:.1f} MiB"
 
 
 def is_terminal(stream=None) -> bool:

@@ -31,11 +31,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..devices import spec as specs
-from ..errors import FailedPreconditionError, InvalidArgumentError
-from ..trace import events as ev
+from ...devices import names, spec as specs
+from ...errors import FailedPreconditionError, InvalidArgumentError
+from ...trace import events as ev
 from .graph import GENERATOR, REF_GENERATOR, REF_INPUTS
-from .kernels import PRIORITY, REGISTRY
+from ..registry import PRIORITY, REGISTRY
 
 METADATA_OPS = frozenset(("Shape", "Size", "Rank"))
 _EMPTY = specs.DeviceSpec()
@@ -200,13 +200,13 @@ class _Placer:
         """TensorFlow's ``ColocateResourceOrRefEdge``: the consumer's request yields."""
         sr, dr = self.find(src), self.find(dst)
         s_res, d_res = self.res.get(sr), self.res.get(dr)
-        if s_res is not None and d_res is not None and s_res is not d_res and not specs.are_compatible(s_res, d_res):
+        if s_res is not None and d_res is not None and s_res is not d_res and not names.are_compatible(s_res, d_res):
             raise self.error(f"Cannot place the graph because a reference or resource edge connects colocation "
                              f"groups with incompatible resource devices: {s_res.to_string()} vs "
                              f"{d_res.to_string()}. The edge src node is {self.ops[src].name} , and the dst node "
                              f"is {self.ops[dst].name}", self.merge_line(sr, dr))
         s_req, d_req = self.req[sr], self.req[dr]
-        if s_req is not None and d_req is not None and s_req is not d_req and not specs.are_compatible(s_req, d_req):
+        if s_req is not None and d_req is not None and s_req is not d_req and not names.are_compatible(s_req, d_req):
             self.messages.append(("INFO", f"Ignoring device specification {d_req.to_string()} for node "
                                           f"'{self.ops[dst].name}' because the input edge from "
                                           f"'{self.ops[src].name}' is a reference connection and already has a "
@@ -255,7 +255,7 @@ class _Placer:
 
     # -- 4. candidates -----------------------------------------------------------------------
     def matching(self, pattern, types) -> tuple:
-        match = specs.is_complete_specification
+        match = names.is_complete_specification
         return tuple(d for d, s in self.ordered if d.device_type in types and match(pattern, s))
 
     def compute(self, req, res, types):
@@ -455,7 +455,7 @@ class _Placer:
                 continue
             for b in ys:
                 db = self.ops[b]._device
-                if db and not specs.are_compatible(self.spec(da), self.spec(db)):
+                if db and not names.are_compatible(self.spec(da), self.spec(db)):
                     oa, ob = self.ops[a], self.ops[b]
                     return (f"devtrace: colocation group [{self.names(xs + ys)}] — {oa.name} ({oa.type}) "
                             f"requests '{da}', which conflicts with '{db}' from {ob.name} ({ob.type})")
@@ -471,5 +471,5 @@ def _merge(target, other, soft: bool):
         return target
     if target is None:
         return other
-    merged = specs.merge_device_names(target, other, soft)
+    merged = names.merge_device_names(target, other, soft)
     return None if merged.is_empty else merged

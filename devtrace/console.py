@@ -1,0 +1,52 @@
+"""What a running program prints besides its own output, as TensorFlow prints it: WARNING and
+ERROR messages always (stderr), the live placement log while it is on (stderr by default).
+
+The console is a listener on the runtime's event stream; the package installs it on every new
+context (``hooks.CONTEXT_CREATED``) and ``devtrace run`` reconfigures it (stream, or no live log
+when the trace is rendered in another format at the end).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .trace import render_tf1, render_tf2
+
+
+class Console:
+    def __init__(self, trace, stream=None, placement_log: bool = True):
+        self.trace = trace
+        self.stream = stream  # None: sys.stderr at the time of writing
+        self.placement_log = placement_log
+
+    def placement(self, event) -> None:
+        if not self.placement_log or (event.kind == "message" and event.level != "INFO"):
+            return  # warnings print anyway (message)
+        text = render_tf1.line(event) if self.trace.graph_mode else render_tf2.line(event)
+        if text is not None:
+            out = self.stream or sys.stderr
+            if out is not sys.stdout:
+                sys.stdout.flush()  # keep the program's own output in order with the log
+            out.write(text + "\n")
+            out.flush()
+
+    def message(self, event) -> None:
+        if event.level != "INFO":
+            sys.stdout.flush()
+            sys.stderr.write(render_tf2.line(event) + "\n")
+            sys.stderr.flush()
+
+
+def attach(ctx, stream=None, placement_log: bool = True) -> Console:
+    """The console of ``ctx``'s trace, created or reconfigured."""
+    trace = ctx.trace
+    for listener in trace.message_listeners:
+        console = getattr(listener, "__self__", None)
+        if isinstance(console, Console):
+            console.stream, console.placement_log = stream, placement_log
+            return console
+    console = Console(trace, stream, placement_log)
+    trace.message_listeners.append(console.message)
+    trace.placement_listeners.append(console.placement)
+    trace.set_placement_logging(bool(trace.listeners) or ctx.log_device_placement)
+    return console

@@ -1,0 +1,11 @@
+"""The ops: each declared once (:mod:`.declare`), by TensorFlow's op name, with its kernels per
+device type, dtypes, host-memory arguments, shape function and gradient slot — and the public
+functions that run them (``devtrace.add``, ``devtrace.random.uniform``), collected in ``API``.
+
+Importing this package declares every op. Modules are named as TensorFlow's are.
+"""
+
+from . import array_ops, custom, math_ops, random_ops, state_ops, string_ops  # noqa: F401 (they declare)
+from .declare import API
+
+__all__ = ["API"]

@@ -1,0 +1,84 @@
+"""How an op is declared: once, in one module of :mod:`devtrace.ops`.
+
+``op(...)`` registers the op in the runtime's registry — TensorFlow's op name, its kernel, the
+device types that have one and the dtypes each accepts, host-memory arguments, shape function
+and gradient slot. ``unary``/``binary`` also make the public function from the declaration;
+``public(...)`` publishes a hand-written one. ``API`` maps every public name (``add``,
+``random.uniform``) to its function; ``devtrace`` and its namespaces read it.
+"""
+
+from __future__ import annotations
+
+from ..runtime.eager.executor import execute
+from ..runtime.registry import CPU, GPU, register
+from ..runtime.tensor import Tensor
+from ..runtime.values import constant
+from . import shapes
+
+API: dict = {}
+
+
+def public(*names):
+    """Publish the decorated function under TensorFlow's names (``"add"``, ``"math.add"``)."""
+    def decorate(fn):
+        for name in names:
+            API[name] = fn
+        return fn
+    return decorate
+
+
+def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), grad=None, stateful=False):
+    """Declare an op: ``kernel(xp, *arrays, **attrs)``; ``dtypes`` = dtype names every device type
+    accepts (``None``: all), or a dict per device type; ``devices`` = the types with a kernel."""
+    return register(name, kernel, devices, dtypes, stateful, shape, host_args, grad)
+
+
+def as_tensor(x):
+    """A tensor for an op input: tensors pass, variables are read, values become constants."""
+    if isinstance(x, Tensor):
+        return x
+    convert = getattr(type(x), "__tf_tensor__", None)
+    return convert(x) if convert is not None else constant(x)
+
+
+def pair(a, b):
+    """A binary op's operands as tensors; a Python scalar takes the other operand's dtype."""
+    if not isinstance(a, Tensor) and hasattr(type(a), "__tf_tensor__"):
+        a = a.__tf_tensor__()
+    if not isinstance(b, Tensor) and hasattr(type(b), "__tf_tensor__"):
+        b = b.__tf_tensor__()
+    a_t, b_t = isinstance(a, Tensor), isinstance(b, Tensor)
+    if a_t and not b_t:
+        b = constant(b, a._dtype)
+    elif b_t and not a_t:
+        a = constant(a, b._dtype)
+    elif not a_t:
+        a = constant(a)
+        b = constant(b, a._dtype)
+    return a, b
+
+
+def unary(name, kernel, dtypes, api, shape=shapes.same, **declaration):
+    """Declare an elementwise op of one input and return its public function ``f(x, name=None)``."""
+    op(name, kernel, dtypes, shape=shape, **declaration)
+
+    def fn(x, name=None):
+        return execute(op_type, (as_tensor(x),), name=name)
+
+    op_type = name
+    fn.__name__ = fn.__qualname__ = api[0].rsplit(".", 1)[-1]
+    return public(*api)(fn)
+
+
+def binary(name, kernel, dtypes, api, shape=shapes.broadcast, **declaration):
+    """Declare an elementwise op of two broadcast inputs and return ``f(x, y, name=None)``."""
+    op(name, kernel, dtypes, shape=shape, **declaration)
+
+    def fn(x, y, name=None):
+        if type(x) is Tensor and type(y) is Tensor:  # the common case, one call shorter
+            return execute(op_type, (x, y), name=name)
+        return execute(op_type, pair(x, y), name=name)
+
+    op_type = name
+    fn.__name__ = fn.__qualname__ = api[0].rsplit(".", 1)[-1]
+    return public(*api)(fn)

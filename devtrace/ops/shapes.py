@@ -1,0 +1,113 @@
+"""Shape functions: the static output dtype and shape of a graph node, as TensorFlow's shape
+functions infer them. An op's declaration names one of these (``shape=``).
+
+Each is ``fn(node_name, input_shapes, attrs, dtype) -> (DType, shape)``, where ``dtype`` is the
+dtype the kernel is chosen for. A shape is a tuple whose dims are ints or ``None`` (unknown);
+``None`` instead of a tuple is an unknown rank.
+"""
+
+from __future__ import annotations
+
+from ..runtime import dtypes
+
+
+def _incompatible(name, a, b, shapes):
+    text = ", ".join("<unknown>" if s is None else "[" + ",".join("?" if d is None else str(d) for d in s) + "]"
+                     for s in shapes)
+    return ValueError(f"Dimensions must be equal, but are {a} and {b} for '{{{{node {name}}}}}' with input "
+                      f"shapes: {text}.")
+
+
+def _broadcast(name, shapes):
+    a, b = shapes
+    if a is None or b is None:
+        return None
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x == 1:
+            out.append(y)
+        elif y == 1 or x == y:
+            out.append(x)
+        elif x is None or y is None:
+            out.append(x if y is None else y)
+        else:
+            raise _incompatible(name, x, y, shapes)
+    return tuple(reversed(out))
+
+
+def same(name, shapes, attrs, dtype):
+    """The first input's shape (or the ``shape`` attr of an op without inputs) and dtype."""
+    return dtype, (shapes[0] if shapes else attrs.get("shape"))
+
+
+def broadcast(name, shapes, attrs, dtype):
+    return dtype, _broadcast(name, shapes)
+
+
+def broadcast_bool(name, shapes, attrs, dtype):
+    """Comparisons: broadcast shapes, ``bool`` output."""
+    return dtypes.bool_, _broadcast(name, shapes)
+
+
+def cast(name, shapes, attrs, dtype):
+    return dtypes.as_dtype(attrs["DstT"]), shapes[0]
+
+
+def to_string(name, shapes, attrs, dtype):
+    return dtypes.string, shapes[0]
+
+
+def matmul(name, shapes, attrs, dtype):
+    a, b = shapes
+    if a is None or b is None:
+        return dtype, None
+    rows = a[-1] if attrs.get("transpose_a") else a[-2]
+    cols = b[-2] if attrs.get("transpose_b") else b[-1]
+    return dtype, (rows, cols)
+
+
+def reshape(name, shapes, attrs, dtype):
+    shape = shapes[0]
+    dims = list(attrs.get("shape", ()))
+    if -1 in dims and shape is not None and None not in shape:
+        known = 1
+        for d in dims:
+            if d != -1:
+                known *= d
+        total = 1
+        for d in shape:
+            total *= d
+        dims[dims.index(-1)] = total // known if known else 0
+    return dtype, tuple(None if d == -1 else d for d in dims)
+
+
+def reduction(name, shapes, attrs, dtype):
+    shape = shapes[0]
+    if shape is None:
+        return dtype, None
+    axis = attrs.get("axis")
+    keep = attrs.get("keepdims")
+    if axis is None:
+        return dtype, (tuple(1 for _ in shape) if keep else ())
+    axes = {a % len(shape) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))}
+    return dtype, tuple((1 if i in axes else d) for i, d in enumerate(shape) if keep or i not in axes)
+
+
+def fill(name, shapes, attrs, dtype):
+    """Ops that make a tensor of the ``dims`` attr's shape and the ``dtype`` attr's dtype."""
+    return dtypes.as_dtype(attrs.get("dtype", dtype)), tuple(attrs.get("dims", ()))
+
+
+def random(name, shapes, attrs, dtype):
+    return dtypes.as_dtype(attrs.get("dtype", dtype)), tuple(attrs.get("shape", ()))
+
+
+def range_(name, shapes, attrs, dtype):
+    start, limit, delta = attrs.get("start", 0), attrs.get("limit", 0), attrs.get("delta", 1)
+    return dtypes.as_dtype(attrs.get("dtype", dtype)), (max(0, -(-(limit - start) // delta)),)
+
+
+def variable(name, shapes, attrs, dtype):
+    return dtype, attrs.get("shape")

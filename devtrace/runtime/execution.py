@@ -1,0 +1,84 @@
+"""The op-execution step both modes share: call the kernel on the device's backend, map its
+errors to TensorFlow's, account the output's memory (or raise TensorFlow's OOM), and record
+the op in the trace.
+
+Eager mode (:mod:`.eager.executor`) places an op and copies its inputs first; graph mode
+(:mod:`.graph.run`) runs a placed node. Errors end as TensorFlow's do in each mode: `` [Op:X]``
+eagerly, ``\\n\\t [[{{node N}}]]`` for a graph node. This is on the per-op hot path: keep it flat.
+"""
+
+from __future__ import annotations
+
+from time import perf_counter_ns
+
+from ..errors import InvalidArgumentError, ResourceExhaustedError
+from ..trace import events as ev
+from . import dtypes
+from .tensor import Tensor
+
+_BY_NP = dtypes.BY_NP
+
+
+def where(op_name: str, node: str | None) -> str:
+    """The suffix TensorFlow ends an op's error with, eagerly or in a graph."""
+    return f" [Op:{op_name}]" if node is None else f"\n\t [[{{{{node {node}}}}}]]"
+
+
+def run_step(ctx, device, opdef, arrays, attrs, seq, record, node=None):
+    """Run ``opdef`` on ``device``; returns the output ``Tensor``, or ``None`` for an op without one.
+
+    ``record`` is how the op enters the trace: a tuple of ``OpPlaced``'s leading fields (eager,
+    nothing emitted yet: the step appends the whole record), or the ``OpPlaced`` already emitted
+    (the live log printed it before the kernel ran; a graph node was recorded when placed): the
+    step fills in what only the run knows — output shape, dtype and time (a node: its first time).
+    """
+    backend = device._backend or device.backend
+    start = perf_counter_ns()
+    try:
+        if backend.direct:  # NumPy, in this thread: call the kernel itself
+            out = opdef.fn(backend.xp, *arrays, **attrs) if attrs else opdef.fn(backend.xp, *arrays)
+        else:
+            out = backend.run(opdef.fn, arrays, attrs)
+    except (ValueError, TypeError, IndexError) as e:
+        if type(record) is tuple:
+            ctx.trace._events.append(ev.OpPlaced(*record))
+        raise InvalidArgumentError(f"{e}{where(opdef.name, node)}", op=opdef.name) from None
+    duration = perf_counter_ns() - start
+    if out is None:
+        shape = dtype = None
+    else:
+        dtype = _BY_NP.get(out.dtype) or dtypes.as_dtype(out.dtype)
+        shape = out.shape
+    if type(record) is tuple:
+        ctx.trace._events.append(record + (shape, None if dtype is None else dtype.name, duration))
+    elif node is None:
+        record.shape, record.dtype, record.duration_ns = shape, None if dtype is None else dtype.name, duration
+    elif not record.duration_ns:
+        record.duration_ns = duration
+    if out is None:
+        return None
+    handle = device.allocator.allocate(out.nbytes, (opdef.name, shape, dtype.name))
+    if handle is None:
+        raise oom(ctx, device, out, opdef.name, seq, dtype, node)
+    return Tensor(out, device, handle, dtype, seq)
+
+
+def allocate(ctx, device, array, op_name, seq, dtype, node=None):
+    """Account ``array`` on ``device``; raises TensorFlow's OOM error when it doesn't fit."""
+    handle = device.allocator.allocate(array.nbytes, (op_name, array.shape, dtype.name))
+    if handle is None:
+        raise oom(ctx, device, array, op_name, seq, dtype, node)
+    return handle
+
+
+def oom(ctx, device, array, op_name, seq, dtype, node=None) -> ResourceExhaustedError:
+    """TensorFlow's OOM error; the trace's ``oom`` event lists the live allocations."""
+    alloc = device.allocator
+    live = [{"nbytes": size, "op": tag[0], "shape": list(tag[1]), "dtype": tag[2]}
+            for size, tag in alloc.live_allocations()]
+    ctx.trace.emit(ev.OOM(seq, op_name, device.name, alloc.name, int(array.nbytes), list(array.shape),
+                          dtype.name, live))
+    shape = "[" + ",".join(str(int(d)) for d in array.shape) + "]"
+    return ResourceExhaustedError(
+        f"OOM when allocating tensor with shape{shape} and type {dtype.c_name} on {device.name} by allocator "
+        f"{alloc.name}{where(op_name, node)}", op=op_name)

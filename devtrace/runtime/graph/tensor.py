@@ -1,0 +1,113 @@
+"""Symbolic tensors: the outputs of TF1 graph nodes — a name, a dtype, a static shape, and no
+value until a ``Session`` runs them."""
+
+from __future__ import annotations
+
+from ..tensor import Tensor, TensorShape
+from .default_session import default_session
+
+# Ops whose single output is a ref: 0 inputs + ref output = a "ref generator" (the variable).
+REF_OUTPUTS = frozenset(("VariableV2", "Assign"))
+
+
+class UnknownShape(TensorShape):
+    """A shape of unknown rank (``TensorShape(None)``)."""
+
+    rank = None
+
+    def __repr__(self):
+        return "TensorShape(None)"
+
+    def __str__(self):
+        return "<unknown>"
+
+    def as_list(self):
+        raise ValueError("as_list() is not defined on an unknown TensorShape.")
+
+
+def _shape_of(shape):
+    return UnknownShape() if shape is None else TensorShape(shape)
+
+
+class SymbolicTensor(Tensor):
+    """An output of a graph node: a name, a dtype, a static shape — no value until a Session runs it."""
+
+    __slots__ = ("_op", "_index", "_shape")
+
+    def __init__(self, op, index, dtype, shape):
+        self._value = self._device = self._handle = None
+        self._seq = 0
+        self._dtype = dtype
+        self._op = op
+        self._index = index
+        self._shape = shape
+
+    @property
+    def name(self) -> str:
+        return f"{self._op.name}:{self._index}"
+
+    @property
+    def op(self):
+        return self._op
+
+    @property
+    def graph(self):
+        return self._op._graph
+
+    @property
+    def device(self) -> str:
+        """The device the node *requested* (TensorFlow's ``Tensor.device`` in graph mode)."""
+        return self._op._device
+
+    @property
+    def shape(self) -> TensorShape:
+        return _shape_of(self._shape)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self):
+        return None if self._shape is None else len(self._shape)
+
+    @property
+    def value_index(self) -> int:
+        return self._index
+
+    def consumers(self) -> list:
+        return [self._op._graph._ops[i] for i in self._op._consumers or ()
+                if any(t is self for t in self._op._graph._ops[i]._inputs)]
+
+    def eval(self, feed_dict=None, session=None):
+        return default_session(session, "Tensor").run(self, feed_dict)
+
+    def _dtype_text(self) -> str:
+        return self._dtype.name + ("_ref" if self._op.type in REF_OUTPUTS else "")
+
+    def __str__(self):
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={self._dtype_text()})'
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self._dtype_text()}>"
+
+    def numpy(self):
+        raise NotImplementedError("numpy() is only available when eager execution is enabled.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This "
+                                  f"error may indicate that you're trying to pass a Tensor to a NumPy call, "
+                                  f"which is not supported.")
+
+    def __bool__(self):
+        raise TypeError("Using a `tf.Tensor` as a Python `bool` is not allowed in Graph execution. Use Eager "
+                        "execution or decorate this function with @tf.function.")
+
+    def __len__(self):
+        raise TypeError(f"len is not well defined for a symbolic Tensor ({self.name}). Please call `x.shape` "
+                        f"rather than `len(x)` for shape information.")
+
+    def __iter__(self):
+        raise TypeError("Tensor objects are only iterable when eager execution is enabled. To iterate over "
+                        "this tensor use tf.map_fn.")
+
+    __hash__ = object.__hash__

@@ -1,0 +1,86 @@
+"""The op registry: one :class:`OpDef` per op type, read by the public op functions, the eager
+executor, the graph builder, both placers and the session.
+
+Each op type (TensorFlow's name: ``MatMul``, ``AddV2`` …) declares, once, in a module of
+:mod:`devtrace.ops`: its kernel, the device types that have one and the dtypes each accepts
+(an op without a GPU kernel is visible here: it falls back to the CPU), its host-memory
+arguments, its shape function and its gradient. A kernel is ``fn(xp, *arrays, **attrs)`` where
+``xp`` is the array module of the device (NumPy on the CPU and on simulated GPUs, CuPy on real
+ones), so one function serves every device where the array API is shared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..errors import NotFoundError
+from . import dtypes
+
+CPU, GPU = "CPU", "GPU"
+# TensorFlow's device-type priorities (device_factory.h): GPU 210 over GPUCompatibleCPU 70.
+PRIORITY = {GPU: 210, CPU: 70}
+
+ALL_TYPES = frozenset(d.name for d in dtypes.ALL)
+NUMERIC = dtypes.NUMERIC
+STRINGS = frozenset(("string",))
+DEVICE_SAFE = ALL_TYPES - STRINGS  # strings never live on a GPU
+
+
+@dataclass(slots=True)
+class OpDef:
+    name: str
+    fn: Callable
+    # device type -> dtype names its kernel accepts
+    kernels: dict[str, frozenset] = field(default_factory=dict)
+    stateful: bool = False
+    # shape(node_name, input_shapes, attrs, dtype) -> (output DType, static shape or None);
+    # None: the output has the kernel's dtype and an unknown shape (custom ops)
+    shape: Callable | None = None
+    # attrs TensorFlow keeps in host memory on every device (shapes, axes): never copied
+    host_args: tuple = ()
+    # the gradient function (TensorFlow's RegisterGradient); filled by the autodiff issue
+    grad: Callable | None = None
+
+    def supported_types(self, dtype_name: str | None) -> tuple[str, ...]:
+        """Device types with a kernel for this dtype, highest priority first."""
+        types = [t for t, ok in self.kernels.items() if dtype_name is None or dtype_name in ok]
+        return tuple(sorted(types, key=lambda t: -PRIORITY.get(t, 50)))
+
+    def kernel_list(self) -> str:
+        """TensorFlow's ``All kernels registered for op`` listing."""
+        if not self.kernels:
+            return "  <no registered kernels>"
+        lines = []
+        for t, ok in self.kernels.items():
+            names = ", ".join(dtypes.as_dtype(n).enum_name for n in sorted(ok))
+            lines.append(f"  device='{t}'; T in [{names}]")
+        return "\n".join(lines)
+
+
+REGISTRY: dict[str, OpDef] = {}
+
+
+def register(name: str, fn: Callable, device_types=(CPU, GPU), dtypes_=None, stateful=False, shape=None,
+             host_args=(), grad=None) -> OpDef:
+    """Register (or replace) an op. ``dtypes_`` = dtype names accepted on every device type,
+    or a dict per device type; ``None`` means every dtype."""
+    if isinstance(dtypes_, dict):
+        kernels = {t: frozenset(v) for t, v in dtypes_.items()}
+    else:
+        accepted = ALL_TYPES if dtypes_ is None else frozenset(dtypes_)
+        kernels = {t: accepted for t in device_types}
+    unknown = set(kernels) - {CPU, GPU}
+    if unknown:
+        raise ValueError(f"Unknown device type(s) {sorted(unknown)} for op {name}; use 'CPU' and/or 'GPU'")
+    op = OpDef(name, fn, kernels, stateful, shape, tuple(host_args), grad)
+    REGISTRY[name] = op
+    return op
+
+
+def lookup(name: str) -> OpDef:
+    """The op named ``name``; TensorFlow's ``NotFoundError`` when none is registered."""
+    opdef = REGISTRY.get(name)
+    if opdef is None:
+        raise NotFoundError(f"Op type not registered '{name}' in binary running on devtrace. [Op:{name}]")
+    return opdef

@@ -1,0 +1,53 @@
+"""Python and NumPy values as tensors: ``constant`` and ``convert_to_tensor``.
+
+Objects that stand for a tensor (variables) convert through TensorFlow's ``__tf_tensor__``
+protocol, so this module needs to know none of them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes
+from .eager.executor import execute_const
+from .tensor import Tensor
+
+
+def host_array(value, dtype=None, shape=None):
+    """``(NumPy array, DType)`` for a Python/NumPy value, as ``tf.constant`` converts it."""
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.infer(value)
+    if dt is dtypes.string:
+        arr = np.asarray(value, dtype=object)
+        arr = np.vectorize(lambda v: v.encode() if isinstance(v, str) else v, otypes=[object])(arr) if arr.size else arr
+    else:
+        try:
+            arr = np.array(value, dtype=dt.np)
+        except (ValueError, TypeError) as e:
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dt.name}: {e}") from None
+    if shape is not None:
+        shape = tuple(int(d) for d in shape)
+        if arr.size == 1:
+            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+        elif arr.size == int(np.prod(shape)):
+            arr = arr.reshape(shape)
+        else:
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tried to convert {arr.size} "
+                            f"elements to shape {list(shape)}")
+    return arr, dt
+
+
+def constant(value, dtype=None, shape=None, name=None) -> Tensor:
+    """A constant, placed like any op (``_EagerConst`` in the placement log)."""
+    arr, dt = host_array(value, dtype, shape)
+    return execute_const(arr, dt, name)
+
+
+def convert_to_tensor(value, dtype=None, name=None) -> Tensor:
+    if isinstance(value, Tensor):
+        return value
+    convert = getattr(type(value), "__tf_tensor__", None)
+    if convert is not None:
+        return convert(value, dtype, name)
+    return constant(value, dtype, name=name)
