@@ -5,7 +5,7 @@ from typing import Annotated, Optional
 
 import typer
 
-FORMATS = ("tf2", "tf1", "tf1-legacy", "table", "jsonl", "dot", "summary")
+from ..trace import FORMATS
 
 
 def import_(

@@ -4,9 +4,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..trace import FORMATS
 from ._flags import Fraction, Growth, Limit, MachineFile, Simulate, Visible
 
-FORMATS = ("tf2", "tf1", "tf1-legacy", "table", "jsonl", "dot", "summary")
 CHECKS = "Checks (exit 3 when one fails)"
 
 
