@@ -7,7 +7,7 @@ Adding an elementwise op is one line here — e.g.
 from __future__ import annotations
 
 from ..errors import InvalidArgumentError
-from ..runtime.dtypes import NUMERIC
+from ..runtime.dtypes import FLOATS, NUMERIC
 from ..runtime.eager.executor import execute
 from ..runtime.tensor import Tensor
 from . import shapes
@@ -26,6 +26,7 @@ greater_equal = binary("GreaterEqual", lambda xp, a, b: a >= b, NUMERIC, ("great
                        shape=shapes.broadcast_bool)
 negative = unary("Neg", lambda xp, a: -a, NUMERIC, ("negative", "math.negative"))
 square = unary("Square", lambda xp, a: a * a, NUMERIC, ("square", "math.square"))
+sqrt = unary("Sqrt", lambda xp, x: xp.sqrt(x), FLOATS, ("sqrt", "math.sqrt"))
 
 
 def _matmul(xp, a, b, transpose_a=False, transpose_b=False):

@@ -1,0 +1,55 @@
+"""Ops declared in devtrace/ops: values, placement and graph shapes, through the public names."""
+
+import numpy as np
+import pytest
+
+import devtrace as tf
+from devtrace.devices import simulated
+from devtrace.devices.physical import CPUInfo, Machine
+from devtrace.errors import NotFoundError
+from devtrace.runtime.context import reset_context
+from devtrace.trace import events as ev
+
+FULL = "/job:localhost/replica:0/task:0/device:"
+
+
+def machine(spec=None):
+    gpus = tuple(simulated.parse_simulate(spec)) if spec else ()
+    return reset_context(Machine(CPUInfo("cpu", 2, 1 << 34), gpus, gpus, "simulated" if gpus else "cpu"), env={})
+
+
+def test_sqrt_values_and_names():
+    machine()
+    x = tf.constant([4.0, 9.0, 2.0])
+    assert tf.sqrt is tf.math.sqrt
+    np.testing.assert_allclose(tf.sqrt(x).numpy(), np.sqrt([4.0, 9.0, 2.0]).astype(np.float32))
+    assert tf.sqrt(x).dtype is tf.float32 and tf.sqrt(tf.constant(2.0, tf.float64)).dtype is tf.float64
+    assert str(tf.sqrt(tf.constant(16.0))) == "tf.Tensor(4.0, shape=(), dtype=float32)"
+
+
+def test_sqrt_runs_on_the_gpu_with_memory_accounted():
+    ctx = machine("1")
+    x = tf.constant(np.full((256, 256), 4.0, np.float32))
+    y = tf.sqrt(x)
+    placed = [(e.op, e.device, e.reason) for e in ctx.trace.events if isinstance(e, ev.OpPlaced)]
+    assert placed[-1] == ("Sqrt", f"{FULL}GPU:0", "default") and y.device == f"{FULL}GPU:0"
+    assert tf.config.experimental.get_memory_info("GPU:0")["current"] == 2 * 256 * 256 * 4  # x and y
+    del y
+    assert tf.config.experimental.get_memory_info("GPU:0")["current"] == 256 * 256 * 4
+
+
+def test_sqrt_has_no_integer_kernel():
+    machine()
+    with pytest.raises(NotFoundError, match="All kernels registered for op Sqrt"):
+        tf.sqrt(tf.constant([4, 9]))
+
+
+def test_sqrt_graph_node_keeps_its_input_shape():
+    machine()
+    v1 = tf.compat.v1
+    g = v1.Graph()
+    with g.as_default():
+        y = tf.sqrt(v1.placeholder(tf.float32, shape=(None, 3)))
+        assert y.shape.as_list() == [None, 3] and y.op.type == "Sqrt"
+        with v1.Session() as sess:
+            np.testing.assert_allclose(sess.run(y, {y.op.inputs[0]: [[1.0, 4.0, 9.0]]}), [[1.0, 2.0, 3.0]])
