@@ -39,6 +39,10 @@ def caller_location() -> str | None:
 
 
 class Context:
+    __slots__ = ("_env", "_machine", "_physical", "_visible", "_growth", "_virtual", "memory_fraction",
+                 "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
+                 "devices_by_name", "scope", "scope_spec", "trace", "placement_cache", "host", "graph_builder", "__weakref__")
+
     def __init__(self, machine: Machine | None = None, env=None):
         self._env = os.environ if env is None else env
         self._machine = machine

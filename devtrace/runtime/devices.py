@@ -36,7 +36,7 @@ class Device:
     backend that runs its kernels (created on first use, from the same policy as the allocator)."""
 
     __slots__ = ("name", "short_name", "device_type", "index", "gpu", "platform_id", "allocator",
-                 "memory", "_backend", "description", "_trace", "__weakref__")
+                 "memory", "_backend", "xp", "description", "_trace", "__weakref__")
 
     def __init__(self, name, device_type, index, gpu, platform_id, allocator, memory: MemoryPolicy, description,
                  trace):
@@ -49,6 +49,7 @@ class Device:
         self.allocator = allocator
         self.memory = memory
         self._backend = None
+        self.xp = None  # the array module once the backend runs kernels in this thread (NumPy)
         self.description = description
         self._trace = trace
 
@@ -65,6 +66,7 @@ class Device:
             from .backends import backend_for, cupy_usable
 
             self._backend = backend_for(self.gpu, self.platform_id, self.memory)
+            self.xp = self._backend.xp if self._backend.direct else None
             if self.gpu is not None and self.gpu.backend == "nvml" and self._backend.name != "cupy":
                 self._trace.emit(ev.Message("WARNING", f"{cupy_usable()}: ops on {self.name} run with NumPy "
                                                        "kernels on the CPU; memory is still accounted as on the GPU"))

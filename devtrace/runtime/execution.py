@@ -24,43 +24,53 @@ def where(op_name: str, node: str | None) -> str:
     return f" [Op:{op_name}]" if node is None else f"\n\t [[{{{{node {node}}}}}]]"
 
 
-def run_step(ctx, device, opdef, arrays, attrs, seq, record, node=None):
+def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
     """Run ``opdef`` on ``device``; returns the output ``Tensor``, or ``None`` for an op without one.
 
-    ``record`` is how the op enters the trace: a tuple of ``OpPlaced``'s leading fields (eager,
-    nothing emitted yet: the step appends the whole record), or the ``OpPlaced`` already emitted
-    (the live log printed it before the kernel ran; a graph node was recorded when placed): the
-    step fills in what only the run knows — output shape, dtype and time (a node: its first time).
+    ``record`` is how the op enters the trace, and gives its ``seq``: a tuple of ``OpPlaced``'s
+    leading fields (eager, nothing emitted yet: the step appends the whole record), or the
+    ``OpPlaced`` already emitted (the live log printed it before the kernel ran; a graph node was
+    recorded when placed): the step fills in what only the run knows — output shape, dtype and
+    time (a node: its first time only).
     """
-    backend = device._backend or device.backend
+    xp = device.xp
     start = perf_counter_ns()
     try:
-        if backend.direct:  # NumPy, in this thread: call the kernel itself
-            out = opdef.fn(backend.xp, *arrays, **attrs) if attrs else opdef.fn(backend.xp, *arrays)
+        if xp is not None:  # NumPy, in this thread: call the kernel itself
+            out = opdef.fn(xp, *arrays, **attrs) if attrs else opdef.fn(xp, *arrays)
         else:
-            out = backend.run(opdef.fn, arrays, attrs)
+            out = device.backend.run(opdef.fn, arrays, attrs)
     except (ValueError, TypeError, IndexError) as e:
         if type(record) is tuple:
             ctx.trace._events.append(ev.OpPlaced(*record))
         raise InvalidArgumentError(f"{e}{where(opdef.name, node)}", op=opdef.name) from None
     duration = perf_counter_ns() - start
-    if out is None:
-        shape = dtype = None
-    else:
-        dtype = _BY_NP.get(out.dtype) or dtypes.as_dtype(out.dtype)
-        shape = out.shape
-    if type(record) is tuple:
-        ctx.trace._events.append(record + (shape, None if dtype is None else dtype.name, duration))
-    elif node is None:
-        record.shape, record.dtype, record.duration_ns = shape, None if dtype is None else dtype.name, duration
-    elif not record.duration_ns:
-        record.duration_ns = duration
-    if out is None:
+    if out is None:  # VarHandleOp, NoOp: nothing to account
+        _record(ctx, record, node, None, None, duration)
         return None
-    handle = device.allocator.allocate(out.nbytes, (opdef.name, shape, dtype.name))
+    dtype = _BY_NP.get(out.dtype) or dtypes.as_dtype(out.dtype)
+    shape, dtype_name = out.shape, dtype.name
+    if type(record) is tuple:
+        ctx.trace._events.append(record + (shape, dtype_name, duration))
+        seq = record[0]
+    else:
+        seq = _record(ctx, record, node, shape, dtype_name, duration)
+    handle = device.allocator.allocate(out.nbytes, (opdef.name, shape, dtype_name))
     if handle is None:
         raise oom(ctx, device, out, opdef.name, seq, dtype, node)
     return Tensor(out, device, handle, dtype, seq)
+
+
+def _record(ctx, record, node, shape, dtype_name, duration) -> int:
+    """Complete the op's trace record (see ``run_step``); returns its ``seq``."""
+    if type(record) is tuple:
+        ctx.trace._events.append(record + (shape, dtype_name, duration))
+        return record[0]
+    if node is None:
+        record.shape, record.dtype, record.duration_ns = shape, dtype_name, duration
+    elif not record.duration_ns:
+        record.duration_ns = duration
+    return record.seq
 
 
 def allocate(ctx, device, array, op_name, seq, dtype, node=None):

@@ -105,7 +105,7 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     trace._seq = seq = trace._seq + 1
     if len(inputs) == 2:  # most ops: spelled out, as comprehensions cost more than the kernel
         x, y = inputs
-        arrays = [x._value, y._value]
+        arrays = (x._value, y._value)
         producers = [x._seq, y._seq]
         clean = x._device is device and y._device is device and x._dtype is dtype and y._dtype is dtype
     else:
@@ -127,7 +127,7 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
         trace.emit(record)
     else:
         record = (seq, op_name, name, ctx.scope, device.name, reason, producers)
-    out = run_step(ctx, device, opdef, arrays, attrs, seq, record)
+    out = run_step(ctx, device, opdef, arrays, attrs, record)
     return ResourceHandle(device, seq) if out is None else out
 
 

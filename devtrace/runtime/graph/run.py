@@ -113,7 +113,7 @@ class GraphRun:
         arrays = [self.input(op, k, t, device, seq) for k, t in enumerate(op._inputs)]
         if kind == "Assign":
             return self.assign(op, arrays, device, seq)
-        return run_step(self.ctx, device, REGISTRY[kind], arrays, op._attrs or None, seq, session._events[i], op.name)
+        return run_step(self.ctx, device, REGISTRY[kind], arrays, op._attrs or None, session._events[i], op.name)
 
     def materialize(self, op, array: np.ndarray, device, seq) -> Tensor:
         value = device.backend.from_host(array)

@@ -9,6 +9,7 @@ class HostAllocator:
     """Host (CPU) memory: unlimited, unrounded, no regions and no OOMs — just counters, since it
     sits on the hot path of every CPU op. Same interface as :class:`BFCAllocator`."""
 
+    __slots__ = ("name", "bytes_in_use", "peak_bytes_in_use", "num_allocs", "largest_alloc_size", "_live", "_ids")
     limit = None
     allow_growth = True
     num_ooms = 0
