@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from .trace import render_tf1, render_tf2
+from .trace import render_tf2
 
 
 class Console:
@@ -22,7 +22,12 @@ class Console:
     def placement(self, event) -> None:
         if not self.placement_log or (event.kind == "message" and event.level != "INFO"):
             return  # warnings print anyway (message)
-        text = render_tf1.line(event) if self.trace.graph_mode else render_tf2.line(event)
+        if self.trace.graph_mode:  # a TF1 session's event (rare: imported when first needed)
+            from .trace import render_tf1
+
+            text = render_tf1.line(event)
+        else:
+            text = render_tf2.line(event)
         if text is not None:
             out = self.stream or sys.stderr
             if out is not sys.stdout:

@@ -9,16 +9,28 @@ that one result, so they can never disagree about a device's limit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...output import GiB, MiB
 
 
-@dataclass(frozen=True, slots=True)
 class MemoryPolicy:
-    kind: str  # preallocate | growth | limit | fraction | host
-    limit: int | None  # bytes the device's allocator may hand out (None: the host, unlimited)
-    allow_growth: bool
+    """A plain record (not a dataclass: ``devtrace list`` imports this, and a generated class
+    costs a millisecond of start-up)."""
+
+    __slots__ = ("kind", "limit", "allow_growth")
+
+    def __init__(self, kind: str, limit: int | None, allow_growth: bool):
+        self.kind = kind  # preallocate | growth | limit | fraction | host
+        self.limit = limit  # bytes the device's allocator may hand out (None: the host, unlimited)
+        self.allow_growth = allow_growth
+
+    def __eq__(self, other):
+        return isinstance(other, MemoryPolicy) and (self.kind, self.limit, self.allow_growth) == \
+            (other.kind, other.limit, other.allow_growth)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"MemoryPolicy({self.kind!r}, {self.limit!r}, {self.allow_growth!r})"
 
     @property
     def preallocate(self) -> bool:
