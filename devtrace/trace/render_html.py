@@ -136,17 +136,17 @@ svg text { font:10px system-ui,sans-serif; fill:var(--muted); }
 .op.fallback { stroke:#c62828; stroke-width:2; }
 .op.soft { stroke:#ef6c00; stroke-width:2; }
 .op.late { opacity:.55; }
-.copy { fill:#37474f; }
+.copy { fill:#37474f; stroke:#fff; stroke-width:.6; }
 .copy-arrow { fill:none; stroke:#d81b60; stroke-width:1.4; opacity:.85; }
 .session { fill:#cfd8e3; stroke:#90a4ae; }
 .oom { fill:#c62828; }
 .legend { display:flex; flex-wrap:wrap; gap:10px; margin-top:6px; font-size:11px; color:var(--muted); }
 .legend i { display:inline-block; width:12px; height:10px; margin-right:4px; vertical-align:-1px; border-radius:2px; }
-.mem-grid { display:grid; grid-template-columns:repeat(auto-fill,minmax(300px,1fr)); gap:8px; }
+.mem-grid { display:grid; grid-template-columns:repeat(auto-fill,minmax(230px,1fr)); gap:8px; }
 .mem-chart { border:1px solid var(--line); border-radius:4px; padding:4px 6px; }
 .mem-chart .t { font-weight:600; font-size:12px; }
 .mem-chart .t small { font-weight:normal; color:var(--muted); }
-.mem-chart svg { display:block; width:100%; height:96px; }
+.mem-chart svg { display:block; width:100%; height:64px; }
 .l-res { stroke:#1e88e5; fill:none; stroke-width:1.5; }
 .l-use { stroke:#fb8c00; fill:none; stroke-width:1.5; }
 .l-peak { stroke:#8e24aa; fill:none; stroke-width:1; stroke-dasharray:2 2; }
@@ -265,12 +265,12 @@ M.order.forEach(function (ti) {
   var t = tracks[ti], g = groups[t.group], shared = perGroup[t.group] > 1;
   if (shared && !seenGroup[g.i]) {  // logical devices sharing one physical device: a header row
     seenGroup[g.i] = true;
-    labels.push('<div class="grp" style="height:' + GRP + 'px;line-height:' + GRP + 'px" title="' + esc(g.label) + '">' + esc(g.label) + " — " + perGroup[t.group] + " logical devices</div>");
+    labels.push('<div class="grp" style="height:' + GRP + 'px;line-height:' + GRP + 'px" title="' + esc(g.label) + '">' + esc(g.label) + " \u2014 " + perGroup[t.group] + " logical devices</div>");
     rows.push({grp: g, y: y}); y += GRP;
   }
   rowOf[ti] = {y: y, t: t};
   var sub = shared ? "logical" : (t.type === "CPU" ? g.label : g.label.replace(/ \(physical\)/, ""));
-  labels.push('<div class="dev" style="height:' + ROW + 'px;line-height:' + ROW + 'px' + (shared ? ';padding-left:18px' : '') + '" title="' + esc(t.name + " — " + g.label) + '">' + esc(t.short) + " <small>" + esc((opsOn[t.name] || 0) + " ops · " + sub) + "</small></div>");
+  labels.push('<div class="dev" style="height:' + ROW + 'px;line-height:' + ROW + 'px' + (shared ? ';padding-left:18px' : '') + '" title="' + esc(t.name + " \u2014 " + g.label) + '">' + esc(t.short) + " <small>" + esc((opsOn[t.name] || 0) + ((opsOn[t.name] || 0) === 1 ? " op" : " ops") + " \u00b7 " + sub) + "</small></div>");
   rows.push({t: t, y: y}); y += ROW;
 });
 var hostRow = null;
@@ -361,7 +361,7 @@ function drawMemory() {
     if (!pts.length) return;
     var last = pts[pts.length - 1], top = 1;
     pts.forEach(function (m) { top = Math.max(top, m.res || 0, m.use || 0, m.peak || 0, m.lim || 0); });
-    var Wd = 300, Hd = 96, L = 44, lo = 0, hi = Math.log10(top * 2);
+    var Wd = 300, Hd = 64, L = 44, lo = 0, hi = Math.log10(top * 2);
     function yv(b) { return 4 + (Hd - 16) * (1 - (Math.log10(Math.max(1, b)) - lo) / (hi - lo)); }
     function xv(ts) { return L + (Wd - L - 6) * (T(ts) / tot); }
     function line(get, cls) {
