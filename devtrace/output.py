@@ -1,5 +1,6 @@
 """Output helpers shared by every layer: byte units and formatting, tables, JSON, one-line
-errors, atomic writes. A leaf: it imports nothing of devtrace.
+errors, atomic writes (whole: ``write_atomic``; streamed: ``AtomicOutput``). A leaf: it imports
+nothing of devtrace but its error classes.
 
 Machine output (``--json``, JSONL) goes straight to stdout, never through rich. Tables are
 rich tables on a terminal and plain aligned text when piped. Diagnostics go to stderr as
@@ -11,6 +12,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+
+from .errors import UsageError
 
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 
@@ -105,3 +108,60 @@ def write_atomic(path: str, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+class AtomicOutput:
+    """A text file written incrementally into a temp file beside ``path`` and renamed onto it by
+    ``commit()``; ``abort()`` (or leaving a ``with`` block by an exception) removes the temp file,
+    so a reader never sees half a file. Unwritable destinations raise ``UsageError``."""
+
+    def __init__(self, path, option: str = "-o"):
+        self.path = os.fspath(path)
+        where = f"{option} {self.path}" if option else self.path
+        if os.path.isdir(self.path):
+            raise UsageError(f"{where}: is a directory")
+        directory = os.path.dirname(os.path.abspath(self.path))
+        if not os.path.isdir(directory):
+            raise UsageError(f"{where}: directory {directory} does not exist")
+        self.tmp = os.path.join(directory, f".{os.path.basename(self.path)}.{os.getpid()}.tmp")
+        if os.path.exists(self.path) and not os.path.isfile(self.path):
+            self.tmp = None  # a device or a pipe (-o /dev/stdout): written in place, never replaced
+        try:
+            self.file = open(self.tmp or self.path, "w", encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"{where}: cannot write ({e.strerror or e})") from None
+        self._where = where
+
+    def write(self, text: str) -> None:
+        try:
+            self.file.write(text)
+        except OSError as e:
+            self.abort()
+            raise UsageError(f"{self._where}: cannot write ({e.strerror or e})") from None
+
+    def commit(self) -> None:
+        try:
+            self.file.close()
+            if self.tmp is not None:
+                os.replace(self.tmp, self.path)
+        except OSError as e:
+            self.abort()
+            raise UsageError(f"{self._where}: cannot write ({e.strerror or e})") from None
+
+    def abort(self) -> None:
+        try:
+            self.file.close()
+        except OSError:
+            pass
+        if self.tmp is not None and os.path.exists(self.tmp):
+            os.unlink(self.tmp)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.commit()
+        else:
+            self.abort()
+        return False

@@ -113,7 +113,7 @@ RULES = [
      "the runtime emits events: no CLI, no renderers, nothing of the API above it"),
     ("devtrace.ops", lambda t: _in(t, "devtrace.cli", "devtrace.console", "devtrace.api"), "ops sit below the API"),
     ("devtrace.errors", lambda t: True, "a leaf"),
-    ("devtrace.output", lambda t: True, "a leaf"),
+    ("devtrace.output", lambda t: t != "devtrace.errors", "a leaf (but for the error classes it raises)"),
     ("devtrace.hooks", lambda t: True, "a leaf"),
 ]
 

@@ -100,7 +100,7 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     return status
 
 
-def render(events, fmt: str) -> str:
+def render(events, fmt: str, layout: str = "measured") -> str:
     from ..trace import jsonl, render_dot, render_summary, render_table, render_tf1, render_tf2
 
     if fmt == "tf2":
@@ -113,11 +113,15 @@ def render(events, fmt: str) -> str:
         return jsonl.dumps(events)
     if fmt == "dot":
         return render_dot.render(events)
+    if fmt == "timeline":
+        from ..trace import render_timeline
+
+        return render_timeline.render(events, layout)
     return render_summary.render(events)
 
 
 def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace_path=None,
-                log_to="stderr") -> int:
+                log_to="stderr", output=None, html=None, layout="measured") -> int:
     stream = sys.stdout if log_to == "stdout" else sys.stderr
     if trace_path is not None:
         directory = os.path.dirname(os.path.abspath(trace_path))
@@ -135,8 +139,21 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
             from ..trace import jsonl
 
             jsonl.write(trace_path, ctx.trace.events)
-    if format_ != "tf2":
-        text = render(ctx.trace.events, format_)
+    if html is not None:
+        from . import _visual
+
+        _visual.write("html", ctx.trace.events, html, "--html", layout=layout)
+    if output is not None and format_ == "timeline":
+        from . import _visual
+
+        _visual.write("timeline", ctx.trace.events, output, "--output", layout=layout)
+        return status
+    if output is not None and format_ != "tf2":
+        from ..output import write_atomic
+
+        write_atomic(output, render(ctx.trace.events, format_, layout))
+    elif format_ != "tf2":
+        text = render(ctx.trace.events, format_, layout)
         if text:
             stream.write(text if text.endswith("\n") else text + "\n")
             stream.flush()

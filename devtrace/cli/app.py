@@ -22,6 +22,8 @@ COMMANDS = {
     "mem": ("mem_cmd", "mem"),
     "diff": ("diff_cmd", "diff"),
     "import": ("import_cmd", "import_"),
+    "timeline": ("timeline_cmd", "timeline"),
+    "report": ("timeline_cmd", "report"),
 }
 
 

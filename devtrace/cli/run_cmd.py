@@ -23,6 +23,12 @@ def run(
                                                  help="Write the trace as JSON Lines (also when the program fails).")] = None,
     log_to: Annotated[str, typer.Option("--log-to", metavar="stderr|stdout",
                                         help="Where the placement log goes.")] = "stderr",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE",
+                                                  help="Write the --format output there (atomically).")] = None,
+    html: Annotated[Optional[str], typer.Option("--html", metavar="FILE.html",
+                                                help="Write a self-contained HTML report (timeline, memory, placement).")] = None,
+    layout: Annotated[str, typer.Option("--layout", metavar="measured|sequence",
+                                        help="Timeline and report: measured kernel times, or one unit per op.")] = "measured",
     expect: Annotated[Optional[list[str]], typer.Option("--expect", metavar="OP=SPEC", rich_help_panel=CHECKS,
                                                         help="Every op of type OP must run on a device matching SPEC.")] = None,
     no_fallback: Annotated[bool, typer.Option("--no-fallback", rich_help_panel=CHECKS,
@@ -42,12 +48,19 @@ def run(
         raise UsageError(f"--format {format_}: choose one of {', '.join(FORMATS)}")
     if log_to not in ("stderr", "stdout"):
         raise UsageError(f"--log-to {log_to}: choose stderr or stdout")
+    if output is not None and format_ == "tf2":
+        raise UsageError("--output needs a --format other than tf2 (e.g. --format timeline)")
+    from . import _visual
+
+    _visual.check_layout(layout)
+    _visual.check_output(output, "--output")
+    _visual.check_output(html, "--html")
     checks = _program.Checks.parse(expect or [], no_fallback, max_copies, max_peak)
     from ._flags import configure
 
     ctx = configure(simulate, machine, visible, growth, limit, fraction, soft_placement)
     status = _program.run_program(ctx, program, args or [], log_placement=log_placement, format_=format_,
-                                  trace_path=trace, log_to=log_to)
+                                  trace_path=trace, log_to=log_to, output=output, html=html, layout=layout)
     if status != 0:
         raise typer.Exit(status)
     checks.enforce(ctx.trace.events)

@@ -3,4 +3,4 @@
 ``FORMATS`` names the renderers a trace can be shown in (``devtrace run --format``, ``import``).
 """
 
-FORMATS = ("tf2", "tf1", "tf1-legacy", "table", "jsonl", "dot", "summary")
+FORMATS = ("tf2", "tf1", "tf1-legacy", "table", "jsonl", "dot", "summary", "timeline")

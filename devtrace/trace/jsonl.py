@@ -47,43 +47,74 @@ def _field_names(cls) -> list:
     return [f.name for f in fields(cls)]
 
 
+def _parse(raw: str, name: str, lineno: int, known: dict):
+    """The event on one line, or ``None`` for a blank line; ``UsageError`` naming file and line."""
+    if not raw.strip():
+        return None
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        raise UsageError(f"{name}:{lineno}: not a devtrace trace (line is not JSON)") from None
+    if not isinstance(record, dict):
+        raise UsageError(f"{name}:{lineno}: not a devtrace trace (line is not a JSON object)")
+    schema = record.get("schema")
+    if schema is not None and schema != SCHEMA:
+        raise UsageError(f"{name}: trace schema {json.dumps(schema)} is not supported "
+                         f"(this devtrace reads schema {SCHEMA})")
+    if "event" not in record or schema is None:
+        missing = "event" if "event" not in record else "schema"
+        raise UsageError(f"{name}:{lineno}: not a devtrace trace (record has no \"{missing}\")")
+    kind = record["event"]
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise UsageError(f"{name}:{lineno}: not a devtrace trace (unknown event {json.dumps(kind)})")
+    names = known.get(kind)
+    if names is None:
+        names = known[kind] = frozenset(_field_names(cls))
+    try:
+        return cls(**{k: v for k, v in record.items() if k in names})
+    except TypeError as e:
+        missing = sorted(names - record.keys())
+        detail = f"missing {', '.join(missing)}" if missing else str(e)
+        raise UsageError(f"{name}:{lineno}: invalid {kind} event ({detail})") from None
+
+
 def loads(text: str, name: str = "<trace>") -> list:
     """Parse JSONL text; ``name`` is used in error messages."""
     if not text.strip():
         raise UsageError(f"{name}: empty file, not a devtrace trace")
-    events = []
     known: dict = {}
-    decode = json.JSONDecoder().decode
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip():
-            continue
+    events = (_parse(raw, name, lineno, known) for lineno, raw in enumerate(text.splitlines(), 1))
+    return [e for e in events if e is not None]
+
+
+def iter_read(path):
+    """The events of a JSONL trace file, one at a time: the whole file is never in memory.
+    Same rules and messages as :func:`read`, checked line by line as the file is read."""
+    name = str(path)
+    try:
+        f = open(path, "rb")
+    except OSError as e:
+        raise UsageError(f"{name}: cannot read trace ({e.strerror or e})") from None
+    known: dict = {}
+    count = 0
+    with f:
         try:
-            record = decode(raw)
-        except ValueError:
-            raise UsageError(f"{name}:{lineno}: not a devtrace trace (line is not JSON)") from None
-        if not isinstance(record, dict):
-            raise UsageError(f"{name}:{lineno}: not a devtrace trace (line is not a JSON object)")
-        schema = record.get("schema")
-        if schema is not None and schema != SCHEMA:
-            raise UsageError(f"{name}: trace schema {json.dumps(schema)} is not supported "
-                             f"(this devtrace reads schema {SCHEMA})")
-        if "event" not in record or schema is None:
-            missing = "event" if "event" not in record else "schema"
-            raise UsageError(f"{name}:{lineno}: not a devtrace trace (record has no \"{missing}\")")
-        kind = record["event"]
-        cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
-        if cls is None:
-            raise UsageError(f"{name}:{lineno}: not a devtrace trace (unknown event {json.dumps(kind)})")
-        names = known.get(kind)
-        if names is None:
-            names = known[kind] = frozenset(_field_names(cls))
-        try:
-            events.append(cls(**{k: v for k, v in record.items() if k in names}))
-        except TypeError as e:
-            missing = sorted(names - record.keys())
-            detail = f"missing {', '.join(missing)}" if missing else str(e)
-            raise UsageError(f"{name}:{lineno}: invalid {kind} event ({detail})") from None
-    return events
+            for lineno, raw in enumerate(f, 1):
+                if b"\0" in raw:
+                    raise UsageError(f"{name}: not a devtrace trace (binary file)")
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise UsageError(f"{name}: not a devtrace trace (not UTF-8 text)") from None
+                event = _parse(text, name, lineno, known)
+                if event is not None:
+                    count += 1
+                    yield event
+        except OSError as e:
+            raise UsageError(f"{name}: cannot read trace ({e.strerror or e})") from None
+    if count == 0:
+        raise UsageError(f"{name}: empty file, not a devtrace trace")
 
 
 def read(path) -> list:
