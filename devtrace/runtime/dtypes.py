@@ -23,6 +23,9 @@ class DType:
     def __repr__(self):
         return f"tf.{self.name}"
 
+    def __str__(self):
+        return f"<dtype: '{self.name}'>"
+
     def __reduce__(self):
         return as_dtype, (self.name,)
 

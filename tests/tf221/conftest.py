@@ -1,0 +1,2 @@
+# The probe programs import TensorFlow and are run by tests/test_tf221.py, never collected.
+collect_ignore_glob = ["*"]
