@@ -105,9 +105,11 @@ def test_unknown_device_soft_and_hard():
         tf.constant(1.0)
     assert placed(ctx)[-1] == ("_EagerConst", "GPU:0", ev.SOFT)
     tf.config.set_soft_device_placement(False)
+    with tf.device("/GPU:7"):  # TensorFlow's scalar cache: this 1.0 exists already, nothing is placed
+        tf.constant(1.0)
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         with tf.device("/GPU:7"):
-            tf.constant(1.0)
+            tf.constant([1.0])
     assert str(info.value) == (
         f"Could not satisfy device specification '{FULL}GPU:7'. enable_soft_placement=0. Supported device types "
         f"[GPU, CPU]. All available devices [{FULL}CPU:0, {FULL}GPU:0]. [Op:_EagerConst]")

@@ -9,8 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes
+from .context import context
 from .eager.executor import execute_const
 from .tensor import Tensor
+
+
+_SCALARS = (int, float, bool)
 
 
 def host_array(value, dtype=None, shape=None):
@@ -39,7 +43,20 @@ def host_array(value, dtype=None, shape=None):
 
 
 def constant(value, dtype=None, shape=None, name=None) -> Tensor:
-    """A constant, placed like any op (``_EagerConst`` in the placement log)."""
+    """A constant, placed like any op (``_EagerConst`` in the placement log).
+
+    Python ints and floats go through TensorFlow's scalar cache: one tensor per (device scope,
+    value, dtype, type) for the context's lifetime, so converting the same scalar again executes
+    nothing (``x + 1.0`` logs ``_EagerConst`` the first time only)."""
+    if shape is None and type(value) in _SCALARS:
+        ctx = context()
+        if ctx.eager:
+            key = (ctx.scope, value, None if dtype is None else dtypes.as_dtype(dtype), type(value))
+            cached = ctx.scalar_cache.get(key)
+            if cached is None:
+                arr, dt = host_array(value, dtype)
+                cached = ctx.scalar_cache[key] = execute_const(arr, dt, name)
+            return cached
     arr, dt = host_array(value, dtype, shape)
     return execute_const(arr, dt, name)
 
