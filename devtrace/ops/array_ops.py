@@ -12,7 +12,7 @@ from ..runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant, convert_to_tensor, host_array
 from . import shapes
-from .declare import as_tensor, op, public, unary
+from .declare import as_tensor, host_arg, op, public, unary
 
 public("constant")(constant)
 public("convert_to_tensor")(convert_to_tensor)
@@ -42,7 +42,7 @@ def cast(x, dtype, name=None):
 @public("reshape")
 def reshape(tensor, shape, name=None):
     x = as_tensor(tensor)
-    shape = [int(d) for d in (shape.numpy() if isinstance(shape, Tensor) else shape)]
+    shape = [int(d) for d in host_arg(shape)]
     known = int(np.prod([d for d in shape if d != -1])) if shape else 1
     if shape.count(-1) > 1 or (-1 not in shape and known != int(np.prod(x.shape))) \
             or (-1 in shape and (known == 0 or int(np.prod(x.shape)) % known)):
@@ -58,23 +58,25 @@ def check_dims(dims, op_name):
     return tuple(dims)
 
 
+def _fill(dims, value, dt, name):
+    dims = check_dims(host_arg(dims), "Fill")
+    return execute("Fill", (), {"dims": dims, "value": host_arg(value, dt)[()], "dtype": dt.name}, name=name, dtype=dt)
+
+
 @public("fill")
 def fill(dims, value, name=None):
     arr, dt = host_array(value)
-    return execute("Fill", (), {"dims": check_dims(dims, "Fill"), "value": arr[()], "dtype": dt.name},
-                   name=name, dtype=dt)
+    return _fill(dims, value, dt, name)
 
 
 @public("zeros")
 def zeros(shape, dtype=dtypes.float32, name=None):
-    dt = dtypes.as_dtype(dtype)
-    return execute("Fill", (), {"dims": check_dims(shape, "Fill"), "value": 0, "dtype": dt.name}, name=name, dtype=dt)
+    return _fill(shape, 0, dtypes.as_dtype(dtype), name)
 
 
 @public("ones")
 def ones(shape, dtype=dtypes.float32, name=None):
-    dt = dtypes.as_dtype(dtype)
-    return execute("Fill", (), {"dims": check_dims(shape, "Fill"), "value": 1, "dtype": dt.name}, name=name, dtype=dt)
+    return _fill(shape, 1, dtypes.as_dtype(dtype), name)
 
 
 @public("range")
@@ -84,4 +86,6 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
     if delta == 0:
         raise InvalidArgumentError("Requires delta != 0: 0 [Op:Range]", op="Range")
     dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.infer([start, limit, delta])
+    # converted with the dtype asked for (None: inferred), which is the scalar cache's key
+    start, limit, delta = (host_arg(v, dtype)[()] for v in (start, limit, delta))
     return execute("Range", (), {"start": start, "limit": limit, "delta": delta, "dtype": dt.name}, dtype=dt)

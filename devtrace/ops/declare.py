@@ -9,10 +9,12 @@ and gradient slot. ``unary``/``binary`` also make the public function from the d
 
 from __future__ import annotations
 
+from ..runtime import dtypes
+from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.registry import CPU, GPU, register
 from ..runtime.tensor import Tensor
-from ..runtime.values import constant
+from ..runtime.values import constant, host_constant
 from . import shapes
 
 API: dict = {}
@@ -39,6 +41,19 @@ def as_tensor(x):
         return x
     convert = getattr(type(x), "__tf_tensor__", None)
     return convert(x) if convert is not None else constant(x)
+
+
+def host_arg(value, dtype=dtypes.int32):
+    """A non-tensor argument TensorFlow turns into a tensor input (a shape, an axis, a fill value):
+    executed as ``_EagerConst`` — Python scalars through the scalar cache — where TensorFlow
+    does, so the placement log matches; returns the value on the host, for the kernel's attrs.
+    ``dtype=None`` infers it, as ``convert_to_tensor`` does. In graph mode nothing is built (the
+    node keeps the value as an attribute)."""
+    if isinstance(value, Tensor):
+        return value.numpy()
+    if context().eager:
+        return host_constant(value, dtype).numpy()
+    return value
 
 
 def pair(a, b):

@@ -6,12 +6,14 @@ Adding an elementwise op is one line here — e.g.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..errors import InvalidArgumentError
 from ..runtime.dtypes import FLOATS, NUMERIC
 from ..runtime.eager.executor import execute
 from ..runtime.tensor import Tensor
 from . import shapes
-from .declare import as_tensor, binary, op, pair, public, unary
+from .declare import as_tensor, binary, host_arg, op, pair, public, unary
 
 add = binary("AddV2", lambda xp, a, b: a + b, NUMERIC, ("add", "math.add"))
 subtract = binary("Sub", lambda xp, a, b: a - b, NUMERIC, ("subtract", "math.subtract"))
@@ -86,8 +88,8 @@ op("Sum", _sum, NUMERIC, shape=shapes.reduction, host_args=("axis",))
 @public("reduce_sum", "math.reduce_sum")
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
     x = as_tensor(input_tensor)
-    if isinstance(axis, list):
-        axis = tuple(axis)
+    axes = host_arg(np.arange(len(x.shape), dtype=np.int32) if axis is None else axis)
+    axis = None if axis is None else (int(axes) if axes.ndim == 0 else tuple(int(a) for a in axes))
     return execute("Sum", (x,), {"axis": axis, "keepdims": bool(keepdims)}, name=name)
 
 

@@ -8,7 +8,7 @@ from ..runtime import dtypes
 from ..runtime.eager.executor import execute
 from . import shapes
 from .array_ops import check_dims
-from .declare import op, public
+from .declare import host_arg, op, public
 
 
 def _random_uniform(xp, shape=(), minval=0.0, maxval=1.0, dtype="float32", seed=None):
@@ -25,5 +25,5 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     dt = dtypes.as_dtype(dtype)
     if maxval is None:
         maxval = 1
-    return execute("RandomUniform", (), {"shape": check_dims(shape, "RandomUniform"), "minval": minval,
+    return execute("RandomUniform", (), {"shape": check_dims(host_arg(shape), "RandomUniform"), "minval": minval,
                                          "maxval": maxval, "dtype": dt.name, "seed": seed}, name=name, dtype=dt)

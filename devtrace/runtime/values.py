@@ -42,6 +42,24 @@ def host_array(value, dtype=None, shape=None):
     return arr, dt
 
 
+def host_constant(value, dtype):
+    """An op's non-tensor argument as TensorFlow converts it (a shape, an axis, a fill value):
+    an ``_EagerConst`` placed and logged like any constant — Python scalars through the scalar
+    cache — but kept in host memory, as TensorFlow keeps such arguments (not counted on a GPU)."""
+    ctx = context()
+    key = None
+    if type(value) in _SCALARS:
+        key = ("host", ctx.scope, value, dtype, type(value))
+        cached = ctx.scalar_cache.get(key)
+        if cached is not None:
+            return cached
+    arr, dt = host_array(value, dtype)
+    tensor = execute_const(arr, dt, account=False)
+    if key is not None:
+        ctx.scalar_cache[key] = tensor
+    return tensor
+
+
 def constant(value, dtype=None, shape=None, name=None) -> Tensor:
     """A constant, placed like any op (``_EagerConst`` in the placement log).
 

@@ -131,9 +131,10 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     return ResourceHandle(device, seq) if out is None else out
 
 
-def execute_const(array: np.ndarray, dtype, name=None) -> Tensor:
+def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:
     """``_EagerConst``: a host value placed like any op (GPU:0 by default, as the guide logs);
-    a ``Const`` node in graph mode."""
+    a ``Const`` node in graph mode. ``account=False``: an op's host-memory argument (a shape, an
+    axis), which TensorFlow keeps in host memory whatever the device: not counted on the device."""
     ctx = _ctx("_EagerConst")
     if ctx is None:
         return _context_mod.context().graph_builder.const(array, dtype, name)
@@ -141,5 +142,5 @@ def execute_const(array: np.ndarray, dtype, name=None) -> Tensor:
     seq = ctx.trace.next_seq()
     ctx.trace.emit(ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [],
                                list(array.shape), dtype.name))
-    value = device.backend.from_host(array)
-    return Tensor(value, device, allocate(ctx, device, value, "_EagerConst", seq, dtype), dtype, seq)
+    value = device.backend.from_host(array) if account else array
+    return Tensor(value, device, allocate(ctx, device, value, "_EagerConst", seq, dtype) if account else None, dtype, seq)
