@@ -49,3 +49,35 @@ def program(name):
 
 def machine(name):
     return os.path.join(MACHINES, name)
+
+
+@pytest.fixture(params=["CPU", "GPU-simulated", "GPU-cupy-fake"])
+def op_device(request):
+    """Run an op test on every backend: the CPU (NumPy), a simulated GPU (NumPy kernels, memory
+    accounted as on a GPU), and a GPU driven through the CuPy backend's code with the NumPy-backed
+    fake CuPy. Returns the device string for ``tf.device(...)``; on ``GPU-cupy-fake`` a kernel whose
+    output is not a (fake) CuPy array — it computed with NumPy instead of ``xp`` — fails the test."""
+    from devtrace.devices import simulated
+    from devtrace.devices.physical import CPUInfo, Machine
+    from devtrace.runtime import backends
+    from devtrace.runtime.context import reset_context
+    from fake_cupy import FakeCupy
+
+    gpus = tuple(simulated.parse_simulate("1")) if request.param != "CPU" else ()
+    ctx = reset_context(Machine(CPUInfo("cpu", 2, 1 << 34), gpus, gpus, "simulated" if gpus else "cpu"), env={})
+    ctx.ensure_initialized("op_device fixture")
+    if request.param == "GPU-cupy-fake":
+        device = ctx.devices[1]
+        fake = FakeCupy()
+        backend = device._backend = backends.CupyBackend(0, device.memory.limit, False, cupy=fake)
+        device.xp = None
+        run = backend.run
+
+        def checked_run(kernel, arrays, attrs):
+            out = run(kernel, arrays, attrs)
+            if out is not None and not isinstance(out, fake.ndarray):
+                raise AssertionError(f"{kernel} returned {type(out).__name__}, not a CuPy array: compute with xp")
+            return out
+
+        backend.run = checked_run
+    yield "/CPU:0" if request.param == "CPU" else "/GPU:0"

@@ -63,9 +63,9 @@ class FakeCupy:
     def _where(self, what):
         self.log.append((what, self.current_device, self.current_allocator is not None))
 
-    def asarray(self, array):
+    def asarray(self, array, dtype=None):
         self._where("asarray")
-        return np.array(array, copy=True).view(ndarray)
+        return np.array(array, dtype=dtype, copy=True).view(ndarray)
 
     def asnumpy(self, array):
         return np.asarray(array).view(np.ndarray)
