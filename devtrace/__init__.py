@@ -33,6 +33,8 @@ _LAZY.update({
     "compat": ("devtrace.compat", None),
     "distribute": ("devtrace.distribute", None),
     "errors": ("devtrace.errors", None),
+    "GradientTape": ("devtrace.backprop", "GradientTape"),
+    "UnconnectedGradients": ("devtrace.backprop", "UnconnectedGradients"),
 })
 
 
@@ -44,6 +46,7 @@ def _attach_console(ctx) -> None:
 
 
 hooks.CONTEXT_CREATED.append(_attach_console)
+hooks.LOAD_OPS.append(lambda: importlib.import_module("devtrace.ops"))
 
 
 # devtrace's own modules that are no TensorFlow name: ``from devtrace import output`` asks this

@@ -2,6 +2,10 @@
 
 ``CONTEXT_CREATED``: called with every new runtime context (the package's ``__init__`` puts the
 console there, which prints warnings and the live placement log).
+``LOAD_OPS``: called once, the first time the op registry misses a name: the package's
+``__init__`` imports ``devtrace.ops`` there, so that a program whose first call is, say,
+``tf.Variable(3.0)`` finds ``_EagerConst`` declared.
 """
 
 CONTEXT_CREATED: list = []
+LOAD_OPS: list = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
-from ..runtime.registry import CPU, GPU, register
+from ..runtime.registry import CPU, GPU, lookup, register
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant, host_constant
 from . import shapes
@@ -97,3 +97,22 @@ def binary(name, kernel, dtypes, api, shape=shapes.broadcast, **declaration):
     op_type = name
     fn.__name__ = fn.__qualname__ = api[0].rsplit(".", 1)[-1]
     return public(*api)(fn)
+
+
+def gradient(op_type: str):
+    """Register the decorated ``fn(op, grad) -> input gradients`` as ``op_type``'s gradient
+    (TensorFlow's ``RegisterGradient``); ``op`` is the tape's record of the forward op."""
+    def decorate(fn):
+        lookup(op_type).grad = fn
+        return fn
+    return decorate
+
+
+def not_differentiable(*op_types: str) -> None:
+    """Ops whose inputs get no gradient (TensorFlow's ``NotDifferentiable``)."""
+    for op_type in op_types:
+        lookup(op_type).grad = _no_gradient
+
+
+def _no_gradient(op, grad):
+    return [None] * len(op.inputs)

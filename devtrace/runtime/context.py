@@ -41,8 +41,8 @@ def caller_location() -> str | None:
 class Context:
     __slots__ = ("_env", "_machine", "_physical", "_visible", "_growth", "_virtual", "memory_fraction",
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
-                 "devices_by_name", "scope", "scope_spec", "trace", "placement_cache", "scalar_cache", "host", "graph_builder",
-                 "__weakref__")
+                 "devices_by_name", "scope", "scope_spec", "scope_reason", "trace", "placement_cache", "colocation_cache",
+                 "scalar_cache", "host", "graph_builder", "tapes", "__weakref__")
 
     def __init__(self, machine: Machine | None = None, env=None):
         self._env = os.environ if env is None else env
@@ -63,6 +63,9 @@ class Context:
         self.scope_spec = None
         self.trace = ev.Trace()
         self.placement_cache: dict = {}
+        self.scope_reason = ev.EXPLICIT  # the reason ops placed by the scope get (colocated: gradients)
+        self.colocation_cache: dict = {}  # the placement cache while gradients run colocated
+        self.tapes: list = []  # active gradient tapes, innermost last
         self.scalar_cache: dict = {}  # TensorFlow's: (scope, value, dtype, type) -> constant tensor
         self.host: Device | None = None
         self.graph_builder = None  # set by the graph room while ops build TF1 graph nodes

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .. import hooks
 from ..errors import NotFoundError
 from . import dtypes
 
@@ -78,9 +79,18 @@ def register(name: str, fn: Callable, device_types=(CPU, GPU), dtypes_=None, sta
     return op
 
 
+_loaded = []
+
+
 def lookup(name: str) -> OpDef:
-    """The op named ``name``; TensorFlow's ``NotFoundError`` when none is registered."""
+    """The op named ``name``; TensorFlow's ``NotFoundError`` when none is registered. The first
+    miss loads the op declarations (``hooks.LOAD_OPS``) and looks again."""
     opdef = REGISTRY.get(name)
+    if opdef is None and not _loaded:
+        _loaded.append(True)
+        for load in hooks.LOAD_OPS:
+            load()
+        opdef = REGISTRY.get(name)
     if opdef is None:
         raise NotFoundError(f"Op type not registered '{name}' in binary running on devtrace. [Op:{name}]")
     return opdef

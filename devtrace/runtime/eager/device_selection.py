@@ -65,7 +65,7 @@ def _decide(ctx, opdef, dtype_name):
     pattern = ctx.scope_spec
     device = _matching(ctx, pattern, types)
     if device is not None:
-        return device, ev.EXPLICIT
+        return device, ctx.scope_reason
     exists = _matching(ctx, pattern, ("GPU", "CPU"))
     if ctx.soft_placement:
         relaxed = pattern.replace(device_type=None, device_index=None)

@@ -18,6 +18,7 @@ from ..execution import allocate, run_step
 from ..registry import REGISTRY, lookup
 from ..tensor import Tensor
 from .device_selection import place
+from .tape import record as tape_record
 
 _COPY_EXEMPT = ("Identity", "IdentityN", "_EagerConst")
 
@@ -128,7 +129,11 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     else:
         record = (seq, op_name, name, ctx.scope, device.name, reason, producers)
     out = run_step(ctx, device, opdef, arrays, attrs, record)
-    return ResourceHandle(device, seq) if out is None else out
+    if out is None:
+        return ResourceHandle(device, seq)
+    if ctx.tapes:
+        tape_record(ctx, op_name, attrs, inputs, out, device)
+    return out
 
 
 def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:
@@ -138,7 +143,7 @@ def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:
     ctx = _ctx("_EagerConst")
     if ctx is None:
         return _context_mod.context().graph_builder.const(array, dtype, name)
-    device, reason = place(ctx, REGISTRY["_EagerConst"], dtype)
+    device, reason = place(ctx, REGISTRY.get("_EagerConst") or lookup("_EagerConst"), dtype)
     seq = ctx.trace.next_seq()
     ctx.trace.emit(ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [],
                                list(array.shape), dtype.name))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import itertools
 
+from .. import context as _context_mod
 from ..tensor import Tensor
 from ..values import convert_to_tensor
 from .executor import execute
+from .tape import variable_accessed
 
 _uids = itertools.count()
 _creators: list = []  # variable_creator_scope stack (MirroredStrategy.scope() pushes one)
@@ -61,6 +63,9 @@ class Variable(metaclass=VariableMetaclass):
         return self._value.shape
 
     def read_value(self) -> Tensor:
+        ctx = _context_mod._context
+        if ctx is not None and ctx.tapes:
+            variable_accessed(ctx, self)
         return execute("ReadVariableOp", (self._value,), resource=self._handle, dtype=self._dtype)
 
     def value(self) -> Tensor:

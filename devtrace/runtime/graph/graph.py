@@ -23,7 +23,7 @@ from ...devices.spec import DeviceSpec
 from ...errors import NotFoundError
 from .. import context as _context_mod
 from ..dtypes import as_dtype
-from ..registry import REGISTRY
+from ..registry import REGISTRY, lookup
 from .default_session import default_session
 from .tensor import REF_OUTPUTS, SymbolicTensor
 
@@ -294,10 +294,11 @@ class Graph:
     def _create_op(self, op_type, inputs, attrs=None, name=None, dtype=None, shape=None):
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        opdef = REGISTRY.get(op_type)
-        if opdef is None:
+        try:
+            opdef = REGISTRY.get(op_type) or lookup(op_type)
+        except NotFoundError:
             raise NotFoundError(f"Op type not registered '{op_type}' in binary running on devtrace. Make sure "
-                                f"the Op and Kernel are registered in the binary running in this process.")
+                                f"the Op and Kernel are registered in the binary running in this process.") from None
         for t in inputs:
             if not isinstance(t, SymbolicTensor):
                 raise TypeError(f"Expected a graph tensor as input of {op_type}, got {type(t).__name__}")

@@ -1,0 +1,197 @@
+"""``tf.GradientTape``: reverse-mode autodiff over devtrace's ops.
+
+The runtime's tapes (:mod:`devtrace.runtime.eager.tape`) record the ops that touch watched
+tensors; ``gradient`` walks the records backwards through each op's registered gradient
+function (``devtrace.ops.*_grad``). Gradient ops are ops: placed on the forward op's device
+(reason ``colocated``), logged, traced and memory-accounted like the forward pass.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import sys
+
+from .ops import array_ops, math_ops
+from .runtime.context import context
+from .runtime.eager.tape import Tape, colocated
+from .runtime.eager.variables import Variable
+from .runtime.registry import lookup
+from .runtime.tensor import Tensor
+
+
+class UnconnectedGradients(enum.Enum):
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _flatten(structure) -> list:
+    if isinstance(structure, dict):
+        return [x for k in sorted(structure) for x in _flatten(structure[k])]
+    if isinstance(structure, (list, tuple)):
+        return [x for item in structure for x in _flatten(item)]
+    return [structure]
+
+
+def _pack(structure, flat: list):
+    """``flat`` in the shape of ``structure`` (lists, tuples and dicts, as tf.nest packs them)."""
+    it = iter(flat)
+
+    def build(s):
+        if isinstance(s, dict):
+            return {k: build(s[k]) for k in sorted(s)}
+        if isinstance(s, (list, tuple)):
+            items = [build(x) for x in s]
+            return type(s)(items) if isinstance(s, list) else tuple(items)
+        return next(it)
+
+    return build(structure)
+
+
+def _warn(text: str) -> None:
+    sys.stderr.write(f"WARNING:tensorflow:{text}\n")
+
+
+class GradientTape:
+    """``with tf.GradientTape() as tape: …`` then ``tape.gradient(target, sources)``."""
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
+        self._tape = Tape(persistent, watch_accessed_variables)
+        self._persistent = persistent
+        self._used = False
+        self._inside = False
+
+    def __enter__(self):
+        context().tapes.append(self._tape)
+        self._inside = True
+        return self
+
+    def __exit__(self, *exc):
+        tapes = context().tapes
+        if self._tape in tapes:
+            tapes.remove(self._tape)
+        self._inside = False
+        return False
+
+    def watch(self, tensor) -> None:
+        for t in _flatten(tensor):
+            if isinstance(t, Variable):
+                self._tape.watch_variable(t)
+            elif isinstance(t, Tensor):
+                if not (t.dtype.is_floating or getattr(t.dtype, "is_complex", False)):
+                    _warn(f"The dtype of the watched tensor must be floating (e.g. tf.float32), got {t.dtype!r}")
+                self._tape.watch(t)
+            else:
+                raise ValueError(f"Passed in object {t!r} of type '{type(t).__name__}', not tf.Tensor or tf.Variable "
+                                 f"or ExtensionType.")
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Ops inside are not recorded."""
+        if not self._inside:
+            raise ValueError("Tape must be recording.")
+        saved, self._tape.recording = self._tape.recording, False
+        try:
+            yield
+        finally:
+            self._tape.recording = saved
+
+    def reset(self) -> None:
+        self._tape.reset()
+
+    def watched_variables(self) -> tuple:
+        return tuple(self._tape.variables.values())
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
+                               "gradients (or jacobians)")
+        self._used = True
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        targets = _flatten(target)
+        for t in targets:
+            if isinstance(t, Tensor) and not t.dtype.is_floating:
+                _warn(f"The dtype of the target tensor must be floating (e.g. tf.float32) when calling "
+                      f"GradientTape.gradient, got {t.dtype!r}")
+        seeds = _flatten(output_gradients) if output_gradients is not None else [None] * len(targets)
+        flat_sources = _flatten(sources)
+        with self._paused():
+            grads = _backprop(context(), self._tape, targets, seeds, flat_sources)
+            out = [self._result(s, grads, unconnected) for s in flat_sources]
+        return _pack(sources, out)
+
+    @contextlib.contextmanager
+    def _paused(self):
+        """This tape records nothing of its own backward pass; outer tapes do (higher-order gradients)."""
+        saved, self._tape.recording = self._tape.recording, False
+        try:
+            yield
+        finally:
+            self._tape.recording = saved
+
+    def _result(self, source, grads, unconnected):
+        if isinstance(source, Variable):
+            parts = [g for v in self._tape.variable_values.get(id(source), ()) for g in grads.get(id(v), ())]
+        else:
+            if isinstance(source, Tensor) and not source.dtype.is_floating:
+                _warn(f"The dtype of the source tensor must be floating (e.g. tf.float32) when calling "
+                      f"GradientTape.gradient, got {source.dtype!r}")
+                return None
+            parts = grads.get(id(source), [])
+        if not parts:
+            if unconnected is UnconnectedGradients.ZERO:
+                value = source.read_value() if isinstance(source, Variable) else source
+                return array_ops.zeros(list(value.shape), value.dtype)
+            return None
+        return parts[0] if len(parts) == 1 else math_ops.add_n(parts)
+
+
+def _seed(target, given):
+    if given is not None:
+        return given
+    if not target.shape:
+        return array_ops.constant(1, target.dtype)
+    return array_ops.ones(list(target.shape), target.dtype)
+
+
+def _backprop(ctx, tape, targets, seeds, sources) -> dict:
+    """``{id(tensor): [gradient parts]}`` for every tensor the targets depend on."""
+    needed = _needed(tape, sources)
+    grads: dict[int, list] = {}
+    for t, given in zip(targets, seeds):
+        if isinstance(t, Tensor) and id(t) in tape.tracked:
+            grads.setdefault(id(t), []).append(_seed(t, given))
+    for rec in reversed(tape.records):
+        out = rec.outputs[0]
+        if id(out) not in needed:
+            continue
+        parts = grads.pop(id(out), None)
+        if not parts:
+            continue
+        grads[id(out)] = parts  # kept: a source may be an intermediate tensor
+        grad = parts[0] if len(parts) == 1 else math_ops.add_n(parts)
+        grad_fn = lookup(rec.type).grad
+        if grad_fn is None:
+            raise LookupError(f"gradient registry has no entry for: {rec.type}")
+        rec.skip_input_indices = tuple(i for i, t in enumerate(rec.inputs) if id(t) not in needed)
+        with colocated(ctx, rec.device):
+            input_grads = grad_fn(rec, grad)
+        for i, (inp, g) in enumerate(zip(rec.inputs, input_grads)):
+            if g is not None and i not in rec.skip_input_indices:
+                grads.setdefault(id(inp), []).append(g)
+    return grads
+
+
+def _needed(tape, sources) -> set:
+    """Ids of the tensors on a path from a source: only their gradients are computed."""
+    needed = set()
+    for s in sources:
+        if isinstance(s, Variable):
+            needed.update(id(v) for v in tape.variable_values.get(id(s), ()))
+        else:
+            needed.add(id(s))
+    for rec in tape.records:
+        if any(id(t) in needed for t in rec.inputs):
+            needed.add(id(rec.outputs[0]))
+    return needed

@@ -1,0 +1,146 @@
+"""Gradients of the math ops, after TensorFlow's ``math_grad.py``: each is ``fn(op, grad)``
+returning one gradient per input (``None``: no gradient). They run as ordinary ops, colocated
+with the forward op, so the backward pass is placed, logged and accounted like the forward."""
+
+from __future__ import annotations
+
+from ..runtime.dtypes import FLOATS
+from ..runtime.eager.executor import execute
+from . import array_ops, math_ops
+from .declare import gradient, not_differentiable, op, unary
+
+not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual")
+
+# y = sqrt(x): dx = grad * 0.5 / y, one op, as TensorFlow's SqrtGrad
+op("SqrtGrad", lambda xp, y, dy: dy * 0.5 / y, FLOATS)
+
+
+def reduce_to(grad, shape):
+    """``grad`` summed over the axes broadcasting added to ``shape`` (TensorFlow's
+    BroadcastGradientArgs + Sum + Reshape, computed from the static shapes)."""
+    shape = tuple(shape)
+    if tuple(grad.shape) == shape:
+        return grad
+    lead = len(grad.shape) - len(shape)
+    axes = list(range(lead)) + [lead + i for i, d in enumerate(shape) if d == 1 and grad.shape[lead + i] != 1]
+    return array_ops.reshape(math_ops.reduce_sum(grad, axes), list(shape))
+
+
+def _shapes(op):
+    return [tuple(t.shape) for t in op.inputs]
+
+
+@gradient("AddV2")
+def _add_grad(op, grad):
+    sx, sy = _shapes(op)
+    if sx == sy == tuple(grad.shape):
+        return grad, grad
+    return reduce_to(grad, sx), reduce_to(grad, sy)
+
+
+@gradient("Sub")
+def _sub_grad(op, grad):
+    sx, sy = _shapes(op)
+    if sx == sy == tuple(grad.shape):
+        return grad, math_ops.negative(grad)
+    return reduce_to(grad, sx), math_ops.negative(reduce_to(grad, sy))
+
+
+@gradient("Mul")
+def _mul_grad(op, grad):
+    x, y = op.inputs
+    skip = op.skip_input_indices
+    gx = None if 0 in skip else reduce_to(math_ops.multiply(grad, y), x.shape)
+    gy = None if 1 in skip else reduce_to(math_ops.multiply(grad, x), y.shape)
+    return gx, gy
+
+
+@gradient("RealDiv")
+def _real_div_grad(op, grad):
+    x, y = op.inputs
+    skip = op.skip_input_indices
+    gx = None if 0 in skip else reduce_to(math_ops.divide(grad, y), x.shape)
+    gy = None
+    if 1 not in skip:
+        gy = reduce_to(math_ops.multiply(grad, math_ops.divide(math_ops.divide(math_ops.negative(x), y), y)), y.shape)
+    return gx, gy
+
+
+@gradient("Neg")
+def _neg_grad(op, grad):
+    return (math_ops.negative(grad),)
+
+
+@gradient("Square")
+def _square_grad(op, grad):
+    (x,) = op.inputs
+    return (math_ops.multiply(grad, math_ops.multiply(x, array_ops.constant(2, x.dtype))),)
+
+
+@gradient("Sqrt")
+def _sqrt_grad(op, grad):
+    return (execute("SqrtGrad", (op.outputs[0], grad)),)
+
+
+@gradient("AddN")
+def _add_n_grad(op, grad):
+    return (grad,) * len(op.inputs)
+
+
+@gradient("MatMul")
+def _matmul_grad(op, grad):
+    a, b = op.inputs
+    ta, tb = op.attrs.get("transpose_a", False), op.attrs.get("transpose_b", False)
+    skip = op.skip_input_indices
+    matmul = math_ops.matmul
+    if not ta and not tb:
+        ga = None if 0 in skip else matmul(grad, b, transpose_b=True)
+        gb = None if 1 in skip else matmul(a, grad, transpose_a=True)
+    elif not ta and tb:
+        ga = None if 0 in skip else matmul(grad, b)
+        gb = None if 1 in skip else matmul(grad, a, transpose_a=True)
+    elif ta and not tb:
+        ga = None if 0 in skip else matmul(b, grad, transpose_b=True)
+        gb = None if 1 in skip else matmul(a, grad)
+    else:
+        ga = None if 0 in skip else matmul(b, grad, transpose_a=True, transpose_b=True)
+        gb = None if 1 in skip else matmul(grad, a, transpose_a=True, transpose_b=True)
+    return ga, gb
+
+
+@gradient("Sum")
+def _sum_grad(op, grad):
+    (x,) = op.inputs
+    shape = tuple(x.shape)
+    axis = op.attrs.get("axis")
+    axes = range(len(shape)) if axis is None else ([axis] if isinstance(axis, int) else axis)
+    kept = [1 if i in {a % max(len(shape), 1) for a in axes} else d for i, d in enumerate(shape)]
+    grad = array_ops.reshape(grad, kept) if not op.attrs.get("keepdims") else grad
+    return (math_ops.multiply(grad, array_ops.ones(list(shape), x.dtype)) if kept != list(shape) else grad,)
+
+
+@gradient("Cast")
+def _cast_grad(op, grad):
+    (x,) = op.inputs
+    if x.dtype.name not in FLOATS or grad.dtype.name not in FLOATS:
+        return (None,)
+    return (array_ops.cast(grad, x.dtype),)
+
+
+@gradient("Reshape")
+def _reshape_grad(op, grad):
+    return (array_ops.reshape(grad, list(op.inputs[0].shape)),)
+
+
+@gradient("Identity")
+def _identity_grad(op, grad):
+    return (grad,)
+
+
+@gradient("ReadVariableOp")
+def _read_variable_grad(op, grad):
+    return (grad,)
+
+
+stop_gradient = unary("StopGradient", lambda xp, x: x.copy(), None, ("stop_gradient",))
+not_differentiable("StopGradient")

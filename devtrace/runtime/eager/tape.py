@@ -1,0 +1,95 @@
+"""Gradient tapes, the runtime's side: which executed ops a tape records.
+
+A tape records an op when one of its inputs is *tracked*: watched (``tape.watch``, or a
+trainable variable read while the tape records) or the output of an op it recorded. The
+backward pass (:mod:`devtrace.backprop`) replays the records in reverse through each op's
+gradient function; its ops run under :func:`colocated`, on the forward op's device, with the
+placement reason ``colocated`` — TensorFlow's colocate-gradients-with-ops behaviour.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from ...devices.spec import DeviceSpec
+from ...trace import events as ev
+
+
+class TapeRecord:
+    """One recorded op: what its gradient function sees as ``op`` (TensorFlow's ``op.inputs``,
+    ``op.outputs``, ``op.type``, ``op.get_attr``)."""
+
+    __slots__ = ("type", "attrs", "inputs", "outputs", "device", "skip_input_indices")
+
+    def __init__(self, op_type, attrs, inputs, output, device):
+        self.type = op_type
+        self.attrs = attrs or {}
+        self.inputs = tuple(inputs)
+        self.outputs = (output,)
+        self.device = device
+        self.skip_input_indices = ()  # inputs no source depends on: their gradients are not needed
+
+    def get_attr(self, name):
+        return self.attrs[name]
+
+
+class Tape:
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
+        self.persistent = persistent
+        self.watch_accessed_variables = watch_accessed_variables
+        self.recording = True
+        self.records: list[TapeRecord] = []
+        self.tracked: dict[int, object] = {}  # id -> tensor (kept alive so ids stay unique)
+        self.variables: dict[int, object] = {}  # id -> variable, in the order they were watched
+        self.variable_values: dict[int, list] = {}  # id(variable) -> the value tensors it was read from
+
+    def watch(self, tensor) -> None:
+        self.tracked[id(tensor)] = tensor
+
+    def watch_variable(self, variable) -> None:
+        self.variables.setdefault(id(variable), variable)
+        value = variable._value
+        values = self.variable_values.setdefault(id(variable), [])
+        if not any(v is value for v in values):
+            values.append(value)
+        self.watch(value)
+
+    def record(self, op_type, attrs, inputs, output, device) -> None:
+        tracked = self.tracked
+        for t in inputs:
+            if id(t) in tracked:
+                self.records.append(TapeRecord(op_type, attrs, inputs, output, device))
+                tracked[id(output)] = output
+                return
+
+    def reset(self) -> None:
+        self.records.clear()
+        self.tracked.clear()
+        self.variables.clear()
+        self.variable_values.clear()
+
+
+def record(ctx, op_type, attrs, inputs, output, device) -> None:
+    """The executor's hook: every active tape that is recording sees the op."""
+    for tape in ctx.tapes:
+        if tape.recording:
+            tape.record(op_type, attrs, inputs, output, device)
+
+
+def variable_accessed(ctx, variable) -> None:
+    """A variable is read: tapes that watch accessed variables watch its trainable ones."""
+    for tape in ctx.tapes:
+        if tape.recording and tape.watch_accessed_variables and getattr(variable, "trainable", True):
+            tape.watch_variable(variable)
+
+
+@contextlib.contextmanager
+def colocated(ctx, device):
+    """Ops inside run on ``device`` with the reason ``colocated`` (gradients with their forward op)."""
+    saved = ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache
+    ctx.scope, ctx.scope_spec = device.name, DeviceSpec.from_string(device.name)
+    ctx.scope_reason, ctx.placement_cache = ev.COLOCATED, ctx.colocation_cache
+    try:
+        yield
+    finally:
+        ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache = saved
