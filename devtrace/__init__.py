@@ -34,6 +34,9 @@ _LAZY.update({
     "distribute": ("devtrace.distribute", None),
     "errors": ("devtrace.errors", None),
     "GradientTape": ("devtrace.backprop", "GradientTape"),
+    "Module": ("devtrace.module", "Module"),
+    "name_scope": ("devtrace.module", "name_scope"),
+    "train": ("devtrace.train", None),
     "UnconnectedGradients": ("devtrace.backprop", "UnconnectedGradients"),
 })
 

@@ -42,7 +42,7 @@ class Context:
     __slots__ = ("_env", "_machine", "_physical", "_visible", "_growth", "_virtual", "memory_fraction",
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
                  "devices_by_name", "scope", "scope_spec", "scope_reason", "trace", "placement_cache", "colocation_cache",
-                 "scalar_cache", "host", "graph_builder", "tapes", "__weakref__")
+                 "scalar_cache", "host", "graph_builder", "tapes", "name_scope", "__weakref__")
 
     def __init__(self, machine: Machine | None = None, env=None):
         self._env = os.environ if env is None else env
@@ -66,6 +66,7 @@ class Context:
         self.scope_reason = ev.EXPLICIT  # the reason ops placed by the scope get (colocated: gradients)
         self.colocation_cache: dict = {}  # the placement cache while gradients run colocated
         self.tapes: list = []  # active gradient tapes, innermost last
+        self.name_scope = ""  # eager tf.name_scope prefix ("outer/inner/"), which names variables
         self.scalar_cache: dict = {}  # TensorFlow's: (scope, value, dtype, type) -> constant tensor
         self.host: Device | None = None
         self.graph_builder = None  # set by the graph room while ops build TF1 graph nodes

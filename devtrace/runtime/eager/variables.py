@@ -34,7 +34,7 @@ class Variable(metaclass=VariableMetaclass):
         if callable(initial_value):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype)
-        self._name = f"{name or 'Variable'}:0"
+        self._name = f"{_context_mod.context().name_scope}{name or 'Variable'}:0"
         self._handle = execute("VarHandleOp", (), dtype=value._dtype, name=name)
         self._dtype = value._dtype
         self._value: Tensor | None = None

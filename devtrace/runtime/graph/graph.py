@@ -458,6 +458,11 @@ class _Builder:
         """A ``device()`` scope on the default graph."""
         return get_default_graph().device(spec)
 
+    @staticmethod
+    def name_scope(name):
+        """A ``tf.name_scope`` on the default graph."""
+        return get_default_graph().name_scope(name)
+
 
 BUILDER = _Builder()
 
