@@ -35,6 +35,8 @@ _LAZY.update({
     "errors": ("devtrace.errors", None),
     "GradientTape": ("devtrace.backprop", "GradientTape"),
     "Module": ("devtrace.module", "Module"),
+    "function": ("devtrace.function", "function"),
+    "TensorSpec": ("devtrace.function", "TensorSpec"),
     "name_scope": ("devtrace.module", "name_scope"),
     "train": ("devtrace.train", None),
     "UnconnectedGradients": ("devtrace.backprop", "UnconnectedGradients"),

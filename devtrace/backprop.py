@@ -175,12 +175,21 @@ def _backprop(ctx, tape, targets, seeds, sources) -> dict:
         if grad_fn is None:
             raise LookupError(f"gradient registry has no entry for: {rec.type}")
         rec.skip_input_indices = tuple(i for i, t in enumerate(rec.inputs) if id(t) not in needed)
-        with colocated(ctx, rec.device):
+        with _colocated_with(ctx, rec):
             input_grads = grad_fn(rec, grad)
         for i, (inp, g) in enumerate(zip(rec.inputs, input_grads)):
             if g is not None and i not in rec.skip_input_indices:
                 grads.setdefault(id(inp), []).append(g)
     return grads
+
+
+def _colocated_with(ctx, rec):
+    """Where a gradient's ops go: the forward op's device (eager), or its colocation group (a
+    function graph: the graph placer then puts them with the forward node)."""
+    if rec.device is not None:
+        return colocated(ctx, rec.device)
+    op = rec.outputs[0]._op
+    return op._graph.colocate_with(op)
 
 
 def _needed(tape, sources) -> set:

@@ -121,6 +121,19 @@ def set_device_policy(device_policy) -> None:
     context().device_policy = value
 
 
+def run_functions_eagerly(run_eagerly: bool) -> None:
+    """``tf.function``s run their Python function instead of a traced graph."""
+    from .function import run_functions_eagerly as set_eagerly
+
+    set_eagerly(run_eagerly)
+
+
+def functions_run_eagerly() -> bool:
+    from .function import functions_run_eagerly as get
+
+    return get()
+
+
 VirtualDeviceConfiguration = LogicalDeviceConfiguration
 
 experimental = SimpleNamespace(

@@ -9,6 +9,8 @@ and gradient slot. ``unary``/``binary`` also make the public function from the d
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
@@ -53,7 +55,7 @@ def host_arg(value, dtype=dtypes.int32):
         return value.numpy()
     if context().eager:
         return host_constant(value, dtype).numpy()
-    return value
+    return np.asarray(value)
 
 
 def pair(a, b):

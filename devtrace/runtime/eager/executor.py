@@ -24,13 +24,15 @@ _COPY_EXEMPT = ("Identity", "IdentityN", "_EagerConst")
 
 
 class ResourceHandle:
-    """What ``VarHandleOp`` returns: the device a variable lives on."""
+    """What ``VarHandleOp`` returns: the device a variable lives on (and, once the variable owns
+    it, the variable: a function graph captures the variable through its handle)."""
 
-    __slots__ = ("device", "seq")
+    __slots__ = ("device", "seq", "variable")
 
     def __init__(self, device, seq):
         self.device = device
         self.seq = seq
+        self.variable = None
 
 
 def _ctx(op_name):

@@ -36,6 +36,7 @@ class Variable(metaclass=VariableMetaclass):
         value = convert_to_tensor(initial_value, dtype=dtype)
         self._name = f"{_context_mod.context().name_scope}{name or 'Variable'}:0"
         self._handle = execute("VarHandleOp", (), dtype=value._dtype, name=name)
+        self._handle.variable = self
         self._dtype = value._dtype
         self._value: Tensor | None = None
         self.trainable = trainable
@@ -43,7 +44,8 @@ class Variable(metaclass=VariableMetaclass):
 
     def _assign(self, op, inputs):
         out = execute(op, inputs, resource=self._handle, dtype=self._dtype)
-        self._value = out
+        if out._device is not None:  # eager; in a function graph the node assigns when it runs
+            self._value = out
         return self
 
     @property

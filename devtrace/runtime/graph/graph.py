@@ -434,7 +434,11 @@ def _graph_of(inputs) -> Graph:
 
 
 def build_op(op_type, inputs, attrs, name, dtype, resource):
-    """What ``execute`` does in graph mode: add a node, return its output."""
+    """What ``execute`` does in graph mode: add a node, return its output. A function graph
+    (``FuncGraph``) captures eager tensors and variables; a TF1 graph refuses them."""
+    graph = get_default_graph()
+    if getattr(graph, "captures", None) is not None:
+        return graph.build(op_type, inputs, attrs, name, dtype, resource)
     if resource is not None or op_type == "VarHandleOp":
         raise RuntimeError("devtrace.Variable is eager-only; in graph mode create variables with "
                            "devtrace.compat.v1.Variable")

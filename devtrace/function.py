@@ -1,0 +1,236 @@
+"""``tf.function``: trace a Python function once per input signature into a function graph,
+then run the graph.
+
+Python side effects happen only while tracing. A call's signature is its tensors' shapes and
+dtypes, its variables (by identity) and its other Python values (by value), as TensorFlow's
+tracing rules go; ``input_signature`` fixes it. ``tf.config.run_functions_eagerly(True)`` runs
+the Python function itself instead, as TensorFlow does.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import sys
+
+from .runtime.context import context
+from .runtime.dtypes import as_dtype
+from .runtime.eager.variables import Variable
+from .runtime.graph.func_graph import FuncGraph
+from .runtime.graph.function_run import PlacedFunction
+from .runtime.tensor import Tensor, TensorShape
+from .runtime.values import convert_to_tensor
+
+_UIDS = itertools.count(1)
+_RUN_EAGERLY = [False]
+_RETRACE_WARNING_AFTER = 5
+
+
+class TensorSpec:
+    """``tf.TensorSpec(shape, dtype=tf.float32, name=None)``: the signature of a tensor argument."""
+
+    def __init__(self, shape, dtype="float32", name=None):
+        self.shape = TensorShape(() if shape is None else tuple(None if d is None else int(d) for d in shape))
+        self.dtype = as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tuple(tensor.shape), tensor.dtype, name)
+
+    def is_compatible_with(self, tensor) -> bool:
+        shape = tuple(tensor.shape)
+        return tensor.dtype is self.dtype and len(shape) == len(self.shape) and all(
+            a is None or a == b for a, b in zip(self.shape, shape))
+
+    def _key(self):
+        return (tuple(self.shape), self.dtype.name)
+
+    def __eq__(self, other):
+        return isinstance(other, TensorSpec) and self._key() == other._key() and self.name == other.name
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+def run_functions_eagerly(run_eagerly: bool) -> None:
+    _RUN_EAGERLY[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly() -> bool:
+    return _RUN_EAGERLY[0]
+
+
+def _flatten(structure) -> list:
+    if isinstance(structure, dict):
+        return [x for k in sorted(structure) for x in _flatten(structure[k])]
+    if isinstance(structure, (list, tuple)):
+        return [x for item in structure for x in _flatten(item)]
+    return [structure]
+
+
+def _key_of(value):
+    """A call argument's part of the signature."""
+    if isinstance(value, Tensor):
+        return ("T", tuple(value.shape), value.dtype.name)
+    if isinstance(value, TensorSpec):
+        return ("T",) + value._key()
+    if isinstance(value, Variable):
+        return ("V", id(value))
+    if isinstance(value, dict):
+        return ("D", tuple((k, _key_of(value[k])) for k in sorted(value)))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_key_of(v) for v in value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    return ("P", type(value).__name__, value)
+
+
+class ConcreteFunction:
+    """One trace of a ``Function``: its graph, signature and outputs."""
+
+    def __init__(self, function, graph: FuncGraph, args, kwargs):
+        self._function = function
+        self.graph = graph
+        self.structured_input_signature = (args, kwargs)
+        self.structured_outputs = graph.outputs
+        self.name = graph.name
+        self._placed = None
+
+    @property
+    def inputs(self) -> list:
+        return list(self.graph.inputs)
+
+    @property
+    def outputs(self) -> list:
+        return [t for t in _flatten(self.graph.outputs) if isinstance(t, Tensor)]
+
+    def pretty_printed_signature(self, verbose=True) -> str:
+        args, kwargs = self.structured_input_signature
+        names = [t._op.name for t in self.graph.inputs]
+        specs = [f"  {n}: float32 Tensor, shape={tuple(t.shape)}" for n, t in zip(names, self.graph.inputs)]
+        out = self.graph.outputs
+        outputs = f"  Tensor, shape={tuple(out.shape)}" if isinstance(out, Tensor) else f"  {out!r}"
+        return f"Input Parameters:\n" + "\n".join(specs) + f"\nOutput Type:\n{outputs}\nCaptures:\n  None"
+
+    def _call_flat(self, tensors):
+        ctx = context()
+        ctx.ensure_initialized(f"tf.function {self.name}")
+        if self._placed is None:
+            self._placed = PlacedFunction(ctx, self.graph, self.name)
+        captures = list(self.graph.captures.values())
+        values = self._placed.run(ctx, tensors, captures)
+
+        def result(item):
+            if isinstance(item, Tensor) and item._device is None:
+                return values.get(item._op._id)
+            return item
+        return _map(self.graph.outputs, result)
+
+    def __call__(self, *args, **kwargs):
+        return self._call_flat([a for a in _flatten((args, kwargs)) if isinstance(a, Tensor)])
+
+
+def _map(structure, fn):
+    if isinstance(structure, dict):
+        return {k: _map(v, fn) for k, v in structure.items()}
+    if isinstance(structure, list):
+        return [_map(v, fn) for v in structure]
+    if isinstance(structure, tuple):
+        return tuple(_map(v, fn) for v in structure)
+    return fn(structure)
+
+
+class Function:
+    """What ``@tf.function`` makes of a Python function."""
+
+    def __init__(self, python_function, name=None, input_signature=None, reduce_retracing=False, **_):
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self.input_signature = None if input_signature is None else tuple(input_signature)
+        self._reduce_retracing = reduce_retracing
+        self._concrete: dict = {}
+        self._tracing_count = 0
+        functools.update_wrapper(self, python_function)
+
+    @property
+    def python_function(self):
+        return self._python_function
+
+    def __get__(self, instance, owner):
+        """``@tf.function`` on a method: one Function per instance, bound to it."""
+        if instance is None:
+            return self
+        bound = instance.__dict__.get(f"_tf_function_{self._name}")
+        if bound is None:
+            bound = Function(functools.partial(self._python_function, instance), self._name, self.input_signature,
+                             self._reduce_retracing)
+            instance.__dict__[f"_tf_function_{self._name}"] = bound
+        return bound
+
+    def experimental_get_tracing_count(self) -> int:
+        return self._tracing_count
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        if self.input_signature is not None and not args and not kwargs:
+            args = self.input_signature
+        return self._concrete_for(args, kwargs)
+
+    def _concrete_for(self, args, kwargs) -> ConcreteFunction:
+        key = _key_of((args, kwargs))
+        concrete = self._concrete.get(key)
+        if concrete is None:
+            concrete = self._concrete[key] = self._trace(args, kwargs)
+        return concrete
+
+    def _trace(self, args, kwargs) -> ConcreteFunction:
+        self._tracing_count += 1
+        if self._tracing_count > _RETRACE_WARNING_AFTER:
+            sys.stderr.write(f"WARNING:tensorflow:{self._tracing_count - 1} out of the last "
+                             f"{self._tracing_count} calls to {self._python_function!r} triggered tf.function "
+                             f"retracing. Tracing is expensive and the excessive number of tracings could be due "
+                             f"to (1) creating @tf.function repeatedly in a loop, (2) passing tensors with "
+                             f"different shapes, (3) passing Python objects instead of tensors.\n")
+        graph = FuncGraph(f"__inference_{self._name}_{next(_UIDS)}")
+        with graph.as_default():
+            placeholders = iter(range(10**9))
+
+            def symbolic(value):
+                if isinstance(value, (Tensor, TensorSpec)):
+                    spec = value if isinstance(value, TensorSpec) else TensorSpec.from_tensor(value)
+                    node = graph.placeholder(spec.dtype, tuple(spec.shape), spec.name or f"args_{next(placeholders)}")
+                    graph.inputs.append(node)
+                    return node
+                return value
+            sym_args, sym_kwargs = _map(list(args), symbolic), _map(dict(kwargs), symbolic)
+            outputs = self._python_function(*sym_args, **sym_kwargs)
+            # Python values returned become constants of the graph, as TensorFlow converts them
+            graph.outputs = _map(outputs, lambda v: v if v is None or isinstance(v, Tensor) else convert_to_tensor(v))
+        return ConcreteFunction(self, graph, tuple(args), dict(kwargs))
+
+    def __call__(self, *args, **kwargs):
+        if _RUN_EAGERLY[0]:
+            return self._python_function(*args, **kwargs)
+        if self.input_signature is not None:
+            for value, spec in zip(args, self.input_signature):
+                if isinstance(spec, TensorSpec) and not (isinstance(value, Tensor) and spec.is_compatible_with(value)):
+                    raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {value!r} to "
+                                    f"{spec!r}`. Received args: {args} and kwargs: {kwargs} for signature: "
+                                    f"{self.input_signature}.")
+            concrete = self._concrete_for(self.input_signature, {})
+        else:
+            concrete = self._concrete_for(args, kwargs)
+        return concrete._call_flat([a for a in _flatten((list(args), kwargs)) if isinstance(a, Tensor)])
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
+             experimental_compile=None, name=None, **kwargs):
+    """``@tf.function`` / ``tf.function(f, input_signature=...)``."""
+    if func is None:
+        return lambda f: Function(f, name, input_signature, reduce_retracing)
+    return Function(func, name, input_signature, reduce_retracing)

@@ -1,0 +1,80 @@
+"""Function graphs: what ``tf.function`` traces a Python function into.
+
+A ``FuncGraph`` is a graph whose inputs are ``Placeholder`` nodes: one per tensor argument,
+one per eager tensor the body uses (a *capture*), one per variable the body reads or assigns (a
+resource capture, requested on the variable's device so the variable's ops run there). Nodes
+are kept in the order the body created them, which is the order they run in — so assignments
+and reads happen in program order, as TensorFlow's automatic control dependencies ensure.
+"""
+
+from __future__ import annotations
+
+from ...errors import InvalidArgumentError
+from .. import context as _context_mod
+from ..eager.tape import record as tape_record
+from .graph import Graph
+from .tensor import SymbolicTensor
+
+RESOURCE_OPS = frozenset(("ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"))
+
+
+class FuncGraph(Graph):
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+        self.inputs: list[SymbolicTensor] = []  # argument placeholders, in order
+        self.captures: dict[int, tuple] = {}  # id(eager tensor or variable) -> (the object, its placeholder)
+        self.variables: list = []  # variables the body uses, in first-use order
+        self.outputs = None  # the structure the function returns (symbolic tensors, python values)
+
+    def placeholder(self, dtype, shape, name, device="") -> SymbolicTensor:
+        with self.device(device or None):
+            op = self._create_op("Placeholder", (), {"dtype": dtype.name, "shape": shape}, name, dtype, shape)
+        return op._outputs[0]
+
+    def capture(self, value) -> SymbolicTensor:
+        """The placeholder standing for an eager tensor (or a variable's handle) in the body."""
+        hit = self.captures.get(id(value))
+        if hit is not None:
+            return hit[1]
+        if hasattr(value, "_handle"):  # a variable: a resource placeholder on its device
+            self.variables.append(value)
+            node = self.placeholder(value._dtype, tuple(value.shape), "resource", value.device)
+        else:
+            node = self.placeholder(value._dtype, tuple(value.shape), "capture", value.device)
+        self.captures[id(value)] = (value, node)
+        return node
+
+    def build(self, op_type, inputs, attrs, name, dtype, resource):
+        """A node for an op the body calls (the eager executor's graph-mode entry point)."""
+        if resource is not None:
+            variable = resource.variable
+            if op_type not in RESOURCE_OPS or variable is None:
+                raise InvalidArgumentError(f"devtrace cannot use {op_type} on a resource inside tf.function")
+            handle = self.capture(variable)
+            # eager calls pass the variable's current value first (read, assign-add): the node reads it itself
+            inputs = () if op_type == "ReadVariableOp" else inputs[1:] if op_type != "AssignVariableOp" else inputs
+            inputs = tuple(t if isinstance(t, SymbolicTensor) else self.capture(t) for t in inputs)
+            with self.device(variable.device):
+                op = self._create_op(op_type, (handle,) + inputs, attrs, name, variable._dtype,
+                                     tuple(variable.shape))
+            out = op._outputs[0] if op._outputs else op
+            if op_type == "ReadVariableOp":  # a tape differentiates through the read to the variable
+                self._record(op_type, attrs, (variable._value,), out)
+            return out
+        inputs = tuple(t if isinstance(t, SymbolicTensor) else self.capture(t) for t in inputs)
+        for t in inputs:
+            if t._op._graph is not self:
+                raise ValueError(f"{t} must be from the same graph as the op being created in {self!r}.")
+        op = self._create_op(op_type, inputs, attrs, name, dtype)
+        out = op._outputs[0] if op._outputs else op
+        if op._outputs:
+            self._record(op_type, attrs, inputs, out)
+        return out
+
+    @staticmethod
+    def _record(op_type, attrs, inputs, out) -> None:
+        """Gradient tapes active while tracing record the node (symbolic differentiation)."""
+        ctx = _context_mod.context()
+        if ctx.tapes:
+            tape_record(ctx, op_type, attrs, inputs, out, None)

@@ -1,0 +1,93 @@
+"""Running a traced function graph: place it once (TensorFlow's placer, soft placement on, as
+for functions), then run every node in creation order on its device through the shared
+execution step, with the arguments, captures and variables fed in.
+
+The first run records each node's placement as TensorFlow logs a function body
+(``<node>: (<Op>): <device>``); every run records the call itself as one eager op
+(``__inference_<name>_<N>``) and each node it executed, so the table and summary views show
+one row per op. Active gradient tapes see the body's ops as if they ran eagerly.
+"""
+
+from __future__ import annotations
+
+from ...trace import events as ev
+from ..eager.tape import record as tape_record
+from ..eager.tape import variable_accessed
+from ..execution import allocate, run_step
+from ..registry import REGISTRY
+from ..tensor import Tensor
+from . import placer
+
+
+class PlacedFunction:
+    """A function graph placed on the context's devices."""
+
+    def __init__(self, ctx, graph, call_name: str):
+        self.graph = graph
+        self.call_name = call_name
+        placement = placer.place(graph, ctx.devices, allow_soft_placement=True)
+        for level, text in placement.messages:
+            ctx.emit_graph(ev.Message(level, text))
+        self.devices = placement.devices
+        self.reasons = placement.reasons
+        for i in placement.order:
+            op = graph._ops[i]
+            ctx.emit_graph(ev.OpPlaced(0, op.type, op.name, op._device, self.devices[i].name,
+                                       placement.reasons[i], []))
+
+    def run(self, ctx, args: list, capture_values: list) -> dict:
+        """Values of every node (``{node id: Tensor | variable | None}``)."""
+        graph, trace = self.graph, ctx.trace
+        device = ctx.host if not ctx.scope else (ctx.find_device(ctx.scope) or ctx.host)
+        trace._seq = call_seq = trace._seq + 1
+        trace.emit(ev.OpPlaced(call_seq, self.call_name, None, ctx.scope, device.name, ev.DEFAULT, []))
+        feeds = {t._op._id: v for t, v in zip(graph.inputs, args)}
+        feeds.update({node._op._id: value for value, node in capture_values})
+        values: dict = {}
+        for op in graph._ops:
+            i = op._id
+            if i in feeds:
+                values[i] = feeds[i]
+                continue
+            if op.type == "Placeholder":
+                continue
+            values[i] = self._node(ctx, op, self.devices[i], values)
+        return values
+
+    def _node(self, ctx, op, device, values):
+        trace = ctx.trace
+        trace._seq = seq = trace._seq + 1
+        if op.type == "Const":
+            array = op._attrs["value"]
+            value = device.backend.from_host(array)
+            dtype = op._outputs[0]._dtype
+            trace._events.append(ev.OpPlaced(seq, "Const", op.name, op._device, device.name, self.reasons[op._id], [],
+                                             list(array.shape), dtype.name))
+            return Tensor(value, device, allocate(ctx, device, value, "Const", seq, dtype, op.name), dtype, seq)
+        inputs = [values[t._op._id] for t in op._inputs]
+        variable = None
+        if op.type in ("ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"):
+            variable, inputs = inputs[0], inputs[1:]
+            inputs = ([variable._value] if op.type != "AssignVariableOp" else []) + inputs
+        copies = [self._on(ctx, t, device, seq, op, k) for k, t in enumerate(inputs)]
+        record = (seq, op.type, op.name, op._device, device.name, self.reasons[op._id], [t._seq for t in inputs])
+        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], op._attrs or None, record)
+        if variable is not None and op.type != "ReadVariableOp":
+            variable._value = out
+            return out
+        if ctx.tapes and out is not None:
+            if variable is not None:
+                variable_accessed(ctx, variable)
+            tape_record(ctx, op.type, op._attrs, inputs, out, device)
+        return out
+
+    @staticmethod
+    def _on(ctx, tensor, device, seq, op, index):
+        """The tensor on ``device``: itself, or a copy there (recorded and accounted)."""
+        if tensor._device is device:
+            return tensor
+        moved = device.backend.copy_from(tensor._value, tensor._device.backend)
+        ctx.trace.emit(ev.TensorCopied(seq, op.type, index, tensor._device.name, device.name,
+                                       int(tensor._value.nbytes)))
+        handle = allocate(ctx, device, moved, "_Send/_Recv", seq, tensor._dtype, op.name)
+        return Tensor(moved, device, handle, tensor._dtype, seq)

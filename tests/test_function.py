@@ -1,0 +1,115 @@
+"""tf.function: tracing, running the traced graph on the placed devices, gradients inside.
+Values, tracing counts and the placement log against TensorFlow: tests/tf221/function_*.py."""
+
+import numpy as np
+import pytest
+
+import devtrace as tf
+from devtrace.devices import simulated
+from devtrace.devices.physical import CPUInfo, Machine
+from devtrace.runtime.context import reset_context
+from devtrace.trace import events as ev
+
+from conftest import devtrace, program
+
+
+def machine(spec=None):
+    gpus = tuple(simulated.parse_simulate(spec)) if spec else ()
+    return reset_context(Machine(CPUInfo("cpu", 2, 1 << 34), gpus, gpus, "simulated" if gpus else "cpu"), env={})
+
+
+def test_python_runs_once_per_signature():
+    machine()
+    seen = []
+
+    @tf.function
+    def f(x, k):
+        seen.append(k)
+        return x * k
+
+    x = tf.constant([1.0, 2.0])
+    assert f(x, 2.0).numpy().tolist() == [2.0, 4.0]
+    assert f(x, 2.0).numpy().tolist() == [2.0, 4.0]
+    assert f(tf.constant([5.0, 6.0]), 2.0).numpy().tolist() == [10.0, 12.0]  # same shape: no retrace
+    f(x, 3.0)
+    f(tf.constant([1.0]), 3.0)
+    assert seen == [2.0, 3.0, 3.0] and f.experimental_get_tracing_count() == 3
+
+
+def test_the_body_runs_where_it_asks_and_memory_is_accounted():
+    ctx = machine("2")
+
+    @tf.function
+    def f(x):
+        with tf.device("/GPU:1"):
+            return tf.matmul(x, x)
+
+    x = tf.constant(np.ones((64, 64), np.float32))
+    y = f(x)
+    assert y.device.endswith("GPU:1") and y.numpy()[0, 0] == 64.0
+    assert tf.config.experimental.get_memory_info("GPU:1")["current"] >= 64 * 64 * 4
+    calls = [e for e in ctx.trace.events if isinstance(e, ev.OpPlaced) and e.op.startswith("__inference_f_")]
+    assert len(calls) == 1
+    matmuls = [e for e in ctx.trace.events if isinstance(e, ev.OpPlaced) and e.op == "MatMul" and e.seq]
+    assert [(e.device.rsplit(":", 2)[-2:], e.reason) for e in matmuls] == [(["GPU", "1"], ev.EXPLICIT)]
+
+
+def test_a_training_step_matches_the_eager_one():
+    machine()
+    x, y = tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([[1.0], [0.0]])
+
+    def step(w):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.square(tf.matmul(x, w) - y))
+        w.assign(w - 0.05 * tape.gradient(loss, w))
+        return loss
+
+    eager, graph = tf.Variable([[0.1], [0.2]]), tf.Variable([[0.1], [0.2]])
+    traced = tf.function(step)
+    for _ in range(4):
+        assert abs(step(eager).numpy() - traced(graph).numpy()) < 1e-6
+    np.testing.assert_allclose(eager.numpy(), graph.numpy(), rtol=1e-6)
+    assert traced.experimental_get_tracing_count() == 1
+
+
+def test_input_signature_refuses_other_shapes():
+    machine()
+
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+    def f(v):
+        return v * 2.0
+
+    assert f(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    with pytest.raises(TypeError, match="^Binding inputs to tf.function failed"):
+        f(tf.constant([1.0, 2.0, 3.0]))
+
+
+def test_run_functions_eagerly_runs_the_python():
+    machine()
+    seen = []
+
+    @tf.function
+    def f(x):
+        seen.append(1)
+        return x + 1.0
+
+    tf.config.run_functions_eagerly(True)
+    try:
+        f(tf.constant(1.0))
+        f(tf.constant(1.0))
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert len(seen) == 2 and f.experimental_get_tracing_count() == 0
+
+
+def test_function_training_step_on_gpu1_from_the_cli():
+    r = devtrace("run", program("train_function_gpu1.py"), "--simulate", "2", "--format", "table",
+                 "--expect", "MatMul=GPU:1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "loss 4.1139 traced 1\n"
+    rows = [line.split() for line in r.stderr.splitlines()]
+    matmuls = [row for row in rows if len(row) > 1 and row[1] == "MatMul"]
+    assert matmuls and all("GPU:1" in row for row in matmuls)
+    assert {row[-1] for row in matmuls} >= {"explicit", "colocated"}
+    assigns = [row for row in rows if len(row) > 1 and row[1] == "AssignVariableOp"]
+    assert assigns and all("GPU:1" in row for row in assigns)
