@@ -40,6 +40,7 @@ _LAZY.update({
     "name_scope": ("devtrace.module", "name_scope"),
     "train": ("devtrace.train", None),
     "UnconnectedGradients": ("devtrace.backprop", "UnconnectedGradients"),
+    "custom_gradient": ("devtrace.backprop", "custom_gradient"),
 })
 
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import sys
+
+import numpy as np
 
 from .ops import array_ops, math_ops
 from .runtime.context import context
@@ -18,6 +21,9 @@ from .runtime.eager.tape import Tape, colocated
 from .runtime.eager.variables import Variable
 from .runtime.registry import lookup
 from .runtime.tensor import Tensor
+
+
+CUSTOM = "__custom_gradient"  # a tape record whose gradient is the user's function
 
 
 class UnconnectedGradients(enum.Enum):
@@ -121,6 +127,51 @@ class GradientTape:
             out = [self._result(s, grads, unconnected) for s in flat_sources]
         return _pack(sources, out)
 
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d target[i] / d source[j] for every element: shape ``target.shape + source.shape``.
+        Computed one target element at a time (TensorFlow vectorises it with pfor: its ops differ)."""
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
+                               "gradients (or jacobians)")
+        self._used = True
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        flat_sources = _flatten(sources)
+        shape, dtype = tuple(target.shape), target.dtype
+        size = int(np.prod(shape)) if shape else 1
+        rows = []
+        with self._paused():
+            for i in range(size):
+                seed = np.zeros(size, dtype.as_numpy_dtype)
+                seed[i] = 1
+                grads = _backprop(context(), self._tape, [target], [array_ops.constant(seed.reshape(shape))],
+                                  flat_sources)
+                rows.append([self._result(s, grads, UnconnectedGradients.NONE) for s in flat_sources])
+            out = [self._stack(rows, j, shape, s, unconnected) for j, s in enumerate(flat_sources)]
+        return _pack(sources, out)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """``[b, y..., x...]``: the gradient of ``target[:, y...]`` (summed over the batch, as
+        TensorFlow computes it, exact when rows are independent) by ``source[b, x...]``."""
+        full = self.jacobian(target, source, unconnected_gradients)
+        if full is None:
+            return None
+        t_rest = len(target.shape) - 1
+        summed = full.numpy().sum(axis=0)  # [y..., b, x...]
+        return array_ops.constant(np.moveaxis(summed, t_rest, 0))
+
+    @staticmethod
+    def _stack(rows, j, shape, source, unconnected):
+        parts = [row[j] for row in rows]
+        value = source.read_value() if isinstance(source, Variable) else source
+        if all(p is None for p in parts):
+            if unconnected is UnconnectedGradients.NONE:
+                return None
+        host = np.stack([np.zeros(value.shape, value.dtype.as_numpy_dtype) if p is None else p.numpy()
+                         for p in parts])
+        return array_ops.constant(host.reshape(shape + tuple(value.shape)))
+
     @contextlib.contextmanager
     def _paused(self):
         """This tape records nothing of its own backward pass; outer tapes do (higher-order gradients)."""
@@ -171,7 +222,7 @@ def _backprop(ctx, tape, targets, seeds, sources) -> dict:
             continue
         grads[id(out)] = parts  # kept: a source may be an intermediate tensor
         grad = parts[0] if len(parts) == 1 else math_ops.add_n(parts)
-        grad_fn = lookup(rec.type).grad
+        grad_fn = rec.attrs.get("custom_gradient") if rec.type == CUSTOM else lookup(rec.type).grad
         if grad_fn is None:
             raise LookupError(f"gradient registry has no entry for: {rec.type}")
         rec.skip_input_indices = tuple(i for i, t in enumerate(rec.inputs) if id(t) not in needed)
@@ -204,3 +255,30 @@ def _needed(tape, sources) -> set:
         if any(id(t) in needed for t in rec.inputs):
             needed.add(id(rec.outputs[0]))
     return needed
+
+
+def custom_gradient(f):
+    """``@tf.custom_gradient``: ``f(*x)`` returns ``(y, grad_fn)``; tapes see one step from ``x`` to
+    ``y`` (an ``Identity`` op) whose gradient is ``grad_fn(upstream)``, not ``f``'s own ops."""
+    @functools.wraps(f)
+    def wrapped(*args):
+        ctx = context()
+        tapes = [t for t in ctx.tapes if t.recording]
+        for tape in tapes:
+            tape.recording = False
+        try:
+            y, grad_fn = f(*args)
+        finally:
+            for tape in tapes:
+                tape.recording = True
+        out = array_ops.identity(y)
+
+        def grad(op, upstream):
+            grads = grad_fn(upstream)
+            return tuple(grads) if isinstance(grads, (list, tuple)) else (grads,)
+
+        for tape in tapes:
+            tape.record(CUSTOM, {"custom_gradient": grad}, [a for a in args if isinstance(a, Tensor)], out,
+                        out._device)
+        return out
+    return wrapped

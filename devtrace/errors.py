@@ -57,6 +57,10 @@ class InternalError(OpError):
     error_code = INTERNAL
 
 
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operation on a symbolic tensor that only an eager tensor supports (``bool``)."""
+
+
 class DevtraceError(Exception):
     """Base of devtrace's own errors; ``exit_code`` is what the CLI exits with."""
 

@@ -156,6 +156,7 @@ class Function:
         self._reduce_retracing = reduce_retracing
         self._concrete: dict = {}
         self._tracing_count = 0
+        self._calls_since_first_trace = 0
         functools.update_wrapper(self, python_function)
 
     @property
@@ -183,6 +184,8 @@ class Function:
 
     def _concrete_for(self, args, kwargs) -> ConcreteFunction:
         key = _key_of((args, kwargs))
+        if self._tracing_count:
+            self._calls_since_first_trace += 1
         concrete = self._concrete.get(key)
         if concrete is None:
             concrete = self._concrete[key] = self._trace(args, kwargs)
@@ -190,12 +193,17 @@ class Function:
 
     def _trace(self, args, kwargs) -> ConcreteFunction:
         self._tracing_count += 1
-        if self._tracing_count > _RETRACE_WARNING_AFTER:
-            sys.stderr.write(f"WARNING:tensorflow:{self._tracing_count - 1} out of the last "
-                             f"{self._tracing_count} calls to {self._python_function!r} triggered tf.function "
-                             f"retracing. Tracing is expensive and the excessive number of tracings could be due "
-                             f"to (1) creating @tf.function repeatedly in a loop, (2) passing tensors with "
-                             f"different shapes, (3) passing Python objects instead of tensors.\n")
+        retraces = self._tracing_count - 1
+        if retraces >= _RETRACE_WARNING_AFTER:
+            sys.stderr.write(
+                f"WARNING:tensorflow:{retraces} out of the last {self._calls_since_first_trace} calls to "
+                f"{self._python_function!r} triggered tf.function retracing. Tracing is expensive and the excessive "
+                f"number of tracings could be due to (1) creating @tf.function repeatedly in a loop, (2) passing "
+                f"tensors with different shapes, (3) passing Python objects instead of tensors. For (1), please "
+                f"define your @tf.function outside of the loop. For (2), @tf.function has reduce_retracing=True "
+                f"option that can avoid unnecessary retracing. For (3), please refer to "
+                f"https://www.tensorflow.org/guide/function#controlling_retracing and "
+                f"https://www.tensorflow.org/api_docs/python/tf/function for  more details.\n")
         graph = FuncGraph(f"__inference_{self._name}_{next(_UIDS)}")
         with graph.as_default():
             placeholders = iter(range(10**9))

@@ -3,6 +3,7 @@ value until a ``Session`` runs them."""
 
 from __future__ import annotations
 
+from ...errors import OperatorNotAllowedInGraphError
 from ..tensor import Tensor, TensorShape
 from .default_session import default_session
 
@@ -99,6 +100,15 @@ class SymbolicTensor(Tensor):
                                   f"which is not supported.")
 
     def __bool__(self):
+        if getattr(self._op._graph, "captures", None) is not None:  # tracing a tf.function
+            raise OperatorNotAllowedInGraphError(
+                "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the following "
+                "resolutions to the problem: If you are running in Graph mode, use Eager execution mode or decorate "
+                "this function with @tf.function. If you are using AutoGraph, you can try decorating this function "
+                "with @tf.function. If that does not work, then you may be using an unsupported feature or your "
+                "source code may not be visible to AutoGraph. See https://github.com/tensorflow/tensorflow/blob/"
+                "master/tensorflow/python/autograph/g3doc/reference/limitations.md#access-to-source-code for more "
+                "information.")
         raise TypeError("Using a `tf.Tensor` as a Python `bool` is not allowed in Graph execution. Use Eager "
                         "execution or decorate this function with @tf.function.")
 
