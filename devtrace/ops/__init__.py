@@ -5,7 +5,7 @@ functions that run them (``devtrace.add``, ``devtrace.random.uniform``), collect
 Importing this package declares every op. Modules are named as TensorFlow's are.
 """
 
-from . import array_ops, custom, math_ops, random_ops, state_ops, string_ops  # noqa: F401 (they declare)
+from . import array_ops, control_flow_ops, custom, math_ops, random_ops, state_ops, string_ops  # noqa: F401
 from . import math_grad  # noqa: F401,I001 (gradients of the ops declared above)
 from .declare import API
 

@@ -31,10 +31,12 @@ def public(*names):
     return decorate
 
 
-def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), grad=None, stateful=False):
+def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), grad=None, stateful=False,
+       mixed_dtypes=False):
     """Declare an op: ``kernel(xp, *arrays, **attrs)``; ``dtypes`` = dtype names every device type
-    accepts (``None``: all), or a dict per device type; ``devices`` = the types with a kernel."""
-    return register(name, kernel, devices, dtypes, stateful, shape, host_args, grad)
+    accepts (``None``: all), or a dict per device type; ``devices`` = the types with a kernel;
+    ``mixed_dtypes``: its inputs need not share one dtype."""
+    return register(name, kernel, devices, dtypes, stateful, shape, host_args, grad, mixed_dtypes)
 
 
 def as_tensor(x):

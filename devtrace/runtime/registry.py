@@ -40,8 +40,10 @@ class OpDef:
     shape: Callable | None = None
     # attrs TensorFlow keeps in host memory on every device (shapes, axes): never copied
     host_args: tuple = ()
-    # the gradient function (TensorFlow's RegisterGradient); filled by the autodiff issue
+    # the gradient function (TensorFlow's RegisterGradient; see ops/*_grad.py)
     grad: Callable | None = None
+    # inputs of different dtypes are fine (StringFormat): no "expected to be a float tensor" check
+    mixed_dtypes: bool = False
 
     def supported_types(self, dtype_name: str | None) -> tuple[str, ...]:
         """Device types with a kernel for this dtype, highest priority first."""
@@ -63,7 +65,7 @@ REGISTRY: dict[str, OpDef] = {}
 
 
 def register(name: str, fn: Callable, device_types=(CPU, GPU), dtypes_=None, stateful=False, shape=None,
-             host_args=(), grad=None) -> OpDef:
+             host_args=(), grad=None, mixed_dtypes=False) -> OpDef:
     """Register (or replace) an op. ``dtypes_`` = dtype names accepted on every device type,
     or a dict per device type; ``None`` means every dtype."""
     if isinstance(dtypes_, dict):
@@ -74,7 +76,7 @@ def register(name: str, fn: Callable, device_types=(CPU, GPU), dtypes_=None, sta
     unknown = set(kernels) - {CPU, GPU}
     if unknown:
         raise ValueError(f"Unknown device type(s) {sorted(unknown)} for op {name}; use 'CPU' and/or 'GPU'")
-    op = OpDef(name, fn, kernels, stateful, shape, tuple(host_args), grad)
+    op = OpDef(name, fn, kernels, stateful, shape, tuple(host_args), grad, mixed_dtypes)
     REGISTRY[name] = op
     return op
 

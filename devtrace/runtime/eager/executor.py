@@ -120,7 +120,7 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
                 clean = False
     temps = None  # copies live until the kernel has run
     if not clean:
-        if any(t._dtype is not dtype for t in inputs):
+        if not opdef.mixed_dtypes and any(t._dtype is not dtype for t in inputs):
             raise _dtype_error(op_name, inputs, dtype)
         temps = [_copy(ctx, t, device, seq, op_name, i) if t._device is not device else None
                  for i, t in enumerate(inputs)]

@@ -1,0 +1,109 @@
+"""Control flow and printing: ``tf.cond``, ``tf.while_loop``, ``tf.case``, ``tf.print``.
+
+Eagerly, control flow is Python — TensorFlow runs the branch or the loop body as ordinary ops,
+and so does devtrace. Inside a ``tf.function`` a predicate is symbolic: TensorFlow builds
+``If``/``While`` nodes there, which devtrace does not build yet (it says so).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from ..runtime.context import context
+from ..runtime.eager.executor import execute
+from ..runtime.registry import CPU
+from ..runtime.tensor import Tensor
+from .declare import as_tensor, op, public
+
+
+def _value(pred, what: str) -> bool:
+    if isinstance(pred, Tensor) and pred._device is None:
+        raise NotImplementedError(f"devtrace does not implement {what} on a symbolic predicate inside tf.function "
+                                  f"yet (TensorFlow builds an If/While node there); run it eagerly, or compute the "
+                                  f"predicate outside the function")
+    return bool(pred)
+
+
+@public("cond")
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    if not callable(true_fn) or not callable(false_fn):
+        raise TypeError("'true_fn' must be callable." if not callable(true_fn) else "'false_fn' must be callable.")
+    return true_fn() if _value(pred, "tf.cond") else false_fn()
+
+
+@public("while_loop")
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
+               swap_memory=False, maximum_iterations=None, name=None, return_same_structure=True):
+    if not callable(cond) or not callable(body):
+        raise TypeError("'cond' must be callable." if not callable(cond) else "'body' must be callable.")
+    single = not isinstance(loop_vars, (list, tuple))
+    values = [loop_vars] if single else list(loop_vars)
+    count = 0
+    while (maximum_iterations is None or count < maximum_iterations) and _value(cond(*values), "tf.while_loop"):
+        out = body(*values)
+        values = [out] if single or not isinstance(out, (list, tuple)) else list(out)
+        count += 1
+    return values[0] if single else tuple(values)
+
+
+@public("case")
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(pred_fn_pairs)
+    preds = [(_value(p, "tf.case"), fn) for p, fn in pairs]  # every predicate is evaluated, as TensorFlow does
+    true = [fn for hit, fn in preds if hit]
+    if exclusive and len(true) > 1:
+        raise ValueError("More than one condition evaluated as True but exclusive=True.")
+    if true:
+        return true[0]()
+    if default is None:
+        raise ValueError("No default and no predicate was true")
+    return default()
+
+
+def _summarize(value) -> str:
+    """A value as TensorFlow's PrintV2 shows it: numbers without trailing zeros, NumPy-like nesting."""
+    arr = np.asarray(value)
+    if arr.dtype == object:  # strings, quoted
+        def quote(v):
+            return '"' + (v.decode() if isinstance(v, bytes) else str(v)) + '"'
+        if arr.ndim == 0:
+            return quote(arr[()])
+        return np.array2string(arr, separator=" ", formatter={"all": quote})
+    if arr.dtype.kind == "f":
+        if arr.ndim == 0:
+            return f"{arr[()]:g}"
+        with np.printoptions(formatter={"float_kind": lambda v: f"{v:g}"}):
+            return str(arr)
+    if arr.dtype.kind == "b":
+        return str(arr.astype(np.int8))
+    return str(arr)
+
+
+op("StringFormat", lambda xp, *arrays, template="", placeholder="{}": np.asarray(
+    template.format(*[_summarize(a) for a in arrays]).encode(), dtype=object), devices=(CPU,), mixed_dtypes=True)
+op("PrintV2", lambda xp, text, output_stream="stderr", end="\n": _print(text, output_stream, end), devices=(CPU,))
+
+
+def _print(text, stream, end):
+    out = sys.stdout if stream == "stdout" else sys.stderr
+    sys.stdout.flush()
+    out.write(np.asarray(text)[()].decode() + end)
+    out.flush()
+
+
+@public("print")
+def print_(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", name=None):
+    """``tf.print``: ``StringFormat`` then ``PrintV2``, on the CPU."""
+    tensors, parts = [], []
+    for x in inputs:
+        if isinstance(x, Tensor) or hasattr(type(x), "__tf_tensor__"):
+            tensors.append(as_tensor(x))
+            parts.append("{}")
+        else:
+            parts.append(str(x).replace("{", "{{").replace("}", "}}"))
+    stream = "stdout" if output_stream is sys.stdout else "stderr"
+    context()
+    text = execute("StringFormat", tuple(tensors), {"template": sep.join(parts)}, dtype=None)
+    execute("PrintV2", (text,), {"output_stream": stream, "end": end})
