@@ -13,7 +13,8 @@ from . import hooks
 
 __version__ = "0.1.0"
 
-_DTYPES = ("float16", "float32", "float64", "half", "double", "int32", "int64", "string", "DType", "as_dtype")
+_DTYPES = ("float16", "float32", "float64", "half", "double", "int32", "int64", "string", "resource", "DType",
+           "as_dtype")
 
 _LAZY = {name: ("devtrace.runtime.dtypes", name) for name in _DTYPES}
 _LAZY.update({
@@ -39,6 +40,7 @@ _LAZY.update({
     "TensorSpec": ("devtrace.function", "TensorSpec"),
     "name_scope": ("devtrace.module", "name_scope"),
     "train": ("devtrace.train", None),
+    "saved_model": ("devtrace.saved_model", None),
     "UnconnectedGradients": ("devtrace.backprop", "UnconnectedGradients"),
     "custom_gradient": ("devtrace.backprop", "custom_gradient"),
 })

@@ -10,6 +10,7 @@ the Python function itself instead, as TensorFlow does.
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import sys
 
@@ -99,30 +100,42 @@ class ConcreteFunction:
         self.graph = graph
         self.structured_input_signature = (args, kwargs)
         self.structured_outputs = graph.outputs
-        self.name = graph.name
         self._placed = None
 
     @property
+    def name(self) -> bytes:
+        return self.graph.name.encode()
+
+    @property
     def inputs(self) -> list:
-        return list(self.graph.inputs)
+        """Argument placeholders, then captured ones (tensors, variables' ``resource`` handles)."""
+        return list(self.graph.inputs) + [node for _, node in self.graph.captures.values()]
 
     @property
     def outputs(self) -> list:
         return [t for t in _flatten(self.graph.outputs) if isinstance(t, Tensor)]
 
     def pretty_printed_signature(self, verbose=True) -> str:
+        """TensorFlow's layout: parameters, output type, captures (by id, as TensorFlow shows them)."""
         args, kwargs = self.structured_input_signature
-        names = [t._op.name for t in self.graph.inputs]
-        specs = [f"  {n}: float32 Tensor, shape={tuple(t.shape)}" for n, t in zip(names, self.graph.inputs)]
+        lines = ["Input Parameters:"]
+        for spec in list(args) + list(kwargs.values()):
+            if isinstance(spec, TensorSpec):
+                lines.append(f"  {spec.name} (POSITIONAL_OR_KEYWORD): {TensorSpec(spec.shape, spec.dtype)!r}")
+        lines.append("Output Type:")
         out = self.graph.outputs
-        outputs = f"  Tensor, shape={tuple(out.shape)}" if isinstance(out, Tensor) else f"  {out!r}"
-        return f"Input Parameters:\n" + "\n".join(specs) + f"\nOutput Type:\n{outputs}\nCaptures:\n  None"
+        lines.append(f"  {TensorSpec(tuple(out.shape), out.dtype)!r}" if isinstance(out, Tensor) else f"  {out!r}")
+        lines.append("Captures:")
+        captured = [(value, node) for value, node in self.graph.captures.values()]
+        lines += [f"  {id(v)}: TensorSpec(shape={node.shape}, dtype={node.dtype!r}, name=None)"
+                  for v, node in captured] or ["  None"]
+        return "\n".join(lines)
 
     def _call_flat(self, tensors):
         ctx = context()
-        ctx.ensure_initialized(f"tf.function {self.name}")
+        ctx.ensure_initialized(f"tf.function {self.graph.name}")
         if self._placed is None:
-            self._placed = PlacedFunction(ctx, self.graph, self.name)
+            self._placed = PlacedFunction(ctx, self.graph, self.graph.name)
         captures = list(self.graph.captures.values())
         values = self._placed.run(ctx, tensors, captures)
 
@@ -134,6 +147,14 @@ class ConcreteFunction:
 
     def __call__(self, *args, **kwargs):
         return self._call_flat([a for a in _flatten((args, kwargs)) if isinstance(a, Tensor)])
+
+
+def _identity(tensor):
+    """An output's Identity node, kept with the node that computed it."""
+    from .ops.array_ops import identity
+
+    with tensor._op._graph.colocate_with(tensor._op):
+        return identity(tensor)
 
 
 def _map(structure, fn):
@@ -205,21 +226,36 @@ class Function:
                 f"https://www.tensorflow.org/guide/function#controlling_retracing and "
                 f"https://www.tensorflow.org/api_docs/python/tf/function for  more details.\n")
         graph = FuncGraph(f"__inference_{self._name}_{next(_UIDS)}")
+        names = self._parameter_names(len(args))
         with graph.as_default():
-            placeholders = iter(range(10**9))
+            specs = []
 
-            def symbolic(value):
+            def symbolic(value, name):
                 if isinstance(value, (Tensor, TensorSpec)):
                     spec = value if isinstance(value, TensorSpec) else TensorSpec.from_tensor(value)
-                    node = graph.placeholder(spec.dtype, tuple(spec.shape), spec.name or f"args_{next(placeholders)}")
+                    node = graph.placeholder(spec.dtype, tuple(spec.shape), name)
                     graph.inputs.append(node)
+                    specs.append(TensorSpec(tuple(spec.shape), spec.dtype, name))
                     return node
                 return value
-            sym_args, sym_kwargs = _map(list(args), symbolic), _map(dict(kwargs), symbolic)
+            sym_args = [symbolic(a, n) for a, n in zip(args, names)]
+            sym_kwargs = {k: symbolic(v, k) for k, v in kwargs.items()}
             outputs = self._python_function(*sym_args, **sym_kwargs)
-            # Python values returned become constants of the graph, as TensorFlow converts them
-            graph.outputs = _map(outputs, lambda v: v if v is None or isinstance(v, Tensor) else convert_to_tensor(v))
-        return ConcreteFunction(self, graph, tuple(args), dict(kwargs))
+            # Python values returned become constants; every output leaves through an Identity node
+            graph.outputs = _map(outputs, lambda v: v if v is None else
+                                 _identity(v if isinstance(v, Tensor) else convert_to_tensor(v)))
+        signature = tuple(specs.pop(0) if isinstance(a, (Tensor, TensorSpec)) else a for a in args)
+        signature_kwargs = {k: specs.pop(0) if isinstance(v, (Tensor, TensorSpec)) else v for k, v in kwargs.items()}
+        return ConcreteFunction(self, graph, signature, signature_kwargs)
+
+    def _parameter_names(self, n: int) -> list:
+        """The Python function's positional parameter names (TensorFlow names its placeholders so)."""
+        try:
+            params = [p.name for p in inspect.signature(self._python_function).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        except (TypeError, ValueError):
+            params = []
+        return [params[i] if i < len(params) else f"args_{i}" for i in range(n)]
 
     def __call__(self, *args, **kwargs):
         if _RUN_EAGERLY[0]:

@@ -133,17 +133,7 @@ class Checkpoint:
         return path
 
     def read(self, save_path) -> CheckpointLoadStatus:
-        save_path = os.fspath(save_path)
-        try:
-            with open(save_path + ".index", encoding="utf-8") as f:
-                index = json.load(f)
-            with np.load(save_path + DATA_SUFFIX) as data:
-                arrays = [data[f"v{i}"] for i in range(len(index["variables"]))]
-        except (OSError, ValueError, KeyError):
-            raise NotFoundError(f"Error when restoring from checkpoint or SavedModel at {save_path}: Unsuccessful "
-                                f"TensorSliceReader constructor: Failed to find any matching files for "
-                                f"{save_path}") from None
-        saved = dict(zip(index["variables"], arrays))
+        saved = read_values(save_path)
         targets = self._paths()
         for path, value in saved.items():
             if path in targets:
@@ -151,6 +141,21 @@ class Checkpoint:
         return CheckpointLoadStatus(sorted(set(saved) - set(targets)), sorted(set(targets) - set(saved)))
 
     restore = read
+
+
+def read_values(save_path) -> dict:
+    """``{path: array}`` of a checkpoint; TensorFlow's ``NotFoundError`` when there is none."""
+    save_path = os.fspath(save_path)
+    try:
+        with open(save_path + ".index", encoding="utf-8") as f:
+            index = json.load(f)
+        with np.load(save_path + DATA_SUFFIX) as data:
+            arrays = [data[f"v{i}"] for i in range(len(index["variables"]))]
+    except (OSError, ValueError, KeyError):
+        raise NotFoundError(f"Error when restoring from checkpoint or SavedModel at {save_path}: Unsuccessful "
+                            f"TensorSliceReader constructor: Failed to find any matching files for "
+                            f"{save_path}") from None
+    return dict(zip(index["variables"], arrays))
 
 
 def _write_state(directory: str, paths: list, timestamps=None, preserved=None) -> None:

@@ -42,6 +42,9 @@ half, double = float16, float64
 ALL = (float16, float32, float64, int32, int64, bool_, string)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update({"half": float16, "double": float64, "float": float32})
+# A variable's handle (a function's captured variable input): no kernel takes it as data.
+resource = DType("resource", np.object_, "resource", "DT_RESOURCE")
+_BY_NAME["resource"] = resource
 _BY_NP = BY_NP = {d.np: d for d in ALL}  # NumPy dtype -> DType
 NUMERIC = frozenset(d.name for d in (float16, float32, float64, int32, int64))
 FLOATS = frozenset(("float16", "float32", "float64"))

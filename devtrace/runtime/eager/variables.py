@@ -92,8 +92,8 @@ class Variable(metaclass=VariableMetaclass):
         return self.read_value()
 
     def __repr__(self):
-        arr = repr(self._value.numpy())
-        return f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, numpy={arr}>"
+        return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
+                f"numpy={self._value._numpy_text(True)}>")
 
     # Arithmetic reads the variable first, as TensorFlow does.
     def _read(self):

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from ...errors import InvalidArgumentError
 from .. import context as _context_mod
+from .. import dtypes
 from ..eager.tape import record as tape_record
+from ..eager.variables import Variable
 from .graph import Graph
 from .tensor import SymbolicTensor
 
@@ -37,9 +39,10 @@ class FuncGraph(Graph):
         hit = self.captures.get(id(value))
         if hit is not None:
             return hit[1]
-        if hasattr(value, "_handle"):  # a variable: a resource placeholder on its device
+        if isinstance(value, Variable):  # a resource placeholder on the variable's device
             self.variables.append(value)
             node = self.placeholder(value._dtype, tuple(value.shape), "resource", value.device)
+            node._dtype, node._shape = dtypes.resource, ()  # as TensorFlow shows it (placed as the variable)
         else:
             node = self.placeholder(value._dtype, tuple(value.shape), "capture", value.device)
         self.captures[id(value)] = (value, node)
