@@ -81,11 +81,18 @@ class Variable(metaclass=VariableMetaclass):
         if value.shape != self._value.shape:
             raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable shape "
                              f"{self._value.shape}, and the assigned value shape {value.shape} are incompatible.")
-        return self._assign("AssignVariableOp", (value,))
+        out = self._assign("AssignVariableOp", (value,))
+        return out if read_value else None
 
     def assign_add(self, delta, read_value=True):
         delta = convert_to_tensor(delta, dtype=self._dtype)
-        return self._assign("AssignAddVariableOp", (self._value, delta))
+        out = self._assign("AssignAddVariableOp", (self._value, delta))
+        return out if read_value else None
+
+    def assign_sub(self, delta, read_value=True):
+        delta = convert_to_tensor(delta, dtype=self._dtype)
+        out = self._assign("AssignSubVariableOp", (self._value, delta))
+        return out if read_value else None
 
     def __tf_tensor__(self, dtype=None, name=None) -> Tensor:
         """TensorFlow's conversion protocol: a variable used as a tensor is read."""
