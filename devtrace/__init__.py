@@ -41,6 +41,7 @@ _LAZY.update({
     "name_scope": ("devtrace.module", "name_scope"),
     "train": ("devtrace.train", None),
     "saved_model": ("devtrace.saved_model", None),
+    "init_scope": ("devtrace.runtime.graph.graph", "init_scope"),
     "UnconnectedGradients": ("devtrace.backprop", "UnconnectedGradients"),
     "custom_gradient": ("devtrace.backprop", "custom_gradient"),
 })

@@ -107,3 +107,26 @@ def print_(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", na
     context()
     text = execute("StringFormat", tuple(tensors), {"template": sep.join(parts)}, dtype=None)
     execute("PrintV2", (text,), {"output_stream": stream, "end": end})
+
+
+def _py_call(xp, *arrays, func=None, Tout=None):
+    """``EagerPyFunc``'s kernel: the user's Python function, called with eager tensors."""
+    from ..runtime.values import constant
+
+    out = func(*[constant(np.asarray(a)) for a in arrays])
+    value = out.numpy() if isinstance(out, Tensor) else np.asarray(out)
+    return xp.asarray(np.asarray(value, dtype=Tout.as_numpy_dtype if Tout is not None else None))
+
+
+op("EagerPyFunc", _py_call, devices=(CPU,), mixed_dtypes=True, stateful=True)
+
+
+@public("py_function")
+def py_function(func=None, inp=None, Tout=None, name=None):
+    """``tf.py_function``: run Python on tensors, eagerly or as a node of a tf.function graph."""
+    from ..runtime.dtypes import as_dtype
+
+    tensors = tuple(as_tensor(x) for x in (inp or ()))
+    dtype = as_dtype(Tout) if Tout is not None else None
+    return execute("EagerPyFunc", tensors, {"func": func, "Tout": dtype}, name=name,
+                   dtype=dtype if not tensors else None)

@@ -25,6 +25,7 @@ from .. import context as _context_mod
 from ..dtypes import as_dtype
 from ..registry import REGISTRY, lookup
 from .default_session import default_session
+from .graph_def import GraphDef, NodeDef
 from .tensor import REF_OUTPUTS, SymbolicTensor
 
 # Inputs of ref (or resource) type: TensorFlow colocates their producer with the consumer.
@@ -123,6 +124,14 @@ class Graph:
 
     def get_operations(self) -> list:
         return list(self._ops)
+
+    def as_graph_def(self, add_shapes=False) -> "GraphDef":
+        """The nodes as TensorFlow's ``GraphDef`` lists them: name, op, inputs (``^`` for control
+        inputs), requested device, attribute names."""
+        return GraphDef([NodeDef(op.name, op.type,
+                                 [t._op.name if t._index == 0 else t.name for t in op._inputs]
+                                 + [f"^{c.name}" for c in op._control_inputs], op._device, dict(op._attrs or {}))
+                         for op in self._ops])
 
     def get_operation_by_name(self, name: str) -> Operation:
         return self.as_graph_element(name, allow_tensor=False, allow_operation=True)
@@ -376,6 +385,20 @@ class Graph:
 
     def __repr__(self):
         return f"<devtrace Graph with {len(self._ops)} nodes at {id(self):#x}>"
+
+
+@contextlib.contextmanager
+def init_scope():
+    """``tf.init_scope``: lift out of every graph being built (a tf.function's) into eager mode."""
+    ctx = _context_mod.context()
+    saved_stack, saved_eager = list(_STACK), ctx.eager
+    _STACK.clear()
+    ctx.eager = True
+    try:
+        yield
+    finally:
+        _STACK[:] = saved_stack
+        ctx.eager = saved_eager
 
 
 def _op_of(value) -> Operation:
