@@ -11,7 +11,10 @@ import importlib
 
 from . import hooks
 
-__version__ = "0.1.0"
+# ``tf.__version__`` is the TensorFlow API level devtrace implements, so that programs' version
+# checks take TensorFlow 2.21's branch; devtrace's own version is ``__devtrace_version__``.
+__version__ = "2.21.0"
+__devtrace_version__ = "0.1.0"
 
 _DTYPES = ("float16", "float32", "float64", "half", "double", "int32", "int64", "string", "resource", "DType",
            "as_dtype")
@@ -42,6 +45,7 @@ _LAZY.update({
     "train": ("devtrace.train", None),
     "saved_model": ("devtrace.saved_model", None),
     "init_scope": ("devtrace.runtime.graph.graph", "init_scope"),
+    "version": ("devtrace.api", "version"),
     "UnconnectedGradients": ("devtrace.backprop", "UnconnectedGradients"),
     "custom_gradient": ("devtrace.backprop", "custom_gradient"),
 })

@@ -183,3 +183,10 @@ def test_bad_tf_force_gpu_allow_growth_is_reported_not_fatal():
     assert r.stderr == f"ERROR:tensorflow:{message}\n"
     doc = json.loads(r.stdout)
     assert doc["messages"] == [message] and doc["logical_devices"][1]["policy"] == "preallocate"
+
+
+def test_tf_version_is_the_tensorflow_api_level():
+    import devtrace as tf
+
+    assert tf.__version__ == "2.21.0" and tf.version.VERSION == "2.21.0"
+    assert tf.__devtrace_version__ == "0.1.0" == devtrace("--version").stdout.split()[1]

@@ -57,7 +57,7 @@ def handles_errors(fn):
 
 def _version(value: bool):
     if value:
-        from .. import __version__
+        from .. import __devtrace_version__ as __version__
 
         typer.echo(f"devtrace {__version__}")
         raise typer.Exit()
