@@ -52,10 +52,13 @@ _LAZY.update({
 
 
 def _attach_console(ctx) -> None:
-    """Every runtime context prints warnings and the live placement log through the console."""
+    """Every runtime context prints warnings and the live placement log through the console, and
+    Ctrl-C stops the program even when it lands in a tensor's finalizer."""
+    from . import interrupts
     from .console import attach
 
     attach(ctx)
+    interrupts.install()
 
 
 hooks.CONTEXT_CREATED.append(_attach_console)
