@@ -8,6 +8,7 @@ op declarations (``devtrace.ops.API``); the rest from the modules named in ``_LA
 from __future__ import annotations
 
 import importlib
+import os
 
 from . import hooks
 
@@ -65,15 +66,19 @@ hooks.CONTEXT_CREATED.append(_attach_console)
 hooks.LOAD_OPS.append(lambda: importlib.import_module("devtrace.ops"))
 
 
-# devtrace's own modules that are no TensorFlow name: ``from devtrace import output`` asks this
-# module's __getattr__ first, which must not load the ops (and NumPy) to say no.
-_OWN_MODULES = frozenset(("api", "cli", "console", "devices", "hooks", "ops", "output", "runtime", "trace"))
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _own_module(name: str) -> bool:
+    """``from devtrace import output`` asks this module's __getattr__ first: for devtrace's own
+    modules it must say no without loading the ops (and NumPy)."""
+    return os.path.exists(os.path.join(_HERE, name + ".py")) or os.path.isdir(os.path.join(_HERE, name))
 
 
 def __getattr__(name):
     spec = _LAZY.get(name)
     if spec is None:
-        if name in _OWN_MODULES or name.startswith("__"):
+        if name.startswith("__") or _own_module(name):
             raise AttributeError(f"module 'devtrace' has no attribute {name!r}")
         from .ops import API
 
