@@ -18,7 +18,7 @@ __version__ = "2.21.0"
 __devtrace_version__ = "0.1.0"
 
 _DTYPES = ("float16", "float32", "float64", "half", "double", "int32", "int64", "string", "resource", "DType",
-           "as_dtype")
+           "as_dtype", "int8", "int16", "uint8", "uint16", "uint32", "uint64", "complex64", "complex128")
 
 _LAZY = {name: ("devtrace.runtime.dtypes", name) for name in _DTYPES}
 _LAZY.update({

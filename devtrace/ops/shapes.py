@@ -42,6 +42,11 @@ def same(name, shapes, attrs, dtype):
     return dtype, (shapes[0] if shapes else attrs.get("shape"))
 
 
+def same_bool(name, shapes, attrs, dtype):
+    """Elementwise predicates: the input's shape, ``bool`` output."""
+    return dtypes.bool_, shapes[0]
+
+
 def broadcast(name, shapes, attrs, dtype):
     return dtype, _broadcast(name, shapes)
 

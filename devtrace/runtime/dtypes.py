@@ -6,7 +6,8 @@ import numpy as np
 
 
 class DType:
-    __slots__ = ("name", "np", "c_name", "enum_name", "is_floating", "is_integer")
+    __slots__ = ("name", "np", "c_name", "enum_name", "is_floating", "is_integer", "is_complex", "is_bool",
+                 "is_unsigned")
 
     def __init__(self, name, np_dtype, c_name, enum_name):
         self.name = name
@@ -15,6 +16,9 @@ class DType:
         self.enum_name = enum_name  # DT_FLOAT ...
         self.is_floating = self.np.kind == "f"
         self.is_integer = self.np.kind in "iu"
+        self.is_complex = self.np.kind == "c"
+        self.is_bool = self.np.kind == "b"
+        self.is_unsigned = self.np.kind == "u"
 
     @property
     def as_numpy_dtype(self):
@@ -37,17 +41,29 @@ int32 = DType("int32", np.int32, "int32", "DT_INT32")
 int64 = DType("int64", np.int64, "int64", "DT_INT64")
 bool_ = DType("bool", np.bool_, "bool", "DT_BOOL")
 string = DType("string", np.object_, "string", "DT_STRING")
+int8 = DType("int8", np.int8, "int8", "DT_INT8")
+int16 = DType("int16", np.int16, "int16", "DT_INT16")
+uint8 = DType("uint8", np.uint8, "uint8", "DT_UINT8")
+uint16 = DType("uint16", np.uint16, "uint16", "DT_UINT16")
+uint32 = DType("uint32", np.uint32, "uint32", "DT_UINT32")
+uint64 = DType("uint64", np.uint64, "uint64", "DT_UINT64")
+complex64 = DType("complex64", np.complex64, "complex64", "DT_COMPLEX64")
+complex128 = DType("complex128", np.complex128, "complex128", "DT_COMPLEX128")
 half, double = float16, float64
 
-ALL = (float16, float32, float64, int32, int64, bool_, string)
+ALL = (float16, float32, float64, int32, int64, bool_, string, int8, int16, uint8, uint16, uint32, uint64,
+       complex64, complex128)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update({"half": float16, "double": float64, "float": float32})
 # A variable's handle (a function's captured variable input): no kernel takes it as data.
 resource = DType("resource", np.object_, "resource", "DT_RESOURCE")
 _BY_NAME["resource"] = resource
 _BY_NP = BY_NP = {d.np: d for d in ALL}  # NumPy dtype -> DType
-NUMERIC = frozenset(d.name for d in (float16, float32, float64, int32, int64))
+NUMERIC = frozenset(d.name for d in (float16, float32, float64, int32, int64, int8, int16, uint8, uint16, uint32,
+                                     uint64, complex64, complex128))
 FLOATS = frozenset(("float16", "float32", "float64"))
+INTEGERS = frozenset(d.name for d in (int8, int16, int32, int64, uint8, uint16, uint32, uint64))
+REAL = NUMERIC - {"complex64", "complex128"}  # what comparisons, max/min and floor division take
 
 
 def as_dtype(value) -> DType:
@@ -89,6 +105,8 @@ def infer(value) -> DType:
         return int32
     if kind == "f":
         return float32
+    if kind == "c":
+        return complex128
     if kind in "SUO":
         return string
     raise TypeError(f"Cannot infer a dtype for {value!r}")
