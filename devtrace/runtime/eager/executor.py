@@ -139,7 +139,9 @@ def execute_const(array: np.ndarray, dtype, name=None) -> Tensor:
         return _context_mod.context().graph_builder.const(array, dtype, name)
     device, reason = place(ctx, REGISTRY["_EagerConst"], dtype)
     seq = ctx.trace.next_seq()
-    ctx.trace.emit(ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [],
-                               list(array.shape), dtype.name))
+    record = ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [], list(array.shape), dtype.name)
+    ctx.trace.emit(record)
     value = device.backend.from_host(array)
-    return Tensor(value, device, allocate(ctx, device, value, "_EagerConst", seq, dtype), dtype, seq)
+    tensor = Tensor(value, device, allocate(ctx, device, value, "_EagerConst", seq, dtype), dtype, seq)
+    record.mem_in_use = device.allocator.bytes_in_use
+    return tensor
