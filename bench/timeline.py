@@ -1,7 +1,7 @@
 """Converting a 1M-op trace: peak memory and time of ``devtrace timeline`` and ``devtrace report``.
 
 Writes a synthetic JSONL trace (eager, 4 GPUs and the CPU, a cross-device copy every 8 ops, a
-memory region every 10 000 ops), then converts it in a fresh process per output and reports the
+memory region every 10 000 ops, the bytes in use after every op), then converts it in a fresh process per output and reports the
 child's peak RSS (``resource.getrusage(RUSAGE_CHILDREN)``) and wall time:
 
     python bench/timeline.py [--ops 1000000] [--keep DIR]
@@ -53,7 +53,8 @@ def write_trace(path: str, n: int) -> None:
                                   "allocator": f"GPU_{d}_bfc", "nbytes": 2 << 20, "total_reserved": reserved[d]}))
             lines.append(enc({"schema": 1, "event": "op_placed", "seq": seq, "op": "AddV2" if inputs else "_EagerConst",
                               "node": None, "requested": "", "device": dev, "reason": "default", "inputs": inputs,
-                              "shape": [32, 32], "dtype": "float32", "duration_ns": 1500 + seq % 700}))
+                              "shape": [32, 32], "dtype": "float32", "duration_ns": 1500 + seq % 700,
+                              "mem_in_use": 4096 * (1 + seq % 64)}))
             if len(lines) >= 10000:
                 f.write("\n".join(lines) + "\n")
                 lines.clear()

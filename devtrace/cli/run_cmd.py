@@ -54,6 +54,8 @@ def run(
 
     _visual.check_layout(layout)
     _visual.check_output(output, "--output")
+    if html is not None:
+        _visual.check_plotly("--html")
     _visual.check_output(html, "--html")
     checks = _program.Checks.parse(expect or [], no_fallback, max_copies, max_peak)
     from ._flags import configure

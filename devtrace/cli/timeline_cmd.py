@@ -25,6 +25,8 @@ def _convert(kind, trace, output, layout, full_ops, sample_every, what):
     from . import _visual
 
     _visual.check_layout(layout)
+    if kind == "html":
+        _visual.check_plotly("devtrace report")
     _visual.check_output(output, "--output")
     tl = _visual.write(kind, iter_read(trace), output, "--output", layout=layout, full_ops=full_ops,
                        sample_every=sample_every, source=trace, require_events=True)

@@ -30,8 +30,8 @@ def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
     ``record`` is how the op enters the trace, and gives its ``seq``: a tuple of ``OpPlaced``'s
     leading fields (eager, nothing emitted yet: the step appends the whole record), or the
     ``OpPlaced`` already emitted (the live log printed it before the kernel ran; a graph node was
-    recorded when placed): the step fills in what only the run knows — output shape, dtype and
-    time (a node: its first time only).
+    recorded when placed): the step fills in what only the run knows — output shape, dtype, time
+    and the bytes in use on the device once the output is accounted (a node: its first run only).
     """
     xp = device.xp
     start = perf_counter_ns()
@@ -50,15 +50,21 @@ def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
         return None
     dtype = _BY_NP.get(out.dtype) or dtypes.as_dtype(out.dtype)
     shape, dtype_name = out.shape, dtype.name
-    if type(record) is tuple:
+    alloc = device.allocator
+    handle = alloc.allocate(out.nbytes, (opdef.name, shape, dtype_name))
+    if type(record) is tuple:  # the record ends with the bytes in use on the device, this output included
+        if handle is not None:
+            ctx.trace._events.append(record + (shape, dtype_name, duration, alloc.bytes_in_use))
+            return Tensor(out, device, handle, dtype, record[0])
         ctx.trace._events.append(record + (shape, dtype_name, duration))
         seq = record[0]
     else:
         seq = _record(ctx, record, node, shape, dtype_name, duration)
-    handle = device.allocator.allocate(out.nbytes, (opdef.name, shape, dtype_name))
-    if handle is None:
-        raise oom(ctx, device, out, opdef.name, seq, dtype, node)
-    return Tensor(out, device, handle, dtype, seq)
+        if handle is not None:
+            if node is None or record.mem_in_use is None:
+                record.mem_in_use = alloc.bytes_in_use
+            return Tensor(out, device, handle, dtype, seq)
+    raise oom(ctx, device, out, opdef.name, seq, dtype, node)
 
 
 def _record(ctx, record, node, shape, dtype_name, duration) -> int:

@@ -77,6 +77,8 @@ class OpPlaced(Event):
     shape: list | None = None
     dtype: str | None = None
     duration_ns: int = 0
+    mem_in_use: int | None = None  # bytes in use on the device once the output was accounted (None:
+    # not known — an op without output, one that failed, an imported one, a trace from before the field)
 
 
 @dataclass(slots=True, repr=False, eq=False)
@@ -156,10 +158,25 @@ class DeviceMapping(Event):
     devices: list = field(default_factory=list)  # [[full name, description], ...]
 
 
+@dataclass(slots=True, repr=False, eq=False)
+class SessionRun(Event):
+    """A TF1 ``Session.run`` call: recorded when it starts (``end`` false) and when it returns or
+    raises (``end`` true). The events between are what that call did: the nodes it placed (the first
+    call places the graph; a node placed by an earlier call has no event of its own) and the copies
+    its nodes needed. ``ops`` (on the end record): how many nodes it executed."""
+
+    kind = "session_run"
+    session: int  # the session's number in the trace, from 1 (the order of the DeviceMapping events)
+    index: int  # the call's number within its session, from 1
+    end: bool = False
+    ops: int = 0
+    error: str | None = None  # the exception's class name when the call raised
+
+
 EVENT_TYPES = {
     cls.kind: cls
     for cls in (TraceStart, DeviceCreated, OpPlaced, TensorCopied, MemoryReserved, MemoryStats,
-                OOM, ConfigRejected, Message, DeviceMapping)
+                OOM, ConfigRejected, Message, DeviceMapping, SessionRun)
 }
 
 

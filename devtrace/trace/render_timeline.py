@@ -14,11 +14,14 @@ The file is one JSON object, ``{"traceEvents": [...], "displayTimeUnit": "ns", "
   destination device's track, and a flow arrow (``ph: "s"`` on the producer, ``ph: "f"`` with
   ``bp: "e"`` on the consumer, same ``id``) named by its size;
 - per-device memory counters (``ph: "C"``, ``memory <device>``: in_use, reserved, peak, limit in
-  bytes), and once ops are sampled, exact running totals (``ops <device>``, ``copied in <device>``);
+  bytes) — in use after every op that changed it (each op records it), at each region reserved,
+  at an OOM and at the end — and once ops are sampled, exact running totals (``ops <device>``,
+  ``copied in <device>``) and the memory counters at the ops drawn;
 - an OOM as an instant event (``ph: "i"``) on its device with the live allocations; a TF1
-  ``Session`` as a slice enclosing the ops it placed and ran (the trace does not mark the
-  boundaries of ``Session.run`` calls), and log messages as instants, on the host's
-  ``sessions & log`` track;
+  ``Session`` as a slice enclosing the ops it placed and ran, and log messages as instants, on the
+  host's ``sessions & log`` track; each ``Session.run`` call as a slice on the host's
+  ``Session.run`` track, from the call's start to its end (the nodes it placed and the copies it
+  made fall inside; a node placed by an earlier call is drawn where it was placed);
 - ``otherData``: the program, how times were obtained, exact totals, and how ops were sampled.
 """
 
@@ -30,6 +33,7 @@ from ..output import format_bytes
 from .timeline import MEASURED, SEQUENCE, Sink, Timeline, copy_name
 
 HOST_TID = 1_000_000  # the host's "sessions & log" track
+RUN_TID = 1_000_001  # the host's "Session.run" track
 BUFFER = 2000  # JSON records per write
 LIVE_SHOWN = 20  # largest live allocations listed on an OOM
 
@@ -45,6 +49,7 @@ class TraceEventWriter(Sink):
         else:
             self.t = lambda ns: round(ns / 1000, 3)
         self.host_track_named = set()
+        self.run_track_named = set()
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, record: dict) -> None:
@@ -151,8 +156,22 @@ class TraceEventWriter(Sink):
         pid = self._host(t)
         self.emit({"ph": "X", "cat": "session", "name": f"tf.compat.v1.Session #{index}", "ts": self.t(ts),
                    "dur": self.t(dur), "pid": pid, "tid": HOST_TID,
-                   "args": {"ops": ops, "note": "the ops this session placed and ran; the trace does not "
-                                                "mark where each Session.run call starts"}})
+                   "args": {"ops": ops, "note": "the ops this session placed and ran; Session.run calls, when "
+                                                "the trace records them, are slices on the Session.run track"}})
+
+    def session_run(self, t, e, ts, dur, placed):
+        pid = self.pid(t)
+        if pid not in self.run_track_named:
+            self.run_track_named.add(pid)
+            self.emit({"ph": "M", "name": "thread_name", "pid": pid, "tid": RUN_TID, "args": {"name": "Session.run"}})
+            self.emit({"ph": "M", "name": "thread_sort_index", "pid": pid, "tid": RUN_TID,
+                       "args": {"sort_index": RUN_TID}})
+        args = {"session": e.session, "call": e.index, "ops_executed": e.ops, "ops_placed": placed}
+        if e.error:
+            args["error"] = e.error
+        self.emit({"ph": "X", "cat": "session_run", "name": f"Session.run #{e.index}" + (
+                   f" (session {e.session})" if e.session > 1 else ""), "ts": self.t(ts), "dur": self.t(dur),
+                   "pid": pid, "tid": RUN_TID, "args": args})
 
     def sampling_started(self, t, ts, full_ops, sample_every):
         pid = self._host(t)

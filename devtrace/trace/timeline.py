@@ -163,6 +163,8 @@ class Timeline:
         self._pending: dict = {}  # seq -> [(copy event, ts, dur)]: eager copies wait for their op
         self._session = None  # (index, start, ops)
         self._sessions = 0
+        self._run = None  # the Session.run call under way: (session, index, start, ops before it)
+        self.runs = 0
         self._flow = 0
 
     # -- tracks --------------------------------------------------------------------------------
@@ -316,6 +318,8 @@ class Timeline:
                 if t is not None and description and not t.description:
                     t.description = description
             self._session = [self._sessions, self.clock, 0]
+        elif kind == "session_run":
+            self._session_run(e)
         elif kind == "trace_start":
             self.start = {"mode": e.mode, "source": e.source, "program": e.program, "backend": e.backend}
             if e.mode == "graph":
@@ -342,11 +346,20 @@ class Timeline:
                 self.sampling_from = seq
                 self.sink.sampling_started(self.host_track(), ts, self.full_ops, self.sample_every)
             write = (self.ops - self.full_ops) % self.sample_every == 0
+        mem = e.mem_in_use
+        if mem is not None and mem != t.in_use:
+            t.in_use = mem
+            if mem > t.peak:
+                t.peak = mem
+        else:
+            mem = None
         if write:
             self._mark_written(seq)
             self.sink.op(t, ts, dur, e, output_bytes(e.shape, e.dtype))
             if self.sampling_from is not None:
                 self.sink.op_counter(t, ts)
+            if mem is not None or self.sampling_from is not None and e.mem_in_use is not None:
+                self.sink.counter(t, self.clock, t.memory())  # in use once the output was accounted
         if self._graph and e.inputs:
             self._graph_inputs[seq] = e.inputs
         pending = self._pending.pop(seq, None) if self._pending else None
@@ -393,6 +406,20 @@ class Timeline:
         self.sink.copy(src, dst, ts, dur, c, producer, consumer, self._flow)
         self.sink.copy_counter(dst, ts, *totals)
 
+    def _session_run(self, e) -> None:
+        """A TF1 ``Session.run`` call: a slice from its start record to its end record."""
+        if not e.end:
+            self._run = (e.session, e.index, self.clock, self.ops)
+            return
+        run, self._run = self._run, None
+        if run is None or run[:2] != (e.session, e.index):  # an end without its start
+            run = (e.session, e.index, self.clock, self.ops)
+        if self.clock == run[2]:  # it placed nothing and copied nothing: still a visible slice
+            self.clock += self._copy_dur()
+        self.runs += 1
+        if self.sampling_from is None or self.runs % self.sample_every == 0:
+            self.sink.session_run(self.host_track(), e, run[2], self.clock - run[2], self.ops - run[3])
+
     def _end_session(self) -> None:
         if self._session is not None:
             index, start, ops = self._session
@@ -434,6 +461,7 @@ class Timeline:
             "copies_written": self.copies_written,
             "copy_bytes": self.copy_bytes,
             "ooms": self.ooms,
+            "session_runs": self.runs,
             "messages": self.messages,
             "reasons": dict(sorted(self.reasons.items())),
             "fallback_ops": dict(sorted(self.fallback_ops.items())),
@@ -468,4 +496,5 @@ class Sink:
     def oom(self, t, ts, e, live_bytes): pass
     def message(self, t, ts, e): pass
     def session(self, t, index, ts, dur, ops): pass
+    def session_run(self, t, e, ts, dur, placed): pass
     def sampling_started(self, t, ts, full_ops, sample_every): pass

@@ -147,7 +147,9 @@ def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:
         return _context_mod.context().graph_builder.const(array, dtype, name)
     device, reason = place(ctx, REGISTRY.get("_EagerConst") or lookup("_EagerConst"), dtype)
     seq = ctx.trace.next_seq()
-    ctx.trace.emit(ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [],
-                               list(array.shape), dtype.name))
+    record = ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [], list(array.shape), dtype.name)
+    ctx.trace.emit(record)
     value = device.backend.from_host(array) if account else array
-    return Tensor(value, device, allocate(ctx, device, value, "_EagerConst", seq, dtype) if account else None, dtype, seq)
+    handle = allocate(ctx, device, value, "_EagerConst", seq, dtype) if account else None
+    record.mem_in_use = device.allocator.bytes_in_use
+    return Tensor(value, device, handle, dtype, seq)

@@ -70,6 +70,7 @@ class GraphRun:
         self.feeds = feeds
         self.values: dict[int, object] = {}
         self.copies: dict[int, dict] = {}  # producer id → {device name: its copy there}
+        self.executed = 0  # nodes run so far (SessionRun.ops)
 
     def run(self, target_ids, keep) -> dict:
         """Execute what ``target_ids`` need; returns ``{id: Tensor | VariableRef | None}`` for ``keep``."""
@@ -84,6 +85,7 @@ class GraphRun:
         keep = set(keep)
         for i in order:
             self.values[i] = self.execute(ops[i])
+            self.executed += 1
             if i not in self.feeds:
                 for t in ops[i]._inputs:
                     j = t._op._id
@@ -117,8 +119,12 @@ class GraphRun:
 
     def materialize(self, op, array: np.ndarray, device, seq) -> Tensor:
         value = device.backend.from_host(array)
-        return Tensor(value, device, self.allocate(op, device, value, seq, op._outputs[0]._dtype),
-                      op._outputs[0]._dtype, seq)
+        tensor = Tensor(value, device, self.allocate(op, device, value, seq, op._outputs[0]._dtype),
+                        op._outputs[0]._dtype, seq)
+        event = self.session._events[op._id]
+        if event is not None and event.mem_in_use is None:  # its first run: in use with it accounted
+            event.mem_in_use = device.allocator.bytes_in_use
+        return tensor
 
     def allocate(self, op, device, array, seq, dtype, what=None):
         """Account ``array`` for node ``op`` (TensorFlow's graph-mode OOM tail: ``[[{{node …}}]]``)."""

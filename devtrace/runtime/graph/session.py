@@ -38,9 +38,11 @@ class Session:
         self._events: list = []  # its OpPlaced event
         self._managers: list = []
         self._closed = False
+        self._runs = 0  # Session.run calls so far
         _mark_graph_mode(ctx.trace)
         mapping = [[d.name, d.description] for d in self._devices if d.description]
         ctx.emit_graph(ev.DeviceMapping(mapping), self._log)
+        self._number = sum(1 for e in ctx.trace.events if e.kind == "device_mapping")  # SessionRun.session
 
     # -- properties ------------------------------------------------------------------------
     @property
@@ -64,10 +66,18 @@ class Session:
             raise RuntimeError("The Session graph is empty.  Add operations to the graph before calling run().")
         feeds = fetch.feeds(graph, feed_dict)
         elements, rebuild = fetch.flatten(graph, fetches)
-        self._place()
-        keep = [e._op._id for e in elements if isinstance(e, SymbolicTensor)]
+        self._runs += 1
+        ctx = self._ctx
+        ctx.emit_graph(ev.SessionRun(self._number, self._runs))  # the slice of this call starts
         step = GraphRun(self, feeds)
-        values = step.run([op._id for op in fetch.targets(elements)], keep)
+        try:
+            self._place()
+            keep = [e._op._id for e in elements if isinstance(e, SymbolicTensor)]
+            values = step.run([op._id for op in fetch.targets(elements)], keep)
+        except BaseException as e:
+            ctx.emit_graph(ev.SessionRun(self._number, self._runs, True, step.executed, type(e).__name__))
+            raise
+        ctx.emit_graph(ev.SessionRun(self._number, self._runs, True, step.executed))
         return rebuild([fetch_value(step, e._op._id, values[e._op._id]) if isinstance(e, SymbolicTensor) else None
                         for e in elements])
 
