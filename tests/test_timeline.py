@@ -224,6 +224,26 @@ def test_tf1_session_encloses_its_ops_and_graph_copies_have_arrows(tmp_path):
         assert c["cat"] == "copy"
 
 
+def test_tf_function_calls_are_slices_around_their_nodes(tmp_path):
+    out = tmp_path / "fn.json"
+    r = devtrace("run", program("train_function_gpu1.py"), "--simulate", "2", "--format", "timeline", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = load(out)
+    check_fields(doc)
+    events = doc["traceEvents"]
+    calls = [e for e in events if e["ph"] == "X" and e["cat"] == "function_call"]
+    assert [c["args"]["call"] for c in calls] == [1, 2, 3]
+    assert all(c["name"] == f"{c['args']['function']} #{c['args']['call']}" for c in calls)
+    assert {c["args"]["function"] for c in calls} == {calls[0]["args"]["function"]}
+    assert calls[0]["args"]["function"].startswith("__inference_train_step_")
+    ops = [e for e in events if e["ph"] == "X" and e["cat"] == "op" and e["name"] == "MatMul"]
+    for call in calls:
+        inside = [e for e in ops if call["ts"] <= e["ts"] and e["ts"] + e["dur"] <= call["ts"] + call["dur"] + 1e-6]
+        assert len(inside) == 2  # the forward MatMul and its gradient for w (x needs none)
+    names = {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+    assert "tf.function" in names
+
+
 def test_timeline_of_an_imported_tensorflow_log(tmp_path):
     trace = tmp_path / "imp.jsonl"
     r = devtrace("import", os.path.join(ROOT, "fixtures", "tflogs", "tf1_multitower_003.log"), "--format", "jsonl",

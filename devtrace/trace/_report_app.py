@@ -81,7 +81,7 @@ function reasonClass(r) { return r && r.indexOf("fallback") === 0 ? "fallback" :
 var PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#ff9da7", "#86bcb6", "#8cd17d"];
 
 // -- data -----------------------------------------------------------------------------------
-var ops = [], copies = [], mems = [], ooms = [], sessions = [], runs = [], messages = [], sampling = null, bySeq = {};
+var ops = [], copies = [], mems = [], ooms = [], sessions = [], runs = [], calls = [], messages = [], sampling = null, bySeq = {};
 R.forEach(function (r) {
   var k = r[0];
   if (k === "o") { var o = {t: r[1], ts: r[2], dur: r[3], seq: r[4], op: r[5], node: r[6], req: r[7], reason: r[8], shape: r[9], dtype: r[10], bytes: r[11], ns: r[12], mem: r[13], cin: 0}; ops.push(o); bySeq[o.seq] = o; }
@@ -91,6 +91,7 @@ R.forEach(function (r) {
   else if (k === "x") ooms.push({t: r[1], ts: r[2], seq: r[3], op: r[4], bytes: r[5], live: r[6], n: r[7]});
   else if (k === "s") sessions.push({i: r[1], ts: r[2], dur: r[3], ops: r[4]});
   else if (k === "r") runs.push({ts: r[1], dur: r[2], session: r[3], i: r[4], ops: r[5], placed: r[6], error: r[7]});
+  else if (k === "f") calls.push({ts: r[1], dur: r[2], fn: r[3], i: r[4], ops: r[5], error: r[6]});
   else if (k === "g") messages.push({ts: r[1], level: r[2], text: r[3]});
   else if (k === "p") sampling = {ts: r[1], full: r[2], every: r[3]};
 });
@@ -118,6 +119,7 @@ document.getElementById("dt-sub").textContent = [meta.mode ? meta.mode + " mode"
 var fb = 0; Object.keys(meta.fallback_ops).forEach(function (k) { fb += meta.fallback_ops[k]; });
 var cards = [[meta.ops, "ops"], [tracks.length, "devices"], [meta.copies, "copies"], [fmtBytes(meta.copy_bytes), "copied"], [fb, "CPU fallbacks"], [meta.ooms, "OOMs"]];
 if (meta.session_runs) cards.push([meta.session_runs, "Session.run calls"]);
+if (meta.function_calls) cards.push([meta.function_calls, "tf.function calls"]);
 document.getElementById("dt-cards").innerHTML = cards.map(function (c) { return '<div class="card"><b>' + esc(c[0]) + "</b><span>" + esc(c[1]) + "</span></div>"; }).join("");
 var notes = [];
 if (meta.sampled) notes.push('<div class="note warn" id="dt-sampling">Sampled: ' + esc(meta.sampling) + " \u2014 " + meta.ops_written + " of " + meta.ops + " ops and " + meta.copies_written + " of " + meta.copies + " copies drawn.</div>");
@@ -138,6 +140,8 @@ M.order.forEach(function (ti, k) {
 var sessionRow = null, runRow = null, nrows = M.order.length;
 if (sessions.length || messages.length) { sessionRow = nrows++; tickVals.push(sessionRow); tickText.push("sessions & log"); }
 if (runs.length) { runRow = nrows++; tickVals.push(runRow); tickText.push("Session.run"); }
+var callRow = null;
+if (calls.length) { callRow = nrows++; tickVals.push(callRow); tickText.push("tf.function"); }
 var BAR = 16;
 function segments(list, row, x, w, text) {  // thick line segments: one SVG path per trace however many ops
   var xs = [], ys = [], tx = [];
@@ -193,6 +197,9 @@ function timelineTraces() {
   if (runs.length) traces.push(bars("Session.run call", runs, "#5c6bc0", function () { return runRow; }, function (r) { return T(r.ts); },
     function (r) { return Math.max(T(r.ts + r.dur) - T(r.ts), 1e-9); },
     function (r) { return "Session.run #" + r.i + (r.session > 1 ? " of session " + r.session : "") + ": " + r.ops + " nodes executed, " + r.placed + " placed" + (r.error ? "<br>raised " + esc(r.error) : ""); }, 12, {uid: "session-runs"}));
+  if (calls.length) traces.push(bars("tf.function call", calls, "#00897b", function () { return callRow; }, function (c) { return T(c.ts); },
+    function (c) { return Math.max(T(c.ts + c.dur) - T(c.ts), 1e-9); },
+    function (c) { return esc(c.fn) + " #" + c.i + ": " + c.ops + " nodes executed" + (c.error ? "<br>raised " + esc(c.error) : ""); }, 12, {uid: "function-calls"}));
   return traces;
 }
 function drawTimeline() {
@@ -227,7 +234,7 @@ function byteTicks(top) {
 }
 function drawMemory() {
   var grid = document.getElementById("mem-grid");
-  var end = 0; items.forEach(function (it) { end = Math.max(end, X(it) + W(it)); }); runs.concat(sessions).forEach(function (s) { end = Math.max(end, T(s.ts + s.dur)); });
+  var end = 0; items.forEach(function (it) { end = Math.max(end, X(it) + W(it)); }); runs.concat(sessions, calls).forEach(function (s) { end = Math.max(end, T(s.ts + s.dur)); });
   grid.innerHTML = "";
   M.order.forEach(function (ti) {
     var t = tracks[ti], pts = mems.filter(function (m) { return m.t === ti; });

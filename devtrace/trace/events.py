@@ -173,10 +173,45 @@ class SessionRun(Event):
     error: str | None = None  # the exception's class name when the call raised
 
 
+@dataclass(slots=True, repr=False, eq=False)
+class FunctionCall(Event):
+    """A ``tf.function`` call: recorded when it starts (``end`` false) and when it returns or raises
+    (``end`` true); the events between are the nodes it ran and the copies they needed."""
+
+    kind = "function_call"
+    function: str  # the traced graph's name, __inference_<python name>_<uid>
+    index: int  # the call's number for this traced graph, from 1
+    end: bool = False
+    ops: int = 0
+    error: str | None = None
+
+
+# Bytes per element of each dtype name a trace can hold (imported TensorFlow logs included).
+DTYPE_SIZES = {
+    "bool": 1, "int8": 1, "uint8": 1, "qint8": 1, "quint8": 1, "float8_e4m3fn": 1, "float8_e5m2": 1,
+    "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2, "half": 2,
+    "int32": 4, "uint32": 4, "float32": 4, "float": 4, "qint32": 4,
+    "int64": 8, "uint64": 8, "float64": 8, "double": 8, "complex64": 8, "complex128": 16,
+}
+
+
+def output_bytes(shape, dtype):
+    """Bytes of an op's output from its shape and dtype; None when either is unknown."""
+    size = DTYPE_SIZES.get(dtype) if dtype else None
+    if size is None or shape is None:
+        return None
+    n = size
+    for d in shape:
+        if not isinstance(d, int) or d < 0:
+            return None
+        n *= d
+    return n
+
+
 EVENT_TYPES = {
     cls.kind: cls
     for cls in (TraceStart, DeviceCreated, OpPlaced, TensorCopied, MemoryReserved, MemoryStats,
-                OOM, ConfigRejected, Message, DeviceMapping, SessionRun)
+                OOM, ConfigRejected, Message, DeviceMapping, SessionRun, FunctionCall)
 }
 
 

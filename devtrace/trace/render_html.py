@@ -94,6 +94,9 @@ class HtmlRecords(Sink):
     def session_run(self, t, e, ts, dur, placed):
         self.emit(["r", ts, dur, e.session, e.index, e.ops, placed, e.error])
 
+    def function_call(self, t, e, ts, dur):
+        self.emit(["f", ts, dur, e.function, e.index, e.ops, e.error])
+
     def sampling_started(self, t, ts, full_ops, sample_every):
         self.emit(["p", ts, full_ops, sample_every])
 

@@ -34,6 +34,7 @@ from .timeline import MEASURED, SEQUENCE, Sink, Timeline, copy_name
 
 HOST_TID = 1_000_000  # the host's "sessions & log" track
 RUN_TID = 1_000_001  # the host's "Session.run" track
+FUNCTION_TID = 1_000_002  # the host's "tf.function" track
 BUFFER = 2000  # JSON records per write
 LIVE_SHOWN = 20  # largest live allocations listed on an OOM
 
@@ -50,6 +51,7 @@ class TraceEventWriter(Sink):
             self.t = lambda ns: round(ns / 1000, 3)
         self.host_track_named = set()
         self.run_track_named = set()
+        self.function_track_named = set()
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, record: dict) -> None:
@@ -172,6 +174,20 @@ class TraceEventWriter(Sink):
         self.emit({"ph": "X", "cat": "session_run", "name": f"Session.run #{e.index}" + (
                    f" (session {e.session})" if e.session > 1 else ""), "ts": self.t(ts), "dur": self.t(dur),
                    "pid": pid, "tid": RUN_TID, "args": args})
+
+    def function_call(self, t, e, ts, dur):
+        pid = self.pid(t)
+        if pid not in self.function_track_named:
+            self.function_track_named.add(pid)
+            self.emit({"ph": "M", "name": "thread_name", "pid": pid, "tid": FUNCTION_TID,
+                       "args": {"name": "tf.function"}})
+            self.emit({"ph": "M", "name": "thread_sort_index", "pid": pid, "tid": FUNCTION_TID,
+                       "args": {"sort_index": FUNCTION_TID}})
+        args = {"function": e.function, "call": e.index, "ops_executed": e.ops}
+        if e.error:
+            args["error"] = e.error
+        self.emit({"ph": "X", "cat": "function_call", "name": f"{e.function} #{e.index}", "ts": self.t(ts),
+                   "dur": self.t(dur), "pid": pid, "tid": FUNCTION_TID, "args": args})
 
     def sampling_started(self, t, ts, full_ops, sample_every):
         pid = self._host(t)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from array import array
 
-from .events import SCHEMA
+from .events import SCHEMA, output_bytes
 from .render_table import device_sort_key, short_device
 
 MEASURED = "measured"
@@ -28,27 +28,6 @@ LAYOUTS = (MEASURED, SEQUENCE)
 MIN_NS = 1000  # an op shorter than 1 µs (or not measured) is drawn 1 µs long
 COPY_NS = 1000  # copies are not timed: each is drawn 1 µs long
 MAX_MESSAGES = 1000
-
-DTYPE_SIZES = {
-    "bool": 1, "int8": 1, "uint8": 1, "qint8": 1, "quint8": 1, "float8_e4m3fn": 1, "float8_e5m2": 1,
-    "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2, "half": 2,
-    "int32": 4, "uint32": 4, "float32": 4, "float": 4, "qint32": 4,
-    "int64": 8, "uint64": 8, "float64": 8, "double": 8, "complex64": 8, "complex128": 16,
-}
-
-
-def output_bytes(shape, dtype):
-    """Bytes of an op's output from its shape and dtype; None when either is unknown."""
-    size = DTYPE_SIZES.get(dtype) if dtype else None
-    if size is None or shape is None:
-        return None
-    n = size
-    for d in shape:
-        if not isinstance(d, int) or d < 0:
-            return None
-        n *= d
-    return n
-
 
 class Track:
     """One logical device: a row of the timeline."""
@@ -165,6 +144,8 @@ class Timeline:
         self._sessions = 0
         self._run = None  # the Session.run call under way: (session, index, start, ops before it)
         self.runs = 0
+        self._calls: list = []  # tf.function calls under way (nested calls nest): (function, index, start, ops)
+        self.function_calls = 0
         self._flow = 0
 
     # -- tracks --------------------------------------------------------------------------------
@@ -320,6 +301,8 @@ class Timeline:
             self._session = [self._sessions, self.clock, 0]
         elif kind == "session_run":
             self._session_run(e)
+        elif kind == "function_call":
+            self._function_call(e)
         elif kind == "trace_start":
             self.start = {"mode": e.mode, "source": e.source, "program": e.program, "backend": e.backend}
             if e.mode == "graph":
@@ -420,6 +403,19 @@ class Timeline:
         if self.sampling_from is None or self.runs % self.sample_every == 0:
             self.sink.session_run(self.host_track(), e, run[2], self.clock - run[2], self.ops - run[3])
 
+    def _function_call(self, e) -> None:
+        """A ``tf.function`` call: a slice from its start record to its end record."""
+        if not e.end:
+            self._calls.append((e.function, e.index, self.clock, self.ops))
+            return
+        call = self._calls.pop() if self._calls and self._calls[-1][:2] == (e.function, e.index) else \
+            (e.function, e.index, self.clock, self.ops)
+        if self.clock == call[2]:
+            self.clock += self._copy_dur()
+        self.function_calls += 1
+        if self.sampling_from is None or self.function_calls % self.sample_every == 0:
+            self.sink.function_call(self.host_track(), e, call[2], self.clock - call[2])
+
     def _end_session(self) -> None:
         if self._session is not None:
             index, start, ops = self._session
@@ -462,6 +458,7 @@ class Timeline:
             "copy_bytes": self.copy_bytes,
             "ooms": self.ooms,
             "session_runs": self.runs,
+            "function_calls": self.function_calls,
             "messages": self.messages,
             "reasons": dict(sorted(self.reasons.items())),
             "fallback_ops": dict(sorted(self.fallback_ops.items())),
@@ -497,4 +494,5 @@ class Sink:
     def message(self, t, ts, e): pass
     def session(self, t, index, ts, dur, ops): pass
     def session_run(self, t, e, ts, dur, placed): pass
+    def function_call(self, t, e, ts, dur): pass
     def sampling_started(self, t, ts, full_ops, sample_every): pass

@@ -4,8 +4,9 @@ execution step, with the arguments, captures and variables fed in.
 
 The first run records each node's placement as TensorFlow logs a function body
 (``<node>: (<Op>): <device>``); every run records the call itself as one eager op
-(``__inference_<name>_<N>``) and each node it executed, so the table and summary views show
-one row per op. Active gradient tapes see the body's ops as if they ran eagerly.
+(``__inference_<name>_<N>``), then a ``FunctionCall`` start, each node it executed (so the table
+and summary views show one row per op) and a ``FunctionCall`` end — the timeline draws the call
+as a slice around its nodes. Active gradient tapes see the body's ops as if they ran eagerly.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class PlacedFunction:
     def __init__(self, ctx, graph, call_name: str):
         self.graph = graph
         self.call_name = call_name
+        self.calls = 0
         placement = placer.place(graph, ctx.devices, allow_soft_placement=True)
         for level, text in placement.messages:
             ctx.emit_graph(ev.Message(level, text))
@@ -44,14 +46,23 @@ class PlacedFunction:
         feeds = {t._op._id: v for t, v in zip(graph.inputs, args)}
         feeds.update({node._op._id: value for value, node in capture_values})
         values: dict = {}
-        for op in graph._ops:
-            i = op._id
-            if i in feeds:
-                values[i] = feeds[i]
-                continue
-            if op.type == "Placeholder":
-                continue
-            values[i] = self._node(ctx, op, self.devices[i], values)
+        self.calls += 1
+        trace.emit(ev.FunctionCall(self.call_name, self.calls))  # the slice of this call starts
+        executed = 0
+        try:
+            for op in graph._ops:
+                i = op._id
+                if i in feeds:
+                    values[i] = feeds[i]
+                    continue
+                if op.type == "Placeholder":
+                    continue
+                values[i] = self._node(ctx, op, self.devices[i], values)
+                executed += 1
+        except Exception as e:
+            trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed, type(e).__name__))
+            raise
+        trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed))
         return values
 
     def _node(self, ctx, op, device, values):
