@@ -1,0 +1,67 @@
+# Issue 10 area 2 (operators): arithmetic, comparison, bitwise/logical operators on tensors.
+import tensorflow as tf
+import sys
+
+
+def cell(label, f):
+    """One cell: a '--- label' marker on stdout and stderr, then the result or the error."""
+    print(f"--- {label}", flush=True)
+    print(f"--- {label}", file=sys.stderr, flush=True)
+    try:
+        r = f()
+        if r is not None:
+            print(r, flush=True)
+    except Exception as e:
+        print(type(e).__name__, e, flush=True)
+
+
+a = tf.constant([7, -7, 3])
+b = tf.constant([2, 2, -2])
+x = tf.constant([1.5, -2.0, 4.0])
+p = tf.constant([True, False, True])
+q = tf.constant([True, True, False])
+cell("+ - *", lambda: (a + b, a - b, a * b))
+cell("/ int -> float64", lambda: a / b)
+cell("// int", lambda: a // b)
+cell("% int", lambda: a % b)
+cell("// float", lambda: x // 1.5)
+cell("% float", lambda: x % 1.5)
+cell("** float", lambda: x ** 2)
+cell("** int", lambda: a ** 2)
+cell("** negative int (error)", lambda: a ** -1)
+cell("** float exponent on int (error)", lambda: a ** 0.5)
+cell("reversed 2 ** x", lambda: 2 ** x)
+cell("reversed 10 - x, 1 / x", lambda: (10 - x, 1 / x))
+cell("reversed 7 // a, 7 % b", lambda: (7 // a, 7 % b))
+cell("@", lambda: tf.constant([[1.0, 2.0]]) @ tf.constant([[3.0], [4.0]]))
+cell("unary -", lambda: -a)
+cell("abs()", lambda: abs(x))
+cell("unary + (error?)", lambda: +x)
+cell("== returns tensor", lambda: a == b)
+cell("== scalar", lambda: a == 7)
+cell("!=", lambda: a != 7)
+cell("< <= > >=", lambda: (a < b, a <= b, a > b, a >= b))
+cell("== None", lambda: a == None)
+cell("== incompatible shapes", lambda: a == tf.constant([1, 2]))
+cell("== different dtypes", lambda: a == x)
+cell("== python list", lambda: a == [7, 0, 3])
+cell("== string", lambda: tf.constant(["a", "b"]) == "a")
+cell("< different dtypes (error)", lambda: a < x)
+cell("& | ^ ~ bool", lambda: (p & q, p | q, p ^ q, ~p))
+cell("& | ^ ~ int", lambda: (a & 3, a | 8, a ^ b, ~a))
+cell("& float (error)", lambda: x & x)
+cell("~ float (error)", lambda: ~x)
+cell("int + float (error)", lambda: a + x)
+cell("int + python float (error)", lambda: a + 1.5)
+cell("float + python int", lambda: x + 1)
+cell("tensor + numpy float64 array", lambda: x + __import__("numpy").array([1.0, 1.0, 1.0]))
+cell("tensor + list", lambda: a + [1, 1, 1])
+cell("string + string", lambda: tf.constant("ab") + tf.constant("cd"))
+cell("string * (error)", lambda: tf.constant("ab") * 2)
+cell("if tensor bool", lambda: "yes" if tf.constant(1) > 0 else "no")
+cell("and on vectors (error)", lambda: (a > 0) and (b > 0))
+cell("bool / bool (error)", lambda: p / q)
+cell("uint8 - wraps", lambda: tf.constant([1], tf.uint8) - tf.constant([2], tf.uint8))
+cell("in-place += rebinds", lambda: (lambda y: (y.__iadd__(1) if hasattr(y, "__iadd__") else "no __iadd__"))(tf.constant([1])))
+cell("divmod", lambda: divmod(a, b))
+cell("round()", lambda: round(x))
