@@ -47,6 +47,8 @@ _LAZY.update({
     "saved_model": ("devtrace.saved_model", None),
     "init_scope": ("devtrace.runtime.graph.graph", "init_scope"),
     "version": ("devtrace.api", "version"),
+    "newaxis": ("devtrace.ops.indexing_ops", "newaxis"),
+    "nn": ("devtrace.api", "nn"),
     "UnconnectedGradients": ("devtrace.backprop", "UnconnectedGradients"),
     "custom_gradient": ("devtrace.backprop", "custom_gradient"),
 })

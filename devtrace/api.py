@@ -24,6 +24,7 @@ random = namespace("random")
 strings = namespace("strings")
 math = namespace("math")
 linalg = namespace("linalg")
+nn = namespace("nn")
 # tf.version: the TensorFlow release devtrace's API follows (2.21's values, as that build reports them)
 version = SimpleNamespace(VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",
                           GRAPH_DEF_VERSION=2474, GRAPH_DEF_VERSION_MIN_CONSUMER=0, GRAPH_DEF_VERSION_MIN_PRODUCER=0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from ..errors import InvalidArgumentError
@@ -89,3 +91,133 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
     # converted with the dtype asked for (None: inferred), which is the scalar cache's key
     start, limit, delta = (host_arg(v, dtype)[()] for v in (start, limit, delta))
     return execute("Range", (), {"start": start, "limit": limit, "delta": delta, "dtype": dt.name}, dtype=dt)
+
+
+def _shape_of(name, in_shapes, attrs, dtype):
+    return dtypes.as_dtype(attrs.get("out_type", "int32")), (None if in_shapes[0] is None else (len(in_shapes[0]),))
+
+
+op("Transpose", lambda xp, x, perm=(): xp.transpose(x, perm), _ANY_ON_CPU, host_args=("perm",))
+op("ConcatV2", lambda xp, *xs, axis=0: xp.concatenate(xs, axis=axis), _ANY_ON_CPU, host_args=("axis",))
+op("Pack", lambda xp, *xs, axis=0: xp.stack(xs, axis=axis), _ANY_ON_CPU)
+op("ExpandDims", lambda xp, x, axis=0: xp.expand_dims(x, axis), _ANY_ON_CPU, host_args=("axis",))
+op("Squeeze", lambda xp, x, squeeze_dims=None: xp.squeeze(x, axis=squeeze_dims), _ANY_ON_CPU)
+op("Shape", lambda xp, x, out_type="int32": xp.asarray(x.shape, dtype=dtypes.as_dtype(out_type).np), _ANY_ON_CPU,
+   shape=_shape_of)
+op("ZerosLike", lambda xp, x: xp.zeros_like(x), _ANY_ON_CPU, shape=shapes.same)
+op("OnesLike", lambda xp, x: xp.ones_like(x), _ANY_ON_CPU, shape=shapes.same)
+op("SelectV2", lambda xp, c, a, b: xp.where(c, a, b), _ANY_ON_CPU, mixed_dtypes=True)
+op("Tile", lambda xp, x, multiples=(): xp.tile(x, multiples), _ANY_ON_CPU, host_args=("multiples",))
+op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args=("axis",))
+op("BroadcastTo", lambda xp, x, shape=(): xp.broadcast_to(x, shape).copy(), _ANY_ON_CPU, host_args=("shape",))
+op("OneHot", lambda xp, i, depth=0, on=1.0, off=0.0, axis=-1, dtype="float32": xp.where(
+    xp.expand_dims(i, axis) == xp.arange(depth).reshape([-1 if k == (axis % (i.ndim + 1)) else 1
+                                                         for k in builtins.range(i.ndim + 1)]), on, off
+).astype(dtypes.as_dtype(dtype).np), NUMERIC, host_args=("depth",))
+op("LinSpace", lambda xp, start=0.0, stop=1.0, num=1, dtype="float32": xp.linspace(
+    start, stop, num, dtype=dtypes.as_dtype(dtype).np), dtypes.FLOATS)
+
+
+@public("transpose", "linalg.matrix_transpose")
+def transpose(a, perm=None, conjugate=False, name="transpose"):
+    x = as_tensor(a)
+    perm = tuple(int(p) for p in host_arg(list(builtins.range(len(x.shape)))[::-1] if perm is None else perm))
+    return execute("Transpose", (x,), {"perm": perm}, name=name)
+
+
+@public("concat")
+def concat(values, axis, name="concat"):
+    tensors = tuple(as_tensor(v) for v in values)
+    return execute("ConcatV2", tensors, {"axis": int(host_arg(axis))}, name=name)
+
+
+@public("stack")
+def stack(values, axis=0, name="stack"):
+    tensors = tuple(as_tensor(v) for v in values)
+    return execute("Pack", tensors, {"axis": int(axis)}, name=name)
+
+
+@public("expand_dims")
+def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's name)
+    return execute("ExpandDims", (as_tensor(input),), {"axis": int(host_arg(axis))}, name=name)
+
+
+@public("squeeze")
+def squeeze(input, axis=None, name=None):  # noqa: A002 (TensorFlow's name)
+    axis = None if axis is None else (tuple(axis) if isinstance(axis, (list, tuple)) else (int(axis),))
+    return execute("Squeeze", (as_tensor(input),), {"squeeze_dims": axis}, name=name)
+
+
+@public("shape")
+def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's name)
+    return execute("Shape", (as_tensor(input),), {"out_type": dtypes.as_dtype(out_type).name}, name=name)
+
+
+@public("size")
+def size(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's name)
+    """A constant, when the shape is known (as TensorFlow computes it eagerly)."""
+    return constant(int(np.prod(as_tensor(input).shape)), out_type)
+
+
+@public("rank")
+def rank(input, name=None):  # noqa: A002 (TensorFlow's name)
+    return constant(len(as_tensor(input).shape), dtypes.int32)
+
+
+@public("zeros_like")
+def zeros_like(input, dtype=None, name=None):  # noqa: A002 (TensorFlow's name)
+    x = as_tensor(input)
+    return execute("ZerosLike", (x if dtype is None else cast(x, dtype),), name=name)
+
+
+@public("ones_like")
+def ones_like(input, dtype=None, name=None):  # noqa: A002 (TensorFlow's name)
+    x = as_tensor(input)
+    return execute("OnesLike", (x if dtype is None else cast(x, dtype),), name=name)
+
+
+@public("where")
+def where(condition, x=None, y=None, name=None):
+    c = as_tensor(condition)
+    if x is None and y is None:
+        from .indexing_ops import where_indices
+
+        return where_indices(c)
+    x = as_tensor(x)
+    y = as_tensor(y) if isinstance(y, Tensor) else constant(y, x.dtype)
+    return execute("SelectV2", (c, x, y), name=name, dtype=x.dtype)
+
+
+@public("tile")
+def tile(input, multiples, name=None):  # noqa: A002 (TensorFlow's name)
+    return execute("Tile", (as_tensor(input),), {"multiples": tuple(int(m) for m in host_arg(multiples))}, name=name)
+
+
+@public("reverse")
+def reverse(tensor, axis, name=None):
+    return execute("ReverseV2", (as_tensor(tensor),), {"axis": tuple(int(a) for a in host_arg(axis))}, name=name)
+
+
+@public("broadcast_to")
+def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's name)
+    return execute("BroadcastTo", (as_tensor(input),), {"shape": tuple(int(d) for d in host_arg(shape))}, name=name)
+
+
+@public("one_hot")
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    i = as_tensor(constant(indices) if not isinstance(indices, Tensor) else indices)
+    given = on_value if on_value is not None else off_value
+    dt = dtypes.as_dtype(dtype) if dtype is not None else (
+        given.dtype if isinstance(given, Tensor) else dtypes.infer(given) if given is not None else dtypes.float32)
+    on = host_arg(1 if on_value is None else on_value, dt)[()]
+    off = host_arg(0 if off_value is None else off_value, dt)[()]
+    attrs = {"depth": int(host_arg(depth)), "on": on, "off": off, "axis": -1 if axis is None else int(axis),
+             "dtype": dt.name}
+    return execute("OneHot", (i,), attrs, name=name)
+
+
+@public("linspace", "lin_space")
+def linspace(start, stop, num, name=None, axis=0):
+    dt = dtypes.as_dtype(dtypes.infer(start)) if not isinstance(start, Tensor) else start.dtype
+    return execute("LinSpace", (), {"start": float(host_arg(start, dt)), "stop": float(host_arg(stop, dt)),
+                                    "num": int(host_arg(num)), "dtype": dt.name}, dtype=dt, name=name)

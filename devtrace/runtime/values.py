@@ -44,12 +44,13 @@ def host_array(value, dtype=None, shape=None):
 
 def host_constant(value, dtype):
     """An op's non-tensor argument as TensorFlow converts it (a shape, an axis, a fill value):
-    an ``_EagerConst`` placed and logged like any constant — Python scalars through the scalar
-    cache — but kept in host memory, as TensorFlow keeps such arguments (not counted on a GPU)."""
+    an ``_EagerConst`` placed and logged like any constant — Python scalars through the same
+    scalar cache as ``constant`` — but kept in host memory, as TensorFlow keeps such arguments
+    (not counted on a GPU)."""
     ctx = context()
     key = None
     if type(value) in _SCALARS:
-        key = ("host", ctx.scope, value, dtype, type(value))
+        key = (ctx.scope, value, None if dtype is None else dtypes.as_dtype(dtype), type(value))
         cached = ctx.scalar_cache.get(key)
         if cached is not None:
             return cached

@@ -1,0 +1,153 @@
+"""Indexing: ``Tensor.__getitem__`` as TensorFlow runs it (a ``StridedSlice`` whose begin, end
+and strides are ``_EagerConst`` inputs, with its five masks), ``gather``, ``gather_nd``,
+``slice``, ``where`` with one argument."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..runtime import dtypes
+from ..runtime.eager.executor import execute
+from ..runtime.eager.variables import Variable
+from ..runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
+from ..runtime.tensor import Tensor
+from .declare import as_tensor, host_arg, op, public
+
+newaxis = None
+_ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+
+
+def _index(begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    """The Python index a StridedSlice's arguments stand for."""
+    idx = []
+    for k in range(len(begin)):
+        bit = 1 << k
+        if ellipsis_mask & bit:
+            idx.append(Ellipsis)
+        elif new_axis_mask & bit:
+            idx.append(None)
+        elif shrink_axis_mask & bit:
+            idx.append(int(begin[k]))
+        else:
+            idx.append(slice(None if begin_mask & bit else int(begin[k]), None if end_mask & bit else int(end[k]),
+                             int(strides[k])))
+    return tuple(idx)
+
+
+def _strided_slice(xp, x, begin=(), end=(), strides=(), **masks):
+    idx = _index(begin, end, strides, **masks)
+    for k, item in enumerate(i for i in idx if i is not None and i is not Ellipsis):
+        if isinstance(item, int) and not -x.shape[k] <= item < x.shape[k]:
+            raise ValueError(f"slice index {item} of dimension {k} out of bounds.")
+    return x[idx].copy()
+
+
+def _strided_slice_shape(name, in_shapes, attrs, dtype):
+    shape = in_shapes[0]
+    if shape is None or None in shape:
+        return dtype, None
+    probe = np.lib.stride_tricks.as_strided(np.zeros(1), shape, [0] * len(shape))
+    return dtype, probe[_index(attrs["begin"], attrs["end"], attrs["strides"],
+                               **{m: attrs.get(m, 0) for m in _MASKS})].shape
+
+
+op("StridedSlice", _strided_slice, _ANY_ON_CPU, shape=_strided_slice_shape, host_args=("begin", "end", "strides"))
+op("GatherV2", lambda xp, params, indices, axis=0: xp.take(params, indices, axis=axis), _ANY_ON_CPU,
+   host_args=("axis",), mixed_dtypes=True)
+op("GatherNd", lambda xp, params, indices: params[tuple(xp.moveaxis(indices, -1, 0))], _ANY_ON_CPU, mixed_dtypes=True)
+op("Slice", lambda xp, x, begin=(), size=(): x[tuple(slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))]
+   .copy(), _ANY_ON_CPU, host_args=("begin", "size"))
+op("Where", lambda xp, c: xp.argwhere(c).astype(np.int64), {"bool"} | dtypes.NUMERIC)
+
+
+def _spec(key, rank):
+    """begin, end, strides and masks for ``key`` (TensorFlow's ``_slice_helper``)."""
+    items = key if isinstance(key, tuple) else (key,)
+    begin, end, strides, masks = [], [], [], dict.fromkeys(_MASKS, 0)
+    for k, item in enumerate(items):
+        bit = 1 << k
+        if isinstance(item, Tensor):
+            item = int(item.numpy())
+        if item is Ellipsis:
+            masks["ellipsis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif item is None:
+            masks["new_axis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif isinstance(item, slice):
+            step = 1 if item.step is None else int(item.step)
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
+            if item.start is None:
+                masks["begin_mask"] |= bit
+            if item.stop is None:
+                masks["end_mask"] |= bit
+            begin.append(0 if item.start is None else int(item.start))
+            end.append(0 if item.stop is None else int(item.stop))
+            strides.append(step)
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            masks["shrink_axis_mask"] |= bit
+            begin.append(int(item)), end.append(int(item) + 1), strides.append(1)
+        else:
+            raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/"
+                            f"tf.int64 tensors are valid indices, got {item!r}")
+    return begin, end, strides, masks
+
+
+def getitem(tensor, key):
+    """``tensor[key]`` as a ``StridedSlice``."""
+    begin, end, strides, masks = _spec(key, len(tensor.shape))
+    attrs = {"begin": tuple(int(v) for v in host_arg(begin)), "end": tuple(int(v) for v in host_arg(end)),
+             "strides": tuple(int(v) for v in host_arg(strides)), **masks}
+    return execute("StridedSlice", (tensor,), attrs)
+
+
+def _iterate(tensor):
+    """Iteration over the first axis, one ``StridedSlice`` per element, as TensorFlow does."""
+    if not tensor.shape:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    for i in range(tensor.shape[0]):
+        yield getitem(tensor, i)
+
+
+Tensor.__getitem__ = getitem
+Tensor.__iter__ = _iterate
+Variable.__getitem__ = lambda self, key: getitem(self.value() if hasattr(self, "value") else self.read_value(), key)
+
+
+@public("strided_slice")
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                  shrink_axis_mask=0, var=None, name=None):
+    x = as_tensor(input_)
+    strides = [1] * len(begin) if strides is None else strides
+    attrs = {"begin": tuple(int(v) for v in host_arg(begin)), "end": tuple(int(v) for v in host_arg(end)),
+             "strides": tuple(int(v) for v in host_arg(strides)), "begin_mask": begin_mask, "end_mask": end_mask,
+             "ellipsis_mask": ellipsis_mask, "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}
+    return execute("StridedSlice", (x,), attrs, name=name)
+
+
+@public("slice")
+def slice_(input_, begin, size, name=None):
+    x = as_tensor(input_)
+    return execute("Slice", (x,), {"begin": tuple(int(v) for v in host_arg(begin)),
+                                   "size": tuple(int(v) for v in host_arg(size))}, name=name)
+
+
+@public("gather")
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    p = as_tensor(params)
+    i = indices if isinstance(indices, Tensor) else as_tensor(indices)
+    axis = int(host_arg(0 if axis is None else axis, dtypes.int64))  # an int64 constant, as TensorFlow makes it
+    return execute("GatherV2", (p, i), {"axis": axis}, name=name, dtype=p.dtype)
+
+
+@public("gather_nd")
+def gather_nd(params, indices, batch_dims=0, name=None):
+    p = as_tensor(params)
+    return execute("GatherNd", (p, as_tensor(indices)), name=name, dtype=p.dtype)
+
+
+def where_indices(condition):
+    """``tf.where(c)``: the int64 coordinates of the true elements."""
+    return execute("Where", (condition,))

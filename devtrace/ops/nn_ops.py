@@ -1,0 +1,64 @@
+"""``tf.nn`` activations and softmax."""
+
+from __future__ import annotations
+
+from ..runtime.dtypes import FLOATS
+from ..runtime.eager.executor import execute
+from . import shapes
+from .declare import as_tensor, op, public, unary
+
+relu = unary("Relu", lambda xp, x: xp.maximum(x, 0), FLOATS | {"int32", "int64"}, ("nn.relu",))
+relu6 = unary("Relu6", lambda xp, x: xp.minimum(xp.maximum(x, 0), 6), FLOATS, ("nn.relu6",))
+elu = unary("Elu", lambda xp, x: xp.where(x > 0, x, xp.expm1(x)), FLOATS, ("nn.elu",))
+selu = unary("Selu", lambda xp, x: 1.0507009873554805 * xp.where(x > 0, x, 1.6732632423543772 * xp.expm1(x)),
+             FLOATS, ("nn.selu",))
+sigmoid = unary("Sigmoid", lambda xp, x: 1 / (1 + xp.exp(-x)), FLOATS, ("nn.sigmoid", "sigmoid", "math.sigmoid"))
+softplus = unary("Softplus", lambda xp, x: xp.logaddexp(x, 0).astype(x.dtype), FLOATS, ("nn.softplus", "math.softplus"))
+softsign = unary("Softsign", lambda xp, x: x / (1 + xp.abs(x)), FLOATS, ("nn.softsign", "math.softsign"))
+
+
+def _softmax(xp, x):
+    e = xp.exp(x - xp.max(x, axis=-1, keepdims=True))
+    return e / xp.sum(e, axis=-1, keepdims=True)
+
+
+def _log_softmax(xp, x):
+    shifted = x - xp.max(x, axis=-1, keepdims=True)
+    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
+
+
+op("Softmax", _softmax, FLOATS, shape=shapes.same)
+op("LogSoftmax", _log_softmax, FLOATS, shape=shapes.same)
+op("LeakyRelu", lambda xp, x, alpha=0.2: xp.where(x > 0, x, x * alpha).astype(x.dtype), FLOATS, shape=shapes.same)
+
+
+@public("nn.softmax", "math.softmax")
+def softmax(logits, axis=None, name=None):
+    x = as_tensor(logits)
+    if axis is None or axis in (-1, len(x.shape) - 1):
+        return execute("Softmax", (x,), name=name)
+    from .array_ops import transpose
+
+    perm = list(range(len(x.shape)))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    return transpose(execute("Softmax", (transpose(x, perm),)), perm)
+
+
+@public("nn.log_softmax", "math.log_softmax")
+def log_softmax(logits, axis=None, name=None):
+    x = as_tensor(logits)
+    return execute("LogSoftmax", (x,), name=name)
+
+
+@public("nn.leaky_relu")
+def leaky_relu(features, alpha=0.2, name=None):
+    return execute("LeakyRelu", (as_tensor(features),), {"alpha": float(alpha)}, name=name)
+
+
+@public("nn.bias_add")
+def bias_add(value, bias, data_format=None, name=None):
+    from .math_ops import add
+
+    return add(as_tensor(value), bias)
+
+

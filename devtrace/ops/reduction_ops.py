@@ -1,0 +1,121 @@
+"""Reductions, cumulative ops and arg-extrema: ``reduce_mean`` (``Mean``), ``reduce_max`` …,
+``argmax``, ``cumsum``. Axes are converted to an ``_EagerConst`` as TensorFlow does (``None``:
+every axis, ``range(rank)``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..runtime import dtypes
+from ..runtime.dtypes import NUMERIC, REAL
+from ..runtime.eager.executor import execute
+from . import shapes
+from .declare import as_tensor, host_arg, op, public
+from .math_ops import reduce_sum  # noqa: F401 (Sum lives in math_ops, with its gradient)
+
+
+def _reduce_kernel(fn):
+    def kernel(xp, x, axis=None, keepdims=False):
+        return xp.asarray(getattr(xp, fn)(x, axis=axis, keepdims=keepdims), dtype=x.dtype)
+    return kernel
+
+
+def _mean(xp, x, axis=None, keepdims=False):
+    out = xp.mean(x, axis=axis, keepdims=keepdims)
+    if x.dtype.kind in "iu":  # TensorFlow's integer mean truncates
+        out = xp.trunc(out)
+    return xp.asarray(out, dtype=x.dtype)
+
+
+_BOOL = frozenset(("bool",))
+op("Mean", _mean, NUMERIC, shape=shapes.reduction, host_args=("axis",))
+op("Max", _reduce_kernel("max"), REAL, shape=shapes.reduction, host_args=("axis",))
+op("Min", _reduce_kernel("min"), REAL, shape=shapes.reduction, host_args=("axis",))
+op("Prod", _reduce_kernel("prod"), NUMERIC, shape=shapes.reduction, host_args=("axis",))
+op("Any", _reduce_kernel("any"), _BOOL, shape=shapes.reduction, host_args=("axis",))
+op("All", _reduce_kernel("all"), _BOOL, shape=shapes.reduction, host_args=("axis",))
+
+
+def _axes(x, axis):
+    axes = host_arg(np.arange(len(x.shape), dtype=np.int32) if axis is None else axis)
+    return None if axis is None else (int(axes) if axes.ndim == 0 else tuple(int(a) for a in axes))
+
+
+def _reduction(op_type, api):
+    def fn(input_tensor, axis=None, keepdims=False, name=None):
+        x = as_tensor(input_tensor)
+        return execute(op_type, (x,), {"axis": _axes(x, axis), "keepdims": bool(keepdims)}, name=name)
+    fn.__name__ = api[0].rsplit(".", 1)[-1]
+    return public(*api)(fn)
+
+
+reduce_mean = _reduction("Mean", ("reduce_mean", "math.reduce_mean"))
+reduce_max = _reduction("Max", ("reduce_max", "math.reduce_max"))
+reduce_min = _reduction("Min", ("reduce_min", "math.reduce_min"))
+reduce_prod = _reduction("Prod", ("reduce_prod", "math.reduce_prod"))
+reduce_any = _reduction("Any", ("reduce_any", "math.reduce_any"))
+reduce_all = _reduction("All", ("reduce_all", "math.reduce_all"))
+
+
+def _arg(fn):
+    def kernel(xp, x, axis=0, output_type="int64"):
+        return xp.asarray(getattr(xp, fn)(x, axis=axis), dtype=dtypes.as_dtype(output_type).np)
+    return kernel
+
+
+def _arg_shape(name, in_shapes, attrs, dtype):
+    shape = in_shapes[0]
+    out = dtypes.as_dtype(attrs.get("output_type", "int64"))
+    if shape is None:
+        return out, None
+    axis = attrs.get("axis", 0) % max(len(shape), 1)
+    return out, tuple(d for i, d in enumerate(shape) if i != axis)
+
+
+op("ArgMax", _arg("argmax"), REAL, shape=_arg_shape, host_args=("axis",))
+op("ArgMin", _arg("argmin"), REAL, shape=_arg_shape, host_args=("axis",))
+
+
+@public("argmax", "math.argmax")
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002 (TensorFlow's name)
+    x = as_tensor(input)
+    axis = int(host_arg(0 if axis is None else axis))
+    return execute("ArgMax", (x,), {"axis": axis, "output_type": dtypes.as_dtype(output_type).name}, name=name)
+
+
+@public("argmin", "math.argmin")
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002 (TensorFlow's name)
+    x = as_tensor(input)
+    axis = int(host_arg(0 if axis is None else axis))
+    return execute("ArgMin", (x,), {"axis": axis, "output_type": dtypes.as_dtype(output_type).name}, name=name)
+
+
+def _cumulative(fn):
+    def kernel(xp, x, axis=0, exclusive=False, reverse=False):
+        if reverse:
+            x = xp.flip(x, axis=axis)
+        out = getattr(xp, fn)(x, axis=axis, dtype=x.dtype)
+        if exclusive:
+            first = xp.ones_like(xp.take(out, [0], axis=axis)) if fn == "cumprod" else \
+                xp.zeros_like(xp.take(out, [0], axis=axis))
+            out = xp.concatenate([first, xp.take(out, list(range(out.shape[axis] - 1)), axis=axis)], axis=axis)
+        return xp.flip(out, axis=axis) if reverse else out
+    return kernel
+
+
+op("Cumsum", _cumulative("cumsum"), NUMERIC, shape=shapes.same, host_args=("axis",))
+op("Cumprod", _cumulative("cumprod"), NUMERIC, shape=shapes.same, host_args=("axis",))
+
+
+@public("math.cumsum", "cumsum")
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    x = as_tensor(x)
+    return execute("Cumsum", (x,), {"axis": int(host_arg(axis)), "exclusive": exclusive, "reverse": reverse},
+                   name=name)
+
+
+@public("math.cumprod", "cumprod")
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    x = as_tensor(x)
+    return execute("Cumprod", (x,), {"axis": int(host_arg(axis)), "exclusive": exclusive, "reverse": reverse},
+                   name=name)

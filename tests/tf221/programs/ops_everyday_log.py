@@ -1,0 +1,22 @@
+# Everyday ops with the placement log: math, reductions, arg-extrema, shape ops, where/one_hot/gather, slicing, tf.nn activations, cumsum (issue 10, areas 1 and 5).
+import tensorflow as tf
+tf.debugging.set_log_device_placement(True)
+x = tf.constant([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]])
+i = tf.constant([[1, 2, 3], [4, 5, 6]])
+def show(label, t):
+    print(label, t)
+show("abs", tf.abs(x)); show("exp", tf.exp(x)); show("log", tf.math.log(tf.abs(x)))
+show("pow", x ** 2); show("pow2", tf.pow(x, x)); show("floordiv", i // 2); show("mod", i % 4)
+show("eq", x == 3.0); show("ne", x != 3.0); show("max", tf.maximum(x, 0.0)); show("neg", -x)
+show("mean", tf.reduce_mean(x)); show("max_axis", tf.reduce_max(x, axis=1)); show("min_keep", tf.reduce_min(x, axis=0, keepdims=True))
+show("prod", tf.reduce_prod(i)); show("any", tf.reduce_any(x > 4.0)); show("all", tf.reduce_all(x > -10.0, axis=1))
+show("argmax", tf.argmax(x, axis=1)); show("argmin", tf.argmin(x))
+show("transpose", tf.transpose(x)); show("concat", tf.concat([x, x], axis=0)); show("stack", tf.stack([x, x]))
+show("expand", tf.expand_dims(x, 0)); show("squeeze", tf.squeeze(tf.expand_dims(x, 0)))
+show("shape", tf.shape(x)); show("size", tf.size(x)); show("rank", tf.rank(x))
+show("zeros_like", tf.zeros_like(x)); show("ones_like", tf.ones_like(i))
+show("where", tf.where(x > 0, x, tf.zeros_like(x))); show("one_hot", tf.one_hot([0, 2], 3))
+show("gather", tf.gather(x, [1, 0])); show("gather_axis", tf.gather(x, [2], axis=1))
+show("slice", x[1:, ::2]); show("slice2", x[0]); show("slice3", x[:, -1]); show("slice4", x[..., tf.newaxis].shape)
+show("relu", tf.nn.relu(x)); show("sigmoid", tf.nn.sigmoid(x)); show("softmax", tf.nn.softmax(x)); show("tanh", tf.tanh(x))
+show("cumsum", tf.math.cumsum(x, axis=1)); show("sqrt", tf.sqrt(tf.abs(x))); show("round", tf.round(tf.constant([0.5, 1.5, 2.5])))
