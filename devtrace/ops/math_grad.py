@@ -4,6 +4,8 @@ with the forward op, so the backward pass is placed, logged and accounted like t
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..runtime.dtypes import FLOATS
 from ..runtime.eager.executor import execute
 from . import array_ops, math_ops
@@ -144,3 +146,89 @@ def _read_variable_grad(op, grad):
 
 stop_gradient = unary("StopGradient", lambda xp, x: x.copy(), None, ("stop_gradient",))
 not_differentiable("StopGradient")
+
+
+@gradient("Mean")
+def _mean_grad(op, grad):
+    (x,) = op.inputs
+    (sum_grad,) = _sum_grad(op, grad)
+    count = max(int(np.prod(x.shape)) // max(int(np.prod(op.outputs[0].shape)), 1), 1)
+    return (math_ops.divide(sum_grad, array_ops.constant(count, sum_grad.dtype)),)
+
+
+@gradient("Relu")
+def _relu_grad(op, grad):
+    (x,) = op.inputs
+    return (math_ops.multiply(grad, array_ops.cast(math_ops.greater(x, array_ops.constant(0, x.dtype)), grad.dtype)),)
+
+
+@gradient("Sigmoid")
+def _sigmoid_grad(op, grad):
+    y = op.outputs[0]
+    return (math_ops.multiply(grad, math_ops.multiply(y, math_ops.subtract(array_ops.constant(1, y.dtype), y))),)
+
+
+@gradient("Tanh")
+def _tanh_grad(op, grad):
+    y = op.outputs[0]
+    return (math_ops.multiply(grad, math_ops.subtract(array_ops.constant(1, y.dtype), math_ops.square(y))),)
+
+
+@gradient("Exp")
+def _exp_grad(op, grad):
+    return (math_ops.multiply(grad, op.outputs[0]),)
+
+
+@gradient("Log")
+def _log_grad(op, grad):
+    return (math_ops.divide(grad, op.inputs[0]),)
+
+
+@gradient("Abs")
+def _abs_grad(op, grad):
+    return (math_ops.multiply(grad, math_ops.sign(op.inputs[0])),)
+
+
+@gradient("Pow")
+def _pow_grad(op, grad):
+    x, y = op.inputs
+    skip = op.skip_input_indices
+    one = array_ops.constant(1, x.dtype)
+    gx = None if 0 in skip else reduce_to(
+        math_ops.multiply(grad, math_ops.multiply(y, math_ops.pow_(x, math_ops.subtract(y, one)))), x.shape)
+    gy = None if 1 in skip else reduce_to(
+        math_ops.multiply(grad, math_ops.multiply(op.outputs[0], math_ops.log(x))), y.shape)
+    return gx, gy
+
+
+def _select_grad(op, grad, pick_first):
+    x, y = op.inputs
+    mask = array_ops.cast(math_ops.greater_equal(x, y) if pick_first else math_ops.less_equal(x, y), grad.dtype)
+    rest = math_ops.subtract(array_ops.constant(1, grad.dtype), mask)
+    return reduce_to(math_ops.multiply(grad, mask), x.shape), reduce_to(math_ops.multiply(grad, rest), y.shape)
+
+
+gradient("Maximum")(lambda op, grad: _select_grad(op, grad, True))
+gradient("Minimum")(lambda op, grad: _select_grad(op, grad, True))
+
+
+@gradient("Softmax")
+def _softmax_grad(op, grad):
+    y = op.outputs[0]
+    inner = math_ops.reduce_sum(math_ops.multiply(grad, y), -1, keepdims=True)
+    return (math_ops.multiply(math_ops.subtract(grad, inner), y),)
+
+
+@gradient("Transpose")
+def _transpose_grad(op, grad):
+    perm = op.attrs["perm"]
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return (array_ops.transpose(grad, inverse),)
+
+
+gradient("ExpandDims")(_reshape_grad)
+gradient("Squeeze")(_reshape_grad)
+not_differentiable("Equal", "NotEqual", "ArgMax", "ArgMin", "Shape", "ZerosLike", "OnesLike", "Round", "Floor",
+                   "Sign", "IsNan", "IsInf", "IsFinite", "LogicalAnd", "LogicalOr", "LogicalNot")
