@@ -18,7 +18,7 @@ class FakeCupy:
     def __init__(self):
         self.current_device = None
         self.current_allocator = None
-        self.log = []
+        self.calls = []
         fake = self
 
         class Device:
@@ -61,7 +61,7 @@ class FakeCupy:
         self.ndarray = ndarray
 
     def _where(self, what):
-        self.log.append((what, self.current_device, self.current_allocator is not None))
+        self.calls.append((what, self.current_device, self.current_allocator is not None))
 
     def asarray(self, array, dtype=None):
         self._where("asarray")

@@ -57,7 +57,7 @@ def test_cupy_backend_runs_inside_its_device_and_pool():
     assert b.pool.limit == 1 << 20 and b.pool.allocated == 1 << 20  # preallocated up front
     x = b.from_host(np.ones((2, 2), np.float32))
     b.run(kernels.REGISTRY["MatMul"].fn, [x, x], None)
-    assert fake.log and all(device == 3 and pooled for _, device, pooled in fake.log)
+    assert fake.calls and all(device == 3 and pooled for _, device, pooled in fake.calls)
     assert fake.current_device is None and fake.current_allocator is None  # contexts restored
     strings = np.array([b"a"], dtype=object)
     assert b.from_host(strings) is strings  # strings never go to a GPU

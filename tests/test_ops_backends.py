@@ -1,0 +1,59 @@
+"""Every everyday op runs on the CPU, on a simulated GPU (memory accounted there) and through the
+CuPy backend's code (fake CuPy), and gives NumPy's values. TensorFlow's own values and logs are
+compared in tests/tf221 (ops_*.py)."""
+
+import numpy as np
+import pytest
+
+import devtrace as tf
+
+X = np.array([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]], np.float32)
+I = np.array([[1, 2, 3], [4, 5, 6]], np.int32)
+
+CASES = [
+    ("abs", lambda x, i: tf.abs(x), np.abs(X)),
+    ("exp", lambda x, i: tf.exp(x), np.exp(X)),
+    ("log", lambda x, i: tf.math.log(tf.abs(x)), np.log(np.abs(X))),
+    ("pow", lambda x, i: x ** 2.0, X ** 2),
+    ("floordiv", lambda x, i: i // 2, I // 2),
+    ("floormod", lambda x, i: i % 4, I % 4),
+    ("equal", lambda x, i: x == 3.0, X == 3.0),
+    ("maximum", lambda x, i: tf.maximum(x, 0.0), np.maximum(X, 0)),
+    ("mean", lambda x, i: tf.reduce_mean(x, axis=0), X.mean(0)),
+    ("max", lambda x, i: tf.reduce_max(x, axis=1, keepdims=True), X.max(1, keepdims=True)),
+    ("prod", lambda x, i: tf.reduce_prod(i), np.prod(I)),
+    ("argmax", lambda x, i: tf.argmax(x, axis=1), X.argmax(1)),
+    ("cumsum", lambda x, i: tf.math.cumsum(x, axis=1), X.cumsum(1)),
+    ("transpose", lambda x, i: tf.transpose(x), X.T),
+    ("concat", lambda x, i: tf.concat([x, x], axis=0), np.concatenate([X, X])),
+    ("stack", lambda x, i: tf.stack([x, x], axis=1), np.stack([X, X], 1)),
+    ("expand_squeeze", lambda x, i: tf.squeeze(tf.expand_dims(x, 0)), X),
+    ("where", lambda x, i: tf.where(x > 0, x, tf.zeros_like(x)), np.where(X > 0, X, 0)),
+    ("one_hot", lambda x, i: tf.one_hot([0, 2], 3), np.eye(3, dtype=np.float32)[[0, 2]]),
+    ("gather", lambda x, i: tf.gather(x, [1, 0]), X[[1, 0]]),
+    ("tile", lambda x, i: tf.tile(x, [1, 2]), np.tile(X, [1, 2])),
+    ("reverse", lambda x, i: tf.reverse(x, [1]), X[:, ::-1]),
+    ("slice", lambda x, i: x[1:, ::2], X[1:, ::2]),
+    ("slice_int", lambda x, i: x[:, -1], X[:, -1]),
+    ("relu", lambda x, i: tf.nn.relu(x), np.maximum(X, 0)),
+    ("sigmoid", lambda x, i: tf.nn.sigmoid(x), 1 / (1 + np.exp(-X))),
+    ("softmax", lambda x, i: tf.nn.softmax(x), np.exp(X) / np.exp(X).sum(1, keepdims=True)),
+    ("shape", lambda x, i: tf.shape(x), np.array([2, 3])),
+]
+
+
+@pytest.mark.parametrize("name,fn,expected", CASES, ids=[c[0] for c in CASES])
+def test_op_on_every_backend(op_device, name, fn, expected):
+    with tf.device(op_device):
+        x, i = tf.constant(X), tf.constant(I)
+        out = fn(x, i)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5)
+    if op_device.startswith("/GPU") and name != "shape":
+        assert out.device.endswith("GPU:0")
+        assert tf.config.experimental.get_memory_info("GPU:0")["current"] >= out.numpy().nbytes
+
+
+def test_cast_and_shape_stay_where_tensorflow_has_kernels(op_device):
+    with tf.device(op_device):
+        y = tf.cast(tf.constant(X), tf.int32)
+    assert y.device.endswith("CPU:0")  # Cast has only a CPU kernel here, as in the guide's example
