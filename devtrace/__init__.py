@@ -85,7 +85,7 @@ def __getattr__(name):
         from .ops import API
 
         if name not in API:
-            raise AttributeError(f"module 'devtrace' has no attribute {name!r}")
+            raise AttributeError(f"devtrace does not implement tf.{name} yet")
         value = API[name]
     else:
         module_name, attr = spec

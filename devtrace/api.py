@@ -4,27 +4,26 @@ declarations' public names."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
+from .namespace import Namespace
 from .ops import API
 from .runtime import scopes
 
 
-def namespace(prefix: str, **extra) -> SimpleNamespace:
+def namespace(prefix: str, **extra) -> Namespace:
     """The functions published as ``prefix.name`` (``random.uniform`` → ``random``)."""
     start = prefix + "."
     functions = {name[len(start):]: fn for name, fn in API.items()
                  if name.startswith(start) and "." not in name[len(start):]}
-    return SimpleNamespace(**functions, **extra)
+    return Namespace(_prefix=prefix, **functions, **extra)
 
 
-debugging = SimpleNamespace(set_log_device_placement=scopes.set_log_device_placement,
-                            get_log_device_placement=scopes.get_log_device_placement)
+debugging = Namespace(_prefix="debugging", set_log_device_placement=scopes.set_log_device_placement,
+                      get_log_device_placement=scopes.get_log_device_placement)
 random = namespace("random")
 strings = namespace("strings")
 math = namespace("math")
 linalg = namespace("linalg")
 nn = namespace("nn")
 # tf.version: the TensorFlow release devtrace's API follows (2.21's values, as that build reports them)
-version = SimpleNamespace(VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",
+version = Namespace(_prefix="version", VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",
                           GRAPH_DEF_VERSION=2474, GRAPH_DEF_VERSION_MIN_CONSUMER=0, GRAPH_DEF_VERSION_MIN_PRODUCER=0)

@@ -12,6 +12,7 @@ import contextlib
 from types import ModuleType
 
 from . import errors
+from .namespace import missing
 from .ops import API
 from .runtime import scopes as _scopes
 from .runtime.context import context as _context
@@ -77,6 +78,7 @@ def _namespace() -> ModuleType:
     v1.device = _scopes.device
     v1.executing_eagerly = _scopes.executing_eagerly
     v1.errors = errors
+    v1.__getattr__ = missing("compat.v1")
     return v1
 
 

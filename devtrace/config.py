@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 
 from .devices.names import are_compatible, parse_full_or_local_name
 from .devices.spec import DeviceSpec
+from .namespace import Namespace, missing
 from .runtime.context import context
 from .runtime.devices import LogicalDevice, LogicalDeviceConfiguration, PhysicalDevice  # noqa: F401
 
@@ -136,7 +136,8 @@ def functions_run_eagerly() -> bool:
 
 VirtualDeviceConfiguration = LogicalDeviceConfiguration
 
-experimental = SimpleNamespace(
+experimental = Namespace(
+    _prefix="config.experimental",
     list_physical_devices=list_physical_devices,
     list_logical_devices=list_logical_devices,
     get_visible_devices=get_visible_devices,
@@ -155,3 +156,5 @@ experimental = SimpleNamespace(
     get_virtual_device_configuration=get_logical_device_configuration,
     set_virtual_device_configuration=set_logical_device_configuration,
 )
+
+__getattr__ = missing("config")
