@@ -115,7 +115,7 @@ class GradientTape:
                                "gradients (or jacobians)")
         self._used = True
         unconnected = UnconnectedGradients(unconnected_gradients)
-        targets = _flatten(target)
+        targets = [self._variable_target(t) if isinstance(t, Variable) else t for t in _flatten(target)]
         for t in targets:
             if isinstance(t, Tensor) and not t.dtype.is_floating:
                 _warn(f"The dtype of the target tensor must be floating (e.g. tf.float32) when calling "
@@ -171,6 +171,11 @@ class GradientTape:
         host = np.stack([np.zeros(value.shape, value.dtype.as_numpy_dtype) if p is None else p.numpy()
                          for p in parts])
         return array_ops.constant(host.reshape(shape + tuple(value.shape)))
+
+    def _variable_target(self, variable):
+        """A variable as a target is its current value (its own gradient is one), as TensorFlow treats it."""
+        self._tape.watch_variable(variable)
+        return variable._value
 
     @contextlib.contextmanager
     def _paused(self):

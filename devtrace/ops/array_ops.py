@@ -54,7 +54,7 @@ def reshape(tensor, shape, name=None):
 
 
 def check_dims(dims, op_name):
-    dims = [int(d) for d in dims]
+    dims = [int(d) for d in np.atleast_1d(np.asarray(dims))]
     if any(d < 0 for d in dims):
         raise InvalidArgumentError(f"Dimension -1 must be >= 0 [Op:{op_name}]", op=op_name)
     return tuple(dims)

@@ -102,31 +102,23 @@ class Variable(metaclass=VariableMetaclass):
         return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
                 f"numpy={self._value._numpy_text(True)}>")
 
-    # Arithmetic reads the variable first, as TensorFlow does.
+    # Operators read the variable first (ReadVariableOp), then act as the tensor's, as TensorFlow's do.
     def _read(self):
         return self.read_value()
 
-    def __add__(self, o):
-        return self._read() + o
 
-    def __radd__(self, o):
-        return o + self._read()
+def _forward(name):
+    def method(self, *args):
+        return getattr(self._read(), name)(*args)
+    method.__name__ = name
+    return method
 
-    def __sub__(self, o):
-        return self._read() - o
 
-    def __rsub__(self, o):
-        return o - self._read()
-
-    def __mul__(self, o):
-        return self._read() * o
-
-    def __rmul__(self, o):
-        return o * self._read()
-
-    def __matmul__(self, o):
-        return self._read() @ o
-
-    def __rmatmul__(self, o):
-        return o @ self._read()
-
+for _name in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor"):
+    setattr(Variable, f"__{_name}__", _forward(f"__{_name}__"))
+    setattr(Variable, f"__r{_name}__", _forward(f"__r{_name}__"))
+for _name in ("lt", "le", "gt", "ge", "neg", "abs", "invert"):
+    setattr(Variable, f"__{_name}__", _forward(f"__{_name}__"))
+Variable.__eq__ = lambda self, other: self is other if other is None else self._read() == other
+Variable.__ne__ = lambda self, other: self is not other if other is None else self._read() != other
+Variable.__hash__ = object.__hash__  # devtrace keeps variables hashable (its trackers key them by identity)
