@@ -49,6 +49,7 @@ _LAZY.update({
     "version": ("devtrace.api", "version"),
     "newaxis": ("devtrace.ops.indexing_ops", "newaxis"),
     "nn": ("devtrace.api", "nn"),
+    "nest": ("devtrace.nest", "namespace"),
     "UnconnectedGradients": ("devtrace.backprop", "UnconnectedGradients"),
     "custom_gradient": ("devtrace.backprop", "custom_gradient"),
 })

@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 
+from .nest import flatten, pack_sequence_as
 from .ops import array_ops, math_ops
 from .runtime.context import context
 from .runtime.eager.tape import Tape, colocated
@@ -29,29 +30,6 @@ CUSTOM = "__custom_gradient"  # a tape record whose gradient is the user's funct
 class UnconnectedGradients(enum.Enum):
     NONE = "none"
     ZERO = "zero"
-
-
-def _flatten(structure) -> list:
-    if isinstance(structure, dict):
-        return [x for k in sorted(structure) for x in _flatten(structure[k])]
-    if isinstance(structure, (list, tuple)):
-        return [x for item in structure for x in _flatten(item)]
-    return [structure]
-
-
-def _pack(structure, flat: list):
-    """``flat`` in the shape of ``structure`` (lists, tuples and dicts, as tf.nest packs them)."""
-    it = iter(flat)
-
-    def build(s):
-        if isinstance(s, dict):
-            return {k: build(s[k]) for k in sorted(s)}
-        if isinstance(s, (list, tuple)):
-            items = [build(x) for x in s]
-            return type(s)(items) if isinstance(s, list) else tuple(items)
-        return next(it)
-
-    return build(structure)
 
 
 def _warn(text: str) -> None:
@@ -80,7 +58,7 @@ class GradientTape:
         return False
 
     def watch(self, tensor) -> None:
-        for t in _flatten(tensor):
+        for t in flatten(tensor):
             if isinstance(t, Variable):
                 self._tape.watch_variable(t)
             elif isinstance(t, Tensor):
@@ -115,17 +93,17 @@ class GradientTape:
                                "gradients (or jacobians)")
         self._used = True
         unconnected = UnconnectedGradients(unconnected_gradients)
-        targets = [self._variable_target(t) if isinstance(t, Variable) else t for t in _flatten(target)]
+        targets = [self._variable_target(t) if isinstance(t, Variable) else t for t in flatten(target)]
         for t in targets:
             if isinstance(t, Tensor) and not t.dtype.is_floating:
                 _warn(f"The dtype of the target tensor must be floating (e.g. tf.float32) when calling "
                       f"GradientTape.gradient, got {t.dtype!r}")
-        seeds = _flatten(output_gradients) if output_gradients is not None else [None] * len(targets)
-        flat_sources = _flatten(sources)
+        seeds = flatten(output_gradients) if output_gradients is not None else [None] * len(targets)
+        flat_sources = flatten(sources)
         with self._paused():
             grads = _backprop(context(), self._tape, targets, seeds, flat_sources)
             out = [self._result(s, grads, unconnected) for s in flat_sources]
-        return _pack(sources, out)
+        return pack_sequence_as(sources, out)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
@@ -136,7 +114,7 @@ class GradientTape:
                                "gradients (or jacobians)")
         self._used = True
         unconnected = UnconnectedGradients(unconnected_gradients)
-        flat_sources = _flatten(sources)
+        flat_sources = flatten(sources)
         shape, dtype = tuple(target.shape), target.dtype
         size = int(np.prod(shape)) if shape else 1
         rows = []
@@ -148,7 +126,7 @@ class GradientTape:
                                   flat_sources)
                 rows.append([self._result(s, grads, UnconnectedGradients.NONE) for s in flat_sources])
             out = [self._stack(rows, j, shape, s, unconnected) for j, s in enumerate(flat_sources)]
-        return _pack(sources, out)
+        return pack_sequence_as(sources, out)
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):

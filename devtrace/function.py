@@ -14,6 +14,7 @@ import inspect
 import itertools
 import sys
 
+from .nest import flatten, map_structure
 from .runtime.context import context
 from .runtime.dtypes import as_dtype
 from .runtime.eager.variables import Variable
@@ -65,14 +66,6 @@ def functions_run_eagerly() -> bool:
     return _RUN_EAGERLY[0]
 
 
-def _flatten(structure) -> list:
-    if isinstance(structure, dict):
-        return [x for k in sorted(structure) for x in _flatten(structure[k])]
-    if isinstance(structure, (list, tuple)):
-        return [x for item in structure for x in _flatten(item)]
-    return [structure]
-
-
 def _key_of(value):
     """A call argument's part of the signature."""
     if isinstance(value, Tensor):
@@ -113,7 +106,7 @@ class ConcreteFunction:
 
     @property
     def outputs(self) -> list:
-        return [t for t in _flatten(self.graph.outputs) if isinstance(t, Tensor)]
+        return [t for t in flatten(self.graph.outputs) if isinstance(t, Tensor)]
 
     def pretty_printed_signature(self, verbose=True) -> str:
         """TensorFlow's layout: parameters, output type, captures (by id, as TensorFlow shows them)."""
@@ -146,7 +139,7 @@ class ConcreteFunction:
         return _map(self.graph.outputs, result)
 
     def __call__(self, *args, **kwargs):
-        return self._call_flat([a for a in _flatten((args, kwargs)) if isinstance(a, Tensor)])
+        return self._call_flat([a for a in flatten((args, kwargs)) if isinstance(a, Tensor)])
 
 
 def _identity(tensor):
@@ -155,16 +148,6 @@ def _identity(tensor):
 
     with tensor._op._graph.colocate_with(tensor._op):
         return identity(tensor)
-
-
-def _map(structure, fn):
-    if isinstance(structure, dict):
-        return {k: _map(v, fn) for k, v in structure.items()}
-    if isinstance(structure, list):
-        return [_map(v, fn) for v in structure]
-    if isinstance(structure, tuple):
-        return tuple(_map(v, fn) for v in structure)
-    return fn(structure)
 
 
 class Function:
@@ -269,7 +252,7 @@ class Function:
             concrete = self._concrete_for(self.input_signature, {})
         else:
             concrete = self._concrete_for(args, kwargs)
-        return concrete._call_flat([a for a in _flatten((list(args), kwargs)) if isinstance(a, Tensor)])
+        return concrete._call_flat([a for a in flatten((list(args), kwargs)) if isinstance(a, Tensor)])
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
@@ -278,3 +261,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
     if func is None:
         return lambda f: Function(f, name, input_signature, reduce_retracing)
     return Function(func, name, input_signature, reduce_retracing)
+
+
+def _map(structure, fn):
+    return map_structure(fn, structure)

@@ -17,7 +17,8 @@ import os
 import numpy as np
 
 from .errors import NotFoundError
-from .function import ConcreteFunction, Function, TensorSpec, _flatten
+from .function import ConcreteFunction, Function, TensorSpec
+from .nest import flatten as _flatten
 from .module import Module
 from .runtime.dtypes import as_dtype
 from .runtime.graph.func_graph import FuncGraph

@@ -19,9 +19,9 @@ import json
 
 from ..errors import UsageError
 from ._report_app import APP, HEAD
-from .timeline import MEASURED, Sink, Timeline, copy_name
+from .sink import BufferedSink
+from .timeline import MEASURED, Timeline, copy_name
 
-BUFFER = 2000
 FULL_OPS = 20_000  # a browser stays responsive with tens of thousands of ops drawn
 SAMPLE_EVERY = 100
 INSTALL = "pip install 'devtrace[viz]'"
@@ -48,23 +48,9 @@ def _json(obj) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-class HtmlRecords(Sink):
+class HtmlRecords(BufferedSink):
     def __init__(self, out):
-        self.out = out
-        self.buf: list = []
-        self.first = True
-
-    def emit(self, record) -> None:
-        self.buf.append(_json(record))
-        if len(self.buf) >= BUFFER:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.buf:
-            text = ",\n".join(self.buf)
-            self.out.write(text if self.first else ",\n" + text)
-            self.first = False
-            self.buf.clear()
+        super().__init__(out, _json)
 
     def op(self, t, ts, dur, e, nbytes):
         self.emit(["o", t.index, ts, dur, e.seq, e.op, e.node, e.requested, e.reason, e.shape, e.dtype, nbytes,

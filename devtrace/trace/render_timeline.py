@@ -30,21 +30,18 @@ from __future__ import annotations
 import json
 
 from ..output import format_bytes
-from .timeline import MEASURED, SEQUENCE, Sink, Timeline, copy_name
+from .sink import BufferedSink
+from .timeline import MEASURED, SEQUENCE, Timeline, copy_name
 
 HOST_TID = 1_000_000  # the host's "sessions & log" track
 RUN_TID = 1_000_001  # the host's "Session.run" track
 FUNCTION_TID = 1_000_002  # the host's "tf.function" track
-BUFFER = 2000  # JSON records per write
 LIVE_SHOWN = 20  # largest live allocations listed on an OOM
 
 
-class TraceEventWriter(Sink):
+class TraceEventWriter(BufferedSink):
     def __init__(self, out, layout):
-        self.out = out
-        self.buf: list = []
-        self.first = True
-        self.dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        super().__init__(out, json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode)
         if layout == SEQUENCE:
             self.t = lambda v: v
         else:
@@ -52,19 +49,6 @@ class TraceEventWriter(Sink):
         self.host_track_named = set()
         self.run_track_named = set()
         self.function_track_named = set()
-
-    # -- output --------------------------------------------------------------------------------
-    def emit(self, record: dict) -> None:
-        self.buf.append(self.dumps(record))
-        if len(self.buf) >= BUFFER:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.buf:
-            text = ",\n".join(self.buf)
-            self.out.write(text if self.first else ",\n" + text)
-            self.first = False
-            self.buf.clear()
 
     # -- sink ----------------------------------------------------------------------------------
     @staticmethod

@@ -477,22 +477,3 @@ class Timeline:
 
     def empty(self) -> bool:
         return not self.track_list and self.ops == 0
-
-
-class Sink:
-    """What a writer implements (every method optional)."""
-
-    def group(self, g): pass
-    def track(self, t): pass
-    def op(self, t, ts, dur, e, nbytes): pass
-    def late_op(self, t, ts, dur, seq, name): pass
-    def copy(self, src, dst, ts, dur, c, producer, consumer, flow_id): pass
-    def counter(self, t, ts, values): pass
-    def op_counter(self, t, ts): pass
-    def copy_counter(self, t, ts, copies, nbytes): pass
-    def oom(self, t, ts, e, live_bytes): pass
-    def message(self, t, ts, e): pass
-    def session(self, t, index, ts, dur, ops): pass
-    def session_run(self, t, e, ts, dur, placed): pass
-    def function_call(self, t, e, ts, dur): pass
-    def sampling_started(self, t, ts, full_ops, sample_every): pass
