@@ -24,11 +24,24 @@ def _in_finalizer(frame) -> bool:
     return False
 
 
+class deferred:
+    """A block a signal must not cut short (a batch of trace lines being written: never half a
+    line): the handler sends the signal again a moment later, when the block has ended."""
+
+    depth = 0
+
+    def __enter__(self):
+        deferred.depth += 1
+
+    def __exit__(self, *exc):
+        deferred.depth -= 1
+
+
 def raising(exception_type):
-    """A signal handler that raises ``exception_type`` — or, inside a finalizer, sends the same
-    signal again a moment later (``devtrace run`` ends on SIGTERM with it too)."""
+    """A signal handler that raises ``exception_type`` — or, inside a finalizer or a ``deferred``
+    block, sends the same signal again a moment later (``devtrace run`` ends on SIGTERM with it too)."""
     def handler(signum, frame):
-        if _in_finalizer(frame):
+        if deferred.depth or _in_finalizer(frame):
             threading.Timer(_RETRY_SECONDS, os.kill, (os.getpid(), signum)).start()
             return
         raise exception_type

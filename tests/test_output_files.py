@@ -128,3 +128,52 @@ def test_numpy_warnings_do_not_leak_from_kernels(tmp_path):
     r = devtrace("run", str(prog))
     assert r.returncode == 0 and r.stderr == ""
     assert r.stdout == "tf.Tensor(inf, shape=(), dtype=float32) tf.Tensor(-inf, shape=(), dtype=float32)\n"
+
+
+LONG = "import devtrace as tf\nx = tf.constant(0.0)\nfor _ in range(10000):\n    x = tf.add(x, 1.0)\nprint(x)\n"
+
+
+def _lines(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_long_trace_streams_every_op_and_ends_with_trace_end(tmp_path):
+    prog = tmp_path / "long.py"
+    prog.write_text(LONG)
+    r = run(prog, "--trace", "t.jsonl", "--format", "summary")
+    events = _lines(tmp_path / "t.jsonl")
+    seqs = [e["seq"] for e in events if e["event"] == "op_placed"]
+    assert r.returncode == 0 and seqs == list(range(1, 10003))  # in order, none lost
+    assert events[0]["streamed"] is True
+    assert events[-1] == {"schema": 1, "event": "trace_end", "status": 0, "events": len(events) - 1}
+    assert "ops: 10002\n" in r.stderr  # the summary read the same events back
+
+
+def test_os_exit_still_closes_the_trace_with_its_status(tmp_path):
+    prog = tmp_path / "quit.py"
+    prog.write_text("import os, devtrace as tf\ntf.add(1.0, 2.0)\nos._exit(3)\n")
+    (tmp_path / "t.jsonl").write_text("the previous run's trace\n")
+    r = run(prog, "--trace", "t.jsonl")
+    events = _lines(tmp_path / "t.jsonl")
+    assert r.returncode == 3 and events[0]["program"] == str(prog)
+    assert [e["op"] for e in events if e["event"] == "op_placed"] == ["_EagerConst", "_EagerConst", "AddV2"]
+    assert events[-2]["event"] == "memory_stats" and events[-1]["event"] == "trace_end" and events[-1]["status"] == 3
+
+
+def test_a_cut_off_trace_says_so_when_read(prog, tmp_path):
+    run(prog, "--trace", "t.jsonl")
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(path.read_text().splitlines(True)[:-1]))  # as after a kill: no trace_end
+    r = devtrace("diff", str(path), str(path))
+    assert r.returncode == 0
+    assert r.stderr.splitlines()[0] == (f"Warning: {path}: the trace was cut off before its run ended (no trace_end "
+                                        "record: os._exit or a kill); it holds the run up to its last line")
+
+
+def test_a_forking_program_is_reported_once_and_traced_by_its_parent(tmp_path):
+    prog = tmp_path / "fork.py"
+    prog.write_text("import os, devtrace as tf\ntf.add(1.0, 2.0)\npid = os.fork()\n"
+                    "if pid == 0:\n    tf.add(1.0, 2.0)\nelse:\n    os.waitpid(pid, 0)\n")
+    r = run(prog, "--format", "summary", "--trace", "t.jsonl")
+    assert r.returncode == 0 and r.stderr.count("ops: ") == 1 and "ops: 3\n" in r.stderr
+    assert sum(e["event"] == "op_placed" for e in _lines(tmp_path / "t.jsonl")) == 3

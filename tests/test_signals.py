@@ -72,7 +72,9 @@ def _signalled_with_trace(sig, tries, tmp_path):
             code = "still running"
         p.stdout.close()
         events = [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
-        complete = bool(events) and events[0]["event"] == "trace_start" and events[-1]["event"] == "memory_stats"
+        complete = len(events) > 2 and events[0]["event"] == "trace_start" and \
+            events[-2]["event"] == "memory_stats" and events[-1] == {
+                "schema": 1, "event": "trace_end", "status": code, "events": len(events) - 1}
         results.append((code, complete))
     return results
 

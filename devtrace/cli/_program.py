@@ -73,10 +73,12 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [program, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(program)))
-    ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.machine.backend))
+    ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.machine.backend, ctx.trace.stream is not None))
     from .. import as_tensorflow
 
     as_tensorflow.install()  # `import tensorflow` in the program gives devtrace
+    pid, real_exit = os.getpid(), os._exit
+    os._exit = _closing_exit(ctx, pid, real_exit)
     try:
         namespace = runpy.run_path(program, run_name="__main__")
         _record(ctx)  # while the program's tensors are still alive: "in use at exit"
@@ -108,19 +110,38 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
         _record(ctx)  # the traceback still holds the program's frames, so its tensors are alive
         sys.stdout.flush()
         _report_exception(e, program)
-        ooms = [ev_ for ev_ in ctx.trace.events if isinstance(ev_, ev.OOM)]
-        if ooms and isinstance(e, ResourceExhaustedError):
+        if ctx.trace.last_oom is not None and isinstance(e, ResourceExhaustedError):
             from ..trace.render_summary import oom_report
 
-            sys.stderr.write(oom_report(ooms[-1]))
+            sys.stderr.write(oom_report(ctx.trace.last_oom))
         status = 1
     finally:
+        os._exit = real_exit
         if saved_term is not None:
             signal.signal(signal.SIGTERM, saved_term)
         as_tensorflow.uninstall()
         sys.argv, sys.path[:] = saved_argv, saved_path
         sys.stdout.flush()
+    if os.getpid() != pid:  # a child the program forked, leaving the program: it reports nothing
+        sys.stderr.flush()
+        real_exit(status)
     return status
+
+
+def _closing_exit(ctx, pid, real_exit):
+    """``os._exit`` for the program: the trace is closed first (its ``trace_end`` carries the
+    status), as no ``finally`` will run; a forked child exits as it asked, untraced."""
+    def _exit(status):
+        stream = ctx.trace.stream
+        if os.getpid() == pid and stream is not None:
+            _record(ctx)
+            ctx.trace.flush(final=True)
+            try:
+                stream.close(status)
+            except UsageError as e:
+                sys.stderr.write(f"Error: {e}\n")
+        real_exit(status)
+    return _exit
 
 
 def render(events, fmt: str, layout: str = "measured") -> str:
@@ -144,44 +165,61 @@ def render(events, fmt: str, layout: str = "measured") -> str:
 
 
 def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace_path=None,
-                log_to="stderr", output=None, html=None, layout="measured") -> int:
-    stream = sys.stdout if log_to == "stdout" else sys.stderr
+                log_to="stderr", output=None, html=None, layout="measured", keep_events=False):
+    """Run the program with its trace streaming (to ``trace_path``, and to a spool when the end of
+    the run reads the events again: a ``--format``, ``--html``, ``keep_events`` for the checks);
+    render what was asked. Returns the exit status and the events (an iterable over the spool)."""
+    stream_ = sys.stdout if log_to == "stdout" else sys.stderr
     from ..console import attach
+    from ..trace import jsonl
 
-    attach(ctx, stream, placement_log=format_ == "tf2")
+    attach(ctx, stream_, placement_log=format_ == "tf2")
     if log_placement:
         ctx.set_log_device_placement(True)
     # a machine format owns stdout (`--format jsonl > t.jsonl`, `--format dot | dot -Tsvg`):
     # the program's own output goes to stderr meanwhile
     owns_stdout = format_ in MACHINE_FORMATS and output is None
+    spool = format_ != "tf2" or html is not None or keep_events
+    events = ctx.trace.stream = jsonl.Stream(trace_path, spool=spool)
+    status = None
     try:
         with contextlib.redirect_stdout(sys.stderr) if owns_stdout else contextlib.nullcontext():
             status = execute_program(ctx, program, args)
     finally:
-        if trace_path is not None:
-            from ..trace import jsonl
-
-            jsonl.write(trace_path, ctx.trace.events)
+        ctx.trace.flush(final=True)
+        ctx.trace.stream = None
+        events.close(status)
     if html is not None:
         from . import _visual
 
-        _visual.write("html", ctx.trace.events, html, "--html", layout=layout)
+        _visual.write("html", events, html, "--html", layout=layout)
     if output is not None and format_ == "timeline":
         from . import _visual
 
-        _visual.write("timeline", ctx.trace.events, output, "--output", layout=layout)
-        return status
-    if output is not None and format_ != "tf2":
-        from ..output import write_atomic
-
-        write_atomic(output, render(ctx.trace.events, format_, layout), "--output")
+        _visual.write("timeline", events, output, "--output", layout=layout)
     elif format_ != "tf2":
-        text = render(ctx.trace.events, format_, layout)
-        out = sys.stdout if owns_stdout else stream
-        if text:
-            out.write(text if text.endswith("\n") else text + "\n")
-            out.flush()
-    return status
+        _write_format(events, format_, layout, output, sys.stdout if owns_stdout else stream_)
+    return status, events
+
+
+def _write_format(events, format_, layout, output, out) -> None:
+    """The ``--format`` output, to ``-o FILE`` (atomically) or ``out``; JSON Lines are copied from
+    the spool a line at a time (a million-op trace is never one string)."""
+    if format_ == "jsonl":
+        chunks = (line.decode("utf-8") + "\n" for line in events.lines())
+    else:
+        text = render(events, format_, layout)
+        chunks = [text if not text or text.endswith("\n") else text + "\n"]
+    if output is not None:
+        from ..output import AtomicOutput
+
+        with AtomicOutput(output, "--output") as f:
+            for chunk in chunks:
+                f.write(chunk)
+        return
+    for chunk in chunks:
+        out.write(chunk)
+    out.flush()
 
 
 @dataclass
@@ -208,37 +246,60 @@ class Checks:
                 raise UsageError(f"--expect {item}: {e}") from None
         return cls(parsed, no_fallback, max_copies, max_peak)
 
+    @property
+    def active(self) -> bool:
+        return bool(self.expect) or self.no_fallback or self.max_copies is not None or self.max_peak is not None
+
     def failures(self, events) -> list[str]:
+        """One pass over the events (a streamed trace of any length), keeping counts and the first
+        five offenders of each check."""
         from ..devices.names import is_complete_specification
         from ..devices.spec import DeviceSpec
 
-        placed = [e for e in events if isinstance(e, ev.OpPlaced)]
+        expected = [(op, text, pattern, [0, 0, []]) for op, text, pattern in self.expect]  # ran, elsewhere, first 5
+        matches: dict = {}
+        fallbacks, first_fallbacks = 0, []
+        copies = copy_bytes = 0
+        last: dict = {}
+        for e in events:
+            kind = e.kind
+            if kind == "op_placed":
+                for op, _, pattern, seen in expected:
+                    if e.op != op:
+                        continue
+                    seen[0] += 1
+                    key = (id(pattern), e.device)
+                    ok = matches.get(key)
+                    if ok is None:
+                        ok = matches[key] = is_complete_specification(pattern, DeviceSpec.from_string(e.device))
+                    if not ok:
+                        seen[1] += 1
+                        if len(seen[2]) < 5:
+                            seen[2].append(e)
+                if e.reason == ev.FALLBACK:
+                    fallbacks += 1
+                    if len(first_fallbacks) < 5:
+                        first_fallbacks.append(e)
+            elif kind == "tensor_copied":
+                copies += 1
+                copy_bytes += e.nbytes
+            elif kind == "memory_stats":
+                last[e.device] = e
         out = []
-        for op, text, pattern in self.expect:
-            ops = [e for e in placed if e.op == op]
-            bad = [e for e in ops if not is_complete_specification(pattern, DeviceSpec.from_string(e.device))]
-            if not ops:
+        for op, text, _, (ran, elsewhere, bad) in expected:
+            if not ran:
                 out.append(f"--expect {op}={text}: no {op} op ran")
-            elif bad:
+            elif elsewhere:
                 where = ", ".join(f"#{e.seq} on {e.device.rsplit('/', 1)[-1].replace('device:', '')} ({e.reason})"
-                                  for e in bad[:5])
-                more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
-                out.append(f"--expect {op}={text}: {len(bad)} of {len(ops)} {op} ops ran elsewhere: {where}{more}")
-        if self.no_fallback:
-            fallbacks = [e for e in placed if e.reason == ev.FALLBACK]
-            if fallbacks:
-                names = ", ".join(f"#{e.seq} {e.op}" for e in fallbacks[:5])
-                out.append(f"--no-fallback: {len(fallbacks)} op(s) fell back to the CPU: {names}")
-        if self.max_copies is not None:
-            copies = [e for e in events if isinstance(e, ev.TensorCopied)]
-            if len(copies) > self.max_copies:
-                total = sum(c.nbytes for c in copies)
-                out.append(f"--max-copies {self.max_copies}: {len(copies)} copies ({total} bytes)")
+                                  for e in bad)
+                more = f" and {elsewhere - 5} more" if elsewhere > 5 else ""
+                out.append(f"--expect {op}={text}: {elsewhere} of {ran} {op} ops ran elsewhere: {where}{more}")
+        if self.no_fallback and fallbacks:
+            names = ", ".join(f"#{e.seq} {e.op}" for e in first_fallbacks)
+            out.append(f"--no-fallback: {fallbacks} op(s) fell back to the CPU: {names}")
+        if self.max_copies is not None and copies > self.max_copies:
+            out.append(f"--max-copies {self.max_copies}: {copies} copies ({copy_bytes} bytes)")
         if self.max_peak is not None:
-            last = {}
-            for e in events:
-                if isinstance(e, ev.MemoryStats):
-                    last[e.device] = e
             for name, s in last.items():
                 if s.peak > self.max_peak * MiB:
                     out.append(f"--max-peak {self.max_peak:g}: {name} peaked at {s.peak / MiB:.1f} MiB")

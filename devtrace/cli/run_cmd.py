@@ -65,8 +65,9 @@ def run(
     from ._flags import configure
 
     ctx = configure(simulate, machine, visible, growth, limit, fraction, soft_placement)
-    status = _program.run_program(ctx, program, args or [], log_placement=log_placement, format_=format_,
-                                  trace_path=trace, log_to=log_to, output=output, html=html, layout=layout)
+    status, events = _program.run_program(ctx, program, args or [], log_placement=log_placement, format_=format_,
+                                          trace_path=trace, log_to=log_to, output=output, html=html, layout=layout,
+                                          keep_events=checks.active)
     if status != 0:
         raise typer.Exit(status)
-    checks.enforce(ctx.trace.events)
+    checks.enforce(events)

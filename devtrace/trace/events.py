@@ -50,6 +50,17 @@ class TraceStart(Event):
     source: str = "devtrace"  # devtrace | tensorflow-log
     program: str | None = None
     backend: str | None = None  # simulated | nvml | cpu
+    streamed: bool = False  # written as the program ran: a complete trace ends with a trace_end record
+
+
+@dataclass(slots=True, repr=False, eq=False)
+class TraceEnd(Event):
+    """Last event of a streamed trace: the run ended and devtrace closed the file. A streamed trace
+    without one was cut off (``os._exit``, SIGKILL); it is complete up to its last line."""
+
+    kind = "trace_end"
+    status: int | None = None  # the program's exit status
+    events: int = 0  # records before this one
 
 
 @dataclass(slots=True, repr=False, eq=False)
@@ -210,7 +221,7 @@ def output_bytes(shape, dtype):
 
 EVENT_TYPES = {
     cls.kind: cls
-    for cls in (TraceStart, DeviceCreated, OpPlaced, TensorCopied, MemoryReserved, MemoryStats,
+    for cls in (TraceStart, TraceEnd, DeviceCreated, OpPlaced, TensorCopied, MemoryReserved, MemoryStats,
                 OOM, ConfigRejected, Message, DeviceMapping, SessionRun, FunctionCall)
 }
 
@@ -239,10 +250,19 @@ class Trace:
     the placement log is on); ``placement_listeners`` hear every event, but only while placement
     logging is on — ``listeners`` is the active list, usually empty, so the per-op path checks
     one list. ``graph_mode`` is true while a TF1 session's event is emitted (it logs as TF1 does).
+
+    Streaming (``stream``: an object with ``write(events)``): ``flush`` hands it every event but the
+    last ``KEEP`` and forgets them, so memory stays bounded; ``events`` then holds only what was
+    not flushed yet. The eager executor flushes every ``FLUSH_EVERY`` ops, a session run or
+    function call when it ends — never while one is in progress (``holds``): its events are
+    completed as it runs.
     """
 
     __slots__ = ("_events", "_done", "listeners", "placement_listeners", "message_listeners", "_seq",
-                 "graph_mode")
+                 "graph_mode", "stream", "holds", "mappings", "last_oom")
+
+    KEEP = 64  # events kept on a flush: the ops before the next one may still be read (list arguments)
+    FLUSH_EVERY = 4096  # a power of two: the executor tests ``seq & (FLUSH_EVERY - 1)``
 
     def __init__(self):
         self._events: list = []
@@ -252,6 +272,10 @@ class Trace:
         self.message_listeners: list = []
         self._seq = 0
         self.graph_mode = False
+        self.stream = None
+        self.holds = 0  # session runs and function calls in progress
+        self.mappings = 0  # DeviceMapping events so far (a session's number)
+        self.last_oom = None
 
     @property
     def events(self) -> list:
@@ -270,9 +294,40 @@ class Trace:
         self._events.append(event)
         for listener in self.listeners:
             listener(event)
-        if event.kind == "message":
+        kind = event.kind
+        if kind in _NOTED:
+            self._note(event, kind)
+
+    def _note(self, event, kind) -> None:
+        if kind == "message":
             for listener in self.message_listeners:
                 listener(event)
+        elif kind == "device_mapping":
+            self.mappings += 1
+        elif kind == "oom":
+            self.last_oom = event
+        elif not event.end:
+            self.holds += 1
+        else:
+            self.holds -= 1
+            if len(self._events) >= self.FLUSH_EVERY:
+                self.flush()
+
+    def flush(self, final: bool = False) -> None:
+        """Hand the stream what is complete (everything, when ``final``)."""
+        stream = self.stream
+        if stream is None or (self.holds and not final):
+            return
+        records = self.events
+        cut = len(records) if final else len(records) - self.KEEP
+        if cut <= 0:
+            return
+        from .. import interrupts
+
+        with interrupts.deferred():  # a signal waits: the batch is written and forgotten, or neither
+            stream.write(records[:cut])
+            self._events = records[cut:]
+            self._done = len(self._events)
 
     def set_placement_logging(self, enabled: bool) -> None:
         self.listeners = list(self.placement_listeners) if enabled else []
@@ -291,3 +346,6 @@ class Trace:
 
     def of(self, cls) -> list:
         return [e for e in self.events if isinstance(e, cls)]
+
+
+_NOTED = frozenset(("message", "device_mapping", "oom", "session_run", "function_call"))

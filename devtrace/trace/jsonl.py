@@ -9,17 +9,109 @@ and turns anything else into one ``UsageError`` line naming the file (and the li
 from __future__ import annotations
 
 import json
+import os
 
 from ..errors import UsageError
-from .events import EVENT_TYPES, SCHEMA, TraceStart
+from .events import EVENT_TYPES, SCHEMA, TraceEnd, TraceStart
 
 
 def dumps(events) -> str:
     events = list(events)
     if not events or not isinstance(events[0], TraceStart):
         events.insert(0, TraceStart())
-    encode = json.JSONEncoder(ensure_ascii=False).encode
-    names: dict = {}
+    return _encode_lines(events, json.JSONEncoder(ensure_ascii=False).encode, {})
+
+
+class Stream:
+    """A run's trace as it happens (``Trace.stream``): each flushed batch is appended, as whole
+    lines, to the ``--trace`` file (opened, and so emptied, when the run starts) and, when the end
+    of the run needs the events again (a ``--format``, a check, a report), to a private spool
+    file that iterating over the stream reads back one line at a time. ``close`` writes the
+    ``trace_end`` record; a file without one was cut off, and says so to whoever reads it.
+    A write that fails (a full disk) stops writing the file; ``error`` says why, once the run ends."""
+
+    def __init__(self, path: str | None = None, spool: bool = False, option: str = "--trace"):
+        import tempfile
+
+        self.path, self.option, self.error = path, option, None
+        self.target = None
+        if path is not None:
+            try:
+                self.target = open(path, "wb")
+            except OSError as e:
+                raise UsageError(f"{option} {path}: cannot write ({e.strerror or e})") from None
+        self.spool = tempfile.TemporaryFile() if spool else None  # unlinked: nothing is left behind
+        self.count, self.pid = 0, os.getpid()
+        self._encode = json.JSONEncoder(ensure_ascii=False).encode
+        self._names: dict = {}
+
+    def write(self, events) -> None:
+        """Append ``events``; the caller defers signals (``Trace.flush``): never half a batch."""
+        if os.getpid() != self.pid:  # a child the program forked: its ops are not this run's
+            return
+        if self.target is None and self.spool is None:  # nobody reads it: counted, then forgotten
+            self.count += len(events)
+            return
+        data = _encode_lines(events, self._encode, self._names).encode("utf-8")
+        self.count += len(events)
+        if self.spool is not None:
+            try:
+                self.spool.write(data)
+            except OSError as e:
+                import tempfile
+
+                self.error = f"the trace's spool in {tempfile.gettempdir()}: cannot write ({e.strerror or e})"
+                self.spool = None
+        if self.target is not None:
+            try:
+                self.target.write(data)
+                self.target.flush()
+            except OSError as e:
+                self.error = f"{self.option} {self.path}: cannot write ({e.strerror or e})"
+                self._close_target()
+
+    def close(self, status: int | None) -> None:
+        from .. import interrupts
+
+        with interrupts.deferred():
+            self.write([TraceEnd(status, self.count)])
+        self._close_target()
+        if self.error is not None:
+            raise UsageError(self.error)
+
+    def _close_target(self) -> None:
+        target, self.target = self.target, None
+        if target is not None:
+            try:
+                target.close()
+            except OSError as e:
+                self.error = self.error or f"{self.option} {self.path}: cannot write ({e.strerror or e})"
+
+    def lines(self):
+        """The spooled lines (bytes), read with ``pread``: several readers may interleave."""
+        if self.spool is None:
+            return
+        self.spool.flush()
+        fd, offset, rest = self.spool.fileno(), 0, b""
+        while True:
+            chunk = os.pread(fd, 1 << 20, offset)
+            if not chunk:
+                break
+            offset += len(chunk)
+            *complete, rest = (rest + chunk).split(b"\n")
+            yield from complete
+        if rest:
+            yield rest
+
+    def __iter__(self):
+        known: dict = {}
+        for lineno, raw in enumerate(self.lines(), 1):
+            event = _parse(raw.decode("utf-8"), "<spool>", lineno, known)
+            if event is not None:
+                yield event
+
+
+def _encode_lines(events, encode, names) -> str:
     out = []
     for e in events:
         cls = type(e)
@@ -30,7 +122,7 @@ def dumps(events) -> str:
         for f in fs:
             d[f] = getattr(e, f)
         out.append(encode(d))
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n" if out else ""
 
 
 def write(path, events) -> None:
@@ -85,7 +177,22 @@ def loads(text: str, name: str = "<trace>") -> list:
         raise UsageError(f"{name}: empty file, not a devtrace trace")
     known: dict = {}
     events = (_parse(raw, name, lineno, known) for lineno, raw in enumerate(text.splitlines(), 1))
-    return [e for e in events if e is not None]
+    events = [e for e in events if e is not None]
+    if events and _cut_off(events[0], events[-1]):
+        _warn_cut_off(name)
+    return events
+
+
+def _cut_off(first, last) -> bool:
+    """A streamed trace whose run never closed it (``TraceEnd``)."""
+    return isinstance(first, TraceStart) and first.streamed and not isinstance(last, TraceEnd)
+
+
+def _warn_cut_off(name: str) -> None:
+    import sys
+
+    sys.stderr.write(f"Warning: {name}: the trace was cut off before its run ended (no trace_end record: "
+                     f"os._exit or a kill); it holds the run up to its last line\n")
 
 
 def iter_read(path):
@@ -97,7 +204,7 @@ def iter_read(path):
     except OSError as e:
         raise UsageError(f"{name}: cannot read trace ({e.strerror or e})") from None
     known: dict = {}
-    count = 0
+    count, first, last = 0, None, None
     with f:
         try:
             for lineno, raw in enumerate(f, 1):
@@ -110,11 +217,14 @@ def iter_read(path):
                 event = _parse(text, name, lineno, known)
                 if event is not None:
                     count += 1
+                    first, last = first or event, event
                     yield event
         except OSError as e:
             raise UsageError(f"{name}: cannot read trace ({e.strerror or e})") from None
     if count == 0:
         raise UsageError(f"{name}: empty file, not a devtrace trace")
+    if _cut_off(first, last):
+        _warn_cut_off(name)
 
 
 def read(path) -> list:

@@ -42,7 +42,7 @@ class Session:
         _mark_graph_mode(ctx.trace)
         mapping = [[d.name, d.description] for d in self._devices if d.description]
         ctx.emit_graph(ev.DeviceMapping(mapping), self._log)
-        self._number = sum(1 for e in ctx.trace.events if e.kind == "device_mapping")  # SessionRun.session
+        self._number = ctx.trace.mappings  # SessionRun.session
 
     # -- properties ------------------------------------------------------------------------
     @property
