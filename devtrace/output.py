@@ -57,22 +57,33 @@ def print_json(obj) -> None:
 def print_table(headers: list[str], rows: list[list], title: str | None = None,
                 right: tuple[int, ...] = ()) -> None:
     """Print a table: rich on a terminal, plain text otherwise. ``right`` = right-aligned columns."""
-    cells = [["" if c is None else str(c) for c in row] for row in rows]
+    cells = [["" if c is None else printable(str(c)) for c in row] for row in rows]
     if is_terminal():
         from rich.console import Console
         from rich.table import Table
 
-        table = Table(title=title, title_justify="left", highlight=False)
-        for i, h in enumerate(headers):
-            table.add_column(h, justify="right" if i in right else "left", min_width=len(h), overflow="fold")
-        for row in cells:
-            table.add_row(*row)
-        Console(highlight=False, no_color=bool(os.environ.get("NO_COLOR"))).print(table)
-        return
+        console = Console(highlight=False, no_color=bool(os.environ.get("NO_COLOR")))
+        widths = [max([len(h)] + [len(row[i]) for row in cells]) for i, h in enumerate(headers)]
+        if sum(widths) + 3 * len(widths) + 1 <= console.width:  # boxed only when nothing is cut or folded
+            table = Table(title=title, title_justify="left", highlight=False)
+            for i, h in enumerate(headers):
+                table.add_column(h, justify="right" if i in right else "left", no_wrap=True)
+            for row in cells:
+                table.add_row(*row)
+            console.print(table)
+            return
     sys.stdout.write(format_plain_table(headers, cells, title, right))
 
 
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\x1b``): a file's bytes never drive the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def format_plain_table(headers, cells, title=None, right=()) -> str:
+    cells = [[printable(c) for c in row] for row in cells]
     widths = [len(h) for h in headers]
     for row in cells:
         for i, c in enumerate(row):
@@ -120,7 +131,10 @@ def output_path(path, option: str, protect=()) -> str | None:
     if os.path.exists(target) and not os.path.isfile(target):
         raise UsageError(f"{where}: not a regular file (devtrace writes only regular files; - writes to stdout)")
     for other, what in protect:
-        if other and os.path.exists(target) and os.path.exists(other) and os.path.samefile(other, target):
+        if not other or other in _STREAMS:
+            continue
+        if os.path.realpath(other) == target or (  # the same name (before either exists), or a hard link
+                os.path.exists(target) and os.path.exists(other) and os.path.samefile(other, target)):
             raise UsageError(f"{where}: is {what}; refusing to overwrite it")
     directory = os.path.dirname(target)
     if not os.path.isdir(directory):

@@ -102,6 +102,13 @@ def test_fail_on():
     assert same.moved == [] and d.failures(same, set(d.CHECKS)) == []
 
 
+def test_fail_on_moved_counts_ops_that_vanished_or_appeared():
+    result = d.diff(multitower(4), [ev.TraceStart()])
+    assert d.failures(result, {"moved"}) == ["moved: 13 op(s) only in A, 0 only in B (_EagerConst #0 on GPU:0 only in A)"]
+    back = d.diff([ev.TraceStart()], multitower(4))
+    assert d.failures(back, {"moved"}) == ["moved: 0 op(s) only in A, 13 only in B (_EagerConst #0 on GPU:0 only in B)"]
+
+
 def test_fallbacks_counted():
     a = [ev.OpPlaced(1, "Cast", None, "", gpu(0), ev.DEFAULT)]
     b = [ev.OpPlaced(1, "Cast", None, "", CPU0, ev.FALLBACK)]

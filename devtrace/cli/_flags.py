@@ -36,8 +36,10 @@ def _indices(text: str, flag: str) -> list[int]:
     out = []
     for part in text.split(","):
         part = part.strip()
-        if not part.isdigit():
+        if not (part.isascii() and part.isdigit()):
             raise UsageError(f"{flag} {text}: '{part}' is not a GPU index (expected e.g. {flag} 0,2)")
+        if int(part) in out:
+            raise UsageError(f"{flag} {text}: GPU {int(part)} is listed twice")
         out.append(int(part))
     return out
 

@@ -42,7 +42,10 @@ def _report_exception(exc: BaseException, program: str) -> None:
     sys.stderr.write("Traceback (most recent call last):\n")
     sys.stderr.write("".join(traceback.format_list(frames)))
     sys.stderr.write("".join(traceback.format_exception_only(type(exc), exc)))
-    first = (str(exc).strip().splitlines() or [""])[0]
+    try:
+        first = (str(exc).strip().splitlines() or [""])[0]
+    except Exception:  # noqa: BLE001 (the program's own __str__ failed: say so, as Python does)
+        first = "<exception str() failed>"
     name = type(exc).__name__
     sys.stderr.write(f"Error: {os.path.basename(program)} raised {name}" + (f": {first}" if first else "") + "\n")
 
@@ -102,13 +105,14 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
         sys.stderr.write(f"Error: {os.path.basename(program)} was terminated (SIGTERM)\n")
         status = 143
     except SyntaxError as e:
-        sys.stdout.flush()
+        _flush(sys.stdout)
         sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
-        sys.stderr.write(f"Error: {os.path.basename(program)} is not valid Python: {e.msg} (line {e.lineno})\n")
+        where = f" (line {e.lineno})" if e.lineno else ""
+        sys.stderr.write(f"Error: {os.path.basename(program)} is not valid Python: {e.msg}{where}\n")
         status = 1
     except BaseException as e:  # the program's own failure: its traceback, then one line
         _record(ctx)  # the traceback still holds the program's frames, so its tensors are alive
-        sys.stdout.flush()
+        _flush(sys.stdout)
         _report_exception(e, program)
         if ctx.trace.last_oom is not None and isinstance(e, ResourceExhaustedError):
             from ..trace.render_summary import oom_report
@@ -121,11 +125,19 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
             signal.signal(signal.SIGTERM, saved_term)
         as_tensorflow.uninstall()
         sys.argv, sys.path[:] = saved_argv, saved_path
-        sys.stdout.flush()
+        _flush(sys.stdout)
     if os.getpid() != pid:  # a child the program forked, leaving the program: it reports nothing
         sys.stderr.flush()
         real_exit(status)
     return status
+
+
+def _flush(stream) -> None:
+    """Flush what the program may have closed (``sys.stdout.close()``) or broken (a closed pipe)."""
+    try:
+        stream.flush()
+    except (ValueError, OSError):
+        pass
 
 
 def _closing_exit(ctx, pid, real_exit):

@@ -51,6 +51,9 @@ def handles_errors(fn):
             sys.stdout.flush()
             sys.stderr.write(f"Error: {e}\n")
             raise typer.Exit(e.exit_code) from None
+        except BrokenPipeError:  # `devtrace diff a b | head`: the reader left; end as a tool SIGPIPE stopped
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(128 + 13) from None
 
     return wrapper
 
@@ -76,7 +79,8 @@ def build_app(only: str | None = None) -> typer.Typer:
     for name, (module, function) in COMMANDS.items():
         if only is None or name == only:
             fn = getattr(importlib.import_module(f"{__package__}.{module}"), function)
-            new.command(name)(handles_errors(fn))
+            summary = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+            new.command(name, short_help=summary)(handles_errors(fn))  # whole: click cuts at 45 characters
     return new
 
 

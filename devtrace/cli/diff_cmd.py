@@ -24,14 +24,18 @@ def diff(
     from .. import output as _output
 
     checks = d.parse_fail_on(fail_on)
-    result = d.diff(jsonl.read(a), jsonl.read(b))
+    from ._progress import bar, file_size
+
+    size_a = file_size(a)
+    with bar("reading traces", size_a + file_size(b)) as update:  # streamed: never a whole trace in memory
+        result = d.diff(jsonl.iter_read(a, update), jsonl.iter_read(b, lambda done: update(size_a + done)))
     failed = d.failures(result, checks)
     if json_:
         obj = d.to_json(result)
         obj["failures"] = failed
         _output.print_json(obj)
     else:
-        sys.stdout.write(d.render(result))
+        sys.stdout.writelines(d.render_lines(result))
     if failed:
         sys.stdout.flush()
         for line in failed[1:]:

@@ -11,8 +11,10 @@ from ..trace import FORMATS
 def import_(
     logfile: Annotated[str, typer.Argument(
         metavar="LOGFILE", help="TensorFlow's output (stdout and stderr) with log_device_placement on; - for stdin.")],
-    format: Annotated[str, typer.Option(
-        "--format", metavar="|".join(FORMATS), help="How to render the imported placements.")] = "table",
+    format: Annotated[Optional[str], typer.Option(
+        "--format", metavar="|".join(FORMATS), show_default=False,
+        help="How to render the imported placements [default: table; with -o FILE.jsonl or FILE.dot, "
+             "the file's kind].")] = None,
     output: Annotated[Optional[Path], typer.Option(
         "--output", "-o", metavar="FILE", help="Write there (atomically) instead of to stdout.")] = None,
     json_: Annotated[bool, typer.Option(
@@ -20,6 +22,7 @@ def import_(
 ):
     """Import a TensorFlow placement log as a devtrace trace (eager, graph and TF1 logs)."""
     import json
+    import os
     import sys
 
     from ..errors import UsageError
@@ -27,6 +30,9 @@ def import_(
     from ..trace import tflog
     from .. import output as _output
 
+    if format is None:
+        suffix = os.path.splitext(str(output or ""))[1].lower()
+        format = {".jsonl": "jsonl", ".dot": "dot", ".gv": "dot"}.get(suffix, "table")
     if format not in FORMATS:
         raise UsageError(f"--format {format}: choose one of {', '.join(FORMATS)}")
     if json_ and format != "table":
@@ -42,7 +48,10 @@ def import_(
                 data = f.read()
         except OSError as e:
             raise UsageError(f"{logfile}: cannot read ({e.strerror or e})") from None
-    events, stats = tflog.parse(data, name, program=None if logfile == "-" else logfile)
+    from ._progress import bar
+
+    with bar(f"parsing {name}", data.count(b"\n"), unit="lines") as update:
+        events, stats = tflog.parse(data, name, program=None if logfile == "-" else logfile, progress=update)
     ops = sum(1 for e in events if e.kind == "op_placed")
 
     if json_:

@@ -30,8 +30,11 @@ def _convert(kind, trace, output, layout, full_ops, sample_every, what):
     from ..output import output_path
 
     output = output_path(output, "--output", [(trace, "the trace being converted")])
-    tl = _visual.write(kind, iter_read(trace), output, "--output", layout=layout, full_ops=full_ops,
-                       sample_every=sample_every, source=trace, require_events=True)
+    from ._progress import bar, file_size
+
+    with bar(f"reading {trace}", file_size(trace)) as update:
+        tl = _visual.write(kind, iter_read(trace, update), output, "--output", layout=layout, full_ops=full_ops,
+                           sample_every=sample_every, source=trace, require_events=True)
     if output not in (None, "-"):
         sys.stderr.write(_visual.note(tl, output, what) + "\n")
 

@@ -54,6 +54,8 @@ def parse_simulate(spec: str) -> list[GPUInfo]:
     gpus: list[GPUInfo] = []
     for group in text.split(","):
         group = group.strip()
+        if not group.isascii():
+            raise UsageError(f"--simulate: '{group}' is not ASCII; expected e.g. '4', '2xH100' or '4xK20m:5GiB'")
         if group.isdigit():
             count, model, mem = int(group), models.DEFAULT, None
         else:

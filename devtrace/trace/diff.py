@@ -8,6 +8,8 @@ from 0 like device ids and TensorFlow's node suffixes (``MatMul``, ``MatMul_1``,
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from . import events as ev
@@ -69,85 +71,134 @@ class DiffResult:
         return sorted(set(self.a.peak) | set(self.b.peak), key=device_sort_key)
 
 
-def _side(events) -> Side:
-    s = Side()
-    for e in events:
-        kind = e.kind
-        if kind == "op_placed":
-            s.ops += 1
-            if e.reason == ev.FALLBACK:
-                s.fallbacks += 1
-        elif kind == "tensor_copied":
-            s.copies += 1
-            s.copy_bytes += e.nbytes
-        elif kind == "memory_stats":
-            s.peak[e.device] = e.peak
-    return s
+class _Ops:
+    """One trace's ops in columns — interned strings as array indices — and its totals, read in one
+    pass: a million ops take a few dozen MB, not the gigabyte their event objects would."""
+
+    def __init__(self, events):
+        self.strings: list = [None]
+        ids: dict = {None: 0}
+        self.op, self.node, self.device, self.k = array("i"), array("i"), array("i"), array("i")
+        self.seq = array("q")
+        self.side = Side()
+        per_type: dict = {}
+        for e in events:
+            kind = e.kind
+            if kind == "op_placed":
+                row = []
+                for value in (e.op, e.node, e.device):
+                    i = ids.get(value)
+                    if i is None:
+                        i = ids[value] = len(self.strings)
+                        self.strings.append(value)
+                    row.append(i)
+                self.op.append(row[0])
+                self.node.append(row[1])
+                self.device.append(row[2])
+                k = per_type.get(row[0], 0)
+                per_type[row[0]] = k + 1
+                self.k.append(k)
+                self.seq.append(e.seq)
+                self.side.ops += 1
+                if e.reason == ev.FALLBACK:
+                    self.side.fallbacks += 1
+            elif kind == "tensor_copied":
+                self.side.copies += 1
+                self.side.copy_bytes += e.nbytes
+            elif kind == "memory_stats":
+                self.side.peak[e.device] = e.peak
+
+    def __len__(self) -> int:
+        return len(self.op)
+
+    def label(self, i: int) -> str:
+        op, node = self.strings[self.op[i]], self.strings[self.node[i]]
+        if op == "?" and node:  # an imported TF <= 1.4 line: only the node name is known
+            return node
+        return f"{op} #{self.k[i]}" + (f" ({node})" if node and node != op else "")
+
+    def ref(self, i: int) -> OpRef:
+        return OpRef(self.label(i), self.strings[self.op[i]], self.strings[self.node[i]],
+                     self.strings[self.device[i]], self.seq[i])
 
 
-def _labels(ops) -> list[str]:
-    seen: dict[str, int] = {}
-    out = []
-    for e in ops:
-        k = seen.get(e.op, 0)
-        seen[e.op] = k + 1
-        if e.op == "?" and e.node:  # an imported TF <= 1.4 line: only the node name is known
-            label = e.node
-        else:
-            label = f"{e.op} #{k}" + (f" ({e.node})" if e.node and e.node != e.op else "")
-        out.append(label)
-    return out
+class _Lazy(Sequence):
+    """A list whose items are made when read (a million moved ops are two arrays of indices)."""
+
+    def __init__(self, indices, make):
+        self._indices, self._make = indices, make
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._make(x) for x in self._indices[i]]
+        return self._make(self._indices[i])
+
+    def __eq__(self, other):
+        return list(self) == list(other) if isinstance(other, (list, tuple, _Lazy)) else NotImplemented
 
 
-def _occurrences(ops, key) -> dict:
-    """(key(op), k) → index in ``ops``, where k counts earlier ops with the same key."""
+def _pairs(a: _Ops, b: _Ops) -> array:
+    """For each op of A the index of its match in B (-1: none): by node name where both traces name
+    the op (the k-th ``MatMul_1`` with the k-th), the rest by position among ops of the same type."""
+    pairs = array("q", [-1]) * len(a)
+    taken = bytearray(len(b))
+    b_nodes: dict = {}
     seen: dict = {}
-    out = {}
-    for i, e in enumerate(ops):
-        kv = key(e)
-        if kv is None:
-            continue
-        k = seen.get(kv, 0)
-        seen[kv] = k + 1
-        out[(kv, k)] = i
-    return out
+    for j in range(len(b)):
+        node = b.node[j]
+        if node:
+            k = seen.get(node, 0)
+            seen[node] = k + 1
+            b_nodes[(b.strings[node], k)] = j
+    seen = {}
+    if b_nodes:
+        for i in range(len(a)):
+            node = a.node[i]
+            if node:
+                k = seen.get(node, 0)
+                seen[node] = k + 1
+                j = b_nodes.get((a.strings[node], k))
+                if j is not None:
+                    pairs[i], taken[j] = j, 1
+    del b_nodes, seen
+    queues: dict = {}
+    for j in range(len(b)):
+        if not taken[j]:
+            queues.setdefault(b.strings[b.op[j]], array("q")).append(j)
+    heads = dict.fromkeys(queues, 0)
+    for i in range(len(a)):
+        if pairs[i] < 0:
+            t = a.strings[a.op[i]]
+            queue = queues.get(t)
+            if queue is not None and heads[t] < len(queue):
+                pairs[i] = queue[heads[t]]
+                heads[t] += 1
+    return pairs
 
 
 def diff(a_events, b_events) -> DiffResult:
-    a_ops = [e for e in a_events if e.kind == "op_placed"]
-    b_ops = [e for e in b_events if e.kind == "op_placed"]
-    result = DiffResult(_side(a_events), _side(b_events))
-    pairs: dict[int, int] = {}  # index in a_ops -> index in b_ops
-    # 1. by node name, where both traces name the op
-    a_nodes = _occurrences(a_ops, lambda e: e.node)
-    b_nodes = _occurrences(b_ops, lambda e: e.node)
-    for key, i in a_nodes.items():
-        j = b_nodes.get(key)
-        if j is not None:
-            pairs[i] = j
-    # 2. the rest by position among ops of the same type
-    taken_b = set(pairs.values())
-    a_rest = [i for i in range(len(a_ops)) if i not in pairs]
-    b_rest = [j for j in range(len(b_ops)) if j not in taken_b]
-    b_by_type: dict[str, list[int]] = {}
-    for j in b_rest:
-        b_by_type.setdefault(b_ops[j].op, []).append(j)
-    for i in a_rest:
-        queue = b_by_type.get(a_ops[i].op)
-        if queue:
-            pairs[i] = queue.pop(0)
-    a_labels, b_labels = _labels(a_ops), _labels(b_ops)
-    result.matched = len(pairs)
-    for i in sorted(pairs):
+    """Compare two traces (lists, or iterators read once: ``jsonl.iter_read``)."""
+    a, b = _Ops(a_events), _Ops(b_events)
+    pairs = _pairs(a, b)
+    result = DiffResult(a.side, b.side)
+    moved, only_a, matched_b = array("q"), array("q"), bytearray(len(b))
+    for i in range(len(a)):
         j = pairs[i]
-        a, b = a_ops[i], b_ops[j]
-        if a.device != b.device:
-            result.moved.append(Moved(a_labels[i], a.op, a.node, a.device, b.device, a.seq, b.seq))
-    matched_b = set(pairs.values())
-    result.only_a = [OpRef(a_labels[i], e.op, e.node, e.device, e.seq)
-                     for i, e in enumerate(a_ops) if i not in pairs]
-    result.only_b = [OpRef(b_labels[j], e.op, e.node, e.device, e.seq)
-                     for j, e in enumerate(b_ops) if j not in matched_b]
+        if j < 0:
+            only_a.append(i)
+            continue
+        matched_b[j] = 1
+        if a.strings[a.device[i]] != b.strings[b.device[j]]:
+            moved.append(i)
+    result.matched = len(a) - len(only_a)
+    result.moved = _Lazy(moved, lambda i: Moved(a.label(i), a.strings[a.op[i]], a.strings[a.node[i]],
+                                                a.strings[a.device[i]], b.strings[b.device[pairs[i]]],
+                                                a.seq[i], b.seq[pairs[i]]))
+    result.only_a = _Lazy(only_a, a.ref)
+    result.only_b = _Lazy(array("q", (j for j in range(len(b)) if not matched_b[j])), b.ref)
     return result
 
 
@@ -164,16 +215,28 @@ def _size(n: int | None) -> str:
 
 
 def render(result: DiffResult) -> str:
+    return "".join(render_lines(result))
+
+
+def render_lines(result: DiffResult):
+    """The text, a line at a time (the listing of a million moved ops is never one string)."""
+    for line in _lines(result):
+        yield line + "\n"
+
+
+def _lines(result: DiffResult):
     a, b = result.a, result.b
-    out = [f"ops: A {a.ops} · B {b.ops} · matched {result.matched}"]
-    out.append(f"moved: {len(result.moved)}")
-    out.extend(f"  {m.label}: {short_device(m.a_device)} → {short_device(m.b_device)}" for m in result.moved)
+    yield f"ops: A {a.ops} · B {b.ops} · matched {result.matched}"
+    yield f"moved: {len(result.moved)}"
+    for m in result.moved:
+        yield f"  {m.label}: {short_device(m.a_device)} → {short_device(m.b_device)}"
     for title, refs in (("only in A", result.only_a), ("only in B", result.only_b)):
-        out.append(f"{title}: {len(refs)}")
-        out.extend(f"  {r.label} on {short_device(r.device)}" for r in refs)
-    out.append(f"copies: A {a.copies} ({format_bytes(a.copy_bytes)}) · B {b.copies} ({format_bytes(b.copy_bytes)})"
-               f" · {_signed(result.copies_change)} ({_signed_bytes(result.copy_bytes_change)})")
-    out.append(f"fallbacks: A {a.fallbacks} · B {b.fallbacks} · {_signed(b.fallbacks - a.fallbacks)}")
+        yield f"{title}: {len(refs)}"
+        for r in refs:
+            yield f"  {r.label} on {short_device(r.device)}"
+    yield (f"copies: A {a.copies} ({format_bytes(a.copy_bytes)}) · B {b.copies} ({format_bytes(b.copy_bytes)})"
+           f" · {_signed(result.copies_change)} ({_signed_bytes(result.copy_bytes_change)})")
+    yield f"fallbacks: A {a.fallbacks} · B {b.fallbacks} · {_signed(b.fallbacks - a.fallbacks)}"
     devices = result.peak_devices()
     if devices:
         from ..output import format_plain_table
@@ -183,10 +246,8 @@ def render(result: DiffResult) -> str:
             pa, pb = a.peak.get(d), b.peak.get(d)
             change = "" if pa is None or pb is None else _signed_bytes(pb - pa)
             rows.append(["  " + short_device(d), _size(pa), _size(pb), change])
-        out.append("peak memory:")
-        table = format_plain_table(["  device", "A", "B", "change"], rows, right=(1, 2, 3))
-        out.append(table.rstrip("\n"))
-    return "\n".join(out) + "\n"
+        yield "peak memory:"
+        yield format_plain_table(["  device", "A", "B", "change"], rows, right=(1, 2, 3)).rstrip("\n")
 
 
 def to_json(result: DiffResult) -> dict:
@@ -232,6 +293,11 @@ def failures(result: DiffResult, fail_on: set[str]) -> list[str]:
         more = f" and {len(result.moved) - 1} more" if len(result.moved) > 1 else ""
         out.append(f"moved: {len(result.moved)} op(s) changed device "
                    f"({first.label}: {short_device(first.a_device)} → {short_device(first.b_device)}{more})")
+    if "moved" in fail_on and (result.only_a or result.only_b):  # an op that vanished or appeared moved too
+        first = (result.only_a or result.only_b)[0]
+        side = "A" if result.only_a else "B"
+        out.append(f"moved: {len(result.only_a)} op(s) only in A, {len(result.only_b)} only in B "
+                   f"({first.label} on {short_device(first.device)} only in {side})")
     if "copies" in fail_on and (b.copies > a.copies or b.copy_bytes > a.copy_bytes):
         out.append(f"copies: {a.copies} ({format_bytes(a.copy_bytes)}) → {b.copies} ({format_bytes(b.copy_bytes)})")
     if "fallback" in fail_on and b.fallbacks > a.fallbacks:

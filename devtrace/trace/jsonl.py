@@ -139,6 +139,34 @@ def _field_names(cls) -> list:
     return [f.name for f in fields(cls)]
 
 
+_INT, _STR, _LIST, _BOOL = "an integer", "a string", "a list", "true or false"
+_TYPES = {  # what each field of the wire format holds; "or null" fields may also be null
+    **dict.fromkeys(("seq", "input_index", "nbytes", "total_reserved", "reserved", "in_use", "peak", "num_allocs",
+                     "largest_alloc", "num_regions", "num_ooms", "duration_ns", "index", "ops", "session",
+                     "events"), _INT),
+    **dict.fromkeys(("physical_index", "memory_limit", "limit", "mem_in_use", "status"), _INT + " or null"),
+    **dict.fromkeys(("op", "device", "src", "dst", "name", "device_type", "reason", "allocator", "policy",
+                     "requested", "level", "text", "call", "message", "mode", "source", "function", "description"),
+                    _STR),
+    **dict.fromkeys(("node", "program", "backend", "dtype", "error"), _STR + " or null"),
+    **dict.fromkeys(("simulated", "end", "streamed"), _BOOL),
+    **dict.fromkeys(("inputs", "live", "devices"), _LIST),
+    "shape": _LIST + " or null",
+}
+
+
+def _is(value, want: str) -> bool:
+    if value is None:
+        return want.endswith("or null")
+    if want.startswith(_INT):
+        return type(value) is int
+    if want.startswith(_STR):
+        return type(value) is str
+    if want.startswith(_LIST):
+        return type(value) is list
+    return type(value) is bool
+
+
 def _parse(raw: str, name: str, lineno: int, known: dict):
     """The event on one line, or ``None`` for a blank line; ``UsageError`` naming file and line."""
     if not raw.strip():
@@ -163,6 +191,11 @@ def _parse(raw: str, name: str, lineno: int, known: dict):
     names = known.get(kind)
     if names is None:
         names = known[kind] = frozenset(_field_names(cls))
+    for key, value in record.items():
+        want = _TYPES.get(key) if key in names else None
+        if want is not None and not _is(value, want):
+            raise UsageError(f"{name}:{lineno}: invalid {kind} event (field '{key}' must be {want}, "
+                             f"got {json.dumps(value)[:40]})")
     try:
         return cls(**{k: v for k, v in record.items() if k in names})
     except TypeError as e:
@@ -195,19 +228,23 @@ def _warn_cut_off(name: str) -> None:
                      f"os._exit or a kill); it holds the run up to its last line\n")
 
 
-def iter_read(path):
+def iter_read(path, progress=None):
     """The events of a JSONL trace file, one at a time: the whole file is never in memory.
-    Same rules and messages as :func:`read`, checked line by line as the file is read."""
+    Same rules and messages as :func:`read`, checked line by line as the file is read.
+    ``progress(bytes_read)`` is called every few thousand lines (a progress bar)."""
     name = str(path)
     try:
         f = open(path, "rb")
     except OSError as e:
         raise UsageError(f"{name}: cannot read trace ({e.strerror or e})") from None
     known: dict = {}
-    count, first, last = 0, None, None
+    count, first, last, done = 0, None, None, 0
     with f:
         try:
             for lineno, raw in enumerate(f, 1):
+                done += len(raw)
+                if progress is not None and not lineno & 4095:
+                    progress(done)
                 if b"\0" in raw:
                     raise UsageError(f"{name}: not a devtrace trace (binary file)")
                 try:

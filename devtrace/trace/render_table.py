@@ -53,7 +53,7 @@ def rows(events) -> list[list[str]]:
             continue
         cs = copies.get(e.seq, ())
         copied = f"{len(cs)} ({format_bytes(sum(c.nbytes for c in cs))})" if cs else ""
-        out.append([str(e.seq), e.op, e.node or "", e.requested or "", short_device(e.device), e.reason, copied])
+        out.append([str(e.seq), e.op, e.node or "", short_device(e.requested), short_device(e.device), e.reason, copied])
     return out
 
 

@@ -158,6 +158,9 @@ def _split_interleaved(line: str):
     return None
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
 class _Parser:
     def __init__(self):
         self.stats = ParseStats()
@@ -167,7 +170,7 @@ class _Parser:
 
     # -- one physical line ------------------------------------------------------------
     def feed(self, lineno: int, raw: str) -> None:
-        line = raw.rstrip()
+        line = _ANSI.sub("", raw).rstrip()  # a log captured from a coloured terminal
         if not line.strip():
             self.mapping = None
             if self.pending is not None and _graph_record(self.pending, False)[0] is not None:
@@ -290,10 +293,11 @@ class _Parser:
         return events
 
 
-def parse(text: str | bytes, name: str = "input", program: str | None = None):
+def parse(text: str | bytes, name: str = "input", program: str | None = None, progress=None):
     """Parse a TensorFlow log → ``(events, stats)``.
 
-    ``name`` labels errors (a path, or ``<stdin>``); ``program`` goes into the TraceStart.
+    ``name`` labels errors (a path, or ``<stdin>``); ``program`` goes into the TraceStart;
+    ``progress(lines_parsed)`` is called every few thousand lines.
     Empty input, binary input and input without a single placement line raise ``UsageError``.
     """
     if isinstance(text, (bytes, bytearray)):
@@ -307,6 +311,8 @@ def parse(text: str | bytes, name: str = "input", program: str | None = None):
     parser = _Parser()
     for lineno, raw in enumerate(text.splitlines(), 1):
         parser.feed(lineno, raw)
+        if progress is not None and not lineno & 4095:
+            progress(lineno)  # lines parsed (a progress bar)
     events = parser.finish(program)
     if len(events) == 1:
         raise UsageError(f"{name}: no device placement lines in {_n(parser.stats.lines, 'line')} "
