@@ -283,3 +283,18 @@ def test_renderers_do_not_import_heavy_modules():
 def test_every_renderer_accepts_any_trace(events):
     for fn in (render_tf2.render, render_tf1.render, render_table.render, render_summary.render, render_dot.render):
         assert isinstance(fn(events), str)
+
+
+@pytest.mark.parametrize("record", [
+    (1, "AddV2", None, "", "/job:localhost/replica:0/task:0/device:GPU:0", ev.DEFAULT, [0, 0]),
+    (2, "MatMul", 'n"ode\\é', "/GPU:1", "/job:localhost/replica:0/task:0/device:CPU:0", ev.SOFT, [1], (2, 3), "float32", 1234),
+    (3, "Fill", "x\n", "", "/job:localhost/replica:0/task:0/device:GPU:0", ev.EXPLICIT, [], (), "int64", 5, 768),
+    (4, "Unpack", None, "", "d", ev.FALLBACK, [3, 2, 1], None, None, 0),
+])
+def test_an_op_tuple_is_written_exactly_as_its_event(record):
+    import json
+
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+    fast = jsonl._encode_lines([record], encode, {})
+    assert fast == jsonl._encode_lines([ev.OpPlaced(*record)], encode, {})
+    assert json.loads(fast)["seq"] == record[0]

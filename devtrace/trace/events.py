@@ -318,7 +318,7 @@ class Trace:
         stream = self.stream
         if stream is None or (self.holds and not final):
             return
-        records = self.events
+        records = self._events  # op tuples as they are: the stream writes them without making objects
         cut = len(records) if final else len(records) - self.KEEP
         if cut <= 0:
             return
@@ -327,7 +327,7 @@ class Trace:
         with interrupts.deferred():  # a signal waits: the batch is written and forgotten, or neither
             stream.write(records[:cut])
             self._events = records[cut:]
-            self._done = len(self._events)
+            self._done = max(0, self._done - cut)
 
     def set_placement_logging(self, enabled: bool) -> None:
         self.listeners = list(self.placement_listeners) if enabled else []

@@ -104,16 +104,23 @@ class Stream:
             yield rest
 
     def __iter__(self):
-        known: dict = {}
-        for lineno, raw in enumerate(self.lines(), 1):
-            event = _parse(raw.decode("utf-8"), "<spool>", lineno, known)
-            if event is not None:
-                yield event
+        """The spooled events: lines this stream wrote itself, so they are not checked again."""
+        loads, types = json.loads, EVENT_TYPES
+        for raw in self.lines():
+            record = loads(raw)
+            del record["schema"]
+            yield types[record.pop("event")](**record)
 
 
 def _encode_lines(events, encode, names) -> str:
+    """JSON Lines exactly as ``json`` writes each record; an op recorded as a field tuple (the eager
+    hot path) is written from the tuple, its repeated strings encoded once."""
     out = []
+    strings = names.setdefault(str, {})
     for e in events:
+        if type(e) is tuple:
+            out.append(_op_line(e, strings, encode))
+            continue
         cls = type(e)
         fs = names.get(cls)
         if fs is None:
@@ -123,6 +130,31 @@ def _encode_lines(events, encode, names) -> str:
             d[f] = getattr(e, f)
         out.append(encode(d))
     return "\n".join(out) + "\n" if out else ""
+
+
+_OP_FIELDS = ("seq", "op", "node", "requested", "device", "reason", "inputs", "shape", "dtype", "duration_ns",
+              "mem_in_use")
+
+
+def _op_line(record: tuple, strings: dict, encode) -> str:
+    """One ``op_placed`` line from ``OpPlaced``'s field tuple (missing trailing fields: defaults)."""
+    seq, op, node, requested, device, reason, inputs = record[:7]
+    rest = record[7:] + (None, None, 0, None)[len(record) - 7:]
+    shape, dtype, duration, mem = rest
+
+    def text(value):
+        if value is None:
+            return "null"
+        out = strings.get(value)
+        if out is None:
+            out = strings[value] = encode(value)
+        return out
+
+    shape_text = "null" if shape is None else "[" + ", ".join(map(str, shape)) + "]"
+    return (f'{{"schema": {SCHEMA}, "event": "op_placed", "seq": {seq}, "op": {text(op)}, "node": {text(node)}, '
+            f'"requested": {text(requested)}, "device": {text(device)}, "reason": {text(reason)}, '
+            f'"inputs": [{", ".join(map(str, inputs))}], "shape": {shape_text}, "dtype": {text(dtype)}, '
+            f'"duration_ns": {duration}, "mem_in_use": {"null" if mem is None else mem}}}')
 
 
 def write(path, events) -> None:
