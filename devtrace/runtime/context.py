@@ -229,10 +229,12 @@ class Context:
             platform_id = self.machine.gpus.index(gpu)
             for policy in device_policies:
                 name = names.full_name("GPU", n)
-                allocator = memory.BFCAllocator(f"GPU_{n}_bfc", policy.limit, policy.allow_growth,
-                                                on_reserve=self._reserve_listener(name, f"GPU_{n}_bfc"))
-                devices.append(Device(name, "GPU", n, gpu, platform_id, allocator, policy,
-                                      gpu.short_description(platform_id), self.trace))
+                allocator, backend = self._gpu_memory(gpu, platform_id, policy, name, f"GPU_{n}_bfc")
+                device = Device(name, "GPU", n, gpu, platform_id, allocator, policy,
+                                gpu.short_description(platform_id), self.trace)
+                if backend is not None:
+                    device._backend = backend
+                devices.append(device)
                 n += 1
         self.devices = devices
         self.devices_by_name = {d.name: d for d in devices}
@@ -247,6 +249,20 @@ class Context:
             if d.device_type == "GPU" and d.allocator.bytes_reserved:
                 self.trace.emit(ev.MemoryReserved(d.name, d.allocator.name, d.allocator.bytes_reserved,
                                                   d.allocator.bytes_reserved))
+
+    def _gpu_memory(self, gpu, ordinal, policy, name, allocator_name):
+        """The allocator of one logical GPU and, on a real GPU CuPy can drive, its backend: the
+        CuPy pool, created (and preallocated) now, as TensorFlow creates its allocators at
+        initialisation, and accounted by a :class:`~.memory.PoolAllocator` with the same limit."""
+        on_reserve = self._reserve_listener(name, allocator_name)
+        if gpu.backend == "nvml":
+            from . import backends
+
+            if backends.cupy_usable() is None:
+                backend = backends.CupyBackend(ordinal, policy.limit, policy.preallocate)
+                return memory.PoolAllocator(allocator_name, policy.limit, policy.allow_growth, backend.total_bytes,
+                                            on_reserve), backend
+        return memory.BFCAllocator(allocator_name, policy.limit, policy.allow_growth, on_reserve=on_reserve), None
 
     def _reserve_listener(self, device_name, allocator_name):
         def on_reserve(nbytes, total):
