@@ -61,13 +61,14 @@ def op_device(request):
     from devtrace.devices.physical import CPUInfo, GPUInfo, Machine
     from devtrace.runtime import backends
     from devtrace.runtime.context import reset_context
-    from fake_cupy import FakeCupy
+    from fake_cupy import FakeCupy, FakeGPU
 
     gpus = tuple(simulated.parse_simulate("1")) if request.param != "CPU" else ()
     fake = None
     if request.param == "GPU-cupy-fake":  # an NVML GPU whose CuPy is the fake: pool and accounting made at init
-        fake = FakeCupy()
         gpus = tuple(GPUInfo(**{**g.__dict__, "backend": "nvml"}) for g in gpus)
+        fake = FakeCupy(gpus=[FakeGPU(g.name, g.memory_total, g.multiprocessor_count, g.compute_capability,
+                                      g.pci_bus_id, g.uuid) for g in gpus])
         request.getfixturevalue("monkeypatch").setattr(backends, "_import_cupy", lambda: fake)
     ctx = reset_context(Machine(CPUInfo("cpu", 2, 1 << 34), gpus, gpus, "simulated" if gpus else "cpu"), env={})
     ctx.ensure_initialized("op_device fixture")

@@ -21,6 +21,7 @@ from devtrace.runtime import backends
 from devtrace.runtime.context import reset_context
 from devtrace.runtime.memory import PoolAllocator, round_pool_bytes
 
+from conftest import _ENV, ROOT, devtrace, program
 from fake_cupy import FakeCupy, FakeGPU, OutOfMemoryError
 
 H100_TOTAL = 81559 * MiB  # what NVML reports for an H100 80GB HBM3
@@ -179,3 +180,78 @@ def _step(kind, shape, pick, live, double):
 
 def test_round_pool_bytes_is_cupys():
     assert [round_pool_bytes(n) for n in (0, 1, 511, 512, 513, 1000)] == [0, 512, 512, 512, 1024, 1024]
+
+
+# -- the CLI on a fake real GPU (a subprocess: NVML and CuPy faked in it) ------------------------
+
+def fake_gpu_cli(*args, gpus="A100"):
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in __import__("os").environ.items() if k not in _ENV}
+    env.update({"COLUMNS": "200", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"})
+    return subprocess.run([sys.executable, "tests/fake_gpu_cli.py", "--gpus", gpus, *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
+
+
+def test_oom_program_on_the_cupy_path_ends_exactly_as_on_the_simulated_path():
+    real = fake_gpu_cli("run", program("oom.py"), "--limit", "64")
+    simulated = devtrace("run", program("oom.py"), "--limit", "64", "--simulate", "1")
+    assert real.returncode == simulated.returncode == 1
+    tail = lambda r: r.stderr[r.stderr.index("devtrace.errors.ResourceExhaustedError"):]  # noqa: E731
+    assert tail(real) == tail(simulated)
+    assert "Live allocations on GPU:0 (GPU_0_bfc) when Square asked for 16.0 MiB: 4 using 64.0 MiB" in real.stderr
+
+
+def test_fraction_on_an_80gb_h100_preallocates_and_runs():
+    r = fake_gpu_cli("mem", program("matmul_log.py"), "--fraction", "0.3", "--json", gpus="H100")
+    assert r.returncode == 0, r.stderr
+    import json
+
+    (gpu,) = [d for d in json.loads(r.stdout)["devices"] if d["name"].startswith("/device:GPU")]
+    limit = int(81559 * MiB * 0.3)
+    assert (gpu["limit"], gpu["reserved"], gpu["policy"]) == (limit, limit - limit % 512, "fraction")
+
+
+# -- binding: NVML's GPUs joined to the CUDA runtime's ordinals by UUID ---------------------------
+
+def four_gpus():
+    models = [("Tesla V100-SXM2-16GB", 16 << 30, 80, (7, 0)), ("NVIDIA A100-SXM4-80GB", 80 << 30, 108, (8, 0)),
+              ("NVIDIA H100 80GB HBM3", H100_TOTAL, 132, (9, 0)), ("NVIDIA A100-SXM4-80GB", 80 << 30, 108, (8, 0))]
+    return [FakeGPU(*m, bus=f"0000:{0x10 + i:02x}:00.0") for i, m in enumerate(models)]
+
+
+def kernel_uuids(fake):
+    return {fake.gpus[device].uuid for what, device, _ in fake.calls if device is not None}
+
+
+def test_visible_uuid_binds_gpu0_to_the_cuda_device_with_that_uuid(monkeypatch):
+    from devtrace.devices import discovery
+
+    gpus = four_gpus()
+    nvml = [nvml_gpu(g, i) for i, g in enumerate(gpus)]
+    env = {"CUDA_VISIBLE_DEVICES": gpus[2].uuid}
+    monkeypatch.setattr("devtrace.devices.nvml.probe_devices", lambda module=None, force=False: (list(nvml), [], None))
+    machine = discovery.discover(env=env)
+    assert [g.uuid for g in machine.gpus] == [gpus[2].uuid]
+    fake = FakeCupy(gpus=gpus, visible=[2])  # the CUDA runtime applied CUDA_VISIBLE_DEVICES: one device, ordinal 0
+    monkeypatch.setattr(backends, "_import_cupy", lambda: fake)
+    ctx = reset_context(machine, env=env)
+    with tf.device("/GPU:0"):
+        y = tf.ones([2, 2]) @ tf.ones([2, 2])
+    assert y.device == GPU0 and kernel_uuids(fake) == {gpus[2].uuid}
+
+
+def test_binding_follows_uuids_when_cuda_numbers_the_gpus_differently(monkeypatch):
+    gpus = four_gpus()
+    fake = FakeCupy(gpus=gpus, visible=[2, 1, 3, 0])  # CUDA's FASTEST_FIRST: the H100, the A100s, the V100
+    nvml = tuple(nvml_gpu(g, i) for i, g in enumerate(gpus))  # devtrace's list in PCI order, say
+    monkeypatch.setattr(backends, "_import_cupy", lambda: fake)
+    ctx = reset_context(Machine(CPUInfo("cpu", 2, 1 << 34), nvml, nvml, "nvml"), env={})
+    ctx.ensure_initialized("test")
+    for i, g in enumerate(gpus):
+        fake.calls.clear()
+        with tf.device(f"/GPU:{i}"):
+            tf.ones([2]) + 1.0
+        assert kernel_uuids(fake) == {g.uuid}, i
+        assert ctx.devices[1 + i].platform_id == fake.gpus.index(g)

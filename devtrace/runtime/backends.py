@@ -127,6 +127,26 @@ class CupyBackend:
         return self._call(self.cupy.asarray, src_backend.to_host(array))
 
 
+def cuda_ordinals(cupy=None) -> dict[str, int]:
+    """The CUDA runtime's devices — what it left visible, in its order — by UUID (the hex digits
+    NVML writes after ``GPU-``/``MIG-``, lower case), from ``getDeviceProperties``."""
+    import uuid
+
+    cupy = cupy or _import_cupy()
+    runtime, out = cupy.cuda.runtime, {}
+    for ordinal in range(runtime.getDeviceCount()):
+        raw = runtime.getDeviceProperties(ordinal).get("uuid")
+        if raw and any(raw):
+            out[str(uuid.UUID(bytes=bytes(raw)))] = ordinal
+    return out
+
+
+def uuid_key(nvml_uuid: str) -> str:
+    """``GPU-1d3a…`` / ``MIG-…`` → the bare UUID :func:`cuda_ordinals` is keyed by."""
+    text = nvml_uuid.lower()
+    return text[4:] if text.startswith(("gpu-", "mig-")) else text
+
+
 def _import_cupy():
     import cupy
 
