@@ -58,19 +58,24 @@ def op_device(request):
     fake CuPy. Returns the device string for ``tf.device(...)``; on ``GPU-cupy-fake`` a kernel whose
     output is not a (fake) CuPy array — it computed with NumPy instead of ``xp`` — fails the test."""
     from devtrace.devices import simulated
-    from devtrace.devices.physical import CPUInfo, Machine
+    from devtrace.devices.physical import CPUInfo, GPUInfo, Machine
     from devtrace.runtime import backends
     from devtrace.runtime.context import reset_context
-    from fake_cupy import FakeCupy
+    from fake_cupy import FakeCupy, FakeGPU
 
     gpus = tuple(simulated.parse_simulate("1")) if request.param != "CPU" else ()
+    fake = None
+    if request.param == "GPU-cupy-fake":  # an NVML GPU whose CuPy is the fake: pool and accounting made at init
+        gpus = tuple(GPUInfo(**{**g.__dict__, "backend": "nvml"}) for g in gpus)
+        fake = FakeCupy(gpus=[FakeGPU(g.name, g.memory_total, g.multiprocessor_count, g.compute_capability,
+                                      g.pci_bus_id, g.uuid) for g in gpus])
+        request.getfixturevalue("monkeypatch").setattr(backends, "_import_cupy", lambda: fake)
     ctx = reset_context(Machine(CPUInfo("cpu", 2, 1 << 34), gpus, gpus, "simulated" if gpus else "cpu"), env={})
     ctx.ensure_initialized("op_device fixture")
     if request.param == "GPU-cupy-fake":
         device = ctx.devices[1]
-        fake = FakeCupy()
-        backend = device._backend = backends.CupyBackend(0, device.memory.limit, False, cupy=fake)
-        device.xp = None
+        backend = device.backend
+        assert backend.name == "cupy"
         run = backend.run
 
         def checked_run(kernel, arrays, attrs):

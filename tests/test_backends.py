@@ -54,7 +54,8 @@ def test_copies_are_real_copies(kind):
 def test_cupy_backend_runs_inside_its_device_and_pool():
     fake = FakeCupy()
     b = backends.CupyBackend(3, limit_bytes=1 << 20, preallocate=True, cupy=fake)
-    assert b.pool.limit == 1 << 20 and b.pool.allocated == 1 << 20  # preallocated up front
+    with fake.cuda.Device(3):  # CuPy's pools are per device: ask the device's
+        assert b.pool.get_limit() == 1 << 20 and b.pool.total_bytes() == 1 << 20  # preallocated up front
     x = b.from_host(np.ones((2, 2), np.float32))
     b.run(kernels.REGISTRY["MatMul"].fn, [x, x], None)
     assert fake.calls and all(device == 3 and pooled for _, device, pooled in fake.calls)

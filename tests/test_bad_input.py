@@ -16,6 +16,11 @@ GPU = '[[gpu]]\nname = "A"\nmemory_total = "1GiB"\ncompute_capability = "8.0"\n'
     (["--simulate", "2xH100:1e30"], "Error: --simulate 2xH100:1e30: GPU memory must be between 1 MiB and 4 TiB"),
     (["--simulate", "2xH100:0.5"], "Error: --simulate 2xH100:0.5: GPU memory must be between 1 MiB and 4 TiB"),
     (["--simulate", "65"], "Error: --simulate: GPU count must be between 1 and 64, got 65"),
+    (["--simulate", "1", "--limit", "0.5"], "Error: --limit 0.5: 0.5 MiB is below 1 MiB, the smallest GPU memory "
+                                            "limit"),
+    (["--simulate", "1", "--limit", "64.5"], "Error: --limit 64.5: 64.5 is not a whole number of MiB (memory limits "
+                                             "are whole MiB, as TensorFlow's memory_limit; expected e.g. --limit 64)"),
+    (["--simulate", "1", "--limit", "512,0.25"], "Error: --limit 512,0.25: 0.25 MiB is below 1 MiB"),
 ])
 def test_absurd_sizes_are_refused(args, line):
     r = devtrace("list", *args)

@@ -44,7 +44,9 @@ def _indices(text: str, flag: str) -> list[int]:
     return out
 
 
-def parse_limits(text: str) -> list[float]:
+def parse_limits(text: str) -> list[int]:
+    """Whole MiB, as TensorFlow takes ``memory_limit`` (it truncates to whole MiB: 0.5 would be a
+    0-byte GPU)."""
     limits = []
     for part in text.split(","):
         part = part.strip()
@@ -56,7 +58,10 @@ def parse_limits(text: str) -> list[float]:
             raise UsageError(f"--limit {text}: {part} MiB is not a positive memory limit")
         if value < 1:
             raise UsageError(f"--limit {text}: {part} MiB is below 1 MiB, the smallest GPU memory limit")
-        limits.append(value)
+        if value != int(value):
+            raise UsageError(f"--limit {text}: {part} is not a whole number of MiB (memory limits are whole MiB, "
+                             f"as TensorFlow's memory_limit; expected e.g. --limit {max(1, int(value))})")
+        limits.append(int(value))
     return limits
 
 

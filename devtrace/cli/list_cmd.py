@@ -63,6 +63,7 @@ def device_report(ctx) -> dict:
             "simulated": bool(d.gpu and d.gpu.backend == "simulated"),
         })
     return {"schema": 1, "backend": machine.backend, "note": machine.note,
+            "unavailable": [{"index": i, "reason": r} for i, r in machine.unavailable],
             "physical_devices": physical, "logical_devices": logical,
             "messages": [m.text for m in ctx.trace.events if getattr(m, "kind", "") == "message"]}
 
@@ -92,5 +93,7 @@ def print_report(report: dict, physical=True, logical=True) -> None:
                 for d in report["logical_devices"]]
         print_table(["LOGICAL DEVICE", "TYPE", "ON", "LIMIT", "RESERVED", "POLICY"], rows,
                     title="Logical devices", right=(3, 4))
+    for gpu in report.get("unavailable", ()):
+        print(f"Note: GPU {gpu['index']} is unavailable: {gpu['reason']}")
     if report["note"]:
         print(f"Note: {report['note']}")

@@ -1,4 +1,5 @@
-"""Choose the discovery backend: simulated (flag or env) → NVML when a driver answers → CPU."""
+"""Choose the discovery backend: simulated (flag or env) → NVML when a driver answers → CPU.
+``DEVTRACE_NVML=0`` never asks NVML, ``=1`` asks it even without the device-node pre-flight."""
 
 from __future__ import annotations
 
@@ -31,16 +32,21 @@ def discover(simulate: str | None = None, machine: str | None = None, env=None, 
         machine = env.get("DEVTRACE_MACHINE") or None
         simulate = None if machine else env.get("DEVTRACE_SIMULATE") or None
         source = "DEVTRACE_MACHINE" if machine else "DEVTRACE_SIMULATE" if simulate else None
-    note = None
+    note, unavailable = None, []
     if machine is not None:
         gpus, backend = _from(source, machine, simulated.load_machine), "simulated"
     elif simulate is not None:
         gpus, backend = _from(source, simulate, simulated.parse_simulate), "simulated"
     else:
-        gpus, note = nvml.probe(nvml_module)
+        use_nvml = nvml.enabled(env)
+        if use_nvml is False:
+            gpus, unavailable, note = [], [], f"DEVTRACE_NVML=0: NVML not asked, CPU only; {nvml.SIMULATE_HINT}"
+        else:
+            gpus, unavailable, note = nvml.probe_devices(nvml_module, force=bool(use_nvml))
         backend = "nvml" if gpus else "cpu"
     ordered = visibility.order_devices(gpus, env.get("CUDA_DEVICE_ORDER"))
     visible = visibility.apply_visible_devices(ordered, env.get("CUDA_VISIBLE_DEVICES"))
     if gpus and not visible and note is None:
         note = f"CUDA_VISIBLE_DEVICES={env.get('CUDA_VISIBLE_DEVICES')!r} hides every GPU"
-    return Machine(cpu=cpu.probe(), gpus=tuple(visible), all_gpus=tuple(gpus), backend=backend, note=note)
+    return Machine(cpu=cpu.probe(), gpus=tuple(visible), all_gpus=tuple(gpus), backend=backend, note=note,
+                   unavailable=tuple(unavailable))

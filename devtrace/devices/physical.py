@@ -46,3 +46,4 @@ class Machine:
     backend: str  # simulated | nvml | cpu
     note: str | None = None  # why there are no GPUs, in one line
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    unavailable: tuple[tuple[int, str], ...] = ()  # (NVML index, reason) of GPUs whose NVML calls failed

@@ -42,9 +42,7 @@ def apply_visible_devices(gpus: list[GPUInfo], value: str | None) -> list[GPUInf
                 break
             gpu = gpus[i]
         elif entry.upper().startswith(("GPU-", "MIG-")):
-            prefix = entry.lower()
-            if prefix.startswith("mig-"):
-                prefix = prefix[4:]
+            prefix = entry.lower()  # a GPU- entry names a whole GPU, a MIG- entry a MIG instance
             matches = [g for g in gpus if g.uuid.lower().startswith(prefix)]
             if len(matches) != 1:
                 break

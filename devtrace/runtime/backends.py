@@ -36,45 +36,121 @@ class SimulatedBackend(NumpyBackend):
     name = "simulated"
 
 
+class PoolExhausted(MemoryError):
+    """CuPy's ``OutOfMemoryError`` as devtrace passes it on: ``nbytes`` is the (rounded) request
+    the pool refused. Raised outside CuPy's ``except`` so that the kernel's temporaries are
+    already back in the pool."""
+
+    def __init__(self, text: str, nbytes: int):
+        super().__init__(text)
+        self.nbytes = nbytes
+
+
 class CupyBackend:
     """One logical device on a real GPU: CuPy kernels run inside the physical GPU's device
-    context and allocate from the logical device's own memory pool, limited to its size."""
+    context and allocate from the logical device's own memory pool, limited to its size.
+
+    Every output owns its buffer (a view or an input handed back is copied), so the pool's used
+    bytes are exactly the buffers of live tensors; CuPy's ``OutOfMemoryError`` leaves as
+    :class:`PoolExhausted`."""
 
     name = "cupy"
     direct = False
 
     def __init__(self, platform_id: int, limit_bytes: int | None = None, preallocate: bool = False, cupy=None):
         if cupy is None:
-            import cupy
+            cupy = _import_cupy()
         self.cupy = self.xp = cupy
         self.platform_id = platform_id
         self.device = cupy.cuda.Device(platform_id)
         self.pool = cupy.cuda.MemoryPool()
+        self._oom = cupy.cuda.memory.OutOfMemoryError
+        self._using = cupy.cuda.using_allocator
         with self.device:
             if limit_bytes:
                 self.pool.set_limit(size=limit_bytes)
             if preallocate and limit_bytes:
-                block = self.pool.malloc(limit_bytes)  # freed blocks stay cached: the pool keeps the limit
+                # the largest block CuPy's 512-byte rounding keeps under the limit; freed, it stays cached
+                block = self.pool.malloc(limit_bytes - limit_bytes % 512)
                 del block
 
+    def used_bytes(self) -> int:
+        with self.device:
+            return self.pool.used_bytes()
+
+    def total_bytes(self) -> int:
+        with self.device:
+            return self.pool.total_bytes()
+
+    def _call(self, fn, *args):
+        """``fn(*args)`` inside the device and its pool; CuPy's OOM becomes :class:`PoolExhausted`."""
+        refused = None
+        try:
+            with self.device, self._using(self.pool.malloc):
+                return fn(*args)
+        except self._oom as e:
+            refused = (str(e), int(getattr(e, "_size", 0)))
+        raise PoolExhausted(*refused)
+
     def run(self, kernel, arrays, attrs):
-        with self.device, self.cupy.cuda.using_allocator(self.pool.malloc):
-            return kernel(self.cupy, *arrays, **attrs) if attrs else kernel(self.cupy, *arrays)
+        if attrs:
+            return self._call(lambda: self._own(kernel(self.cupy, *arrays, **attrs), arrays))
+        return self._call(lambda: self._own(kernel(self.cupy, *arrays), arrays))
+
+    def _own(self, out, arrays):
+        """Outputs with buffers of their own: a view or an input returned as is is copied."""
+        nd = self.cupy.ndarray
+        taken = {id(a) for a in arrays}
+        if type(out) is tuple:
+            owned = []
+            for o in out:
+                if isinstance(o, nd) and (o.base is not None or id(o) in taken):
+                    o = o.copy()
+                taken.add(id(o))
+                owned.append(o)
+            return tuple(owned)
+        if isinstance(out, nd) and (out.base is not None or id(out) in taken):
+            return out.copy()
+        return out
 
     def from_host(self, array):
         if array.dtype == object:
             return array  # strings never live on a GPU (their kernels are CPU-only)
-        with self.device, self.cupy.cuda.using_allocator(self.pool.malloc):
-            return self.cupy.asarray(array)
+        return self._call(self.cupy.asarray, array)
 
     def to_host(self, array):
         return self.cupy.asnumpy(array) if isinstance(array, self.cupy.ndarray) else array
 
     def copy_from(self, array, src_backend):
-        with self.device, self.cupy.cuda.using_allocator(self.pool.malloc):
-            if isinstance(array, self.cupy.ndarray):
-                return array.copy()  # device to device (a peer copy when the GPUs differ)
-            return self.cupy.asarray(src_backend.to_host(array))
+        if isinstance(array, self.cupy.ndarray):
+            return self._call(array.copy)  # device to device (a peer copy when the GPUs differ)
+        return self._call(self.cupy.asarray, src_backend.to_host(array))
+
+
+def cuda_ordinals(cupy=None) -> dict[str, int]:
+    """The CUDA runtime's devices — what it left visible, in its order — by UUID (the hex digits
+    NVML writes after ``GPU-``/``MIG-``, lower case), from ``getDeviceProperties``."""
+    import uuid
+
+    cupy = cupy or _import_cupy()
+    runtime, out = cupy.cuda.runtime, {}
+    for ordinal in range(runtime.getDeviceCount()):
+        raw = runtime.getDeviceProperties(ordinal).get("uuid")
+        if raw and any(raw):
+            out[str(uuid.UUID(bytes=bytes(raw)))] = ordinal
+    return out
+
+
+def uuid_key(nvml_uuid: str) -> str:
+    """``GPU-1d3a…`` / ``MIG-…`` → the bare UUID :func:`cuda_ordinals` is keyed by."""
+    text = nvml_uuid.lower()
+    return text[4:] if text.startswith(("gpu-", "mig-")) else text
+
+
+def _import_cupy():
+    import cupy
+
+    return cupy
 
 
 _NUMPY = NumpyBackend()
@@ -84,7 +160,7 @@ _SIMULATED = SimulatedBackend()
 def cupy_usable() -> str | None:
     """``None`` when CuPy can run kernels here, else a one-line reason."""
     try:
-        import cupy
+        cupy = _import_cupy()
     except ImportError:
         return "CuPy is not installed (pip install 'devtrace[cuda]')"
     try:

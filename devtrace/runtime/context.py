@@ -227,12 +227,16 @@ class Context:
         for phys, device_policies in zip(gpus, policies):
             gpu = self.gpu_info(phys)
             platform_id = self.machine.gpus.index(gpu)
+            if gpu.backend == "nvml":
+                platform_id = self._cuda_ordinal(gpu, platform_id)
             for policy in device_policies:
                 name = names.full_name("GPU", n)
-                allocator = memory.BFCAllocator(f"GPU_{n}_bfc", policy.limit, policy.allow_growth,
-                                                on_reserve=self._reserve_listener(name, f"GPU_{n}_bfc"))
-                devices.append(Device(name, "GPU", n, gpu, platform_id, allocator, policy,
-                                      gpu.short_description(platform_id), self.trace))
+                allocator, backend = self._gpu_memory(gpu, platform_id, policy, name, f"GPU_{n}_bfc")
+                device = Device(name, "GPU", n, gpu, platform_id, allocator, policy,
+                                gpu.short_description(platform_id), self.trace)
+                if backend is not None:
+                    device._backend = backend
+                devices.append(device)
                 n += 1
         self.devices = devices
         self.devices_by_name = {d.name: d for d in devices}
@@ -247,6 +251,35 @@ class Context:
             if d.device_type == "GPU" and d.allocator.bytes_reserved:
                 self.trace.emit(ev.MemoryReserved(d.name, d.allocator.name, d.allocator.bytes_reserved,
                                                   d.allocator.bytes_reserved))
+
+    def _cuda_ordinal(self, gpu, position: int) -> int:
+        """The CUDA runtime's ordinal of the GPU NVML calls ``gpu``: joined by UUID, as the runtime
+        (after ``CUDA_VISIBLE_DEVICES`` and ``CUDA_DEVICE_ORDER``) numbers its devices."""
+        from . import backends
+
+        if backends.cupy_usable() is not None:
+            return position
+        ordinals = backends.cuda_ordinals()
+        ordinal = ordinals.get(backends.uuid_key(gpu.uuid))
+        if ordinal is None:
+            self.trace.emit(ev.Message("WARNING", f"the CUDA runtime has no device with UUID {gpu.uuid} ({gpu.name}); "
+                                                  f"binding it to CUDA device {position} by position"))
+            return position
+        return ordinal
+
+    def _gpu_memory(self, gpu, ordinal, policy, name, allocator_name):
+        """The allocator of one logical GPU and, on a real GPU CuPy can drive, its backend: the
+        CuPy pool, created (and preallocated) now, as TensorFlow creates its allocators at
+        initialisation, and accounted by a :class:`~.memory.PoolAllocator` with the same limit."""
+        on_reserve = self._reserve_listener(name, allocator_name)
+        if gpu.backend == "nvml":
+            from . import backends
+
+            if backends.cupy_usable() is None:
+                backend = backends.CupyBackend(ordinal, policy.limit, policy.preallocate)
+                return memory.PoolAllocator(allocator_name, policy.limit, policy.allow_growth, backend.total_bytes,
+                                            on_reserve), backend
+        return memory.BFCAllocator(allocator_name, policy.limit, policy.allow_growth, on_reserve=on_reserve), None
 
     def _reserve_listener(self, device_name, allocator_name):
         def on_reserve(nbytes, total):

@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import InvalidArgumentError, ResourceExhaustedError
 from ..trace import events as ev
 from . import dtypes
+from .backends import PoolExhausted
 from .registry import REGISTRY
 from .tensor import Tensor
 from .tensor_shape import shape_text
@@ -96,6 +97,8 @@ def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
         seq, name = (record[0], record[2]) if type(record) is tuple else (record.seq, record.node)
         raise InvalidArgumentError(f"{kernel_error_prefix(opdef, device, attrs, len(arrays))}{e}"
                                    f"{op_error_suffix(ctx, opdef.name, name, seq)}", op=opdef.name) from None
+    except PoolExhausted as e:  # a real GPU's pool refused the kernel an allocation
+        raise _pool_oom(ctx, device, opdef, arrays, attrs, record, node, e.nbytes) from None
     except MemoryError:  # the host could not hold it: TensorFlow's OOM, not NumPy's MemoryError
         _check_budget(ctx, device, opdef, attrs, record, node, host=True)
         raise
@@ -175,6 +178,27 @@ def _check_budget(ctx, device, opdef, attrs, record, node, host=False) -> None:
               record[0] if type(record) is tuple else record.seq, dtype, node)
 
 
+def _pool_oom(ctx, device, opdef, arrays, attrs, record, node, nbytes) -> ResourceExhaustedError:
+    """TensorFlow's OOM for an op whose kernel the CuPy pool refused memory: the output's shape
+    from the op's shape function (else the refused bytes as a vector of the input's dtype)."""
+    dtype = dtypes.as_dtype(arrays[0].dtype) if arrays and hasattr(arrays[0], "dtype") else None
+    shape = None
+    if opdef.shape is not None:
+        try:
+            out_dtype, shape = opdef.shape(opdef.name, [tuple(a.shape) for a in arrays], attrs or {}, dtype)
+            dtype = dtypes.as_dtype(out_dtype) if out_dtype is not None else dtype
+        except Exception:  # noqa: BLE001 (no static shape: fall back to the refused size)
+            shape = None
+    dtype = dtype or dtypes.float32
+    if shape is None or any(d is None for d in shape):
+        shape = (max(1, nbytes // dtype.np.itemsize),)
+    size = int(np.prod(shape, dtype=np.float64)) * dtype.np.itemsize
+    if type(record) is tuple:
+        ctx.trace._events.append(ev.OpPlaced(*record))
+    seq = record[0] if type(record) is tuple else record.seq
+    return oom(ctx, device, _Planned(tuple(int(d) for d in shape), size), opdef.name, seq, dtype, node)
+
+
 class _Planned:
     """An output that was never allocated: what the OOM report needs of it."""
 
@@ -200,6 +224,15 @@ def allocate(ctx, device, array, op_name, seq, dtype, node=None):
     if handle is None:
         raise oom(ctx, device, array, op_name, seq, dtype, node)
     return handle
+
+
+def onto_device(ctx, device, call, array, op_name, seq, dtype, node=None):
+    """``call()``: a host value or a copy going onto ``device``; a real GPU's pool refusing it
+    is TensorFlow's OOM for ``array``."""
+    try:
+        return call()
+    except PoolExhausted:
+        raise oom(ctx, device, array, op_name, seq, dtype, node) from None
 
 
 def oom(ctx, device, array, op_name, seq, dtype, node=None) -> ResourceExhaustedError:

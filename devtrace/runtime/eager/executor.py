@@ -14,7 +14,8 @@ from ...errors import InvalidArgumentError
 from ...trace import events as ev
 from .. import context as _context_mod
 from .. import dtypes
-from ..execution import allocate, op_error_suffix, run_step
+from ..backends import PoolExhausted
+from ..execution import allocate, oom, op_error_suffix, run_step
 from ..registry import REGISTRY, lookup
 from ..tensor import Tensor
 from .device_selection import place
@@ -62,7 +63,10 @@ def _copy(ctx, tensor, device, seq, op_name, index):
         if policy == "warn":
             ctx.trace.emit(ev.Message("WARNING", f"before computing {op_name} {text}. This triggers a copy "
                                                  f"which can be a performance bottleneck."))
-    value = device.backend.copy_from(tensor._value, src.backend)
+    try:
+        value = device.backend.copy_from(tensor._value, src.backend)
+    except PoolExhausted:  # a real GPU's pool could not take the copy
+        raise oom(ctx, device, tensor._value, "_Send/_Recv", seq, tensor._dtype) from None
     ctx.trace.emit(ev.TensorCopied(seq, op_name, index, src.name, device.name, int(tensor._value.nbytes)))
     return Tensor(value, device, allocate(ctx, device, value, "_Send/_Recv", seq, tensor._dtype), tensor._dtype, seq)
 
@@ -149,7 +153,10 @@ def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:
     seq = ctx.trace.next_seq()
     record = ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [], list(array.shape), dtype.name)
     ctx.trace.emit(record)
-    value = device.backend.from_host(array) if account else array
+    try:
+        value = device.backend.from_host(array) if account else array
+    except PoolExhausted:
+        raise oom(ctx, device, array, "_EagerConst", seq, dtype) from None
     handle = allocate(ctx, device, value, "_EagerConst", seq, dtype) if account else None
     record.mem_in_use = device.allocator.bytes_in_use
     return Tensor(value, device, handle, dtype, seq)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...trace import events as ev
 from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
-from ..execution import allocate, run_step
+from ..execution import allocate, onto_device, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
 from .tensor import value_of
@@ -117,8 +117,9 @@ class PlacedFunction:
         trace._seq = seq = trace._seq + 1
         if op.type == "Const":
             array = op._attrs["value"]
-            value = device.backend.from_host(array)
             dtype = op._outputs[0]._dtype
+            value = onto_device(ctx, device, lambda: device.backend.from_host(array), array, "Const", seq, dtype,
+                                op.name)
             trace._events.append(ev.OpPlaced(seq, "Const", op.name, op._device, device.name, self.reasons[op._id], [],
                                              list(array.shape), dtype.name))
             return Tensor(value, device, allocate(ctx, device, value, "Const", seq, dtype, op.name), dtype, seq)
@@ -144,7 +145,8 @@ class PlacedFunction:
         """The tensor on ``device``: itself, or a copy there (recorded and accounted)."""
         if tensor._device is device:
             return tensor
-        moved = device.backend.copy_from(tensor._value, tensor._device.backend)
+        moved = onto_device(ctx, device, lambda: device.backend.copy_from(tensor._value, tensor._device.backend),
+                            tensor._value, "_Send/_Recv", seq, tensor._dtype, op.name)
         ctx.trace.emit(ev.TensorCopied(seq, op.type, index, tensor._device.name, device.name,
                                        int(tensor._value.nbytes)))
         handle = allocate(ctx, device, moved, "_Send/_Recv", seq, tensor._dtype, op.name)

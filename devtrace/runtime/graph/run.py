@@ -14,7 +14,7 @@ import numpy as np
 
 from ...errors import FailedPreconditionError, InvalidArgumentError
 from ...trace import events as ev
-from ..execution import allocate, run_step
+from ..execution import allocate, onto_device, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
 
@@ -118,7 +118,9 @@ class GraphRun:
         return run_step(self.ctx, device, REGISTRY[kind], arrays, op._attrs or None, session._events[i], op.name)
 
     def materialize(self, op, array: np.ndarray, device, seq) -> Tensor:
-        value = device.backend.from_host(array)
+        dtype = op._outputs[0]._dtype
+        value = onto_device(self.ctx, device, lambda: device.backend.from_host(array), array, op.type, seq, dtype,
+                            op.name)
         tensor = Tensor(value, device, self.allocate(op, device, value, seq, op._outputs[0]._dtype),
                         op._outputs[0]._dtype, seq)
         event = self.session._events[op._id]
@@ -152,7 +154,8 @@ class GraphRun:
         copy = copies.get(device.name)
         if copy is None:
             src = value._device
-            moved = device.backend.copy_from(value._value, src.backend)
+            moved = onto_device(self.ctx, device, lambda: device.backend.copy_from(value._value, src.backend),
+                                value._value, "_Send/_Recv", seq, value._dtype, op.name)
             self.ctx.emit_graph(ev.TensorCopied(seq, op.type, index, src.name, device.name, int(value._value.nbytes)))
             copy = Tensor(moved, device, self.allocate(op, device, moved, seq, value._dtype, "_Send/_Recv"),
                           value._dtype, seq)
@@ -167,8 +170,10 @@ class GraphRun:
             raise InvalidArgumentError(f"Assign requires shapes of both tensors to match. lhs shape= "
                                        f"{list(old._value.shape)} rhs shape= {list(value.shape)}\n\t "
                                        f"[[{{{{node {op.name}}}}}]]", op="Assign")
-        out = device.backend.run(REGISTRY["Assign"].fn, [value if old is None else old._value, value], None)
         dtype = op._outputs[0]._dtype
+        out = onto_device(self.ctx, device, lambda: device.backend.run(
+            REGISTRY["Assign"].fn, [value if old is None else old._value, value], None), value, "Assign", seq, dtype,
+            op.name)
         del old
         variables.pop(ref.var_id, None)  # the old buffer is freed before the new one is accounted
         variables[ref.var_id] = Tensor(out, device, self.allocate(op, device, out, seq, dtype), dtype, seq)
