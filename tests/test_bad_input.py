@@ -70,3 +70,37 @@ def test_a_tensor_a_simulated_gpu_cannot_hold_is_tensorflows_oom_before_host_mem
     assert ("Error: big.py raised ResourceExhaustedError: {{function_node __wrapped__Fill_device_/job:localhost/"
             "replica:0/task:0/device:GPU:0}} OOM when allocating tensor with shape[1099511627776] and type float on "
             "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc [Op:Fill] name:") in r.stderr
+
+
+def test_a_trace_whose_fields_have_the_wrong_types_is_one_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"schema": 1, "event": "trace_start"}\n{"schema": 1, "event": "op_placed", "seq": "x", "op": "A", '
+                   '"node": null, "requested": "", "device": "d", "reason": "default"}\n')
+    r = devtrace("diff", str(bad), str(bad))
+    assert (r.returncode, r.stderr) == (2, f"Error: {bad}:2: invalid op_placed event (field 'seq' must be an integer, "
+                                           f"got \"x\")\n")
+
+
+@pytest.mark.parametrize("body,code,last", [
+    ("class E(Exception):\n    def __str__(self):\n        raise RuntimeError('no')\nraise E()\n", 1,
+     "Error: p.py raised E: <exception str() failed>"),
+    ("import sys, devtrace as tf\ntf.add(1.0, 2.0)\nsys.stdout.close()\n", 0, None),
+])
+def test_a_program_that_breaks_its_own_output_gets_no_devtrace_traceback(tmp_path, body, code, last):
+    prog = tmp_path / "p.py"
+    prog.write_text(body)
+    r = devtrace("run", str(prog), "--format", "summary")
+    assert r.returncode == code
+    assert "devtrace/" not in "".join(line for line in r.stderr.splitlines(True) if line.strip().startswith("File"))
+    if last:
+        assert last in r.stderr.splitlines()
+
+
+@pytest.mark.parametrize("args", [["run", "{prog}", "--trace", "/proc/t.jsonl"], ["import", "{log}", "-o", "/proc/x.jsonl"]])
+def test_an_unwritable_output_is_refused_before_any_work(tmp_path, args):
+    prog, log = tmp_path / "p.py", tmp_path / "tf.log"
+    prog.write_text("print('ran')\n")
+    log.write_text("Executing op MatMul in device /job:localhost/replica:0/task:0/device:GPU:0\n")
+    r = devtrace(*[a.replace("{prog}", str(prog)).replace("{log}", str(log)) for a in args])
+    assert r.returncode == 2 and "ran" not in r.stdout
+    assert r.stderr.startswith("Error: --") and ": cannot write (" in r.stderr and len(r.stderr.splitlines()) == 1

@@ -11,7 +11,7 @@ import pytest
 from conftest import PROGRAMS, devtrace
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-WIDTHS = (60, 80, 200)
+WIDTHS = (60, 80, 100, 200)
 SIM = ["--simulate", "2xH100", "--limit", "1000,1000"]
 
 
@@ -41,6 +41,8 @@ CASES = {
                               "1000 MiB"]),
     "mem": (["mem", *SIM], ["DEVICE", "TOTAL", "LIMIT", "RESERVED", "/device:GPU:3", "/physical_device:GPU:1",
                             "81559 MiB"]),
+    "mem after a run": (["mem", f"{PROGRAMS}/multi_tower.py", *SIM],
+                        ["IN USE", "PEAK", "ALLOCS", "LARGEST", "OOMS", "/device:GPU:3", "768 B"]),
     "spec": (["spec", "/job:worker/replica:1/task:2/device:GPU:3", "gpu:0"],
              ["INPUT", "CANONICAL", "REPLICA", "INDEX", "/job:worker/replica:1/task:2/device:GPU:3"]),
     "run table": (["run", f"{PROGRAMS}/multi_tower.py", "--simulate", "4", "--format", "table"],
@@ -143,3 +145,25 @@ def test_a_reader_that_leaves_early_ends_diff_as_sigpipe_does(tmp_path):
     assert p.stdout.readline().startswith(b"ops: A 20000")
     p.stdout.close()  # as `| head -1` does
     assert p.wait(timeout=60) == 141 and p.stderr.read() == b""
+
+
+def test_reading_a_big_trace_on_a_terminal_shows_a_progress_bar_and_a_pipe_none(tmp_path, monkeypatch, capsys):
+    from devtrace.cli import _progress
+    from devtrace.cli.diff_cmd import diff as diff_cmd
+    from devtrace.trace import events as ev
+    from devtrace.trace import jsonl
+
+    path = tmp_path / "t.jsonl"
+    jsonl.write(path, [ev.TraceStart()] + [ev.OpPlaced(i, "AddV2", None, "", "/job:localhost/replica:0/task:0/device:CPU:0",
+                                                       ev.DEFAULT) for i in range(1, 9001)])
+    monkeypatch.setattr(_progress, "MIN_BYTES", 1 << 20)  # the trace is ~1.7 MiB: "big" here
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    diff_cmd(path, path, json_=False, fail_on="")
+    assert "reading traces" in capsys.readouterr().err
+    monkeypatch.delenv("TTY_COMPATIBLE")
+    diff_cmd(path, path, json_=False, fail_on="")
+    assert capsys.readouterr().err == ""  # not a terminal: no bar
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    monkeypatch.setattr(_progress, "MIN_BYTES", 8 << 20)
+    diff_cmd(path, path, json_=False, fail_on="")
+    assert capsys.readouterr().err == ""  # small input: no bar

@@ -91,6 +91,15 @@ def _physical_gpus(ctx, reserved_on) -> list[dict]:
     return [out[k] for k in sorted(out)]
 
 
+def _human(nbytes) -> str:
+    """MiB as the other columns (``64 MiB``); below 1 MiB, bytes or KiB (``768 B``, not ``0.0 MiB``)."""
+    from ..output import MiB, format_bytes, format_mib
+
+    if nbytes is None:
+        return "-"
+    return format_bytes(int(nbytes)) if nbytes < MiB else format_mib(nbytes)
+
+
 def print_memory(report) -> None:
     from ..output import format_mib
     from ..output import print_table
@@ -109,8 +118,8 @@ def print_memory(report) -> None:
                format_mib(d["reserved"]) if gpu else "-", format_mib(d.get("left_for_others")) if gpu else "-",
                d["policy"]]
         if ran:
-            row += [format_mib(d["in_use"]), format_mib(d["peak"]), str(d["num_allocs"]),
-                    format_mib(d["largest_alloc"]), str(d["num_ooms"]) if gpu else "-"]
+            row += [_human(d["in_use"]), _human(d["peak"]), str(d["num_allocs"]),  # 768 B, not "0.0 MiB"
+                    _human(d["largest_alloc"]), str(d["num_ooms"]) if gpu else "-"]
         if nvml:
             row += [format_mib(d.get("nvml_used")), format_mib(d.get("nvml_free"))]
         rows.append(row)

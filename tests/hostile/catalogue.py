@@ -6,6 +6,7 @@ environment it runs in and the exit code it must end with (README: 0 ok, 1 the p
 MACHINE_GPU = '[[gpu]]\nname = "A"\nmemory_total = "1GiB"\ncompute_capability = "8.0"\n'
 
 FILES = {
+    "tf.log": "Executing op MatMul in device /job:localhost/replica:0/task:0/device:GPU:0\n",
     "prog.py": "import devtrace as tf\nprint(tf.add(1.0, 2.0))\n",
     "syntax.py": "def (:\n",
     "raises.py": "raise ValueError('the program failed')\n",
@@ -101,7 +102,8 @@ def cases():
         (["run", "{prog}", "--max-peak", "-1"], 2), (["run", "{prog}", "--max-peak", "inf"], 2),
         (["run", "{prog}", "--trace", "{dir}"], 2), (["run", "{prog}", "--trace", ""], 2),
         (["run", "{prog}", "--trace", "/dev/full"], 2), (["run", "{prog}", "--trace", "{dir}/no/such/t.jsonl"], 2),
-        (["run", "{prog}", "--trace", "{prog}"], 2), (["run", "{prog}", "--format", "table", "-o", "{prog}"], 2),
+        (["run", "{prog}", "--trace", "{prog}"], 2), (["run", "{prog}", "--trace", "/proc/t.jsonl"], 2),
+        (["import", "{dir}/tf.log", "-o", "/proc/x.jsonl"], 2), (["run", "{prog}", "--html", "/proc/r.html"], 2), (["run", "{prog}", "--format", "table", "-o", "{prog}"], 2),
         (["run", "{prog}", "--trace", "{dir}/t.jsonl", "--format", "table", "-o", "{dir}/t.jsonl"], 2),
         (["run", "{prog}", "-o", "{dir}/x.txt"], 2), (["run", "{prog}", "--format", "table", "-o", "{dir}"], 2),
         (["run", "{prog}", "--html", "{dir}"], 2), (["run", "{prog}", "--simulate", "1", "--machine", "{dir}/m_empty.toml"], 2),
