@@ -52,6 +52,10 @@ CASES = {
 }
 
 
+CASES["import"] = (["import", "tests/tf221_oracle/tflogs/mirrored_cpu.log"],
+                   ["seq", "requested", "copies in", "imported", "resource_RetVal", "VarHandleOp"])
+
+
 @pytest.mark.parametrize("columns", WIDTHS)
 @pytest.mark.parametrize("terminal", [False, True], ids=["pipe", "terminal"])
 @pytest.mark.parametrize("case", list(CASES))
@@ -167,3 +171,14 @@ def test_reading_a_big_trace_on_a_terminal_shows_a_progress_bar_and_a_pipe_none(
     monkeypatch.setattr(_progress, "MIN_BYTES", 8 << 20)
     diff_cmd(path, path, json_=False, fail_on="")
     assert capsys.readouterr().err == ""  # small input: no bar
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_diff_tables_are_never_cropped(tmp_path, columns):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    program = f"{PROGRAMS}/multi_tower.py"
+    assert devtrace("run", program, "--simulate", "4", "--trace", str(a)).returncode == 0
+    assert devtrace("run", program, "--simulate", "2", "--trace", str(b)).returncode == 0
+    text = table(["diff", str(a), str(b)], columns, True)
+    assert whole(text, ["peak memory:", "device", "change", "GPU:3", "only in A: 6", "MatMul #2 on GPU:2",
+                        "768 B"]) == []
