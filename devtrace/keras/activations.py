@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from devtrace.namespace import missing as _missing
+
 import devtrace as tf
 
 _BY_NAME = {
@@ -22,3 +24,6 @@ def get(identifier):
 
 
 relu, sigmoid, tanh, softmax, linear = (_BY_NAME[n] for n in ("relu", "sigmoid", "tanh", "softmax", "linear"))
+
+
+__getattr__ = _missing("keras.activations")

@@ -4,6 +4,8 @@ guide's log shows); the seeds are not Keras's own seed stream, so the values dif
 
 from __future__ import annotations
 
+from devtrace.namespace import missing as _missing
+
 import numpy as np
 
 import devtrace as tf
@@ -45,13 +47,38 @@ def ones(shape, dtype="float32"):
     return tf.ones(shape, dtype)
 
 
+class Constant:
+    """``tf.keras.initializers.Constant(value)``: every element ``value``."""
+
+    def __init__(self, value=0.0):
+        self.value = value
+
+    def __call__(self, shape, dtype="float32"):
+        return tf.fill(list(shape), tf.constant(self.value, dtype))
+
+
+class Zeros(Constant):
+    def __init__(self):
+        super().__init__(0.0)
+
+
+class Ones(Constant):
+    def __init__(self):
+        super().__init__(1.0)
+
+
 _BY_NAME = {"glorot_uniform": glorot_uniform, "he_normal": he_normal, "random_normal": random_normal,
             "zeros": zeros, "ones": ones}
 
 
 def get(identifier):
+    if isinstance(identifier, type):  # the class itself (kernel_initializer=tf.keras.initializers.Zeros)
+        return identifier()
     if callable(identifier):
         return identifier
     if identifier not in _BY_NAME:
         raise ValueError(f"Could not interpret initializer identifier: {identifier}")
     return _BY_NAME[identifier]
+
+
+__getattr__ = _missing("keras.initializers")

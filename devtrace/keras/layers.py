@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from devtrace.namespace import missing as _missing
+
 import itertools
 
 import numpy as np
@@ -43,7 +45,7 @@ class Layer(Module):
         self._layer_weights: list = []
 
     def add_weight(self, shape=(), initializer="glorot_uniform", name=None, trainable=True, dtype="float32", **_):
-        value = initializers.get(initializer)(tuple(shape), dtype)
+        value = initializers.get(initializer)(tuple(shape), dtype=dtype)  # as Keras calls it (tf.random.normal works)
         with tf.name_scope(self.name):
             v = tf.Variable(value, trainable=trainable, name=name or "weight")
         self._layer_weights.append(v)
@@ -191,3 +193,6 @@ class Add(Layer):
 
     def compute_output_shape(self, input_shape):
         return input_shape[0]
+
+
+__getattr__ = _missing("keras.layers")

@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import devtrace as tf
+from devtrace.namespace import missing
 
 
 class Loss:
     name = "loss"
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        return tf.reduce_mean(self.call(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)))
+        y_true, y_pred = same_rank(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
+        return tf.reduce_mean(self.call(y_true, y_pred))
+
+
+def same_rank(y_true, y_pred):
+    """Targets of shape ``(n,)`` against predictions ``(n, 1)`` (and the reverse) compared element by
+    element, as Keras does — never broadcast to ``(n, n)``."""
+    rt, rp = len(y_true.shape), len(y_pred.shape)
+    if rt == rp + 1 and y_true.shape[-1] == 1:
+        return (y_true, tf.expand_dims(y_pred, -1)) if rp == 1 else (tf.squeeze(y_true, -1), y_pred)
+    if rp == rt + 1 and y_pred.shape[-1] == 1:
+        return (tf.expand_dims(y_true, -1), y_pred) if rt == 1 else (y_true, tf.squeeze(y_pred, -1))
+    return y_true, y_pred
 
 
 class MeanSquaredError(Loss):
@@ -71,9 +84,38 @@ _BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError, "ma
             "categorical_crossentropy": CategoricalCrossentropy}
 
 
+class LossFunctionWrapper(Loss):
+    """A per-sample loss function (``tf.keras.losses.MSE``) given to ``compile``: averaged over the batch."""
+
+    def __init__(self, fn):
+        self.fn, self.name = fn, getattr(fn, "__name__", "loss")
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred)
+
+
+def mean_squared_error(y_true, y_pred):
+    """Per-sample: the mean over the last axis (Keras's ``MSE``)."""
+    return MeanSquaredError().call(*same_rank(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)))
+
+
+def mean_absolute_error(y_true, y_pred):
+    return MeanAbsoluteError().call(*same_rank(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)))
+
+
+MSE = mse = mean_squared_error
+MAE = mae = mean_absolute_error
+
+
 def get(identifier):
-    if isinstance(identifier, Loss) or callable(identifier) and not isinstance(identifier, str):
+    if isinstance(identifier, Loss):
         return identifier
+    if callable(identifier) and not isinstance(identifier, str):
+        return identifier() if isinstance(identifier, type) and issubclass(identifier, Loss) \
+            else LossFunctionWrapper(identifier)
     if identifier not in _BY_NAME:
         raise ValueError(f"Could not interpret loss identifier: {identifier}")
     return _BY_NAME[identifier]()
+
+
+__getattr__ = missing("keras.losses")

@@ -4,6 +4,8 @@ devtrace. Training steps run eagerly under a ``GradientTape`` (so each op shows 
 
 from __future__ import annotations
 
+from devtrace.namespace import missing as _missing
+
 import sys
 
 import numpy as np
@@ -74,8 +76,7 @@ class Model(Layer):
     def _require_compiled(self):
         if self.optimizer is None:
             raise ValueError("You must call `compile()` before using the model.")
-        if not callable(self.loss) or isinstance(self.loss, str):
-            self.loss = losses_mod.get(self.loss)
+        self.loss = losses_mod.get(self.loss)  # a name, a Loss, or a per-sample function averaged over the batch
 
     def train_step(self, x, y):
         with tf.GradientTape() as tape:
@@ -200,3 +201,6 @@ def _run(t, values, training):
     out = t._layer(args, training=training) if _takes_training(t._layer) else t._layer(args)
     values[id(t)] = out
     return out
+
+
+__getattr__ = _missing("keras.models")

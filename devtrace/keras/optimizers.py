@@ -3,6 +3,8 @@ variables created beside each variable (on its device)."""
 
 from __future__ import annotations
 
+from devtrace.namespace import missing as _missing
+
 import devtrace as tf
 
 
@@ -78,3 +80,6 @@ def get(identifier):
     if str(identifier).lower() not in _BY_NAME:
         raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
     return _BY_NAME[str(identifier).lower()]()
+
+
+__getattr__ = _missing("keras.optimizers")

@@ -269,5 +269,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 @public("linspace", "lin_space")
 def linspace(start, stop, num, name=None, axis=0):
     dt = dtypes.as_dtype(dtypes.infer(start)) if not isinstance(start, Tensor) else start.dtype
-    return execute("LinSpace", (), {"start": float(host_arg(start, dt)), "stop": float(host_arg(stop, dt)),
-                                    "num": int(host_arg(num)), "dtype": dt.name}, dtype=dt, name=name)
+    start, stop = float(host_arg(start, dt)), float(host_arg(stop, dt))  # stop converts to start's dtype
+    if dt.is_integer:  # TensorFlow's linspace computes integer ends in float64
+        dt = dtypes.float64
+    return execute("LinSpace", (), {"start": start, "stop": stop, "num": int(host_arg(num)), "dtype": dt.name},
+                   dtype=dt, name=name)
