@@ -86,7 +86,7 @@ def _reshape(xp, x, shape=()):
     return xp.reshape(x, tuple(shape))
 
 
-op("Reshape", _reshape, _ANY_ON_CPU, shape=shapes.reshape, host_args=("shape",))
+op("Reshape", _reshape, _ANY_ON_CPU, shape=shapes.reshape, host_args={"shape": "shape"})
 
 
 def _fill_kernel(xp, *given, dims=(), value=0, dtype="float32"):
@@ -230,10 +230,10 @@ def _broadcast_to(xp, x, shape=()):
         raise ValueError(f"Incompatible shapes: {shape_text(x.shape)} vs. {shape_text(shape)}") from None
 
 
-op("Transpose", _transpose, _ANY_ON_CPU, host_args=("perm",))
-op("ConcatV2", _concat, _ANY_ON_CPU, host_args=("axis",), number_attr="N")
+op("Transpose", _transpose, _ANY_ON_CPU, host_args={"perm": "perm"})
+op("ConcatV2", _concat, _ANY_ON_CPU, host_args={"axis": "axis"}, number_attr="N")
 op("Pack", lambda xp, *xs, axis=0: xp.stack(xs, axis=axis), _ANY_ON_CPU, number_attr="N")
-op("ExpandDims", lambda xp, x, axis=0: xp.expand_dims(x, axis), _ANY_ON_CPU, host_args=("axis",),
+op("ExpandDims", lambda xp, x, axis=0: xp.expand_dims(x, axis), _ANY_ON_CPU, host_args={"axis": "dim"},
    shape=shapes.expand_dims)
 op("Squeeze", _squeeze, _ANY_ON_CPU, shape=shapes.squeeze)
 op("Shape", lambda xp, x, out_type="int32": xp.asarray(x.shape, dtype=dtypes.as_dtype(out_type).np), _ANY_ON_CPU,
@@ -251,9 +251,9 @@ def _tile(xp, x, multiples=()):
     return xp.tile(x, multiples)
 
 
-op("Tile", _tile, _ANY_ON_CPU, host_args=("multiples",))
-op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args=("axis",))
-op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args=("shape",))
+op("Tile", _tile, _ANY_ON_CPU, host_args={"multiples": "multiples"})
+op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args={"axis": "axis"})
+op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args={"shape": "shape"})
 op("OneHot", lambda xp, i, depth=0, on=1.0, off=0.0, axis=-1, dtype="float32": xp.where(
     xp.expand_dims(i, axis) == xp.arange(depth).reshape([-1 if k == (axis % (i.ndim + 1)) else 1
                                                          for k in builtins.range(i.ndim + 1)]), on, off

@@ -102,20 +102,32 @@ def op_scope(default, name=None):
 
 
 def reduce(op_type, x, axis, attrs, name=None):
-    """Run a reduction. In a TF1 graph the axes are an input node, as TensorFlow's
-    ``_ReductionDims`` builds it: ``Const`` (every axis) before the op's scope, or
-    ``<op>/reduction_indices`` inside it; the session hands the kernel the ``axis`` attr."""
-    ctx = context()
-    if ctx.eager or x.shape.rank is None or not ctx.graph_builder.host_inputs():
+    """Run a reduction. In a graph the axes are an input node, as TensorFlow's ``_ReductionDims``
+    builds it: ``Const`` (every axis) before the op's scope, or ``<op>/reduction_indices`` (the op's
+    declared host input) inside it; the kernel takes the ``axis`` attr."""
+    if axis is not None or context().eager or x.shape.rank is None:
         return execute(op_type, (x,), attrs, name=name)
-    attrs = dict(attrs, _host_inputs=1)
-    if axis is None:
-        axes = constant(np.arange(x.shape.rank, dtype=np.int32), dtypes.int32)
-        with op_scope(op_type, name) as scope:
-            return execute(op_type, (x, axes), attrs, name=scope)
-    with op_scope(op_type, name) as scope:
-        axes = constant(np.asarray(axis, np.int32), dtypes.int32, name="reduction_indices")
-        return execute(op_type, (x, axes), attrs, name=scope)
+    axes = constant(np.arange(x.shape.rank, dtype=np.int32), dtypes.int32)
+    return with_host_inputs(op_type, (x,), (axes,), attrs, name)
+
+
+def with_host_inputs(op_type, inputs, host, attrs, name=None):
+    """Run ``op_type``, its host arguments' values in ``attrs``. In a graph ``host`` (tensors already
+    built: the ``Const`` a Python function made with ``constant_op.constant``, a gradient's
+    ``Shape``) are the node's inputs for them, instead of Const nodes of its own; eagerly they are
+    not used."""
+    if context().eager:
+        return execute(op_type, inputs, attrs, name=name)
+    return execute(op_type, (*inputs, *host), dict(attrs, _host_inputs=len(host)), name=name)
+
+
+def graph_shape(x, name="Shape"):
+    """``array_ops.shape(x)`` as TensorFlow builds it in a graph for a fully known static shape: a
+    ``Const`` named ``Shape`` (``None`` eagerly, or when a dimension is unknown)."""
+    shape = x.shape
+    if context().eager or shape.rank is None or None in tuple(shape):
+        return None
+    return constant(np.array(tuple(shape), np.int32), dtypes.int32, name=name)
 
 
 def pair(a, b, names=(None, None)):

@@ -111,7 +111,7 @@ def _slice(xp, x, begin=(), size=()):
     return x[tuple(slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))].copy()
 
 
-op("GatherV2", _gather, _ANY_ON_CPU, host_args=("axis",), mixed_dtypes=True, shape=shapes.gather)
+op("GatherV2", _gather, _ANY_ON_CPU, host_args={"axis": "axis"}, mixed_dtypes=True, shape=shapes.gather)
 op("GatherNd", _gather_nd, _ANY_ON_CPU, mixed_dtypes=True)
 op("Slice", _slice, _ANY_ON_CPU, host_args=("begin", "size"))
 op("Where", lambda xp, c: xp.argwhere(c).astype(np.int64), {"bool"} | dtypes.NUMERIC, shape=shapes.where)

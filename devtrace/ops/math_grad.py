@@ -13,7 +13,7 @@ from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.values import constant
 from . import array_ops, complex_ops, math_ops, reduction_ops
-from .declare import gradient, not_differentiable, op, unary
+from .declare import gradient, graph_shape, not_differentiable, op, unary, with_host_inputs
 
 not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual")
 
@@ -49,12 +49,43 @@ def _shapes(op):
     return [tuple(t.shape) for t in op.inputs]
 
 
+def _reduce_args(op, gx, gy):
+    """TensorFlow's ``_ReduceGradientArgs``: each input's gradient summed over the axes broadcasting
+    added to it. In a graph, with both shapes known, as its ``SmartBroadcastGradientArgs`` builds it:
+    both shapes first (``Shape``, ``Shape_1`` Const nodes), then a gradient to reduce summed with
+    ``keepdims`` (its axes the ``Sum/reduction_indices`` Const) and reshaped to its input's Shape."""
+    x, y = op.inputs
+    if gx is None and gy is None:
+        return gx, gy
+    if context().eager or not (_known(x) and _known(y)):  # from the static shapes
+        return (None if gx is None else reduce_to(gx, x.shape)), (None if gy is None else reduce_to(gy, y.shape))
+    sx, sy = graph_shape(x), graph_shape(y)
+    return _reduced(gx, x, y, sx), _reduced(gy, y, x, sy)
+
+
+def _known(t) -> bool:
+    return t.shape.rank is not None and None not in tuple(t.shape)
+
+
+def _reduced(grad, x, other, shape):
+    """``grad`` reduced to ``x``'s shape (a Const ``shape``), broadcast against ``other``."""
+    sx, so = tuple(x.shape), tuple(other.shape)
+    rank = max(len(sx), len(so))
+    sx_b, so_b = (1,) * (rank - len(sx)) + sx, (1,) * (rank - len(so)) + so
+    axes = [a for a in range(rank) if sx_b[a] == 1 and so_b[a] != 1]
+    if grad is None or not (axes or len(sx) < len(so)):
+        return grad
+    grad = math_ops.reduce_sum(grad, axes, keepdims=True)
+    return with_host_inputs("Reshape", (grad,), (shape,), {"shape": sx})
+
+
 @gradient("AddV2")
 def _add_grad(op, grad):
     sx, sy = _shapes(op)
     if sx == sy == tuple(grad.shape):
         return grad, grad
-    return reduce_to(grad, sx), reduce_to(grad, sy)
+    skip = op.skip_input_indices
+    return _reduce_args(op, None if 0 in skip else grad, None if 1 in skip else grad)
 
 
 @gradient("Sub")
@@ -62,27 +93,28 @@ def _sub_grad(op, grad):
     sx, sy = _shapes(op)
     if sx == sy == tuple(grad.shape):
         return grad, math_ops.negative(grad)
-    return reduce_to(grad, sx), math_ops.negative(reduce_to(grad, sy))
+    skip = op.skip_input_indices
+    return _reduce_args(op, None if 0 in skip else grad, None if 1 in skip else math_ops.negative(grad))
 
 
 @gradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
     skip = op.skip_input_indices
-    gx = None if 0 in skip else reduce_to(math_ops.multiply(grad, _conj(y)), x.shape)
-    gy = None if 1 in skip else reduce_to(math_ops.multiply(grad, _conj(x)), y.shape)
-    return gx, gy
+    gx = None if 0 in skip else math_ops.multiply(grad, _conj(y))
+    gy = None if 1 in skip else math_ops.multiply(grad, _conj(x))
+    return _reduce_args(op, gx, gy)
 
 
 @gradient("RealDiv")
 def _real_div_grad(op, grad):
     x, y = (_conj(t) for t in op.inputs)
     skip = op.skip_input_indices
-    gx = None if 0 in skip else reduce_to(math_ops.divide(grad, y), x.shape)
+    gx = None if 0 in skip else math_ops.divide(grad, y)
     gy = None
     if 1 not in skip:
-        gy = reduce_to(math_ops.multiply(grad, math_ops.divide(math_ops.divide(math_ops.negative(x), y), y)), y.shape)
-    return gx, gy
+        gy = math_ops.multiply(grad, math_ops.divide(math_ops.divide(math_ops.negative(x), y), y))
+    return _reduce_args(op, gx, gy)
 
 
 @gradient("Neg")
@@ -148,21 +180,27 @@ def _matmul_parts(a, b, ta, tb, grad, skip):
 @gradient("Sum")
 def _sum_grad(op, grad):
     """Reducing every dim: reshape to ones and ``Tile`` back, as TensorFlow does (its eager
-    ``[1] * rank`` constant is cached per rank); otherwise broadcast the kept-dims gradient."""
+    ``[1] * rank`` constant is cached per rank; in a graph the multiples are a ``Const``); otherwise,
+    in a graph, reshape to the kept dims and tile; eagerly, broadcast the kept-dims gradient."""
     (x,) = op.inputs
     shape = tuple(x.shape)
     axis = op.attrs.get("axis")
     axes = range(len(shape)) if axis is None else ([axis] if isinstance(axis, int) else axis)
     reduced = {a % max(len(shape), 1) for a in axes}
+    graph = not context().eager and None not in shape
     if len(reduced) == len(shape) and None not in shape:
-        if not context().eager:  # a function graph: the shapes as the nodes' attributes
-            return (array_ops.tile(array_ops.reshape(grad, [1] * len(shape)), list(shape)),)
+        if graph:
+            grad = array_ops.reshape(grad, [1] * len(shape))
+            multiples = constant(np.array(shape, np.int32))
+            return (with_host_inputs("Tile", (grad,), (multiples,), {"multiples": shape}),)
         grad = array_ops.reshape(grad, _ones_of_rank(len(shape)))
         return (array_ops.tile(grad, constant(np.array(shape, np.int32))),)
     kept = [1 if i in reduced else d for i, d in enumerate(shape)]
     grad = array_ops.reshape(grad, _static(kept)) if not op.attrs.get("keepdims") else grad
     if kept == list(shape):
         return (grad,)
+    if graph:  # TensorFlow's static path: tile by the input's shape over the kept one
+        return (array_ops.tile(grad, [d // max(k, 1) for d, k in zip(shape, kept)]),)
     ones = array_ops.ones_like(x) if None in shape else array_ops.ones(list(shape), x.dtype)
     return (math_ops.multiply(grad, ones),)
 
@@ -187,7 +225,13 @@ def _cast_grad(op, grad):
 
 @gradient("Reshape")
 def _reshape_grad(op, grad):
-    return (array_ops.reshape(grad, list(op.inputs[0].shape)),)
+    """Back to the input's shape: in a graph, TensorFlow's ``array_ops.shape`` of it (a ``Shape``
+    Const) when that is fully known."""
+    (x,) = op.inputs
+    shape = graph_shape(x)
+    if shape is not None:
+        return (with_host_inputs("Reshape", (grad,), (shape,), {"shape": tuple(x.shape)}),)
+    return (array_ops.reshape(grad, list(x.shape)),)
 
 
 @gradient("Identity")

@@ -52,7 +52,7 @@ def _in_top_k(xp, predictions, targets, k=1):
     return xp.asarray((larger < k) & np.isfinite(target_values))
 
 
-op("TopKV2", _top_k, _REAL, shape=_top_k_shape, host_args=("k",), multi=True)
+op("TopKV2", _top_k, _REAL, shape=_top_k_shape, host_args={"k": "k"}, multi=True)
 op("InTopKV2", _in_top_k, {"float32"}, host_args=("k",), mixed_dtypes=True)  # a GPU kernel too (in_topk_op.cc)
 not_differentiable("InTopKV2")
 

@@ -84,8 +84,9 @@ def _unique_shape(name, shapes, attrs, dtype):
 
 
 op("Unpack", _unpack, _ANY_ON_CPU, shape=_unpack_shape, multi=True, number_attr="num")
-op("Split", _split, _ANY_ON_CPU, shape=_split_shape, host_args=("split_dim",), multi=True, number_attr="num_split")
-op("SplitV", _split_v, _ANY_ON_CPU, shape=_split_v_shape, host_args=("size_splits", "split_dim"), multi=True,
+op("Split", _split, _ANY_ON_CPU, shape=_split_shape, host_args={"split_dim": "split_dim"}, multi=True, number_attr="num_split")
+op("SplitV", _split_v, _ANY_ON_CPU, shape=_split_v_shape, host_args={"size_splits": "size_splits", "split_dim": "split_dim"},
+   multi=True,
    number_attr="num_split")
 op("Unique", _unique, {CPU: ALL_TYPES, GPU: DEVICE_SAFE}, shape=_unique_shape, multi=True)
 op("UniqueWithCounts", lambda xp, x, out_idx="int32": _unique(xp, x, out_idx, True), _ANY_ON_CPU,

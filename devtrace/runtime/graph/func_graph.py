@@ -15,7 +15,9 @@ from .. import dtypes
 from ..eager.tape import record as tape_record
 from ..eager.variables import Variable
 from ..registry import REGISTRY
+from . import host_consts
 from .graph import Graph
+from .host_consts import kernel_inputs
 from .tensor import SymbolicTensor, output_of
 
 # ops on a variable's resource (the Generator's RngReadAndSkip reads its state and moves it on in place)
@@ -128,12 +130,16 @@ class FuncGraph(Graph):
         # graph's tensors it uses (the order of a branch's inputs)
         eager = {k: self.capture(t) for k, t in enumerate(inputs) if not isinstance(t, SymbolicTensor)}
         inputs = tuple(eager[k] if k in eager else self.capture_symbolic(t) for k, t in enumerate(inputs))
+        # the name scope the op was made in: the one its Python function opened (a name given
+        # as ``scope/``), else the graph's — its gradient's nodes go under gradient_tape/<scope>/
+        scope = name[:-1] if name and name.endswith("/") else None
+        opdef = REGISTRY[op_type]
+        if attrs and opdef.const_inputs:  # its host arguments: Const nodes
+            inputs, attrs, name = host_consts.add(self, opdef, inputs, attrs, name)
         op = self._create_op(op_type, inputs, attrs, name, dtype)
-        out = output_of(op, REGISTRY[op_type].multi)
+        out = output_of(op, opdef.multi)
         if op._outputs:
-            # the name scope the op was made in: the one its Python function opened (a name given
-            # as ``scope/``), else the graph's — its gradient's nodes go under gradient_tape/<scope>/
-            self._record(op_type, attrs, inputs, out, name[:-1] if name and name.endswith("/") else None)
+            self._record(op_type, op._attrs, kernel_inputs(op), out, scope)
         return out
 
     @staticmethod

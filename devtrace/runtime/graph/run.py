@@ -17,6 +17,7 @@ from ...trace import events as ev
 from ..execution import allocate, onto_device, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
+from .host_consts import kernel_inputs
 
 
 def post_order(ops, roots, fed=(), uses=None, folded=None) -> list[int]:
@@ -159,7 +160,7 @@ class GraphRun:
             return VariableRef(i, op._attrs["shared_name"])
         if kind == "NoOp":
             return None
-        inputs = op._inputs if not op._n_host else op._inputs[:-op._n_host]  # host inputs: the kernel has attrs
+        inputs = kernel_inputs(op)  # host inputs: the kernel has attrs
         arrays = [self.input(op, k, t, device, seq) for k, t in enumerate(inputs)]
         if kind == "Assign":
             return self.assign(op, arrays, device, seq)

@@ -1,0 +1,63 @@
+"""An op's host arguments as the ``Const`` nodes TensorFlow builds for them in a graph.
+
+TensorFlow's op wrappers convert a Python value given for an op *input* (a shape, an axis, a
+permutation, ``k``) to a tensor inside the op's name scope: a ``Const`` node named
+``<op>/<input arg>`` (``Reshape/shape``, ``TopKV2/k``, ``split/split_dim``), made just before the op,
+which takes it as an input. devtrace's kernels take those values as attrs; in a graph (TF1, or a
+function's) the builder adds the nodes the op declares (``OpDef.const_inputs``), so they are placed,
+logged, listed and run as TensorFlow's are, and the kernel keeps reading its attrs. Eager ops build
+nothing (their host values are converted as before).
+
+A node's host inputs sit where TensorFlow's OpDef has them: after the kernel's inputs, or before
+them when the op's first input is one (``Split``'s ``split_dim``). ``Operation._n_host`` counts
+them (negative: leading); :func:`kernel_inputs` is what the kernel takes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+
+_INT32 = np.iinfo(np.int32)
+# ops whose first OpDef input is a host argument followed by the kernel's inputs
+LEADING = frozenset(("Split",))
+
+
+def _array(value) -> np.ndarray:
+    """The value as ``convert_to_tensor`` makes it for an integer input: int32, int64 when it
+    does not fit; an array keeps its integer dtype."""
+    array = np.asarray(value)
+    if array.dtype.kind in "iu":
+        if array.dtype == np.int64 and isinstance(value, np.ndarray):
+            return array
+        if array.size and (array.min() < _INT32.min or array.max() > _INT32.max):
+            return array.astype(np.int64)
+        return array.astype(np.int32)
+    return array
+
+
+def add(graph, opdef, inputs: tuple, attrs: dict, name):
+    """``(inputs, attrs, name)`` for a node of ``opdef`` whose host arguments become Const nodes:
+    the op's name scope opened (``name`` uniquified, or a scope ``x/`` the wrapper opened), one
+    ``Const`` per declared input the attrs hold, the node then named after the scope. Unchanged
+    when the attrs hold none, or when the caller built the host inputs itself (``_host_inputs``)."""
+    given = [(attr, arg) for attr, arg in opdef.const_inputs if attrs.get(attr) is not None]
+    if not given or "_host_inputs" in attrs:
+        return inputs, attrs, name
+    with graph.name_scope(name or opdef.name) as scope:
+        consts = []
+        for attr, arg in given:
+            array = _array(attrs[attr])
+            consts.append(graph._create_const(array, dtypes.as_dtype(array.dtype), arg))
+    leading = opdef.name in LEADING
+    inputs = (*consts, *inputs) if leading else (*inputs, *consts)
+    return inputs, dict(attrs, _host_inputs=-len(consts) if leading else len(consts)), scope
+
+
+def kernel_inputs(op) -> tuple:
+    """The inputs ``op``'s kernel takes: without its host arguments' nodes (it has them as attrs)."""
+    n = op._n_host
+    if not n:
+        return op._inputs
+    return op._inputs[:-n] if n > 0 else op._inputs[-n:]
