@@ -12,7 +12,7 @@ from ..runtime.eager.executor import execute
 from ..runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ..runtime.tensor import Tensor
 from . import shapes
-from .declare import as_tensor, host_arg, on_host, op, public
+from .declare import as_tensor, host_arg, on_host, op, op_scope, public
 
 newaxis = None
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
@@ -220,7 +220,14 @@ def slice_(input_, begin, size, name=None):
 @public("gather")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     p = as_tensor(params)
-    i = indices if isinstance(indices, Tensor) else as_tensor(indices, slow_list=True)
+    if isinstance(indices, Tensor) or context().eager:
+        i = indices if isinstance(indices, Tensor) else as_tensor(indices, slow_list=True)
+        return _gather(p, i, axis, batch_dims, name)
+    with op_scope("GatherV2", name) as scope:  # a graph converts the indices in the op's scope: GatherV2/indices
+        return _gather(p, as_tensor(indices, name="indices"), axis, batch_dims, scope)
+
+
+def _gather(p, i, axis, batch_dims, name):
     axis = int(host_arg(batch_dims if axis is None else axis, None))  # inferred: an int32 (its own scalar-cache entry)
     batch_dims = batch_dims + len(i.shape) if batch_dims < 0 else batch_dims
     attrs = {"axis": axis % max(len(p.shape), 1), "batch_dims": batch_dims} if batch_dims else {"axis": axis}

@@ -40,19 +40,20 @@ def _array(value) -> np.ndarray:
 def add(graph, opdef, inputs: tuple, attrs: dict, name):
     """``(inputs, attrs, name)`` for a node of ``opdef`` whose host arguments become Const nodes:
     the op's name scope opened (``name`` uniquified, or a scope ``x/`` the wrapper opened), one
-    ``Const`` per declared input the attrs hold, the node then named after the scope. Unchanged
-    when the attrs hold none, or when the caller built the host inputs itself (``_host_inputs``)."""
-    given = [(attr, arg) for attr, arg in opdef.const_inputs if attrs.get(attr) is not None]
-    if not given or "_host_inputs" in attrs:
+    ``Const`` per declared input the attrs hold, the node then named after the scope. The caller's
+    own host tensors (``_host_inputs``: trailing inputs) stand for the first declared inputs."""
+    built = attrs.get("_host_inputs", 0)
+    todo = [(attr, arg) for attr, arg in opdef.const_inputs[built:] if attrs.get(attr) is not None]
+    if not todo:
         return inputs, attrs, name
     with graph.name_scope(name or opdef.name) as scope:
         consts = []
-        for attr, arg in given:
+        for attr, arg in todo:
             array = _array(attrs[attr])
             consts.append(graph._create_const(array, dtypes.as_dtype(array.dtype), arg))
-    leading = opdef.name in LEADING
-    inputs = (*consts, *inputs) if leading else (*inputs, *consts)
-    return inputs, dict(attrs, _host_inputs=-len(consts) if leading else len(consts)), scope
+    if opdef.name in LEADING and not built:
+        return (*consts, *inputs), dict(attrs, _host_inputs=-len(consts)), scope
+    return (*inputs, *consts), dict(attrs, _host_inputs=built + len(consts)), scope
 
 
 def kernel_inputs(op) -> tuple:
