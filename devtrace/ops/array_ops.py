@@ -264,7 +264,13 @@ op("LinSpace", lambda xp, start=0.0, stop=1.0, num=1, dtype="float32": xp.linspa
 
 @public("transpose")
 def transpose(a, perm=None, conjugate=False, name="transpose"):
-    x = as_tensor(a)
+    if context().eager:
+        return _transpose_op(as_tensor(a), perm, name)
+    with op_scope("transpose", name) as scope:  # TensorFlow's name scope: the gradient's goes under it
+        return _transpose_op(as_tensor(a), perm, scope)
+
+
+def _transpose_op(x, perm, name):
     perm = tuple(int(p) for p in host_arg(list(builtins.range(len(x.shape)))[::-1] if perm is None else perm))
     return execute("Transpose", (x,), {"perm": perm}, name=name)
 

@@ -4,16 +4,13 @@ with the forward op, so the backward pass is placed, logged and accounted like t
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from ..runtime.dtypes import FLOATS
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
-from ..runtime.values import constant
 from . import array_ops, complex_ops, math_ops, reduction_ops
-from .declare import gradient, graph_shape, not_differentiable, op, unary, with_host_inputs
+from .declare import gradient, graph_shape, not_differentiable, op, op_scope, unary, with_host_inputs
 
 not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual")
 
@@ -79,9 +76,16 @@ def _reduced(grad, x, other, shape):
     return with_host_inputs("Reshape", (grad,), (shape,), {"shape": sx})
 
 
+def _scalar_skipped(op) -> bool:
+    """TensorFlow's fast path: the second input is a scalar whose gradient is not needed."""
+    return 1 in op.skip_input_indices and tuple(op.inputs[1].shape) == ()
+
+
 @gradient("AddV2")
 def _add_grad(op, grad):
     sx, sy = _shapes(op)
+    if _scalar_skipped(op):
+        return grad, None
     if sx == sy == tuple(grad.shape):
         return grad, grad
     skip = op.skip_input_indices
@@ -91,6 +95,8 @@ def _add_grad(op, grad):
 @gradient("Sub")
 def _sub_grad(op, grad):
     sx, sy = _shapes(op)
+    if _scalar_skipped(op):
+        return grad, None
     if sx == sy == tuple(grad.shape):
         return grad, math_ops.negative(grad)
     skip = op.skip_input_indices
@@ -100,6 +106,8 @@ def _sub_grad(op, grad):
 @gradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
+    if _scalar_skipped(op):
+        return math_ops.multiply(grad, _conj(y)), None
     skip = op.skip_input_indices
     gx = None if 0 in skip else math_ops.multiply(grad, _conj(y))
     gy = None if 1 in skip else math_ops.multiply(grad, _conj(x))
@@ -177,44 +185,6 @@ def _matmul_parts(a, b, ta, tb, grad, skip):
     return ga, gb
 
 
-@gradient("Sum")
-def _sum_grad(op, grad):
-    """Reducing every dim: reshape to ones and ``Tile`` back, as TensorFlow does (its eager
-    ``[1] * rank`` constant is cached per rank; in a graph the multiples are a ``Const``); otherwise,
-    in a graph, reshape to the kept dims and tile; eagerly, broadcast the kept-dims gradient."""
-    (x,) = op.inputs
-    shape = tuple(x.shape)
-    axis = op.attrs.get("axis")
-    axes = range(len(shape)) if axis is None else ([axis] if isinstance(axis, int) else axis)
-    reduced = {a % max(len(shape), 1) for a in axes}
-    graph = not context().eager and None not in shape
-    if len(reduced) == len(shape) and None not in shape:
-        if graph:
-            grad = array_ops.reshape(grad, [1] * len(shape))
-            multiples = constant(np.array(shape, np.int32))
-            return (with_host_inputs("Tile", (grad,), (multiples,), {"multiples": shape}),)
-        grad = array_ops.reshape(grad, _ones_of_rank(len(shape)))
-        return (array_ops.tile(grad, constant(np.array(shape, np.int32))),)
-    kept = [1 if i in reduced else d for i, d in enumerate(shape)]
-    grad = array_ops.reshape(grad, _static(kept)) if not op.attrs.get("keepdims") else grad
-    if kept == list(shape):
-        return (grad,)
-    if graph:  # TensorFlow's static path: tile by the input's shape over the kept one
-        return (array_ops.tile(grad, [d // max(k, 1) for d, k in zip(shape, kept)]),)
-    ones = array_ops.ones_like(x) if None in shape else array_ops.ones(list(shape), x.dtype)
-    return (math_ops.multiply(grad, ones),)
-
-
-_ONES_RANK: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # context -> {rank: [1] * rank}
-
-
-def _ones_of_rank(rank):
-    cache = _ONES_RANK.setdefault(context(), {})
-    if rank not in cache:
-        cache[rank] = constant(np.ones(rank, np.int32))
-    return cache[rank]
-
-
 @gradient("Cast")
 def _cast_grad(op, grad):
     (x,) = op.inputs
@@ -246,24 +216,6 @@ def _read_variable_grad(op, grad):
 
 stop_gradient = unary("StopGradient", lambda xp, x: x.copy(), None, ("stop_gradient",))
 not_differentiable("StopGradient")
-
-
-@gradient("Mean")
-def _mean_grad(op, grad):
-    (x,) = op.inputs
-    (sum_grad,) = _sum_grad(op, grad)
-    if None in tuple(x.shape):  # a function's unknown batch: the count from the shapes at run time
-        sizes = [reduction_ops.reduce_prod(array_ops.shape(t)) for t in (x, op.outputs[0])]
-        count = math_ops.maximum(math_ops.floordiv(sizes[0], math_ops.maximum(sizes[1], 1)), 1)
-        return (math_ops.divide(sum_grad, array_ops.cast(count, sum_grad.dtype)),)
-    count = max(int(np.prod(x.shape)) // max(int(np.prod(op.outputs[0].shape)), 1), 1)
-    return (sum_grad / array_ops.constant(count, sum_grad.dtype),)  # TensorFlow's truediv
-
-
-@gradient("Relu")
-def _relu_grad(op, grad):
-    (x,) = op.inputs
-    return (math_ops.multiply(grad, array_ops.cast(math_ops.greater(x, array_ops.constant(0, x.dtype)), grad.dtype)),)
 
 
 @gradient("Sigmoid")
@@ -345,18 +297,26 @@ gradient("Minimum")(lambda op, grad: _select_grad(op, grad, True))
 
 @gradient("Softmax")
 def _softmax_grad(op, grad):
+    """TensorFlow's, with its operators (a graph's ``mul``, ``sub`` nodes)."""
     y = op.outputs[0]
-    inner = math_ops.reduce_sum(math_ops.multiply(grad, y), -1, keepdims=True)
-    return (math_ops.multiply(math_ops.subtract(grad, inner), y),)
+    inner = math_ops.reduce_sum(grad * y, -1, keepdims=True)
+    return ((grad - inner) * y,)
 
 
 @gradient("Transpose")
 def _transpose_grad(op, grad):
+    """Transposed back by the inverse permutation: in a graph TensorFlow's ``InvertPermutation`` of
+    the forward node's ``perm`` input, eagerly the inverse computed on the host."""
     perm = op.attrs["perm"]
     inverse = [0] * len(perm)
     for i, p in enumerate(perm):
         inverse[p] = i
-    return (array_ops.transpose(grad, inverse),)
+    node = getattr(op.outputs[0], "_op", None)  # a graph's forward node
+    if node is None or not node._n_host:
+        return (array_ops.transpose(grad, inverse),)
+    inverted = execute("InvertPermutation", (node._inputs[-1],))
+    with op_scope("transpose") as scope:  # array_ops.transpose's scope
+        return (with_host_inputs("Transpose", (grad,), (inverted,), {"perm": tuple(inverse)}, scope),)
 
 
 gradient("ExpandDims")(_reshape_grad)

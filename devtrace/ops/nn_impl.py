@@ -8,11 +8,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..runtime import dtypes
+from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.tensor_shape import shape_text
 from ..runtime.values import constant
 from . import array_ops, indexing_ops, math_ops, nn_ops, random_ops, reduction_ops, shapes
-from .declare import as_tensor, gradient, on_host, op, public
+from .declare import as_tensor, gradient, on_host, op, op_scope, public
 from .math_grad import stop_gradient
 
 _FLOATS = dtypes.FLOATS
@@ -93,12 +94,6 @@ op("MaxPool", _pool("max"), dtypes.REAL, shape=shapes.conv2d)
 op("AvgPool", _pool("avg"), _FLOATS, shape=shapes.conv2d)
 
 
-@gradient("BiasAdd")
-def _bias_add_grad(op, grad):
-    axes = list(range(len(grad.shape) - 1))
-    return grad, reduction_ops.reduce_sum(grad, axis=axes)
-
-
 @gradient("SparseSoftmaxCrossEntropyWithLogits")
 def _sparse_xent_grad(op, grad_loss, grad_backprop):
     return math_ops.multiply(array_ops.expand_dims(grad_loss, -1), op.outputs[1]), None
@@ -114,7 +109,10 @@ def _xent_grad(op, grad_loss, grad_backprop):
 
 @public("nn.bias_add")
 def bias_add(value, bias, data_format=None, name=None):
-    return execute("BiasAdd", (as_tensor(value), as_tensor(bias, slow_list=True)), name=name)
+    if context().eager:
+        return execute("BiasAdd", (as_tensor(value), as_tensor(bias, slow_list=True)), name=name)
+    with op_scope("BiasAdd", name) as scope:  # a variable is read in it: BiasAdd/ReadVariableOp
+        return execute("BiasAdd", (as_tensor(value, name="input"), as_tensor(bias, name="bias")), name=scope)
 
 
 @public("nn.sparse_softmax_cross_entropy_with_logits")

@@ -176,7 +176,8 @@ class PlacedFunction:
             inputs = ([variable._value] if op.type != "AssignVariableOp" else []) + inputs
         copies = [self._on(ctx, t, device, seq, op, k) for k, t in enumerate(inputs)]
         record = (seq, op.type, op.name, op._device, device.name, self.reasons[op._id], [t._seq for t in inputs])
-        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], op._attrs or None, record)
+        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], op._attrs or None, record,
+                       op.name)
         if variable is not None and op.type.startswith("Assign"):
             variable._value = out
             return out
