@@ -20,7 +20,7 @@ from ..execution import allocate, onto_device, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
 from .func_graph import RESOURCE_OPS
-from .host_consts import kernel_inputs
+from .host_consts import host_memory_const, kernel_inputs
 from .tensor import value_of
 from . import function_placement, lowering, placer
 
@@ -168,7 +168,9 @@ class PlacedFunction:
                                 op.name)
             trace._events.append(ev.OpPlaced(seq, "Const", op.name, op._device, device.name, self.reasons[op._id], [],
                                              list(array.shape), dtype.name))
-            return Tensor(value, device, allocate(ctx, device, value, "Const", seq, dtype, op.name), dtype, seq)
+            handle = None if host_memory_const(op, device) else allocate(ctx, device, value, "Const", seq, dtype,
+                                                                         op.name)
+            return Tensor(value, device, handle, dtype, seq)
         inputs = [value_of(values, t) for t in (kernel_inputs(op) if op._n_host else op._inputs)]
         variable = None
         if op.type in RESOURCE_OPS:

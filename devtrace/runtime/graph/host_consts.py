@@ -62,3 +62,10 @@ def kernel_inputs(op) -> tuple:
     if not n:
         return op._inputs
     return op._inputs[:-n] if n > 0 else op._inputs[-n:]
+
+
+def host_memory_const(op, device) -> bool:
+    """Whether ``op`` is a ``Const`` whose output TensorFlow keeps in host memory on ``device``: an
+    int32 one on a GPU (its GPU kernel is ``HostConstantOp``, ``HostMemory("output")``, the tensor
+    made once on the host) — nothing of it is on the GPU's allocator."""
+    return op.type == "Const" and device.device_type == "GPU" and op._outputs[0]._dtype is dtypes.int32
