@@ -301,6 +301,8 @@ def _backward_order(records, targets) -> list:
 
 
 _PASS_SLICES = frozenset(("ReadVariableOp", "Identity"))
+# TensorFlow's FunctionsAcceptingNoneForIndicesMap (tape.h): outputs an op's gradient takes as None
+_NONE_FOR = {"SoftmaxCrossEntropyWithLogits": (1,), "SparseSoftmaxCrossEntropyWithLogits": (1,)}
 
 
 def _upstream(grads, rec, needed):
@@ -322,7 +324,9 @@ def _upstream(grads, rec, needed):
     if not reached:
         return None
     if len(upstream) > 1:
-        upstream = [zeros_for(out) if g is None else g for out, g in zip(rec.outputs, upstream)]
+        unused = _NONE_FOR.get(rec.type, ())  # outputs whose missing gradient TensorFlow passes as None
+        upstream = [zeros_for(out) if g is None and k not in unused else g
+                    for k, (out, g) in enumerate(zip(rec.outputs, upstream))]
     return upstream
 
 

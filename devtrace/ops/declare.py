@@ -14,6 +14,7 @@ import numpy as np
 from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
+from ..runtime.graph.graph import get_default_graph
 from ..runtime.registry import CPU, GPU, lookup, register
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant, host_constant
@@ -61,6 +62,9 @@ def as_tensor(x, slow_list=False, name=None):
     ``slow_list``: TensorFlow's Python function hands a list value to the generated op function
     as it is (``tf.gather`` indices) — its errors then carry no `` name: ``."""
     if isinstance(x, Tensor):
+        if name is not None and x._device is not None and not context().eager:  # an eager tensor in a function
+            graph = get_default_graph()
+            return graph.capture_named(x, name) if graph.captures is not None else x
         return x
     convert = getattr(type(x), "__tf_tensor__", None)
     if convert is not None:

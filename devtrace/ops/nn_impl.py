@@ -12,7 +12,7 @@ from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.tensor_shape import shape_text
 from ..runtime.values import constant
-from . import array_ops, indexing_ops, math_ops, nn_ops, random_ops, reduction_ops, shapes
+from . import array_ops, indexing_ops, math_ops, nn_ops, random_ops, reduction_ops, shapes, xent_graph
 from .declare import as_tensor, gradient, on_host, op, op_scope, public
 from .math_grad import stop_gradient
 
@@ -101,9 +101,10 @@ def _sparse_xent_grad(op, grad_loss, grad_backprop):
 
 @gradient("SoftmaxCrossEntropyWithLogits")
 def _xent_grad(op, grad_loss, grad_backprop):
-    grad = array_ops.expand_dims(grad_loss, -1)
-    return (math_ops.multiply(grad, op.outputs[1]),
-            math_ops.multiply(grad, math_ops.negative(nn_ops.log_softmax(op.inputs[0]))))
+    """TensorFlow's: each part through its ``_BroadcastMul`` (an ``ExpandDims`` and a ``mul``)."""
+    grad = array_ops.expand_dims(grad_loss, -1) * op.outputs[1]
+    log_probs = -nn_ops.log_softmax(op.inputs[0])
+    return grad, array_ops.expand_dims(grad_loss, -1) * log_probs
 
 
 
@@ -123,10 +124,18 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
 
 @public("nn.softmax_cross_entropy_with_logits")
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
-    logits = as_tensor(logits)
-    loss, _ = execute("SoftmaxCrossEntropyWithLogits", (logits, as_tensor(labels) if not isinstance(labels, list)
-                                                        else constant(labels, logits.dtype)), name=name)
-    return loss
+    if context().eager or axis not in (-1, None):
+        logits = as_tensor(logits)
+        loss, _ = execute("SoftmaxCrossEntropyWithLogits", (logits, as_tensor(labels) if not isinstance(labels, list)
+                                                            else constant(labels, logits.dtype)), name=name)
+        return loss
+    with op_scope("softmax_cross_entropy_with_logits", name) as scope:  # TensorFlow's nodes (xent_graph)
+        logits = as_tensor(logits, name="logits")
+        labels = as_tensor(labels, name="labels") if not isinstance(labels, list) else \
+            constant(labels, logits.dtype, name="labels")
+        if logits.shape.rank is None or None in tuple(logits.shape) or len(logits.shape) < 1:
+            return execute("SoftmaxCrossEntropyWithLogits", (logits, labels), name=scope)[0]
+        return xent_graph.softmax_cross_entropy(logits, labels, scope)
 
 
 @public("nn.sigmoid_cross_entropy_with_logits")

@@ -45,6 +45,7 @@ class FuncGraph(Graph):
         self.outer_captures: list[tuple] = []
         self.inputs: list[SymbolicTensor] = []  # argument placeholders, in order
         self.captures: dict[int, tuple] = {}  # id(eager tensor or variable) -> (the object, its placeholder)
+        self.capture_names: dict[int, str] = {}  # id(placeholder op) -> the name it was converted with
         self.variables: list = []  # variables the body uses, in first-use order
         self.outputs = None  # the structure the function returns (symbolic tensors, python values)
         self.scratch = False  # a throwaway graph (AutoGraph's test of a loop condition): captures stay here
@@ -87,6 +88,13 @@ class FuncGraph(Graph):
         else:
             node = self.placeholder(value._dtype, tuple(value.shape), "capture", value.device)
         self.captures[id(value)] = (value, node)
+        return node
+
+    def capture_named(self, value, name: str) -> SymbolicTensor:
+        """``convert_to_tensor(value, name=…)`` of an eager tensor in the body: TensorFlow names its
+        capture after the conversion (``softmax_cross_entropy_with_logits/labels``), not its first use."""
+        node = self.capture(value)
+        self.capture_names.setdefault(id(node._op), f"{self._name_stack}/{name}" if self._name_stack else name)
         return node
 
     def capture_symbolic(self, tensor) -> SymbolicTensor:
