@@ -110,6 +110,8 @@ def test_a_functions_gradient_builds_tensorflows_shape_and_constant_nodes():
                       "gradient_tape/Const_2", "gradient_tape/add/Shape", "gradient_tape/add/Shape_1",
                       "gradient_tape/add/Sum/reduction_indices", "mul/x", "mul_1/x"]
     ops = {op.name: op for op in graph.get_operations()}
+    # a variable's handle is captured in the scope of the op that first uses it, as TensorFlow names it
+    assert ops["MatMul/ReadVariableOp/resource"].type == "Placeholder"
     assert [t.name for t in ops["gradient_tape/add/Reshape"].inputs] == ["gradient_tape/add/Sum:0",
                                                                            "gradient_tape/add/Shape_1:0"]
     assert [t.name for t in ops["gradient_tape/Tile"].inputs] == ["gradient_tape/Reshape:0", "gradient_tape/Const:0"]

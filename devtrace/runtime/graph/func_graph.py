@@ -122,7 +122,8 @@ class FuncGraph(Graph):
             variable = resource.variable
             if op_type not in RESOURCE_OPS or variable is None:
                 raise InvalidArgumentError(f"devtrace cannot use {op_type} on a resource inside tf.function")
-            handle = self.capture(variable)
+            with self.name_scope(name or op_type) as name:  # the handle's first capture: <op>/resource
+                handle = self.capture(variable)
             # eager calls pass the variable's current value first (read, assign-add): the node reads it itself
             inputs = () if op_type == "ReadVariableOp" else inputs[1:] if op_type != "AssignVariableOp" else inputs
             inputs = tuple(self.capture_symbolic(t) if isinstance(t, SymbolicTensor) else self.capture(t)
