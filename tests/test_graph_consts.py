@@ -61,6 +61,38 @@ def test_a_tf1_graph_holds_the_host_arguments_const_nodes_named_and_wired_as_ten
     assert nodes["Reshape/shape"].op == "Const"
 
 
+def test_more_ops_host_arguments_and_zeros_ones_fill_in_a_tf1_graph():
+    g = v1.Graph()
+    with g.as_default():
+        x = v1.placeholder(tf.float32, [2, 3], name="x")
+        v = v1.placeholder(tf.float32, [], name="v")
+        tf.pad(x, [[1, 0], [0, 1]], constant_values=2.0)
+        tf.roll(x, 1, 1)
+        tf.math.cumsum(x, axis=1)
+        tf.math.unsorted_segment_sum(x, [0, 1], 2)
+        tf.linalg.band_part(x, 0, -1)
+        tf.zeros([2, 2])
+        tf.fill([2], v)
+        tf.ones([1000, 1])
+    # TensorFlow 2.21's get_operations()
+    assert [(op.name, op.type, [t.name for t in op.inputs]) for op in g.get_operations()] == [
+        ("x", "Placeholder", []), ("v", "Placeholder", []), ("PadV2/paddings", "Const", []),
+        ("PadV2/constant_values", "Const", []), ("PadV2", "PadV2", ["x:0", "PadV2/paddings:0", "PadV2/constant_values:0"]),
+        ("Roll/shift", "Const", []), ("Roll/axis", "Const", []), ("Roll", "Roll", ["x:0", "Roll/shift:0", "Roll/axis:0"]),
+        ("Cumsum/axis", "Const", []), ("Cumsum", "Cumsum", ["x:0", "Cumsum/axis:0"]),
+        ("UnsortedSegmentSum/segment_ids", "Const", []), ("UnsortedSegmentSum/num_segments", "Const", []),
+        ("UnsortedSegmentSum", "UnsortedSegmentSum",
+         ["x:0", "UnsortedSegmentSum/segment_ids:0", "UnsortedSegmentSum/num_segments:0"]),
+        ("MatrixBandPart/num_lower", "Const", []), ("MatrixBandPart/num_upper", "Const", []),
+        ("MatrixBandPart", "MatrixBandPart", ["x:0", "MatrixBandPart/num_lower:0", "MatrixBandPart/num_upper:0"]),
+        ("zeros", "Const", []), ("Fill/dims", "Const", []), ("Fill", "Fill", ["Fill/dims:0", "v:0"]),
+        ("ones/shape_as_tensor", "Const", []), ("ones/Const", "Const", []),
+        ("ones", "Fill", ["ones/shape_as_tensor:0", "ones/Const:0"])]
+    ops = {op.name: op for op in g.get_operations()}
+    assert ops["PadV2/constant_values"].get_attr("value").dtype.name == "float32"  # the op's T
+    assert ops["MatrixBandPart/num_lower"].get_attr("value").dtype.name == "int32"  # its Tindex, inferred
+
+
 def test_the_host_argument_consts_hold_tensorflows_values_and_dtypes():
     g, _, _, _ = _tf1_graph()
     values = {op.name: op.get_attr("value") for op in g.get_operations() if op.type == "Const"}

@@ -19,7 +19,7 @@ from ..runtime.tensor import Tensor
 from ..runtime.tensor_shape import shape_text
 from ..runtime.values import constant, convert_to_tensor, host_array
 from . import shapes
-from .declare import as_tensor, host_arg, op, op_scope, public, scoped, unary
+from .declare import as_tensor, host_arg, op, op_scope, public, scoped, unary, with_host_inputs
 
 public("constant")(constant)
 public("convert_to_tensor")(convert_to_tensor)
@@ -98,7 +98,7 @@ def _fill_kernel(xp, *given, dims=(), value=0, dtype="float32"):
     return xp.full(tuple(dims), value, dtype=dtypes.as_dtype(dtype).np)
 
 
-op("Fill", _fill_kernel, _ANY_ON_CPU, shape=shapes.fill, host_args=("dims",))
+op("Fill", _fill_kernel, _ANY_ON_CPU, shape=shapes.fill, host_args={"dims": "dims", "value": "value@T"})
 
 
 def _range(xp, *bounds, start=0, limit=0, delta=1, dtype="int32"):
@@ -163,15 +163,30 @@ def fill(dims, value, name=None):
     return _fill(dims, value, dt, name)
 
 
+def _filled_graph(default, shape, value, dt, name):
+    """``zeros``/``ones`` in a graph, as TensorFlow builds them in their name scope: a ``Const`` of
+    the whole value when it has fewer than 1000 elements, else ``Fill`` of a ``shape_as_tensor``."""
+    dims = tuple(int(d) for d in np.atleast_1d(host_arg(_shape_arg(shape), None)))
+    with op_scope(default, name) as scope:
+        if int(np.prod(dims)) < 1000:
+            return constant(np.full(dims, value, dt.np), dt, name=scope)
+        shape = constant(np.array(dims, np.int32), dtypes.int32, name="shape_as_tensor")
+        return with_host_inputs("Fill", (constant(value, dt),), (shape,), {"dims": dims, "dtype": dt.name}, scope)
+
+
 @public("zeros")
 def zeros(shape, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
+    if not context().eager and not isinstance(shape, Tensor) and dt is not dtypes.string:
+        return _filled_graph("zeros", shape, False if dt is dtypes.bool_ else 0, dt, name)
     return _fill(shape, {dtypes.string: "", dtypes.bool_: False}.get(dt, 0), dt, name, dt)  # TensorFlow's zeros
 
 
 @public("ones")
 def ones(shape, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
+    if not context().eager and not isinstance(shape, Tensor) and dt is not dtypes.string:
+        return _filled_graph("ones", shape, True if dt is dtypes.bool_ else 1, dt, name)
     return _fill(shape, True if dt is dtypes.bool_ else 1, dt, name, dt)
 
 

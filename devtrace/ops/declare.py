@@ -15,9 +15,10 @@ from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.graph.graph import get_default_graph
+from ..runtime.graph.host_consts import LEADING
 from ..runtime.registry import CPU, GPU, lookup, register
 from ..runtime.tensor import Tensor
-from ..runtime.values import constant, host_constant
+from ..runtime.values import constant, host_array, host_constant
 from . import shapes
 from .arg_names import ARG_NAMES
 from .op_defs import SIGNATURES
@@ -79,8 +80,9 @@ def host_arg(value, dtype=dtypes.int32, slow_list=True):
     """A non-tensor argument TensorFlow turns into a tensor input (a shape, an axis, a fill value):
     executed as ``_EagerConst`` — Python scalars through the scalar cache — where TensorFlow
     does, so the placement log matches; returns the value on the host, for the kernel's attrs.
-    ``dtype=None`` infers it, as ``convert_to_tensor`` does. In graph mode nothing is built (the
-    node keeps the value as an attribute)."""
+    ``dtype=None`` infers it, as ``convert_to_tensor`` does. In graph mode nothing is built here:
+    the value (converted as eagerly) is the node's attribute, and the graph builds the Const nodes
+    its op declares (``graph/host_consts.py``)."""
     if isinstance(value, Tensor):
         return value.numpy()
     ctx = context()
@@ -89,7 +91,7 @@ def host_arg(value, dtype=dtypes.int32, slow_list=True):
         if slow_list and isinstance(value, (list, tuple)):  # see as_tensor
             ctx.list_arg_seq = ctx.trace._seq
         return out
-    return np.asarray(value)
+    return host_array(value, dtype)[0]
 
 
 def on_host(xp, array) -> np.ndarray:
@@ -122,6 +124,8 @@ def with_host_inputs(op_type, inputs, host, attrs, name=None):
     not used."""
     if context().eager:
         return execute(op_type, inputs, attrs, name=name)
+    if op_type in LEADING:  # TensorFlow's OpDef has them first (Fill's dims)
+        return execute(op_type, (*host, *inputs), dict(attrs, _host_inputs=-len(host)), name=name)
     return execute(op_type, (*inputs, *host), dict(attrs, _host_inputs=len(host)), name=name)
 
 

@@ -118,9 +118,9 @@ def _cumulative(accumulate, first):
 
 
 op("Cumsum", _cumulative(lambda xp, x, axis: xp.cumsum(x, axis=axis, dtype=x.dtype), 0), NUMERIC,
-   shape=shapes.same, host_args=("axis",))
+   shape=shapes.same, host_args={"axis": "axis"})
 op("Cumprod", _cumulative(lambda xp, x, axis: xp.cumprod(x, axis=axis, dtype=x.dtype), 1), NUMERIC,
-   shape=shapes.same, host_args=("axis",))
+   shape=shapes.same, host_args={"axis": "axis"})
 def _logaddexp_accumulate(xp, x, axis):
     """On the host: CuPy's ``logaddexp`` has no ``accumulate`` (its ufuncs scan only add and multiply)."""
     return xp.asarray(np.logaddexp.accumulate(on_host(xp, x), axis=axis))

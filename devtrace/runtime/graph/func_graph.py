@@ -144,7 +144,7 @@ class FuncGraph(Graph):
         scope = name[:-1] if name and name.endswith("/") else None
         opdef = REGISTRY[op_type]
         if attrs and opdef.const_inputs:  # its host arguments: Const nodes
-            inputs, attrs, name = host_consts.add(self, opdef, inputs, attrs, name)
+            inputs, attrs, name = host_consts.add(self, opdef, inputs, attrs, name, dtype)
         op = self._create_op(op_type, inputs, attrs, name, dtype)
         out = output_of(op, opdef.multi)
         if op._outputs:

@@ -458,7 +458,7 @@ def build_op(op_type, inputs, attrs, name, dtype, resource):
         inputs = tuple(inputs)
     opdef = REGISTRY.get(op_type)
     if attrs and opdef is not None and opdef.const_inputs:  # its host arguments: Const nodes
-        inputs, attrs, name = host_consts.add(graph, opdef, inputs, attrs, name)
+        inputs, attrs, name = host_consts.add(graph, opdef, inputs, attrs, name, dtype)
     op = graph._create_op(op_type, inputs, attrs, name, dtype)
     return output_of(op, (opdef or REGISTRY[op_type]).multi)
 

@@ -21,15 +21,18 @@ from .. import dtypes
 
 _INT32 = np.iinfo(np.int32)
 # ops whose first OpDef input is a host argument followed by the kernel's inputs
-LEADING = frozenset(("Split",))
+LEADING = frozenset(("Split", "Fill"))
 
 
-def _array(value) -> np.ndarray:
-    """The value as ``convert_to_tensor`` makes it for an integer input: int32, int64 when it
-    does not fit; an array keeps its integer dtype."""
+def _array(value, dtype=None) -> np.ndarray:
+    """The value as ``convert_to_tensor`` makes it: of the op's ``dtype`` for an input typed by its
+    ``T`` (an arg declared ``name@T``); for an integer input int32, int64 when it does not fit; an
+    array keeps its integer dtype."""
+    if dtype is not None:
+        return np.asarray(value, dtype.np)
     array = np.asarray(value)
     if array.dtype.kind in "iu":
-        if array.dtype == np.int64 and isinstance(value, np.ndarray):
+        if isinstance(value, np.ndarray):
             return array
         if array.size and (array.min() < _INT32.min or array.max() > _INT32.max):
             return array.astype(np.int64)
@@ -37,22 +40,27 @@ def _array(value) -> np.ndarray:
     return array
 
 
-def add(graph, opdef, inputs: tuple, attrs: dict, name):
+def add(graph, opdef, inputs: tuple, attrs: dict, name, dtype=None):
     """``(inputs, attrs, name)`` for a node of ``opdef`` whose host arguments become Const nodes:
     the op's name scope opened (``name`` uniquified, or a scope ``x/`` the wrapper opened), one
     ``Const`` per declared input the attrs hold, the node then named after the scope. The caller's
-    own host tensors (``_host_inputs``: trailing inputs) stand for the first declared inputs."""
+    own host tensors (``_host_inputs``) stand for the first declared inputs. ``dtype``: the op's
+    (``T``), else its first input's."""
     built = attrs.get("_host_inputs", 0)
     todo = [(attr, arg) for attr, arg in opdef.const_inputs[built:] if attrs.get(attr) is not None]
     if not todo:
         return inputs, attrs, name
+    kernel = inputs[-built:] if built < 0 else inputs[:len(inputs) - built]
     with graph.name_scope(name or opdef.name) as scope:
         consts = []
         for attr, arg in todo:
-            array = _array(attrs[attr])
-            consts.append(graph._create_const(array, dtypes.as_dtype(array.dtype), arg))
-    if opdef.name in LEADING and not built:
-        return (*consts, *inputs), dict(attrs, _host_inputs=-len(consts)), scope
+            arg, typed, _ = arg.partition("@")
+            kind = (dtype or (kernel[0]._dtype if kernel else None)) if typed else None
+            array = _array(attrs[attr], kind)
+            consts.append(graph._create_const(array, kind or dtypes.as_dtype(array.dtype), arg))
+    if opdef.name in LEADING:  # after the caller's own, before the kernel's inputs
+        k = -built
+        return (*inputs[:k], *consts, *inputs[k:]), dict(attrs, _host_inputs=-(k + len(consts))), scope
     return (*inputs, *consts), dict(attrs, _host_inputs=built + len(consts)), scope
 
 
