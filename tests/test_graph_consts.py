@@ -93,6 +93,27 @@ def test_more_ops_host_arguments_and_zeros_ones_fill_in_a_tf1_graph():
     assert ops["MatrixBandPart/num_lower"].get_attr("value").dtype.name == "int32"  # its Tindex, inferred
 
 
+def test_slicing_and_one_hot_in_a_tf1_graph():
+    g = v1.Graph()
+    with g.as_default():
+        x = v1.placeholder(tf.float32, [4, 3], name="x")
+        x[1:3]
+        tf.strided_slice(x, [0, 0], [2, 2], [1, 1])
+        tf.one_hot([0, 2], 3)
+    # TensorFlow 2.21's get_operations(): _slice_helper stacks begin, end and strides as Consts
+    assert [(op.name, op.type, [t.name for t in op.inputs]) for op in g.get_operations()] == [
+        ("x", "Placeholder", []), ("strided_slice/stack", "Const", []), ("strided_slice/stack_1", "Const", []),
+        ("strided_slice/stack_2", "Const", []),
+        ("strided_slice", "StridedSlice", ["x:0", "strided_slice/stack:0", "strided_slice/stack_1:0",
+                                           "strided_slice/stack_2:0"]),
+        ("StridedSlice/begin", "Const", []), ("StridedSlice/end", "Const", []), ("StridedSlice/strides", "Const", []),
+        ("StridedSlice", "StridedSlice", ["x:0", "StridedSlice/begin:0", "StridedSlice/end:0",
+                                          "StridedSlice/strides:0"]),
+        ("one_hot/on_value", "Const", []), ("one_hot/off_value", "Const", []), ("one_hot/indices", "Const", []),
+        ("one_hot/depth", "Const", []),
+        ("one_hot", "OneHot", ["one_hot/indices:0", "one_hot/depth:0", "one_hot/on_value:0", "one_hot/off_value:0"])]
+
+
 def test_the_host_argument_consts_hold_tensorflows_values_and_dtypes():
     g, _, _, _ = _tf1_graph()
     values = {op.name: op.get_attr("value") for op in g.get_operations() if op.type == "Const"}

@@ -370,7 +370,8 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's name)
 
 @public("one_hot")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    i = as_tensor(indices, slow_list=True)
+    graph = not context().eager and not isinstance(on_value, Tensor) and not isinstance(off_value, Tensor)
+    i = None if graph else as_tensor(indices, slow_list=True)
     given = on_value if on_value is not None else off_value
     dt = dtypes.as_dtype(dtype) if dtype is not None else (
         given.dtype if isinstance(given, Tensor) else dtypes.infer(given) if given is not None else dtypes.float32)
@@ -378,7 +379,13 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     off = host_arg(0 if off_value is None else off_value, dt)[()]
     attrs = {"depth": int(host_arg(depth)), "on": on, "off": off, "axis": -1 if axis is None else int(axis),
              "dtype": dt.name}
-    return execute("OneHot", (i,), attrs, name=name)
+    if not graph:
+        return execute("OneHot", (i,), attrs, name=name)
+    with op_scope("one_hot", name) as scope:  # TensorFlow's nodes: on_value, off_value, indices, depth
+        values = (constant(on, dt, name="on_value"), constant(off, dt, name="off_value"))
+        i = as_tensor(indices, name="indices")
+        depth = constant(np.int32(attrs["depth"]), dtypes.int32, name="depth")
+        return with_host_inputs("OneHot", (i,), (depth, *values), attrs, scope)
 
 
 @public("linspace", "lin_space")

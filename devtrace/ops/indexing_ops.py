@@ -11,8 +11,9 @@ from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ..runtime.tensor import Tensor
+from ..runtime.values import constant
 from . import shapes
-from .declare import as_tensor, host_arg, on_host, op, op_scope, public
+from .declare import as_tensor, host_arg, on_host, op, op_scope, public, with_host_inputs
 
 newaxis = None
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
@@ -66,7 +67,8 @@ def _strided_slice_shape(name, in_shapes, attrs, dtype):
                                **{m: attrs.get(m, 0) for m in _MASKS})].shape
 
 
-op("StridedSlice", _strided_slice, _ANY_ON_CPU, shape=_strided_slice_shape, host_args=("begin", "end", "strides"))
+op("StridedSlice", _strided_slice, _ANY_ON_CPU, shape=_strided_slice_shape,
+   host_args={"begin": "begin", "end": "end", "strides": "strides"})
 def _gather(xp, params, indices, axis=0, batch_dims=0):
     size = params.shape[axis]
     flat = indices.reshape(-1)
@@ -182,9 +184,12 @@ def getitem(tensor, key):
     begin, end, strides, masks = _spec(key, len(tensor.shape))
     attrs = {key: tuple(int(v) for v in host_arg(value, slow_list=False))  # packed tensors: TensorFlow's fast path
              for key, value in (("begin", begin), ("end", end), ("strides", strides))}
-    # TensorFlow's name scope: "strided_slice/" in an eager error, the node "strided_slice" in a graph
-    return execute("StridedSlice", (tensor,), dict(attrs, **masks), name="strided_slice/" if context().eager else
-                   "strided_slice")
+    if context().eager:  # TensorFlow's name scope: "strided_slice/" in an eager error
+        return execute("StridedSlice", (tensor,), dict(attrs, **masks), name="strided_slice/")
+    with op_scope("strided_slice") as scope:  # a graph: begin, end and strides stacked as Consts (stack, stack_1 …)
+        stacks = tuple(constant(np.asarray(attrs[k], np.int32), dtypes.int32, name="stack")
+                       for k in ("begin", "end", "strides"))
+        return with_host_inputs("StridedSlice", (tensor,), stacks, dict(attrs, **masks), scope)
 
 
 def _iterate(tensor):
