@@ -114,6 +114,20 @@ def test_slicing_and_one_hot_in_a_tf1_graph():
         ("one_hot", "OneHot", ["one_hot/indices:0", "one_hot/depth:0", "one_hot/on_value:0", "one_hot/off_value:0"])]
 
 
+def test_random_ops_in_a_function_graph():
+    @tf.function
+    def draws():
+        return tf.random.uniform([2, 2], seed=1), tf.random.normal([2], 1.0, 2.0, seed=4)
+
+    names = [(op.name, op.type) for op in draws.get_concrete_function().graph.get_operations()]
+    # TensorFlow 2.21's nodes: each distribution's name scope, its shape and parameters as Consts
+    assert names[:8] == [("random_uniform/shape", "Const"), ("random_uniform/RandomUniform", "RandomUniform"),
+                         ("random_normal/shape", "Const"), ("random_normal/mean", "Const"),
+                         ("random_normal/stddev", "Const"),
+                         ("random_normal/RandomStandardNormal", "RandomStandardNormal"),
+                         ("random_normal/mul", "Mul"), ("random_normal", "AddV2")]
+
+
 def test_the_host_argument_consts_hold_tensorflows_values_and_dtypes():
     g, _, _, _ = _tf1_graph()
     values = {op.name: op.get_attr("value") for op in g.get_operations() if op.type == "Const"}

@@ -117,16 +117,16 @@ def reduce(op_type, x, axis, attrs, name=None):
     return with_host_inputs(op_type, (x,), (axes,), attrs, name)
 
 
-def with_host_inputs(op_type, inputs, host, attrs, name=None):
+def with_host_inputs(op_type, inputs, host, attrs, name=None, dtype=None):
     """Run ``op_type``, its host arguments' values in ``attrs``. In a graph ``host`` (tensors already
     built: the ``Const`` a Python function made with ``constant_op.constant``, a gradient's
     ``Shape``) are the node's inputs for them, instead of Const nodes of its own; eagerly they are
     not used."""
     if context().eager:
-        return execute(op_type, inputs, attrs, name=name)
+        return execute(op_type, inputs, attrs, name=name, dtype=dtype)
     if op_type in LEADING:  # TensorFlow's OpDef has them first (Fill's dims)
-        return execute(op_type, (*host, *inputs), dict(attrs, _host_inputs=-len(host)), name=name)
-    return execute(op_type, (*inputs, *host), dict(attrs, _host_inputs=len(host)), name=name)
+        return execute(op_type, (*host, *inputs), dict(attrs, _host_inputs=-len(host)), name=name, dtype=dtype)
+    return execute(op_type, (*inputs, *host), dict(attrs, _host_inputs=len(host)), name=name, dtype=dtype)
 
 
 def graph_shape(x, name="Shape"):

@@ -14,6 +14,7 @@ from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.registry import CPU
 from ..runtime.eager.executor import execute
+from ..runtime.tensor import Tensor
 from . import philox, samplers, shapes
 from .array_ops import check_dims
 from .declare import host_arg, on_host, op, public
@@ -195,9 +196,15 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
 
     dt = dtypes.as_dtype(dtype)
     dims = check_dims(host_arg(shape, slow_list=False), "RandomUniform")
+    if dt.is_integer and maxval is None:
+        raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
+    if not context().eager and not any(isinstance(v, Tensor) for v in (minval, maxval)):
+        from . import random_graph
+
+        bounds = {"minval": int(minval), "maxval": int(maxval)} if dt.is_integer else {}
+        return random_graph.uniform(dims, minval, 1 if maxval is None else maxval, dt,
+                                    dict(shape=dims, **bounds, dtype=dt.name, seed=seed_pair(seed)), name)
     if dt.is_integer:
-        if maxval is None:
-            raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
         low, high = host_arg(minval, dt)[()], host_arg(maxval, dt)[()]
         return execute("RandomUniformInt", (), {"shape": dims, "minval": int(low), "maxval": int(high),
                                                 "dtype": dt.name, "seed": seed_pair(seed)}, name=name, dtype=dt)
@@ -217,6 +224,12 @@ def _scaled(op_type, shape, mean, stddev, dtype, seed, name):
 
     dt = dtypes.as_dtype(dtype)
     dims = check_dims(host_arg(shape), op_type)
+    if not context().eager and not any(isinstance(v, Tensor) for v in (mean, stddev)):
+        from . import random_graph
+
+        default = "random_normal" if op_type == "RandomStandardNormal" else "truncated_normal"
+        attrs = {"shape": dims, "dtype": dt.name, "seed": seed_pair(seed)}
+        return random_graph.scaled(op_type, default, dims, mean, stddev, dt, attrs, name)
     mean_t, std_t = constant(mean, dt), constant(stddev, dt)
     rnd = execute(op_type, (), {"shape": dims, "dtype": dt.name, "seed": seed_pair(seed)}, name=name, dtype=dt)
     return add(multiply(rnd, std_t), mean_t)
