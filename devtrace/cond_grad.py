@@ -1,45 +1,163 @@
-"""The gradient of ``tf.cond`` inside a ``tf.function`` (TensorFlow's cond_v2 gradient): one more
-``If`` node on the same predicate whose branches re-trace the forward branch under a tape and
-return the gradients of its inputs — the tensors the branches captured and the variables they
-read. (A ``While`` node's gradient is in ``while_grad.py``.)"""
+"""The gradient of ``tf.cond`` / ``tf.switch_case`` inside a ``tf.function`` (TensorFlow's cond_v2
+gradient).
+
+One more ``If`` (``Case``) node on the same predicate, named as the op (``gradient_tape/cond/
+StatelessIf``), whose branches are the symbolic gradients of the forward branches
+(:mod:`graph_gradients`): one output per forward input that has a gradient in some branch (zeros
+in the others), each through an ``Identity``. A forward intermediate a gradient branch uses is
+read through the forward node: its branch wraps it in ``OptionalFromValue`` and outputs it (the
+other branches output ``OptionalNone`` there), the gradient branch takes the node's output and
+unwraps it with ``OptionalGetValue``, named in the scope of the op that reads it. (A ``While``
+node's gradient is in ``while_grad.py``.)
+"""
 
 from __future__ import annotations
 
-from .backprop import GradientTape
-from .nest import flatten
+import numpy as np
+
+from .graph_gradients import gradients
 from .ops import array_ops, control_flow_v2
 from .ops.declare import gradient
+from .ops.indexed_slices import IndexedSlices
+from .runtime import dtypes
+from .runtime.eager.executor import execute
+from .runtime.graph.func_graph import FuncGraph
 from .runtime.graph.graph import get_default_graph
-from .runtime.tensor import Tensor
+from .runtime.graph.tensor import SymbolicTensor
+from .runtime.values import convert_to_tensor
 
 
-def _branch_gradient(fn, captured, variables, static, upstream):
-    def run():
-        graph = get_default_graph()
-        inputs = [graph.capture_symbolic(t) for t in captured]  # the placeholders fn's ops will use
-        with GradientTape() as tape:
-            for placeholder in inputs:
-                tape.watch(placeholder)
-            outputs = [v for k, v in enumerate(flatten(fn())) if k not in static]
-        pairs = [(o, g) for o, g in zip(outputs, upstream) if isinstance(o, Tensor)]
-        grads = tape.gradient([o for o, _ in pairs], inputs + variables, output_gradients=[g for _, g in pairs])
-        values = inputs + [v.value() for v in variables]
-        return [array_ops.zeros_like(x) if g is None else g for g, x in zip(grads, values)]
-    return run
+class _GradBranch(FuncGraph):
+    """A gradient branch: the tensors of its forward branch it uses are read through the node."""
+
+    def __init__(self, name, outer, forward, node):
+        super().__init__(name, outer=outer)
+        self.forward, self.node = forward, node
+        self._device_stack = list(outer._device_stack)
+        self._recompute_device()
+        self._name_stack = outer._name_stack
+        self._values: dict = {}  # id(forward tensor) -> what stands for it here
+        self._op_scope = None  # the name of the op whose inputs are being captured
+
+    def build(self, op_type, inputs, attrs, name, dtype, resource):
+        if resource is not None or not any(isinstance(t, SymbolicTensor) and t._op._graph is self.forward
+                                           for t in inputs):
+            return super().build(op_type, inputs, attrs, name, dtype, resource)
+        saved = self._op_scope
+        self._op_scope = name[:-1] if name and name.endswith("/") else self.unique_name(name or op_type, False)
+        try:
+            return super().build(op_type, inputs, attrs, name, dtype, resource)
+        finally:
+            self._op_scope = saved
+
+    def capture_symbolic(self, tensor) -> SymbolicTensor:
+        if tensor._op._graph is not self.forward:
+            return super().capture_symbolic(tensor)
+        value = self._values.get(id(tensor))
+        if value is None:
+            value = self._values[id(tensor)] = self._forward_value(tensor)
+        return value
+
+    def _forward_value(self, tensor):
+        forward = self.forward
+        if tensor._op.type == "Placeholder":  # an input of the node: the gradient's input too
+            return super().capture_symbolic(next(o for o, p in forward.outer_captures if p is tensor))
+        outputs = forward.flat_outputs
+        index = next((k for k, t in enumerate(outputs) if t is tensor), None)
+        scope = self._op_scope + "/" if self._op_scope else None
+        if index is None and tensor._op.type == "Const":  # a constant: made again here
+            with self.name_scope(scope):
+                return self._create_const(tensor._op._attrs["value"], tensor._dtype)
+        if index is None:
+            index = _wrapped(forward, tensor)
+        handle = super().capture_symbolic(_node_output(self.node, index))
+        if outputs[index] is tensor:
+            return handle
+        with self.name_scope(scope):
+            return execute("OptionalGetValue", (handle,),
+                           {"output_types": [tensor.dtype.name], "output_shapes": [tensor._shape]}, dtype=tensor.dtype)
+
+
+def _wrapped(forward, tensor) -> int:
+    """The branch's output holding ``tensor`` in an optional (made, and output, on first use)."""
+    optionals = forward.__dict__.setdefault("optionals", {})
+    if id(tensor) not in optionals:
+        with forward.as_default():
+            optional = execute("OptionalFromValue", (tensor,), {"Toutput_types": [tensor.dtype.name]},
+                               dtype=tensor.dtype)
+        forward.flat_outputs.append(optional)
+        optionals[id(tensor)] = len(forward.flat_outputs) - 1
+    return optionals[id(tensor)]
+
+
+def _node_output(node, index):
+    """The forward node's output ``index``, added (a ``variant``) when the node had fewer."""
+    while len(node._outputs) <= index:
+        node._outputs = tuple(node._outputs) + (SymbolicTensor(node, len(node._outputs), dtypes.variant, ()),)
+        node._attrs["output_specs"] = list(node._attrs["output_specs"]) + [(dtypes.variant, ())]
+    return node._outputs[index]
+
+
+def _pad(pairs, node) -> None:
+    """Every branch outputs as many values as the node has: ``OptionalNone`` where it has none."""
+    longest = max(len(g.flat_outputs) for g, _ in pairs)
+    _node_output(node, longest - 1)
+    for graph, _ in pairs:
+        with graph.as_default():
+            while len(graph.flat_outputs) < longest:
+                graph.flat_outputs.append(execute("OptionalNone", (), {}, dtype=dtypes.variant))
+
+
+def _zeros(outer_input, variable):
+    """A branch's gradient for an input it does not differentiate (TensorFlow's default gradient)."""
+    shape, dtype = (variable.shape, variable.dtype) if variable is not None else (outer_input.shape, outer_input.dtype)
+    if shape.rank is None or None in tuple(shape):
+        return array_ops.zeros_like(outer_input)
+    # a small constant, as TensorFlow's zeros makes in a graph
+    return array_ops.constant(np.zeros(tuple(shape), dtype.as_numpy_dtype), dtype,
+                              name="zeros" if variable is not None else "zeros_like")
+
+
+def _branch_gradients(node, pairs, upstream, n_outputs) -> tuple[list, list]:
+    """Each branch's gradient graph and its gradient for every node input (``None``: none)."""
+    outer = get_default_graph()
+    n_inputs = len(node._inputs) - 1
+    graphs, results = [], []
+    for graph, positions in pairs:
+        grad_graph = _GradBranch(f"{graph.name}_grad", outer, graph, node)
+        xs = [None] * n_inputs
+        for (_, placeholder), p in zip(graph.outer_captures, positions):
+            xs[p] = placeholder
+        with grad_graph.as_default():
+            grads = gradients(graph, graph.flat_outputs[:n_outputs], xs, upstream)
+        graphs.append(grad_graph)
+        results.append([convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g in grads])
+    return graphs, results
 
 
 def _cond_grad(op, *upstream):
-    fns = op.attrs["branch_fns"]
-    captured, variables, static = op.attrs["captured"], op.attrs["variables"], op.attrs["static"]
-    floating = [t for t in captured if t.dtype.is_floating]  # variable handles, ints: no gradient
-    if not floating and not variables:
-        return [None] * len(op.inputs)
-    branches = [_branch_gradient(fn, floating, variables, static, upstream) for fn in fns]
-    if op.type.endswith("If"):
-        grads = iter(control_flow_v2.cond(op.inputs[0], *branches))
-    else:  # Case: the same branch index picks the gradient's branch
-        grads = iter(control_flow_v2.indexed_case(op.inputs[0], branches))
-    return [None, *[next(grads) if t.dtype.is_floating else None for t in captured], *grads]
+    node = op.outputs[0]._op
+    if node.type.endswith("If"):
+        pairs = [node._attrs["then_branch"], node._attrs["else_branch"]]
+    else:
+        pairs = list(node._attrs["branches"])
+    inputs = node._inputs[1:]
+    variables = {id(h): v for h, v in zip(op.attrs["handles"], op.attrs["variables"])}
+    graphs, results = _branch_gradients(node, pairs, upstream, len(op.outputs))
+    kept = [k for k in range(len(inputs)) if any(r[k] is not None for r in results)]
+    for graph, grads in zip(graphs, results):
+        with graph.as_default():
+            outs = {k: array_ops.identity(grads[k]) for k in kept if grads[k] is not None}
+            outs.update({k: _zeros(inputs[k], variables.get(id(inputs[k]))) for k in kept if grads[k] is None})
+            graph.flat_outputs = [outs[k] for k in kept]
+    _pad(pairs, node)
+    kind = "If" if node.type.endswith("If") else "Case"
+    names = ["then_branch", "else_branch"] if kind == "If" else []
+    grad_node = control_flow_v2.branch_node(kind, get_default_graph(), node._inputs[0], graphs, None, names)
+    by_input = dict(zip(kept, [array_ops.identity(t) for t in grad_node._outputs]))
+    tensor_grads = [None if t.dtype is dtypes.resource else by_input.get(k) for k, t in enumerate(inputs)]
+    variable_grads = [by_input.get(next(k for k, t in enumerate(inputs) if t is h)) for h in op.attrs["handles"]]
+    return [None, *tensor_grads, *variable_grads]
 
 
 for _kind in ("StatelessIf", "If", "StatelessCase", "Case"):

@@ -120,6 +120,19 @@ def _branches(outer: FuncGraph, fns: list, labels: list, scope: str) -> tuple:
     return graphs, results, static
 
 
+def branch_node(kind: str, outer: FuncGraph, selector, graphs: list, name, attr_names: list):
+    """An ``If``/``Case`` node (``Stateless…`` unless a branch holds a stateful op) running the
+    traced ``graphs`` (their ``flat_outputs`` set) on ``selector``; ``name`` ``None``: the op's."""
+    tensors, positions = _node_inputs(*graphs)
+    all_specs = [_specs(g) for g in graphs]
+    specs = [(d, s if all(x[k][1] == s for x in all_specs) else None) for k, (d, s) in enumerate(all_specs[0])]
+    kind = kind if any(_stateful(g) for g in graphs) else "Stateless" + kind
+    branches = list(zip(graphs, positions))
+    attrs = dict(zip(attr_names, branches)) if attr_names else {"branches": branches}
+    attrs["output_specs"] = specs
+    return outer._create_op(kind, (selector, *tensors), attrs, name, selector._dtype)
+
+
 def _select(kind: str, outer: FuncGraph, selector, fns: list, labels: list, name: str, attr_names: list):
     """An ``If`` or ``Case`` node over traced branches (TensorFlow's cond_v2): its outputs leave
     through ``<scope>/Identity`` nodes."""
@@ -127,19 +140,12 @@ def _select(kind: str, outer: FuncGraph, selector, fns: list, labels: list, name
 
     with outer.name_scope(name) as scope:
         graphs, results, static = _branches(outer, fns, labels, scope)
-        tensors, positions = _node_inputs(*graphs)
-        all_specs = [_specs(g) for g in graphs]
-        specs = [(d, s if all(x[k][1] == s for x in all_specs) else None) for k, (d, s) in enumerate(all_specs[0])]
-        kind = kind if any(_stateful(g) for g in graphs) else "Stateless" + kind
-        branches = list(zip(graphs, positions))
-        attrs = dict(zip(attr_names, branches)) if attr_names else {"branches": branches}
-        attrs["output_specs"] = specs
-        node = outer._create_op(kind, (selector, *tensors), attrs, scope, selector._dtype)
-        # a tape tracing the function sees the node: its gradient (devtrace/cond_grad.py) re-traces the
-        # branches, so it keeps them, the tensors they capture and the variables they read
+        node = branch_node(kind, outer, selector, graphs, scope, attr_names)
+        # a tape tracing the function sees the node: its gradient (devtrace/cond_grad.py) differentiates
+        # the branches, for the tensors they capture and the variables they read (through their handles)
         variables = list({id(v): v for g in graphs for v in g.variables}.values())
-        grad_attrs = {"branch_fns": tuple(fns), "captured": tensors, "variables": variables, "static": static}
-        FuncGraph._record(kind, grad_attrs, (selector, *tensors, *[v._value for v in variables]),
+        grad_attrs = {"variables": variables, "handles": [outer.capture(v) for v in variables]}
+        FuncGraph._record(node.type, grad_attrs, (*node._inputs, *[v._value for v in variables]),
                           tuple(node._outputs))
         outputs = iter([identity(t) for t in node._outputs])
     flat = flatten(results[0])

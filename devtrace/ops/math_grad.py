@@ -60,6 +60,8 @@ def _add_grad(op, grad):
 @gradient("Sub")
 def _sub_grad(op, grad):
     sx, sy = _shapes(op)
+    if 1 in op.skip_input_indices and sy == ():  # TensorFlow's: a scalar it need not differentiate
+        return grad, None
     if sx == sy == tuple(grad.shape):
         return grad, math_ops.negative(grad)
     return reduce_to(grad, sx), math_ops.negative(reduce_to(grad, sy))
@@ -254,7 +256,7 @@ def _l2_loss_grad(op, grad):
 
 @gradient("Exp")
 def _exp_grad(op, grad):
-    return (math_ops.multiply(grad, _conj(op.outputs[0])),)
+    return (grad * _conj(op.outputs[0]),)  # TensorFlow's `grad * y`: a node named mul
 
 
 @gradient("Log")
