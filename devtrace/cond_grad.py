@@ -13,9 +13,7 @@ node's gradient is in ``while_grad.py``.)
 
 from __future__ import annotations
 
-import numpy as np
-
-from .graph_gradients import gradients
+from .graph_gradients import GradientGraph, gradients
 from .ops import array_ops, control_flow_v2
 from .ops.declare import gradient
 from .ops.indexed_slices import IndexedSlices
@@ -27,53 +25,23 @@ from .runtime.graph.tensor import SymbolicTensor
 from .runtime.values import convert_to_tensor
 
 
-class _GradBranch(FuncGraph):
+class _GradBranch(GradientGraph):
     """A gradient branch: the tensors of its forward branch it uses are read through the node."""
-
-    def __init__(self, name, outer, forward, node):
-        super().__init__(name, outer=outer)
-        self.forward, self.node = forward, node
-        self._device_stack = list(outer._device_stack)
-        self._recompute_device()
-        self._name_stack = outer._name_stack
-        self._values: dict = {}  # id(forward tensor) -> what stands for it here
-        self._op_scope = None  # the name of the op whose inputs are being captured
-
-    def build(self, op_type, inputs, attrs, name, dtype, resource):
-        if resource is not None or not any(isinstance(t, SymbolicTensor) and t._op._graph is self.forward
-                                           for t in inputs):
-            return super().build(op_type, inputs, attrs, name, dtype, resource)
-        saved = self._op_scope
-        self._op_scope = name[:-1] if name and name.endswith("/") else self.unique_name(name or op_type, False)
-        try:
-            return super().build(op_type, inputs, attrs, name, dtype, resource)
-        finally:
-            self._op_scope = saved
-
-    def capture_symbolic(self, tensor) -> SymbolicTensor:
-        if tensor._op._graph is not self.forward:
-            return super().capture_symbolic(tensor)
-        value = self._values.get(id(tensor))
-        if value is None:
-            value = self._values[id(tensor)] = self._forward_value(tensor)
-        return value
 
     def _forward_value(self, tensor):
         forward = self.forward
         if tensor._op.type == "Placeholder":  # an input of the node: the gradient's input too
-            return super().capture_symbolic(next(o for o, p in forward.outer_captures if p is tensor))
+            return FuncGraph.capture_symbolic(self, next(o for o, p in forward.outer_captures if p is tensor))
         outputs = forward.flat_outputs
         index = next((k for k, t in enumerate(outputs) if t is tensor), None)
-        scope = self._op_scope + "/" if self._op_scope else None
-        if index is None and tensor._op.type == "Const":  # a constant: made again here
-            with self.name_scope(scope):
-                return self._create_const(tensor._op._attrs["value"], tensor._dtype)
+        if index is None and tensor._op.type == "Const":
+            return self.constant_like(tensor)
         if index is None:
             index = _wrapped(forward, tensor)
-        handle = super().capture_symbolic(_node_output(self.node, index))
+        handle = FuncGraph.capture_symbolic(self, _node_output(self.node, index))
         if outputs[index] is tensor:
             return handle
-        with self.name_scope(scope):
+        with self.name_scope(self.op_scope()):
             return execute("OptionalGetValue", (handle,),
                            {"output_types": [tensor.dtype.name], "output_shapes": [tensor._shape]}, dtype=tensor.dtype)
 
@@ -113,9 +81,7 @@ def _zeros(outer_input, variable):
     shape, dtype = (variable.shape, variable.dtype) if variable is not None else (outer_input.shape, outer_input.dtype)
     if shape.rank is None or None in tuple(shape):
         return array_ops.zeros_like(outer_input)
-    # a small constant, as TensorFlow's zeros makes in a graph
-    return array_ops.constant(np.zeros(tuple(shape), dtype.as_numpy_dtype), dtype,
-                              name="zeros" if variable is not None else "zeros_like")
+    return array_ops.zeros(list(shape), dtype, name=None if variable is not None else "zeros_like")
 
 
 def _branch_gradients(node, pairs, upstream, n_outputs) -> tuple[list, list]:

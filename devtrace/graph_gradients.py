@@ -13,7 +13,56 @@ from .backprop import _backprop, _trainable, aggregate
 from .ops import array_ops
 from .runtime.context import context
 from .runtime.eager.tape import Tape
+from .runtime.graph.func_graph import FuncGraph
 from .runtime.graph.graph import get_default_graph
+from .runtime.graph.tensor import SymbolicTensor
+
+
+class GradientGraph(FuncGraph):
+    """The graph a control-flow node's gradient branch (or loop body) is built in: a tensor of the
+    forward branch ``forward`` it uses stands for what ``_forward_value`` makes of it — read
+    through the forward ``node`` — in the name scope of the op that reads it, as TensorFlow's
+    capture runs inside the op's own scope (``…/mul_grad/Mul/OptionalGetValue``)."""
+
+    def __init__(self, name, outer, forward, node):
+        super().__init__(name, outer=outer)
+        self.forward, self.node = forward, node
+        self._device_stack = list(outer._device_stack)
+        self._recompute_device()
+        self._name_stack = outer._name_stack
+        self._values: dict = {}  # id(forward tensor) -> what stands for it here
+        self._op_scope = None  # the name of the op whose inputs are being captured
+
+    def build(self, op_type, inputs, attrs, name, dtype, resource):
+        if resource is not None or not any(isinstance(t, SymbolicTensor) and t._op._graph is self.forward
+                                           for t in inputs):
+            return super().build(op_type, inputs, attrs, name, dtype, resource)
+        saved = self._op_scope
+        self._op_scope = name[:-1] if name and name.endswith("/") else self.unique_name(name or op_type, False)
+        try:
+            return super().build(op_type, inputs, attrs, name, dtype, resource)
+        finally:
+            self._op_scope = saved
+
+    def capture_symbolic(self, tensor) -> SymbolicTensor:
+        if tensor._op._graph is not self.forward:
+            return super().capture_symbolic(tensor)
+        value = self._values.get(id(tensor))
+        if value is None:
+            value = self._values[id(tensor)] = self._forward_value(tensor)
+        return value
+
+    def op_scope(self) -> str | None:
+        """The name scope of the op being built (``None``: the graph's)."""
+        return self._op_scope + "/" if self._op_scope else None
+
+    def constant_like(self, tensor):
+        """A forward ``Const`` made again here (TensorFlow copies constants instead of reading them)."""
+        with self.name_scope(self.op_scope()):
+            return self._create_const(tensor._op._attrs["value"], tensor._dtype)
+
+    def _forward_value(self, tensor):
+        raise NotImplementedError
 
 
 def _named_after(ctx, record):
