@@ -289,7 +289,9 @@ def _upstream(grads, rec, needed):
     if not reached:
         return None
     if len(upstream) > 1:
-        upstream = [zeros_for(out) if g is None else g for out, g in zip(rec.outputs, upstream)]
+        # a resource output (a loop's variable handle) gets none, as TensorFlow's tape gives it
+        upstream = [zeros_for(out) if g is None and out.dtype is not dtypes.resource else g
+                    for out, g in zip(rec.outputs, upstream)]
     return upstream
 
 

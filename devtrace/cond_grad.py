@@ -41,7 +41,7 @@ class _GradBranch(GradientGraph):
         handle = FuncGraph.capture_symbolic(self, _node_output(self.node, index))
         if outputs[index] is tensor:
             return handle
-        with self.name_scope(self.op_scope()):
+        with self.as_default(), self.name_scope(self.op_scope()):  # (the default: maybe a branch inside)
             return execute("OptionalGetValue", (handle,),
                            {"output_types": [tensor.dtype.name], "output_shapes": [tensor._shape]}, dtype=tensor.dtype)
 
@@ -108,8 +108,12 @@ def _cond_grad(op, *upstream):
     else:
         pairs = list(node._attrs["branches"])
     inputs = node._inputs[1:]
-    variables = {id(h): v for h, v in zip(op.attrs["handles"], op.attrs["variables"])}
-    graphs, results = _branch_gradients(node, pairs, upstream, len(op.outputs))
+    # a tape's record: a variable's gradient goes to its value (the input after the node's); a
+    # branch graph's node (differentiated by graph_gradients): to its handle, an input of the node
+    handles = op.attrs.get("handles", [])
+    variables = {id(h): v for h, v in zip(handles, op.attrs.get("variables", []))}
+    count = node._attrs["num_original_outputs"]
+    graphs, results = _branch_gradients(node, pairs, upstream[:count], count)
     kept = [k for k in range(len(inputs)) if any(r[k] is not None for r in results)]
     for graph, grads in zip(graphs, results):
         with graph.as_default():
@@ -119,11 +123,18 @@ def _cond_grad(op, *upstream):
     _pad(pairs, node)
     kind = "If" if node.type.endswith("If") else "Case"
     names = ["then_branch", "else_branch"] if kind == "If" else []
-    grad_node = control_flow_v2.branch_node(kind, get_default_graph(), node._inputs[0], graphs, None, names)
+    outer = get_default_graph()  # (a loop body's gradient: the predicate is read from the forward loop)
+    selector = outer.capture_symbolic(node._inputs[0]) if isinstance(outer, FuncGraph) else node._inputs[0]
+    grad_node = control_flow_v2.branch_node(kind, outer, selector, graphs, None, names)
     by_input = dict(zip(kept, [array_ops.identity(t) for t in grad_node._outputs]))
-    tensor_grads = [None if t.dtype is dtypes.resource else by_input.get(k) for k, t in enumerate(inputs)]
-    variable_grads = [by_input.get(next(k for k, t in enumerate(inputs) if t is h)) for h in op.attrs["handles"]]
-    return [None, *tensor_grads, *variable_grads]
+    return [None, *input_grads(inputs, by_input, handles)]
+
+
+def input_grads(inputs, by_input: dict, handles: list) -> list:
+    """The gradient of each node input (``by_input``: those that have one), then of each variable
+    read through ``handles`` (their inputs' slots left empty)."""
+    tensor_grads = [None if handles and t.dtype is dtypes.resource else by_input.get(k) for k, t in enumerate(inputs)]
+    return tensor_grads + [by_input.get(next(k for k, t in enumerate(inputs) if t is h)) for h in handles]
 
 
 for _kind in ("StatelessIf", "If", "StatelessCase", "Case"):

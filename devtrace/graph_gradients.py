@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .backprop import _backprop, _trainable, aggregate
 from .ops import array_ops
+from .runtime import dtypes
 from .runtime.context import context
 from .runtime.eager.tape import Tape
 from .runtime.graph.func_graph import FuncGraph
@@ -80,7 +81,8 @@ def gradients(graph, ys, xs, grad_ys) -> list:
     for op in graph._ops:
         if op._outputs and op.type != "Placeholder":
             tape.record(op.type, op._attrs, op._inputs, tuple(op._outputs), None)
-    pairs = [(y, g) for y, g in zip(ys, grad_ys) if _trainable(y)]
+    # (a loop's variable handle too: its gradient is the sum of the reads')
+    pairs = [(y, g) for y, g in zip(ys, grad_ys) if _trainable(y) or y.dtype is dtypes.resource]
     with get_default_graph().name_scope("gradients"):
         seeds = [array_ops.identity(g, name=f"grad_ys_{i}") for i, (_, g) in enumerate(pairs)]
         grads = _backprop(context(), tape, [y for y, _ in pairs], seeds, [x for x in xs if x is not None],

@@ -77,7 +77,7 @@ op("TensorListFromTensor", lambda xp, t: ListValue.of([t[i].copy() for i in rang
    {CPU: _TYPES, GPU: _TYPES}, shape=lambda name, shapes, attrs, dtype: (dtypes.variant, ()))
 
 
-def _pop_back(xp, lst, element_shape=None, element_dtype="float32"):
+def _pop_back(xp, lst, shape_input, element_dtype="float32", element_shape=None):
     items = _items(lst)
     if not items:
         raise ValueError("Trying to pop from an empty list.")
@@ -85,7 +85,7 @@ def _pop_back(xp, lst, element_shape=None, element_dtype="float32"):
 
 
 def _popped(name, shapes, attrs, dtype):
-    return [(dtypes.variant, ()), (dtypes.as_dtype(attrs["element_dtype"]), attrs.get("element_shape"))]
+    return [(dtypes.variant, ()), (dtypes.as_dtype(attrs["element_dtype"]), attrs.get("element_shape"))], None
 
 
 # a while loop's accumulators (while_grad.py): the forward body pushes an intermediate every iteration,

@@ -187,6 +187,20 @@ def _cond_gradient(x, wrapped_in_taken=True):
     return tape.gradient(y, x)
 
 
+def _loop_gradient(x):
+    """The gradient of a loop in the function: the forward body pushes sin(y) onto an accumulator made
+    by EmptyTensorList each iteration, the gradient's body pops it (TensorListPopBack)."""
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, tf.sin(y) * 2.0), [0, x])[1]
+    return tape.gradient(y, x)
+
+
+def _loop_gradient_value(x):
+    s1 = np.sin(x) * 2.0
+    return np.cos(s1) * 2.0 * np.cos(x) * 2.0
+
+
 _STACKED = np.stack([X[0], X[1] * 2])
 _SIN_X_GRAD = np.cos(X[1:]) * X[1:] + np.sin(X[1:])
 
@@ -206,6 +220,9 @@ FUNCTIONS = [
     Sample("OptionalFromValue", _function(_cond_gradient, X[1:]), _SIN_X_GRAD),
     Sample("OptionalGetValue", _function(_cond_gradient, X[1:]), _SIN_X_GRAD),
     Sample("OptionalNone", _function(lambda x: _cond_gradient(x, False), X[1:]), np.full_like(X[1:], 2.0)),
+    Sample("EmptyTensorList", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
+    Sample("TensorListPushBack", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
+    Sample("TensorListPopBack", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
     Sample("SparseToDense", lambda: tf.sparse.to_dense(tf.sparse.SparseTensor([[0, 1], [1, 0]], [5.0, 6.0], [2, 2])),
            np.array([[0, 5], [6, 0]], np.float32)),
 ]

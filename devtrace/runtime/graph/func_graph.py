@@ -47,6 +47,8 @@ class FuncGraph(Graph):
         self.outputs = None  # the structure the function returns (symbolic tensors, python values)
         self.scratch = False  # a throwaway graph (AutoGraph's test of a loop condition): captures stay here
         self.control_output = None  # automatic control dependencies' NoOp (add_control_output)
+        # a loop body's captures it passes on changed (a while gradient's accumulators): [(placeholder, tensor)]
+        self.carried: list[tuple] = []
 
     def add_control_output(self, outputs: list) -> None:
         """TensorFlow 2.21's automatic control dependencies: when the function returns tensors
