@@ -109,15 +109,20 @@ def _body_ends(node, count: int) -> tuple[list, list]:
     return list(body.inputs) + captures, list(body.flat_outputs) + captures
 
 
-def _initial(upstream, body_out, outer_input, variables):
+def _initial(upstream, body_out, outer_input, output, variables):
     """TensorFlow's ``_preprocess_grad``: no gradient through what is not trainable; a variable's
-    starts at zeros (devtrace: a constant of its shape)."""
-    if outer_input.dtype is dtypes.resource:
-        variable = variables.get(id(outer_input))
-        if variable is None or not (variable.dtype.is_floating or variable.dtype.is_complex):
-            return None
-        return array_ops.zeros(list(variable.shape), variable.dtype)
-    return upstream if _trainable(body_out) else None
+    starts at zeros of the shape its handle (the node's ``output`` for it) reports."""
+    if outer_input.dtype is not dtypes.resource:
+        return upstream if _trainable(body_out) else None
+    variable = variables.get(id(outer_input))
+    if variable is None or not (variable.dtype.is_floating or variable.dtype.is_complex):
+        return None
+    dtype, static = variable.dtype, tuple(variable.shape)
+    shape = execute("VariableShape", (output,), {"out_type": "int32", "variable_shape": static}, dtype=dtypes.int32)
+    graph = get_default_graph()
+    with graph.name_scope("zeros") as scope:
+        zero = array_ops.constant(np.zeros((), dtype.as_numpy_dtype), dtype)
+        return execute("Fill", (shape, zero), {"dims": static, "dtype": dtype.name}, name=scope, dtype=dtype)
 
 
 def _grad_graphs(node, ys, xs, loop_vars):
@@ -145,7 +150,8 @@ def _while_grad(op, *upstream):
     handles = op.attrs.get("handles", [])  # a tape's record (not a loop inside a differentiated branch)
     variables = dict(zip((id(h) for h in handles), op.attrs.get("variables", [])))
     body_in, body_out = _body_ends(node, count)
-    initial = [_initial(g, y, t, variables) for g, y, t in zip(upstream[:count], body_out, inputs)]
+    initial = [_initial(g, y, t, out, variables) for g, y, t, out in zip(upstream[:count], body_out, inputs,
+                                                                            node._outputs)]
     kept = [k for k, g in enumerate(initial) if g is not None]
     if not kept:
         return [None] * len(op.inputs)

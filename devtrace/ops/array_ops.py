@@ -90,7 +90,10 @@ op("Reshape", _reshape, _ANY_ON_CPU, shape=shapes.reshape, host_args=("shape",))
 
 
 def _fill_kernel(xp, *given, dims=(), value=0, dtype="float32"):
-    """``given``: the value as the op's input (a tensor), else the ``value`` attr."""
+    """``given``: the value as the op's input (a tensor), else the ``value`` attr; or the dims and
+    the value (TensorFlow's inputs: a shape known when the graph runs, ``dims`` its static one)."""
+    if len(given) == 2:
+        dims, given = tuple(int(d) for d in given[0]), given[1:]
     value = given[0] if given else value
     for d in dims:
         if d < 0:

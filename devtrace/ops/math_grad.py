@@ -19,6 +19,8 @@ not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual")
 
 # y = sqrt(x): dx = grad * 0.5 / y, one op, as TensorFlow's SqrtGrad
 op("SqrtGrad", lambda xp, y, dy: dy * 0.5 / xp.conj(y), FLOATS | {"complex64", "complex128"})
+# y = tanh(x): dx = grad * (1 - y²), one op, as TensorFlow's TanhGrad (given conj(y))
+op("TanhGrad", lambda xp, y, dy: dy * (1 - y * y), FLOATS | {"complex64", "complex128"})
 
 
 def reduce_to(grad, shape):
@@ -232,8 +234,14 @@ def _sigmoid_grad(op, grad):
 
 @gradient("Tanh")
 def _tanh_grad(op, grad):
-    y = _conj(op.outputs[0])
-    return (math_ops.multiply(grad, math_ops.subtract(array_ops.constant(1, y.dtype), math_ops.square(y))),)
+    return (execute("TanhGrad", (_conj(op.outputs[0]), grad)),)
+
+
+@gradient("TanhGrad")
+def _tanh_grad_grad(op, grad):
+    """Second order, TensorFlow's: ``grad * -2 * dy * y`` for ``y``, ``TanhGrad(y, grad)`` for ``dy``."""
+    a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
+    return grad * -2.0 * b * a, execute("TanhGrad", (a, grad))
 
 
 def _erf_family(scale):

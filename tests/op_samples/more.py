@@ -201,6 +201,16 @@ def _loop_gradient_value(x):
     return np.cos(s1) * 2.0 * np.cos(x) * 2.0
 
 
+def _loop_variable_gradient(v):
+    """A loop reading variable v: its gradient starts from zeros of the shape VariableShape reports."""
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            y = tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, y * v), [0, x])[1]
+        return tape.gradient(y, v)
+    return f(t(X[1:]))
+
+
 _STACKED = np.stack([X[0], X[1] * 2])
 _SIN_X_GRAD = np.cos(X[1:]) * X[1:] + np.sin(X[1:])
 
@@ -223,6 +233,7 @@ FUNCTIONS = [
     Sample("EmptyTensorList", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
     Sample("TensorListPushBack", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
     Sample("TensorListPopBack", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
+    Sample("VariableShape", _variable(_loop_variable_gradient, np.float32(1.5)), np.sum(2 * X[1:] * 1.5)),
     Sample("SparseToDense", lambda: tf.sparse.to_dense(tf.sparse.SparseTensor([[0, 1], [1, 0]], [5.0, 6.0], [2, 2])),
            np.array([[0, 5], [6, 0]], np.float32)),
 ]

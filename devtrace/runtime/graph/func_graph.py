@@ -20,7 +20,7 @@ from .tensor import SymbolicTensor, output_of
 
 # ops on a variable's resource (the Generator's RngReadAndSkip reads its state and moves it on in place)
 RESOURCE_OPS = frozenset(("ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
-                          "RngReadAndSkip"))
+                          "RngReadAndSkip", "VariableShape"))
 
 
 # stateful ops automatic control dependencies leave unordered (TensorFlow's LEGACY_RANDOM_OPS: they may
