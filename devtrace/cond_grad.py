@@ -31,19 +31,41 @@ class _GradBranch(GradientGraph):
     def _forward_value(self, tensor):
         forward = self.forward
         if tensor._op.type == "Placeholder":  # an input of the node: the gradient's input too
-            return FuncGraph.capture_symbolic(self, next(o for o, p in forward.outer_captures if p is tensor))
+            return self._deferred(next(o for o, p in forward.outer_captures if p is tensor))
         outputs = forward.flat_outputs
         index = next((k for k, t in enumerate(outputs) if t is tensor), None)
         if index is None and tensor._op.type == "Const":
             return self.constant_like(tensor)
         if index is None:
             index = _wrapped(forward, tensor)
-        handle = FuncGraph.capture_symbolic(self, _node_output(self.node, index))
+        handle = self._deferred(_node_output(self.node, index))
         if outputs[index] is tensor:
             return handle
         with self.as_default(), self.name_scope(self.op_scope()):  # (the default: maybe a branch inside)
             return execute("OptionalGetValue", (handle,),
                            {"output_types": [tensor.dtype.name], "output_shapes": [tensor._shape]}, dtype=tensor.dtype)
+
+
+    def _deferred(self, tensor):
+        """A placeholder for a tensor of the forward node's graph; when that is not the graph this
+        gradient's node is made in (a loop body's gradient), the tensor is read there as the node is
+        made (``resolve``), as TensorFlow resolves a gradient branch's captures."""
+        if tensor._op._graph is self.outer:
+            return FuncGraph.capture_symbolic(self, tensor)
+        return self.capture_placeholder(tensor)
+
+
+def _resolve(outer, node, graphs, kind: str):
+    """The gradient node's predicate and the tensors its branches capture, read into ``outer`` in
+    the name scope of the node about to be made (``…/StatelessIf/TensorListPopBack``)."""
+    if not isinstance(outer, FuncGraph):
+        return node._inputs[0]
+    with outer.name_scope(outer.unique_name(control_flow_v2.node_kind(kind, graphs), False) + "/"):
+        selector = outer.capture_symbolic(node._inputs[0])
+        for graph in graphs:
+            graph.outer_captures = [(t if t._op._graph is outer else outer.capture_symbolic(t), p)
+                                    for t, p in graph.outer_captures]
+    return selector
 
 
 def _wrapped(forward, tensor) -> int:
@@ -123,8 +145,8 @@ def _cond_grad(op, *upstream):
     _pad(pairs, node)
     kind = "If" if node.type.endswith("If") else "Case"
     names = ["then_branch", "else_branch"] if kind == "If" else []
-    outer = get_default_graph()  # (a loop body's gradient: the predicate is read from the forward loop)
-    selector = outer.capture_symbolic(node._inputs[0]) if isinstance(outer, FuncGraph) else node._inputs[0]
+    outer = get_default_graph()
+    selector = _resolve(outer, node, graphs, kind)
     grad_node = control_flow_v2.branch_node(kind, outer, selector, graphs, None, names)
     by_input = dict(zip(kept, [array_ops.identity(t) for t in grad_node._outputs]))
     return [None, *input_grads(inputs, by_input, handles)]

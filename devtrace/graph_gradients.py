@@ -54,8 +54,9 @@ class GradientGraph(FuncGraph):
         return value
 
     def op_scope(self) -> str | None:
-        """The name scope of the op being built (``None``: the graph's)."""
-        return self._op_scope + "/" if self._op_scope else None
+        """The name scope of the op being built (else the graph's)."""
+        scope = self._op_scope or self._name_stack
+        return scope + "/" if scope else None
 
     def constant_like(self, tensor):
         """A forward ``Const`` made again here (TensorFlow copies constants instead of reading them)."""

@@ -126,13 +126,18 @@ def _branches(outer: FuncGraph, fns: list, labels: list, scope: str) -> tuple:
     return graphs, results, static
 
 
+def node_kind(kind: str, graphs: list) -> str:
+    """``If``/``Case`` when a branch holds a stateful op, else ``StatelessIf``/``StatelessCase``."""
+    return kind if any(_stateful(g) for g in graphs) else "Stateless" + kind
+
+
 def branch_node(kind: str, outer: FuncGraph, selector, graphs: list, name, attr_names: list):
     """An ``If``/``Case`` node (``Stateless…`` unless a branch holds a stateful op) running the
     traced ``graphs`` (their ``flat_outputs`` set) on ``selector``; ``name`` ``None``: the op's."""
     tensors, positions = _node_inputs(*graphs)
     all_specs = [_specs(g) for g in graphs]
     specs = [(d, s if all(x[k][1] == s for x in all_specs) else None) for k, (d, s) in enumerate(all_specs[0])]
-    kind = kind if any(_stateful(g) for g in graphs) else "Stateless" + kind
+    kind = node_kind(kind, graphs)
     branches = list(zip(graphs, positions))
     attrs = dict(zip(attr_names, branches)) if attr_names else {"branches": branches}
     attrs["output_specs"] = specs

@@ -97,6 +97,10 @@ class FuncGraph(Graph):
             raise ValueError(f"{tensor} must be from the same graph as the op being created in {self!r}.")
         if tensor._op._graph is not self.outer:
             tensor = self.outer.capture_symbolic(tensor)
+        return self.capture_placeholder(tensor)
+
+    def capture_placeholder(self, tensor) -> SymbolicTensor:
+        """The placeholder standing for ``tensor`` (made on first use) in ``outer_captures``."""
         for outer, node in self.outer_captures:
             if outer is tensor:
                 return node
