@@ -90,7 +90,8 @@ op("Reshape", _reshape, _ANY_ON_CPU, shape=shapes.reshape, host_args={"shape": "
 
 
 def _fill_kernel(xp, *given, dims=(), value=0, dtype="float32"):
-    """``given``: the value as the op's input (a tensor), else the ``value`` attr."""
+    """``given``: the value as the op's input (a tensor), else the ``value`` attr (a graph's shape
+    input is a host input: the kernel has ``dims``)."""
     value = given[0] if given else value
     for d in dims:
         if d < 0:
@@ -157,36 +158,48 @@ def _fill(dims, value, dt, name, value_dtype=None):
     return execute("Fill", (), {"dims": dims, "value": value, "dtype": dt.name}, name=name, dtype=dt)
 
 
+def _graph_filled(default, shape, value, dt, name):
+    """In a graph, TensorFlow's zeros/ones of a static shape: under 1000 elements a ``Const`` named as
+    the call (``_constant_if_small``), else ``Fill`` of a ``shape_as_tensor`` Const and the value's
+    ``Const`` in its name scope; ``None`` eagerly, for a tensor shape, or a shape that is not one (the
+    Fill path raises TensorFlow's error)."""
+    if context().eager or isinstance(shape, Tensor) or dt in (dtypes.string, dtypes.variant):
+        return None
+    try:
+        dims = np.atleast_1d(np.asarray(_shape_arg(shape), dtype=np.int64)) if np.size(shape) else ()
+    except (TypeError, ValueError):  # not a shape of integers: the Fill path raises TensorFlow's error
+        return None
+    dims = tuple(int(d) for d in dims)
+    if any(d < 0 for d in dims):
+        return None
+    if np.prod(dims) < 1000:
+        return constant(np.full(dims, value, dt.as_numpy_dtype), dt, name=name or default)
+    with op_scope(default, name) as scope:
+        shape = constant(np.array(dims, np.int32), dtypes.int32, name="shape_as_tensor")
+        return with_host_inputs("Fill", (constant(value, dt),), (shape,), {"dims": dims, "dtype": dt.name}, scope)
+
+
 @public("fill")
 def fill(dims, value, name=None):
     dt = value.dtype if isinstance(value, Tensor) else host_array(value)[1]
     return _fill(dims, value, dt, name)
 
 
-def _filled_graph(default, shape, value, dt, name):
-    """``zeros``/``ones`` in a graph, as TensorFlow builds them in their name scope: a ``Const`` of
-    the whole value when it has fewer than 1000 elements, else ``Fill`` of a ``shape_as_tensor``."""
-    dims = tuple(int(d) for d in np.atleast_1d(host_arg(_shape_arg(shape), None)))
-    with op_scope(default, name) as scope:
-        if int(np.prod(dims)) < 1000:
-            return constant(np.full(dims, value, dt.np), dt, name=scope)
-        shape = constant(np.array(dims, np.int32), dtypes.int32, name="shape_as_tensor")
-        return with_host_inputs("Fill", (constant(value, dt),), (shape,), {"dims": dims, "dtype": dt.name}, scope)
-
-
 @public("zeros")
 def zeros(shape, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
-    if not context().eager and not isinstance(shape, Tensor) and dt is not dtypes.string:
-        return _filled_graph("zeros", shape, False if dt is dtypes.bool_ else 0, dt, name)
+    made = _graph_filled("zeros", shape, False if dt is dtypes.bool_ else 0, dt, name)
+    if made is not None:
+        return made
     return _fill(shape, {dtypes.string: "", dtypes.bool_: False}.get(dt, 0), dt, name, dt)  # TensorFlow's zeros
 
 
 @public("ones")
 def ones(shape, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
-    if not context().eager and not isinstance(shape, Tensor) and dt is not dtypes.string:
-        return _filled_graph("ones", shape, True if dt is dtypes.bool_ else 1, dt, name)
+    made = _graph_filled("ones", shape, True if dt is dtypes.bool_ else 1, dt, name)
+    if made is not None:
+        return made
     return _fill(shape, True if dt is dtypes.bool_ else 1, dt, name, dt)
 
 

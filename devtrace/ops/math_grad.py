@@ -16,6 +16,8 @@ not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual")
 
 # y = sqrt(x): dx = grad * 0.5 / y, one op, as TensorFlow's SqrtGrad
 op("SqrtGrad", lambda xp, y, dy: dy * 0.5 / xp.conj(y), FLOATS | {"complex64", "complex128"})
+# y = tanh(x): dx = grad * (1 - y²), one op, as TensorFlow's TanhGrad (given conj(y))
+op("TanhGrad", lambda xp, y, dy: dy * (1 - y * y), FLOATS | {"complex64", "complex128"})
 
 
 def reduce_to(grad, shape):
@@ -108,6 +110,8 @@ def _mul_grad(op, grad):
     x, y = op.inputs
     if _scalar_skipped(op):
         return math_ops.multiply(grad, _conj(y)), None
+    if _known(x) and tuple(x.shape) == tuple(y.shape) == tuple(grad.shape) and grad.dtype.name in ("int32", "float32"):
+        return math_ops.multiply(grad, y), math_ops.multiply(grad, x)  # TensorFlow's fast path: both, no reduction
     skip = op.skip_input_indices
     gx = None if 0 in skip else math_ops.multiply(grad, _conj(y))
     gy = None if 1 in skip else math_ops.multiply(grad, _conj(x))
@@ -226,8 +230,14 @@ def _sigmoid_grad(op, grad):
 
 @gradient("Tanh")
 def _tanh_grad(op, grad):
-    y = _conj(op.outputs[0])
-    return (math_ops.multiply(grad, math_ops.subtract(array_ops.constant(1, y.dtype), math_ops.square(y))),)
+    return (execute("TanhGrad", (_conj(op.outputs[0]), grad)),)
+
+
+@gradient("TanhGrad")
+def _tanh_grad_grad(op, grad):
+    """Second order, TensorFlow's: ``grad * -2 * dy * y`` for ``y``, ``TanhGrad(y, grad)`` for ``dy``."""
+    a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
+    return grad * -2.0 * b * a, execute("TanhGrad", (a, grad))
 
 
 def _erf_family(scale):
@@ -250,7 +260,7 @@ def _l2_loss_grad(op, grad):
 
 @gradient("Exp")
 def _exp_grad(op, grad):
-    return (math_ops.multiply(grad, _conj(op.outputs[0])),)
+    return (grad * _conj(op.outputs[0]),)  # TensorFlow's `grad * y`: a node named mul
 
 
 @gradient("Log")
