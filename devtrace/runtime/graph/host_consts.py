@@ -47,7 +47,7 @@ def add(graph, opdef, inputs: tuple, attrs: dict, name, dtype=None):
     own host tensors (``_host_inputs``) stand for the first declared inputs. ``dtype``: the op's
     (``T``), else its first input's."""
     built = attrs.get("_host_inputs", 0)
-    todo = [(attr, arg) for attr, arg in opdef.const_inputs[built:] if attrs.get(attr) is not None]
+    todo = [(attr, arg) for attr, arg in opdef.const_inputs[abs(built):] if attrs.get(attr) is not None]
     if not todo:
         return inputs, attrs, name
     kernel = inputs[-built:] if built < 0 else inputs[:len(inputs) - built]
