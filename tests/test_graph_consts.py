@@ -128,6 +128,22 @@ def test_random_ops_in_a_function_graph():
                          ("random_normal/mul", "Mul"), ("random_normal", "AddV2")]
 
 
+def test_ops_whose_python_opens_a_scope_around_them():
+    g = v1.Graph()
+    with g.as_default():
+        x = v1.placeholder(tf.float32, [2, 3], name="x")
+        i = v1.placeholder(tf.int32, [2], name="i")
+        tf.math.in_top_k(i, x, 1)
+        tf.math.cumulative_logsumexp(x, axis=1)
+        tf.random.categorical(x, 2, seed=1)
+    # TensorFlow 2.21's get_operations()
+    assert [(op.name, [t.name for t in op.inputs]) for op in g.get_operations()] == [
+        ("x", []), ("i", []), ("in_top_k/InTopKV2/k", []), ("in_top_k/InTopKV2", ["x:0", "i:0", "in_top_k/InTopKV2/k:0"]),
+        ("CumulativeLogsumexp/axis", []), ("CumulativeLogsumexp", ["x:0", "CumulativeLogsumexp/axis:0"]),
+        ("categorical/Multinomial/num_samples", []),
+        ("categorical/Multinomial", ["x:0", "categorical/Multinomial/num_samples:0"])]
+
+
 def test_the_host_argument_consts_hold_tensorflows_values_and_dtypes():
     g, _, _, _ = _tf1_graph()
     values = {op.name: op.get_attr("value") for op in g.get_operations() if op.type == "Const"}

@@ -181,7 +181,7 @@ op("RandomUniformInt", _kernel("RandomUniformInt", _int_values), dtypes.INTEGERS
 op("RandomShuffle", _shuffle, None, devices=(CPU,), shape=shapes.same, stateful=True)
 op("Multinomial", _multinomial, dtypes.FLOATS, shape=lambda n, s, a, d: (dtypes.as_dtype(a["output_dtype"]),
                                                                         (s[0][0] if s[0] else None, None)),
-   host_args=("num_samples",), stateful=True, mixed_dtypes=True)
+   host_args={"num_samples": "num_samples"}, stateful=True, mixed_dtypes=True)
 op("RandomGamma", _gamma, dtypes.FLOATS, shape=lambda n, s, a, d: (d, tuple(a["shape"]) + tuple(s[0] or ())),
    host_args=("shape",), stateful=True, devices=(CPU,))
 op("RandomPoissonV2", _poisson, None, shape=lambda n, s, a, d: (dtypes.as_dtype(a["dtype"]),
@@ -255,9 +255,15 @@ def shuffle(value, seed=None, name=None):
 
 @public("random.categorical")
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
-    from .declare import as_tensor
+    from .declare import as_tensor, op_scope
 
-    logits = as_tensor(logits)
+    if not context().eager:  # TensorFlow's scope around the op: categorical/Multinomial, …/num_samples
+        with op_scope("categorical", name):
+            return _categorical(as_tensor(logits, name="logits"), num_samples, dtype, seed, None)
+    return _categorical(as_tensor(logits), num_samples, dtype, seed, name)
+
+
+def _categorical(logits, num_samples, dtype, seed, name):
     dt = dtypes.as_dtype(dtype) if dtype else dtypes.int64
     samplers.check_output_dtype(dt)
     n = host_arg(num_samples, slow_list=False)

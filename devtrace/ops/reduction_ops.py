@@ -127,7 +127,7 @@ def _logaddexp_accumulate(xp, x, axis):
 
 
 op("CumulativeLogsumexp", _cumulative(_logaddexp_accumulate, -np.inf),
-   dtypes.FLOATS, shape=shapes.same, host_args=("axis",))
+   dtypes.FLOATS, shape=shapes.same, host_args={"axis": "axis"})
 
 
 @public("math.cumulative_logsumexp")
