@@ -111,7 +111,7 @@ def _range(xp, *bounds, start=0, limit=0, delta=1, dtype="int32"):
     return xp.arange(start, limit, delta, dtype=dtypes.as_dtype(dtype).np)
 
 
-op("Range", _range, NUMERIC, shape=shapes.range_)
+op("Range", _range, NUMERIC, shape=shapes.range_, host_args={"start": "start@T", "limit": "limit@T", "delta": "delta@T"})
 
 
 @public("cast", "dtypes.cast")
@@ -217,7 +217,8 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
     dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.infer([start, limit, delta])
     # converted with the dtype asked for (None: inferred), which is the scalar cache's key
     start, limit, delta = (host_arg(v, dtype)[()] for v in (start, limit, delta))
-    return execute("Range", (), {"start": start, "limit": limit, "delta": delta, "dtype": dt.name}, dtype=dt)
+    return execute("Range", (), {"start": start, "limit": limit, "delta": delta, "dtype": dt.name}, dtype=dt,
+                   name=None if context().eager else name)  # a graph's node: range, its Consts range/start …
 
 
 def _shape_of(name, in_shapes, attrs, dtype):
