@@ -1,0 +1,129 @@
+"""The static analyses AutoGraph's control-flow conversion reads, on the function's statements
+(after ``break``, ``continue`` and ``return`` became flags, so blocks are structured): for each
+``if``/``while``/``for``, the names live into it (``ag_live_in``), live after it
+(``ag_live_out``) and possibly defined before it (``ag_defined_in``).
+
+Liveness follows TensorFlow's statement-level graph: an ``if`` is live-in at its test, a loop at
+its test (``while``) or its iterate (``for``), whose back edge makes the loop a fixed point; a
+function defined inside counts as reading its free names where it is defined. Definitions reach
+a loop only from before it (its own body's come back through the back edge).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .symbols import params, reads_writes
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _header(stmt):
+    """What a compound statement's header reads and binds: ``(reads, writes)``."""
+    if isinstance(stmt, (ast.If, ast.While)):
+        return reads_writes(stmt.test)
+    if isinstance(stmt, ast.For):
+        reads, _ = reads_writes(stmt.iter)
+        return reads, reads_writes(stmt.target)[1]
+    if isinstance(stmt, ast.With):
+        reads: list = []
+        writes: list = []
+        for item in stmt.items:
+            r, w = reads_writes(item)
+            reads += r
+            writes += w
+        return reads, writes
+    return [], []
+
+
+def live(stmts, out: set) -> set:
+    """The names live into ``stmts`` when ``out`` is live after them."""
+    for stmt in reversed(stmts):
+        out = _live_stmt(stmt, out)
+    return out
+
+
+def _ends_in_raise(stmts) -> bool:
+    return bool(stmts) and isinstance(stmts[-1], ast.Raise)
+
+
+def _live_loop(stmt, out: set) -> set:
+    exit_ = live(stmt.orelse, out)
+    reads, writes = _header(stmt)
+    head: set = set()
+    while True:
+        body_in = live(stmt.body, head)
+        if isinstance(stmt, ast.For):
+            new = set(reads) | ((body_in | exit_) - set(writes))
+        else:
+            new = set(reads) | body_in | exit_
+        if new == head:
+            break
+        head = new
+    stmt.ag_live_out, stmt.ag_live_in = frozenset(exit_), frozenset(head)
+    return head
+
+
+def _live_stmt(stmt, out: set) -> set:
+    if isinstance(stmt, ast.If):
+        live_in = set(_header(stmt)[0]) | live(stmt.body, out) | live(stmt.orelse, out)
+        stmt.ag_live_out, stmt.ag_live_in = frozenset(out), frozenset(live_in)
+        return live_in
+    if isinstance(stmt, (ast.While, ast.For)):
+        return _live_loop(stmt, out)
+    if isinstance(stmt, ast.Try):
+        after = live(stmt.finalbody, out)
+        handlers: set = set()
+        for h in stmt.handlers:
+            handlers |= live(h.body, set() if _ends_in_raise(h.body) else after) - {h.name}
+        return live(stmt.body, live(stmt.orelse, after)) | handlers
+    if isinstance(stmt, ast.With):
+        reads, writes = _header(stmt)
+        return set(reads) | (live(stmt.body, out) - set(writes))
+    if isinstance(stmt, _FUNCTIONS):
+        live(stmt.body, set())
+    reads, writes = reads_writes(stmt)
+    if isinstance(stmt, (ast.Return, ast.Raise)):
+        return set(reads)
+    return set(reads) | (out - set(writes))
+
+
+def defined(stmts, before: set) -> set:
+    """The names possibly defined after ``stmts`` when ``before`` are defined before them."""
+    for stmt in stmts:
+        before = _defined_stmt(stmt, before)
+    return before
+
+
+def _defined_stmt(stmt, before: set) -> set:
+    if isinstance(stmt, ast.If):
+        stmt.ag_defined_in = frozenset(before)
+        return defined(stmt.body, before) | defined(stmt.orelse, before)
+    if isinstance(stmt, (ast.While, ast.For)):
+        stmt.ag_defined_in = frozenset(before)
+        entry = before | set(_header(stmt)[1])
+        inner = defined(stmt.body, entry)
+        inner = defined(stmt.body, entry | inner)  # the back edge
+        return defined(stmt.orelse, before | inner)
+    if isinstance(stmt, ast.Try):
+        after = defined(stmt.orelse, defined(stmt.body, before))
+        for h in stmt.handlers:
+            after |= defined(h.body, before | ({h.name} if h.name else set()))
+        return defined(stmt.finalbody, after)
+    if isinstance(stmt, ast.With):
+        return defined(stmt.body, before | set(_header(stmt)[1]))
+    if isinstance(stmt, _FUNCTIONS):
+        _annotate(stmt, before)
+        return before | {stmt.name}
+    return before | set(reads_writes(stmt)[1])
+
+
+def _annotate(function, outer: set) -> None:
+    defined(function.body, set(outer) | set(params(function)))
+    live(function.body, set())
+
+
+def annotate(function) -> None:
+    """Annotate the function's (and its nested functions') ``if``/``while``/``for`` statements."""
+    _annotate(function, set())
+

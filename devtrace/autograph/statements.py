@@ -1,0 +1,203 @@
+"""``ag__.if_stmt``, ``while_stmt`` and ``for_stmt``: at trace time a symbolic tensor condition
+(or iterable) builds ``tf.cond`` / ``tf.while_loop`` over the statement's state, read and
+written through its ``get_state``/``set_state``; anything else runs as plain Python.
+
+A loop variable still undefined when the loop starts is left out of the loop's state (it stays
+local to the body); a branch output undefined in one branch raises TensorFlow's error.
+"""
+
+from __future__ import annotations
+
+from ..runtime.tensor import Tensor
+from .operators import Undefined, UndefinedReturnValue
+
+
+def _symbolic(value) -> bool:
+    return isinstance(value, Tensor) and value._device is None
+
+
+def _undefined(value) -> bool:
+    return value is None or isinstance(value, (Undefined, UndefinedReturnValue))
+
+
+def _verify_branch(values, names, branch) -> None:
+    for name, value in zip(names, values):
+        if isinstance(value, Undefined):
+            raise ValueError(f"'{name}' must also be initialized in the {branch} branch")
+        if isinstance(value, UndefinedReturnValue):
+            raise ValueError(f"the {branch} branch must also have a return statement.")
+
+
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    if not _symbolic(cond):
+        body() if cond else orelse()  # noqa: B018 (a statement, as TensorFlow's _py_if_stmt)
+        return
+    from ..ops import control_flow_v2
+
+    init = tuple(get_state())
+    if not nouts:  # AutoGraph gives a statement without outputs a dummy one, the Python 0
+        from ..runtime.values import constant
+
+        def dummy_true():
+            set_state(init)
+            body()
+            return constant(0)
+
+        def dummy_false():
+            set_state(init)
+            orelse()
+            constant(0), constant(0)  # AutoGraph's check that both branches' 0s agree converts them
+            return constant(0)
+        control_flow_v2.cond(cond, dummy_true, dummy_false)
+        set_state(init)
+        return
+
+    def branch(fn, name):
+        def run():
+            set_state(init)
+            fn()
+            outs = tuple(get_state())[:nouts]
+            _verify_branch(outs, symbol_names, name)
+            return outs
+        return run
+    outs = control_flow_v2.cond(cond, branch(body, "main"), branch(orelse, "else"))
+    set_state(tuple(outs) + init[nouts:])
+
+
+def _scratch(test):
+    """The loop condition evaluated once, in a throwaway graph inside a function (AutoGraph's
+    ``tmp`` FuncGraph): whether it is a tensor, without adding nodes to the function."""
+    from ..runtime.graph.func_graph import FuncGraph
+    from ..runtime.graph.graph import get_default_graph
+
+    outer = get_default_graph()
+    if not isinstance(outer, FuncGraph):
+        return test()
+    scratch = FuncGraph("tmp", outer=outer)
+    scratch.scratch = True
+    with scratch.as_default():
+        return test()
+
+
+def _merge(state, kept, values) -> tuple:
+    out = list(state)
+    for k, v in zip(kept, values):
+        out[k] = v
+    return tuple(out)
+
+
+def _tf_while(test, body, get_state, set_state, symbol_names, extra_vars=()):
+    """``tf.while_loop`` over the defined part of the state (``extra_vars``: loop variables of
+    the operator's own before it, e.g. a ``for``'s iterate, read and written by the callbacks)."""
+    from ..ops import control_flow_v2
+
+    init = tuple(get_state())
+    kept = [k for k, v in enumerate(init) if not _undefined(v)]
+    n = len(extra_vars)
+
+    def enter(xs):
+        set_state(_merge(init, kept, xs[n:]))
+        return xs[:n]
+
+    def aug_test(*xs):
+        return test(*enter(xs))
+
+    def aug_body(*xs):
+        extra = body(*enter(xs))
+        new = tuple(get_state())
+        return (*extra, *[new[k] for k in kept])
+    out = control_flow_v2.while_loop(aug_test, aug_body, [*extra_vars, *[init[k] for k in kept]])
+    set_state(_merge(init, kept, tuple(out)[n:]))
+
+
+def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    init_test = _scratch(test)
+    if not _symbolic(init_test):
+        if not init_test:
+            return
+        body()
+        while test():
+            body()
+        return
+
+    def loop_body():
+        body()
+        return ()
+    _tf_while(test, loop_body, get_state, set_state, symbol_names)
+
+
+def _py_for(iter_, extra_test, body):
+    if extra_test is None:
+        for target in iter_:
+            body(target)
+        return
+    if extra_test():
+        for target in iter_:
+            body(target)
+            if not extra_test():
+                break
+
+
+def _and_extra(main, extra_test):
+    if extra_test is None:
+        return main
+    from ..ops import control_flow_v2
+
+    return control_flow_v2.cond(main, extra_test, lambda: False)
+
+
+def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    if not _symbolic(iter_):
+        _py_for(iter_, extra_test, body)
+        return
+    if iter_._op.type == "Range":
+        _range_for(iter_, extra_test, body, get_state, set_state, symbol_names)
+        return
+    from ..ops import array_ops, indexing_ops
+
+    n = array_ops.shape(iter_)[0]
+
+    def test(i):
+        return _and_extra(i < n, extra_test)
+
+    def loop_body(i):
+        body(indexing_ops.gather(iter_, i))
+        return (i + 1,)
+    _tf_while(test, loop_body, get_state, set_state, symbol_names, [array_ops.constant(0)])
+
+
+def _range_for(iter_, extra_test, body, get_state, set_state, symbol_names):
+    """A ``for`` over ``tf.range``: AutoGraph elides the range, and the loop steps an iterate
+    from its start by its delta (the number of iterations is computed, for XLA's sake, and unused)."""
+    from ..ops import array_ops, math_ops
+    from ..runtime.values import constant
+
+    node = iter_._op
+    start, limit, delta = node._inputs or [constant(node._attrs[k], iter_.dtype, name=k)
+                                           for k in ("start", "limit", "delta")]
+    dist = limit - start  # AutoGraph's get_range_len
+    length = dist // delta
+    length = length + array_ops.cast(math_ops.not_equal(dist % delta, _zero(length)), dist.dtype)
+    math_ops.maximum(length, _zero(length))
+    step = delta._op._attrs["value"] if getattr(delta, "_op", None) is not None and delta._op.type == "Const" \
+        else None
+
+    def test(i):
+        if step is not None:
+            main = i < limit if step >= 0 else i > limit
+        else:
+            main = math_ops.logical_or(math_ops.logical_and(delta >= 0, i < limit),
+                                       math_ops.logical_and(delta < 0, i > limit))
+        return _and_extra(main, extra_test)
+
+    def loop_body(i):
+        body(i)
+        return (i + delta,)
+    _tf_while(test, loop_body, get_state, set_state, symbol_names, [start])
+
+
+def _zero(like):
+    """``zeros_like`` of a tensor of known shape in a graph: a constant (``zeros_like``)."""
+    from ..runtime.values import constant
+
+    return constant(0, like.dtype, name="zeros_like")
