@@ -8,8 +8,13 @@ local to the body); a branch output undefined in one branch raises TensorFlow's 
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..runtime.tensor import Tensor
 from .operators import Undefined, UndefinedReturnValue
+
+
+_PY_VALUES = (bool, int, float, str, np.ndarray)
 
 
 def _symbolic(value) -> bool:
@@ -28,29 +33,34 @@ def _verify_branch(values, names, branch) -> None:
             raise ValueError(f"the {branch} branch must also have a return statement.")
 
 
+def _verify_cond_vars(body_vars, orelse_vars, names) -> None:
+    """TensorFlow's check that both branches give each variable the same dtype (Python numbers
+    and strings are converted first, in the else branch, as TensorFlow converts them)."""
+    from ..runtime.values import convert_to_tensor
+
+    for name, main, other in zip(names, body_vars, orelse_vars):
+        if main is None:
+            raise ValueError(f"'{name}' is None at the end of the main branch.")
+        if other is None:
+            raise ValueError(f"'{name}' is None at the end of the else branch.")
+        main, other = (convert_to_tensor(v) if isinstance(v, _PY_VALUES) else v for v in (main, other))
+        if isinstance(main, Tensor) and isinstance(other, Tensor) and main.dtype != other.dtype:
+            raise TypeError(f"'{name}' has dtype {main.dtype.name} in the main branch, but dtype "
+                            f"{other.dtype.name} in the else branch")
+
+
 def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     if not _symbolic(cond):
         body() if cond else orelse()  # noqa: B018 (a statement, as TensorFlow's _py_if_stmt)
         return
     from ..ops import control_flow_v2
 
-    init = tuple(get_state())
     if not nouts:  # AutoGraph gives a statement without outputs a dummy one, the Python 0
-        from ..runtime.values import constant
-
-        def dummy_true():
-            set_state(init)
-            body()
-            return constant(0)
-
-        def dummy_false():
-            set_state(init)
-            orelse()
-            constant(0), constant(0)  # AutoGraph's check that both branches' 0s agree converts them
-            return constant(0)
-        control_flow_v2.cond(cond, dummy_true, dummy_false)
-        set_state(init)
-        return
+        prev_get, prev_set = get_state, set_state
+        get_state, set_state = (lambda: (0, *prev_get())), (lambda values: prev_set(values[1:]))
+        symbol_names, nouts = (*symbol_names, "<unused dummy>"), 1
+    init = tuple(get_state())
+    done: list = []
 
     def branch(fn, name):
         def run():
@@ -58,6 +68,9 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
             fn()
             outs = tuple(get_state())[:nouts]
             _verify_branch(outs, symbol_names, name)
+            if done:
+                _verify_cond_vars(done[0], outs, symbol_names)
+            done.append(outs)
             return outs
         return run
     outs = control_flow_v2.cond(cond, branch(body, "main"), branch(orelse, "else"))
@@ -92,6 +105,7 @@ def _tf_while(test, body, get_state, set_state, symbol_names, extra_vars=()):
     from ..ops import control_flow_v2
 
     init = tuple(get_state())
+    _verify_loop_init(init, symbol_names)
     kept = [k for k, v in enumerate(init) if not _undefined(v)]
     n = len(extra_vars)
 
@@ -108,6 +122,18 @@ def _tf_while(test, body, get_state, set_state, symbol_names, extra_vars=()):
         return (*extra, *[new[k] for k in kept])
     out = control_flow_v2.while_loop(aug_test, aug_body, [*extra_vars, *[init[k] for k in kept]])
     set_state(_merge(init, kept, tuple(out)[n:]))
+
+
+def _verify_loop_init(init, names) -> None:
+    """TensorFlow's checks of a loop's state on entry (a variable first assigned in the loop stays
+    local to it: TensorFlow stages one iteration to give it a placeholder value)."""
+    for name, value in zip(names, init):
+        if isinstance(value, UndefinedReturnValue):
+            raise NotImplementedError("a return statement cannot be placed inside this TensorFlow loop; this may "
+                                      "happen if a return statement depends on a static Python condition such as "
+                                      "a hyperparameter")
+        if value is None:
+            raise ValueError(f"'{name}' is not allowed to be None before the loop")
 
 
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
@@ -151,7 +177,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         _py_for(iter_, extra_test, body)
         return
     if iter_._op.type == "Range":
-        _range_for(iter_, extra_test, body, get_state, set_state, symbol_names)
+        _range_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
         return
     from ..ops import array_ops, indexing_ops
 
@@ -166,7 +192,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     _tf_while(test, loop_body, get_state, set_state, symbol_names, [array_ops.constant(0)])
 
 
-def _range_for(iter_, extra_test, body, get_state, set_state, symbol_names):
+def _range_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """A ``for`` over ``tf.range``: AutoGraph elides the range, and the loop steps an iterate
     from its start by its delta (the number of iterations is computed, for XLA's sake, and unused)."""
     from ..ops import array_ops, math_ops
@@ -193,7 +219,11 @@ def _range_for(iter_, extra_test, body, get_state, set_state, symbol_names):
     def loop_body(i):
         body(i)
         return (i + delta,)
-    _tf_while(test, loop_body, get_state, set_state, symbol_names, [start])
+
+    def aug_get_state():  # a target first assigned by the loop starts as the iterate
+        return tuple(start if name == opts.get("iterate_names") and isinstance(v, Undefined) else v
+                     for name, v in zip(symbol_names, get_state()))
+    _tf_while(test, loop_body, aug_get_state, set_state, symbol_names, [start])
 
 
 def _zero(like):

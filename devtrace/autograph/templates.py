@@ -113,9 +113,10 @@ def replace_as_expression(template: str, **replacements):
 
 
 def locate(nodes, origin) -> list:
-    """Give the nodes without a line number ``origin``'s (where TensorFlow's errors point)."""
+    """Give the nodes without a line number ``origin``'s first line (where TensorFlow's errors point)."""
     for top in nodes:
         for node in ast.walk(top):
             if "lineno" in node._attributes and not hasattr(node, "lineno"):
-                ast.copy_location(node, origin)
+                node.lineno = node.end_lineno = origin.lineno
+                node.col_offset = node.end_col_offset = origin.col_offset
     return nodes
