@@ -12,7 +12,22 @@ import ast
 
 from . import templates
 from .loops_canon import Block
-from .symbols import block_writes, declared, referenced, syms
+from .symbols import Composite, block_writes, composite_writes, declared, referenced, syms
+
+
+def _modified(stmts) -> set:
+    return syms(block_writes(stmts)) | set(composite_writes(stmts))
+
+
+def _guarded(name):
+    if not isinstance(name, Composite):
+        return ast.Name(str(name), ast.Load())
+    return templates.replace_as_expression("ag__.ldu(lambda: var_, name)", var_=_target(name),
+                                           name=ast.Constant(str(name)))
+
+
+def _target(name):
+    return str(name) if not isinstance(name, Composite) else ast.parse(str(name), mode="eval").body
 
 
 class ControlFlowTransformer(Block):
@@ -32,7 +47,7 @@ class ControlFlowTransformer(Block):
         out: list = []
         if globals_:
             out.append(ast.Global([str(v) for v in globals_]))
-        rest = [str(v) for v in names if v not in globals_]
+        rest = [str(v) for v in names if v not in globals_ and not isinstance(v, Composite)]
         if rest:
             out.append(ast.Nonlocal(rest))
         return out
@@ -52,17 +67,19 @@ class ControlFlowTransformer(Block):
                 nonlocal_declarations
                 state_vars, = vars_
             """, getter_name=getter, setter_name=setter, nonlocal_declarations=nonlocals,
-                                 guarded_state_vars=[ast.Name(str(n), ast.Load()) for n in names],
-                                 state_vars=tuple(str(n) for n in names))
+                                 guarded_state_vars=[_guarded(n) for n in names],
+                                 state_vars=tuple(_target(n) for n in names))
 
     def _block_vars(self, node, modified: set):
         """``(state names, undefined names, number of outputs)`` of a statement."""
         globals_, nonlocals = self.functions[-1]
         live_in, live_out = set(map(str, node.ag_live_in)), set(map(str, node.ag_live_out))
-        basic = frozenset(s for s in modified if str(s) in live_in | live_out | nonlocals)
-        undefined = syms(s for s in modified if str(s) not in node.ag_defined_in | globals_ | nonlocals)
+        simple = [s for s in modified if not isinstance(s, Composite)]
+        basic = frozenset(s for s in simple if str(s) in live_in | live_out | nonlocals)
+        composite = frozenset(s for s in modified if isinstance(s, Composite) and set(s.support) <= live_in)
+        undefined = syms(s for s in simple if str(s) not in node.ag_defined_in | globals_ | nonlocals)
         input_only = frozenset(s for s in basic if str(s) in live_in - live_out)
-        names = sorted(basic, key=lambda s: (s in input_only, s))
+        names = sorted(basic | composite, key=lambda s: (s in input_only, s))
         return names, tuple(undefined), len(names) - len(input_only)
 
     @staticmethod
@@ -82,7 +99,7 @@ class ControlFlowTransformer(Block):
         return names, undefined, nouts, nonlocals, getter, setter, state, symbol_names
 
     def visit_If(self, node):  # noqa: N802
-        modified = syms(block_writes(node.body)) | syms(block_writes(node.orelse))
+        modified = _modified(node.body) | _modified(node.orelse)
         reserved = referenced(node.body) | referenced(node.orelse)
         self.generic_visit(node)
         names, undefined, nouts, nonlocals, getter, setter, state, symbol_names = \
@@ -107,7 +124,7 @@ class ControlFlowTransformer(Block):
 
     def visit_While(self, node):  # noqa: N802
         reserved = referenced(node.body)
-        modified = syms(block_writes(node.body))
+        modified = _modified(node.body)
         self.generic_visit(node)
         names, undefined, _, nonlocals, getter, setter, state, symbol_names = \
             self._prologue(node, modified, reserved)
@@ -129,7 +146,7 @@ class ControlFlowTransformer(Block):
 
     def visit_For(self, node):  # noqa: N802
         reserved = referenced(node.body) | referenced([node.target, node.iter])
-        modified = syms(block_writes(node.body)) | syms(block_writes([ast.Assign([node.target], ast.Constant(0))]))
+        modified = _modified(node.body) | _modified([ast.Assign([node.target], ast.Constant(0))])
         self.generic_visit(node)
         names, undefined, _, nonlocals, getter, setter, state, symbol_names = self._prologue(node, modified, reserved)
         opts = ast.Dict([ast.Constant("iterate_names")], [ast.Constant(ast.unparse(node.target))])

@@ -12,6 +12,8 @@ import sysconfig
 import types
 
 from . import operators, statements, transpiler
+from .. import tf_logging
+from .unsupported import UnsupportedLanguageElementError
 
 AG_MODULE = types.SimpleNamespace(**{name: getattr(module, name) for module, names in (
     (operators, ("Undefined", "UndefinedReturnValue", "ld", "ldu", "ConversionOptions", "STD", "FunctionScope",
@@ -69,7 +71,13 @@ def convert(fn, user_requested=True):
         return converted if converted is fn.__func__ else types.MethodType(converted, fn.__self__)
     if not inspect.isfunction(fn) or getattr(fn, "__autograph_converted__", False) or fn.__name__ == "<lambda>":
         return fn
-    node = converted_tree(fn, user_requested)
+    try:
+        node = converted_tree(fn, user_requested)
+    except UnsupportedLanguageElementError as e:
+        tf_logging.get_logger().warning("AutoGraph could not transform %s and will run it as-is.\nCause: %s\nTo silence "
+                                        "this warning, decorate the function with "
+                                        "@tf.autograph.experimental.do_not_convert", fn, e)
+        return fn
     if node is None:
         return fn
     converted = transpiler.compile_function(fn, node, AG_MODULE)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..runtime.tensor import Tensor
+from . import loop_state
 from .operators import Undefined, UndefinedReturnValue
 
 
@@ -104,8 +105,7 @@ def _tf_while(test, body, get_state, set_state, symbol_names, extra_vars=()):
     the operator's own before it, e.g. a ``for``'s iterate, read and written by the callbacks)."""
     from ..ops import control_flow_v2
 
-    init = tuple(get_state())
-    _verify_loop_init(init, symbol_names)
+    init = loop_state.entry_state(lambda: body(*extra_vars), get_state, set_state, symbol_names, _scratch)
     kept = [k for k, v in enumerate(init) if not _undefined(v)]
     n = len(extra_vars)
 
@@ -124,25 +124,13 @@ def _tf_while(test, body, get_state, set_state, symbol_names, extra_vars=()):
     set_state(_merge(init, kept, tuple(out)[n:]))
 
 
-def _verify_loop_init(init, names) -> None:
-    """TensorFlow's checks of a loop's state on entry (a variable first assigned in the loop stays
-    local to it: TensorFlow stages one iteration to give it a placeholder value)."""
-    for name, value in zip(names, init):
-        if isinstance(value, UndefinedReturnValue):
-            raise NotImplementedError("a return statement cannot be placed inside this TensorFlow loop; this may "
-                                      "happen if a return statement depends on a static Python condition such as "
-                                      "a hyperparameter")
-        if value is None:
-            raise ValueError(f"'{name}' is not allowed to be None before the loop")
-
-
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     init_test = _scratch(test)
     if not _symbolic(init_test):
         if not init_test:
             return
         body()
-        while test():
+        while _guarded(test(), _WHILE_CHANGED):
             body()
         return
 
@@ -152,15 +140,34 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     _tf_while(test, loop_body, get_state, set_state, symbol_names)
 
 
+_SEE = ("\nSee https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"
+        "limitations.md#consistency-of-control-flow-types for more info.")
+_WHILE_CHANGED = ("The condition of while loop started as non-Tensor, then changed to Tensor. This may happen either "
+                  "because variables changed type, or when a break or return statement inside the loop depends on a "
+                  "Tensor condition. In both cases, changing to a TF loop should remove the error." + _SEE)
+_FOR_STOP = ("break and return statements which depend on a TF condition are not supported in Python for loops. "
+             "Did you intend to make it a TF loop?" + _SEE)
+
+
+def _guarded(value, message) -> bool:
+    """A Python loop's condition as a ``bool`` (a tensor there: TensorFlow's NotImplementedError)."""
+    from ..errors import OperatorNotAllowedInGraphError
+
+    try:
+        return bool(value)
+    except OperatorNotAllowedInGraphError as e:
+        raise NotImplementedError(message) from e
+
+
 def _py_for(iter_, extra_test, body):
     if extra_test is None:
         for target in iter_:
             body(target)
         return
-    if extra_test():
+    if _guarded(extra_test(), _FOR_STOP):
         for target in iter_:
             body(target)
-            if not extra_test():
+            if not _guarded(extra_test(), _FOR_STOP):
                 break
 
 

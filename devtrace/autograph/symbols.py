@@ -119,6 +119,53 @@ def block_writes(stmts) -> list:
     return list(dict.fromkeys(writes))
 
 
+class Composite(str):
+    """An attribute or item a block assigns (``m.w``, ``d[i]``), hashed like TensorFlow's ``QN``;
+    ``support`` holds the names it is made of."""
+
+    __slots__ = ("support",)
+
+    def __hash__(self):
+        return hash((str(self), True, False))
+
+    __eq__ = str.__eq__
+
+
+def _support(node):
+    """The names an assignable ``a.b`` / ``a[i]`` is made of (``None``: not a qualified name)."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        return _support(node.value)
+    if isinstance(node, ast.Subscript):
+        base = _support(node.value)
+        index = node.slice
+        if base is None:
+            return None
+        if isinstance(index, ast.Constant):
+            return base
+        inner = _support(index)
+        return None if inner is None else base + inner
+    return None
+
+
+def composite_writes(stmts) -> list:
+    """The attributes and items a block assigns, first assignment first (not in nested scopes)."""
+    out: dict = {}
+    stack = list(reversed(stmts))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
+            support = _support(node)
+            if support is not None:
+                c = Composite(ast.unparse(node))
+                c.support = support
+                out.setdefault(c, c)
+        if not isinstance(node, _DEFS + _LOCAL_SCOPES):
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return list(out)
+
+
 def referenced(nodes) -> set:
     """Every name a block mentions, and the attribute names it reads (TensorFlow reserves both)."""
     names: set = set()

@@ -13,7 +13,7 @@ import inspect
 import textwrap
 import types
 
-from . import analysis, expressions
+from . import analysis, expressions, unsupported
 from .control_flow import ControlFlowTransformer
 from .functions import FunctionTransformer
 from .loops_canon import BreakTransformer, ContinueTransformer
@@ -42,6 +42,7 @@ def parse(fn):
 
 
 def convert_tree(node, namespace, user_requested=True):
+    unsupported.verify(node)
     ctx = Context(namespace)
     expressions.mark_loads(node)
     node = FunctionTransformer(ctx, user_requested).visit(node)
