@@ -10,7 +10,6 @@ import ast
 from . import templates
 
 _SKIPPED_CALLS = ("pdb.set_trace", "ipdb.set_trace", "breakpoint", "print")
-_SCOPELESS = ("super", "locals", "globals", "vars")  # they read the calling frame
 
 
 def dotted(node) -> str:
@@ -65,7 +64,7 @@ class CallTreeTransformer(ast.NodeTransformer):
         name = dotted(node.func)
         self.generic_visit(node)
         scope = self.scopes[-1]
-        if name.startswith("ag__.") or name.startswith(scope + ".") or name in _SKIPPED_CALLS + _SCOPELESS:
+        if name.startswith("ag__.") or name.startswith(scope + ".") or name in _SKIPPED_CALLS:
             return node
         kwargs = ast.Call(ast.Name("dict", ast.Load()), [], node.keywords) if node.keywords else ast.Constant(None)
         new = templates.replace_as_expression("ag__.converted_call(func, args, kwargs, function_ctx)", func=node.func,

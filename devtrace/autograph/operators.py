@@ -6,6 +6,8 @@ as they are called (``CONVERT`` is installed by ``conversion.py``).
 
 from __future__ import annotations
 
+import sys
+
 from ..runtime.tensor import Tensor
 
 CONVERT = None  # conversion.for_call: what converted_call calls a function through
@@ -141,9 +143,71 @@ def _range(*args):
     return range(*args)
 
 
+def _len(s):
+    """``len`` of a tensor in converted code: its first dimension (``tf.shape(s)[0]`` when unknown)."""
+    if not (_is_tensor(s) and s._device is None):
+        return len(s)
+    from ..ops import array_ops
+
+    dims = s.shape.as_list() if s.shape.rank is not None else None
+    if dims and dims[0] is not None:
+        return dims[0]
+    shape = array_ops.shape(s)
+    if dims == []:
+        raise ValueError(f"len requires a non-scalar tensor, got one of shape {shape}")
+    return shape[0]
+
+
+def _cast_builtin(builtin, dtype):
+    def overload(*args):
+        if args and _is_tensor(args[0]):
+            from ..ops import array_ops
+
+            return array_ops.cast(args[0], dtype)
+        return builtin(*args)
+    return overload
+
+
+def _abs(x):
+    if _is_tensor(x):
+        from ..ops import complex_ops
+
+        return complex_ops.abs(x)
+    return abs(x)
+
+
+_OVERLOADS = {id(len): _len, id(int): _cast_builtin(int, "int32"), id(float): _cast_builtin(float, "float32"),
+              id(abs): _abs, id(range): _range}
+
+
+def _originating_frame(scope, innermost):
+    """The frame of the converted function that opened ``scope`` (TensorFlow's lookup)."""
+    frame, found = sys._getframe(2), None
+    while frame is not None:
+        if frame.f_locals.get(scope.name) is scope:
+            found = frame
+            if innermost:
+                break
+        frame = frame.f_back
+    return found
+
+
+def _in_original_context(f, args, scope):
+    """``super()``, ``locals()`` and ``globals()`` as the converted function's own frame sees them."""
+    if args or scope is None:
+        return f(*args)
+    frame = _originating_frame(scope, innermost=f is not super)
+    if f is super:
+        return super(frame.f_locals["__class__"], frame.f_locals[frame.f_code.co_varnames[0]])
+    return frame.f_locals if f is locals else frame.f_globals
+
+
 def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     """A call in converted code: the program's own functions are converted first."""
     kwargs = kwargs or {}
-    if f is range:
-        return _range(*args, **kwargs)
+    overload = _OVERLOADS.get(id(f))
+    if overload is not None:
+        return overload(*args, **kwargs)
+    if f is super or f is locals or f is globals:
+        return _in_original_context(f, args, caller_fn_scope)
     return CONVERT(f)(*args, **kwargs)

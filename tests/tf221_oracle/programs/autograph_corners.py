@@ -167,10 +167,30 @@ def bool_of_tensor(x):
     return bool(x > 0)
 
 
+def builtins(x, y):
+    n = len(x)
+    a = int(y)
+    b = float(a)
+    c = abs(-y)
+    return n, a, b, c
+
+
+def scalar_len(x):
+    return len(x)
+
+
+class Child(Model):
+    def call(self, x):
+        names = sorted(k for k in locals() if not k.startswith('ag'))
+        if x > 0:
+            x = x * 2
+        return super().call(x), names
+
+
 FUNCTIONS = [nested_loops, while_else, for_else, uses_global, defined_in_loop, undefined_branch, Model.call,
              attr_assign, subscript, deleting, tuple_assign, comprehension, multi_return, nested_while_break,
              print_loop, not_only, is_none, in_operator, with_block, fstring, aug_attr, loop_tensor_array,
-             return_none, dtype_change]
+             return_none, dtype_change, builtins, Child.call]
 
 for fn in FUNCTIONS:
     cell(f"to_code {fn.__qualname__}", lambda: tf.autograph.to_code(fn))
@@ -203,6 +223,9 @@ RUNS = [
     (return_none, (tf.constant(1.0),)), (return_none, (tf.constant(-1.0),)), (return_none, (1.0,)),
     (dtype_change, (tf.constant(2),)), (dtype_change, (2,)),
     (bool_of_tensor, (tf.constant(1.0),)),
+    (builtins, (tf.constant([1.0, 2.0, 3.0]), tf.constant(-2.5))), (builtins, ([1.0, 2.0], -2.5)),
+    (scalar_len, (tf.constant(1.0),)),
+    (Child().call, (tf.constant(2.0),)), (Child().call, (2.0,)),
 ]
 
 for fn, args in RUNS:
