@@ -69,7 +69,7 @@ class CallTreeTransformer(ast.NodeTransformer):
         kwargs = ast.Call(ast.Name("dict", ast.Load()), [], node.keywords) if node.keywords else ast.Constant(None)
         new = templates.replace_as_expression("ag__.converted_call(func, args, kwargs, function_ctx)", func=node.func,
                                               args=self._args(node), kwargs=kwargs, function_ctx=scope)
-        return ast.copy_location(new, node)
+        return templates.located(new, node)
 
 
 class ConditionalExpressionTransformer(ast.NodeTransformer):
@@ -78,7 +78,7 @@ class ConditionalExpressionTransformer(ast.NodeTransformer):
         new = templates.replace_as_expression("ag__.if_exp(test, lambda: true_expr, lambda: false_expr, expr_repr)",
                                               test=node.test, true_expr=node.body, false_expr=node.orelse,
                                               expr_repr=ast.Constant(ast.unparse(node.test)))
-        return ast.copy_location(new, node)
+        return templates.located(new, node)
 
 
 _LOGICAL = {ast.And: "ag__.and_", ast.Or: "ag__.or_", ast.Not: "ag__.not_"}
@@ -100,13 +100,13 @@ class LogicalExpressionTransformer(ast.NodeTransformer):
             comparison = ast.Compare(left, [op], [right])
             tree = comparison if tree is None else _binary("ag__.and_", _lambda(tree), _lambda(comparison))
             left = right
-        return ast.copy_location(tree, node)
+        return templates.located(tree, node)
 
     def visit_UnaryOp(self, node):  # noqa: N802
         self.generic_visit(node)
         if not isinstance(node.op, ast.Not):
             return node
-        return ast.copy_location(templates.replace_as_expression("ag__.not_(arg)", arg=node.operand), node)
+        return templates.located(templates.replace_as_expression("ag__.not_(arg)", arg=node.operand), node)
 
     def visit_BoolOp(self, node):  # noqa: N802
         self.generic_visit(node)
@@ -114,14 +114,14 @@ class LogicalExpressionTransformer(ast.NodeTransformer):
         right = values.pop()
         while values:
             right = _binary(_LOGICAL[type(node.op)], _lambda(values.pop()), _lambda(right))
-        return ast.copy_location(right, node)
+        return templates.located(right, node)
 
 
 class VariableAccessTransformer(ast.NodeTransformer):
     def visit_Name(self, node):  # noqa: N802
         if not getattr(node, "ag_ld", False) or not isinstance(node.ctx, ast.Load):
             return node
-        return ast.copy_location(templates.replace_as_expression("ag__.ld(var_)", var_=node), node)
+        return templates.located(templates.replace_as_expression("ag__.ld(var_)", var_=node), node)
 
     def visit_Delete(self, node):  # noqa: N802
         self.generic_visit(node)

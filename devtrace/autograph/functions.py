@@ -24,7 +24,7 @@ class FunctionTransformer(ast.NodeTransformer):
         self.level += 1
         self.generic_visit(node)
         self.level -= 1
-        return ast.copy_location(templates.replace_as_expression("ag__.autograph_artifact(l)", l=node), node)
+        return templates.located(templates.replace_as_expression("ag__.autograph_artifact(l)", l=node), node)
 
     def visit_FunctionDef(self, node):  # noqa: N802
         self.level += 1

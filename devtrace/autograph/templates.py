@@ -120,3 +120,8 @@ def locate(nodes, origin) -> list:
                 node.lineno = node.end_lineno = origin.lineno
                 node.col_offset = node.end_col_offset = origin.col_offset
     return nodes
+
+
+def located(node, origin):
+    """One generated expression placed at ``origin``'s first line."""
+    return locate([node], origin)[0]

@@ -187,6 +187,70 @@ class Child(Model):
         return super().call(x), names
 
 
+def raises_big(x):
+    if x > 100:
+        raise ValueError('too big')
+    return x
+
+
+def error_in_branch(x):
+    if x > 0:
+        y = raises_big(x * 1000.0)
+    else:
+        y = x
+    return y
+
+
+def name_error_in_loop(n):
+    s = 0
+    for i in tf.range(n):
+        s += undefined_name
+    return s
+
+
+def assert_in_loop(x):
+    while x > 0:
+        x = x - 1
+        assert x != 5, 'five'
+    return x
+
+
+@tf.function
+def train(dataset):
+    loss = tf.constant(0)
+    for x, y in dataset:
+        loss += tf.abs(y - x)
+    return loss
+
+
+def rnn_step(inp, state):
+    return inp + state
+
+
+@tf.function
+def dynamic_rnn(rnn_step, input_data, initial_state):
+    input_data = tf.transpose(input_data, [1, 0, 2])
+    max_seq_len = input_data.shape[0]
+    states = tf.TensorArray(tf.float32, size=max_seq_len)
+    state = initial_state
+    for i in tf.range(max_seq_len):
+        state = rnn_step(input_data[i], state)
+        states = states.write(i, state)
+    return tf.transpose(states.stack(), [1, 0, 2])
+
+
+@tf.function
+def tanh_loop(x):
+    while tf.reduce_sum(x) > 1:
+        tf.print(x)
+        x = tf.tanh(x)
+    return x
+
+
+def graph_ops(f, *args):
+    return [n.op for n in f.get_concrete_function(*args).graph.as_graph_def().node]
+
+
 FUNCTIONS = [nested_loops, while_else, for_else, uses_global, defined_in_loop, undefined_branch, Model.call,
              attr_assign, subscript, deleting, tuple_assign, comprehension, multi_return, nested_while_break,
              print_loop, not_only, is_none, in_operator, with_block, fstring, aug_attr, loop_tensor_array,
@@ -226,8 +290,17 @@ RUNS = [
     (builtins, (tf.constant([1.0, 2.0, 3.0]), tf.constant(-2.5))), (builtins, ([1.0, 2.0], -2.5)),
     (scalar_len, (tf.constant(1.0),)),
     (Child().call, (tf.constant(2.0),)), (Child().call, (2.0,)),
+    (error_in_branch, (tf.constant(1.0),)), (error_in_branch, (1.0,)),
+    (name_error_in_loop, (tf.constant(2),)), (assert_in_loop, (tf.constant(3),)),
 ]
 
 for fn, args in RUNS:
     label = ", ".join(f"tensor {a.numpy().tolist()}" if isinstance(a, tf.Tensor) else repr(a) for a in args)
     cell(f"run {fn.__qualname__}({label})", lambda: tf.function(fn)(*args))
+
+cell("guide: graph of a Python-list loop, 3 items", lambda: graph_ops(train, [(1, 1)] * 3))
+cell("guide: graph of a Python-list loop, 10 items", lambda: len(graph_ops(train, [(1, 1)] * 10)))
+cell("guide: dynamic_rnn", lambda: dynamic_rnn(rnn_step, tf.reshape(tf.range(24, dtype=tf.float32), [2, 3, 4]),
+                                                tf.zeros([2, 4])))
+cell("guide: while over reduce_sum", lambda: tanh_loop(tf.constant([1.0, 2.0])))
+cell("guide: while over reduce_sum, graph", lambda: graph_ops(tanh_loop, tf.constant([1.0, 2.0])))
