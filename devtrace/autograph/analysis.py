@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from .symbols import params, reads_writes
+from .symbols import function_free_reads, params, reads_writes
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -118,9 +118,27 @@ def _defined_stmt(stmt, before: set) -> set:
     return before | set(reads_writes(stmt)[1])
 
 
+def _reaching_functions(function) -> None:
+    """Mark each ``if``/``while``/``for`` with the free names of the functions defined before it:
+    they are live there (a call of the function may read them)."""
+    reads: set = set()
+    stack = list(reversed(function.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _FUNCTIONS):
+            reads |= set(function_free_reads(node))
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, (ast.If, ast.While, ast.For)):
+            node.ag_function_reads = frozenset(reads)
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
 def _annotate(function, outer: set) -> None:
     defined(function.body, set(outer) | set(params(function)))
     live(function.body, set())
+    _reaching_functions(function)
 
 
 def annotate(function) -> None:

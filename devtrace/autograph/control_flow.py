@@ -73,7 +73,8 @@ class ControlFlowTransformer(Block):
     def _block_vars(self, node, modified: set):
         """``(state names, undefined names, number of outputs)`` of a statement."""
         globals_, nonlocals = self.functions[-1]
-        live_in, live_out = set(map(str, node.ag_live_in)), set(map(str, node.ag_live_out))
+        functions = set(node.ag_function_reads)
+        live_in, live_out = set(map(str, node.ag_live_in)) | functions, set(map(str, node.ag_live_out)) | functions
         simple = [s for s in modified if not isinstance(s, Composite)]
         basic = frozenset(s for s in simple if str(s) in live_in | live_out | nonlocals)
         composite = frozenset(s for s in modified if isinstance(s, Composite) and set(s.support) <= live_in)

@@ -9,19 +9,15 @@ devtrace does not add TensorFlow's runtime check that such a loop ran at least o
 from __future__ import annotations
 
 from ..runtime.tensor import Tensor
-from .operators import Undefined, UndefinedReturnValue
+from .operators import Undefined, UndefinedReturnValue, undefined
 
 LEGAL_LOOP_TYPES = "Tensor, int, float, bool or a list, tuple or dict thereof"
-
-
-def _undefined(value) -> bool:
-    return value is None or isinstance(value, (Undefined, UndefinedReturnValue))
 
 
 def _placeholder(like, original):
     from ..ops import array_ops
 
-    if _undefined(like):
+    if undefined(like):
         return original
     if isinstance(like, (bool, int, float)):
         return type(like)(0)
@@ -47,7 +43,7 @@ def verify_init(init, names, first=None, failure=None) -> None:
     first = first if first is not None else (None,) * len(init)
     for name, value, first_value in zip(names, init, first):
         if isinstance(value, UndefinedReturnValue):
-            if first_value is not None and not _undefined(first_value):
+            if first_value is not None and not undefined(first_value):
                 raise ValueError(f"the return value from a TensorFlow loop may only be a {LEGAL_LOOP_TYPES}; "
                                  f"got {type(first_value)}")
             raise NotImplementedError("a return statement cannot be placed inside this TensorFlow loop; this may "
@@ -63,7 +59,7 @@ def entry_state(stage, get_state, set_state, names, scratch) -> tuple:
     """The loop's initial state, undefined variables replaced by placeholders where one staged
     iteration (``stage()``, run through ``scratch``) tells their type."""
     init = tuple(get_state())
-    nulls = [_undefined(v) for v in init]
+    nulls = [undefined(v) for v in init]
     if not any(nulls):
         return init
     first, failure = None, None

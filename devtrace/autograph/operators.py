@@ -101,6 +101,15 @@ def _is_tensor(value) -> bool:
     return isinstance(value, Tensor)
 
 
+def symbolic(value) -> bool:
+    """A tensor of a graph being built (what makes a statement a TensorFlow one)."""
+    return isinstance(value, Tensor) and value._device is None
+
+
+def undefined(value) -> bool:
+    return value is None or isinstance(value, (Undefined, UndefinedReturnValue))
+
+
 def not_(a):
     if _is_tensor(a):
         from ..ops import math_ops
@@ -128,7 +137,7 @@ def or_(a, b):
 
 
 def if_exp(cond, if_true, if_false, expr_repr):
-    if _is_tensor(cond) and cond._device is None:
+    if symbolic(cond):
         from ..ops import control_flow_v2
 
         return control_flow_v2.cond(cond, if_true, if_false)
@@ -145,7 +154,7 @@ def _range(*args):
 
 def _len(s):
     """``len`` of a tensor in converted code: its first dimension (``tf.shape(s)[0]`` when unknown)."""
-    if not (_is_tensor(s) and s._device is None):
+    if not symbolic(s):
         return len(s)
     from ..ops import array_ops
 

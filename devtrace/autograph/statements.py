@@ -2,8 +2,8 @@
 (or iterable) builds ``tf.cond`` / ``tf.while_loop`` over the statement's state, read and
 written through its ``get_state``/``set_state``; anything else runs as plain Python.
 
-A loop variable still undefined when the loop starts is left out of the loop's state (it stays
-local to the body); a branch output undefined in one branch raises TensorFlow's error.
+A loop variable undefined when the loop starts gets TensorFlow's placeholder (``loop_state.py``); a
+branch output undefined in one branch raises TensorFlow's error.
 """
 
 from __future__ import annotations
@@ -12,18 +12,10 @@ import numpy as np
 
 from ..runtime.tensor import Tensor
 from . import loop_state
-from .operators import Undefined, UndefinedReturnValue
+from .operators import Undefined, UndefinedReturnValue, symbolic, undefined
 
 
 _PY_VALUES = (bool, int, float, str, np.ndarray)
-
-
-def _symbolic(value) -> bool:
-    return isinstance(value, Tensor) and value._device is None
-
-
-def _undefined(value) -> bool:
-    return value is None or isinstance(value, (Undefined, UndefinedReturnValue))
 
 
 def _verify_branch(values, names, branch) -> None:
@@ -51,7 +43,7 @@ def _verify_cond_vars(body_vars, orelse_vars, names) -> None:
 
 
 def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
-    if not _symbolic(cond):
+    if not symbolic(cond):
         body() if cond else orelse()  # noqa: B018 (a statement, as TensorFlow's _py_if_stmt)
         return
     from ..ops import control_flow_v2
@@ -106,7 +98,7 @@ def _tf_while(test, body, get_state, set_state, symbol_names, extra_vars=()):
     from ..ops import control_flow_v2
 
     init = loop_state.entry_state(lambda: body(*extra_vars), get_state, set_state, symbol_names, _scratch)
-    kept = [k for k, v in enumerate(init) if not _undefined(v)]
+    kept = [k for k, v in enumerate(init) if not undefined(v)]
     n = len(extra_vars)
 
     def enter(xs):
@@ -126,7 +118,7 @@ def _tf_while(test, body, get_state, set_state, symbol_names, extra_vars=()):
 
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     init_test = _scratch(test)
-    if not _symbolic(init_test):
+    if not symbolic(init_test):
         if not init_test:
             return
         body()
@@ -180,7 +172,7 @@ def _and_extra(main, extra_test):
 
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
-    if not _symbolic(iter_):
+    if not symbolic(iter_):
         _py_for(iter_, extra_test, body)
         return
     if iter_._op.type == "Range":
