@@ -19,8 +19,10 @@ import types
 
 from . import transpiler
 from .conversion import convert, converted_name, converted_tree, is_user_file
+from .directives import set_loop_options
 
-__all__ = ["convert", "converted_name", "is_user_file", "to_code", "experimental", "set_verbosity"]
+__all__ = ["convert", "converted_name", "is_user_file", "to_code", "to_graph", "trace", "experimental",
+           "set_verbosity"]
 
 
 def to_code(fn, recursive=True, experimental_optional_features=None) -> str:
@@ -39,7 +41,17 @@ def _do_not_convert(func=None):
     return mark if func is None else mark(func)
 
 
-experimental = types.SimpleNamespace(do_not_convert=_do_not_convert)
+experimental = types.SimpleNamespace(do_not_convert=_do_not_convert, set_loop_options=set_loop_options)
+
+
+def to_graph(entity, recursive=True, experimental_optional_features=None):
+    """``tf.autograph.to_graph``: the converted function (``tf__<name>``)."""
+    return convert(entity)
+
+
+def trace(*args) -> None:
+    """``tf.autograph.trace``: prints its arguments (while tracing, in converted code)."""
+    print(*args)
 
 
 def set_verbosity(level, alsologtostdout=False) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from . import templates
+from .directives import loop_options
 from .loops_canon import Block
 from .symbols import Composite, block_writes, composite_writes, declared, referenced, syms
 
@@ -139,7 +140,7 @@ class ControlFlowTransformer(Block):
             undefined_assigns
             ag__.while_stmt(test_name, body_name, state_getter_name, state_setter_name, (symbol_names,), opts)
             """, body=node.body, body_name=self.ctx.namer.new_symbol("loop_body", reserved),
-                                nonlocal_declarations=nonlocals, opts=ast.Dict([], []), state_functions=state,
+                                nonlocal_declarations=nonlocals, opts=loop_options(node), state_functions=state,
                                 state_getter_name=getter, state_setter_name=setter, symbol_names=symbol_names.elts,
                                 test=node.test, test_name=self.ctx.namer.new_symbol("loop_test", reserved),
                                 undefined_assigns=self._undefined_assigns(undefined))
@@ -150,7 +151,9 @@ class ControlFlowTransformer(Block):
         modified = _modified(node.body) | _modified([ast.Assign([node.target], ast.Constant(0))])
         self.generic_visit(node)
         names, undefined, _, nonlocals, getter, setter, state, symbol_names = self._prologue(node, modified, reserved)
-        opts = ast.Dict([ast.Constant("iterate_names")], [ast.Constant(ast.unparse(node.target))])
+        opts = loop_options(node)
+        opts.keys.append(ast.Constant("iterate_names"))
+        opts.values.append(ast.Constant(ast.unparse(node.target)))
         extra = getattr(node, "ag_extra_test", None)
         extra_function: list = []
         extra_name = ast.Constant(None)

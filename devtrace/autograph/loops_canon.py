@@ -35,6 +35,11 @@ class Block(ast.NodeTransformer):
         return results
 
 
+def _keep_options(old, new) -> None:
+    if hasattr(old, "ag_loop_options"):
+        new.ag_loop_options = old.ag_loop_options
+
+
 class BreakTransformer(Block):
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -69,6 +74,7 @@ class BreakTransformer(Block):
             return node
         new = templates.replace("var_name = False\nwhile not var_name and test:\n    body\norelse", var_name=flag,
                                 test=node.test, body=node.body, orelse=self._guard(node.orelse, flag))
+        _keep_options(node, new[1])
         return templates.locate(new, node)
 
     def visit_For(self, node):  # noqa: N802
@@ -83,6 +89,7 @@ class BreakTransformer(Block):
                                 var_name=flag, iter_=node.iter, target=node.target, body=node.body,
                                 orelse=self._guard(node.orelse, flag))
         new[1].ag_extra_test = templates.replace_as_expression("not var_name", var_name=flag)
+        _keep_options(node, new[1])
         return templates.locate(new, node)
 
 

@@ -92,7 +92,7 @@ def _merge(state, kept, values) -> tuple:
     return tuple(out)
 
 
-def _tf_while(test, body, get_state, set_state, symbol_names, extra_vars=()):
+def _tf_while(test, body, get_state, set_state, symbol_names, opts, extra_vars=()):
     """``tf.while_loop`` over the defined part of the state (``extra_vars``: loop variables of
     the operator's own before it, e.g. a ``for``'s iterate, read and written by the callbacks)."""
     from ..ops import control_flow_v2
@@ -112,7 +112,8 @@ def _tf_while(test, body, get_state, set_state, symbol_names, extra_vars=()):
         extra = body(*enter(xs))
         new = tuple(get_state())
         return (*extra, *[new[k] for k in kept])
-    out = control_flow_v2.while_loop(aug_test, aug_body, [*extra_vars, *[init[k] for k in kept]])
+    out = control_flow_v2.while_loop(aug_test, aug_body, [*extra_vars, *[init[k] for k in kept]],
+                                     maximum_iterations=opts.get("maximum_iterations"))
     set_state(_merge(init, kept, tuple(out)[n:]))
 
 
@@ -129,7 +130,7 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     def loop_body():
         body()
         return ()
-    _tf_while(test, loop_body, get_state, set_state, symbol_names)
+    _tf_while(test, loop_body, get_state, set_state, symbol_names, opts)
 
 
 _SEE = ("\nSee https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"
@@ -188,7 +189,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     def loop_body(i):
         body(indexing_ops.gather(iter_, i))
         return (i + 1,)
-    _tf_while(test, loop_body, get_state, set_state, symbol_names, [array_ops.constant(0)])
+    _tf_while(test, loop_body, get_state, set_state, symbol_names, opts, [array_ops.constant(0)])
 
 
 def _range_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
@@ -222,7 +223,7 @@ def _range_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts
     def aug_get_state():  # a target first assigned by the loop starts as the iterate
         return tuple(start if name == opts.get("iterate_names") and isinstance(v, Undefined) else v
                      for name, v in zip(symbol_names, get_state()))
-    _tf_while(test, loop_body, aug_get_state, set_state, symbol_names, [start])
+    _tf_while(test, loop_body, aug_get_state, set_state, symbol_names, opts, [start])
 
 
 def _zero(like):

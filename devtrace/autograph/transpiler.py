@@ -14,11 +14,12 @@ import textwrap
 import types
 
 from . import analysis, expressions, unsupported
+from .directives import DirectivesTransformer
 from .control_flow import ControlFlowTransformer
 from .functions import FunctionTransformer
 from .loops_canon import BreakTransformer, ContinueTransformer
 from .returns import ConditionalReturnRewriter, ReturnStatementsTransformer
-from .symbols import Namer
+from .symbols import Namer, block_writes, params
 
 
 class Context:
@@ -46,6 +47,7 @@ def convert_tree(node, namespace, user_requested=True):
     ctx = Context(namespace)
     expressions.mark_loads(node)
     node = FunctionTransformer(ctx, user_requested).visit(node)
+    node = DirectivesTransformer(namespace, set(block_writes(node.body)) | set(params(node))).visit(node)
     node = BreakTransformer(ctx).visit(node)
     node = ContinueTransformer(ctx).visit(node)
     node = ConditionalReturnRewriter(ctx).visit(node)

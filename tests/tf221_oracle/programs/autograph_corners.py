@@ -251,10 +251,18 @@ def graph_ops(f, *args):
     return [n.op for n in f.get_concrete_function(*args).graph.as_graph_def().node]
 
 
+def loop_options(n):
+    i = 0
+    while i < n:
+        tf.autograph.experimental.set_loop_options(maximum_iterations=3)
+        i += 1
+    return i
+
+
 FUNCTIONS = [nested_loops, while_else, for_else, uses_global, defined_in_loop, undefined_branch, Model.call,
              attr_assign, subscript, deleting, tuple_assign, comprehension, multi_return, nested_while_break,
              print_loop, not_only, is_none, in_operator, with_block, fstring, aug_attr, loop_tensor_array,
-             return_none, dtype_change, builtins, Child.call]
+             return_none, dtype_change, builtins, Child.call, loop_options]
 
 for fn in FUNCTIONS:
     cell(f"to_code {fn.__qualname__}", lambda: tf.autograph.to_code(fn))
@@ -292,6 +300,7 @@ RUNS = [
     (Child().call, (tf.constant(2.0),)), (Child().call, (2.0,)),
     (error_in_branch, (tf.constant(1.0),)), (error_in_branch, (1.0,)),
     (name_error_in_loop, (tf.constant(2),)), (assert_in_loop, (tf.constant(3),)),
+    (loop_options, (tf.constant(10),)), (loop_options, (10,)),
 ]
 
 for fn, args in RUNS:
@@ -304,3 +313,5 @@ cell("guide: dynamic_rnn", lambda: dynamic_rnn(rnn_step, tf.reshape(tf.range(24,
                                                 tf.zeros([2, 4])))
 cell("guide: while over reduce_sum", lambda: tanh_loop(tf.constant([1.0, 2.0])))
 cell("guide: while over reduce_sum, graph", lambda: graph_ops(tanh_loop, tf.constant([1.0, 2.0])))
+cell("to_graph", lambda: (tf.autograph.to_graph(loop_options).__name__, tf.autograph.to_graph(loop_options)(5)))
+cell("trace", lambda: tf.autograph.trace('traced', 1, [2]))
