@@ -55,6 +55,9 @@ def _namespace(fn) -> dict:
 
 def converted_tree(fn, user_requested=True):
     """The converted definition of ``fn`` (``None``: its source is not available)."""
+    if fn.__name__ == "<lambda>":
+        node = transpiler.parse_lambda(fn)
+        return None if node is None else transpiler.convert_lambda(node, _namespace(fn), user_requested)
     node = transpiler.parse(fn)
     if node is None:
         return None
@@ -69,7 +72,7 @@ def convert(fn, user_requested=True):
     if inspect.ismethod(fn):
         converted = convert(fn.__func__, user_requested)
         return converted if converted is fn.__func__ else types.MethodType(converted, fn.__self__)
-    if not inspect.isfunction(fn) or getattr(fn, "__autograph_converted__", False) or fn.__name__ == "<lambda>":
+    if not inspect.isfunction(fn) or getattr(fn, "__autograph_converted__", False):
         return fn
     try:
         node = converted_tree(fn, user_requested)

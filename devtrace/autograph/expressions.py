@@ -39,6 +39,14 @@ class CallTreeTransformer(ast.NodeTransformer):
         node.body = [self.visit(s) for s in node.body]
         return node
 
+    def visit_Lambda(self, node):  # noqa: N802
+        if not hasattr(node, "ag_fscope"):
+            return self.generic_visit(node)
+        self.scopes.append(node.ag_fscope)
+        self.generic_visit(node)
+        self.scopes.pop()
+        return node
+
     @staticmethod
     def _args(node):
         parts: list = []

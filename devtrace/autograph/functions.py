@@ -24,7 +24,14 @@ class FunctionTransformer(ast.NodeTransformer):
         self.level += 1
         self.generic_visit(node)
         self.level -= 1
-        return templates.located(templates.replace_as_expression("ag__.autograph_artifact(l)", l=node), node)
+        if self.level > 1:
+            return templates.located(templates.replace_as_expression("ag__.autograph_artifact(l)", l=node), node)
+        name = node.ag_fscope = self.ctx.namer.new_symbol("lscope", referenced([node]))
+        node.body = templates.replace_as_expression(
+            "ag__.with_function_scope(lambda function_context: body, function_context_name, options)",
+            function_context=name, function_context_name=ast.Constant(name), body=node.body,
+            options=ast.parse(self.options, mode="eval").body)
+        return node
 
     def visit_FunctionDef(self, node):  # noqa: N802
         self.level += 1

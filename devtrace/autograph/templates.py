@@ -74,6 +74,12 @@ class _Replacer(ast.NodeTransformer):
         node.body = self.block(node.body)
         return node
 
+    def visit_Lambda(self, node):  # noqa: N802
+        for a in node.args.args:
+            a.arg = self.repl.get(a.arg, a.arg)
+        node.body = self.visit(node.body)
+        return node
+
     def visit_Expr(self, node):  # noqa: N802
         if isinstance(node.value, ast.Name) and isinstance(self.repl.get(node.value.id), list):
             return self.repl[node.value.id]

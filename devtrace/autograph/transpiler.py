@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import ast
 import inspect
+import linecache
 import textwrap
 import types
 
-from . import analysis, expressions, unsupported
+from . import analysis, expressions, templates, unsupported
 from .directives import DirectivesTransformer
 from .control_flow import ControlFlowTransformer
 from .functions import FunctionTransformer
 from .loops_canon import BreakTransformer, ContinueTransformer
 from .returns import ConditionalReturnRewriter, ReturnStatementsTransformer
 from .symbols import Namer, block_writes, params
+from .unsupported import UnsupportedLanguageElementError
 
 
 class Context:
@@ -40,6 +42,47 @@ def parse(fn):
     first = node.decorator_list[0].lineno if node.decorator_list else node.lineno  # co_firstlineno's line
     ast.increment_lineno(node, fn.__code__.co_firstlineno - first)
     return node
+
+
+def _span(node) -> tuple:
+    lines = [n.lineno for n in ast.walk(node) if hasattr(n, "lineno")]
+    ends = [n.end_lineno for n in ast.walk(node) if getattr(n, "end_lineno", None) is not None]
+    return min(lines), max(lines + ends)
+
+
+def parse_lambda(fn):
+    """The lambda's node in its file (TensorFlow's search: the lambdas whose lines hold the code's
+    first line, then those with its arguments)."""
+    filename, line = fn.__code__.co_filename, fn.__code__.co_firstlineno
+    module = inspect.getmodule(fn)
+    try:
+        tree = ast.parse("".join(linecache.getlines(filename, module.__dict__ if module else None)))
+    except (SyntaxError, ValueError):
+        return None
+    candidates = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and _span(n)[0] <= line <= _span(n)[1]]
+    if len(candidates) > 1:
+        names = list(fn.__code__.co_varnames[:fn.__code__.co_argcount + fn.__code__.co_kwonlyargcount])
+        candidates = [n for n in candidates if [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs]
+                      == names]
+    if len(candidates) != 1:
+        raise UnsupportedLanguageElementError(f"could not parse the source code of {fn}: found multiple definitions "
+                                              "with identical signatures at the location. This error may be avoided "
+                                              "by defining each lambda on a single line and with unique argument "
+                                              "names." if candidates else f"could not parse the source code of {fn}")
+    return candidates[0]
+
+
+def convert_lambda(node, namespace, user_requested=True):
+    """A lambda's conversion: ``tf__lam = lambda …: ag__.with_function_scope(…)``."""
+    unsupported.verify(node)
+    ctx = Context(namespace)
+    node = FunctionTransformer(ctx, user_requested).visit(node)
+    node = expressions.CallTreeTransformer().visit(node)
+    node = expressions.ConditionalExpressionTransformer().visit(node)
+    node = expressions.LogicalExpressionTransformer().visit(node)
+    assign = ast.Assign([ast.Name("tf__lam", ast.Store())], node)
+    assign.name = "tf__lam"
+    return ast.fix_missing_locations(templates.located(assign, node))
 
 
 def convert_tree(node, namespace, user_requested=True):
@@ -73,10 +116,12 @@ def compile_function(fn, node, ag_module):
                          kw_defaults=[], defaults=[])
     factory = ast.FunctionDef("inner_factory", args, [node, ast.Return(ast.Name(node.name, ast.Load()))], [], None,
                               type_params=[])
+    lambda_ = isinstance(node, ast.Assign)
     module = ast.fix_missing_locations(ast.Module([factory], []))
     code = compile(module, fn.__code__.co_filename, "exec")
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == node.name)
+    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType)
+                 and c.co_name == ("<lambda>" if lambda_ else node.name))
     cells = dict(zip(free, fn.__closure__ or ()), ag__=types.CellType(ag_module))
     closure = tuple(cells[n] for n in inner.co_freevars)
     return types.FunctionType(inner, fn.__globals__, node.name, fn.__defaults__, closure)

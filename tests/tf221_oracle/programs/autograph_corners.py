@@ -259,6 +259,10 @@ def loop_options(n):
     return i
 
 
+abs_lambda = lambda x: x if x > 0 else -x
+pick_lambda = lambda x, y: x + y if x > y and y > 0 else tf.abs(x - y)
+
+
 FUNCTIONS = [nested_loops, while_else, for_else, uses_global, defined_in_loop, undefined_branch, Model.call,
              attr_assign, subscript, deleting, tuple_assign, comprehension, multi_return, nested_while_break,
              print_loop, not_only, is_none, in_operator, with_block, fstring, aug_attr, loop_tensor_array,
@@ -266,6 +270,11 @@ FUNCTIONS = [nested_loops, while_else, for_else, uses_global, defined_in_loop, u
 
 for fn in FUNCTIONS:
     cell(f"to_code {fn.__qualname__}", lambda: tf.autograph.to_code(fn))
+cell("to_code abs_lambda", lambda: tf.autograph.to_code(abs_lambda))
+cell("to_code pick_lambda", lambda: tf.autograph.to_code(pick_lambda))
+cell("run abs_lambda(tensor -2.0)", lambda: tf.function(abs_lambda)(tf.constant(-2.0)))
+cell("run pick_lambda(tensor 1.0, tensor 2.0)", lambda: tf.function(pick_lambda)(tf.constant(1.0), tf.constant(2.0)))
+cell("run pick_lambda(tensor 3.0, tensor 2.0)", lambda: tf.function(pick_lambda)(tf.constant(3.0), tf.constant(2.0)))
 
 model = Model()
 RUNS = [
