@@ -64,6 +64,15 @@ def converted_tree(fn, user_requested=True):
     return transpiler.convert_tree(node, _namespace(fn), user_requested)
 
 
+def _warn_unconverted(fn, error) -> None:
+    report = "" if isinstance(error, UnsupportedLanguageElementError) else (
+        "Please report this to the TensorFlow team. When filing the bug, set the verbosity to 10 (on Linux, "
+        "`export AUTOGRAPH_VERBOSITY=10`) and attach the full output.\n")
+    tf_logging.get_logger().warning("AutoGraph could not transform %s and will run it as-is.\n%sCause: %s\nTo silence "
+                                    "this warning, decorate the function with "
+                                    "@tf.autograph.experimental.do_not_convert", fn, report, error)
+
+
 def convert(fn, user_requested=True):
     """``fn`` with its control flow converted (``fn`` itself when it can't be)."""
     if isinstance(fn, functools.partial):
@@ -76,14 +85,12 @@ def convert(fn, user_requested=True):
         return fn
     try:
         node = converted_tree(fn, user_requested)
-    except UnsupportedLanguageElementError as e:
-        tf_logging.get_logger().warning("AutoGraph could not transform %s and will run it as-is.\nCause: %s\nTo silence "
-                                        "this warning, decorate the function with "
-                                        "@tf.autograph.experimental.do_not_convert", fn, e)
+        if node is None:
+            return fn
+        converted = transpiler.compile_function(fn, node, AG_MODULE)
+    except Exception as e:  # noqa: BLE001 (TensorFlow runs any function it cannot convert as it is)
+        _warn_unconverted(fn, e)
         return fn
-    if node is None:
-        return fn
-    converted = transpiler.compile_function(fn, node, AG_MODULE)
     _remember(converted.__code__, fn.__name__)
     converted.__kwdefaults__ = fn.__kwdefaults__
     converted.__autograph_converted__ = True

@@ -161,5 +161,7 @@ def mark_loads(function) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             stack.append(node.args)
             stack.extend(node.body)
+        elif isinstance(node, ast.ExceptHandler):  # TensorFlow's analyses visit a handler's body only
+            stack.extend(node.body)
         else:
             stack.extend(ast.iter_child_nodes(node))

@@ -88,6 +88,9 @@ def convert_lambda(node, namespace, user_requested=True):
 def convert_tree(node, namespace, user_requested=True):
     unsupported.verify(node)
     ctx = Context(namespace)
+    name = ctx.namer.new_symbol(f"tf__{node.name}", ())
+    node.args.defaults = [ast.Constant(None) for _ in node.args.defaults]  # the function keeps its own
+    node.args.kw_defaults = [None if d is None else ast.Constant(None) for d in node.args.kw_defaults]
     expressions.mark_loads(node)
     node = FunctionTransformer(ctx, user_requested).visit(node)
     node = DirectivesTransformer(namespace, set(block_writes(node.body)) | set(params(node))).visit(node)
@@ -101,12 +104,24 @@ def convert_tree(node, namespace, user_requested=True):
     node = expressions.ConditionalExpressionTransformer().visit(node)
     node = expressions.LogicalExpressionTransformer().visit(node)
     node = expressions.VariableAccessTransformer().visit(node)
-    node.name = f"tf__{node.name}"
+    node.name = name
     return ast.fix_missing_locations(node)
 
 
 def source(node) -> str:
-    return ast.unparse(node) + "\n"
+    """The converted function's source as ``to_code`` prints it: TensorFlow writes it inside two
+    factory functions and dedents its lines (a docstring's own lines can stop the dedent)."""
+    inner = ast.FunctionDef("inner_factory", ast.arguments(posonlyargs=[], args=[ast.arg("ag__")], kwonlyargs=[],
+                                                           kw_defaults=[], defaults=[]),
+                            [node, ast.Return(ast.Name(node.name, ast.Load()))], [], None, type_params=[])
+    outer = ast.FunctionDef("outer_factory", ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[],
+                                                           defaults=[]),
+                            [inner, ast.Return(ast.Name("inner_factory", ast.Load()))], [], None, type_params=[])
+    lines = ast.unparse(ast.fix_missing_locations(ast.Module([outer], []))).splitlines(keepends=True)
+    start = next(k for k, line in enumerate(lines) if line.startswith(f"        def {node.name}(")
+                 or line.startswith(f"        {node.name} = "))
+    end = max(k for k, line in enumerate(lines) if line == f"        return {node.name}\n")
+    return textwrap.dedent("".join(lines[start:end]))
 
 
 def compile_function(fn, node, ag_module):
