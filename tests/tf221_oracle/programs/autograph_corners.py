@@ -259,6 +259,24 @@ def loop_options(n):
     return i
 
 
+def multiline_doc(x):
+    """First line.
+    second line
+      third"""
+    return x
+
+
+def defaults(x, y=2, *, z=3):
+    try:
+        return x + y + z
+    except TypeError as e:
+        return e
+
+
+def step_2(x):
+    return x
+
+
 abs_lambda = lambda x: x if x > 0 else -x
 pick_lambda = lambda x, y: x + y if x > y and y > 0 else tf.abs(x - y)
 
@@ -266,7 +284,7 @@ pick_lambda = lambda x, y: x + y if x > y and y > 0 else tf.abs(x - y)
 FUNCTIONS = [nested_loops, while_else, for_else, uses_global, defined_in_loop, undefined_branch, Model.call,
              attr_assign, subscript, deleting, tuple_assign, comprehension, multi_return, nested_while_break,
              print_loop, not_only, is_none, in_operator, with_block, fstring, aug_attr, loop_tensor_array,
-             return_none, dtype_change, builtins, Child.call, loop_options]
+             return_none, dtype_change, builtins, Child.call, loop_options, multiline_doc, defaults, step_2]
 
 for fn in FUNCTIONS:
     cell(f"to_code {fn.__qualname__}", lambda: tf.autograph.to_code(fn))
@@ -310,6 +328,7 @@ RUNS = [
     (error_in_branch, (tf.constant(1.0),)), (error_in_branch, (1.0,)),
     (name_error_in_loop, (tf.constant(2),)), (assert_in_loop, (tf.constant(3),)),
     (loop_options, (tf.constant(10),)), (loop_options, (10,)),
+    (defaults, (tf.constant(1),)), (step_2, (tf.constant(1),)),
 ]
 
 for fn, args in RUNS:
