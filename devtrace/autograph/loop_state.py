@@ -78,3 +78,28 @@ def entry_state(stage, get_state, set_state, names, scratch) -> tuple:
         init = tuple(_placeholder(f, v) if null else v for v, null, f in zip(init, nulls, first))
     verify_init(init, names, first, failure)
     return init
+
+
+def _is_subshape(left, right) -> bool:
+    """``left`` at least as specific as ``right`` (TensorFlow's ``_is_subshape``)."""
+    if right.rank is None:
+        return True
+    if left.rank != right.rank:
+        return False
+    return all(r is None or l == r for l, r in zip(left.as_list(), right.as_list()))
+
+
+def verify_iteration(names, entry, exit_) -> None:
+    """TensorFlow's check of a loop variable after one iteration: same dtype, a shape no less
+    specific than on entry."""
+    for name, before, after in zip(names, entry, exit_):
+        if after is None:
+            raise ValueError(f"'{name}' is None at the end of the iteration.")
+        if not (isinstance(before, Tensor) and isinstance(after, Tensor)):
+            continue
+        if before.dtype != after.dtype:
+            raise TypeError(f"'{name}' has dtype {before.dtype.name} before the loop, but dtype {after.dtype.name} "
+                            "after one iteration")
+        if not _is_subshape(after.shape, before.shape):
+            raise ValueError(f"'{name}' has shape {before.shape} before the loop, but shape {after.shape} after one "
+                             "iteration. Use tf.autograph.experimental.set_loop_options to set shape invariants.")

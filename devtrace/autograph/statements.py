@@ -111,6 +111,7 @@ def _tf_while(test, body, get_state, set_state, symbol_names, opts, extra_vars=(
     def aug_body(*xs):
         extra = body(*enter(xs))
         new = tuple(get_state())
+        loop_state.verify_iteration([symbol_names[k] for k in kept], xs[n:], [new[k] for k in kept])
         return (*extra, *[new[k] for k in kept])
     out = control_flow_v2.while_loop(aug_test, aug_body, [*extra_vars, *[init[k] for k in kept]],
                                      maximum_iterations=opts.get("maximum_iterations"))

@@ -277,6 +277,20 @@ def step_2(x):
     return x
 
 
+def shape_loop(n):
+    x = tf.constant([1.0])
+    while tf.reduce_sum(x) < n:
+        x = tf.concat([x, x], 0)
+    return x
+
+
+def none_loop(n):
+    x = None
+    for i in tf.range(n):
+        x = i
+    return x
+
+
 abs_lambda = lambda x: x if x > 0 else -x
 pick_lambda = lambda x, y: x + y if x > y and y > 0 else tf.abs(x - y)
 
@@ -329,6 +343,7 @@ RUNS = [
     (name_error_in_loop, (tf.constant(2),)), (assert_in_loop, (tf.constant(3),)),
     (loop_options, (tf.constant(10),)), (loop_options, (10,)),
     (defaults, (tf.constant(1),)), (step_2, (tf.constant(1),)),
+    (shape_loop, (tf.constant(5.0),)), (none_loop, (tf.constant(2),)),
 ]
 
 for fn, args in RUNS:
