@@ -18,6 +18,19 @@ from .operators import Undefined, UndefinedReturnValue, symbolic, undefined
 _PY_VALUES = (bool, int, float, str, np.ndarray)
 
 
+def _staged(value) -> bool:
+    """A tensor while a graph is built: TensorFlow stages the statement (an eager tensor a function
+    captured too); anything else, or any value while running eagerly, is plain Python."""
+    if symbolic(value):
+        return True
+    if not isinstance(value, Tensor):
+        return False
+    from ..runtime.graph.func_graph import FuncGraph
+    from ..runtime.graph.graph import get_default_graph
+
+    return isinstance(get_default_graph(), FuncGraph)
+
+
 def _verify_branch(values, names, branch) -> None:
     for name, value in zip(names, values):
         if isinstance(value, Undefined):
@@ -43,7 +56,7 @@ def _verify_cond_vars(body_vars, orelse_vars, names) -> None:
 
 
 def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
-    if not symbolic(cond):
+    if not _staged(cond):
         body() if cond else orelse()  # noqa: B018 (a statement, as TensorFlow's _py_if_stmt)
         return
     from ..ops import control_flow_v2
@@ -120,7 +133,7 @@ def _tf_while(test, body, get_state, set_state, symbol_names, opts, extra_vars=(
 
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     init_test = _scratch(test)
-    if not symbolic(init_test):
+    if not _staged(init_test):
         if not init_test:
             return
         body()
@@ -174,23 +187,31 @@ def _and_extra(main, extra_test):
 
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
-    if not symbolic(iter_):
+    if not _staged(iter_):
         _py_for(iter_, extra_test, body)
         return
-    if iter_._op.type == "Range":
+    if symbolic(iter_) and iter_._op.type == "Range":
         _range_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
         return
-    from ..ops import array_ops, indexing_ops
+    _tensor_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
 
-    n = array_ops.shape(iter_)[0]
+
+def _tensor_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    """A ``for`` over a tensor's rows (TensorFlow's known-length loop): the tensor unstacked into a
+    TensorArray, read at an index the loop counts up."""
+    from ..ops.tensor_array_ops import TensorArray
+    from .operators import converted_call
+
+    n = converted_call(len, (iter_,), None)
+    rows = TensorArray(iter_.dtype, size=n).unstack(iter_)
 
     def test(i):
         return _and_extra(i < n, extra_test)
 
     def loop_body(i):
-        body(indexing_ops.gather(iter_, i))
+        body(rows.read(i))
         return (i + 1,)
-    _tf_while(test, loop_body, get_state, set_state, symbol_names, opts, [array_ops.constant(0)])
+    _tf_while(test, loop_body, get_state, set_state, symbol_names, opts, [0])
 
 
 def _range_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):

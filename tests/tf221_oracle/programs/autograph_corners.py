@@ -291,6 +291,31 @@ def none_loop(n):
     return x
 
 
+flag = tf.constant(True)
+captured_rows = tf.constant([1.0, 2.0])
+
+
+def eager_condition(x):
+    if flag:
+        x = x + 1.0
+    return x
+
+
+def eager_rows(x):
+    for v in captured_rows:
+        x = x + v
+    return x
+
+
+def rows_with_break(m):
+    out = tf.zeros([2])
+    for row in m:
+        if tf.reduce_sum(row) > 10:
+            break
+        out += row
+    return out
+
+
 abs_lambda = lambda x: x if x > 0 else -x
 pick_lambda = lambda x, y: x + y if x > y and y > 0 else tf.abs(x - y)
 
@@ -344,6 +369,8 @@ RUNS = [
     (loop_options, (tf.constant(10),)), (loop_options, (10,)),
     (defaults, (tf.constant(1),)), (step_2, (tf.constant(1),)),
     (shape_loop, (tf.constant(5.0),)), (none_loop, (tf.constant(2),)),
+    (eager_condition, (tf.constant(1.0),)), (eager_rows, (tf.constant(1.0),)),
+    (rows_with_break, (tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),)),
 ]
 
 for fn, args in RUNS:
@@ -358,3 +385,8 @@ cell("guide: while over reduce_sum", lambda: tanh_loop(tf.constant([1.0, 2.0])))
 cell("guide: while over reduce_sum, graph", lambda: graph_ops(tanh_loop, tf.constant([1.0, 2.0])))
 cell("to_graph", lambda: (tf.autograph.to_graph(loop_options).__name__, tf.autograph.to_graph(loop_options)(5)))
 cell("trace", lambda: tf.autograph.trace('traced', 1, [2]))
+cell("graph: if over a captured tensor", lambda: [op for op in graph_ops(tf.function(eager_condition), tf.constant(1.0))
+                                                   if op not in ("Const", "Placeholder")])
+cell("graph: for over a tensor", lambda: [op for op in graph_ops(tf.function(rows_with_break),
+                                                                  tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+                                          if op not in ("Const", "Placeholder", "Fill", "Shape", "StridedSlice")])
