@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..runtime import dtypes
 from ..runtime.dtypes import FLOATS, INTEGERS, NUMERIC, REAL
-from ..runtime.eager.executor import execute
+from ..runtime.eager.executor import execute, execute_binary
 from ..runtime.tensor import Tensor
 from ..runtime.registry import CPU, GPU
 from ..runtime.tensor_shape import shape_text
@@ -190,7 +190,7 @@ def add(x, y, name=None):
         x, y = _add_operands(x, y)
     if name:
         name = scoped(name)  # TensorFlow's add opens a name scope
-    return execute("AddV2" if x._dtype is not _STRING else "Add", (x, y), None, name)
+    return execute_binary("AddV2" if x._dtype is not _STRING else "Add", x, y, name)
 
 
 _STRING = dtypes.string
