@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from .symbols import function_free_reads, params, reads_writes
+from .symbols import block_writes, function_free_reads, params, reads_writes
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -36,10 +36,11 @@ def _header(stmt):
     return [], []
 
 
-def live(stmts, out: set) -> set:
-    """The names live into ``stmts`` when ``out`` is live after them."""
+def live(stmts, out: set, raised: frozenset = frozenset()) -> set:
+    """The names live into ``stmts`` when ``out`` is live after them (and ``raised`` after each of
+    them: what a ``try``'s handlers read, which any statement of its body may raise into)."""
     for stmt in reversed(stmts):
-        out = _live_stmt(stmt, out)
+        out = _live_stmt(stmt, out | raised)
     return out
 
 
@@ -71,12 +72,12 @@ def _live_stmt(stmt, out: set) -> set:
         return live_in
     if isinstance(stmt, (ast.While, ast.For)):
         return _live_loop(stmt, out)
-    if isinstance(stmt, ast.Try):
+    if isinstance(stmt, ast.Try):  # any statement of the body may raise into the handlers
         after = live(stmt.finalbody, out)
         handlers: set = set()
         for h in stmt.handlers:
             handlers |= live(h.body, set() if _ends_in_raise(h.body) else after) - {h.name}
-        return live(stmt.body, live(stmt.orelse, after)) | handlers
+        return live(stmt.body, live(stmt.orelse, after), frozenset(handlers))
     if isinstance(stmt, ast.With):
         reads, writes = _header(stmt)
         return set(reads) | (live(stmt.body, out) - set(writes))
@@ -89,9 +90,12 @@ def _live_stmt(stmt, out: set) -> set:
 
 
 def defined(stmts, before: set) -> set:
-    """The names possibly defined after ``stmts`` when ``before`` are defined before them."""
+    """The names possibly defined after ``stmts`` when ``before`` are defined before them (none
+    after a ``raise`` or ``return``: nothing flows on from it)."""
     for stmt in stmts:
         before = _defined_stmt(stmt, before)
+        if isinstance(stmt, (ast.Raise, ast.Return)):
+            return set()
     return before
 
 
@@ -105,10 +109,11 @@ def _defined_stmt(stmt, before: set) -> set:
         inner = defined(stmt.body, entry)
         inner = defined(stmt.body, entry | inner)  # the back edge
         return defined(stmt.orelse, before | inner)
-    if isinstance(stmt, ast.Try):
+    if isinstance(stmt, ast.Try):  # a handler may start after any statement of the body
         after = defined(stmt.orelse, defined(stmt.body, before))
+        raised = before | set(block_writes(stmt.body))
         for h in stmt.handlers:
-            after |= defined(h.body, before | ({h.name} if h.name else set()))
+            after |= defined(h.body, raised | ({h.name} if h.name else set()))
         return defined(stmt.finalbody, after)
     if isinstance(stmt, ast.With):
         return defined(stmt.body, before | set(_header(stmt)[1]))
@@ -119,19 +124,26 @@ def _defined_stmt(stmt, before: set) -> set:
 
 
 def _reaching_functions(function) -> None:
-    """Mark each ``if``/``while``/``for`` with the free names of the functions defined before it:
-    they are live there (a call of the function may read them)."""
+    """Mark each ``if``/``while``/``for`` with the free names of the functions that reach it: they are
+    live there (a call of the function may read them). Those defined before it reach its entry; those
+    defined inside it too reach what follows it (and a loop's head, through its back edge)."""
     reads: set = set()
     stack = list(reversed(function.body))
     while stack:
         node = stack.pop()
+        if isinstance(node, tuple):  # the end of a statement's block: what was defined inside reaches on
+            node[0].ag_functions_out = frozenset(reads)
+            if not isinstance(node[0], ast.If):
+                node[0].ag_functions_in = node[0].ag_functions_out
+            continue
         if isinstance(node, _FUNCTIONS):
             reads |= set(function_free_reads(node))
             continue
         if isinstance(node, ast.Lambda):
             continue
         if isinstance(node, (ast.If, ast.While, ast.For)):
-            node.ag_function_reads = frozenset(reads)
+            node.ag_functions_in = frozenset(reads)
+            stack.append((node,))
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 

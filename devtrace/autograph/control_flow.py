@@ -13,7 +13,7 @@ import ast
 from . import templates
 from .directives import loop_options
 from .loops_canon import Block
-from .symbols import Composite, block_writes, composite_writes, declared, referenced, syms
+from .symbols import Composite, block_writes, composite_writes, declared, syms
 
 
 def _modified(stmts) -> set:
@@ -74,8 +74,8 @@ class ControlFlowTransformer(Block):
     def _block_vars(self, node, modified: set):
         """``(state names, undefined names, number of outputs)`` of a statement."""
         globals_, nonlocals = self.functions[-1]
-        functions = set(node.ag_function_reads)
-        live_in, live_out = set(map(str, node.ag_live_in)) | functions, set(map(str, node.ag_live_out)) | functions
+        live_in = set(map(str, node.ag_live_in)) | node.ag_functions_in
+        live_out = set(map(str, node.ag_live_out)) | node.ag_functions_out
         simple = [s for s in modified if not isinstance(s, Composite)]
         basic = frozenset(s for s in simple if str(s) in live_in | live_out | nonlocals)
         composite = frozenset(s for s in modified if isinstance(s, Composite) and set(s.support) <= live_in)
@@ -102,7 +102,7 @@ class ControlFlowTransformer(Block):
 
     def visit_If(self, node):  # noqa: N802
         modified = _modified(node.body) | _modified(node.orelse)
-        reserved = referenced(node.body) | referenced(node.orelse)
+        reserved = self.ctx.reserved
         self.generic_visit(node)
         names, undefined, nouts, nonlocals, getter, setter, state, symbol_names = \
             self._prologue(node, modified, reserved)
@@ -125,7 +125,7 @@ class ControlFlowTransformer(Block):
         return templates.locate(new, node)
 
     def visit_While(self, node):  # noqa: N802
-        reserved = referenced(node.body)
+        reserved = self.ctx.reserved
         modified = _modified(node.body)
         self.generic_visit(node)
         names, undefined, _, nonlocals, getter, setter, state, symbol_names = \
@@ -147,7 +147,7 @@ class ControlFlowTransformer(Block):
         return templates.locate(new, node)
 
     def visit_For(self, node):  # noqa: N802
-        reserved = referenced(node.body) | referenced([node.target, node.iter])
+        reserved = self.ctx.reserved
         modified = _modified(node.body) | _modified([ast.Assign([node.target], ast.Constant(0))])
         self.generic_visit(node)
         names, undefined, _, nonlocals, getter, setter, state, symbol_names = self._prologue(node, modified, reserved)

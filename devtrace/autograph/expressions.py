@@ -81,8 +81,7 @@ class CallTreeTransformer(ast.NodeTransformer):
 
 
 class ConditionalExpressionTransformer(ast.NodeTransformer):
-    def visit_IfExp(self, node):  # noqa: N802
-        self.generic_visit(node)
+    def visit_IfExp(self, node):  # noqa: N802 (TensorFlow converts the outermost one only)
         new = templates.replace_as_expression("ag__.if_exp(test, lambda: true_expr, lambda: false_expr, expr_repr)",
                                               test=node.test, true_expr=node.body, false_expr=node.orelse,
                                               expr_repr=ast.Constant(ast.unparse(node.test)))
@@ -161,6 +160,8 @@ def mark_loads(function) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             stack.append(node.args)
             stack.extend(node.body)
+        elif isinstance(node, ast.arg):  # annotations are not variable reads
+            continue
         elif isinstance(node, ast.ExceptHandler):  # TensorFlow's analyses visit a handler's body only
             stack.extend(node.body)
         else:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import ast
 
 from . import templates
-from .symbols import referenced
 
 USER_OPTIONS = ("ag__.ConversionOptions(recursive=True, user_requested={}, optional_features=(), "
                 "internal_convert_user_code=True)")
@@ -26,7 +25,7 @@ class FunctionTransformer(ast.NodeTransformer):
         self.level -= 1
         if self.level > 1:
             return templates.located(templates.replace_as_expression("ag__.autograph_artifact(l)", l=node), node)
-        name = node.ag_fscope = self.ctx.namer.new_symbol("lscope", referenced([node]))
+        name = node.ag_fscope = self.ctx.namer.new_symbol("lscope", self.ctx.reserved)
         node.body = templates.replace_as_expression(
             "ag__.with_function_scope(lambda function_context: body, function_context_name, options)",
             function_context=name, function_context_name=ast.Constant(name), body=node.body,
@@ -35,7 +34,7 @@ class FunctionTransformer(ast.NodeTransformer):
 
     def visit_FunctionDef(self, node):  # noqa: N802
         self.level += 1
-        name = self.ctx.namer.new_symbol("fscope", referenced(node.body))
+        name = self.ctx.namer.new_symbol("fscope", self.ctx.reserved)
         node.ag_fscope = name
         self.generic_visit(node)
         top = self.level == 2

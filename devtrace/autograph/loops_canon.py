@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 
 from . import templates
-from .symbols import referenced
 
 
 class Block(ast.NodeTransformer):
@@ -66,7 +65,7 @@ class BreakTransformer(Block):
         return templates.replace("if not var_name:\n    block", var_name=flag, block=block)
 
     def visit_While(self, node):  # noqa: N802
-        flag = self.ctx.namer.new_symbol("break_", referenced(node.body))
+        flag = self.ctx.namer.new_symbol("break_", self.ctx.reserved)
         node.test = self.visit(node.test)
         node.body, used = self._body(node.body, flag)
         node.orelse = self.visit_block(node.orelse)
@@ -78,7 +77,7 @@ class BreakTransformer(Block):
         return templates.locate(new, node)
 
     def visit_For(self, node):  # noqa: N802
-        flag = self.ctx.namer.new_symbol("break_", referenced(node.body))
+        flag = self.ctx.namer.new_symbol("break_", self.ctx.reserved)
         node.target = self.visit(node.target)
         node.iter = self.visit(node.iter)
         node.body, used = self._body(node.body, flag)
@@ -127,7 +126,7 @@ class ContinueTransformer(Block):
         return node, None
 
     def _loop_body(self, node, nodes):
-        flag = self.ctx.namer.new_symbol("continue_", referenced(node.body))
+        flag = self.ctx.namer.new_symbol("continue_", self.ctx.reserved)
         self.used.append([False, flag])
         self.blocks.append(_Guards(is_loop=True))
         nodes = self.visit_block(nodes, self._after)

@@ -11,7 +11,6 @@ import ast
 
 from . import templates
 from .loops_canon import Block
-from .symbols import referenced
 
 
 class ConditionalReturnRewriter(Block):
@@ -157,7 +156,7 @@ class ReturnStatementsTransformer(Block):
     def visit_FunctionDef(self, node):  # noqa: N802
         block = _ReturnBlock(is_function=True)
         self.blocks.append(block)
-        reserved = referenced(node.body)
+        reserved = self.ctx.reserved
         self.names.append((self.ctx.namer.new_symbol("do_return", reserved),
                            self.ctx.namer.new_symbol("retval_", reserved)))
         node.body = self.block(node.body)

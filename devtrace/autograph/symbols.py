@@ -99,6 +99,8 @@ def collect(node, reads: list, writes: list) -> None:
         collect(node.value, reads, writes)
     elif isinstance(node, (ast.Global, ast.Nonlocal)):
         return
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        writes.extend((a.asname or a.name).split(".")[0] for a in node.names)
     else:
         for child in ast.iter_child_nodes(node):
             collect(child, reads, writes)
@@ -123,12 +125,32 @@ class Composite(str):
     """An attribute or item a block assigns (``m.w``, ``d[i]``), hashed like TensorFlow's ``QN``;
     ``support`` holds the names it is made of."""
 
-    __slots__ = ("support",)
+    __slots__ = ("support", "key")
 
     def __hash__(self):
-        return hash((str(self), True, False))
+        return hash(self.key)
 
     __eq__ = str.__eq__
+
+
+class _Composite:
+    """The hash of TensorFlow's ``QN`` of ``a.b`` / ``a[i]``: ``(base, attr, True, False)`` or
+    ``(base, index, False, True)``, a simple name hashing as its ``Sym``."""
+
+    def __init__(self, key):
+        self.key = key
+
+    def __hash__(self):
+        return hash(self.key)
+
+
+def _qn(node):
+    if isinstance(node, ast.Name):
+        return Sym(node.id)
+    if isinstance(node, ast.Attribute):
+        return _Composite((_qn(node.value), node.attr, True, False))
+    index = node.slice.value if isinstance(node.slice, ast.Constant) else _qn(node.slice)
+    return _Composite((_qn(node.value), index, False, True))
 
 
 def _support(node):
@@ -155,28 +177,26 @@ def composite_writes(stmts) -> list:
     stack = list(reversed(stmts))
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
             support = _support(node)
             if support is not None:
                 c = Composite(ast.unparse(node))
-                c.support = support
+                c.support, c.key = support, _qn(node).key
                 out.setdefault(c, c)
         if not isinstance(node, _DEFS + _LOCAL_SCOPES):
             stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return list(out)
 
 
-def referenced(nodes) -> set:
-    """Every name a block mentions, and the attribute names it reads (TensorFlow reserves both)."""
+def reads(function) -> set:
+    """The names a function reads, and the attribute names of the qualified names it reads: what
+    TensorFlow's namer keeps clear of (a scope's ``referenced``, its reads and its parents')."""
     names: set = set()
-    for node in nodes:
-        for n in ast.walk(node):
-            if isinstance(n, ast.Name):
-                names.add(n.id)
-            elif isinstance(n, ast.Attribute):
-                names.add(n.attr)
-            elif isinstance(n, ast.arg):
-                names.add(n.arg)
+    for n in ast.walk(function):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            names.add(n.id)
+        elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and _support(n) is not None:
+            names.add(n.attr)
     return names
 
 

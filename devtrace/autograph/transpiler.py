@@ -14,7 +14,7 @@ import linecache
 import textwrap
 import types
 
-from . import analysis, expressions, templates, unsupported
+from . import analysis, expressions, symbols, templates, unsupported
 from .directives import DirectivesTransformer
 from .control_flow import ControlFlowTransformer
 from .functions import FunctionTransformer
@@ -27,6 +27,13 @@ from .unsupported import UnsupportedLanguageElementError
 class Context:
     def __init__(self, namespace):
         self.namer = Namer(namespace)
+        self.reserved: set = set()  # the names the function reads when a converter starts
+
+
+def _pass(transformer, node):
+    """One converter over the function, its namer clear of the names the function reads now."""
+    transformer.ctx.reserved = symbols.reads(node)
+    return transformer.visit(node)
 
 
 def parse(fn):
@@ -76,7 +83,7 @@ def convert_lambda(node, namespace, user_requested=True):
     """A lambda's conversion: ``tf__lam = lambda …: ag__.with_function_scope(…)``."""
     unsupported.verify(node)
     ctx = Context(namespace)
-    node = FunctionTransformer(ctx, user_requested).visit(node)
+    node = _pass(FunctionTransformer(ctx, user_requested), node)
     node = expressions.CallTreeTransformer().visit(node)
     node = expressions.ConditionalExpressionTransformer().visit(node)
     node = expressions.LogicalExpressionTransformer().visit(node)
@@ -92,15 +99,15 @@ def convert_tree(node, namespace, user_requested=True):
     node.args.defaults = [ast.Constant(None) for _ in node.args.defaults]  # the function keeps its own
     node.args.kw_defaults = [None if d is None else ast.Constant(None) for d in node.args.kw_defaults]
     expressions.mark_loads(node)
-    node = FunctionTransformer(ctx, user_requested).visit(node)
+    node = _pass(FunctionTransformer(ctx, user_requested), node)
     node = DirectivesTransformer(namespace, set(block_writes(node.body)) | set(params(node))).visit(node)
-    node = BreakTransformer(ctx).visit(node)
-    node = ContinueTransformer(ctx).visit(node)
-    node = ConditionalReturnRewriter(ctx).visit(node)
-    node = ReturnStatementsTransformer(ctx).visit(node)
+    node = _pass(BreakTransformer(ctx), node)
+    node = _pass(ContinueTransformer(ctx), node)
+    node = _pass(ConditionalReturnRewriter(ctx), node)
+    node = _pass(ReturnStatementsTransformer(ctx), node)
     node = expressions.CallTreeTransformer().visit(node)
     analysis.annotate(node)
-    node = ControlFlowTransformer(ctx).visit(node)
+    node = _pass(ControlFlowTransformer(ctx), node)
     node = expressions.ConditionalExpressionTransformer().visit(node)
     node = expressions.LogicalExpressionTransformer().visit(node)
     node = expressions.VariableAccessTransformer().visit(node)
