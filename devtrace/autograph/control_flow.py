@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import ast
 
-from . import templates
+from . import scopes, templates
 from .directives import loop_options
 from .loops_canon import Block
-from .symbols import Composite, block_writes, composite_writes, declared, syms
-
-
-def _modified(stmts) -> set:
-    return syms(block_writes(stmts)) | set(composite_writes(stmts))
+from .symbols import Composite, declared, syms
 
 
 def _guarded(name):
@@ -79,7 +75,8 @@ class ControlFlowTransformer(Block):
         simple = [s for s in modified if not isinstance(s, Composite)]
         basic = frozenset(s for s in simple if str(s) in live_in | live_out | nonlocals)
         composite = frozenset(s for s in modified if isinstance(s, Composite) and set(s.support) <= live_in)
-        undefined = syms(s for s in simple if str(s) not in node.ag_defined_in | globals_ | nonlocals)
+        possibly = modified - syms(node.ag_defined_in) - syms(globals_) - syms(nonlocals)  # TF's set operations
+        undefined = [s for s in possibly if not isinstance(s, Composite)]
         input_only = frozenset(s for s in basic if str(s) in live_in - live_out)
         names = sorted(basic | composite, key=lambda s: (s in input_only, s))
         return names, tuple(undefined), len(names) - len(input_only)
@@ -101,7 +98,7 @@ class ControlFlowTransformer(Block):
         return names, undefined, nouts, nonlocals, getter, setter, state, symbol_names
 
     def visit_If(self, node):  # noqa: N802
-        modified = _modified(node.body) | _modified(node.orelse)
+        modified = scopes.bound(node.body) | scopes.bound(node.orelse)
         reserved = self.ctx.reserved
         self.generic_visit(node)
         names, undefined, nouts, nonlocals, getter, setter, state, symbol_names = \
@@ -126,7 +123,7 @@ class ControlFlowTransformer(Block):
 
     def visit_While(self, node):  # noqa: N802
         reserved = self.ctx.reserved
-        modified = _modified(node.body)
+        modified = scopes.bound(node.body)
         self.generic_visit(node)
         names, undefined, _, nonlocals, getter, setter, state, symbol_names = \
             self._prologue(node, modified, reserved)
@@ -148,7 +145,7 @@ class ControlFlowTransformer(Block):
 
     def visit_For(self, node):  # noqa: N802
         reserved = self.ctx.reserved
-        modified = _modified(node.body) | _modified([ast.Assign([node.target], ast.Constant(0))])
+        modified = scopes.bound(node.body) | scopes.iterate_bound(node)
         self.generic_visit(node)
         names, undefined, _, nonlocals, getter, setter, state, symbol_names = self._prologue(node, modified, reserved)
         opts = loop_options(node)

@@ -171,21 +171,14 @@ def _support(node):
     return None
 
 
-def composite_writes(stmts) -> list:
-    """The attributes and items a block assigns, first assignment first (not in nested scopes)."""
-    out: dict = {}
-    stack = list(reversed(stmts))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            support = _support(node)
-            if support is not None:
-                c = Composite(ast.unparse(node))
-                c.support, c.key = support, _qn(node).key
-                out.setdefault(c, c)
-        if not isinstance(node, _DEFS + _LOCAL_SCOPES):
-            stack.extend(reversed(list(ast.iter_child_nodes(node))))
-    return list(out)
+def composite(node):
+    """The ``Composite`` an assigned ``a.b`` / ``a[i]`` is (``None``: not a qualified name)."""
+    support = _support(node)
+    if support is None:
+        return None
+    c = Composite(ast.unparse(node))
+    c.support, c.key = support, _qn(node).key
+    return c
 
 
 def reads(function) -> set:
