@@ -19,6 +19,7 @@ from ..runtime.registry import CPU, GPU
 from ..runtime.tensor_shape import shape_text
 from ..runtime.values import constant
 from . import shapes
+from ..runtime import context as _context_mod
 from ..runtime.context import context
 from .declare import DISPATCH, as_tensor, binary, composite_of, host_arg, on_host, op, op_scope, pair, public, reduce, scoped, unary
 from .list_ops import add_lists
@@ -378,7 +379,7 @@ def _sum(xp, x, axis=None, keepdims=False):
     return xp.asarray(xp.sum(x, axis=axis, keepdims=keepdims), dtype=x.dtype)
 
 
-op("Sum", _sum, NUMERIC, shape=shapes.reduction, host_args=("axis",))
+op("Sum", _sum, NUMERIC, shape=shapes.reduction, host_args={"axis": "reduction_indices"})
 
 
 @public("reduce_sum", "math.reduce_sum")
@@ -400,7 +401,7 @@ def _install_operators():
         (``mul``, ``mul_1``) whose constants are ``mul/y`` (``mul/x`` for a reversed operand)."""
         def method(self, other):
             x, y = (other, self) if swap else (self, other)
-            if context().eager:
+            if (_context_mod._context or context()).eager:  # the module's context read first: no call
                 return fn(*pair(x, y)) if swap else fn(x, y)  # a reversed operand takes the tensor's dtype
             with op_scope(name) as scope:
                 x, y = pair(x, y, ("x", "y"))
