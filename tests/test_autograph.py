@@ -127,3 +127,76 @@ def test_a_gradient_through_a_cond_node_reads_the_forward_branch_through_optiona
     assert [(op.type, op.name) for op in ops if "If" in op.type] == [
         ("If", "cond"), ("StatelessIf", "gradient_tape/cond/StatelessIf")]
     assert len(next(op for op in ops if op.name == "cond").outputs) == 3
+
+
+def test_to_code_prints_tensorflows_conversion_and_tracing_runs_it():
+    def f(x):
+        if x > 0:
+            x = x * 2
+        else:
+            x = -x
+        return x
+
+    code = tf.autograph.to_code(f)
+    assert code.splitlines()[:2] == [
+        "def tf__f(x):",
+        "    with ag__.FunctionScope('f', 'fscope', ag__.ConversionOptions(recursive=True, user_requested=True, "
+        "optional_features=(), internal_convert_user_code=True)) as fscope:"]
+    assert "        ag__.if_stmt(ag__.ld(x) > 0, if_body, else_body, get_state, set_state, ('x',), 1)" in code
+    assert code.endswith("        return fscope.ret(retval_, do_return)\n")
+    traced = tf.function(f)
+    assert float(traced(tf.constant(-3.0))) == 3.0 and traced.python_function is f
+
+
+def test_break_continue_and_return_in_tensor_loops_are_flags_of_the_loop():
+    @tf.function
+    def f(n):
+        s = 0
+        for i in tf.range(n):
+            if i > 6:
+                break
+            if i % 2 == 0:
+                continue
+            s += i
+        return s
+
+    @tf.function
+    def g(x):
+        i = 0
+        while i < 10:
+            i += 1
+            y = i * 2
+        return y + x
+
+    assert int(f(tf.constant(20))) == 1 + 3 + 5 and int(f(tf.constant(4))) == 1 + 3
+    assert int(g(tf.constant(1))) == 21  # y, first assigned in the loop, starts as TensorFlow's placeholder
+
+
+def test_unsupported_features_refuse_to_code_and_run_as_written(caplog):
+    def f(xs):
+        s = 0
+        for x in xs:
+            s += x
+        else:
+            s = -1
+        return s
+
+    with pytest.raises(NotImplementedError, match="^for/else statement not yet supported$") as info:
+        tf.autograph.to_code(f)
+    assert type(info.value).__name__ == "UnsupportedLanguageElementError"
+    assert int(tf.function(f)([1, 2])) == -1
+    err = "\n".join(r.getMessage() for r in caplog.records if r.name == "tensorflow")
+    assert f"AutoGraph could not transform {f} and will run it as-is.\nCause: for/else statement not yet " \
+           "supported\nTo silence this warning, decorate the function with " \
+           "@tf.autograph.experimental.do_not_convert" in err
+
+
+def test_a_branch_leaving_a_variable_undefined_raises_tensorflows_error():
+    @tf.function
+    def f(x):
+        if x > 0:
+            y = 1
+        return y
+
+    with pytest.raises(ValueError, match="'y' must also be initialized in the else branch"):
+        f(tf.constant(1.0))

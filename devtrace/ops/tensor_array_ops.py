@@ -115,6 +115,9 @@ class TensorArray:
     def unstack(self, value, name=None) -> "TensorArray":
         value = as_tensor(value)
         if self._list is not None:
+            shape = tuple(value.shape.as_list()) if value.shape.rank is not None else None
+            if self._shape_cell[0] is None and shape and None not in shape[1:]:
+                self._shape_cell[0] = shape[1:]  # TensorFlow's infer_shape: the rows' shape
             return self._with(execute("TensorListFromTensor", (value,)))
         self._items = list(split_ops.unstack(value))
         return self
