@@ -243,8 +243,10 @@ class BFCAllocator:
             return handle
         self._busy = True
         try:
-            if self._pending is not _NOTHING:
-                self._settle()
+            chunk = self._pending
+            if chunk is not _NOTHING:  # filed first, as best fit looks only in the index
+                self._pending = _NOTHING
+                self._coalesce(chunk)
             chunk = self._take_best_fit(rounded)
             if chunk is None and self._extend(rounded):
                 chunk = self._take_best_fit(rounded)
@@ -253,7 +255,7 @@ class BFCAllocator:
                 if size >= 2 * rounded or size - rounded >= MAX_INTERNAL_FRAGMENTATION:
                     rest = _new(_Chunk)  # _Chunk(...) without the __init__ frame
                     rest.addr, rest.size, rest.prev, rest.next = chunk.addr + rounded, size - rounded, chunk, chunk.next
-                    rest.in_use, rest.tag, rest.request = False, None, None
+                    rest.request = None
                     if chunk.next is not None:
                         chunk.next.prev = rest
                     chunk.next = rest
@@ -290,65 +292,65 @@ class BFCAllocator:
         if self._busy:  # a __del__ run by the garbage collector inside one of our calls: later
             self._deferred.append(handle)
             return
+        lone = False
         try:
             chunk = self._live.pop(handle)
         except KeyError:
-            self._free_other(handle)
-            return
-        size = chunk.size
-        self.bytes_in_use -= size
-        if self._pending is _NOTHING:
-            # Park the chunk as pending — free, not yet in the size index — when the next request of
-            # its size is certain to get it back from TF's best fit, leaving all else as it was:
-            # nothing to coalesce and no other free chunk of its size; or its only neighbour to
-            # absorb is the only free chunk there is, big enough that the request splits it again.
-            # It keeps its in-use mark and tag until settled: the fast path touches neither.
-            prev, nxt = chunk.prev, chunk.next
-            if prev is None or prev.in_use:
-                if nxt is None or nxt.in_use:
-                    if size == self._absent:  # still none of its size in the index, as last time
+            chunk = self._allocated_before_reset(handle)
+            if chunk is None:
+                return
+            self.bytes_in_use -= chunk.size
+        else:
+            size = chunk.size
+            self.bytes_in_use -= size
+            if self._pending is _NOTHING:
+                # Park the chunk as pending — free, not yet in the size index — when the next
+                # request of its size is certain to get it back from TF's best fit, leaving all else
+                # as it was: nothing to coalesce and no other free chunk of its size; or its only
+                # neighbour to absorb is the only free chunk there is, big enough that the request
+                # splits it again. It keeps its in-use mark and tag until settled: the fast path
+                # touches neither.
+                prev, nxt = chunk.prev, chunk.next
+                if prev is None or prev.in_use:
+                    if nxt is None or nxt.in_use:
+                        if size == self._absent:  # still none of its size in the index, as last time
+                            self._pending = chunk
+                            return
+                        if (size >> 8) not in self._nfree:
+                            self._absent = size
+                            self._pending = chunk
+                            return
+                        lone = True  # nothing to merge
+                    elif len(self._free_at) == 1 and (nxt.size >= size or nxt.size >= MAX_INTERNAL_FRAGMENTATION):
                         self._pending = chunk
                         return
-                    if (size >> 8) not in self._nfree:
-                        self._absent = size
-                        self._pending = chunk
-                        return
-                elif len(self._free_at) == 1 and (nxt.size >= size or nxt.size >= MAX_INTERNAL_FRAGMENTATION):
-                    self._pending = chunk
-                    return
         self._busy = True
         try:
-            if self._pending is not _NOTHING:  # settled while ``chunk`` still counts as in use
-                self._settle()
-            self._coalesce(chunk)
+            if lone:
+                self._insert_free(chunk)
+            else:
+                pending = self._pending
+                if pending is not _NOTHING:  # filed while ``chunk`` still counts as in use
+                    self._pending = _NOTHING
+                    self._coalesce(pending)
+                self._coalesce(chunk)
         finally:
             self._busy = False
             if self._deferred:
                 self._drain()
 
-    def _free_other(self, handle: int) -> None:
-        """Free a handle of a 0-byte allocation or of a chunk allocated before the last reset."""
+    def _allocated_before_reset(self, handle: int) -> _Chunk | None:
+        """The chunk of a handle given out before the last reset; None for a 0-byte allocation's."""
         if handle in self._empty:
             del self._empty[handle]
-            return
+            return None
         chunk = self._before_reset.pop(handle, None)
         if chunk is None:
             raise ValueError(f"{self.name}: free of unknown or already freed handle {handle!r}")
-        self.bytes_in_use -= chunk.size
-        self._busy = True
-        try:
-            self._settle()
-            self._coalesce(chunk)
-        finally:
-            self._busy = False
-            if self._deferred:
-                self._drain()
+        return chunk
 
     def _coalesce(self, chunk: _Chunk) -> None:
-        """Mark a freed chunk free, merge it with its free neighbours of the same region and index
-        the result."""
-        chunk.in_use = False
-        chunk.tag = None
+        """Merge a freed chunk with its free neighbours of the same region and index the result."""
         nxt = chunk.next
         if nxt is not None and not nxt.in_use:  # absorb the next chunk
             self._remove_free(nxt)
@@ -397,20 +399,16 @@ class BFCAllocator:
         self._pending = _NOTHING
         busy, self._busy = self._busy, True  # guarded when a look at the chunks settles it
         try:
-            nxt = chunk.next
-            if nxt is None or nxt.in_use:  # nothing to merge
-                chunk.in_use = False
-                chunk.tag = None
-                self._insert_free(chunk)
-            else:  # the free neighbour it was to absorb
-                self._coalesce(chunk)
+            self._coalesce(chunk)
         finally:
             self._busy = busy
         if not busy and self._deferred:
             self._drain()
 
     def _insert_free(self, chunk: _Chunk) -> None:
-        """File a free chunk (a split's rest, a merged chunk, a new region) under its size."""
+        """Mark a chunk free and file it under its size."""
+        chunk.in_use = False
+        chunk.tag = None
         self._absent = -1
         self._free_at[chunk.addr] = chunk
         k = chunk.size >> 8
