@@ -242,8 +242,10 @@ def _seed(target, given):
     return array_ops.ones(list(target.shape), target.dtype)
 
 
-def _backprop(ctx, tape, targets, seeds, sources) -> dict:
-    """``{id(tensor): [gradient parts]}`` for every tensor the targets depend on."""
+def _backprop(ctx, tape, targets, seeds, sources, scoped=None) -> dict:
+    """``{id(tensor): [gradient parts]}`` for every tensor the targets depend on. ``scoped(ctx,
+    record)``: where and under which name an op's gradient is built (default: ``_colocated_with``)."""
+    scoped = scoped or _colocated_with
     needed = _needed(tape, sources)
     grads: dict[int, list] = {}
     for t, given in zip(targets, seeds):
@@ -257,7 +259,7 @@ def _backprop(ctx, tape, targets, seeds, sources) -> dict:
         if grad_fn is None:
             raise LookupError(f"gradient registry has no entry for: {rec.type}")
         rec.skip_input_indices = tuple(i for i, t in enumerate(rec.inputs) if id(t) not in needed)
-        with _colocated_with(ctx, rec):
+        with scoped(ctx, rec):
             input_grads = grad_fn(rec, *upstream)
         for i, (inp, g) in enumerate(zip(rec.inputs, input_grads)):
             if g is not None and i not in rec.skip_input_indices:
@@ -287,7 +289,9 @@ def _upstream(grads, rec, needed):
     if not reached:
         return None
     if len(upstream) > 1:
-        upstream = [zeros_for(out) if g is None else g for out, g in zip(rec.outputs, upstream)]
+        # a resource output (a loop's variable handle) gets none, as TensorFlow's tape gives it
+        upstream = [zeros_for(out) if g is None and out.dtype is not dtypes.resource else g
+                    for out, g in zip(rec.outputs, upstream)]
     return upstream
 
 

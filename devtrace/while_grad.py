@@ -1,95 +1,168 @@
 """The gradient of ``tf.while_loop`` inside a ``tf.function`` (TensorFlow's while_v2 gradient).
 
-The forward ``While`` node is given accumulators, as TensorFlow rewrites it: one more output
-per loop variable, a TensorList of that variable's value at the start of every iteration
-(``function_run`` fills them while it repeats the body). The gradient is one more ``While``
-node that runs the iterations backwards: each reads its iteration's loop values from the
-accumulators, re-traces the loop body under a tape and takes the gradients of its outputs with
-respect to the loop values, the enclosing tensors it captures and the variables it reads —
-summed over the iterations for the last two.
+One more ``While`` node, ``<while>_grad``, whose loop variables are a counter
+(``gradient_tape/while/grad_counter``), the forward loop's ``maximum_iterations`` and trip count
+(its counter's output), and the gradients of the loop variables and captures that have one; its
+body is the symbolic gradient of the forward body (:mod:`graph_gradients`), its condition
+``counter < trip count``. A forward intermediate the gradient body uses is accumulated: the
+forward node gets one more loop variable, an ``EmptyTensorList`` made next to it
+(``<tensor>_0/accumulator``), its body a ``TensorListPushBack`` of the value each iteration, and
+the gradient body pops one each iteration (``TensorListPopBack``, in the scope of the op reading
+it). Captures of the forward body (loop invariants) are read from the node's outputs for them,
+constants made again.
 """
 
 from __future__ import annotations
 
-from .backprop import GradientTape, zeros_for
-from .ops import array_ops, control_flow_v2, list_ops  # noqa: F401 (list_ops: TensorListGetItem …)
+import numpy as np
+
+from .backprop import _trainable
+from .cond_grad import input_grads
+from .graph_gradients import GradientGraph, gradients
+from .ops import array_ops, control_flow_v2
 from .ops.declare import gradient
 from .runtime import dtypes
 from .runtime.eager.executor import execute
+from .runtime.graph.func_graph import FuncGraph
 from .runtime.graph.graph import get_default_graph
+from .runtime.graph.operation import add_consumer
 from .runtime.graph.tensor import SymbolicTensor
 
 
-def _floating(tensor) -> bool:
-    """A loop value gradients flow through: floating, or a TensorList (a TensorArray)."""
-    return tensor.dtype.is_floating or tensor.dtype is dtypes.variant
+class _GradBody(GradientGraph):
+    """The gradient's loop body: forward intermediates are popped from accumulators."""
+
+    def _forward_value(self, tensor):
+        while tensor._op.type == "Identity":  # identities are not accumulated: their inputs are
+            tensor = tensor._op._inputs[0]
+        if id(tensor) not in self._values:
+            self._values[id(tensor)] = self._read(tensor)
+        return self._values[id(tensor)]
+
+    def _read(self, tensor):
+        body, positions = self.node._attrs["body"]
+        n = self.node._attrs["num_loop_vars"]
+        place = next((k for (_, p), k in zip(body.outer_captures, positions) if p is tensor), None)
+        if place is not None:  # a loop invariant: the node's output for it
+            return FuncGraph.capture_symbolic(self, self.node._outputs[n + place])
+        if tensor._op.type == "Const":
+            return self.constant_like(tensor)
+        index = _accumulator(self.node, tensor)  # (adds the node's output first)
+        handle = FuncGraph.capture_symbolic(self, self.node._outputs[index])
+        with self.as_default(), self.name_scope(self.op_scope()):  # (the default: maybe a branch inside)
+            with self.name_scope(self.unique_name("TensorListPopBack", False) + "/"):
+                element_shape = array_ops.constant(np.int32(-1), dtypes.int32, name="element_shape")
+            rest, value = execute("TensorListPopBack", (handle, element_shape),
+                                  {"element_dtype": tensor.dtype.name, "element_shape": tensor._shape},
+                                  dtype=dtypes.variant)
+        self.carried.append((handle, rest))
+        return value
 
 
-def accumulators(node) -> tuple:
-    """The forward node's accumulator outputs (added on first use)."""
+def _element_shape(outer, shape, name):
+    """TensorFlow's ``_build_element_shape``: a scalar's ``[]`` is converted first (``Const``),
+    any other shape inside the op's scope (``<name>/element_shape``; ``-1``: unknown)."""
+    if shape == ():
+        return array_ops.constant(np.zeros(0, np.int32), dtypes.int32)
+    value = -1 if shape is None else [-1 if d is None else d for d in shape]
+    with outer.name_scope(outer.unique_name(name, False) + "/"):
+        return array_ops.constant(np.asarray(value, np.int32), dtypes.int32, name="element_shape")
+
+
+def _accumulator(node, tensor) -> int:
+    """The node's output accumulating ``tensor`` (a new loop variable, made on first use)."""
+    done = node._attrs["body"][0].__dict__.setdefault("accumulated", {})  # id(tensor) -> node output
+    if id(tensor) in done:
+        return done[id(tensor)]
+    outer = node._graph
+    name = tensor.name.replace(":", "_") + "/accumulator"
+    with outer.as_default():
+        element_shape = _element_shape(outer, tensor._shape, name)
+        empty = execute("EmptyTensorList", (element_shape, node._inputs[1]), {"element_dtype": tensor.dtype.name},
+                        name=name, dtype=dtypes.variant)
+    index = len(node._inputs)
+    node._inputs = tuple(node._inputs) + (empty,)
+    add_consumer(empty._op, node._id)
+    node._outputs = tuple(node._outputs) + (SymbolicTensor(node, index, dtypes.variant, ()),)
+    node._attrs["output_specs"] = list(node._attrs["output_specs"]) + [(dtypes.variant, ())]
+    place = index - node._attrs["num_loop_vars"]
+    for key in ("cond", "body"):
+        graph, positions = node._attrs[key]
+        held = graph.capture_symbolic(empty)
+        node._attrs[key] = (graph, list(positions) + [place])
+        if key == "body":
+            with graph.as_default():
+                pushed = execute("TensorListPushBack", (held, tensor), {"element_dtype": tensor.dtype.name},
+                                 dtype=dtypes.variant)
+            graph.carried.append((held, pushed))
+    done[id(tensor)] = index
+    return index
+
+
+def _body_ends(node, count: int) -> tuple[list, list]:
+    """The forward body's inputs and outputs for the node's first ``count`` inputs (the loop
+    variables, then the captures, which it passes on)."""
     n = node._attrs["num_loop_vars"]
-    if not node._attrs.get("accumulate"):
-        node._attrs["accumulate"] = True
-        node._outputs = tuple(node._outputs) + tuple(
-            SymbolicTensor(node, len(node._outputs) + k, dtypes.variant, ()) for k in range(n))
-    return node._outputs[n:2 * n]
+    body, positions = node._attrs["body"]
+    by_place = {k: p for (_, p), k in zip(body.outer_captures, positions)}
+    captures = [by_place[k] for k in range(count - n)]
+    return list(body.inputs) + captures, list(body.flat_outputs) + captures
 
 
-def _iteration_values(lists, loop_inputs, index) -> list:
-    """The loop variables' values at the start of iteration ``index``."""
-    values = []
-    for lst, template in zip(lists, loop_inputs):
-        value = execute("TensorListGetItem", (lst, index), {"element_dtype": template.dtype.name},
-                        dtype=dtypes.variant)
-        value._shape = template._shape
-        values.append(value)
-    return values
+def _initial(upstream, body_out, outer_input, output, variables):
+    """TensorFlow's ``_preprocess_grad``: no gradient through what is not trainable; a variable's
+    starts at zeros of the shape its handle (the node's ``output`` for it) reports."""
+    if outer_input.dtype is not dtypes.resource:
+        return upstream if _trainable(body_out) else None
+    variable = variables.get(id(outer_input))
+    if variable is None or not (variable.dtype.is_floating or variable.dtype.is_complex):
+        return None
+    dtype, static = variable.dtype, tuple(variable.shape)
+    shape = execute("VariableShape", (output,), {"out_type": "int32", "variable_shape": static}, dtype=dtypes.int32)
+    graph = get_default_graph()
+    with graph.name_scope("zeros") as scope:
+        zero = array_ops.constant(np.zeros((), dtype.as_numpy_dtype), dtype)
+        return execute("Fill", (shape, zero), {"dims": static, "dtype": dtype.name}, name=scope, dtype=dtype)
 
 
-def _backward_body(body_fn, lists, loop_inputs, captured, variables):
-    """One backward iteration: ``(i, loop grads…, captured grads…, variable grads…)`` → the next."""
-    floating = [k for k, t in enumerate(loop_inputs) if _floating(t)]
-
-    def body(i, *grads):
-        g_loop = grads[:len(floating)]
-        g_rest = grads[len(floating):]
-        xs = _iteration_values(lists, loop_inputs, i)
-        graph = get_default_graph()
-        inputs = [graph.capture_symbolic(t) for t in captured]  # the placeholders body_fn's ops will use
-        with GradientTape() as tape:
-            for k in floating:
-                tape._tape.watch(xs[k])  # a list too (tape.watch would warn about its dtype)
-            for placeholder in inputs:
-                tape.watch(placeholder)
-            outputs = body_fn(*xs)
-        sources = [xs[k] for k in floating] + inputs + list(variables)
-        new = tape.gradient([outputs[k] for k in floating], sources, output_gradients=list(g_loop))
-        values = sources[:len(floating) + len(inputs)] + [v.read_value() for v in variables]
-        new = [zeros_for(x) if g is None else g for g, x in zip(new, values)]
-        rest = [old + g for old, g in zip(g_rest, new[len(floating):])]
-        return (i - 1, *new[:len(floating)], *rest)
-    return body
+def _grad_graphs(node, ys, xs, loop_vars):
+    """The gradient's condition and body graphs over ``loop_vars``."""
+    outer = get_default_graph()
+    body = node._attrs["body"][0]
+    grad_body = _GradBody(f"{body.name}_grad", outer, body, node)
+    with grad_body.as_default():
+        grad_body.inputs = [grad_body.placeholder(t.dtype, t._shape, "Placeholder") for t in loop_vars]
+        counter, maximum, total, *seeds = grad_body.inputs
+        grads = gradients(body, ys, xs, seeds)
+        grads = [array_ops.zeros_like(x) if g is None else g for g, x in zip(grads, xs)]
+        grad_body.flat_outputs = [array_ops.identity(t) for t in [counter + 1, maximum, total, *grads]]
+    grad_cond = GradientGraph(f"{node._attrs['cond'][0].name}_grad", outer, None, node)
+    with grad_cond.as_default():
+        grad_cond.inputs = [grad_cond.placeholder(t.dtype, t._shape, "Placeholder") for t in loop_vars]
+        grad_cond.flat_outputs = [array_ops.identity(grad_cond.inputs[0] < grad_cond.inputs[2])]
+    return grad_cond, grad_body
 
 
 def _while_grad(op, *upstream):
-    body_fn, variables, captured = op.attrs["body_fn"], op.attrs["variables"], op.attrs["captured"]
     node = op.outputs[0]._op
-    n = node._attrs["num_loop_vars"]
-    loop_inputs = node._inputs[:n]
-    floating_captured = [t for t in captured if _floating(t)]
-    if not any(_floating(t) for t in loop_inputs) and not floating_captured and not variables:
+    count = node._attrs["num_original_outputs"]
+    inputs = node._inputs[:count]
+    handles = op.attrs.get("handles", [])  # a tape's record (not a loop inside a differentiated branch)
+    variables = dict(zip((id(h) for h in handles), op.attrs.get("variables", [])))
+    body_in, body_out = _body_ends(node, count)
+    initial = [_initial(g, y, t, out, variables) for g, y, t, out in zip(upstream[:count], body_out, inputs,
+                                                                            node._outputs)]
+    kept = [k for k, g in enumerate(initial) if g is not None]
+    if not kept:
         return [None] * len(op.inputs)
-    lists = accumulators(node)
-    count = execute("TensorListLength", (lists[0],), dtype=dtypes.variant)
-    start = [g if g is not None else zeros_for(t) for g, t in zip(upstream, loop_inputs) if _floating(t)]
-    start += [array_ops.zeros_like(t) for t in floating_captured]
-    start += [array_ops.zeros_like(v.read_value()) for v in variables]
-    body = _backward_body(body_fn, lists, loop_inputs, floating_captured, variables)
-    result = control_flow_v2.while_loop(lambda i, *_: i >= 0, body, [count - 1, *start])
-    grads = iter(result[1:])
-    loop_grads = [next(grads) if _floating(t) else None for t in loop_inputs]
-    captured_grads = [next(grads) if _floating(t) else None for t in captured]
-    return [*loop_grads, *captured_grads, *grads]
+    counter = array_ops.constant(np.int32(0), dtypes.int32, name="grad_counter")
+    loop_vars = [counter, node._inputs[1], node._outputs[0], *[initial[k] for k in kept]]
+    grad_cond, grad_body = _grad_graphs(node, [body_out[k] for k in kept], [body_in[k] for k in kept], loop_vars)
+    grad_node = control_flow_v2.loop_node(get_default_graph(), loop_vars, grad_cond, grad_body, node.name + "_grad")
+    outputs = [array_ops.identity(t) for t in grad_node._outputs]
+    by_input = dict(zip(kept, outputs[3:]))
+    grads = input_grads(inputs, by_input, handles)
+    return grads + [None] * (len(op.inputs) - len(grads))  # a replayed node's accumulators: none
 
 
 gradient("StatelessWhile")(_while_grad)

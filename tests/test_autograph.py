@@ -1,6 +1,7 @@
 """AutoGraph's common cases and what stays Python (values against TensorFlow 2.21 are in
 tests/tf221/programs/function_control_flow.py); the If/While nodes a tf.function holds."""
 
+import numpy as np
 import pytest
 
 import devtrace as tf
@@ -103,5 +104,26 @@ def test_a_gradient_through_a_while_node_runs_the_iterations_backwards():
 
     dx, dw = step(tf.constant(3.0))  # y = x * w**6: TensorFlow 2.21 gives 64 and 576
     assert (dx.numpy(), dw.numpy()) == (64.0, 576.0)
-    ops = [op.type for op in step.get_concrete_function(tf.constant(3.0)).graph.get_operations()]
-    assert ops.count("While") == 2  # the forward loop and the backward one
+    ops = step.get_concrete_function(tf.constant(3.0)).graph.get_operations()
+    # the forward loop (it reads a variable) and the backward one (it does not), as TensorFlow 2.21 names them
+    assert [(op.type, op.name) for op in ops if "While" in op.type] == [
+        ("While", "while"), ("StatelessWhile", "gradient_tape/while/while_grad")]
+
+
+def test_a_gradient_through_a_cond_node_reads_the_forward_branch_through_optionals():
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.cond(x > 0, lambda: tf.sin(x) * w, lambda: x * x)
+        return t.gradient(y, [x, w])
+
+    dx, dw = step(tf.constant(1.5))  # TensorFlow 2.21: 0.1414744 and 0.997495
+    assert np.allclose([dx.numpy(), dw.numpy()], [0.1414744, 0.997495])
+    ops = step.get_concrete_function(tf.constant(1.5)).graph.get_operations()
+    # as TensorFlow 2.21 builds it: the forward If outputs its value and two optionals (sin(x), w's read)
+    assert [(op.type, op.name) for op in ops if "If" in op.type] == [
+        ("If", "cond"), ("StatelessIf", "gradient_tape/cond/StatelessIf")]
+    assert len(next(op for op in ops if op.name == "cond").outputs) == 3

@@ -187,7 +187,8 @@ def _mlp_history(run_eagerly):
     return model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False).history["loss"]
 
 
-def test_fit_runs_each_step_as_a_function_with_the_eager_steps_values():
+def test_fit_runs_each_step_as_a_function_with_the_eager_steps_values(monkeypatch):
+    monkeypatch.setattr(ev.Trace, "UNSTREAMED", 1 << 20)  # read back in-process: keep every event, as a stream would
     ctx = reset_context(discover(simulate="1"), env={})
     eager = _mlp_history(True)
     start = len(ctx.trace.events)

@@ -12,6 +12,7 @@ from . import math_grad  # noqa: F401,I001 (gradients of the ops declared above)
 from . import array_grad, clip_ops, nn_impl, ragged_ops, scatter_ops, segment_ops, sparse_ops  # noqa: F401,I001
 from . import indexed_slices  # noqa: F401,I001 (tf.IndexedSlices, Variable.scatter_*)
 from . import linalg_grad, list_grad, nn_grad  # noqa: F401,I001 (gradients: linear algebra, slices, lists, conv)
+from . import optional_ops  # noqa: F401,I001 (what a cond's gradient reads its forward branch through)
 from .declare import API
 from . import cast_ops, complex_ops, fft_ops  # noqa: F401,I001
 from . import check_ops  # noqa: F401,I001 (tf.debugging's assert_*)

@@ -27,7 +27,7 @@ _unary("Log1p")(lambda x, y, g: math_ops.multiply(g, math_ops.reciprocal(math_op
 _unary("Expm1")(lambda x, y, g: math_ops.multiply(g, math_ops.exp(x)))
 _unary("Rsqrt")(lambda x, y, g: math_ops.multiply(g, math_ops.multiply(-0.5, y * y * y)))
 _unary("Reciprocal")(lambda x, y, g: math_ops.multiply(g, math_ops.negative(y * y)))
-_unary("Sin")(lambda x, y, g: math_ops.multiply(g, math_ops.cos(x)))
+_unary("Sin")(lambda x, y, g: g * math_ops.cos(x))  # TensorFlow's `grad * cos(x)`: a node named mul
 _unary("Cos")(lambda x, y, g: math_ops.multiply(g, math_ops.negative(math_ops.sin(x))))
 _unary("Softplus")(lambda x, y, g: math_ops.multiply(g, nn_ops.sigmoid(x)))
 _unary("Relu6")(lambda x, y, g: math_ops.multiply(g, array_ops.cast((x > 0.0) & (x < 6.0), g.dtype)))

@@ -90,7 +90,10 @@ op("Reshape", _reshape, _ANY_ON_CPU, shape=shapes.reshape, host_args=("shape",))
 
 
 def _fill_kernel(xp, *given, dims=(), value=0, dtype="float32"):
-    """``given``: the value as the op's input (a tensor), else the ``value`` attr."""
+    """``given``: the value as the op's input (a tensor), else the ``value`` attr; or the dims and
+    the value (TensorFlow's inputs: a shape known when the graph runs, ``dims`` its static one)."""
+    if len(given) == 2:
+        dims, given = tuple(int(d) for d in given[0]), given[1:]
     value = given[0] if given else value
     for d in dims:
         if d < 0:
@@ -157,6 +160,20 @@ def _fill(dims, value, dt, name, value_dtype=None):
     return execute("Fill", (), {"dims": dims, "value": value, "dtype": dt.name}, name=name, dtype=dt)
 
 
+def _small_constant(shape, value, dt, name):
+    """In a graph, TensorFlow's zeros/ones of a static shape under 1000 elements: a ``Const`` node
+    named as the call (``_constant_if_small``); ``None`` otherwise (eagerly: a ``Fill``)."""
+    if context().eager or isinstance(shape, Tensor) or dt in (dtypes.string, dtypes.variant):
+        return None
+    try:
+        dims = np.atleast_1d(np.asarray(_shape_arg(shape), dtype=np.int64)) if np.size(shape) else ()
+    except (TypeError, ValueError):  # not a shape of integers: the Fill path raises TensorFlow's error
+        return None
+    if np.prod(dims) >= 1000 or any(d < 0 for d in dims):
+        return None
+    return constant(np.full(tuple(int(d) for d in dims), value, dt.as_numpy_dtype), dt, name=name)
+
+
 @public("fill")
 def fill(dims, value, name=None):
     dt = value.dtype if isinstance(value, Tensor) else host_array(value)[1]
@@ -166,12 +183,18 @@ def fill(dims, value, name=None):
 @public("zeros")
 def zeros(shape, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
+    small = _small_constant(shape, 0, dt, name or "zeros")
+    if small is not None:
+        return small
     return _fill(shape, {dtypes.string: "", dtypes.bool_: False}.get(dt, 0), dt, name, dt)  # TensorFlow's zeros
 
 
 @public("ones")
 def ones(shape, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
+    small = _small_constant(shape, 1, dt, name or "ones")
+    if small is not None:
+        return small
     return _fill(shape, True if dt is dtypes.bool_ else 1, dt, name, dt)
 
 

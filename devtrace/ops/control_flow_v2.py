@@ -53,9 +53,15 @@ def _trace(outer: FuncGraph, fn, name: str, scope: str, args=()) -> tuple[FuncGr
     graph._recompute_device()
     graph._name_stack = scope[:-1]
     with graph.as_default():
-        graph.inputs = [graph.placeholder(t.dtype, t._shape, f"arg{i}") for i, t in enumerate(args)]
+        graph.inputs = [graph.placeholder(t.dtype, t._shape, n) for t, n in zip(args, _arg_names(len(args)))]
         result = fn(*graph.inputs)
     return graph, result
+
+
+def _arg_names(n: int) -> list:
+    """A loop's condition and body arguments as TensorFlow names them (its wrappers' two, then
+    ``Placeholder``, ``Placeholder_1`` …: what a while gradient's accumulators are named after)."""
+    return (["loop_counter", "maximum_iterations_arg"] + ["Placeholder"] * n)[:n]
 
 
 def _set_outputs(graph: FuncGraph, values, static=frozenset()) -> None:
@@ -120,6 +126,25 @@ def _branches(outer: FuncGraph, fns: list, labels: list, scope: str) -> tuple:
     return graphs, results, static
 
 
+def node_kind(kind: str, graphs: list) -> str:
+    """``If``/``Case`` when a branch holds a stateful op, else ``StatelessIf``/``StatelessCase``."""
+    return kind if any(_stateful(g) for g in graphs) else "Stateless" + kind
+
+
+def branch_node(kind: str, outer: FuncGraph, selector, graphs: list, name, attr_names: list):
+    """An ``If``/``Case`` node (``Stateless…`` unless a branch holds a stateful op) running the
+    traced ``graphs`` (their ``flat_outputs`` set) on ``selector``; ``name`` ``None``: the op's."""
+    tensors, positions = _node_inputs(*graphs)
+    all_specs = [_specs(g) for g in graphs]
+    specs = [(d, s if all(x[k][1] == s for x in all_specs) else None) for k, (d, s) in enumerate(all_specs[0])]
+    kind = node_kind(kind, graphs)
+    branches = list(zip(graphs, positions))
+    attrs = dict(zip(attr_names, branches)) if attr_names else {"branches": branches}
+    attrs["output_specs"] = specs
+    attrs["num_original_outputs"] = len(specs)  # a gradient adds outputs after them
+    return outer._create_op(kind, (selector, *tensors), attrs, name, selector._dtype)
+
+
 def _select(kind: str, outer: FuncGraph, selector, fns: list, labels: list, name: str, attr_names: list):
     """An ``If`` or ``Case`` node over traced branches (TensorFlow's cond_v2): its outputs leave
     through ``<scope>/Identity`` nodes."""
@@ -127,19 +152,12 @@ def _select(kind: str, outer: FuncGraph, selector, fns: list, labels: list, name
 
     with outer.name_scope(name) as scope:
         graphs, results, static = _branches(outer, fns, labels, scope)
-        tensors, positions = _node_inputs(*graphs)
-        all_specs = [_specs(g) for g in graphs]
-        specs = [(d, s if all(x[k][1] == s for x in all_specs) else None) for k, (d, s) in enumerate(all_specs[0])]
-        kind = kind if any(_stateful(g) for g in graphs) else "Stateless" + kind
-        branches = list(zip(graphs, positions))
-        attrs = dict(zip(attr_names, branches)) if attr_names else {"branches": branches}
-        attrs["output_specs"] = specs
-        node = outer._create_op(kind, (selector, *tensors), attrs, scope, selector._dtype)
-        # a tape tracing the function sees the node: its gradient (devtrace/cond_grad.py) re-traces the
-        # branches, so it keeps them, the tensors they capture and the variables they read
+        node = branch_node(kind, outer, selector, graphs, scope, attr_names)
+        # a tape tracing the function sees the node: its gradient (devtrace/cond_grad.py) differentiates
+        # the branches, for the tensors they capture and the variables they read (through their handles)
         variables = list({id(v): v for g in graphs for v in g.variables}.values())
-        grad_attrs = {"branch_fns": tuple(fns), "captured": tensors, "variables": variables, "static": static}
-        FuncGraph._record(kind, grad_attrs, (selector, *tensors, *[v._value for v in variables]),
+        grad_attrs = {"variables": variables, "handles": [outer.capture(v) for v in variables]}
+        FuncGraph._record(node.type, grad_attrs, (*node._inputs, *[v._value for v in variables]),
                           tuple(node._outputs))
         outputs = iter([identity(t) for t in node._outputs])
     flat = flatten(results[0])
@@ -200,18 +218,28 @@ def while_loop(cond_fn, body, loop_vars, maximum_iterations=None, name=None):
             raise TypeError(f"The body of tf.while_loop must return loop variables of the same dtypes as it was "
                             f"given: expected {[t.dtype.name for t in user]}, "
                             f"got {[as_dtype(d).name for d in got[2:]]}")
-        tensors, (cond_pos, body_pos) = _node_inputs(cond_graph, body_graph)
-        specs = [(t.dtype, _loop_shape(t._shape, b._shape)) for t, b in zip(flat, body_graph.flat_outputs)]
-        kind = "While" if _stateful(cond_graph) or _stateful(body_graph) else "StatelessWhile"
-        attrs = {"cond": (cond_graph, cond_pos), "body": (body_graph, body_pos), "num_loop_vars": len(flat),
-                 "output_specs": specs}
-        node = outer._create_op(kind, (*flat, *tensors), attrs, scope, flat[0]._dtype)
-    variables = list({id(v): v for v in cond_graph.variables + body_graph.variables}.values())
-    # a tape tracing the function sees the node: its gradient (devtrace/while_grad.py) re-traces the body
-    grad_attrs = {"body_fn": body_flat, "captured": tensors, "variables": variables}
-    FuncGraph._record(kind, grad_attrs, (*node._inputs, *[v._value for v in variables]), tuple(node._outputs))
-    results = rebuild(list(node._outputs)[2:])
+        node = loop_node(outer, flat, cond_graph, body_graph, scope)
+        variables = list({id(v): v for v in cond_graph.variables + body_graph.variables}.values())
+        # a tape tracing the function sees the node: its gradient (devtrace/while_grad.py) differentiates the
+        # body, for the loop variables, the tensors it captures and the variables it reads (through their handles)
+        grad_attrs = {"variables": variables, "handles": [outer.capture(v) for v in variables]}
+        FuncGraph._record(node.type, grad_attrs, (*node._inputs, *[v._value for v in variables]),
+                          tuple(node._outputs))
+    results = rebuild(list(node._outputs)[2:len(flat)])
     return results[0] if _single(loop_vars) else pack_sequence_as(loop_vars, results)
+
+
+def loop_node(outer: FuncGraph, flat: list, cond_graph: FuncGraph, body_graph: FuncGraph, name):
+    """A ``While`` node (``StatelessWhile`` unless the loop holds a stateful op) over the traced
+    ``cond_graph`` and ``body_graph`` (outputs set) with loop variables ``flat``; its inputs are
+    those, then the tensors the two capture; it has an output per input, as TensorFlow's."""
+    tensors, (cond_pos, body_pos) = _node_inputs(cond_graph, body_graph)
+    specs = [(t.dtype, _loop_shape(t._shape, b._shape)) for t, b in zip(flat, body_graph.flat_outputs)]
+    specs += [(t.dtype, t._shape) for t in tensors]
+    kind = "While" if _stateful(cond_graph) or _stateful(body_graph) else "StatelessWhile"
+    attrs = {"cond": (cond_graph, cond_pos), "body": (body_graph, body_pos), "num_loop_vars": len(flat),
+             "output_specs": specs, "num_original_outputs": len(specs)}
+    return outer._create_op(kind, (*flat, *tensors), attrs, name, flat[0]._dtype)
 
 
 def _loop_shape(entering, after):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..runtime import dtypes
 from ..runtime.context import context
-from ..runtime.eager.executor import execute
+from ..runtime.eager.executor import execute, execute_binary
 from ..runtime.registry import CPU, GPU, lookup, register
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant, host_constant
@@ -176,7 +176,7 @@ def binary(name, kernel, dtypes, api, shape=shapes.broadcast, fixed=None, name_s
         if name and name_scope:
             name = scoped(name)
         if type(x) is Tensor and type(y) is Tensor:  # the common case, one call shorter (positional: cheaper)
-            return execute(op_type, (x, y), None, name, fixed)
+            return execute_binary(op_type, x, y, name, fixed)
         if type(x) in COMPOSITE or type(y) in COMPOSITE:
             return COMPOSITE[type(x) if type(x) in COMPOSITE else type(y)].binary(fn, x, y, name)
         if context().eager:

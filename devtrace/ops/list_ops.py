@@ -75,4 +75,24 @@ op("TensorListLength", lambda xp, lst: xp.asarray(len(_items(lst)), dtype="int32
    shape=lambda name, shapes, attrs, dtype: (dtypes.int32, ()))
 op("TensorListFromTensor", lambda xp, t: ListValue.of([t[i].copy() for i in range(t.shape[0])]),
    {CPU: _TYPES, GPU: _TYPES}, shape=lambda name, shapes, attrs, dtype: (dtypes.variant, ()))
+
+
+def _pop_back(xp, lst, shape_input, element_dtype="float32", element_shape=None):
+    items = _items(lst)
+    if not items:
+        raise ValueError("Trying to pop from an empty list.")
+    return ListValue.of(items[:-1]), items[-1].copy()
+
+
+def _popped(name, shapes, attrs, dtype):
+    return [(dtypes.variant, ()), (dtypes.as_dtype(attrs["element_dtype"]), attrs.get("element_shape"))], None
+
+
+# a while loop's accumulators (while_grad.py): the forward body pushes an intermediate every iteration,
+# the gradient's body pops them in reverse; the element shape is an input, as TensorFlow's (a Const node)
+op("EmptyTensorList", lambda xp, element_shape, max_num_elements, element_dtype="float32": ListValue.of([]),
+   {CPU: _TYPES, GPU: _TYPES}, mixed_dtypes=True, shape=lambda name, shapes, attrs, dtype: (dtypes.variant, ()))
+op("TensorListPushBack", lambda xp, lst, item, element_dtype="float32": ListValue.of(_items(lst) + [item]),
+   {CPU: _TYPES, GPU: _TYPES}, mixed_dtypes=True, shape=lambda name, shapes, attrs, dtype: (dtypes.variant, ()))
+op("TensorListPopBack", _pop_back, {CPU: _TYPES, GPU: _TYPES}, mixed_dtypes=True, multi=True, shape=_popped)
 not_differentiable("TensorListReserve", "TensorListLength")

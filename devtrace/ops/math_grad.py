@@ -19,6 +19,8 @@ not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual")
 
 # y = sqrt(x): dx = grad * 0.5 / y, one op, as TensorFlow's SqrtGrad
 op("SqrtGrad", lambda xp, y, dy: dy * 0.5 / xp.conj(y), FLOATS | {"complex64", "complex128"})
+# y = tanh(x): dx = grad * (1 - y²), one op, as TensorFlow's TanhGrad (given conj(y))
+op("TanhGrad", lambda xp, y, dy: dy * (1 - y * y), FLOATS | {"complex64", "complex128"})
 
 
 def reduce_to(grad, shape):
@@ -60,6 +62,8 @@ def _add_grad(op, grad):
 @gradient("Sub")
 def _sub_grad(op, grad):
     sx, sy = _shapes(op)
+    if 1 in op.skip_input_indices and sy == ():  # TensorFlow's: a scalar it need not differentiate
+        return grad, None
     if sx == sy == tuple(grad.shape):
         return grad, math_ops.negative(grad)
     return reduce_to(grad, sx), math_ops.negative(reduce_to(grad, sy))
@@ -230,8 +234,14 @@ def _sigmoid_grad(op, grad):
 
 @gradient("Tanh")
 def _tanh_grad(op, grad):
-    y = _conj(op.outputs[0])
-    return (math_ops.multiply(grad, math_ops.subtract(array_ops.constant(1, y.dtype), math_ops.square(y))),)
+    return (execute("TanhGrad", (_conj(op.outputs[0]), grad)),)
+
+
+@gradient("TanhGrad")
+def _tanh_grad_grad(op, grad):
+    """Second order, TensorFlow's: ``grad * -2 * dy * y`` for ``y``, ``TanhGrad(y, grad)`` for ``dy``."""
+    a, b = _conj(op.inputs[0]), _conj(op.inputs[1])
+    return grad * -2.0 * b * a, execute("TanhGrad", (a, grad))
 
 
 def _erf_family(scale):
@@ -254,7 +264,7 @@ def _l2_loss_grad(op, grad):
 
 @gradient("Exp")
 def _exp_grad(op, grad):
-    return (math_ops.multiply(grad, _conj(op.outputs[0])),)
+    return (grad * _conj(op.outputs[0]),)  # TensorFlow's `grad * y`: a node named mul
 
 
 @gradient("Log")

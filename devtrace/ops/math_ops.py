@@ -13,12 +13,13 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..runtime import dtypes
 from ..runtime.dtypes import FLOATS, INTEGERS, NUMERIC, REAL
-from ..runtime.eager.executor import execute
+from ..runtime.eager.executor import execute, execute_binary
 from ..runtime.tensor import Tensor
 from ..runtime.registry import CPU, GPU
 from ..runtime.tensor_shape import shape_text
 from ..runtime.values import constant
 from . import shapes
+from ..runtime import context as _context_mod
 from ..runtime.context import context
 from .declare import DISPATCH, as_tensor, binary, composite_of, host_arg, on_host, op, op_scope, pair, public, reduce, scoped, unary
 from .list_ops import add_lists
@@ -190,7 +191,7 @@ def add(x, y, name=None):
         x, y = _add_operands(x, y)
     if name:
         name = scoped(name)  # TensorFlow's add opens a name scope
-    return execute("AddV2" if x._dtype is not _STRING else "Add", (x, y), None, name)
+    return execute_binary("AddV2" if x._dtype is not _STRING else "Add", x, y, name)
 
 
 _STRING = dtypes.string
@@ -400,7 +401,7 @@ def _install_operators():
         (``mul``, ``mul_1``) whose constants are ``mul/y`` (``mul/x`` for a reversed operand)."""
         def method(self, other):
             x, y = (other, self) if swap else (self, other)
-            if context().eager:
+            if (_context_mod._context or context()).eager:  # the module's context read first: no call
                 return fn(*pair(x, y)) if swap else fn(x, y)  # a reversed operand takes the tensor's dtype
             with op_scope(name) as scope:
                 x, y = pair(x, y, ("x", "y"))

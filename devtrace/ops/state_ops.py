@@ -5,6 +5,7 @@ itself (a variable's buffer, a fed value, nothing)."""
 
 from __future__ import annotations
 
+from ..runtime import dtypes
 from ..runtime.dtypes import NUMERIC
 from ..runtime.eager.variables import Variable
 from ..runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
@@ -16,6 +17,11 @@ _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
 op("VarHandleOp", lambda xp, shape=None, debug_name="": None, stateful=True)
 op("ReadVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True)
 op("AssignVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True)
+# a variable's shape from its handle (a while gradient's zeros for a variable the loop reads); the node's
+# static shape is the ``variable_shape`` attr
+op("VariableShape", lambda xp, v, out_type="int32", variable_shape=(): xp.asarray(v.shape, dtype=out_type),
+   _ANY_ON_CPU, shape=lambda name, shapes, attrs, dtype: (dtypes.as_dtype(attrs.get("out_type", "int32")),
+                                                         (len(attrs.get("variable_shape", ())),)))
 op("VarIsInitializedOp", lambda xp: None, _ANY_ON_CPU, stateful=True)  # a session answers it from its variables
 op("IsVariableInitialized", lambda xp, ref: None, _ANY_ON_CPU, shape=shapes.is_initialized, stateful=True)  # likewise
 

@@ -88,22 +88,32 @@ def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
                 out = opdef.fn(xp, *arrays)
         else:
             out = device.backend.run(opdef.fn, arrays, attrs)
-    except (ValueError, TypeError, IndexError) as e:
-        if type(record) is tuple:
-            ctx.trace._events.append(ev.OpPlaced(*record))
-        if "could not be broadcast" in str(e) and len(arrays) == 2:  # NumPy's words for TensorFlow's
-            e = f"Incompatible shapes: {shape_text(arrays[0].shape)} vs. {shape_text(arrays[1].shape)}"
-        if node is not None:
-            raise InvalidArgumentError(f"{e}{where(opdef.name, node)}", op=opdef.name) from None
-        seq, name = (record[0], record[2]) if type(record) is tuple else (record.seq, record.node)
-        raise InvalidArgumentError(f"{kernel_error_prefix(opdef, device, attrs, len(arrays))}{e}"
-                                   f"{op_error_suffix(ctx, opdef.name, name, seq)}") from None
-    except PoolExhausted as e:  # a real GPU's pool refused the kernel an allocation
-        raise _pool_oom(ctx, device, opdef, arrays, attrs, record, node, e.nbytes) from None
-    except MemoryError:  # the host could not hold it: TensorFlow's OOM, not NumPy's MemoryError
+    except (ValueError, TypeError, IndexError, PoolExhausted, MemoryError) as e:
+        raise kernel_failed(ctx, device, opdef, arrays, attrs, record, node, e) from None
+    return finish(ctx, device, opdef, out, record, node, perf_counter_ns() - start)
+
+
+def kernel_failed(ctx, device, opdef, arrays, attrs, record, node, e) -> Exception:
+    """The error TensorFlow raises where ``opdef``'s kernel raised ``e``."""
+    if isinstance(e, PoolExhausted):  # a real GPU's pool refused the kernel an allocation
+        return _pool_oom(ctx, device, opdef, arrays, attrs, record, node, e.nbytes)
+    if isinstance(e, MemoryError):  # the host could not hold it: TensorFlow's OOM, not NumPy's MemoryError
         _check_budget(ctx, device, opdef, attrs, record, node, host=True)
-        raise
-    duration = perf_counter_ns() - start
+        return e
+    if type(record) is tuple:
+        ctx.trace._events.append(ev.OpPlaced(*record))
+    if "could not be broadcast" in str(e) and len(arrays) == 2:  # NumPy's words for TensorFlow's
+        e = f"Incompatible shapes: {shape_text(arrays[0].shape)} vs. {shape_text(arrays[1].shape)}"
+    if node is not None:
+        return InvalidArgumentError(f"{e}{where(opdef.name, node)}", op=opdef.name)
+    seq, name = (record[0], record[2]) if type(record) is tuple else (record.seq, record.node)
+    return InvalidArgumentError(f"{kernel_error_prefix(opdef, device, attrs, len(arrays))}{e}"
+                                f"{op_error_suffix(ctx, opdef.name, name, seq)}")
+
+
+def finish(ctx, device, opdef, out, record, node, duration):
+    """The op's output ``Tensor`` (or tuple of them, or ``None``) from its kernel's result
+    ``out``: accounted on the device (TensorFlow's OOM when it doesn't fit) and recorded."""
     if type(out) is _NDARRAY:  # the common case, one check
         dtype = _BY_NP.get(out.dtype) or dtypes.as_dtype(out.dtype)
     elif out is None:  # VarHandleOp, NoOp: nothing to account

@@ -283,7 +283,8 @@ class Trace:
     Streaming (``stream``: an object with ``write(events)``): ``flush`` hands it every event but the
     last ``KEEP`` and forgets them, so memory stays bounded; ``events`` then holds only what was
     not flushed yet. Without a stream (a plain ``python prog.py``: nothing will read the trace
-    back) ``flush`` forgets all but the last ``KEEP`` once ``UNSTREAMED`` events have piled up. The eager executor flushes every ``FLUSH_EVERY`` ops, a session run or
+    back) ``flush`` forgets all but the last ``KEEP`` once more than ``UNSTREAMED`` events have piled up. The
+    eager executor flushes every ``FLUSH_EVERY`` ops, a session run or
     function call when it ends — never while one is in progress (``holds``): its events are
     completed as it runs.
     """
@@ -293,7 +294,7 @@ class Trace:
 
     KEEP = 64  # events kept on a flush: the ops before the next one may still be read (list arguments)
     FLUSH_EVERY = 4096  # a power of two: the executor tests ``seq & (FLUSH_EVERY - 1)``
-    UNSTREAMED = 1 << 16  # events kept in memory when nothing streams them
+    UNSTREAMED = 0  # events kept beyond the last KEEP when nothing streams them (records freed young cost less)
 
     def __init__(self):
         self._events: list = []

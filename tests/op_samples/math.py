@@ -100,6 +100,7 @@ BINARY = [
     _binary("MatMul", lambda a, b: tf.matmul(a, b, transpose_b=True), lambda a, b: a @ b.T, X, P),
     _binary("MatMul", lambda a, b: a @ tf.transpose(b), lambda a, b: a @ b.T, I, J, id="int32"),
     _binary("SqrtGrad", lambda x, dy: _grad(tf.sqrt, x, dy), lambda x, dy: dy * 0.5 / np.sqrt(x), P, X),
+    _binary("TanhGrad", lambda x, dy: _grad(tf.tanh, x, dy), lambda x, dy: dy * (1 - np.tanh(x) ** 2), X, P),
 ]
 
 

@@ -177,7 +177,42 @@ def _case(x, stateful=False):
     return tf.switch_case(tf.constant(1), [lambda: x, triple, lambda: x * 2.0])
 
 
+def _cond_gradient(x, wrapped_in_taken=True):
+    """The gradient of a cond in the function: the branch with an intermediate (sin(x)) outputs it as an
+    OptionalFromValue, the other an OptionalNone; the gradient branch of the first reads it (OptionalGetValue)."""
+    with_sin, without = (lambda: tf.sin(x) * x), (lambda: x * 2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.cond(tf.reduce_sum(x) > 0, *((with_sin, without) if wrapped_in_taken else (without, with_sin)))
+    return tape.gradient(y, x)
+
+
+def _loop_gradient(x):
+    """The gradient of a loop in the function: the forward body pushes sin(y) onto an accumulator made
+    by EmptyTensorList each iteration, the gradient's body pops it (TensorListPopBack)."""
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, tf.sin(y) * 2.0), [0, x])[1]
+    return tape.gradient(y, x)
+
+
+def _loop_gradient_value(x):
+    s1 = np.sin(x) * 2.0
+    return np.cos(s1) * 2.0 * np.cos(x) * 2.0
+
+
+def _loop_variable_gradient(v):
+    """A loop reading variable v: its gradient starts from zeros of the shape VariableShape reports."""
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            y = tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, y * v), [0, x])[1]
+        return tape.gradient(y, v)
+    return f(t(X[1:]))
+
+
 _STACKED = np.stack([X[0], X[1] * 2])
+_SIN_X_GRAD = np.cos(X[1:]) * X[1:] + np.sin(X[1:])
 
 FUNCTIONS = [
     Sample("TensorListReserve", _function(_tensor_array, X), [_STACKED, X[1] * 2, np.int32(2)]),
@@ -192,6 +227,13 @@ FUNCTIONS = [
     Sample("If", _function(lambda x: _cond(x, True), X[1:]), X[1:] * 2),
     Sample("StatelessCase", _function(_case, X[1:]), X[1:] * 3),
     Sample("Case", _function(lambda x: _case(x, True), X[1:]), X[1:] * 3),
+    Sample("OptionalFromValue", _function(_cond_gradient, X[1:]), _SIN_X_GRAD),
+    Sample("OptionalGetValue", _function(_cond_gradient, X[1:]), _SIN_X_GRAD),
+    Sample("OptionalNone", _function(lambda x: _cond_gradient(x, False), X[1:]), np.full_like(X[1:], 2.0)),
+    Sample("EmptyTensorList", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
+    Sample("TensorListPushBack", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
+    Sample("TensorListPopBack", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
+    Sample("VariableShape", _variable(_loop_variable_gradient, np.float32(1.5)), np.sum(2 * X[1:] * 1.5)),
     Sample("SparseToDense", lambda: tf.sparse.to_dense(tf.sparse.SparseTensor([[0, 1], [1, 0]], [5.0, 6.0], [2, 2])),
            np.array([[0, 5], [6, 0]], np.float32)),
 ]

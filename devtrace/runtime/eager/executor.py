@@ -8,6 +8,8 @@ lookup, same-device inputs are passed through, events are slotted records).
 
 from __future__ import annotations
 
+from time import perf_counter_ns
+
 import numpy as np
 
 from ...errors import InvalidArgumentError
@@ -15,7 +17,7 @@ from ...trace import events as ev
 from .. import context as _context_mod
 from .. import dtypes
 from ..backends import PoolExhausted
-from ..execution import allocate, oom, op_error_suffix, run_step
+from ..execution import allocate, finish, kernel_failed, oom, op_error_suffix, run_step
 from ..registry import REGISTRY, lookup
 from ..tensor import Tensor
 from .device_selection import malformed, place
@@ -23,6 +25,10 @@ from .kernel_graph import announce
 from .tape import record as tape_record
 
 _COPY_EXEMPT = ("Identity", "IdentityN", "_EagerConst", "CopyToDevice")
+_BY_NP = dtypes.BY_NP
+# what a NumPy kernel returns for one output: an array, or a scalar for 0-d inputs
+_PLAIN = frozenset([np.ndarray, *(t for t in np.sctypeDict.values() if issubclass(t, np.generic))])
+_new = object.__new__
 
 
 class ResourceHandle:
@@ -156,6 +162,61 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     out = run_step(ctx, device, opdef, arrays, attrs, record)
     if ctx.tapes and out is not None:
         tape_record(ctx, op_name, attrs, inputs, out, device)
+    return ResourceHandle(device, seq) if out is None else out
+
+
+def execute_binary(op_name, x, y, name=None, dtype=None):
+    """``execute(op_name, (x, y), None, name, dtype)``, with the call most programs make most
+    spelled out in one frame: eager, placement cached, both inputs on the op's device with its
+    dtype, a NumPy kernel, no placement log and no tape. Anything else takes :func:`execute`."""
+    ctx = _context_mod._context
+    if dtype is None:
+        dtype = x._dtype
+    if ctx is None or ctx.initialized_by is None or not ctx.eager or ctx.tapes:
+        return execute(op_name, (x, y), None, name, dtype)
+    hit = ctx.placement_cache.get((op_name, dtype, ctx.scope, ctx.soft_placement))
+    if hit is None:
+        return execute(op_name, (x, y), None, name, dtype)
+    device = hit[0]
+    xp = device.xp
+    trace = ctx.trace
+    if x._device is not device or y._device is not device or y._dtype is not dtype or x._dtype is not dtype \
+            or xp is None or trace.listeners:
+        return execute(op_name, (x, y), None, name, dtype)
+    trace._seq = seq = trace._seq + 1
+    if not seq & 4095:  # Trace.FLUSH_EVERY, as in execute
+        trace.flush()
+    opdef = REGISTRY.get(op_name) or lookup(op_name)
+    a, b = x._value, y._value
+    start = perf_counter_ns()
+    try:
+        out = opdef.fn(xp, a, b)
+    except (ValueError, TypeError, IndexError, MemoryError) as e:
+        record = (seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq))
+        raise kernel_failed(ctx, device, opdef, (a, b), None, record, None, e) from None
+    duration = perf_counter_ns() - start
+    if type(out) in _PLAIN:  # finish()'s common case, inline
+        out_dtype = _BY_NP.get(out.dtype)
+        if out_dtype is not None:
+            alloc = device.allocator
+            shape = out.shape
+            dtype_name = out_dtype.name
+            handle = alloc.allocate(out.nbytes, (op_name, shape, dtype_name))
+            if handle is None:
+                trace._events.append((seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq), shape,
+                                      dtype_name, duration))
+                raise oom(ctx, device, out, op_name, seq, out_dtype)
+            trace._events.append((seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq), shape,
+                                  dtype_name, duration, alloc.bytes_in_use))
+            t = _new(Tensor)
+            t._value = out
+            t._device = device
+            t._handle = handle
+            t._dtype = out_dtype
+            t._seq = seq
+            return t
+    out = finish(ctx, device, opdef, out, (seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq)),
+                 None, duration)
     return ResourceHandle(device, seq) if out is None else out
 
 

@@ -20,7 +20,7 @@ from .tensor import SymbolicTensor, output_of
 
 # ops on a variable's resource (the Generator's RngReadAndSkip reads its state and moves it on in place)
 RESOURCE_OPS = frozenset(("ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
-                          "RngReadAndSkip"))
+                          "RngReadAndSkip", "VariableShape"))
 
 
 # stateful ops automatic control dependencies leave unordered (TensorFlow's LEGACY_RANDOM_OPS: they may
@@ -47,6 +47,8 @@ class FuncGraph(Graph):
         self.outputs = None  # the structure the function returns (symbolic tensors, python values)
         self.scratch = False  # a throwaway graph (AutoGraph's test of a loop condition): captures stay here
         self.control_output = None  # automatic control dependencies' NoOp (add_control_output)
+        # a loop body's captures it passes on changed (a while gradient's accumulators): [(placeholder, tensor)]
+        self.carried: list[tuple] = []
 
     def add_control_output(self, outputs: list) -> None:
         """TensorFlow 2.21's automatic control dependencies: when the function returns tensors
@@ -95,6 +97,10 @@ class FuncGraph(Graph):
             raise ValueError(f"{tensor} must be from the same graph as the op being created in {self!r}.")
         if tensor._op._graph is not self.outer:
             tensor = self.outer.capture_symbolic(tensor)
+        return self.capture_placeholder(tensor)
+
+    def capture_placeholder(self, tensor) -> SymbolicTensor:
+        """The placeholder standing for ``tensor`` (made on first use) in ``outer_captures``."""
         for outer, node in self.outer_captures:
             if outer is tensor:
                 return node

@@ -12,8 +12,6 @@ as a slice around its nodes. Active gradient tapes see the body's ops as if they
 from __future__ import annotations
 
 from ...trace import events as ev
-from .. import dtypes
-from ..dtypes import ListValue
 from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
 from ..execution import allocate, onto_device, run_step
@@ -26,14 +24,6 @@ from . import function_placement, lowering, placer
 CONTROL_FLOW = lowering.CONTROL_FLOW
 
 
-def _accumulator(device, tensors) -> Tensor:
-    """A TensorList of a loop variable's values, one per iteration (a ``While`` node's accumulator
-    output; the values stay accounted where the iterations made them)."""
-    value = ListValue.of([t._value for t in tensors])
-    value.tensors = tensors  # keeps them, and their memory, alive as long as the list
-    return Tensor(value, device, None, dtypes.variant)
-
-
 def _truth(tensor) -> bool:
     return bool(tensor._device.backend.to_host(tensor._value))
 
@@ -41,7 +31,7 @@ def _truth(tensor) -> bool:
 def _run_order(graph) -> list:
     """The nodes in creation order, but automatic control dependencies' ``NoOp`` (made last) just
     before the first output that waits for it, where TensorFlow's executor runs it."""
-    ops = list(graph._ops)
+    ops = list(lowering.constructed_order(graph._ops))
     control = graph.control_output
     if control is not None:
         ops.remove(control)
@@ -124,7 +114,8 @@ class PlacedFunction:
                 values[i] = feeds[i]
             elif op.type != "Placeholder":
                 values[i] = placed._node(ctx, op, placed.devices[i], values)
-        return tuple(value_of(values, t) for t in graph.flat_outputs)
+        return tuple(value_of(values, t) for t in graph.flat_outputs) + tuple(value_of(values, t)
+                                                                              for _, t in graph.carried)
 
     def _control_flow(self, ctx, op, device, values):
         """``If`` / ``While`` nodes: Python picks the branch or repeats the body, each run as a
@@ -146,14 +137,14 @@ class PlacedFunction:
         n = attrs["num_loop_vars"]
         loop, outer = inputs[:n], inputs[n:]
         (cond, cond_positions), (body, body_positions) = attrs["cond"], attrs["body"]
-        history = [] if attrs.get("accumulate") else None  # a gradient reads every iteration's values
+        places = {id(p): k for (_, p), k in zip(body.outer_captures, body_positions)}
+        carried = [places[id(p)] for p, _ in body.carried]  # captures the body passes on changed
         while _truth(self.run_branch(ctx, cond, loop, [outer[k] for k in cond_positions])[0]):
-            if history is not None:
-                history.append(loop)
-            loop = list(self.run_branch(ctx, body, loop, [outer[k] for k in body_positions]))
-        if history is None:
-            return tuple(loop)
-        return tuple(loop) + tuple(_accumulator(device, [step[k] for step in history]) for k in range(n))
+            out = self.run_branch(ctx, body, loop, [outer[k] for k in body_positions])
+            loop = list(out[:n])
+            for k, value in zip(carried, out[n:]):
+                outer[k] = value
+        return tuple(loop) + tuple(outer)
 
     def _node(self, ctx, op, device, values):
         if op.type in CONTROL_FLOW:

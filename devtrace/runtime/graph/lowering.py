@@ -17,6 +17,8 @@ of a function with control flow, and the devices its branches' nodes run on.
 
 from __future__ import annotations
 
+import heapq
+
 from ..registry import REGISTRY
 from . import placer
 from .function_placement import arg_names, flat_outputs
@@ -94,7 +96,7 @@ def _body(g: _Graph, fgraph, args: dict, prefix: str, device: str) -> dict:
         op.type != "Placeholder" and op.type in REGISTRY and REGISTRY[op.type].stateful for op in fgraph._ops)
     scope = fgraph._name_stack + "/" if fgraph.outer is not None and fgraph._name_stack else ""
     names = {op.name for op in fgraph._ops}
-    for op in fgraph._ops:
+    for op in constructed_order(fgraph._ops):
         if op.type == "Placeholder" or op is control:
             continue
         if op._id in outputs and pending:
@@ -110,6 +112,30 @@ def _body(g: _Graph, fgraph, args: dict, prefix: str, device: str) -> dict:
         node.call = op if op.type in CONTROL_FLOW else None
         made[op._id] = node
     return made
+
+
+def constructed_order(ops: list) -> list:
+    """The nodes in the order TensorFlow's GraphConstructor adds a function's nodes: the ready node
+    (its data inputs added) made first, first — creation order, but a node made after a consumer it
+    feeds (a while gradient's accumulator, fed to the forward loop) comes before that consumer."""
+    if all(t._op._id < op._id for op in ops for t in op._inputs):
+        return ops
+    pending = [len(op._inputs) for op in ops]
+    consumers: list = [[] for _ in ops]
+    for op in ops:
+        for t in op._inputs:
+            consumers[t._op._id].append(op._id)
+    ready = [op._id for op in ops if not pending[op._id]]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        i = heapq.heappop(ready)
+        order.append(ops[i])
+        for c in consumers[i]:
+            pending[c] -= 1
+            if not pending[c]:
+                heapq.heappush(ready, c)
+    return order
 
 
 def _edge(made: dict, t) -> tuple:
@@ -150,7 +176,10 @@ def _inline(g: _Graph, call: _Node) -> None:
     results = []
     for t in flat_outputs(fgraph):
         results.append(_edge(made, t))
-    results += [(inputs[a], 0) for a in extra]  # loop invariants pass through a body
+    # captures pass through a loop body, or leave changed (a while gradient's accumulators: ``carried``)
+    carried = {p._op._id: t for p, t in fgraph.carried}
+    by_arg = {a: op_id for op_id, a in slots.items()}
+    results += [_edge(made, carried[by_arg[a]]) if by_arg.get(a) in carried else (inputs[a], 0) for a in extra]
     outputs = [g.add(g.new_name(f"Func/{name}/output"), "Identity", [r], dtype=r[0].dtype, colocation=(r[0].name,))
                for r in results]
     g.add(g.new_name(f"Func/{name}/output_control_node"), "NoOp", device=device, n_out=0)
@@ -321,7 +350,6 @@ def lowered(graph, devices, ctx_devices) -> tuple:
         n._id = k
         n._consumers = None
     for n in nodes:
-        # a While's gradient accumulators have no lowered form here: their edges are dropped
         n.inputs = [(s, k) for s, k in n.inputs if not s.removed]
         n._inputs = tuple(_Out(s, k) for s, k in n.inputs)
         for s, _ in n.inputs:

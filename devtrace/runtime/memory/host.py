@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 from .bfc import BFCAllocator
 
 # oneDNN's CPU allocator (TensorFlow's ``MklCPUAllocator``, TF_ENABLE_ONEDNN_OPTS on) sends requests
@@ -20,11 +18,13 @@ def onednn_allocator(host_memory: int) -> BFCAllocator:
 
 class HostAllocator:
     """Host (CPU) memory: unlimited, unrounded, no regions and no OOMs — just counters, since it
-    sits on the hot path of every CPU op. Same interface as :class:`BFCAllocator`. ``onednn``: the
-    process's :func:`onednn_allocator`, which also books the large requests (TensorFlow's CPU stats)."""
+    sits on the hot path of every CPU op. Same interface as :class:`BFCAllocator`, but a handle is
+    the byte count itself (with the oneDNN allocator's handle for a large request): each tensor
+    frees its handle once, and with no OOM to report there are no live allocations to list.
+    ``onednn``: the process's :func:`onednn_allocator`, which also books the large requests
+    (TensorFlow's CPU stats)."""
 
-    __slots__ = ("name", "bytes_in_use", "peak_bytes_in_use", "num_allocs", "largest_alloc_size", "_live", "_ids",
-                 "onednn", "_large")
+    __slots__ = ("name", "bytes_in_use", "peak_bytes_in_use", "num_allocs", "largest_alloc_size", "onednn")
     limit = None
     allow_growth = True
     num_ooms = 0
@@ -33,13 +33,10 @@ class HostAllocator:
     def __init__(self, name: str = "cpu", onednn: BFCAllocator | None = None):
         self.name = name
         self.onednn = onednn
-        self._large: dict[int, int] = {}  # handle -> the onednn allocator's handle
         self.bytes_in_use = 0
         self.peak_bytes_in_use = 0
         self.num_allocs = 0
         self.largest_alloc_size = 0
-        self._live: dict[int, tuple[int, object]] = {}  # handle -> (nbytes, tag)
-        self._ids = itertools.count(1)
 
     @property
     def bytes_reserved(self) -> int:
@@ -49,9 +46,7 @@ class HostAllocator:
     def region_sizes(self) -> list[int]:
         return []
 
-    def allocate(self, nbytes: int, tag=None) -> int:
-        handle = next(self._ids)
-        self._live[handle] = (nbytes, tag)
+    def allocate(self, nbytes: int, tag=None):
         self.num_allocs += 1
         n = self.bytes_in_use = self.bytes_in_use + nbytes
         if n > self.peak_bytes_in_use:
@@ -61,18 +56,15 @@ class HostAllocator:
         if nbytes >= ONEDNN_LARGE_ALLOCATION and self.onednn is not None:
             large = self.onednn.allocate(nbytes, tag)
             if large is not None:
-                self._large[handle] = large
-        return handle
+                return nbytes, large
+        return nbytes
 
-    def free(self, handle: int) -> None:
+    def free(self, handle) -> None:
         try:
-            self.bytes_in_use -= self._live.pop(handle)[0]
-        except KeyError:
-            raise ValueError(f"{self.name}: free of unknown or already freed handle {handle!r}") from None
-        if self._large:
-            large = self._large.pop(handle, None)
-            if large is not None:
-                self.onednn.free(large)
+            self.bytes_in_use -= handle
+        except TypeError:  # a large request: (nbytes, the oneDNN allocator's handle)
+            self.bytes_in_use -= handle[0]
+            self.onednn.free(handle[1])
 
     def reset_peak(self) -> None:
         """As :meth:`BFCAllocator.reset_peak` (TF's ``ClearStats``)."""
@@ -81,7 +73,7 @@ class HostAllocator:
         self.largest_alloc_size = 0
 
     def live_allocations(self) -> list[tuple[int, object]]:
-        return sorted(self._live.values(), key=lambda e: e[0], reverse=True)
+        return []
 
     def largest_free_block(self) -> None:
         return None

@@ -1,4 +1,4 @@
-# Issue 11 (gradients): second-order gradients (nested tapes) through the ops gradients run: SqrtGrad, MirrorPadGrad, AvgPoolGrad, MaxPoolGrad, Conv2DBackpropInput/Filter, against TensorFlow's.
+# Issue 11 (gradients): second-order gradients (nested tapes) through the ops gradients run: SqrtGrad, TanhGrad, MirrorPadGrad, AvgPoolGrad, MaxPoolGrad, Conv2DBackpropInput/Filter, against TensorFlow's.
 import tensorflow as tf
 
 from _grad_probe import c, cell, weigh
@@ -26,6 +26,7 @@ for d in (tf.float32, tf.float64):
     I, F = tf.cast(img, d), tf.cast(filt, d)
     n = d.name
     scell(f"SqrtGrad {n}", tf.sqrt, c([0.3, 0.7, 1.2, 2.5], d))
+    scell(f"TanhGrad {n}", tf.tanh, c([0.3, -0.7, 1.2, -2.5], d))
     scell(f"MirrorPadGrad {n} REFLECT", lambda v: tf.pad(v, [[1, 1], [2, 1]], mode="REFLECT") ** 2,
           c([[0.3, -0.7, 1.2], [-1.9, 0.45, 2.2]], d))
     scell(f"MirrorPadGrad {n} SYMMETRIC", lambda v: tf.pad(v, [[1, 0], [1, 2]], mode="SYMMETRIC") ** 2,
