@@ -203,16 +203,17 @@ def test_the_fast_path_after_a_reset_keeps_peak_and_largest_allocation_exact():
     """A chunk the fast path hands back may not skip the stats a reset cleared: a chunk freed just
     before the reset sets the peak again, and one allocated before it counts as the largest."""
     a = BFCAllocator("GPU_0_bfc", 64 * MiB, True)
-    a.free(a.allocate(MiB))  # pending: the next 1 MiB request gets it back
+    size = 768 * KiB  # the rest of the 2 MiB region differs in size: none of its size is free
+    a.free(a.allocate(size))  # pending: the next request of that size gets it back
     a.reset_peak()
     assert (a.peak_bytes_in_use, a.largest_alloc_size) == (0, 0)
-    h = a.allocate(MiB)
-    assert (a.bytes_in_use, a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size) == (MiB, MiB, 1, MiB)
+    h = a.allocate(size)
+    assert (a.bytes_in_use, a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size) == (size, size, 1, size)
     a.reset_peak()  # ``h`` was allocated before this reset
     a.free(h)
-    h = a.allocate(MiB)
-    assert (a.bytes_in_use, a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size) == (MiB, MiB, 1, MiB)
-    assert a.live_allocations() == [(MiB, None)]
+    h = a.allocate(size)
+    assert (a.bytes_in_use, a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size) == (size, size, 1, size)
+    assert a.live_allocations() == [(size, None)]
     a.reset_peak()
     a.free(h)
     assert a.live_allocations() == [] and a.bytes_in_use == 0 and a.chunks() == [(0, 2 * MiB, False)]
@@ -356,8 +357,14 @@ test_bfc_properties = BFCMachine.TestCase
 @example(ops=[(True, 256, 0)] * 4 + [(False, 256, 0), (False, 256, 2), (True, 256, 0)], growth=False)
 @example(ops=[(True, 4096, 0), (True, 256, 0), (True, 8 * MiB - 4352, 0), (False, 0, 1), (False, 0, 0),
               (True, 4096, 0)], growth=False)
-# another free chunk of the size in the index (and the remembered "none of that size" forgotten):
+# another free chunk of the size in the index:
 @example(ops=[(True, 256, 0)] * 5 + [(False, 0, 1), (True, 512, 0), (False, 0, 2), (True, 256, 0)], growth=True)
+# ... once the allocator had found none of that size (what it remembers is forgotten when one is filed):
+@example(ops=[(True, 256, 0)] * 5 + [(False, 0, 1), (True, 256, 0), (False, 0, 4), (True, 512, 0), (False, 0, 2),
+                                     (True, 256, 0)], growth=True)
+# a chunk whose free neighbour before it (512 B) merges with it: best fit splits the 768 B at its address
+@example(ops=[(True, 512, 0), (True, 256, 0), (True, 256, 0), (False, 0, 0), (True, 4096, 0), (False, 0, 0),
+              (True, 256, 0)], growth=True)
 # a chunk handed out unsplit (768 B for 300 B) and back: a request of 300 B fits the 512 B hole better
 @example(ops=[(True, n, 0) for n in (256, 256, 512, 256, 512, 256)] + [
     (False, 0, 1), (False, 0, 1), (True, 300, 0), (False, 0, 2), (True, 4096, 0), (False, 0, 3), (True, 300, 0)],

@@ -216,6 +216,11 @@ class BFCAllocator:
             rounded = (nbytes + MIN_ALLOCATION_SIZE - 1) & -MIN_ALLOCATION_SIZE
             if rounded != chunk.size:
                 return self._allocate(nbytes, rounded, tag)
+        size = chunk.size
+        if size != self._absent:  # not known to be the only free chunk of its size: look
+            if (size >> 8) in self._nfree:
+                return self._allocate(nbytes, size, tag)
+            self._absent = size
         # The steady state (free, then allocate the same size): the pending chunk is what TF's best
         # fit returns (see free), and handing it back leaves every other chunk as it was. In use
         # again, the bytes in use are what they were before the free: never above the peak, and
@@ -224,7 +229,7 @@ class BFCAllocator:
         self._pending = _NOTHING
         handle = self._handle = self._handle + 1
         self._live[handle] = chunk
-        self.bytes_in_use += chunk.size
+        self.bytes_in_use += size
         chunk.tag = tag  # last: the old tag's __del__ finds the allocator in order
         return handle
 
@@ -246,7 +251,10 @@ class BFCAllocator:
             chunk = self._pending
             if chunk is not _NOTHING:  # filed first, as best fit looks only in the index
                 self._pending = _NOTHING
-                self._coalesce(chunk)
+                if chunk.next is None or chunk.next.in_use:  # nothing to merge
+                    self._insert_free(chunk)
+                else:
+                    self._coalesce(chunk)
             chunk = self._take_best_fit(rounded)
             if chunk is None and self._extend(rounded):
                 chunk = self._take_best_fit(rounded)
@@ -292,7 +300,6 @@ class BFCAllocator:
         if self._busy:  # a __del__ run by the garbage collector inside one of our calls: later
             self._deferred.append(handle)
             return
-        lone = False
         try:
             chunk = self._live.pop(handle)
         except KeyError:
@@ -304,36 +311,24 @@ class BFCAllocator:
             size = chunk.size
             self.bytes_in_use -= size
             if self._pending is _NOTHING:
-                # Park the chunk as pending — free, not yet in the size index — when the next
-                # request of its size is certain to get it back from TF's best fit, leaving all else
-                # as it was: nothing to coalesce and no other free chunk of its size; or its only
-                # neighbour to absorb is the only free chunk there is, big enough that the request
-                # splits it again. It keeps its in-use mark and tag until settled: the fast path
-                # touches neither.
+                # Park the chunk as pending — free, not yet in the size index — when nothing else
+                # need change for the next request of its size to get it back as TF's best fit
+                # would, if it is the only free chunk of that size (allocate looks): it has nothing
+                # to coalesce, or its only neighbour to absorb is the only free chunk there is, big
+                # enough that the request splits it again. It keeps its in-use mark and tag until
+                # filed: the fast path touches neither.
                 prev, nxt = chunk.prev, chunk.next
-                if prev is None or prev.in_use:
-                    if nxt is None or nxt.in_use:
-                        if size == self._absent:  # still none of its size in the index, as last time
-                            self._pending = chunk
-                            return
-                        if (size >> 8) not in self._nfree:
-                            self._absent = size
-                            self._pending = chunk
-                            return
-                        lone = True  # nothing to merge
-                    elif len(self._free_at) == 1 and (nxt.size >= size or nxt.size >= MAX_INTERNAL_FRAGMENTATION):
-                        self._pending = chunk
-                        return
+                if (prev is None or prev.in_use) and (nxt is None or nxt.in_use or len(self._free_at) == 1 and (
+                        nxt.size >= size or nxt.size >= MAX_INTERNAL_FRAGMENTATION)):
+                    self._pending = chunk
+                    return
         self._busy = True
         try:
-            if lone:
-                self._insert_free(chunk)
-            else:
-                pending = self._pending
-                if pending is not _NOTHING:  # filed while ``chunk`` still counts as in use
-                    self._pending = _NOTHING
-                    self._coalesce(pending)
-                self._coalesce(chunk)
+            pending = self._pending
+            if pending is not _NOTHING:  # filed while ``chunk`` still counts as in use
+                self._pending = _NOTHING
+                self._coalesce(pending)
+            self._coalesce(chunk)
         finally:
             self._busy = False
             if self._deferred:
