@@ -10,7 +10,7 @@ back), an op with a ``colocate_with`` group, and unscoped ops. Graphs are built 
 graph API outside the timed part; only ``graph_placer.place`` is timed (best of 3 below 1M
 nodes, of 2 at 1M, garbage collector paused), on a simulated 4-GPU machine.
 
-Targets (issue #5): 1M nodes placed in under 10 s; time(1M) / time(100k) <= 12.
+Targets (issue 15): 1M nodes placed in <= 5 s; time(1M) / time(100k) <= 12 (linear).
 """
 
 from __future__ import annotations
@@ -115,9 +115,10 @@ def main() -> None:
         gc.collect()
     if 100_000 in times and 1_000_000 in times:
         ratio = times[1_000_000] / times[100_000]
-        verdict = "ok" if ratio <= 12 and times[1_000_000] < 10 else "MISSED"
+        over = max(ratio / 12, times[1_000_000] / 5)
+        verdict = "ok" if over <= 1 else f"MISSED by {over:.2f}x"
         print(f"time(1M) / time(100k) = {ratio:.1f}x (target <= 12x); 1M nodes in {times[1_000_000]:.2f}s "
-              f"(target < 10 s): {verdict}")
+              f"(target <= 5 s): {verdict}")
 
 
 if __name__ == "__main__":

@@ -251,7 +251,7 @@ def _backprop(ctx, tape, targets, seeds, sources, scoped=None) -> dict:
     for t, given in zip(targets, seeds):
         if isinstance(t, Tensor) and id(t) in tape.tracked:
             grads.setdefault(id(t), []).append(_seed(t, given))
-    for rec in reversed(tape.records):
+    for rec in _backward_order(tape.records, targets):
         upstream = _upstream(grads, rec, needed)
         if upstream is None:
             continue
@@ -267,7 +267,44 @@ def _backprop(ctx, tape, targets, seeds, sources, scoped=None) -> dict:
     return grads
 
 
+def _backward_order(records, targets) -> list:
+    """The recorded ops the targets depend on, in the order TensorFlow's tape differentiates them
+    (``tape.h``'s ``ComputeGradient``): an op is ready once every use of its outputs by the ops
+    between it and the targets has been differentiated, and ready ops wait in a queue (first
+    ready, first differentiated); the targets' producers start it, the latest first."""
+    producer = {id(out): k for k, rec in enumerate(records) for out in rec.outputs}
+    uses: dict[int, int] = {}
+    ops, stack = set(), [id(t) for t in targets]
+    while stack:  # the ops between the targets and the tape's inputs, and how often each tensor is used
+        k = producer.get(stack.pop())
+        if k is None or k in ops:
+            continue
+        ops.add(k)
+        for t in records[k].inputs:
+            if id(t) not in uses and id(t) in producer:
+                stack.append(id(t))
+            uses[id(t)] = uses.get(id(t), 0) + 1
+    missing: dict[int, int] = {}
+    for tid in uses:
+        if tid in producer:
+            missing[producer[tid]] = missing.get(producer[tid], 0) + 1
+    queue, order = sorted(k for k in ops if k not in missing), []
+    while queue:
+        k = queue.pop()
+        order.append(records[k])
+        for t in records[k].inputs:
+            uses[id(t)] -= 1
+            p = producer.get(id(t))
+            if not uses[id(t)] and p is not None:
+                missing[p] -= 1
+                if not missing[p]:
+                    queue.insert(0, p)
+    return order
+
+
 _PASS_SLICES = frozenset(("ReadVariableOp", "Identity"))
+# TensorFlow's FunctionsAcceptingNoneForIndicesMap (tape.h): outputs an op's gradient takes as None
+_NONE_FOR = {"SoftmaxCrossEntropyWithLogits": (1,), "SparseSoftmaxCrossEntropyWithLogits": (1,)}
 
 
 def _upstream(grads, rec, needed):
@@ -289,9 +326,11 @@ def _upstream(grads, rec, needed):
     if not reached:
         return None
     if len(upstream) > 1:
-        # a resource output (a loop's variable handle) gets none, as TensorFlow's tape gives it
-        upstream = [zeros_for(out) if g is None and out.dtype is not dtypes.resource else g
-                    for out, g in zip(rec.outputs, upstream)]
+        # a resource output (a loop's variable handle) gets none, as TensorFlow's tape gives it; so do
+        # the outputs whose missing gradient TensorFlow passes as None
+        unused = _NONE_FOR.get(rec.type, ())
+        upstream = [zeros_for(out) if g is None and k not in unused and out.dtype is not dtypes.resource else g
+                    for k, (out, g) in enumerate(zip(rec.outputs, upstream))]
     return upstream
 
 

@@ -16,6 +16,7 @@ from .runtime.context import context
 from .runtime.eager.tape import Tape
 from .runtime.graph.func_graph import FuncGraph
 from .runtime.graph.graph import get_default_graph
+from .runtime.graph.host_consts import kernel_inputs
 from .runtime.graph.tensor import SymbolicTensor
 
 
@@ -81,7 +82,7 @@ def gradients(graph, ys, xs, grad_ys) -> list:
             tape.watch(x)
     for op in graph._ops:
         if op._outputs and op.type != "Placeholder":
-            tape.record(op.type, op._attrs, op._inputs, tuple(op._outputs), None)
+            tape.record(op.type, op._attrs, kernel_inputs(op), tuple(op._outputs), None)
     # (a loop's variable handle too: its gradient is the sum of the reads')
     pairs = [(y, g) for y, g in zip(ys, grad_ys) if _trainable(y) or y.dtype is dtypes.resource]
     with get_default_graph().name_scope("gradients"):

@@ -81,7 +81,8 @@ def _nodes(graph, arrays: list) -> list:
              "device": op._device, "colocation": list(op._colocation or ()),
              "dtype": op._kernel_dtype, "output_dtype": op._outputs[0]._dtype.name if op._outputs else None,
              "shape": None if not op._outputs or op._outputs[0]._shape is None else list(op._outputs[0]._shape),
-             "attrs": {k: _attr(v, arrays) for k, v in (op._attrs or {}).items()}} for op in graph._ops]
+             "attrs": {k: _attr(v, arrays) for k, v in (op._attrs or {}).items()}
+             | ({"_host_inputs": op._n_host} if op._n_host else {})} for op in graph._ops]
 
 
 def _branch_record(graph: FuncGraph, arrays: list) -> dict:

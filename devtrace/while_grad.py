@@ -20,7 +20,7 @@ from .backprop import _trainable
 from .cond_grad import input_grads
 from .graph_gradients import GradientGraph, gradients
 from .ops import array_ops, control_flow_v2
-from .ops.declare import gradient
+from .ops.declare import gradient, with_host_inputs
 from .runtime import dtypes
 from .runtime.eager.executor import execute
 from .runtime.graph.func_graph import FuncGraph
@@ -122,7 +122,7 @@ def _initial(upstream, body_out, outer_input, output, variables):
     graph = get_default_graph()
     with graph.name_scope("zeros") as scope:
         zero = array_ops.constant(np.zeros((), dtype.as_numpy_dtype), dtype)
-        return execute("Fill", (shape, zero), {"dims": static, "dtype": dtype.name}, name=scope, dtype=dtype)
+        return with_host_inputs("Fill", (zero,), (shape,), {"dims": static, "dtype": dtype.name}, scope, dtype)
 
 
 def _grad_graphs(node, ys, xs, loop_vars):

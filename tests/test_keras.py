@@ -158,11 +158,12 @@ def test_mem_after_a_keras_program_accounts_weights_slots_and_activations_on_the
 
 
 def test_a_small_limit_fails_in_a_layers_op_with_tensorflows_oom_text():
-    """The train step runs as a tf.function: the OOM names the node, scoped by model and layer."""
+    """The train step runs as a tf.function: the OOM names the node, scoped by model and layer (the
+    first layer's Relu: its output is on GPU:0, as its gradient, ReluGrad, has a GPU kernel)."""
     r = devtrace("mem", program("keras_mlp_mem.py"), "--simulate", "1", "--limit", "4")
     assert r.returncode != 0
     assert ("ResourceExhaustedError: OOM when allocating tensor with shape[256,512] and type float on "
-            "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n\t [[{{node sequential/dense_1/MatMul")\
+            "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n\t [[{{node sequential/dense/Relu}}]]")\
         in r.stderr
 
 

@@ -27,12 +27,8 @@ EXECUTED = re.compile(r"^Executing op (\S+) in device (\S+)$", re.M)
 PLACER = re.compile(r"^[\w/.-]+: \(\w+\): /job:\S+$")
 # A function's call op is named __inference_<name>_<uid>; the uid is a process-wide counter.
 INFERENCE = re.compile(r"(__inference_\w+?)_\d+\b")
-# Programs whose function bodies hold nodes for an op's host arguments (TensorFlow's Const nodes
-# for shapes, axes, k; README: deliberate differences): their placer lines are compared without
-# the Const lines.
 WARNING = re.compile(r"^WARNING:tensorflow:.*$", re.M)
 ADDRESS = re.compile(r"0x[0-9a-f]{6,}")  # as capture.py masks them
-HOST_ARG_CONSTS_PENDING = {"ops_multi_output", "function_training_step_log"}
 # Placer lines of eager ops' one-op functions devtrace does not match yet, left out on both sides:
 # tf.sort(…, axis=0) transposes with an int64 perm (TensorFlow's `_Arg`, devtrace's `_DeviceArg`).
 EAGER_NODES_PENDING = {"ops_multi_output": ("perm: ",)}
@@ -75,9 +71,6 @@ def test_devtrace_prints_what_tensorflow_printed(name):
     assert done.returncode == expected_exit, done.stderr[-2000:]
     placer, out = split_placer_lines(done.stdout)
     assert same_text(expected_out, out), first_difference(expected_out, out)
-    if name in HOST_ARG_CONSTS_PENDING:
-        placer = [line for line in placer if ": (Const): " not in line]
-        expected_placer = [line for line in expected_placer if ": (Const): " not in line]
     pending = EAGER_NODES_PENDING.get(name, ())
     placer = [line for line in placer if not line.startswith(pending)] if pending else placer
     expected_placer = [line for line in expected_placer if not line.startswith(pending)] if pending else expected_placer
@@ -91,6 +84,4 @@ def logged(stderr: str, name: str) -> list:
     """The placement log on stderr: the ``Executing op`` lines and the placer lines' glog copies, in
     order (a function's uid left out; the placer lines ``split_placer_lines``'s callers leave out too)."""
     lines = [line for line in INFERENCE.sub(r"\1_N", stderr).splitlines() if EXECUTED.match(line) or PLACER.match(line)]
-    if name in HOST_ARG_CONSTS_PENDING:
-        lines = [line for line in lines if ": (Const): " not in line]
     return [line for line in lines if not line.startswith(EAGER_NODES_PENDING.get(name, ()) or "\0")]

@@ -8,10 +8,10 @@ Importing this package declares every op. Modules are named as TensorFlow's are.
 from . import array_ops, control_flow_ops, custom, math_ops, random_ops, state_ops, string_ops  # noqa: F401
 from . import indexing_ops, linalg_ops, manip_ops, nn_ops, reduction_ops, sort_ops, split_ops  # noqa: F401,I001
 from . import candidate_sampling_ops, stateful_random_ops, stateless_random_ops, tensor_array_ops  # noqa: F401,I001
-from . import math_grad  # noqa: F401,I001 (gradients of the ops declared above)
+from . import math_grad, reduction_grad  # noqa: F401,I001 (gradients of the ops declared above)
 from . import array_grad, clip_ops, nn_impl, ragged_ops, scatter_ops, segment_ops, sparse_ops  # noqa: F401,I001
 from . import indexed_slices  # noqa: F401,I001 (tf.IndexedSlices, Variable.scatter_*)
-from . import linalg_grad, list_grad, nn_grad  # noqa: F401,I001 (gradients: linear algebra, slices, lists, conv)
+from . import dense_grad, linalg_grad, list_grad, nn_grad  # noqa: F401,I001 (gradients: dense layers, linear algebra, slices, lists, conv)
 from . import optional_ops  # noqa: F401,I001 (what a cond's gradient reads its forward branch through)
 from .declare import API
 from . import cast_ops, complex_ops, fft_ops  # noqa: F401,I001

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..runtime import dtypes
 from ..runtime.context import context
+from ..runtime.eager.executor import execute
 from ..runtime.values import constant
 from . import array_ops, indexing_ops, math_ops, nn_ops, scatter_ops
 from .complex_ops import conj
-from .declare import gradient, not_differentiable
+from .declare import gradient, graph_shape, not_differentiable, on_host, op, with_host_inputs
 from .indexed_slices import IndexedSlices
 from .math_grad import reduce_to
 
@@ -78,12 +80,41 @@ def _pack_grad(op, grad):
     return tuple(unstack(grad, num=len(op.inputs), axis=op.attrs.get("axis", 0)))
 
 
+def _concat_offset(xp, dim, *shapes, N=0):  # noqa: N803 (TensorFlow's attr)
+    """Where each input starts in the concatenation (``ConcatOffset``): zeros but along ``dim``."""
+    d, start, out = int(dim), 0, []
+    for shape in shapes:
+        offset = np.zeros_like(on_host(xp, shape))
+        offset[d] = start
+        start += int(shape[d])
+        out.append(xp.asarray(offset))
+    return tuple(out)
+
+
+op("ConcatOffset", _concat_offset, {"int32", "int64"}, multi=True, number_attr="N", mixed_dtypes=True,
+   shape=lambda name, shapes, attrs, dtype: ([(dtypes.int32, s) for s in shapes[1:]], None))
+not_differentiable("ConcatOffset")
+
+
 @gradient("ConcatV2")
 def _concat_grad(op, grad):
+    """Eagerly a ``SplitV`` of the gradient; in a graph (shapes known, up to 16 inputs) TensorFlow's
+    ``ConcatOffset`` of the inputs' shapes and one ``Slice`` per input."""
     from .split_ops import split
 
     axis = op.attrs.get("axis", 0)
-    return tuple(split(grad, [int(t.shape[axis]) for t in op.inputs], axis=axis))
+    node = getattr(op.outputs[0], "_op", None)  # a graph's forward node
+    if node is None or not node._n_host or len(op.inputs) > 16 or any(
+            t.shape.rank is None or None in tuple(t.shape) for t in op.inputs):
+        return tuple(split(grad, [int(t.shape[axis]) for t in op.inputs], axis=axis))
+    rank = constant(np.int32(len(op.inputs[0].shape)), dtypes.int32, name="Rank")
+    dim = node._inputs[-1] % rank  # the forward node's axis, made non-negative
+    sizes = [graph_shape(t) for t in op.inputs]
+    offsets = execute("ConcatOffset", (dim, *sizes), {"N": len(sizes)})
+    starts = np.cumsum([0] + [int(t.shape[axis]) for t in op.inputs])
+    return tuple(with_host_inputs("Slice", (grad,), (offset, size), {
+        "begin": tuple(int(starts[k]) if d == axis % len(t.shape) else 0 for d in range(len(t.shape))),
+        "size": tuple(t.shape)}) for k, (t, offset, size) in enumerate(zip(op.inputs, offsets, sizes)))
 
 
 @gradient("Tile")

@@ -19,7 +19,7 @@ from ..runtime.tensor import Tensor
 from ..runtime.tensor_shape import shape_text
 from ..runtime.values import constant, convert_to_tensor, host_array
 from . import shapes
-from .declare import as_tensor, host_arg, op, op_scope, public, scoped, unary
+from .declare import as_tensor, host_arg, op, op_scope, public, scoped, unary, with_host_inputs
 
 public("constant")(constant)
 public("convert_to_tensor")(convert_to_tensor)
@@ -86,14 +86,12 @@ def _reshape(xp, x, shape=()):
     return xp.reshape(x, tuple(shape))
 
 
-op("Reshape", _reshape, _ANY_ON_CPU, shape=shapes.reshape, host_args=("shape",))
+op("Reshape", _reshape, _ANY_ON_CPU, shape=shapes.reshape, host_args={"shape": "shape"})
 
 
 def _fill_kernel(xp, *given, dims=(), value=0, dtype="float32"):
-    """``given``: the value as the op's input (a tensor), else the ``value`` attr; or the dims and
-    the value (TensorFlow's inputs: a shape known when the graph runs, ``dims`` its static one)."""
-    if len(given) == 2:
-        dims, given = tuple(int(d) for d in given[0]), given[1:]
+    """``given``: the value as the op's input (a tensor), else the ``value`` attr (a graph's shape
+    input is a host input: the kernel has ``dims``)."""
     value = given[0] if given else value
     for d in dims:
         if d < 0:
@@ -101,7 +99,7 @@ def _fill_kernel(xp, *given, dims=(), value=0, dtype="float32"):
     return xp.full(tuple(dims), value, dtype=dtypes.as_dtype(dtype).np)
 
 
-op("Fill", _fill_kernel, _ANY_ON_CPU, shape=shapes.fill, host_args=("dims",))
+op("Fill", _fill_kernel, _ANY_ON_CPU, shape=shapes.fill, host_args={"dims": "dims", "value": "value@T"})
 
 
 def _range(xp, *bounds, start=0, limit=0, delta=1, dtype="int32"):
@@ -160,18 +158,25 @@ def _fill(dims, value, dt, name, value_dtype=None):
     return execute("Fill", (), {"dims": dims, "value": value, "dtype": dt.name}, name=name, dtype=dt)
 
 
-def _small_constant(shape, value, dt, name):
-    """In a graph, TensorFlow's zeros/ones of a static shape under 1000 elements: a ``Const`` node
-    named as the call (``_constant_if_small``); ``None`` otherwise (eagerly: a ``Fill``)."""
+def _graph_filled(default, shape, value, dt, name):
+    """In a graph, TensorFlow's zeros/ones of a static shape: under 1000 elements a ``Const`` named as
+    the call (``_constant_if_small``), else ``Fill`` of a ``shape_as_tensor`` Const and the value's
+    ``Const`` in its name scope; ``None`` eagerly, for a tensor shape, or a shape that is not one (the
+    Fill path raises TensorFlow's error)."""
     if context().eager or isinstance(shape, Tensor) or dt in (dtypes.string, dtypes.variant):
         return None
     try:
         dims = np.atleast_1d(np.asarray(_shape_arg(shape), dtype=np.int64)) if np.size(shape) else ()
     except (TypeError, ValueError):  # not a shape of integers: the Fill path raises TensorFlow's error
         return None
-    if np.prod(dims) >= 1000 or any(d < 0 for d in dims):
+    dims = tuple(int(d) for d in dims)
+    if any(d < 0 for d in dims):
         return None
-    return constant(np.full(tuple(int(d) for d in dims), value, dt.as_numpy_dtype), dt, name=name)
+    if np.prod(dims) < 1000:
+        return constant(np.full(dims, value, dt.as_numpy_dtype), dt, name=name or default)
+    with op_scope(default, name) as scope:
+        shape = constant(np.array(dims, np.int32), dtypes.int32, name="shape_as_tensor")
+        return with_host_inputs("Fill", (constant(value, dt),), (shape,), {"dims": dims, "dtype": dt.name}, scope)
 
 
 @public("fill")
@@ -183,18 +188,18 @@ def fill(dims, value, name=None):
 @public("zeros")
 def zeros(shape, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
-    small = _small_constant(shape, 0, dt, name or "zeros")
-    if small is not None:
-        return small
+    made = _graph_filled("zeros", shape, False if dt is dtypes.bool_ else 0, dt, name)
+    if made is not None:
+        return made
     return _fill(shape, {dtypes.string: "", dtypes.bool_: False}.get(dt, 0), dt, name, dt)  # TensorFlow's zeros
 
 
 @public("ones")
 def ones(shape, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
-    small = _small_constant(shape, 1, dt, name or "ones")
-    if small is not None:
-        return small
+    made = _graph_filled("ones", shape, True if dt is dtypes.bool_ else 1, dt, name)
+    if made is not None:
+        return made
     return _fill(shape, True if dt is dtypes.bool_ else 1, dt, name, dt)
 
 
@@ -253,10 +258,10 @@ def _broadcast_to(xp, x, shape=()):
         raise ValueError(f"Incompatible shapes: {shape_text(x.shape)} vs. {shape_text(shape)}") from None
 
 
-op("Transpose", _transpose, _ANY_ON_CPU, host_args=("perm",))
-op("ConcatV2", _concat, _ANY_ON_CPU, host_args=("axis",), number_attr="N")
+op("Transpose", _transpose, _ANY_ON_CPU, host_args={"perm": "perm"})
+op("ConcatV2", _concat, _ANY_ON_CPU, host_args={"axis": "axis"}, number_attr="N")
 op("Pack", lambda xp, *xs, axis=0: xp.stack(xs, axis=axis), _ANY_ON_CPU, number_attr="N")
-op("ExpandDims", lambda xp, x, axis=0: xp.expand_dims(x, axis), _ANY_ON_CPU, host_args=("axis",),
+op("ExpandDims", lambda xp, x, axis=0: xp.expand_dims(x, axis), _ANY_ON_CPU, host_args={"axis": "dim"},
    shape=shapes.expand_dims)
 op("Squeeze", _squeeze, _ANY_ON_CPU, shape=shapes.squeeze)
 op("Shape", lambda xp, x, out_type="int32": xp.asarray(x.shape, dtype=dtypes.as_dtype(out_type).np), _ANY_ON_CPU,
@@ -274,9 +279,9 @@ def _tile(xp, x, multiples=()):
     return xp.tile(x, multiples)
 
 
-op("Tile", _tile, _ANY_ON_CPU, host_args=("multiples",))
-op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args=("axis",))
-op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args=("shape",))
+op("Tile", _tile, _ANY_ON_CPU, host_args={"multiples": "multiples"})
+op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args={"axis": "axis"})
+op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args={"shape": "shape"})
 op("OneHot", lambda xp, i, depth=0, on=1.0, off=0.0, axis=-1, dtype="float32": xp.where(
     xp.expand_dims(i, axis) == xp.arange(depth).reshape([-1 if k == (axis % (i.ndim + 1)) else 1
                                                          for k in builtins.range(i.ndim + 1)]), on, off
@@ -287,7 +292,13 @@ op("LinSpace", lambda xp, start=0.0, stop=1.0, num=1, dtype="float32": xp.linspa
 
 @public("transpose")
 def transpose(a, perm=None, conjugate=False, name="transpose"):
-    x = as_tensor(a)
+    if context().eager:
+        return _transpose_op(as_tensor(a), perm, name)
+    with op_scope("transpose", name) as scope:  # TensorFlow's name scope: the gradient's goes under it
+        return _transpose_op(as_tensor(a), perm, scope)
+
+
+def _transpose_op(x, perm, name):
     perm = tuple(int(p) for p in host_arg(list(builtins.range(len(x.shape)))[::-1] if perm is None else perm))
     return execute("Transpose", (x,), {"perm": perm}, name=name)
 
@@ -372,7 +383,8 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's name)
 
 @public("one_hot")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    i = as_tensor(indices, slow_list=True)
+    graph = not context().eager and not isinstance(on_value, Tensor) and not isinstance(off_value, Tensor)
+    i = None if graph else as_tensor(indices, slow_list=True)
     given = on_value if on_value is not None else off_value
     dt = dtypes.as_dtype(dtype) if dtype is not None else (
         given.dtype if isinstance(given, Tensor) else dtypes.infer(given) if given is not None else dtypes.float32)
@@ -380,7 +392,13 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     off = host_arg(0 if off_value is None else off_value, dt)[()]
     attrs = {"depth": int(host_arg(depth)), "on": on, "off": off, "axis": -1 if axis is None else int(axis),
              "dtype": dt.name}
-    return execute("OneHot", (i,), attrs, name=name)
+    if not graph:
+        return execute("OneHot", (i,), attrs, name=name)
+    with op_scope("one_hot", name) as scope:  # TensorFlow's nodes: on_value, off_value, indices, depth
+        values = (constant(on, dt, name="on_value"), constant(off, dt, name="off_value"))
+        i = as_tensor(indices, name="indices")
+        depth = constant(np.int32(attrs["depth"]), dtypes.int32, name="depth")
+        return with_host_inputs("OneHot", (i,), (depth, *values), attrs, scope)
 
 
 @public("linspace", "lin_space")

@@ -14,9 +14,11 @@ import numpy as np
 from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.eager.executor import execute, execute_binary
+from ..runtime.graph.graph import get_default_graph
+from ..runtime.graph.host_consts import LEADING
 from ..runtime.registry import CPU, GPU, lookup, register
 from ..runtime.tensor import Tensor
-from ..runtime.values import constant, host_constant
+from ..runtime.values import constant, host_array, host_constant
 from . import shapes
 from .arg_names import ARG_NAMES
 from .op_defs import SIGNATURES
@@ -61,6 +63,9 @@ def as_tensor(x, slow_list=False, name=None):
     ``slow_list``: TensorFlow's Python function hands a list value to the generated op function
     as it is (``tf.gather`` indices) — its errors then carry no `` name: ``."""
     if isinstance(x, Tensor):
+        if name is not None and x._device is not None and not context().eager:  # an eager tensor in a function
+            graph = get_default_graph()
+            return graph.capture_named(x, name) if graph.captures is not None else x
         return x
     convert = getattr(type(x), "__tf_tensor__", None)
     if convert is not None:
@@ -75,8 +80,9 @@ def host_arg(value, dtype=dtypes.int32, slow_list=True):
     """A non-tensor argument TensorFlow turns into a tensor input (a shape, an axis, a fill value):
     executed as ``_EagerConst`` — Python scalars through the scalar cache — where TensorFlow
     does, so the placement log matches; returns the value on the host, for the kernel's attrs.
-    ``dtype=None`` infers it, as ``convert_to_tensor`` does. In graph mode nothing is built (the
-    node keeps the value as an attribute)."""
+    ``dtype=None`` infers it, as ``convert_to_tensor`` does. In graph mode nothing is built here:
+    the value (converted as eagerly) is the node's attribute, and the graph builds the Const nodes
+    its op declares (``graph/host_consts.py``)."""
     if isinstance(value, Tensor):
         return value.numpy()
     ctx = context()
@@ -85,7 +91,7 @@ def host_arg(value, dtype=dtypes.int32, slow_list=True):
         if slow_list and isinstance(value, (list, tuple)):  # see as_tensor
             ctx.list_arg_seq = ctx.trace._seq
         return out
-    return np.asarray(value)
+    return host_array(value, dtype)[0]
 
 
 def on_host(xp, array) -> np.ndarray:
@@ -102,20 +108,34 @@ def op_scope(default, name=None):
 
 
 def reduce(op_type, x, axis, attrs, name=None):
-    """Run a reduction. In a TF1 graph the axes are an input node, as TensorFlow's
-    ``_ReductionDims`` builds it: ``Const`` (every axis) before the op's scope, or
-    ``<op>/reduction_indices`` inside it; the session hands the kernel the ``axis`` attr."""
-    ctx = context()
-    if ctx.eager or x.shape.rank is None or not ctx.graph_builder.host_inputs():
+    """Run a reduction. In a graph the axes are an input node, as TensorFlow's ``_ReductionDims``
+    builds it: ``Const`` (every axis) before the op's scope, or ``<op>/reduction_indices`` (the op's
+    declared host input) inside it; the kernel takes the ``axis`` attr."""
+    if axis is not None or context().eager or x.shape.rank is None:
         return execute(op_type, (x,), attrs, name=name)
-    attrs = dict(attrs, _host_inputs=1)
-    if axis is None:
-        axes = constant(np.arange(x.shape.rank, dtype=np.int32), dtypes.int32)
-        with op_scope(op_type, name) as scope:
-            return execute(op_type, (x, axes), attrs, name=scope)
-    with op_scope(op_type, name) as scope:
-        axes = constant(np.asarray(axis, np.int32), dtypes.int32, name="reduction_indices")
-        return execute(op_type, (x, axes), attrs, name=scope)
+    axes = constant(np.arange(x.shape.rank, dtype=np.int32), dtypes.int32)
+    return with_host_inputs(op_type, (x,), (axes,), attrs, name)
+
+
+def with_host_inputs(op_type, inputs, host, attrs, name=None, dtype=None):
+    """Run ``op_type``, its host arguments' values in ``attrs``. In a graph ``host`` (tensors already
+    built: the ``Const`` a Python function made with ``constant_op.constant``, a gradient's
+    ``Shape``) are the node's inputs for them, instead of Const nodes of its own; eagerly they are
+    not used."""
+    if context().eager:
+        return execute(op_type, inputs, attrs, name=name, dtype=dtype)
+    if op_type in LEADING:  # TensorFlow's OpDef has them first (Fill's dims)
+        return execute(op_type, (*host, *inputs), dict(attrs, _host_inputs=-len(host)), name=name, dtype=dtype)
+    return execute(op_type, (*inputs, *host), dict(attrs, _host_inputs=len(host)), name=name, dtype=dtype)
+
+
+def graph_shape(x, name="Shape"):
+    """``array_ops.shape(x)`` as TensorFlow builds it in a graph for a fully known static shape: a
+    ``Const`` named ``Shape`` (``None`` eagerly, or when a dimension is unknown)."""
+    shape = x.shape
+    if context().eager or shape.rank is None or None in tuple(shape):
+        return None
+    return constant(np.array(tuple(shape), np.int32), dtypes.int32, name=name)
 
 
 def pair(a, b, names=(None, None)):

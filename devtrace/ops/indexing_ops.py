@@ -11,8 +11,9 @@ from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ..runtime.tensor import Tensor
+from ..runtime.values import constant
 from . import shapes
-from .declare import as_tensor, host_arg, on_host, op, public
+from .declare import as_tensor, host_arg, on_host, op, op_scope, public, with_host_inputs
 
 newaxis = None
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
@@ -66,7 +67,8 @@ def _strided_slice_shape(name, in_shapes, attrs, dtype):
                                **{m: attrs.get(m, 0) for m in _MASKS})].shape
 
 
-op("StridedSlice", _strided_slice, _ANY_ON_CPU, shape=_strided_slice_shape, host_args=("begin", "end", "strides"))
+op("StridedSlice", _strided_slice, _ANY_ON_CPU, shape=_strided_slice_shape,
+   host_args={"begin": "begin", "end": "end", "strides": "strides"})
 def _gather(xp, params, indices, axis=0, batch_dims=0):
     size = params.shape[axis]
     flat = indices.reshape(-1)
@@ -111,9 +113,9 @@ def _slice(xp, x, begin=(), size=()):
     return x[tuple(slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))].copy()
 
 
-op("GatherV2", _gather, _ANY_ON_CPU, host_args=("axis",), mixed_dtypes=True, shape=shapes.gather)
+op("GatherV2", _gather, _ANY_ON_CPU, host_args={"axis": "axis"}, mixed_dtypes=True, shape=shapes.gather)
 op("GatherNd", _gather_nd, _ANY_ON_CPU, mixed_dtypes=True)
-op("Slice", _slice, _ANY_ON_CPU, host_args=("begin", "size"))
+op("Slice", _slice, _ANY_ON_CPU, host_args={"begin": "begin", "size": "size"})
 op("Where", lambda xp, c: xp.argwhere(c).astype(np.int64), {"bool"} | dtypes.NUMERIC, shape=shapes.where)
 
 
@@ -182,9 +184,12 @@ def getitem(tensor, key):
     begin, end, strides, masks = _spec(key, len(tensor.shape))
     attrs = {key: tuple(int(v) for v in host_arg(value, slow_list=False))  # packed tensors: TensorFlow's fast path
              for key, value in (("begin", begin), ("end", end), ("strides", strides))}
-    # TensorFlow's name scope: "strided_slice/" in an eager error, the node "strided_slice" in a graph
-    return execute("StridedSlice", (tensor,), dict(attrs, **masks), name="strided_slice/" if context().eager else
-                   "strided_slice")
+    if context().eager:  # TensorFlow's name scope: "strided_slice/" in an eager error
+        return execute("StridedSlice", (tensor,), dict(attrs, **masks), name="strided_slice/")
+    with op_scope("strided_slice") as scope:  # a graph: begin, end and strides stacked as Consts (stack, stack_1 …)
+        stacks = tuple(constant(np.asarray(attrs[k], np.int32), dtypes.int32, name="stack")
+                       for k in ("begin", "end", "strides"))
+        return with_host_inputs("StridedSlice", (tensor,), stacks, dict(attrs, **masks), scope)
 
 
 def _iterate(tensor):
@@ -220,7 +225,14 @@ def slice_(input_, begin, size, name=None):
 @public("gather")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     p = as_tensor(params)
-    i = indices if isinstance(indices, Tensor) else as_tensor(indices, slow_list=True)
+    if isinstance(indices, Tensor) or context().eager:
+        i = indices if isinstance(indices, Tensor) else as_tensor(indices, slow_list=True)
+        return _gather(p, i, axis, batch_dims, name)
+    with op_scope("GatherV2", name) as scope:  # a graph converts the indices in the op's scope: GatherV2/indices
+        return _gather(p, as_tensor(indices, name="indices"), axis, batch_dims, scope)
+
+
+def _gather(p, i, axis, batch_dims, name):
     axis = int(host_arg(batch_dims if axis is None else axis, None))  # inferred: an int32 (its own scalar-cache entry)
     batch_dims = batch_dims + len(i.shape) if batch_dims < 0 else batch_dims
     attrs = {"axis": axis % max(len(p.shape), 1), "batch_dims": batch_dims} if batch_dims else {"axis": axis}

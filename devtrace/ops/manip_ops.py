@@ -14,7 +14,8 @@ from ..runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ..runtime.tensor import Tensor, TensorShape
 from ..runtime.values import constant, host_constant
 from . import array_ops, indexing_ops, reduction_ops, shapes
-from .declare import as_tensor, gradient, host_arg, not_differentiable, on_host, op, op_scope, public
+from .declare import (as_tensor, gradient, graph_shape, host_arg, not_differentiable, on_host, op, op_scope, public,
+                      with_host_inputs)
 
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
 
@@ -64,10 +65,11 @@ def _bound(side):
     return kernel
 
 
-op("Pad", _pad, _ANY_ON_CPU, shape=_pad_shape, host_args=("paddings",))
-op("PadV2", _pad, _ANY_ON_CPU, shape=_pad_shape, host_args=("paddings", "constant_values"))
-op("MirrorPad", _mirror_pad, _ANY_ON_CPU, shape=_pad_shape, host_args=("paddings",))
-op("Roll", _roll, _ANY_ON_CPU, host_args=("shift", "axis"))
+op("Pad", _pad, _ANY_ON_CPU, shape=_pad_shape, host_args={"paddings": "paddings"})
+op("PadV2", _pad, _ANY_ON_CPU, shape=_pad_shape,
+   host_args={"paddings": "paddings", "constant_values": "constant_values@T"})
+op("MirrorPad", _mirror_pad, _ANY_ON_CPU, shape=_pad_shape, host_args={"paddings": "paddings"})
+op("Roll", _roll, _ANY_ON_CPU, host_args={"shift": "shift", "axis": "axis"})
 op("ReverseSequence", _reverse_sequence, _ANY_ON_CPU, mixed_dtypes=True)
 op("LowerBound", _bound("left"), NUMERIC, mixed_dtypes=True)
 op("UpperBound", _bound("right"), NUMERIC, mixed_dtypes=True)
@@ -136,25 +138,30 @@ def _boolean_mask(tensor, mask, axis):
     if len(dims) != n or any(a is not None and b is not None and a != b for a, b in zip(dims, tuple(mask.shape))):
         raise ValueError(f"Shapes {TensorShape(dims)} and {mask.shape} are incompatible")
     axis_t = host_constant(axis, dtypes.int32) if context().eager else axis
-    tensor = array_ops.reshape(tensor, _folded_shape(tensor, axis, n))
+    tensor = _folded(tensor, axis, n)
     mask = array_ops.reshape(mask, [-1])
     indices = array_ops.squeeze(indexing_ops.where_indices(mask), axis=[1])
     return indexing_ops.gather(tensor, indices, axis=axis_t)
 
 
-def _folded_shape(tensor, axis: int, n: int):
-    """The tensor's shape with the masked dims folded into one: computed by ops eagerly (as
-    TensorFlow does); in a graph devtrace's ``Reshape`` takes it from the static shape (TensorFlow
-    computes it with ``Shape``/``StridedSlice``/``Prod``/``ConcatV2`` nodes devtrace leaves out)."""
+def _folded(tensor, axis: int, n: int):
+    """The tensor with the masked dims folded into one, the shape computed by ops as TensorFlow does
+    (eagerly ``Shape`` ops; in a graph its static ``Shape`` Consts sliced, ``Prod``, ``concat``)."""
+    shape = tuple(tensor.shape)
     if context().eager:
         leading = reduction_ops.reduce_prod(array_ops.shape(tensor)[axis:axis + n], [0])
         before, after = array_ops.shape(tensor)[:axis], array_ops.shape(tensor)[axis + n:]
-        return array_ops.concat([before, array_ops.stack([leading]), after], 0)
-    shape = tuple(tensor.shape)
+        return array_ops.reshape(tensor, array_ops.concat([before, array_ops.stack([leading]), after], 0))
     if None in shape:
         raise NotImplementedError("devtrace does not implement tf.boolean_mask in a graph for a tensor of "
                                   "unknown shape yet")
-    return list(shape[:axis]) + [int(np.prod(shape[axis:axis + n]))] + list(shape[axis + n:])
+    leading = reduction_ops.reduce_prod(graph_shape(tensor)[axis:axis + n], [0])
+    before, after = graph_shape(tensor)[:axis], graph_shape(tensor)[axis + n:]
+    with op_scope("concat") as scope:  # the list [leading] packed in the concat's scope: values_1
+        folded = execute("ConcatV2", (before, execute("Pack", (leading,), {"axis": 0}, name="values_1"), after),
+                         {"axis": 0}, name=scope)
+    static = shape[:axis] + (int(np.prod(shape[axis:axis + n])),) + shape[axis + n:]
+    return with_host_inputs("Reshape", (tensor,), (folded,), {"shape": static})
 
 
 def _getitem(tensor, key):

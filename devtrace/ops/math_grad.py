@@ -4,16 +4,13 @@ with the forward op, so the backward pass is placed, logged and accounted like t
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from ..runtime.dtypes import FLOATS
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
-from ..runtime.values import constant
 from . import array_ops, complex_ops, math_ops, reduction_ops
-from .declare import gradient, not_differentiable, op, unary
+from .declare import gradient, graph_shape, not_differentiable, op, op_scope, unary, with_host_inputs
 
 not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual")
 
@@ -51,42 +48,85 @@ def _shapes(op):
     return [tuple(t.shape) for t in op.inputs]
 
 
+def _reduce_args(op, gx, gy):
+    """TensorFlow's ``_ReduceGradientArgs``: each input's gradient summed over the axes broadcasting
+    added to it. In a graph, with both shapes known, as its ``SmartBroadcastGradientArgs`` builds it:
+    both shapes first (``Shape``, ``Shape_1`` Const nodes), then a gradient to reduce summed with
+    ``keepdims`` (its axes the ``Sum/reduction_indices`` Const) and reshaped to its input's Shape."""
+    x, y = op.inputs
+    if gx is None and gy is None:
+        return gx, gy
+    if context().eager or not (_known(x) and _known(y)):  # from the static shapes
+        return (None if gx is None else reduce_to(gx, x.shape)), (None if gy is None else reduce_to(gy, y.shape))
+    sx, sy = graph_shape(x), graph_shape(y)
+    return _reduced(gx, x, y, sx), _reduced(gy, y, x, sy)
+
+
+def _known(t) -> bool:
+    return t.shape.rank is not None and None not in tuple(t.shape)
+
+
+def _reduced(grad, x, other, shape):
+    """``grad`` reduced to ``x``'s shape (a Const ``shape``), broadcast against ``other``."""
+    sx, so = tuple(x.shape), tuple(other.shape)
+    rank = max(len(sx), len(so))
+    sx_b, so_b = (1,) * (rank - len(sx)) + sx, (1,) * (rank - len(so)) + so
+    axes = [a for a in range(rank) if sx_b[a] == 1 and so_b[a] != 1]
+    if grad is None or not (axes or len(sx) < len(so)):
+        return grad
+    grad = math_ops.reduce_sum(grad, axes, keepdims=True)
+    return with_host_inputs("Reshape", (grad,), (shape,), {"shape": sx})
+
+
+def _scalar_skipped(op) -> bool:
+    """TensorFlow's fast path: the second input is a scalar whose gradient is not needed."""
+    return 1 in op.skip_input_indices and tuple(op.inputs[1].shape) == ()
+
+
 @gradient("AddV2")
 def _add_grad(op, grad):
     sx, sy = _shapes(op)
+    if _scalar_skipped(op):
+        return grad, None
     if sx == sy == tuple(grad.shape):
         return grad, grad
-    return reduce_to(grad, sx), reduce_to(grad, sy)
+    skip = op.skip_input_indices
+    return _reduce_args(op, None if 0 in skip else grad, None if 1 in skip else grad)
 
 
 @gradient("Sub")
 def _sub_grad(op, grad):
     sx, sy = _shapes(op)
-    if 1 in op.skip_input_indices and sy == ():  # TensorFlow's: a scalar it need not differentiate
+    if _scalar_skipped(op):
         return grad, None
     if sx == sy == tuple(grad.shape):
         return grad, math_ops.negative(grad)
-    return reduce_to(grad, sx), math_ops.negative(reduce_to(grad, sy))
+    skip = op.skip_input_indices
+    return _reduce_args(op, None if 0 in skip else grad, None if 1 in skip else math_ops.negative(grad))
 
 
 @gradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
+    if _scalar_skipped(op):
+        return math_ops.multiply(grad, _conj(y)), None
+    if _known(x) and tuple(x.shape) == tuple(y.shape) == tuple(grad.shape) and grad.dtype.name in ("int32", "float32"):
+        return math_ops.multiply(grad, y), math_ops.multiply(grad, x)  # TensorFlow's fast path: both, no reduction
     skip = op.skip_input_indices
-    gx = None if 0 in skip else reduce_to(math_ops.multiply(grad, _conj(y)), x.shape)
-    gy = None if 1 in skip else reduce_to(math_ops.multiply(grad, _conj(x)), y.shape)
-    return gx, gy
+    gx = None if 0 in skip else math_ops.multiply(grad, _conj(y))
+    gy = None if 1 in skip else math_ops.multiply(grad, _conj(x))
+    return _reduce_args(op, gx, gy)
 
 
 @gradient("RealDiv")
 def _real_div_grad(op, grad):
     x, y = (_conj(t) for t in op.inputs)
     skip = op.skip_input_indices
-    gx = None if 0 in skip else reduce_to(math_ops.divide(grad, y), x.shape)
+    gx = None if 0 in skip else math_ops.divide(grad, y)
     gy = None
     if 1 not in skip:
-        gy = reduce_to(math_ops.multiply(grad, math_ops.divide(math_ops.divide(math_ops.negative(x), y), y)), y.shape)
-    return gx, gy
+        gy = math_ops.multiply(grad, math_ops.divide(math_ops.divide(math_ops.negative(x), y), y))
+    return _reduce_args(op, gx, gy)
 
 
 @gradient("Neg")
@@ -149,38 +189,6 @@ def _matmul_parts(a, b, ta, tb, grad, skip):
     return ga, gb
 
 
-@gradient("Sum")
-def _sum_grad(op, grad):
-    """Reducing every dim: reshape to ones and ``Tile`` back, as TensorFlow does (its eager
-    ``[1] * rank`` constant is cached per rank); otherwise broadcast the kept-dims gradient."""
-    (x,) = op.inputs
-    shape = tuple(x.shape)
-    axis = op.attrs.get("axis")
-    axes = range(len(shape)) if axis is None else ([axis] if isinstance(axis, int) else axis)
-    reduced = {a % max(len(shape), 1) for a in axes}
-    if len(reduced) == len(shape) and None not in shape:
-        if not context().eager:  # a function graph: the shapes as the nodes' attributes
-            return (array_ops.tile(array_ops.reshape(grad, [1] * len(shape)), list(shape)),)
-        grad = array_ops.reshape(grad, _ones_of_rank(len(shape)))
-        return (array_ops.tile(grad, constant(np.array(shape, np.int32))),)
-    kept = [1 if i in reduced else d for i, d in enumerate(shape)]
-    grad = array_ops.reshape(grad, _static(kept)) if not op.attrs.get("keepdims") else grad
-    if kept == list(shape):
-        return (grad,)
-    ones = array_ops.ones_like(x) if None in shape else array_ops.ones(list(shape), x.dtype)
-    return (math_ops.multiply(grad, ones),)
-
-
-_ONES_RANK: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # context -> {rank: [1] * rank}
-
-
-def _ones_of_rank(rank):
-    cache = _ONES_RANK.setdefault(context(), {})
-    if rank not in cache:
-        cache[rank] = constant(np.ones(rank, np.int32))
-    return cache[rank]
-
-
 @gradient("Cast")
 def _cast_grad(op, grad):
     (x,) = op.inputs
@@ -191,7 +199,13 @@ def _cast_grad(op, grad):
 
 @gradient("Reshape")
 def _reshape_grad(op, grad):
-    return (array_ops.reshape(grad, list(op.inputs[0].shape)),)
+    """Back to the input's shape: in a graph, TensorFlow's ``array_ops.shape`` of it (a ``Shape``
+    Const) when that is fully known."""
+    (x,) = op.inputs
+    shape = graph_shape(x)
+    if shape is not None:
+        return (with_host_inputs("Reshape", (grad,), (shape,), {"shape": tuple(x.shape)}),)
+    return (array_ops.reshape(grad, list(x.shape)),)
 
 
 @gradient("Identity")
@@ -206,24 +220,6 @@ def _read_variable_grad(op, grad):
 
 stop_gradient = unary("StopGradient", lambda xp, x: x.copy(), None, ("stop_gradient",))
 not_differentiable("StopGradient")
-
-
-@gradient("Mean")
-def _mean_grad(op, grad):
-    (x,) = op.inputs
-    (sum_grad,) = _sum_grad(op, grad)
-    if None in tuple(x.shape):  # a function's unknown batch: the count from the shapes at run time
-        sizes = [reduction_ops.reduce_prod(array_ops.shape(t)) for t in (x, op.outputs[0])]
-        count = math_ops.maximum(math_ops.floordiv(sizes[0], math_ops.maximum(sizes[1], 1)), 1)
-        return (math_ops.divide(sum_grad, array_ops.cast(count, sum_grad.dtype)),)
-    count = max(int(np.prod(x.shape)) // max(int(np.prod(op.outputs[0].shape)), 1), 1)
-    return (sum_grad / array_ops.constant(count, sum_grad.dtype),)  # TensorFlow's truediv
-
-
-@gradient("Relu")
-def _relu_grad(op, grad):
-    (x,) = op.inputs
-    return (math_ops.multiply(grad, array_ops.cast(math_ops.greater(x, array_ops.constant(0, x.dtype)), grad.dtype)),)
 
 
 @gradient("Sigmoid")
@@ -311,18 +307,26 @@ gradient("Minimum")(lambda op, grad: _select_grad(op, grad, True))
 
 @gradient("Softmax")
 def _softmax_grad(op, grad):
+    """TensorFlow's, with its operators (a graph's ``mul``, ``sub`` nodes)."""
     y = op.outputs[0]
-    inner = math_ops.reduce_sum(math_ops.multiply(grad, y), -1, keepdims=True)
-    return (math_ops.multiply(math_ops.subtract(grad, inner), y),)
+    inner = math_ops.reduce_sum(grad * y, -1, keepdims=True)
+    return ((grad - inner) * y,)
 
 
 @gradient("Transpose")
 def _transpose_grad(op, grad):
+    """Transposed back by the inverse permutation: in a graph TensorFlow's ``InvertPermutation`` of
+    the forward node's ``perm`` input, eagerly the inverse computed on the host."""
     perm = op.attrs["perm"]
     inverse = [0] * len(perm)
     for i, p in enumerate(perm):
         inverse[p] = i
-    return (array_ops.transpose(grad, inverse),)
+    node = getattr(op.outputs[0], "_op", None)  # a graph's forward node
+    if node is None or not node._n_host:
+        return (array_ops.transpose(grad, inverse),)
+    inverted = execute("InvertPermutation", (node._inputs[-1],))
+    with op_scope("transpose") as scope:  # array_ops.transpose's scope
+        return (with_host_inputs("Transpose", (grad,), (inverted,), {"perm": tuple(inverse)}, scope),)
 
 
 gradient("ExpandDims")(_reshape_grad)

@@ -379,7 +379,7 @@ def _sum(xp, x, axis=None, keepdims=False):
     return xp.asarray(xp.sum(x, axis=axis, keepdims=keepdims), dtype=x.dtype)
 
 
-op("Sum", _sum, NUMERIC, shape=shapes.reduction, host_args=("axis",))
+op("Sum", _sum, NUMERIC, shape=shapes.reduction, host_args={"axis": "reduction_indices"})
 
 
 @public("reduce_sum", "math.reduce_sum")

@@ -8,11 +8,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..runtime import dtypes
+from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.tensor_shape import shape_text
 from ..runtime.values import constant
-from . import array_ops, indexing_ops, math_ops, nn_ops, random_ops, reduction_ops, shapes
-from .declare import as_tensor, gradient, on_host, op, public
+from . import array_ops, indexing_ops, math_ops, nn_ops, random_ops, reduction_ops, shapes, xent_graph
+from .declare import as_tensor, gradient, on_host, op, op_scope, public
 from .math_grad import stop_gradient
 
 _FLOATS = dtypes.FLOATS
@@ -93,12 +94,6 @@ op("MaxPool", _pool("max"), dtypes.REAL, shape=shapes.conv2d)
 op("AvgPool", _pool("avg"), _FLOATS, shape=shapes.conv2d)
 
 
-@gradient("BiasAdd")
-def _bias_add_grad(op, grad):
-    axes = list(range(len(grad.shape) - 1))
-    return grad, reduction_ops.reduce_sum(grad, axis=axes)
-
-
 @gradient("SparseSoftmaxCrossEntropyWithLogits")
 def _sparse_xent_grad(op, grad_loss, grad_backprop):
     return math_ops.multiply(array_ops.expand_dims(grad_loss, -1), op.outputs[1]), None
@@ -106,15 +101,19 @@ def _sparse_xent_grad(op, grad_loss, grad_backprop):
 
 @gradient("SoftmaxCrossEntropyWithLogits")
 def _xent_grad(op, grad_loss, grad_backprop):
-    grad = array_ops.expand_dims(grad_loss, -1)
-    return (math_ops.multiply(grad, op.outputs[1]),
-            math_ops.multiply(grad, math_ops.negative(nn_ops.log_softmax(op.inputs[0]))))
+    """TensorFlow's: each part through its ``_BroadcastMul`` (an ``ExpandDims`` and a ``mul``)."""
+    grad = array_ops.expand_dims(grad_loss, -1) * op.outputs[1]
+    log_probs = -nn_ops.log_softmax(op.inputs[0])
+    return grad, array_ops.expand_dims(grad_loss, -1) * log_probs
 
 
 
 @public("nn.bias_add")
 def bias_add(value, bias, data_format=None, name=None):
-    return execute("BiasAdd", (as_tensor(value), as_tensor(bias, slow_list=True)), name=name)
+    if context().eager:
+        return execute("BiasAdd", (as_tensor(value), as_tensor(bias, slow_list=True)), name=name)
+    with op_scope("BiasAdd", name) as scope:  # a variable is read in it: BiasAdd/ReadVariableOp
+        return execute("BiasAdd", (as_tensor(value, name="input"), as_tensor(bias, name="bias")), name=scope)
 
 
 @public("nn.sparse_softmax_cross_entropy_with_logits")
@@ -125,10 +124,18 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
 
 @public("nn.softmax_cross_entropy_with_logits")
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
-    logits = as_tensor(logits)
-    loss, _ = execute("SoftmaxCrossEntropyWithLogits", (logits, as_tensor(labels) if not isinstance(labels, list)
-                                                        else constant(labels, logits.dtype)), name=name)
-    return loss
+    if context().eager or axis not in (-1, None):
+        logits = as_tensor(logits)
+        loss, _ = execute("SoftmaxCrossEntropyWithLogits", (logits, as_tensor(labels) if not isinstance(labels, list)
+                                                            else constant(labels, logits.dtype)), name=name)
+        return loss
+    with op_scope("softmax_cross_entropy_with_logits", name) as scope:  # TensorFlow's nodes (xent_graph)
+        logits = as_tensor(logits, name="logits")
+        labels = as_tensor(labels, name="labels") if not isinstance(labels, list) else \
+            constant(labels, logits.dtype, name="labels")
+        if logits.shape.rank is None or None in tuple(logits.shape) or len(logits.shape) < 1:
+            return execute("SoftmaxCrossEntropyWithLogits", (logits, labels), name=scope)[0]
+        return xent_graph.softmax_cross_entropy(logits, labels, scope)
 
 
 @public("nn.sigmoid_cross_entropy_with_logits")

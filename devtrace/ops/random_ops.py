@@ -14,6 +14,7 @@ from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.registry import CPU
 from ..runtime.eager.executor import execute
+from ..runtime.tensor import Tensor
 from . import philox, samplers, shapes
 from .array_ops import check_dims
 from .declare import host_arg, on_host, op, public
@@ -180,7 +181,7 @@ op("RandomUniformInt", _kernel("RandomUniformInt", _int_values), dtypes.INTEGERS
 op("RandomShuffle", _shuffle, None, devices=(CPU,), shape=shapes.same, stateful=True)
 op("Multinomial", _multinomial, dtypes.FLOATS, shape=lambda n, s, a, d: (dtypes.as_dtype(a["output_dtype"]),
                                                                         (s[0][0] if s[0] else None, None)),
-   host_args=("num_samples",), stateful=True, mixed_dtypes=True)
+   host_args={"num_samples": "num_samples"}, stateful=True, mixed_dtypes=True)
 op("RandomGamma", _gamma, dtypes.FLOATS, shape=lambda n, s, a, d: (d, tuple(a["shape"]) + tuple(s[0] or ())),
    host_args=("shape",), stateful=True, devices=(CPU,))
 op("RandomPoissonV2", _poisson, None, shape=lambda n, s, a, d: (dtypes.as_dtype(a["dtype"]),
@@ -195,9 +196,15 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
 
     dt = dtypes.as_dtype(dtype)
     dims = check_dims(host_arg(shape, slow_list=False), "RandomUniform")
+    if dt.is_integer and maxval is None:
+        raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
+    if not context().eager and not any(isinstance(v, Tensor) for v in (minval, maxval)):
+        from . import random_graph
+
+        bounds = {"minval": int(minval), "maxval": int(maxval)} if dt.is_integer else {}
+        return random_graph.uniform(dims, minval, 1 if maxval is None else maxval, dt,
+                                    dict(shape=dims, **bounds, dtype=dt.name, seed=seed_pair(seed)), name)
     if dt.is_integer:
-        if maxval is None:
-            raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
         low, high = host_arg(minval, dt)[()], host_arg(maxval, dt)[()]
         return execute("RandomUniformInt", (), {"shape": dims, "minval": int(low), "maxval": int(high),
                                                 "dtype": dt.name, "seed": seed_pair(seed)}, name=name, dtype=dt)
@@ -217,6 +224,12 @@ def _scaled(op_type, shape, mean, stddev, dtype, seed, name):
 
     dt = dtypes.as_dtype(dtype)
     dims = check_dims(host_arg(shape), op_type)
+    if not context().eager and not any(isinstance(v, Tensor) for v in (mean, stddev)):
+        from . import random_graph
+
+        default = "random_normal" if op_type == "RandomStandardNormal" else "truncated_normal"
+        attrs = {"shape": dims, "dtype": dt.name, "seed": seed_pair(seed)}
+        return random_graph.scaled(op_type, default, dims, mean, stddev, dt, attrs, name)
     mean_t, std_t = constant(mean, dt), constant(stddev, dt)
     rnd = execute(op_type, (), {"shape": dims, "dtype": dt.name, "seed": seed_pair(seed)}, name=name, dtype=dt)
     return add(multiply(rnd, std_t), mean_t)
@@ -242,9 +255,15 @@ def shuffle(value, seed=None, name=None):
 
 @public("random.categorical")
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
-    from .declare import as_tensor
+    from .declare import as_tensor, op_scope
 
-    logits = as_tensor(logits)
+    if not context().eager:  # TensorFlow's scope around the op: categorical/Multinomial, …/num_samples
+        with op_scope("categorical", name):
+            return _categorical(as_tensor(logits, name="logits"), num_samples, dtype, seed, None)
+    return _categorical(as_tensor(logits), num_samples, dtype, seed, name)
+
+
+def _categorical(logits, num_samples, dtype, seed, name):
     dt = dtypes.as_dtype(dtype) if dtype else dtypes.int64
     samplers.check_output_dtype(dt)
     n = host_arg(num_samples, slow_list=False)

@@ -39,12 +39,13 @@ def _mean(xp, x, axis=None, keepdims=False):
 
 
 _BOOL = frozenset(("bool",))
-op("Mean", _mean, NUMERIC, shape=shapes.reduction, host_args=("axis",))
-op("Max", _reduce_kernel("max"), REAL, shape=shapes.reduction, host_args=("axis",))
-op("Min", _reduce_kernel("min"), REAL, shape=shapes.reduction, host_args=("axis",))
-op("Prod", _reduce_kernel("prod"), NUMERIC, shape=shapes.reduction, host_args=("axis",))
-op("Any", _reduce_kernel("any"), _BOOL, shape=shapes.reduction, host_args=("axis",))
-op("All", _reduce_kernel("all"), _BOOL, shape=shapes.reduction, host_args=("axis",))
+_AXES = {"axis": "reduction_indices"}  # in a graph: the Const node <op>/reduction_indices
+op("Mean", _mean, NUMERIC, shape=shapes.reduction, host_args=_AXES)
+op("Max", _reduce_kernel("max"), REAL, shape=shapes.reduction, host_args=_AXES)
+op("Min", _reduce_kernel("min"), REAL, shape=shapes.reduction, host_args=_AXES)
+op("Prod", _reduce_kernel("prod"), NUMERIC, shape=shapes.reduction, host_args=_AXES)
+op("Any", _reduce_kernel("any"), _BOOL, shape=shapes.reduction, host_args=_AXES)
+op("All", _reduce_kernel("all"), _BOOL, shape=shapes.reduction, host_args=_AXES)
 
 
 def _axes(x, axis):
@@ -85,8 +86,8 @@ def _arg_shape(name, in_shapes, attrs, dtype):
     return out, tuple(d for i, d in enumerate(shape) if i != axis)
 
 
-op("ArgMax", _arg("argmax"), REAL, shape=_arg_shape, host_args=("axis",))
-op("ArgMin", _arg("argmin"), REAL, shape=_arg_shape, host_args=("axis",))
+op("ArgMax", _arg("argmax"), REAL, shape=_arg_shape, host_args={"axis": "dimension"})
+op("ArgMin", _arg("argmin"), REAL, shape=_arg_shape, host_args={"axis": "dimension"})
 
 
 @public("argmax", "math.argmax")
@@ -117,16 +118,16 @@ def _cumulative(accumulate, first):
 
 
 op("Cumsum", _cumulative(lambda xp, x, axis: xp.cumsum(x, axis=axis, dtype=x.dtype), 0), NUMERIC,
-   shape=shapes.same, host_args=("axis",))
+   shape=shapes.same, host_args={"axis": "axis"})
 op("Cumprod", _cumulative(lambda xp, x, axis: xp.cumprod(x, axis=axis, dtype=x.dtype), 1), NUMERIC,
-   shape=shapes.same, host_args=("axis",))
+   shape=shapes.same, host_args={"axis": "axis"})
 def _logaddexp_accumulate(xp, x, axis):
     """On the host: CuPy's ``logaddexp`` has no ``accumulate`` (its ufuncs scan only add and multiply)."""
     return xp.asarray(np.logaddexp.accumulate(on_host(xp, x), axis=axis))
 
 
 op("CumulativeLogsumexp", _cumulative(_logaddexp_accumulate, -np.inf),
-   dtypes.FLOATS, shape=shapes.same, host_args=("axis",))
+   dtypes.FLOATS, shape=shapes.same, host_args={"axis": "axis"})
 
 
 @public("math.cumulative_logsumexp")

@@ -50,7 +50,7 @@ op("TensorScatterAdd", _scatter(np.add), _ANY_ON_CPU, mixed_dtypes=True)
 op("TensorScatterSub", _scatter(np.subtract), _ANY_ON_CPU, mixed_dtypes=True)
 op("TensorScatterMin", _scatter(np.minimum), _ANY_ON_CPU, mixed_dtypes=True)
 op("TensorScatterMax", _scatter(np.maximum), _ANY_ON_CPU, mixed_dtypes=True)
-op("ScatterNd", _scatter_nd, _ANY_ON_CPU, host_args=("shape",), mixed_dtypes=True)
+op("ScatterNd", _scatter_nd, _ANY_ON_CPU, host_args={"shape": "shape"}, mixed_dtypes=True)
 
 
 def _tensor_scatter(op_type):

@@ -7,10 +7,11 @@ import numpy as np
 
 from ..runtime import dtypes
 from ..runtime.dtypes import NUMERIC, REAL
+from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.registry import CPU, GPU
 from ..runtime.values import constant
-from .declare import as_tensor, gradient, host_arg, on_host, op, public
+from .declare import as_tensor, gradient, host_arg, on_host, op, op_scope, public
 from .indexing_ops import gather
 from . import array_ops
 from .array_ops import cast, reshape, where, zeros_like
@@ -55,7 +56,7 @@ for _kind in ("sum", "prod", "max", "min", "mean"):
        mixed_dtypes=True)
 for _kind in ("sum", "prod", "max", "min"):
     op(f"UnsortedSegment{_kind.capitalize()}", _segment_kernel(_kind, True),
-       REAL if _kind in ("max", "min") else NUMERIC, mixed_dtypes=True, host_args=("num_segments",))
+       REAL if _kind in ("max", "min") else NUMERIC, mixed_dtypes=True, host_args={"num_segments": "num_segments"})
 
 
 def _sorted(kind):
@@ -67,9 +68,12 @@ def _sorted(kind):
 
 def _unsorted(kind):
     def fn(data, segment_ids, num_segments, name=None):
-        rows = int(host_arg(num_segments))
-        return execute(f"UnsortedSegment{kind.capitalize()}", (as_tensor(data), as_tensor(segment_ids)),
-                       {"num_segments": rows}, name=name)
+        op_type, attrs = f"UnsortedSegment{kind.capitalize()}", {"num_segments": int(host_arg(num_segments))}
+        if context().eager:
+            return execute(op_type, (as_tensor(data), as_tensor(segment_ids)), attrs, name=name)
+        with op_scope(op_type, name) as scope:  # a graph converts the inputs in the op's scope
+            return execute(op_type, (as_tensor(data, name="data"), as_tensor(segment_ids, name="segment_ids")),
+                           attrs, name=scope)
     fn.__name__ = f"unsorted_segment_{kind}"
     return public(f"math.unsorted_segment_{kind}")(fn)
 

@@ -9,10 +9,11 @@ import numpy as np
 
 from ..runtime import dtypes
 from ..runtime.dtypes import NUMERIC
+from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.values import constant
 from . import array_ops, math_ops
-from .declare import as_tensor, gradient, host_arg, not_differentiable, on_host, op, public
+from .declare import as_tensor, gradient, host_arg, not_differentiable, on_host, op, op_scope, public
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 _REAL = NUMERIC - {"complex64", "complex128"}
@@ -52,8 +53,8 @@ def _in_top_k(xp, predictions, targets, k=1):
     return xp.asarray((larger < k) & np.isfinite(target_values))
 
 
-op("TopKV2", _top_k, _REAL, shape=_top_k_shape, host_args=("k",), multi=True)
-op("InTopKV2", _in_top_k, {"float32"}, host_args=("k",), mixed_dtypes=True)  # a GPU kernel too (in_topk_op.cc)
+op("TopKV2", _top_k, _REAL, shape=_top_k_shape, host_args={"k": "k"}, multi=True)
+op("InTopKV2", _in_top_k, {"float32"}, host_args={"k": "k"}, mixed_dtypes=True)  # a GPU kernel too (in_topk_op.cc)
 not_differentiable("InTopKV2")
 
 
@@ -68,9 +69,13 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
 
 @public("math.in_top_k", "nn.in_top_k")
 def in_top_k(targets, predictions, k, name=None):
-    predictions = as_tensor(predictions)
-    targets = as_tensor(targets)
-    return execute("InTopKV2", (predictions, targets), {"k": int(host_arg(k))}, name=name)
+    if context().eager:
+        predictions = as_tensor(predictions)
+        targets = as_tensor(targets)
+        return execute("InTopKV2", (predictions, targets), {"k": int(host_arg(k))}, name=name)
+    with op_scope("in_top_k", name):  # TensorFlow's scope around the op: in_top_k/InTopKV2, …/k
+        inputs = (as_tensor(predictions, name="predictions"), as_tensor(targets, name="targets"))
+        return execute("InTopKV2", inputs, {"k": int(host_arg(k))})
 
 
 def _descending(values, axis, indices):

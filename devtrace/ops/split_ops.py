@@ -10,10 +10,11 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..runtime import dtypes
+from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from . import array_ops
-from .declare import as_tensor, gradient, host_arg, on_host, op, public
+from .declare import as_tensor, gradient, host_arg, on_host, op, public, with_host_inputs
 
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
 Unique = collections.namedtuple("Unique", ["y", "idx"])
@@ -84,8 +85,9 @@ def _unique_shape(name, shapes, attrs, dtype):
 
 
 op("Unpack", _unpack, _ANY_ON_CPU, shape=_unpack_shape, multi=True, number_attr="num")
-op("Split", _split, _ANY_ON_CPU, shape=_split_shape, host_args=("split_dim",), multi=True, number_attr="num_split")
-op("SplitV", _split_v, _ANY_ON_CPU, shape=_split_v_shape, host_args=("size_splits", "split_dim"), multi=True,
+op("Split", _split, _ANY_ON_CPU, shape=_split_shape, host_args={"split_dim": "split_dim"}, multi=True, number_attr="num_split")
+op("SplitV", _split_v, _ANY_ON_CPU, shape=_split_v_shape, host_args={"size_splits": "size_splits", "split_dim": "split_dim"},
+   multi=True,
    number_attr="num_split")
 op("Unique", _unique, {CPU: ALL_TYPES, GPU: DEVICE_SAFE}, shape=_unique_shape, multi=True)
 op("UniqueWithCounts", lambda xp, x, out_idx="int32": _unique(xp, x, out_idx, True), _ANY_ON_CPU,
@@ -123,7 +125,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
             f"Determined shape must either match input shape along split_dim exactly if fully specified, or be "
             f"less than the size of the input along split_dim if not fully specified.  Got: {sum(sizes)} "
             f"[Op:SplitV] name: {name}", op="SplitV")
-    return list(execute("SplitV", (x,), {"size_splits": tuple(sizes), "split_dim": dim}, name=name))
+    # a graph's size_splits: a Const made before the op's scope (TensorFlow's convert_to_tensor)
+    given = () if context().eager else (as_tensor(num_or_size_splits),)
+    return list(with_host_inputs("SplitV", (x,), given, {"size_splits": tuple(sizes), "split_dim": dim}, name))
 
 
 @public("unique")

@@ -41,6 +41,9 @@ class OpDef:
     shape: Callable | None = None
     # attrs TensorFlow keeps in host memory on every device (shapes, axes): never copied
     host_args: tuple = ()
+    # ((attr, TensorFlow's input arg), …): the host args that are TensorFlow op inputs, which a graph
+    # builds as Const nodes named ``<op>/<arg>`` (``Reshape/shape``; ``graph/host_consts.py``)
+    const_inputs: tuple = ()
     # the gradient function (TensorFlow's RegisterGradient; see ops/*_grad.py)
     grad: Callable | None = None
     # inputs of different dtypes are fine (StringFormat): no "expected to be a float tensor" check
@@ -82,7 +85,9 @@ REGISTRY: dict[str, OpDef] = {}
 def register(name: str, fn: Callable, device_types=(CPU, GPU), dtypes_=None, stateful=False, shape=None,
              host_args=(), grad=None, mixed_dtypes=False, multi=False, number_attr=None, signature=None) -> OpDef:
     """Register (or replace) an op. ``dtypes_`` = dtype names accepted on every device type,
-    or a dict per device type; ``None`` means every dtype."""
+    or a dict per device type; ``None`` means every dtype. ``host_args``: the attrs that are host
+    arguments; a dict ``{attr: TensorFlow's input arg}`` for those TensorFlow takes as inputs
+    (``{"axis": "reduction_indices"}``: a graph's Const node ``Sum/reduction_indices``)."""
     if isinstance(dtypes_, dict):
         kernels = {t: frozenset(v) for t, v in dtypes_.items()}
     else:
@@ -91,8 +96,9 @@ def register(name: str, fn: Callable, device_types=(CPU, GPU), dtypes_=None, sta
     unknown = set(kernels) - {CPU, GPU}
     if unknown:
         raise ValueError(f"Unknown device type(s) {sorted(unknown)} for op {name}; use 'CPU' and/or 'GPU'")
-    op = OpDef(name, fn, kernels, stateful, shape, tuple(host_args), grad, mixed_dtypes, multi, number_attr,
-               signature, None if signature is None else _allowed(signature))
+    op = OpDef(name, fn, kernels, stateful, shape, tuple(host_args),
+               tuple(host_args.items()) if isinstance(host_args, dict) else (), grad, mixed_dtypes, multi,
+               number_attr, signature, None if signature is None else _allowed(signature))
     REGISTRY[name] = op
     return op
 

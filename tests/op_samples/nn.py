@@ -62,6 +62,26 @@ def _sum_grad(fn, x):
     return tape.gradient(y, x)
 
 
+def _bias_add_grad(x, b):
+    """The gradient of ``sum(bias_add(x, b) * x)`` with respect to the bias (BiasAddGrad)."""
+    with tf.GradientTape() as tape:
+        tape.watch(b)
+        y = tf.reduce_sum(tf.nn.bias_add(x, b) * x)
+    return tape.gradient(y, b)
+
+
+def _concat_grad(x):
+    """A concatenation's gradient in a function graph (traced for this context): ConcatOffset,
+    then one Slice per input."""
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.concat([x, x * 2.0], axis=1))
+        return tape.gradient(y, x)
+    return grad(x)
+
+
 def _filter_grad(img):
     k = tf.constant(K)
     with tf.GradientTape() as tape:
@@ -112,6 +132,9 @@ NN = [
            np.array([[IMG[0, i:i + 3, j:j + 3, 0].sum() for j in range(2)] for i in range(2)],
                     np.float32).reshape(2, 2, 1, 1)),
     Sample("MaxPoolGradGrad", lambda: _max_pool_grad_grad(t(IMG)), np.ones((1, 2, 2, 1), np.float32)),
+    Sample("ReluGrad", lambda: _sum_grad(tf.nn.relu, t(X)), (X > 0).astype(np.float32)),
+    Sample("BiasAddGrad", lambda: _bias_add_grad(t(X), t(X[0])), X.sum(0)),
+    Sample("ConcatOffset", lambda: _concat_grad(t(X)), np.full(X.shape, 3.0, np.float32)),
     Sample("MaxPoolGrad", lambda: _sum_grad(lambda x: tf.nn.max_pool2d(x, 2, 2, "VALID"), t(IMG)), _max_pool_grad(IMG)),
     Sample("AvgPoolGrad", lambda: _sum_grad(lambda x: tf.nn.avg_pool2d(x, 2, 2, "VALID"), t(IMG)),
            np.full(IMG.shape, 0.25, np.float32)),

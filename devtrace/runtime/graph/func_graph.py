@@ -15,7 +15,9 @@ from .. import dtypes
 from ..eager.tape import record as tape_record
 from ..eager.variables import Variable
 from ..registry import REGISTRY
+from . import host_consts
 from .graph import Graph
+from .host_consts import kernel_inputs
 from .tensor import SymbolicTensor, output_of
 
 # ops on a variable's resource (the Generator's RngReadAndSkip reads its state and moves it on in place)
@@ -43,6 +45,7 @@ class FuncGraph(Graph):
         self.outer_captures: list[tuple] = []
         self.inputs: list[SymbolicTensor] = []  # argument placeholders, in order
         self.captures: dict[int, tuple] = {}  # id(eager tensor or variable) -> (the object, its placeholder)
+        self.capture_names: dict[int, str] = {}  # id(placeholder op) -> the name it was converted with
         self.variables: list = []  # variables the body uses, in first-use order
         self.outputs = None  # the structure the function returns (symbolic tensors, python values)
         self.scratch = False  # a throwaway graph (AutoGraph's test of a loop condition): captures stay here
@@ -89,6 +92,13 @@ class FuncGraph(Graph):
         self.captures[id(value)] = (value, node)
         return node
 
+    def capture_named(self, value, name: str) -> SymbolicTensor:
+        """``convert_to_tensor(value, name=…)`` of an eager tensor in the body: TensorFlow names its
+        capture after the conversion (``softmax_cross_entropy_with_logits/labels``), not its first use."""
+        node = self.capture(value)
+        self.capture_names.setdefault(id(node._op), f"{self._name_stack}/{name}" if self._name_stack else name)
+        return node
+
     def capture_symbolic(self, tensor) -> SymbolicTensor:
         """The placeholder standing in this branch for a tensor of an enclosing graph."""
         if tensor._op._graph is self:
@@ -118,7 +128,8 @@ class FuncGraph(Graph):
             variable = resource.variable
             if op_type not in RESOURCE_OPS or variable is None:
                 raise InvalidArgumentError(f"devtrace cannot use {op_type} on a resource inside tf.function")
-            handle = self.capture(variable)
+            with self.name_scope(name or op_type) as name:  # the handle's first capture: <op>/resource
+                handle = self.capture(variable)
             # eager calls pass the variable's current value first (read, assign-add): the node reads it itself
             inputs = () if op_type == "ReadVariableOp" else inputs[1:] if op_type != "AssignVariableOp" else inputs
             inputs = tuple(self.capture_symbolic(t) if isinstance(t, SymbolicTensor) else self.capture(t)
@@ -134,12 +145,16 @@ class FuncGraph(Graph):
         # graph's tensors it uses (the order of a branch's inputs)
         eager = {k: self.capture(t) for k, t in enumerate(inputs) if not isinstance(t, SymbolicTensor)}
         inputs = tuple(eager[k] if k in eager else self.capture_symbolic(t) for k, t in enumerate(inputs))
+        # the name scope the op was made in: the one its Python function opened (a name given
+        # as ``scope/``), else the graph's — its gradient's nodes go under gradient_tape/<scope>/
+        scope = name[:-1] if name and name.endswith("/") else None
+        opdef = REGISTRY[op_type]
+        if attrs and opdef.const_inputs:  # its host arguments: Const nodes
+            inputs, attrs, name = host_consts.add(self, opdef, inputs, attrs, name, dtype)
         op = self._create_op(op_type, inputs, attrs, name, dtype)
-        out = output_of(op, REGISTRY[op_type].multi)
+        out = output_of(op, opdef.multi)
         if op._outputs:
-            # the name scope the op was made in: the one its Python function opened (a name given
-            # as ``scope/``), else the graph's — its gradient's nodes go under gradient_tape/<scope>/
-            self._record(op_type, attrs, inputs, out, name[:-1] if name and name.endswith("/") else None)
+            self._record(op_type, op._attrs, kernel_inputs(op), out, scope)
         return out
 
     @staticmethod

@@ -29,6 +29,9 @@ def _arg_name(name: str) -> str:
 def _capture_name(graph, placeholder) -> str:
     """A captured tensor's argument: its first consumer's name and the input it feeds
     (``mul_y``, ``assignaddvariableop_resource``)."""
+    named = getattr(graph, "capture_names", {}).get(id(placeholder._op))
+    if named is not None:
+        return _arg_name(named)
     consumers = consumers_of(placeholder._op)
     if not consumers:
         return _arg_name(placeholder._op.name)

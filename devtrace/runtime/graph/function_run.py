@@ -18,6 +18,7 @@ from ..execution import allocate, onto_device, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
 from .func_graph import RESOURCE_OPS
+from .host_consts import host_memory_const, kernel_inputs
 from .tensor import value_of
 from . import function_placement, lowering, placer
 
@@ -158,15 +159,18 @@ class PlacedFunction:
                                 op.name)
             trace._events.append(ev.OpPlaced(seq, "Const", op.name, op._device, device.name, self.reasons[op._id], [],
                                              list(array.shape), dtype.name))
-            return Tensor(value, device, allocate(ctx, device, value, "Const", seq, dtype, op.name), dtype, seq)
-        inputs = [value_of(values, t) for t in op._inputs]
+            handle = None if host_memory_const(op, device) else allocate(ctx, device, value, "Const", seq, dtype,
+                                                                         op.name)
+            return Tensor(value, device, handle, dtype, seq)
+        inputs = [value_of(values, t) for t in (kernel_inputs(op) if op._n_host else op._inputs)]
         variable = None
         if op.type in RESOURCE_OPS:
             variable, inputs = inputs[0], inputs[1:]
             inputs = ([variable._value] if op.type != "AssignVariableOp" else []) + inputs
         copies = [self._on(ctx, t, device, seq, op, k) for k, t in enumerate(inputs)]
         record = (seq, op.type, op.name, op._device, device.name, self.reasons[op._id], [t._seq for t in inputs])
-        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], op._attrs or None, record)
+        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], op._attrs or None, record,
+                       op.name)
         if variable is not None and op.type.startswith("Assign"):
             variable._value = out
             return out

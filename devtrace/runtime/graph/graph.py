@@ -25,7 +25,8 @@ from ...errors import NotFoundError
 from .. import context as _context_mod
 from ..dtypes import as_dtype
 from ..registry import REGISTRY, lookup
-from . import shape_inference
+from . import host_consts, shape_inference
+from .host_consts import kernel_inputs
 from .operation import Operation, add_consumer
 from .graph_def import GraphDef, NodeDef
 from .graph_errors import definition_frames
@@ -309,20 +310,16 @@ class Graph:
                 if len(_VALID_NAMES) < 4096:
                     _VALID_NAMES.add(name)
             name = self.unique_name(name)
-        if dtype is None and inputs:
-            dtype = inputs[0]._dtype
-        n_host = 0
-        if attrs and "_host_inputs" in attrs:  # trailing inputs whose values the kernel takes as attrs
-            attrs = dict(attrs)
-            n_host = attrs.pop("_host_inputs")
         op = Operation()
-        op._n_host = n_host
-        op._graph = self
-        op._id = i = len(self._ops)
-        op.name = name
-        op.type = op_type
-        op._inputs = inputs
-        op._attrs = attrs
+        op._n_host, op._inputs, kernel = 0, inputs, inputs
+        if attrs and "_host_inputs" in attrs:  # inputs whose values the kernel takes as attrs (host_consts)
+            attrs = dict(attrs)
+            op._n_host = attrs.pop("_host_inputs")
+            kernel = kernel_inputs(op)
+        if dtype is None and kernel:
+            dtype = kernel[0]._dtype
+        op._graph, op._id, op.name, op.type, op._attrs = self, len(self._ops), name, op_type, attrs
+        i = op._id
         op._kernel_dtype = dtype.name if dtype is not None else None
         op._consumers = None
         op._traceback = definition_frames()
@@ -332,7 +329,7 @@ class Graph:
             self._colocate(op, i)
         op._control_inputs = tuple(dict.fromkeys(c for deps in self._control_stack for c in deps)) \
             if self._control_stack else ()
-        op._outputs = () if op_type in NO_OUTPUT else shape_inference.outputs(op, opdef, inputs, attrs, dtype, shape)
+        op._outputs = () if op_type in NO_OUTPUT else shape_inference.outputs(op, opdef, kernel, attrs, dtype, shape)
         if inputs:
             op._kind = 0
             for t in inputs:
@@ -459,8 +456,11 @@ def build_op(op_type, inputs, attrs, name, dtype, resource):
     else:
         graph = _graph_of(inputs)
         inputs = tuple(inputs)
+    opdef = REGISTRY.get(op_type)
+    if attrs and opdef is not None and opdef.const_inputs:  # its host arguments: Const nodes
+        inputs, attrs, name = host_consts.add(graph, opdef, inputs, attrs, name, dtype)
     op = graph._create_op(op_type, inputs, attrs, name, dtype)
-    return output_of(op, REGISTRY[op_type].multi)
+    return output_of(op, (opdef or REGISTRY[op_type]).multi)
 
 
 def build_const(array: np.ndarray, dtype, name=None) -> SymbolicTensor:
@@ -488,8 +488,7 @@ class _Builder:
 
     @staticmethod
     def host_inputs() -> bool:
-        """Whether ops build their host arguments (a reduction's axes) as input nodes: in TF1
-        graphs, not in function graphs (their runner hands kernels every input)."""
+        """Whether the default graph is a TF1 graph (not a function's)."""
         return getattr(get_default_graph(), "captures", None) is None
 
 

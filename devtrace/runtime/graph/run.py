@@ -17,6 +17,7 @@ from ...trace import events as ev
 from ..execution import allocate, onto_device, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
+from .host_consts import host_memory_const, kernel_inputs
 
 
 def post_order(ops, roots, fed=(), uses=None, folded=None) -> list[int]:
@@ -159,7 +160,7 @@ class GraphRun:
             return VariableRef(i, op._attrs["shared_name"])
         if kind == "NoOp":
             return None
-        inputs = op._inputs if not op._n_host else op._inputs[:-op._n_host]  # host inputs: the kernel has attrs
+        inputs = kernel_inputs(op)  # host inputs: the kernel has attrs
         arrays = [self.input(op, k, t, device, seq) for k, t in enumerate(inputs)]
         if kind == "Assign":
             return self.assign(op, arrays, device, seq)
@@ -183,8 +184,8 @@ class GraphRun:
         dtype = op._outputs[0]._dtype
         value = onto_device(self.ctx, device, lambda: device.backend.from_host(array), array, op.type, seq, dtype,
                             op.name)
-        tensor = Tensor(value, device, self.allocate(op, device, value, seq, op._outputs[0]._dtype),
-                        op._outputs[0]._dtype, seq)
+        handle = None if host_memory_const(op, device) else self.allocate(op, device, value, seq, dtype)
+        tensor = Tensor(value, device, handle, dtype, seq)
         event = self.session._events[op._id]
         if event is not None and event.mem_in_use is None:  # its first run: in use with it accounted
             event.mem_in_use = device.allocator.bytes_in_use
