@@ -280,7 +280,7 @@ def _tile(xp, x, multiples=()):
     return xp.tile(x, multiples)
 
 
-op("Tile", _tile, _ANY_ON_CPU, host_args={"multiples": "multiples"})
+op("Tile", _tile, _ANY_ON_CPU, host_args={"multiples": "multiples"}, shape=shapes.tile)
 op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args={"axis": "axis"})
 op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args={"shape": "shape"})
 op("OneHot", lambda xp, i, depth=0, on=1.0, off=0.0, axis=-1, dtype="float32": xp.where(
