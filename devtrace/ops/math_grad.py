@@ -106,7 +106,7 @@ def _real_div_grad(op, grad):
     gx = None if 0 in skip else math_ops.divide(grad, y)
     gy = None
     if 1 not in skip:
-        gy = math_ops.multiply(grad, math_ops.divide(math_ops.divide(math_ops.negative(x), y), y))
+        gy = grad * math_ops.divide(math_ops.divide(math_ops.negative(x), y), y)  # TensorFlow's operator: mul
     return _reduce_args(op, gx, gy)
 
 

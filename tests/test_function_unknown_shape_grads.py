@@ -1,0 +1,78 @@
+"""A tf.function traced with an unknown (None) dimension builds its gradients as TensorFlow 2.21 does:
+from the inputs' shapes when it runs (``Shape``, ``BroadcastGradientArgs``, a full reduction's
+``Tile``, a ``Mean``'s ``GatherV2``/``Prod``), the values TensorFlow's. Expected values: TensorFlow 2.21's."""
+
+import numpy as np
+import pytest
+
+import devtrace as tf
+from devtrace.ops.broadcast_grad import broadcast_gradient_args
+
+# TensorFlow 2.21's gradient nodes (``gradient_tape/`` dropped) of ``_broadcasting_loss``'s function
+TF_NODES = [
+    ("Reshape/shape", "Const"), ("Reshape", "Reshape"), ("Shape", "Shape"), ("Tile", "Tile"),
+    ("Shape_1", "Shape"), ("Size", "Const"), ("add", "AddV2"), ("mod", "FloorMod"), ("GatherV2/axis", "Const"),
+    ("GatherV2", "GatherV2"), ("Const", "Const"), ("Prod", "Prod"), ("Cast", "Cast"), ("truediv", "RealDiv"),
+    ("truediv/RealDiv", "RealDiv"), ("truediv/Neg", "Neg"), ("truediv/RealDiv_1", "RealDiv"),
+    ("truediv/RealDiv_2", "RealDiv"), ("truediv/mul", "Mul"), ("truediv/Shape", "Shape"),
+    ("truediv/Shape_1", "Shape"), ("truediv/BroadcastGradientArgs", "BroadcastGradientArgs"),
+    ("truediv/Sum", "Sum"), ("truediv/Reshape", "Reshape"), ("truediv/Sum_1", "Sum"),
+    ("truediv/Reshape_1", "Reshape"), ("mul/Mul", "Mul"), ("mul/Mul_1", "Mul"), ("mul/Shape", "Shape"),
+    ("mul/Shape_1", "Shape"), ("mul/BroadcastGradientArgs", "BroadcastGradientArgs"), ("mul/Sum", "Sum"),
+    ("mul/Reshape", "Reshape"), ("mul/Sum_1", "Sum"), ("mul/Reshape_1", "Reshape"), ("sub/Neg", "Neg"),
+    ("sub/Shape", "Shape"), ("sub/Shape_1", "Shape"), ("sub/BroadcastGradientArgs", "BroadcastGradientArgs"),
+    ("sub/Sum", "Sum"), ("sub/Reshape", "Reshape"), ("sub/Sum_1", "Sum"), ("sub/Reshape_1", "Reshape"),
+    ("add/Shape", "Shape"), ("add/Shape_1", "Shape"), ("add/BroadcastGradientArgs", "BroadcastGradientArgs"),
+    ("add/Sum", "Sum"), ("add/Reshape", "Reshape"), ("add/Sum_1", "Sum"), ("add/Reshape_1", "Reshape"),
+]
+
+
+def _broadcasting_loss():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([None, 1])])
+    def f(x, c):
+        with tf.GradientTape() as tape:
+            tape.watch([x, c])
+            loss = tf.reduce_mean((x - c) * (x + c) / (c + 2.0))
+        return tape.gradient(loss, [x, c])
+    return f
+
+
+def test_unknown_batch_gradient_nodes_are_tensorflows():
+    f = _broadcasting_loss()
+    graph = f.get_concrete_function().graph
+    nodes = [(o.name[len("gradient_tape/"):], o.type) for o in graph.get_operations()
+             if o.name.startswith("gradient_tape/")]
+    assert nodes == TF_NODES
+
+
+def test_unknown_batch_gradient_values_are_tensorflows():
+    gx, gc = _broadcasting_loss()(tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), tf.constant([[1.0], [-1.0]]))
+    np.testing.assert_allclose(gx.numpy(), [[0.11111111, 0.22222222, 0.33333334], [1.3333334, 1.6666667, 2.0]],
+                               rtol=1e-6)
+    np.testing.assert_allclose(gc.numpy(), [[-0.537037], [-11.333334]], rtol=1e-6)
+
+
+def test_unknown_batch_gradient_follows_each_calls_batch():
+    f = _broadcasting_loss()
+    for n in (1, 4):
+        x, c = tf.ones([n, 3]), tf.ones([n, 1])
+        gx, gc = f(x, c)
+        assert gx.shape == (n, 3) and gc.shape == (n, 1)
+
+
+@pytest.mark.parametrize("s0, s1, r0, r1", [
+    ([2, 1], [2, 1], [], []), ([1], [1], [], []), ([2, 3], [3], [], [0]), ([1, 3], [2, 1], [0], [1]),
+    ([], [2, 3], [0, 1], []), ([1, 1], [1], [0, 1], [0, 1]), ([5, 1, 3], [1, 4, 1], [1], [0, 2]),
+    ([0, 3], [1, 3], [], [0]),
+])
+def test_broadcast_gradient_args(s0, s1, r0, r1):
+    out = broadcast_gradient_args(tf.constant(s0, tf.int32), tf.constant(s1, tf.int32))
+    assert [t.numpy().tolist() for t in out] == [r0, r1]
+    assert out[0].dtype == tf.int32
+
+
+def test_broadcast_gradient_args_int64_and_incompatible_shapes():
+    assert broadcast_gradient_args(tf.constant([2, 3], tf.int64), tf.constant([3], tf.int64))[0].dtype == tf.int64
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\] "
+                                                             r"\[Op:BroadcastGradientArgs\]"):
+        broadcast_gradient_args(tf.constant([2]), tf.constant([3]))
