@@ -76,3 +76,65 @@ def test_broadcast_gradient_args_int64_and_incompatible_shapes():
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\] "
                                                              r"\[Op:BroadcastGradientArgs\]"):
         broadcast_gradient_args(tf.constant([2]), tf.constant([3]))
+
+
+# TensorFlow 2.21's gradient nodes of an ExpandDims of a [None, 2] input and a Reshape of an unknown-rank one
+TF_RESHAPE_NODES = [
+    ("Reshape/shape", "Const"), ("Reshape", "Reshape"), ("Shape", "Shape"), ("Tile", "Tile"),
+    ("Reshape_1/shape", "Const"), ("Reshape_1", "Reshape"), ("Shape_1", "Shape"), ("Tile_1", "Tile"),
+    ("mul/Mul", "Mul"), ("Shape_2", "Shape"), ("Reshape_2", "Reshape"), ("Shape_3", "Shape"),
+    ("Reshape_3", "Reshape"),
+]
+
+
+def test_reshape_and_expand_dims_gradients_of_unknown_shapes():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2]), tf.TensorSpec(None)])
+    def f(x, z):
+        with tf.GradientTape() as tape:
+            tape.watch([x, z])
+            y = tf.reduce_sum(tf.expand_dims(x, 0) * 3.0) + tf.reduce_sum(tf.reshape(z, [2, -1]))
+        return tape.gradient(y, [x, z])
+    gx, gz = f(tf.constant([[1.0, 2.0], [4.0, 5.0]]), tf.constant([1.0, 2.0]))
+    assert gx.numpy().tolist() == [[3.0, 3.0], [3.0, 3.0]] and gz.numpy().tolist() == [1.0, 1.0]
+    nodes = [(o.name[len("gradient_tape/"):], o.type) for o in f.get_concrete_function().graph.get_operations()
+             if o.name.startswith("gradient_tape/")]
+    assert nodes == TF_RESHAPE_NODES
+
+
+# TensorFlow 2.21's nodes of ``_shape_tensors``'s function
+TF_SHAPE_TENSOR_NODES = [
+    ("x", "Placeholder"), ("y", "Placeholder"), ("Shape", "Shape"), ("Shape_1", "Shape"), ("Const", "Const"),
+    ("Const_1", "Const"), ("mul/y", "Const"), ("mul", "Mul"), ("Sum", "Sum"), ("Reshape", "Reshape"),
+    ("Const_2", "Const"), ("Sum_1", "Sum"), ("Reshape_1/shape", "Const"), ("Reshape_1", "Reshape"),
+    ("Tile", "Tile"), ("Size", "Const"), ("Const_3", "Const"), ("add", "AddV2"), ("mod", "FloorMod"),
+    ("GatherV2/axis", "Const"), ("GatherV2", "GatherV2"), ("Const_4", "Const"), ("Prod", "Prod"),
+    ("Identity", "Identity"), ("Identity_1", "Identity"), ("Identity_2", "Identity"),
+    ("Identity_3", "Identity"), ("Identity_4", "Identity"),
+]
+
+
+def _shape_tensors():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2]), tf.TensorSpec([None, 1])])
+    def f(x, y):
+        sx, sy = tf.shape(x), tf.shape(y)
+        rx, ry = tf.constant([], tf.int32), tf.constant([1])
+        g = x * 2.0
+        a = tf.reshape(tf.reduce_sum(g, ry, keepdims=True), sy)
+        t = tf.tile(tf.reshape(tf.reduce_sum(g), [1, 1]), sx)
+        r = tf.size(sx)
+        axes = (tf.constant([0, 1]) + r) % r
+        p = tf.reduce_prod(tf.gather(sx, axes))
+        return a, t, p, rx, ry
+    return f
+
+
+def test_shape_tensors_as_host_arguments_in_a_function():
+    """A reshape/tile/reduction given graph tensors (a Shape, a Const) takes them as its inputs; the
+    kernels read their values when the function runs."""
+    f = _shape_tensors()
+    a, t, p, rx, ry = f(tf.ones([3, 2]), tf.ones([3, 1]))
+    assert a.numpy().tolist() == [[4.0]] * 3 and t.numpy().tolist() == [[12.0, 12.0]] * 3 and int(p) == 6
+    assert rx.numpy().tolist() == [] and ry.numpy().tolist() == [1]
+    concrete = f.get_concrete_function()
+    assert [(o.name, o.type) for o in concrete.graph.get_operations()] == TF_SHAPE_TENSOR_NODES
+    assert [o.shape.as_list() for o in concrete.structured_outputs[:3]] == [[None, 1], [None, 2], []]

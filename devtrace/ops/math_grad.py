@@ -181,12 +181,17 @@ def _cast_grad(op, grad):
 @gradient("Reshape")
 def _reshape_grad(op, grad):
     """Back to the input's shape: in a graph, TensorFlow's ``array_ops.shape`` of it (a ``Shape``
-    Const) when that is fully known."""
+    Const when fully known, else a ``Shape`` node); a ``Reshape``'s input with one unknown dim (and
+    no zero one) by a ``-1`` in its place, as TensorFlow's ``_ReshapeGrad``."""
     (x,) = op.inputs
     shape = graph_shape(x)
     if shape is not None:
         return (with_host_inputs("Reshape", (grad,), (shape,), {"shape": tuple(x.shape)}),)
-    return (array_ops.reshape(grad, list(x.shape)),)
+    dims = None if x.shape.rank is None else tuple(x.shape)
+    if context().eager or (op.type == "Reshape" and dims is not None and dims.count(None) == 1 and 0 not in dims):
+        return (array_ops.reshape(grad, _static(dims)),)
+    hint = None if dims is None else _static(dims)
+    return (with_host_inputs("Reshape", (grad,), (array_ops.shape(x),), {"shape": hint}),)
 
 
 @gradient("Identity")
@@ -310,8 +315,6 @@ def _transpose_grad(op, grad):
         return (with_host_inputs("Transpose", (grad,), (inverted,), {"perm": tuple(inverse)}, scope),)
 
 
-gradient("ExpandDims")(_reshape_grad)
-gradient("Squeeze")(_reshape_grad)
 not_differentiable("Equal", "NotEqual", "ArgMax", "ArgMin", "Shape", "ZerosLike", "OnesLike", "Round", "Floor",
                    "IsNan", "IsInf", "IsFinite", "LogicalAnd", "LogicalOr", "LogicalNot")
 

@@ -93,7 +93,7 @@ def _reduced_count(op):
     Const), as it builds it."""
     x = op.inputs[0]
     input_shape = array_ops.shape(x)
-    rank = constant(np.int32(len(x.shape)), name="Size")
+    rank = array_ops.size(input_shape)
     node = getattr(op.outputs[0], "_op", None)
     if node is not None and node._n_host > 0:
         axes = array_ops.cast(node._inputs[-1], rank.dtype)
