@@ -138,3 +138,27 @@ def test_shape_tensors_as_host_arguments_in_a_function():
     concrete = f.get_concrete_function()
     assert [(o.name, o.type) for o in concrete.graph.get_operations()] == TF_SHAPE_TENSOR_NODES
     assert [o.shape.as_list() for o in concrete.structured_outputs[:3]] == [[None, 1], [None, 2], []]
+
+
+# TensorFlow 2.21's gradient nodes of broadcasting ops on an input of unknown rank
+TF_UNKNOWN_RANK_NODES = [
+    ("mul/Mul", "Mul"), ("mul/Mul_1", "Mul"), ("mul/Shape", "Shape"), ("mul/Shape_1", "Shape"),
+    ("mul/BroadcastGradientArgs", "BroadcastGradientArgs"), ("mul/Sum", "Sum"), ("mul/Reshape", "Reshape"),
+    ("mul/Sum_1", "Sum"), ("mul/Reshape_1", "Reshape"), ("add/Shape", "Shape"), ("add/Shape_1", "Const"),
+    ("add/BroadcastGradientArgs", "BroadcastGradientArgs"), ("add/Sum", "Sum"), ("add/Reshape", "Reshape"),
+    ("add/Sum_1", "Sum"), ("add/Reshape_1", "Reshape"),
+]
+
+
+def test_broadcast_gradients_of_an_unknown_rank():
+    @tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec([3])])
+    def f(x, z):
+        with tf.GradientTape() as tape:
+            tape.watch([x, z])
+            y = (x + z) * x
+        return tape.gradient(y, [x, z])
+    gx, gz = f(tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), tf.constant([1.0, 2.0, 3.0]))
+    assert gx.numpy().tolist() == [[3.0, 6.0, 9.0], [9.0, 12.0, 15.0]] and gz.numpy().tolist() == [5.0, 7.0, 9.0]
+    nodes = [(o.name[len("gradient_tape/"):], o.type) for o in f.get_concrete_function().graph.get_operations()
+             if o.name.startswith("gradient_tape/")]
+    assert nodes == TF_UNKNOWN_RANK_NODES
