@@ -162,3 +162,16 @@ def test_broadcast_gradients_of_an_unknown_rank():
     nodes = [(o.name[len("gradient_tape/"):], o.type) for o in f.get_concrete_function().graph.get_operations()
              if o.name.startswith("gradient_tape/")]
     assert nodes == TF_UNKNOWN_RANK_NODES
+
+
+def test_shape_tensor_host_argument_in_a_session():
+    """A TF1 graph: the Reshape's shape is a Shape node, read when the session runs it."""
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 2])
+        y = tf.compat.v1.placeholder(tf.float32, [None, None])
+        out = tf.reshape(tf.reduce_sum(x, 1), tf.shape(y))
+        assert out.shape.as_list() == [None, None]
+        with tf.compat.v1.Session() as sess:
+            got = sess.run(out, {x: np.ones([3, 2], np.float32), y: np.ones([3, 1], np.float32)})
+    assert got.tolist() == [[2.0], [2.0], [2.0]]

@@ -10,7 +10,9 @@ nothing (their host values are converted as before).
 
 A node's host inputs sit where TensorFlow's OpDef has them: after the kernel's inputs, or before
 them when the op's first input is one (``Split``'s ``split_dim``). ``Operation._n_host`` counts
-them (negative: leading); :func:`kernel_inputs` is what the kernel takes.
+them (negative: leading); :func:`kernel_inputs` is what the kernel takes. A host input that is
+not a ``Const`` (a gradient's ``Shape``, ``tf.reshape(x, tf.shape(y))``) is known only when the graph
+runs: ``Operation._dynamic`` lists it, and :func:`runtime_attrs` gives the kernel its value then.
 """
 
 from __future__ import annotations

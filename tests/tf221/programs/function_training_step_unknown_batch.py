@@ -1,3 +1,5 @@
+# The placement log of a tf.function training step traced with an unknown batch (input_signature [None, 2]):
+# TensorFlow builds its gradients from the shapes at run time (Shape, BroadcastGradientArgs, Tile, GatherV2/Prod).
 import tensorflow as tf
 tf.debugging.set_log_device_placement(True)
 w = tf.Variable([[0.5], [-0.25]])
