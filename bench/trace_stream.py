@@ -65,10 +65,10 @@ def main() -> None:
             verdict = []
             if max_ratio is not None:
                 verdict.append(f"time ≤ {max_ratio:g}× numpy: " + ("yes" if ratio <= max_ratio else
-                                                                  f"NO, missed by {ratio / max_ratio:.1f}×"))
+                                                                  f"NO, missed by {ratio / max_ratio:.2f}×"))
             if max_mib is not None:
-                verdict.append(f"≤ {max_mib} MiB: " + ("yes" if mib <= max_mib else f"NO, missed by {mib / max_mib:.1f}×"))
-            print(f"{label:<26} {seconds:7.2f} s  {ratio:5.1f}× numpy  peak {mib:7.1f} MiB  exit {status}"
+                verdict.append(f"≤ {max_mib} MiB: " + ("yes" if mib <= max_mib else f"NO, missed by {mib / max_mib:.2f}×"))
+            print(f"{label:<26} {seconds:7.2f} s  {ratio:5.2f}× numpy  peak {mib:7.1f} MiB  exit {status}"
                   + (f"  ({'; '.join(verdict)})" if verdict else ""))
         size = os.path.getsize(os.path.join(d, "a.jsonl"))
         print(f"trace: {size / 2**20:.0f} MiB")

@@ -199,6 +199,41 @@ def test_stats_tags_and_reset():
     assert a.bytes_reserved == 6 * MiB
 
 
+def test_the_fast_path_after_a_reset_keeps_peak_and_largest_allocation_exact():
+    """A chunk the fast path hands back may not skip the stats a reset cleared: a chunk freed just
+    before the reset sets the peak again, and one allocated before it counts as the largest."""
+    a = BFCAllocator("GPU_0_bfc", 64 * MiB, True)
+    size = 768 * KiB  # the rest of the 2 MiB region differs in size: none of its size is free
+    a.free(a.allocate(size))  # pending: the next request of that size gets it back
+    a.reset_peak()
+    assert (a.peak_bytes_in_use, a.largest_alloc_size) == (0, 0)
+    h = a.allocate(size)
+    assert (a.bytes_in_use, a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size) == (size, size, 1, size)
+    a.reset_peak()  # ``h`` was allocated before this reset
+    a.free(h)
+    h = a.allocate(size)
+    assert (a.bytes_in_use, a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size) == (size, size, 1, size)
+    assert a.live_allocations() == [(size, None)]
+    a.reset_peak()
+    a.free(h)
+    assert a.live_allocations() == [] and a.bytes_in_use == 0 and a.chunks() == [(0, 2 * MiB, False)]
+    with pytest.raises(ValueError):
+        a.free(h)
+
+
+def test_a_request_of_the_same_size_class_takes_the_pending_chunk_back():
+    a = BFCAllocator("GPU_0_bfc", 64 * MiB, True)
+    first, second = a.allocate(16), a.allocate(16)
+    a.free(first)
+    third = a.allocate(200)  # rounds up to 256 too: the chunk at 0, as best fit picks
+    assert a.chunks()[:3] == [(0, 256, True), (256, 256, True), (512, 2 * MiB - 512, False)]
+    assert (a.bytes_in_use, a.num_allocs, a.live_allocations()) == (512, 3, [(256, None), (256, None)])
+    a.free(third)
+    assert a.allocate(257) != a.allocate(16)  # another size: the pending chunk is filed first
+    assert a.chunks()[:4] == [(0, 256, True), (256, 256, True), (512, 512, True), (1024, 2 * MiB - 1024, False)]
+    a.free(second)
+
+
 def test_many_chunks_same_size_stay_consistent():
     # Exercises lazy heap deletion and its compaction.
     rng = random.Random(7)
@@ -315,20 +350,42 @@ test_bfc_properties = BFCMachine.TestCase
 
 
 @settings(max_examples=200, deadline=None)
-@given(ops=st.lists(st.tuples(st.booleans(), st.sampled_from([256, 300, 512, 4096, MiB]), st.integers(0, 1 << 20)),
-                    max_size=120),
+@given(ops=st.lists(st.tuples(st.sampled_from([True, False, None]), st.sampled_from([256, 300, 512, 4096, MiB]),
+                              st.integers(0, 1 << 20)), max_size=120),
        growth=st.booleans())
 @example(ops=[(True, 256, 0)] * 5 + [(False, 256, 0), (False, 256, 1), (True, 256, 0)], growth=True)
 @example(ops=[(True, 256, 0)] * 4 + [(False, 256, 0), (False, 256, 2), (True, 256, 0)], growth=False)
 @example(ops=[(True, 4096, 0), (True, 256, 0), (True, 8 * MiB - 4352, 0), (False, 0, 1), (False, 0, 0),
               (True, 4096, 0)], growth=False)
+# another free chunk of the size in the index:
+@example(ops=[(True, 256, 0)] * 5 + [(False, 0, 1), (True, 512, 0), (False, 0, 2), (True, 256, 0)], growth=True)
+# ... once the allocator had found none of that size (what it remembers is forgotten when one is filed):
+@example(ops=[(True, 256, 0)] * 5 + [(False, 0, 1), (True, 256, 0), (False, 0, 4), (True, 512, 0), (False, 0, 2),
+                                     (True, 256, 0)], growth=True)
+# a chunk whose free neighbour before it (512 B) merges with it: best fit splits the 768 B at its address
+@example(ops=[(True, 512, 0), (True, 256, 0), (True, 256, 0), (False, 0, 0), (True, 4096, 0), (False, 0, 0),
+              (True, 256, 0)], growth=True)
+# a chunk handed out unsplit (768 B for 300 B) and back: a request of 300 B fits the 512 B hole better
+@example(ops=[(True, n, 0) for n in (256, 256, 512, 256, 512, 256)] + [
+    (False, 0, 1), (False, 0, 1), (True, 300, 0), (False, 0, 2), (True, 4096, 0), (False, 0, 3), (True, 300, 0)],
+    growth=True)
+# a chunk next to the free remainder while another free chunk (3840 B) fits its size better
+@example(ops=[(True, 4096, 0), (True, 256, 0), (True, 512, 0), (False, 0, 0), (True, 256, 0), (False, 0, 1),
+              (True, 512, 0)], growth=False)
+# the only free chunk next to it is smaller: best fit hands out the two merged, unsplit
+@example(ops=[(True, 4096, 0), (True, 256, 0), (True, 8 * MiB - 4352, 0), (False, 0, 1), (True, MiB, 0),
+              (False, 0, 0), (True, 4096, 0)], growth=False)
 def test_the_free_then_allocate_fast_path_picks_the_chunk_best_fit_picks(ops, growth):
     """The allocator parks a chunk freed without coalescing and hands it straight back to the next
     request of its size; an allocator that indexes every free chunk at once must end up with the
-    very same chunks, addresses and figures after every step."""
+    very same chunks, addresses and figures after every step (``allocate`` None: reset the stats)."""
     fast, plain = BFCAllocator("GPU_0_bfc", 8 * MiB, growth), BFCAllocator("GPU_0_bfc", 8 * MiB, growth)
     live = []
     for allocate, size, pick in ops:
+        if allocate is None:
+            fast.reset_peak()
+            plain.reset_peak()
+            continue
         if allocate or not live:
             pair = fast.allocate(size, size), plain.allocate(size, size)
             assert (pair[0] is None) == (pair[1] is None)
@@ -338,12 +395,12 @@ def test_the_free_then_allocate_fast_path_picks_the_chunk_best_fit_picks(ops, gr
             h_fast, h_plain = live.pop(pick % len(live))
             fast.free(h_fast)
             plain.free(h_plain)
-            if plain._pending is not None:
-                plain._settle()
+            plain._settle()
             continue  # fast.chunks() would settle its pending chunk: compare once the next request ran
         assert fast.chunks() == plain.chunks()
-        assert (fast.bytes_in_use, fast.peak_bytes_in_use, fast.bytes_reserved, fast.num_ooms) == \
-               (plain.bytes_in_use, plain.peak_bytes_in_use, plain.bytes_reserved, plain.num_ooms)
+        figures = ("bytes_in_use", "peak_bytes_in_use", "bytes_reserved", "num_ooms", "num_allocs", "largest_alloc_size")
+        assert [getattr(fast, f) for f in figures] == [getattr(plain, f) for f in figures]
+        assert fast.live_allocations() == plain.live_allocations()
     assert fast.chunks() == plain.chunks() and fast.largest_free_block() == plain.largest_free_block()
     check_structure(fast)
 

@@ -115,13 +115,29 @@ def _summarize(value) -> str:
             return quote(arr[()])
         return np.array2string(arr, separator=" ", formatter={"all": quote})
     if arr.dtype.kind == "f":
+        text = _float_text64 if arr.dtype == np.float64 else _float_text32
         if arr.ndim == 0:
-            return f"{arr[()]:g}"
-        with np.printoptions(formatter={"float_kind": lambda v: f"{v:g}"}):
+            return text(arr[()])
+        with np.printoptions(formatter={"float_kind": text}):
             return str(arr)
     if arr.dtype.kind == "b":
         return str(arr.astype(np.int8))
     return str(arr)
+
+
+def _float_text32(v) -> str:
+    """TensorFlow's ``FloatToBuffer`` (a half is printed as its float): C's ``%.6g``, or ``%.9g``
+    when that does not read back as the value."""
+    v = np.float32(v)
+    short = f"{v:.6g}"
+    return short if np.float32(short) == v or v != v else f"{v:.9g}"
+
+
+def _float_text64(v) -> str:
+    """TensorFlow's ``DoubleToBuffer``: ``%.15g``, or ``%.17g`` when that does not read back."""
+    v = float(v)
+    short = f"{v:.15g}"
+    return short if float(short) == v or v != v else f"{v:.17g}"
 
 
 op("StringFormat", lambda xp, *arrays, template="", placeholder="{}": np.asarray(

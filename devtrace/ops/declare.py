@@ -183,6 +183,20 @@ def pair(a, b, names=(None, None)):
     return a, b
 
 
+def graph_operands(op_type, x, y):
+    """A generated op function's two operands in a graph (TensorFlow's ``_apply_op_helper``):
+    ``x`` converted alone, then ``y`` to ``x``'s dtype, its failure naming the parameter (the
+    graph checks that two tensors' dtypes match)."""
+    x = as_tensor(x, name="x")
+    if isinstance(y, Tensor) or hasattr(type(y), "__tf_tensor__"):
+        return x, as_tensor(y, name="y")
+    try:
+        return x, constant(y, x.dtype, name="y")
+    except TypeError as e:
+        raise TypeError(f"Expected {x.dtype.name} passed to parameter 'y' of op '{op_type}', got {y!r} of type "
+                        f"'{type(y).__name__}' instead. Error: {e}") from None
+
+
 def unary(name, kernel, dtypes, api, shape=shapes.same, name_scope=False, **declaration):
     """Declare an elementwise op of one input and return its public function ``f(x, name=None)``;
     ``name_scope`` as for :func:`binary`."""
@@ -231,7 +245,7 @@ def binary(name, kernel, dtypes, api, shape=shapes.broadcast, fixed=None, name_s
         if isinstance(x, Tensor) and isinstance(y, Tensor):  # nothing to convert: the scope's name is the op's
             return execute(op_type, (x, y), name=name, dtype=fixed)
         with op_scope(op_type, name) as scope:
-            return execute(op_type, pair(x, y, ("x", "y")), name=scope, dtype=fixed)
+            return execute(op_type, graph_operands(op_type, x, y), name=scope, dtype=fixed)
 
     op_type = name
     fn.__name__ = fn.__qualname__ = api[0].rsplit(".", 1)[-1]

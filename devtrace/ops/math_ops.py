@@ -230,7 +230,9 @@ def truediv(x, y, name=None):
     """Integers are divided as floats (int32 → float64), as TensorFlow's ``truediv`` does."""
     if composite_of(x, y):
         return composite_of(x, y).binary(truediv, x, y, name)
-    x, y = pair(x, y)
+    x, y = _add_operands(x, y)  # y converts with x's dtype as a hint only, as for add
+    if x.dtype is not y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     if not x.dtype.is_numeric:
         raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__. Expected one of {{{_TRUEDIV_TYPES}}}.")
     if x.dtype.is_integer:
@@ -407,7 +409,12 @@ def _install_operators():
             if (_context_mod._context or context()).eager:  # the module's context read first: no call
                 return fn(*pair(x, y)) if swap else fn(x, y)  # a reversed operand takes the tensor's dtype
             with op_scope(name) as scope:
-                x, y = pair(x, y, ("x", "y"))
+                try:
+                    x, y = pair(x, y, ("x", "y"))
+                except TypeError:
+                    if swap:  # the operand on the left converts to the tensor's dtype: its error as it is
+                        raise
+                    return fn(x, y, name=scope)  # the op's function converts it: its error
                 return fn(x, y, name=scope)
         return method
 

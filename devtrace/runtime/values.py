@@ -47,6 +47,23 @@ def _leaves(value):
         yield value
 
 
+def _check_graph_dtype(value, dt) -> None:
+    """While a graph is built TensorFlow checks each element against the dtype asked for
+    (``_AssertCompatible``) and names the first it refuses."""
+    for leaf in _leaves(value):
+        if dt is dtypes.string:
+            ok = isinstance(leaf, (str, bytes))
+        elif dt is dtypes.bool_:
+            ok = isinstance(leaf, (bool, np.bool_))
+        elif dt.is_integer:
+            ok = isinstance(leaf, (bool, int, np.bool_, np.integer))
+        else:
+            ok = isinstance(leaf, (bool, int, float, np.bool_, np.integer, np.floating)) or \
+                dt.is_complex and isinstance(leaf, (complex, np.complexfloating))
+        if not ok:
+            raise TypeError(f"Expected {dt.name}, but got {leaf} of type '{type(leaf).__name__}'.")
+
+
 def _check_mixed(value) -> None:
     """TensorFlow types a Python sequence by its first element: after a bool only bools, after a
     string only strings, after a number no string (a bool is a number there)."""
@@ -79,6 +96,8 @@ def host_array(value, dtype=None, shape=None):
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _leaves(value)):
         value = _tensor_values(value)  # TensorFlow packs a list holding tensors: their values, their dtypes
     _check_convertible(value)
+    if dtype is not None and not isinstance(value, np.ndarray) and not context().eager:
+        _check_graph_dtype(value, dtypes.as_dtype(dtype))
     if isinstance(value, (list, tuple)):
         _check_mixed(value)
     if isinstance(value, np.ndarray) and value.dtype == object:

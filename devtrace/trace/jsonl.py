@@ -137,9 +137,12 @@ def _encode_lines(events, encode, names) -> str:
             if head is None or tail is None:
                 head, tail = _texts(e, heads, tails, encode)
             inputs, mem = e[6], e[10]
-            listed = f"{inputs[0]}, {inputs[1]}" if len(inputs) == 2 else ", ".join(map(str, inputs))
-            append(f'{{"schema": {SCHEMA}, "event": "op_placed", "seq": {e[0]}, {head}{listed}{tail}{e[9]}, '
-                   f'"mem_in_use": {"null" if mem is None else mem}}}')
+            if len(inputs) == 2 and mem is not None:  # most ops: one format, SCHEMA a literal (costs nothing)
+                append(f'{{"schema": 1, "event": "op_placed", "seq": {e[0]}, {head}{inputs[0]}, {inputs[1]}{tail}'
+                       f'{e[9]}, "mem_in_use": {mem}}}')
+            else:
+                append(f'{{"schema": {SCHEMA}, "event": "op_placed", "seq": {e[0]}, {head}'
+                       f'{", ".join(map(str, inputs))}{tail}{e[9]}, "mem_in_use": {"null" if mem is None else mem}}}')
             continue
         cls = type(e)
         fs = names.get(cls)
@@ -152,6 +155,7 @@ def _encode_lines(events, encode, names) -> str:
     return "\n".join(out) + "\n" if out else ""
 
 
+assert SCHEMA == 1, "the op line's literal schema in _encode_lines"
 _NO_RESULT = (None, None, 0, None)  # an op recorded before its kernel ran: OpPlaced's defaults
 
 

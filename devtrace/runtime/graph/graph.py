@@ -25,7 +25,7 @@ from ...errors import NotFoundError
 from .. import context as _context_mod
 from ..dtypes import as_dtype
 from ..registry import REGISTRY, lookup
-from . import host_consts, shape_inference
+from . import host_consts, input_types, shape_inference
 from .host_consts import dynamic_inputs, kernel_inputs
 from .operation import Operation, add_consumer
 from .graph_def import GraphDef, NodeDef
@@ -446,6 +446,7 @@ def build_op(op_type, inputs, attrs, name, dtype, resource):
     """What ``execute`` does in graph mode: add a node, return its output. A function graph
     (``FuncGraph``) captures eager tensors and variables; a TF1 graph refuses them."""
     graph = _STACK[-1] if _STACK else get_default_graph()
+    opdef = input_types.check(REGISTRY.get(op_type), inputs)
     if graph.captures is not None:
         return graph.build(op_type, inputs, attrs, name, dtype, resource)
     if resource is not None or op_type == "VarHandleOp":
@@ -457,7 +458,6 @@ def build_op(op_type, inputs, attrs, name, dtype, resource):
     else:
         graph = _graph_of(inputs)
         inputs = tuple(inputs)
-    opdef = REGISTRY.get(op_type)
     if attrs and opdef is not None and opdef.const_inputs:  # its host arguments: Const nodes
         inputs, attrs, name = host_consts.add(graph, opdef, inputs, attrs, name, dtype)
     op = graph._create_op(op_type, inputs, attrs, name, dtype)

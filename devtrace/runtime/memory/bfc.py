@@ -11,9 +11,10 @@ Handles are opaque positive ints, never reused, so a double free is always detec
 from __future__ import annotations
 
 import heapq
-import itertools
 
 from ...output import MiB
+
+_new = object.__new__
 
 MIN_ALLOCATION_SIZE = 256            # kMinAllocationSize: every request is rounded up to this
 NUM_BINS = 21                        # kNumBins: bin b holds [256 << b, 256 << (b+1)); the last, all >= 256 MiB
@@ -99,7 +100,7 @@ class _Chunk:
     """A piece of a region: ``[addr, addr + size)``. ``prev``/``next`` are the address-adjacent
     chunks of the same region (None at the region's ends), so chunks never merge across regions."""
 
-    __slots__ = ("addr", "size", "prev", "next", "in_use", "tag")
+    __slots__ = ("addr", "size", "prev", "next", "in_use", "tag", "request")
 
     def __init__(self, addr, size, prev=None, next=None):
         self.addr = addr
@@ -108,6 +109,10 @@ class _Chunk:
         self.next = next
         self.in_use = False
         self.tag = None
+        self.request = None  # in use: the bytes asked for, if that request rounds up to ``size``
+
+
+_NOTHING = _Chunk(0, -1)  # "no chunk pending": no request equals its request or rounds up to its size
 
 
 class BFCAllocator:
@@ -134,20 +139,23 @@ class BFCAllocator:
         self.bytes_reserved = 0
         self.bytes_in_use = 0
         self.peak_bytes_in_use = 0
-        self.num_allocs = 0
         self.largest_alloc_size = 0
         self.num_ooms = 0
         self.region_sizes: list[int] = []
         self._region_heads: list[_Chunk] = []     # chunk at each region's base (never merged away)
-        self._live: dict[int, _Chunk] = {}         # handle -> chunk in use
+        self._live: dict[int, _Chunk] = {}         # handle -> chunk in use, allocated since the last reset
+        self._before_reset: dict[int, _Chunk] = {}  # handle -> chunk in use, allocated before it
         self._empty: dict[int, object] = {}        # handle -> tag of 0-byte allocations (no memory)
-        self._ids = itertools.count(1)
+        self._handle = 0                           # the last handle given out
+        self._uncounted = 0                        # handles num_allocs does not count
         self._free_at: dict[int, _Chunk] = {}      # addr -> free chunk
         self._heaps: dict[int, list[int]] = {}     # size/256 -> min-heap of addrs of free chunks (lazy)
         self._nfree: dict[int, int] = {}           # size/256 -> number of free chunks of that size
         self._sizes = _SizeIndex(max(self.limit, 0) >> 8)
-        self._pending: _Chunk | None = None        # a freed chunk not yet in the size index (see free)
-        self._pending_merges = False               # ... whose free next neighbour it has yet to absorb
+        # The pending chunk (see free): a freed chunk not yet in the size index, still marked in use,
+        # that the next request of its size gets back; _NOTHING when there is none.
+        self._pending = _NOTHING
+        self._absent = -1                          # a size no free chunk in the index has, or -1
         # TF: RoundedBytes(min(limit, 2 MiB)) with growth, RoundedBytes(limit) without.
         limit = max(self.limit, 0)
         self._curr_region = round_bytes(min(limit, INITIAL_GROWTH_REGION) if self.allow_growth else limit)
@@ -159,29 +167,40 @@ class BFCAllocator:
     def num_regions(self) -> int:
         return len(self.region_sizes)
 
+    @property
+    def num_allocs(self) -> int:
+        """Allocations since the allocator was made or its stats were reset (0-byte ones excluded)."""
+        return self._handle - self._uncounted
+
     def reset_peak(self) -> None:
         """TF's ``ClearStats`` (what ``tf.config.experimental.reset_memory_stats`` calls):
-        peak := in use, and ``num_allocs``/``largest_alloc_size`` restart from 0."""
+        peak := in use, and ``num_allocs``/``largest_alloc_size`` restart from 0.
+
+        The pending chunk is settled and the live chunks move to ``_before_reset``: so a chunk the
+        fast path hands back was allocated since the reset, which already counted its size in the
+        largest allocation, and leaves the bytes in use no higher than the peak."""
+        self._settle()
         self.peak_bytes_in_use = self.bytes_in_use
-        self.num_allocs = 0
+        self._uncounted = self._handle
         self.largest_alloc_size = 0
+        self._before_reset.update(self._live)
+        self._live = {}
 
     def live_allocations(self) -> list[tuple[int, object]]:
         """``(chunk size, tag)`` of every live allocation, largest first (0-byte ones excluded)."""
-        return sorted(((c.size, c.tag) for c in self._live.values()), key=lambda e: e[0], reverse=True)
+        live = [*self._before_reset.values(), *self._live.values()]
+        return sorted(((c.size, c.tag) for c in live), key=lambda e: e[0], reverse=True)
 
     def largest_free_block(self) -> int:
         """The largest free chunk inside the reserved regions (not counting unreserved headroom)."""
-        if self._pending is not None:
-            self._settle()
+        self._settle()
         k = self._sizes.maximum()
         return 0 if k is None else k << 8
 
     def chunks(self) -> list[tuple[int, int, bool]]:
         """``(address, size, in use)`` of every chunk, region by region in address order.
         O(number of chunks): for memory dumps and tests, not for the hot path."""
-        if self._pending is not None:
-            self._settle()
+        self._settle()
         out = []
         for chunk in self._region_heads:
             while chunk is not None:
@@ -191,44 +210,77 @@ class BFCAllocator:
 
     # -- allocation -------------------------------------------------------------------------
     def allocate(self, nbytes: int, tag=None) -> int | None:
-        """A handle for ``nbytes`` (rounded up to 256), or None when it cannot be satisfied.
+        """A handle for ``nbytes`` (rounded up to 256), or None when it cannot be satisfied."""
+        chunk = self._pending
+        if nbytes != chunk.request:
+            rounded = (nbytes + MIN_ALLOCATION_SIZE - 1) & -MIN_ALLOCATION_SIZE
+            if rounded != chunk.size:
+                return self._allocate(nbytes, rounded, tag)
+        size = chunk.size
+        if size != self._absent:  # not known to be the only free chunk of its size: look
+            if (size >> 8) in self._nfree:
+                return self._allocate(nbytes, size, tag)
+            self._absent = size
+        # The steady state (free, then allocate the same size): the pending chunk is what TF's best
+        # fit returns (see free), and handing it back leaves every other chunk as it was. In use
+        # again, the bytes in use are what they were before the free: never above the peak, and
+        # its size already counted in the largest allocation (see reset_peak). Nothing here
+        # creates an object: no garbage collection runs.
+        self._pending = _NOTHING
+        handle = self._handle = self._handle + 1
+        self._live[handle] = chunk
+        self.bytes_in_use += size
+        chunk.tag = tag  # last: the old tag's __del__ finds the allocator in order
+        return handle
 
-        The slow path creates objects, so Python's cyclic garbage collector may run a tensor's
-        ``__del__`` inside it: that free waits (``_busy``) until the chunk is handed out, as it
-        would otherwise coalesce with it."""
+    def _allocate(self, nbytes: int, rounded: int, tag) -> int | None:
+        """TF's best fit (reserving a region if need be), split when it is big enough. This creates
+        objects, so Python's cyclic garbage collector may run a tensor's ``__del__`` in here: that
+        free waits (``_busy``) until the chunk is handed out, as it would otherwise coalesce with it."""
         if nbytes <= 0:
             if nbytes < 0:
                 raise ValueError(f"cannot allocate {nbytes} bytes")
             # An empty tensor: TF gives it no buffer and never calls the allocator. Hand out a
             # handle anyway so callers can free every handle they got, but account nothing.
-            handle = next(self._ids)
+            handle = self._handle = self._handle + 1
+            self._uncounted += 1
             self._empty[handle] = tag
             return handle
-        rounded = (nbytes + MIN_ALLOCATION_SIZE - 1) & -MIN_ALLOCATION_SIZE
-        chunk = self._pending
-        if chunk is not None and chunk.size == rounded and (self._pending_merges or (rounded >> 8) not in self._nfree):
-            # The steady state (free, then allocate the same size): the pending chunk is what TF's
-            # best fit returns (see free), and handing it back leaves every other chunk as it was.
-            # Nothing here creates an object: no garbage collection can run inside it.
-            self._pending = None
-            self._pending_merges = False
-        else:
-            self._busy = True
-            try:
-                chunk = self._carve(rounded)
-            finally:
-                self._busy = False
-            if chunk is None:
-                self.num_ooms += 1
-                self._drain()
-                return None
+        self._busy = True
+        try:
+            chunk = self._pending
+            if chunk is not _NOTHING:  # filed first, as best fit looks only in the index
+                self._pending = _NOTHING
+                if chunk.next is None or chunk.next.in_use:  # nothing to merge
+                    self._insert_free(chunk)
+                else:
+                    self._coalesce(chunk)
+            chunk = self._take_best_fit(rounded)
+            if chunk is None and self._extend(rounded):
+                chunk = self._take_best_fit(rounded)
+            if chunk is not None:
+                size = chunk.size
+                if size >= 2 * rounded or size - rounded >= MAX_INTERNAL_FRAGMENTATION:
+                    rest = _new(_Chunk)  # _Chunk(...) without the __init__ frame
+                    rest.addr, rest.size, rest.prev, rest.next = chunk.addr + rounded, size - rounded, chunk, chunk.next
+                    rest.request = None
+                    if chunk.next is not None:
+                        chunk.next.prev = rest
+                    chunk.next = rest
+                    chunk.size = size = rounded
+                    self._insert_free(rest)
+        finally:
+            self._busy = False
+        if chunk is None:
+            self.num_ooms += 1
+            self._drain()
+            return None
         # Unsplit chunks count whole (up to 2x the request), as TF counts them.
         chunk.in_use = True
         chunk.tag = tag
-        handle = next(self._ids)
+        chunk.request = nbytes if size == rounded else None  # the next such request may take it back
+        handle = self._handle = self._handle + 1
         self._live[handle] = chunk
-        self.num_allocs += 1
-        size = chunk.size
         n = self.bytes_in_use = self.bytes_in_use + size
         if n > self.peak_bytes_in_use:
             self.peak_bytes_in_use = n
@@ -237,25 +289,6 @@ class BFCAllocator:
         if self._deferred:
             self._drain()
         return handle
-
-    def _carve(self, rounded: int) -> _Chunk | None:
-        """TF's best fit for ``rounded`` bytes (reserving a region if need be), split when it is
-        big enough: the chunk to hand out, or None."""
-        if self._pending is not None:
-            self._settle()
-        chunk = self._take_best_fit(rounded)
-        if chunk is None:
-            if not self._extend(rounded):
-                return None
-            chunk = self._take_best_fit(rounded)
-        if chunk.size >= 2 * rounded or chunk.size - rounded >= MAX_INTERNAL_FRAGMENTATION:
-            rest = _Chunk(chunk.addr + rounded, chunk.size - rounded, chunk, chunk.next)
-            if chunk.next is not None:
-                chunk.next.prev = rest
-            chunk.next = rest
-            chunk.size = rounded
-            self._insert_free(rest)
-        return chunk
 
     def _drain(self) -> None:
         """The frees the garbage collector asked for while the allocator was busy."""
@@ -267,36 +300,49 @@ class BFCAllocator:
         if self._busy:  # a __del__ run by the garbage collector inside one of our calls: later
             self._deferred.append(handle)
             return
-        chunk = self._live.pop(handle, None)
-        if chunk is None:
-            if handle in self._empty:
-                del self._empty[handle]
-                return
-            raise ValueError(f"{self.name}: free of unknown or already freed handle {handle!r}")
-        self._busy = True
         try:
-            if self._pending is not None:  # settled while ``chunk`` still counts as in use
-                self._settle()
+            chunk = self._live.pop(handle)
+        except KeyError:
+            chunk = self._allocated_before_reset(handle)
+            if chunk is None:
+                return
             self.bytes_in_use -= chunk.size
-            chunk.in_use = False
-            chunk.tag = None
-            nxt, prev = chunk.next, chunk.prev
-            if prev is None or prev.in_use:
-                # Park the chunk as pending — free, not yet in the size index — when the next request
-                # of its size is certain to get it back from TF's best fit, leaving all else as it was:
-                # nothing to coalesce and no other free chunk of its size; or its only neighbour to
-                # absorb is the only free chunk there is, big enough that the request splits it again.
-                if nxt is None or nxt.in_use:
+        else:
+            size = chunk.size
+            self.bytes_in_use -= size
+            if self._pending is _NOTHING:
+                # Park the chunk as pending — free, not yet in the size index — when nothing else
+                # need change for the next request of its size to get it back as TF's best fit
+                # would, if it is the only free chunk of that size (allocate looks): it has nothing
+                # to coalesce, or its only neighbour to absorb is the only free chunk there is, big
+                # enough that the request splits it again. It keeps its in-use mark and tag until
+                # filed: the fast path touches neither.
+                prev, nxt = chunk.prev, chunk.next
+                if (prev is None or prev.in_use) and (nxt is None or nxt.in_use or len(self._free_at) == 1 and (
+                        nxt.size >= size or nxt.size >= MAX_INTERNAL_FRAGMENTATION)):
                     self._pending = chunk
                     return
-                if len(self._free_at) == 1 and (nxt.size >= chunk.size or nxt.size >= MAX_INTERNAL_FRAGMENTATION):
-                    self._pending, self._pending_merges = chunk, True
-                    return
+        self._busy = True
+        try:
+            pending = self._pending
+            if pending is not _NOTHING:  # filed while ``chunk`` still counts as in use
+                self._pending = _NOTHING
+                self._coalesce(pending)
             self._coalesce(chunk)
         finally:
             self._busy = False
             if self._deferred:
                 self._drain()
+
+    def _allocated_before_reset(self, handle: int) -> _Chunk | None:
+        """The chunk of a handle given out before the last reset; None for a 0-byte allocation's."""
+        if handle in self._empty:
+            del self._empty[handle]
+            return None
+        chunk = self._before_reset.pop(handle, None)
+        if chunk is None:
+            raise ValueError(f"{self.name}: free of unknown or already freed handle {handle!r}")
+        return chunk
 
     def _coalesce(self, chunk: _Chunk) -> None:
         """Merge a freed chunk with its free neighbours of the same region and index the result."""
@@ -340,22 +386,25 @@ class BFCAllocator:
         return True
 
     def _settle(self) -> None:
-        """Put the pending chunk into the size index (coalesced, if it was to absorb its neighbour),
-        where every other path looks for free chunks."""
-        chunk, self._pending = self._pending, None
+        """Put the pending chunk, if any, into the size index (coalesced, if it was to absorb its
+        neighbour), where every other path looks for free chunks."""
+        chunk = self._pending
+        if chunk is _NOTHING:
+            return
+        self._pending = _NOTHING
         busy, self._busy = self._busy, True  # guarded when a look at the chunks settles it
         try:
-            if self._pending_merges:
-                self._pending_merges = False
-                self._coalesce(chunk)
-            else:
-                self._insert_free(chunk)
+            self._coalesce(chunk)
         finally:
             self._busy = busy
         if not busy and self._deferred:
             self._drain()
 
     def _insert_free(self, chunk: _Chunk) -> None:
+        """Mark a chunk free and file it under its size."""
+        chunk.in_use = False
+        chunk.tag = None
+        self._absent = -1
         self._free_at[chunk.addr] = chunk
         k = chunk.size >> 8
         heap = self._heaps.get(k)
