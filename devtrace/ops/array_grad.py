@@ -13,7 +13,7 @@ from . import array_ops, indexing_ops, math_ops, nn_ops, scatter_ops
 from .complex_ops import conj
 from .declare import gradient, graph_shape, not_differentiable, on_host, op, with_host_inputs
 from .indexed_slices import IndexedSlices
-from .math_grad import reduce_to
+from .math_grad import _reshape_grad, reduce_to
 
 
 def _unary(op_type):
@@ -65,12 +65,8 @@ def _select_grad(op, grad):
                                                                                    y.shape)
 
 
-@gradient("ExpandDims")
-def _expand_dims_grad(op, grad):
-    return (array_ops.reshape(grad, list(op.inputs[0].shape)),)
-
-
-gradient("Squeeze")(_expand_dims_grad)
+gradient("ExpandDims")(_reshape_grad)  # TensorFlow's _ReshapeToInput: reshaped to the input's shape
+gradient("Squeeze")(_reshape_grad)
 
 
 @gradient("Pack")

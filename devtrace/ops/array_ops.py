@@ -19,7 +19,8 @@ from ..runtime.tensor import Tensor
 from ..runtime.tensor_shape import shape_text
 from ..runtime.values import constant, convert_to_tensor, host_array
 from . import shapes
-from .declare import as_tensor, host_arg, op, op_scope, public, scoped, unary, with_host_inputs
+from .declare import (as_tensor, host_arg, op, op_scope, public, scoped, static_hint, symbolic, unary,
+                      with_host_inputs)
 
 public("constant")(constant)
 public("convert_to_tensor")(convert_to_tensor)
@@ -129,6 +130,10 @@ def cast(x, dtype, name=None):
 @public("reshape")
 def reshape(tensor, shape, name=None):
     x = as_tensor(tensor)
+    if symbolic(shape):
+        hint = static_hint(shape)
+        hint = hint if hint is None or isinstance(hint, int) else tuple(-1 if d is None else d for d in hint)
+        return with_host_inputs("Reshape", (x,), (shape,), {"shape": hint}, name)
     shape = [int(d) for d in host_arg(shape)]
     return execute("Reshape", (x,), {"shape": tuple(shape)}, name=name)
 
@@ -280,7 +285,7 @@ def _tile(xp, x, multiples=()):
     return xp.tile(x, multiples)
 
 
-op("Tile", _tile, _ANY_ON_CPU, host_args={"multiples": "multiples"})
+op("Tile", _tile, _ANY_ON_CPU, host_args={"multiples": "multiples"}, shape=shapes.tile)
 op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args={"axis": "axis"})
 op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args={"shape": "shape"})
 op("OneHot", lambda xp, i, depth=0, on=1.0, off=0.0, axis=-1, dtype="float32": xp.where(
@@ -334,8 +339,9 @@ def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's 
 
 @public("size")
 def size(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's name)
-    """A constant, when the shape is known (as TensorFlow computes it eagerly)."""
-    return constant(int(np.prod(as_tensor(input).shape)), out_type)
+    """A constant, when the shape is known (as TensorFlow computes it eagerly; in a graph its ``Const``
+    is named ``Size``)."""
+    return constant(int(np.prod(as_tensor(input).shape)), out_type, name=None if context().eager else name or "Size")
 
 
 @public("rank")
@@ -369,6 +375,8 @@ def where(condition, x=None, y=None, name=None):
 
 @public("tile")
 def tile(input, multiples, name=None):  # noqa: A002 (TensorFlow's name)
+    if symbolic(multiples):
+        return with_host_inputs("Tile", (as_tensor(input),), (multiples,), {"multiples": static_hint(multiples)}, name)
     return execute("Tile", (as_tensor(input),), {"multiples": tuple(int(m) for m in host_arg(multiples))}, name=name)
 
 

@@ -15,6 +15,7 @@ from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.eager.executor import execute, execute_binary
 from ..runtime.graph.graph import get_default_graph
+from ..runtime.graph.tensor import SymbolicTensor
 from ..runtime.graph.host_consts import LEADING
 from ..runtime.registry import CPU, GPU, lookup, register
 from ..runtime.tensor import Tensor
@@ -117,6 +118,11 @@ def reduce(op_type, x, axis, attrs, name=None):
     return with_host_inputs(op_type, (x,), (axes,), attrs, name)
 
 
+def dynamic_reduce(op_type, x, axes, keepdims, name=None):
+    """A reduction over a graph tensor's axes (see :func:`symbolic`): the node's input as it is."""
+    return with_host_inputs(op_type, (x,), (axes,), {"axis": static_hint(axes, True), "keepdims": bool(keepdims)}, name)
+
+
 def with_host_inputs(op_type, inputs, host, attrs, name=None, dtype=None):
     """Run ``op_type``, its host arguments' values in ``attrs``. In a graph ``host`` (tensors already
     built: the ``Const`` a Python function made with ``constant_op.constant``, a gradient's
@@ -127,6 +133,27 @@ def with_host_inputs(op_type, inputs, host, attrs, name=None, dtype=None):
     if op_type in LEADING:  # TensorFlow's OpDef has them first (Fill's dims)
         return execute(op_type, (*host, *inputs), dict(attrs, _host_inputs=-len(host)), name=name, dtype=dtype)
     return execute(op_type, (*inputs, *host), dict(attrs, _host_inputs=len(host)), name=name, dtype=dtype)
+
+
+def symbolic(value) -> bool:
+    """Whether a host argument is a graph tensor (``tf.reshape(x, tf.shape(y))`` in a function): it
+    is the node's input, its value known when the graph runs (``with_host_inputs``)."""
+    return isinstance(value, SymbolicTensor)
+
+
+def static_hint(t, axes=False):
+    """What a graph knows of a symbolic host argument's value before it runs, for its node's attr
+    (shape inference): a ``Const``'s value; a ``Shape``'s input's dims (``None`` where unknown); else
+    unknown entries (``axes``: reduction axes, ``(None,)``)."""
+    node = t._op
+    if node.type == "Const":
+        value = node._attrs["value"]
+        return int(value) if value.ndim == 0 else tuple(int(v) for v in value)
+    if axes:
+        return (None,)
+    if node.type == "Shape" and node._inputs[0]._shape is not None:
+        return tuple(node._inputs[0]._shape)
+    return None if t._shape is None or t._shape[0] is None else (None,) * t._shape[0]
 
 
 def graph_shape(x, name="Shape"):

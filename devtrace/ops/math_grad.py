@@ -10,6 +10,7 @@ from ..runtime.dtypes import FLOATS
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from . import array_ops, complex_ops, math_ops, reduction_ops
+from .broadcast_grad import reduce_args
 from .declare import gradient, graph_shape, not_differentiable, op, op_scope, unary, with_host_inputs
 
 not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual")
@@ -44,38 +45,20 @@ def _static(shape) -> list:
     return [-1 if d is None else d for d in shape]
 
 
-def _shapes(op):
-    return [tuple(t.shape) for t in op.inputs]
-
-
 def _reduce_args(op, gx, gy):
     """TensorFlow's ``_ReduceGradientArgs``: each input's gradient summed over the axes broadcasting
-    added to it. In a graph, with both shapes known, as its ``SmartBroadcastGradientArgs`` builds it:
-    both shapes first (``Shape``, ``Shape_1`` Const nodes), then a gradient to reduce summed with
-    ``keepdims`` (its axes the ``Sum/reduction_indices`` Const) and reshaped to its input's Shape."""
-    x, y = op.inputs
-    if gx is None and gy is None:
-        return gx, gy
-    if context().eager or not (_known(x) and _known(y)):  # from the static shapes
-        return (None if gx is None else reduce_to(gx, x.shape)), (None if gy is None else reduce_to(gy, y.shape))
-    sx, sy = graph_shape(x), graph_shape(y)
-    return _reduced(gx, x, y, sx), _reduced(gy, y, x, sy)
+    added to it (``broadcast_grad``)."""
+    return reduce_args(op, gx, gy, reduce_to)
 
 
 def _known(t) -> bool:
     return t.shape.rank is not None and None not in tuple(t.shape)
 
 
-def _reduced(grad, x, other, shape):
-    """``grad`` reduced to ``x``'s shape (a Const ``shape``), broadcast against ``other``."""
-    sx, so = tuple(x.shape), tuple(other.shape)
-    rank = max(len(sx), len(so))
-    sx_b, so_b = (1,) * (rank - len(sx)) + sx, (1,) * (rank - len(so)) + so
-    axes = [a for a in range(rank) if sx_b[a] == 1 and so_b[a] != 1]
-    if grad is None or not (axes or len(sx) < len(so)):
-        return grad
-    grad = math_ops.reduce_sum(grad, axes, keepdims=True)
-    return with_host_inputs("Reshape", (grad,), (shape,), {"shape": sx})
+def _same_known(op, grad) -> bool:
+    """TensorFlow's ``_ShapesFullySpecifiedAndEqual``: no reduction to do."""
+    x, y = op.inputs
+    return _known(x) and tuple(x.shape) == tuple(y.shape) == tuple(grad.shape)
 
 
 def _scalar_skipped(op) -> bool:
@@ -85,10 +68,9 @@ def _scalar_skipped(op) -> bool:
 
 @gradient("AddV2")
 def _add_grad(op, grad):
-    sx, sy = _shapes(op)
     if _scalar_skipped(op):
         return grad, None
-    if sx == sy == tuple(grad.shape):
+    if _same_known(op, grad):
         return grad, grad
     skip = op.skip_input_indices
     return _reduce_args(op, None if 0 in skip else grad, None if 1 in skip else grad)
@@ -96,10 +78,9 @@ def _add_grad(op, grad):
 
 @gradient("Sub")
 def _sub_grad(op, grad):
-    sx, sy = _shapes(op)
     if _scalar_skipped(op):
         return grad, None
-    if sx == sy == tuple(grad.shape):
+    if _same_known(op, grad):
         return grad, math_ops.negative(grad)
     skip = op.skip_input_indices
     return _reduce_args(op, None if 0 in skip else grad, None if 1 in skip else math_ops.negative(grad))
@@ -110,7 +91,7 @@ def _mul_grad(op, grad):
     x, y = op.inputs
     if _scalar_skipped(op):
         return math_ops.multiply(grad, _conj(y)), None
-    if _known(x) and tuple(x.shape) == tuple(y.shape) == tuple(grad.shape) and grad.dtype.name in ("int32", "float32"):
+    if _same_known(op, grad) and grad.dtype.name in ("int32", "float32"):
         return math_ops.multiply(grad, y), math_ops.multiply(grad, x)  # TensorFlow's fast path: both, no reduction
     skip = op.skip_input_indices
     gx = None if 0 in skip else math_ops.multiply(grad, _conj(y))
@@ -125,7 +106,7 @@ def _real_div_grad(op, grad):
     gx = None if 0 in skip else math_ops.divide(grad, y)
     gy = None
     if 1 not in skip:
-        gy = math_ops.multiply(grad, math_ops.divide(math_ops.divide(math_ops.negative(x), y), y))
+        gy = grad * math_ops.divide(math_ops.divide(math_ops.negative(x), y), y)  # TensorFlow's operator: mul
     return _reduce_args(op, gx, gy)
 
 
@@ -200,12 +181,17 @@ def _cast_grad(op, grad):
 @gradient("Reshape")
 def _reshape_grad(op, grad):
     """Back to the input's shape: in a graph, TensorFlow's ``array_ops.shape`` of it (a ``Shape``
-    Const) when that is fully known."""
+    Const when fully known, else a ``Shape`` node); a ``Reshape``'s input with one unknown dim (and
+    no zero one) by a ``-1`` in its place, as TensorFlow's ``_ReshapeGrad``."""
     (x,) = op.inputs
     shape = graph_shape(x)
     if shape is not None:
         return (with_host_inputs("Reshape", (grad,), (shape,), {"shape": tuple(x.shape)}),)
-    return (array_ops.reshape(grad, list(x.shape)),)
+    dims = None if x.shape.rank is None else tuple(x.shape)
+    if context().eager or (op.type == "Reshape" and dims is not None and dims.count(None) == 1 and 0 not in dims):
+        return (array_ops.reshape(grad, _static(dims)),)
+    hint = None if dims is None else _static(dims)
+    return (with_host_inputs("Reshape", (grad,), (array_ops.shape(x),), {"shape": hint}),)
 
 
 @gradient("Identity")
@@ -329,8 +315,6 @@ def _transpose_grad(op, grad):
         return (with_host_inputs("Transpose", (grad,), (inverted,), {"perm": tuple(inverse)}, scope),)
 
 
-gradient("ExpandDims")(_reshape_grad)
-gradient("Squeeze")(_reshape_grad)
 not_differentiable("Equal", "NotEqual", "ArgMax", "ArgMin", "Shape", "ZerosLike", "OnesLike", "Round", "Floor",
                    "IsNan", "IsInf", "IsFinite", "LogicalAnd", "LogicalOr", "LogicalNot")
 

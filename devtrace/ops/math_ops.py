@@ -21,7 +21,8 @@ from ..runtime.values import constant
 from . import shapes
 from ..runtime import context as _context_mod
 from ..runtime.context import context
-from .declare import DISPATCH, as_tensor, binary, composite_of, host_arg, on_host, op, op_scope, pair, public, reduce, scoped, unary
+from .declare import (DISPATCH, as_tensor, binary, composite_of, dynamic_reduce, host_arg, on_host, op, op_scope, pair,
+                      public, reduce, scoped, symbolic, unary)
 from .list_ops import add_lists
 from .tensor_protocols import install_python_protocols
 
@@ -390,6 +391,8 @@ def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
     if composite is not None:
         return composite(input_tensor, axis, keepdims, name)
     x = as_tensor(input_tensor)
+    if symbolic(axis):
+        return dynamic_reduce("Sum", x, axis, keepdims, name)
     axes = host_arg(np.arange(len(x.shape), dtype=np.int32) if axis is None else axis)
     attrs = {"axis": None if axis is None else (int(axes) if axes.ndim == 0 else tuple(int(a) for a in axes)),
              "keepdims": bool(keepdims)}

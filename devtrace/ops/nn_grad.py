@@ -30,9 +30,14 @@ def _scatter(xp, shape, pieces, window, strides, padding):
     return padded[:, top:top + shape[1], left:left + shape[2], :]
 
 
+def _batch_of(sizes, grad) -> tuple:
+    """An input's sizes (the static shape): a function's unknown batch is the gradient's."""
+    return tuple(sizes) if sizes[0] is not None else (grad.shape[0], *sizes[1:])
+
+
 def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding="VALID"):
     pieces = xp.einsum("nhwo,ijco->nhwijc", grad, filters)
-    return _scatter(xp, tuple(input_sizes), pieces, filters.shape[:2], strides, padding).astype(grad.dtype)
+    return _scatter(xp, _batch_of(input_sizes, grad), pieces, filters.shape[:2], strides, padding).astype(grad.dtype)
 
 
 def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VALID"):
@@ -50,7 +55,7 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
 
 
 def _avg_pool_grad(xp, grad, orig_input_shape=(), ksize=(1, 1), strides=(1, 1), padding="VALID"):
-    shape = tuple(orig_input_shape)
+    shape = _batch_of(orig_input_shape, grad)
     counts = _windows(xp, xp.ones(shape[:3] + (1,), grad.dtype), ksize, strides, padding).sum(axis=(3, 4))
     share = grad / counts
     pieces = xp.broadcast_to(share[:, :, :, None, None, :], share.shape[:3] + tuple(ksize) + share.shape[3:])

@@ -12,7 +12,7 @@ import numpy as np
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
 from ..runtime.values import constant
-from . import array_ops, math_ops, reduction_ops
+from . import array_ops, indexing_ops, math_ops, reduction_ops
 from .declare import gradient, with_host_inputs
 from .math_grad import _static
 
@@ -28,6 +28,9 @@ def _sum_grad(op, grad):
     axes = range(len(shape)) if axis is None else ([axis] if isinstance(axis, int) else axis)
     reduced = {a % max(len(shape), 1) for a in axes}
     graph = not context().eager and None not in shape
+    if len(reduced) == len(shape) and None in shape and not context().eager:  # the input's Shape at run time
+        grad = array_ops.reshape(grad, [1] * len(shape))
+        return (with_host_inputs("Tile", (grad,), (array_ops.shape(x),), {"multiples": shape}),)
     if len(reduced) == len(shape) and None not in shape:
         if graph:
             grad = array_ops.reshape(grad, [1] * len(shape))
@@ -78,9 +81,24 @@ def _ones_of_rank(rank):
 def _mean_grad(op, grad):
     (x,) = op.inputs
     (sum_grad,) = _sum_grad(op, grad)
-    if None in tuple(x.shape):  # a function's unknown batch: the count from the shapes at run time
-        sizes = [reduction_ops.reduce_prod(array_ops.shape(t)) for t in (x, op.outputs[0])]
-        count = math_ops.maximum(math_ops.floordiv(sizes[0], math_ops.maximum(sizes[1], 1)), 1)
-        return (math_ops.divide(sum_grad, array_ops.cast(count, sum_grad.dtype)),)
+    if None in tuple(x.shape):  # a function's unknown batch: the count from the input's Shape at run time
+        return (sum_grad / array_ops.cast(_reduced_count(op), sum_grad.dtype),)
     count = max(int(np.prod(x.shape)) // max(int(np.prod(op.outputs[0].shape)), 1), 1)
     return (sum_grad / array_ops.constant(count, sum_grad.dtype),)  # TensorFlow's truediv
+
+
+def _reduced_count(op):
+    """TensorFlow's ``_MeanGrad`` for a shape not fully known: the product of the input's ``Shape``
+    at the reduced axes (the forward node's axes input, made non-negative by the rank: a ``Size``
+    Const), as it builds it."""
+    x = op.inputs[0]
+    input_shape = array_ops.shape(x)
+    rank = array_ops.size(input_shape)
+    node = getattr(op.outputs[0], "_op", None)
+    if node is not None and node._n_host > 0:
+        axes = array_ops.cast(node._inputs[-1], rank.dtype)
+    else:
+        axis = op.attrs.get("axis")
+        axes = constant(np.arange(len(x.shape)) if axis is None else np.array(axis), rank.dtype)
+    axes = (axes + rank) % rank
+    return reduction_ops.reduce_prod(indexing_ops.gather(input_shape, axes))

@@ -10,7 +10,7 @@ from ..runtime import dtypes
 from ..runtime.dtypes import NUMERIC, REAL
 from ..runtime.eager.executor import execute
 from . import shapes
-from .declare import COMPOSITE, as_tensor, host_arg, on_host, op, public, reduce
+from .declare import COMPOSITE, as_tensor, dynamic_reduce, host_arg, on_host, op, public, reduce, symbolic
 from .math_ops import check_axes, reduce_sum  # noqa: F401 (Sum lives in math_ops, with its gradient)
 
 
@@ -58,6 +58,8 @@ def _reduction(op_type, api):
         if type(input_tensor) in COMPOSITE:
             return COMPOSITE[type(input_tensor)].reduce(op_type, fn, input_tensor, axis, keepdims, name)
         x = as_tensor(input_tensor)
+        if symbolic(axis):
+            return dynamic_reduce(op_type, x, axis, keepdims, name)
         return reduce(op_type, x, axis, {"axis": _axes(x, axis), "keepdims": bool(keepdims)}, name)
     fn.__name__ = api[0].rsplit(".", 1)[-1]
     return public(*api)(fn)

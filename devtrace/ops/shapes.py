@@ -83,6 +83,8 @@ def _batch(a, b) -> tuple:
 
 def reshape(name, shapes, attrs, dtype):
     shape = shapes[0]
+    if attrs.get("shape", ()) is None:  # a shape of unknown rank, known when the graph runs
+        return dtype, None
     dims = list(attrs.get("shape", ()))
     if -1 in dims and shape is not None and None not in shape:
         known = 1
@@ -104,8 +106,18 @@ def reduction(name, shapes, attrs, dtype):
     keep = attrs.get("keepdims")
     if axis is None:
         return dtype, (tuple(1 for _ in shape) if keep else ())
+    if axis == (None,):  # axes known when the graph runs (a gradient's BroadcastGradientArgs)
+        return dtype, (tuple(None for _ in shape) if keep else None)
     axes = {a % len(shape) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))}
     return dtype, tuple((1 if i in axes else d) for i, d in enumerate(shape) if keep or i not in axes)
+
+
+def tile(name, shapes, attrs, dtype):
+    """``Tile``: each dim times its multiple (``None`` where either is known only when it runs)."""
+    shape, multiples = shapes[0], attrs.get("multiples", ())
+    if shape is None or multiples is None or len(multiples) != len(shape):
+        return dtype, None
+    return dtype, tuple(None if d is None or m is None else d * m for d, m in zip(shape, multiples))
 
 
 def fill(name, shapes, attrs, dtype):

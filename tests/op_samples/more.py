@@ -211,6 +211,18 @@ def _loop_variable_gradient(v):
     return f(t(X[1:]))
 
 
+def _unknown_batch_gradient(x):
+    """A product of two [None, 3] tensors in a function: which axes its gradient reduces is known only
+    when the function runs (BroadcastGradientArgs of the inputs' Shapes)."""
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * (x + 1.0)
+        return tape.gradient(y, x)
+    return f(t(x))
+
+
 _STACKED = np.stack([X[0], X[1] * 2])
 _SIN_X_GRAD = np.cos(X[1:]) * X[1:] + np.sin(X[1:])
 
@@ -233,6 +245,7 @@ FUNCTIONS = [
     Sample("EmptyTensorList", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
     Sample("TensorListPushBack", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
     Sample("TensorListPopBack", _function(_loop_gradient, X[1:]), _loop_gradient_value(X[1:])),
+    Sample("BroadcastGradientArgs", lambda: _unknown_batch_gradient(X), 2 * X + 1),
     Sample("VariableShape", _variable(_loop_variable_gradient, np.float32(1.5)), np.sum(2 * X[1:] * 1.5)),
     Sample("SparseToDense", lambda: tf.sparse.to_dense(tf.sparse.SparseTensor([[0, 1], [1, 0]], [5.0, 6.0], [2, 2])),
            np.array([[0, 5], [6, 0]], np.float32)),

@@ -18,15 +18,19 @@ from ..execution import allocate, onto_device, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
 from .func_graph import RESOURCE_OPS
-from .host_consts import host_memory_const, kernel_inputs
+from .host_consts import host_memory_const, kernel_inputs, runtime_attrs
 from .tensor import value_of
 from . import function_placement, lowering, placer
 
 CONTROL_FLOW = lowering.CONTROL_FLOW
 
 
+def _host(tensor):
+    return tensor._device.backend.to_host(tensor._value)
+
+
 def _truth(tensor) -> bool:
-    return bool(tensor._device.backend.to_host(tensor._value))
+    return bool(_host(tensor))
 
 
 def _run_order(graph) -> list:
@@ -169,15 +173,15 @@ class PlacedFunction:
             inputs = ([variable._value] if op.type != "AssignVariableOp" else []) + inputs
         copies = [self._on(ctx, t, device, seq, op, k) for k, t in enumerate(inputs)]
         record = (seq, op.type, op.name, op._device, device.name, self.reasons[op._id], [t._seq for t in inputs])
-        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], op._attrs or None, record,
-                       op.name)
+        attrs = runtime_attrs(op, lambda t: _host(value_of(values, t))) if op._dynamic else op._attrs
+        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name)
         if variable is not None and op.type.startswith("Assign"):
             variable._value = out
             return out
         if ctx.tapes and out is not None:
             if variable is not None:
                 variable_accessed(ctx, variable)
-            tape_record(ctx, op.type, op._attrs, inputs, out, device)
+            tape_record(ctx, op.type, attrs, inputs, out, device)
         return out
 
     @staticmethod

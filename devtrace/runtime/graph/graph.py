@@ -26,7 +26,7 @@ from .. import context as _context_mod
 from ..dtypes import as_dtype
 from ..registry import REGISTRY, lookup
 from . import host_consts, input_types, shape_inference
-from .host_consts import kernel_inputs
+from .host_consts import dynamic_inputs, kernel_inputs
 from .operation import Operation, add_consumer
 from .graph_def import GraphDef, NodeDef
 from .graph_errors import definition_frames
@@ -311,10 +311,11 @@ class Graph:
                     _VALID_NAMES.add(name)
             name = self.unique_name(name)
         op = Operation()
-        op._n_host, op._inputs, kernel = 0, inputs, inputs
+        op._n_host, op._inputs, op._dynamic, kernel = 0, inputs, (), inputs
         if attrs and "_host_inputs" in attrs:  # inputs whose values the kernel takes as attrs (host_consts)
             attrs = dict(attrs)
             op._n_host = attrs.pop("_host_inputs")
+            op._dynamic = dynamic_inputs(op, opdef)
             kernel = kernel_inputs(op)
         if dtype is None and kernel:
             dtype = kernel[0]._dtype

@@ -10,7 +10,9 @@ nothing (their host values are converted as before).
 
 A node's host inputs sit where TensorFlow's OpDef has them: after the kernel's inputs, or before
 them when the op's first input is one (``Split``'s ``split_dim``). ``Operation._n_host`` counts
-them (negative: leading); :func:`kernel_inputs` is what the kernel takes.
+them (negative: leading); :func:`kernel_inputs` is what the kernel takes. A host input that is
+not a ``Const`` (a gradient's ``Shape``, ``tf.reshape(x, tf.shape(y))``) is known only when the graph
+runs: ``Operation._dynamic`` lists it, and :func:`runtime_attrs` gives the kernel its value then.
 """
 
 from __future__ import annotations
@@ -77,3 +79,23 @@ def host_memory_const(op, device) -> bool:
     int32 one on a GPU (its GPU kernel is ``HostConstantOp``, ``HostMemory("output")``, the tensor
     made once on the host) — nothing of it is on the GPU's allocator."""
     return op.type == "Const" and device.device_type == "GPU" and op._outputs[0]._dtype is dtypes.int32
+
+
+def dynamic_inputs(op, opdef) -> tuple:
+    """``(attr, input position)`` of ``op``'s host inputs whose value is known only when the graph
+    runs (not a ``Const``: a gradient's ``Shape``, ``BroadcastGradientArgs``): their attrs hold a
+    static hint for shape inference, the kernel takes the value the input has at run time."""
+    n = op._n_host
+    first = len(op._inputs) - n if n > 0 else 0
+    return tuple((attr, first + k) for k, (attr, _) in enumerate(opdef.const_inputs[:abs(n)])
+                 if op._inputs[first + k]._op.type != "Const")
+
+
+def runtime_attrs(op, host_value) -> dict:
+    """``op``'s attrs with its dynamic host inputs' values (``host_value(tensor)``: a NumPy array)
+    — a vector as a tuple of ints, a scalar as an int, as the kernels take them."""
+    attrs = dict(op._attrs)
+    for attr, k in op._dynamic:
+        array = host_value(op._inputs[k])
+        attrs[attr] = int(array) if array.ndim == 0 else tuple(int(v) for v in array.reshape(-1))
+    return attrs

@@ -13,7 +13,8 @@ class Operation:
     """A graph node (TensorFlow's ``tf.Operation``)."""
 
     __slots__ = ("_graph", "_id", "name", "type", "_inputs", "_control_inputs", "_device", "_colocation",
-                 "_attrs", "_outputs", "_kernel_dtype", "_consumers", "_kind", "_traceback", "_n_host")
+                 "_attrs", "_outputs", "_kernel_dtype", "_consumers", "_kind", "_traceback", "_n_host",
+                 "_dynamic")
 
     @property
     def graph(self):

@@ -17,7 +17,7 @@ from ...trace import events as ev
 from ..execution import allocate, onto_device, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
-from .host_consts import host_memory_const, kernel_inputs
+from .host_consts import host_memory_const, kernel_inputs, runtime_attrs
 
 
 def post_order(ops, roots, fed=(), uses=None, folded=None) -> list[int]:
@@ -170,10 +170,16 @@ class GraphRun:
             return self.assign(op, [arrays[0], out._value], device, seq)
         if kind in RESOURCE_OPS:
             return self.resource(op, arrays, device, seq)
-        attrs = op._attrs or None
+        attrs = runtime_attrs(op, self.host_value) if op._dynamic else op._attrs or None
         if attrs and len(attrs.get("seed") or ()) == 3:  # a graph node's seeded random kernel: each session
             attrs = dict(attrs, seed=attrs["seed"] + (session._number,))  # has its own, its stream restarts
         return run_step(self.ctx, device, REGISTRY[kind], arrays, attrs, session._events[i], op.name)
+
+    def host_value(self, tensor):
+        """A run node's output on the host (a dynamic host input's value)."""
+        value = self.values[tensor._op._id]
+        value = value[tensor._index] if type(value) is tuple else value
+        return value._device.backend.to_host(value._value)
 
     def rank_of(self, op) -> Tensor:
         """A folded ``Rank``: its input's static rank."""
