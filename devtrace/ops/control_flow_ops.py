@@ -115,7 +115,7 @@ def _summarize(value) -> str:
             return quote(arr[()])
         return np.array2string(arr, separator=" ", formatter={"all": quote})
     if arr.dtype.kind == "f":
-        text = _float_text64 if arr.dtype == np.float64 else _float_text32
+        text = _float_text64 if arr.dtype == np.float64 else _float_text
         if arr.ndim == 0:
             return text(arr[()])
         with np.printoptions(formatter={"float_kind": text}):
@@ -125,19 +125,16 @@ def _summarize(value) -> str:
     return str(arr)
 
 
-def _float_text32(v) -> str:
+def _float_text(v, kind=np.float32, digits=(6, 9)) -> str:
     """TensorFlow's ``FloatToBuffer`` (a half is printed as its float): C's ``%.6g``, or ``%.9g``
-    when that does not read back as the value."""
-    v = np.float32(v)
-    short = f"{v:.6g}"
-    return short if np.float32(short) == v or v != v else f"{v:.9g}"
+    when that does not read back as the value; ``DoubleToBuffer`` (``kind=float``): 15 and 17."""
+    v = kind(v)
+    short = f"{v:.{digits[0]}g}"
+    return short if kind(short) == v or v != v else f"{v:.{digits[1]}g}"
 
 
 def _float_text64(v) -> str:
-    """TensorFlow's ``DoubleToBuffer``: ``%.15g``, or ``%.17g`` when that does not read back."""
-    v = float(v)
-    short = f"{v:.15g}"
-    return short if float(short) == v or v != v else f"{v:.17g}"
+    return _float_text(v, float, (15, 17))
 
 
 op("StringFormat", lambda xp, *arrays, template="", placeholder="{}": np.asarray(
