@@ -26,19 +26,20 @@ from .declare import (DISPATCH, as_tensor, binary, composite_of, dynamic_reduce,
 from .list_ops import add_lists
 from .tensor_protocols import install_python_protocols
 
-op("AddV2", lambda xp, a, b: a + b, NUMERIC, shape=shapes.broadcast)
+op("AddV2", lambda xp, a, b: a + b, NUMERIC, shape=shapes.broadcast, ufunc=np.add)
 op("Add", lambda xp, a, b: xp.asarray(a + b, dtype=object), {"string"}, devices=(CPU,), shape=shapes.broadcast)  # strings: concatenation
-subtract = binary("Sub", lambda xp, a, b: a - b, NUMERIC, ("subtract", "math.subtract"))
-multiply = binary("Mul", lambda xp, a, b: a * b, NUMERIC, ("multiply", "math.multiply"))
+subtract = binary("Sub", lambda xp, a, b: a - b, NUMERIC, ("subtract", "math.subtract"), ufunc=np.subtract)
+multiply = binary("Mul", lambda xp, a, b: a * b, NUMERIC, ("multiply", "math.multiply"), ufunc=np.multiply)
 divide = binary("RealDiv", lambda xp, a, b: a / b, NUMERIC, ("divide", "math.divide", "realdiv"),
-                name_scope=True)
-less = binary("Less", lambda xp, a, b: a < b, NUMERIC, ("less", "math.less"), shape=shapes.broadcast_bool)
+                name_scope=True, ufunc=np.true_divide)
+less = binary("Less", lambda xp, a, b: a < b, NUMERIC, ("less", "math.less"), shape=shapes.broadcast_bool,
+              ufunc=np.less)
 less_equal = binary("LessEqual", lambda xp, a, b: a <= b, NUMERIC, ("less_equal", "math.less_equal"),
-                    shape=shapes.broadcast_bool)
+                    shape=shapes.broadcast_bool, ufunc=np.less_equal)
 greater = binary("Greater", lambda xp, a, b: a > b, NUMERIC, ("greater", "math.greater"),
-                 shape=shapes.broadcast_bool)
+                 shape=shapes.broadcast_bool, ufunc=np.greater)
 greater_equal = binary("GreaterEqual", lambda xp, a, b: a >= b, NUMERIC, ("greater_equal", "math.greater_equal"),
-                       shape=shapes.broadcast_bool)
+                       shape=shapes.broadcast_bool, ufunc=np.greater_equal)
 negative = unary("Neg", lambda xp, a: -a, NUMERIC, ("negative", "math.negative"))
 square = unary("Square", lambda xp, a: a * a, NUMERIC, ("square", "math.square"))
 sqrt = unary("Sqrt", lambda xp, x: xp.sqrt(x), FLOATS | {"complex64", "complex128"}, ("sqrt", "math.sqrt"))
@@ -102,8 +103,8 @@ def _pow(xp, a, b):
 
 
 pow_ = binary("Pow", _pow, NUMERIC, ("pow", "math.pow"), name_scope=True)
-maximum = binary("Maximum", lambda xp, a, b: xp.maximum(a, b), REAL, ("maximum", "math.maximum"))
-minimum = binary("Minimum", lambda xp, a, b: xp.minimum(a, b), REAL, ("minimum", "math.minimum"))
+maximum = binary("Maximum", lambda xp, a, b: xp.maximum(a, b), REAL, ("maximum", "math.maximum"), ufunc=np.maximum)
+minimum = binary("Minimum", lambda xp, a, b: xp.minimum(a, b), REAL, ("minimum", "math.minimum"), ufunc=np.minimum)
 
 
 def _integer_division(fn):

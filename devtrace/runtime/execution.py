@@ -23,7 +23,7 @@ from .tensor_shape import shape_text
 
 _BY_NP = dtypes.BY_NP
 _NDARRAY, _LIST = np.ndarray, dtypes.ListValue
-_new = object.__new__
+_new = Tensor.__new__  # Tensor(...) without the __init__ frame (TensorBase's __new__ when it is C's)
 
 
 def where(op_name: str, node: str | None) -> str:

@@ -62,6 +62,9 @@ class OpDef:
     # TensorFlow's OpDef arg names (inputs, outputs, CPU host-memory args; ``ops/arg_names.py``):
     # the nodes of the one-op function an eager op runs as
     arg_names: tuple | None = None
+    # the NumPy ufunc the kernel computes for two ndarrays (``np.add`` for ``a + b``): the eager hot
+    # path calls it without the kernel's frame (executor.execute_binary)
+    ufunc: Callable | None = None
 
     def supported_types(self, dtype_name: str | None) -> tuple[str, ...]:
         """Device types with a kernel for this dtype, highest priority first."""

@@ -5,22 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes
+from .native import FASTPATH
 from .tensor_shape import TensorShape
 
 
-class Tensor:
-    """Operators (``+ - * / @``, comparisons) are installed by ``ops``, as TensorFlow's
-    ``math_ops`` overrides them on its Tensor class."""
+class _TensorBase:
+    """An eager tensor's slots, its allocation freed with it: the Python reference of
+    ``_fastpath.TensorBase``, which frees host memory in C and calls this ``__del__`` otherwise."""
 
-    __slots__ = ("_value", "_device", "_handle", "_dtype", "_seq", "__weakref__")
-    __array_priority__ = 100  # NumPy defers to the tensor's operators (ndarray + tensor is a tensor)
-
-    def __init__(self, value, device, handle, dtype, seq=0):
-        self._value = value  # a NumPy or CuPy array, resident on ``device``
-        self._device = device
-        self._handle = handle
-        self._dtype = dtype
-        self._seq = seq  # the op that produced it (trace data edges)
+    __slots__ = ("_value", "_device", "_handle", "_dtype", "_seq")
 
     def __del__(self):  # runs once per tensor: the handle needs no clearing
         handle = self._handle
@@ -29,6 +22,25 @@ class Tensor:
                 self._device.allocator.free(handle)
             except Exception:  # interpreter shutdown: allocators may already be gone
                 pass
+
+
+if FASTPATH is not None:
+    FASTPATH.set_release(_TensorBase.__del__)
+
+
+class Tensor(FASTPATH.TensorBase if FASTPATH is not None else _TensorBase):
+    """Operators (``+ - * / @``, comparisons) are installed by ``ops``, as TensorFlow's
+    ``math_ops`` overrides them on its Tensor class."""
+
+    __slots__ = ("__weakref__",)
+    __array_priority__ = 100  # NumPy defers to the tensor's operators (ndarray + tensor is a tensor)
+
+    def __init__(self, value, device, handle, dtype, seq=0):
+        self._value = value  # a NumPy or CuPy array, resident on ``device``
+        self._device = device
+        self._handle = handle
+        self._dtype = dtype
+        self._seq = seq  # the op that produced it (trace data edges)
 
     # -- properties ------------------------------------------------------------------------
     @property

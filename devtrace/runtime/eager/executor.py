@@ -18,7 +18,10 @@ from .. import context as _context_mod
 from .. import dtypes
 from ..backends import PoolExhausted
 from ..execution import allocate, finish, kernel_failed, oom, op_error_suffix, run_step
-from ..registry import REGISTRY, lookup
+from ..devices import Device
+from ..memory.host import ONEDNN_LARGE_ALLOCATION, HostAllocator
+from ..native import FASTPATH
+from ..registry import REGISTRY, OpDef, lookup
 from ..tensor import Tensor
 from .device_selection import malformed, place
 from .kernel_graph import announce
@@ -28,7 +31,9 @@ _COPY_EXEMPT = ("Identity", "IdentityN", "_EagerConst", "CopyToDevice")
 _BY_NP = dtypes.BY_NP
 # what a NumPy kernel returns for one output: an array, or a scalar for 0-d inputs
 _PLAIN = frozenset([np.ndarray, *(t for t in np.sctypeDict.values() if issubclass(t, np.generic))])
-_new = object.__new__
+_new = Tensor.__new__  # Tensor(...) without the __init__ frame (TensorBase's __new__ when it is C's)
+_KERNEL_ERRORS = (ValueError, TypeError, IndexError, MemoryError)  # a kernel's errors TensorFlow reports as its own
+_NDARRAY = np.ndarray
 
 
 class ResourceHandle:
@@ -165,10 +170,13 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     return ResourceHandle(device, seq) if out is None else out
 
 
-def execute_binary(op_name, x, y, name=None, dtype=None):
+def _execute_binary(op_name, x, y, name=None, dtype=None):
     """``execute(op_name, (x, y), None, name, dtype)``, with the call most programs make most
     spelled out in one frame: eager, placement cached, both inputs on the op's device with its
-    dtype, a NumPy kernel, no placement log and no tape. Anything else takes :func:`execute`."""
+    dtype, a NumPy kernel, no placement log and no tape. Anything else takes :func:`execute`.
+
+    The reference for ``_fastpath.execute_binary`` (the same steps in C), which runs instead when
+    it was built: see :data:`execute_binary`."""
     ctx = _context_mod._context
     if dtype is None:
         dtype = x._dtype
@@ -190,8 +198,9 @@ def execute_binary(op_name, x, y, name=None, dtype=None):
     a, b = x._value, y._value
     start = perf_counter_ns()
     try:
-        out = opdef.fn(xp, a, b)
-    except (ValueError, TypeError, IndexError, MemoryError) as e:
+        out = opdef.ufunc(a, b) if opdef.ufunc is not None and type(a) is _NDARRAY and type(b) is _NDARRAY \
+            else opdef.fn(xp, a, b)
+    except _KERNEL_ERRORS as e:
         record = (seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq))
         raise kernel_failed(ctx, device, opdef, (a, b), None, record, None, e) from None
     duration = perf_counter_ns() - start
@@ -218,6 +227,23 @@ def execute_binary(op_name, x, y, name=None, dtype=None):
     out = finish(ctx, device, opdef, out, (seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq)),
                  None, duration)
     return ResourceHandle(device, seq) if out is None else out
+
+
+def _accelerated():
+    """``_fastpath.execute_binary`` configured with this runtime's classes and functions, or
+    ``None`` when the C module is not in use (``native.py``): :func:`_execute_binary` runs then."""
+    if FASTPATH is None:
+        return None
+    FASTPATH.configure(Tensor=Tensor, Context=_context_mod.Context, Device=Device, Trace=ev.Trace, OpDef=OpDef,
+                       HostAllocator=HostAllocator, ndarray=np.ndarray, host_large=ONEDNN_LARGE_ALLOCATION,
+                       context_globals=vars(_context_mod), registry=REGISTRY, by_np=_BY_NP, plain=_PLAIN,
+                       kernel_errors=_KERNEL_ERRORS, execute=execute, lookup=lookup, kernel_failed=kernel_failed,
+                       finish=finish, oom=oom, ResourceHandle=ResourceHandle,
+                       sample_array=np.empty((3, 5), np.float32))
+    return FASTPATH.execute_binary
+
+
+execute_binary = _accelerated() or _execute_binary
 
 
 def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:

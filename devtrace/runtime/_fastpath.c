@@ -1,0 +1,825 @@
+/* The runtime's per-op hot path in C: the eager tensor's storage and release, and
+ * executor.execute_binary, step for step.
+ *
+ * The call most programs make most -- an eager two-input op with its placement cached, both inputs
+ * on the op's device with its dtype, a NumPy kernel, no placement log, no tape -- costs several
+ * times the kernel in Python bytecode. This module runs that one case without a Python frame: the
+ * same checks, kernel, allocator accounting, trace record and Tensor as executor._execute_binary,
+ * the Python reference, which runs instead when this module is not built (no C compiler when
+ * devtrace was installed) or DEVTRACE_PURE_PYTHON is set. Every other case, and every error, is
+ * handed to the Python functions the reference calls, so copies, logs, tapes and errors have one
+ * implementation.
+ *
+ * TensorBase holds an eager tensor's slots (tensor.py's _TensorBase is its Python twin) and gives
+ * its allocation back when the tensor goes: host memory (HostAllocator's counters) directly, any
+ * other through the Python twin's __del__.
+ *
+ * The Python objects read here (Context, Device, Trace, OpDef, HostAllocator) have __slots__: they
+ * are read at the offsets their member descriptors give, after an exact type check; a subclass,
+ * an unset slot or an unexpected value takes the Python path. Trace records and allocation tags
+ * hold only ints, strings and such tuples, so they are untracked by the cyclic GC when made (as
+ * the collector itself would untrack them later, after visiting each many times).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <time.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
+/* what native.py expects: a module built from other sources is not used */
+#define FASTPATH_ABI 1
+
+#define SLOT(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
+
+/* ---- what configure() was given ------------------------------------------------------------ */
+
+static PyTypeObject *Tensor_T, *Context_T, *Device_T, *Trace_T, *OpDef_T, *Host_T, *NDArray_T;
+static Py_ssize_t c_initialized_by, c_eager, c_tapes, c_placement_cache, c_scope, c_soft_placement, c_trace;
+static Py_ssize_t d_xp, d_allocator, d_name;
+static Py_ssize_t r_seq, r_listeners, r_events;
+static Py_ssize_t o_fn, o_ufunc;
+static Py_ssize_t h_bytes_in_use, h_peak, h_num_allocs, h_largest, h_onednn;
+static long long host_large;  /* HostAllocator books requests of this size and more with oneDNN too */
+static PyObject *context_globals;  /* runtime/context.py's globals: its _context */
+static PyObject *registry, *by_np, *plain, *kernel_errors;
+static PyObject *execute, *lookup, *kernel_failed, *finish, *oom, *resource_handle;
+static PyObject *s_context, *s_flush, *s_allocate, *s_dtype, *s_shape, *s_nbytes, *s_name,
+    *s_bytes_in_use;
+static int configured;
+static int check_array_layout(PyObject *sample);
+static PyObject *release;  /* frees a tensor's handle that is not a host byte count */
+
+/* ---- TensorBase ------------------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *value;  /* a NumPy or CuPy array (or NumPy scalar), resident on device */
+    PyObject *device;
+    PyObject *handle;  /* the allocator's handle, freed with the tensor (None: not accounted) */
+    PyObject *dtype;
+    PyObject *seq;  /* the op that produced it */
+} TensorBase;
+
+static PyMemberDef tensor_members[] = {
+    {"_value", T_OBJECT_EX, offsetof(TensorBase, value), 0, NULL},
+    {"_device", T_OBJECT_EX, offsetof(TensorBase, device), 0, NULL},
+    {"_handle", T_OBJECT_EX, offsetof(TensorBase, handle), 0, NULL},
+    {"_dtype", T_OBJECT_EX, offsetof(TensorBase, dtype), 0, NULL},
+    {"_seq", T_OBJECT_EX, offsetof(TensorBase, seq), 0, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static int
+tensor_traverse(TensorBase *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->value);
+    Py_VISIT(self->device);
+    Py_VISIT(self->handle);
+    Py_VISIT(self->dtype);
+    Py_VISIT(self->seq);
+    return 0;
+}
+
+static int
+tensor_clear(TensorBase *self)
+{
+    Py_CLEAR(self->value);
+    Py_CLEAR(self->device);
+    Py_CLEAR(self->handle);
+    Py_CLEAR(self->dtype);
+    Py_CLEAR(self->seq);
+    return 0;
+}
+
+static void
+tensor_dealloc(TensorBase *self)
+{
+    PyObject_GC_UnTrack(self);
+    tensor_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* a HostAllocator slot's int, or -1 when it is not a plain int */
+static long long
+host_counter(PyObject *alloc, Py_ssize_t offset)
+{
+    PyObject *value = SLOT(alloc, offset);
+    if (value == NULL || !PyLong_CheckExact(value))
+        return -1;
+    long long n = PyLong_AsLongLong(value);
+    if (n == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    return n;
+}
+
+static int
+set_counter(PyObject *alloc, Py_ssize_t offset, long long n)
+{
+    PyObject *value = PyLong_FromLongLong(n);
+    if (value == NULL)
+        return -1;
+    Py_SETREF(SLOT(alloc, offset), value);
+    return 0;
+}
+
+/* HostAllocator.free(handle) for a plain byte count: 1 done, 0 not that case, -1 error */
+static int
+host_free(PyObject *alloc, PyObject *handle)
+{
+    if (!configured || Py_TYPE(alloc) != Host_T || !PyLong_CheckExact(handle))
+        return 0;
+    long long in_use = host_counter(alloc, h_bytes_in_use), n = PyLong_AsLongLong(handle);
+    if (in_use < 0 || n < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return set_counter(alloc, h_bytes_in_use, in_use - n) < 0 ? -1 : 1;
+}
+
+/* The tensor's allocation back to its device: host memory here, any other through `release`
+ * (tensor.py's _TensorBase.__del__, the Python reference: a Ctrl-C inside it is deferred by
+ * interrupts.py, which looks for a frame named __del__) */
+static void
+tensor_finalize(TensorBase *self)
+{
+    PyObject *handle = self->handle, *device = self->device;
+    if (handle == NULL || handle == Py_None || device == NULL)
+        return;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *alloc = configured && Py_TYPE(device) == Device_T ? SLOT(device, d_allocator) : NULL;
+    int done = alloc == NULL ? 0 : host_free(alloc, handle);
+    if (done == 0 && release != NULL) {
+        PyObject *out = PyObject_CallOneArg(release, (PyObject *)self);
+        done = out == NULL ? -1 : 1;
+        Py_XDECREF(out);
+    }
+    if (done < 0)
+        PyErr_WriteUnraisable(release);
+    PyErr_Restore(type, value, tb);
+}
+
+static PyObject *
+set_release(PyObject *self, PyObject *fn)
+{
+    Py_INCREF(fn);
+    Py_XSETREF(release, fn);
+    Py_RETURN_NONE;
+}
+
+static PyTypeObject TensorBase_T = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "devtrace.runtime._fastpath.TensorBase",
+    .tp_doc = "An eager tensor's slots (_value, _device, _handle, _dtype, _seq); its allocation is freed with it.",
+    .tp_basicsize = sizeof(TensorBase),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)tensor_traverse,
+    .tp_clear = (inquiry)tensor_clear,
+    .tp_dealloc = (destructor)tensor_dealloc,
+    .tp_finalize = (destructor)tensor_finalize,
+    .tp_members = tensor_members,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ---- configure() ------------------------------------------------------------------------------ */
+
+/* The offset of `type`'s slot `name`; -1 with an exception when it is not a plain object slot. */
+static Py_ssize_t
+slot_offset(PyTypeObject *type, const char *name)
+{
+    PyObject *descr = PyObject_GetAttrString((PyObject *)type, name);
+    if (descr == NULL)
+        return -1;
+    if (Py_TYPE(descr) != &PyMemberDescr_Type || ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
+        PyErr_Format(PyExc_TypeError, "%s.%s is not a __slots__ attribute", type->tp_name, name);
+        Py_DECREF(descr);
+        return -1;
+    }
+    Py_ssize_t offset = ((PyMemberDescrObject *)descr)->d_member->offset;
+    Py_DECREF(descr);
+    return offset;
+}
+
+static int
+take(PyObject *kwargs, const char *key, PyObject **out, int want_type)
+{
+    PyObject *value = PyDict_GetItemString(kwargs, key);
+    if (value == NULL || (want_type && !PyType_Check(value))) {
+        PyErr_Format(PyExc_TypeError, "configure() needs %s", key);
+        return -1;
+    }
+    Py_INCREF(value);
+    Py_XSETREF(*out, value);
+    return 0;
+}
+
+typedef struct {
+    const char *name;
+    Py_ssize_t *offset;
+} SlotSpec;
+
+static int
+offsets(PyTypeObject *type, const SlotSpec *slots)
+{
+    for (; slots->name != NULL; slots++)
+        if ((*slots->offset = slot_offset(type, slots->name)) < 0)
+            return -1;
+    return 0;
+}
+
+static int
+intern(PyObject **out, const char *text)
+{
+    if (*out == NULL)
+        *out = PyUnicode_InternFromString(text);
+    return *out == NULL ? -1 : 0;
+}
+
+static PyObject *
+configure(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static const SlotSpec context_slots[] = {
+        {"initialized_by", &c_initialized_by}, {"eager", &c_eager}, {"tapes", &c_tapes},
+        {"placement_cache", &c_placement_cache}, {"scope", &c_scope}, {"soft_placement", &c_soft_placement},
+        {"trace", &c_trace}, {NULL, NULL}};
+    static const SlotSpec device_slots[] = {{"xp", &d_xp}, {"allocator", &d_allocator}, {"name", &d_name}, {NULL, NULL}};
+    static const SlotSpec trace_slots[] = {{"_seq", &r_seq}, {"listeners", &r_listeners}, {"_events", &r_events},
+                                           {NULL, NULL}};
+    static const SlotSpec opdef_slots[] = {{"fn", &o_fn}, {"ufunc", &o_ufunc}, {NULL, NULL}};
+    static const SlotSpec host_slots[] = {
+        {"bytes_in_use", &h_bytes_in_use}, {"peak_bytes_in_use", &h_peak}, {"num_allocs", &h_num_allocs},
+        {"largest_alloc_size", &h_largest}, {"onednn", &h_onednn}, {NULL, NULL}};
+    PyObject *large = NULL, *sample = NULL;
+
+    configured = 0;
+    if (PyTuple_GET_SIZE(args) || kwargs == NULL) {
+        PyErr_SetString(PyExc_TypeError, "configure() takes keyword arguments only");
+        return NULL;
+    }
+    if (take(kwargs, "Tensor", (PyObject **)&Tensor_T, 1) || take(kwargs, "Context", (PyObject **)&Context_T, 1)
+            || take(kwargs, "Device", (PyObject **)&Device_T, 1) || take(kwargs, "Trace", (PyObject **)&Trace_T, 1)
+            || take(kwargs, "OpDef", (PyObject **)&OpDef_T, 1) || take(kwargs, "HostAllocator", (PyObject **)&Host_T, 1)
+            || take(kwargs, "ndarray", (PyObject **)&NDArray_T, 1)
+            || take(kwargs, "context_globals", &context_globals, 0) || take(kwargs, "registry", &registry, 0)
+            || take(kwargs, "by_np", &by_np, 0) || take(kwargs, "plain", &plain, 0)
+            || take(kwargs, "kernel_errors", &kernel_errors, 0) || take(kwargs, "execute", &execute, 0)
+            || take(kwargs, "lookup", &lookup, 0) || take(kwargs, "kernel_failed", &kernel_failed, 0)
+            || take(kwargs, "finish", &finish, 0) || take(kwargs, "oom", &oom, 0)
+            || take(kwargs, "ResourceHandle", &resource_handle, 0) || take(kwargs, "host_large", &large, 0)
+            || take(kwargs, "sample_array", &sample, 0))
+        return NULL;
+    host_large = PyLong_AsLongLong(large);
+    Py_DECREF(large);
+    if (host_large == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyDict_CheckExact(context_globals) || !PyDict_CheckExact(registry) || !PyDict_CheckExact(by_np)
+            || !PyFrozenSet_CheckExact(plain) || !PyTuple_CheckExact(kernel_errors)) {
+        PyErr_SetString(PyExc_TypeError, "configure(): context_globals, registry and by_np are dicts, plain a "
+                                         "frozenset, kernel_errors a tuple");
+        return NULL;
+    }
+    if (!PyType_IsSubtype(Tensor_T, &TensorBase_T)) {
+        PyErr_SetString(PyExc_TypeError, "configure(): Tensor must derive from TensorBase");
+        return NULL;
+    }
+    if (offsets(Context_T, context_slots) || offsets(Device_T, device_slots) || offsets(Trace_T, trace_slots)
+            || offsets(OpDef_T, opdef_slots) || offsets(Host_T, host_slots))
+        return NULL;
+    if (intern(&s_context, "_context") || intern(&s_flush, "flush") || intern(&s_allocate, "allocate")
+            || intern(&s_dtype, "dtype")
+            || intern(&s_shape, "shape") || intern(&s_nbytes, "nbytes") || intern(&s_name, "name")
+            || intern(&s_bytes_in_use, "bytes_in_use"))
+        return NULL;
+    int checked = check_array_layout(sample);
+    Py_DECREF(sample);
+    if (checked < 0)
+        return NULL;
+    configured = 1;
+    Py_RETURN_NONE;
+}
+
+/* ---- execute_binary -------------------------------------------------------------------------- */
+
+static long long
+now_ns(void)
+{
+#ifdef _WIN32
+    static LARGE_INTEGER freq;
+    LARGE_INTEGER t;
+    if (!freq.QuadPart)
+        QueryPerformanceFrequency(&freq);
+    QueryPerformanceCounter(&t);
+    return (long long)((double)t.QuadPart * 1e9 / (double)freq.QuadPart);
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);  /* what time.perf_counter_ns reads on Linux */
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+#endif
+}
+
+/* a tuple of ints, strings, None and such tuples: no cycle can run through it */
+static PyObject *
+untracked(PyObject *tuple)
+{
+    if (tuple != NULL && PyObject_GC_IsTracked(tuple))
+        PyObject_GC_UnTrack(tuple);
+    return tuple;
+}
+
+/* execute(op_name, (x, y), None, name, dtype): every case but the common one */
+static PyObject *
+slow(PyObject *op_name, PyObject *x, PyObject *y, PyObject *name, PyObject *dtype)
+{
+    PyObject *inputs = PyTuple_Pack(2, x, y);
+    if (inputs == NULL)
+        return NULL;
+    PyObject *argv[] = {op_name, inputs, Py_None, name, dtype};
+    PyObject *out = PyObject_Vectorcall(execute, argv, 5, NULL);
+    Py_DECREF(inputs);
+    return out;
+}
+
+/* The op's OpPlaced record: (seq, op, node, requested, device, reason, inputs), then, when `n` is
+ * 10 or 11, shape, dtype, duration_ns and the bytes in use. `tail` holds those 3 or 4 values. */
+typedef struct {
+    PyObject *seq, *op_name, *name, *scope, *device_name, *reason, *producers;
+} Head;
+
+static PyObject *
+record(const Head *h, Py_ssize_t n, PyObject *const *tail)
+{
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL)
+        return NULL;
+    PyObject *items[] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = i < 7 ? items[i] : tail[i - 7];
+        Py_INCREF(item);
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    if (h->name == Py_None || PyUnicode_CheckExact(h->name))
+        untracked(out);
+    return out;
+}
+
+/* raise kernel_failed(ctx, device, opdef, (a, b), None, record, None, e) from None */
+static void
+raise_kernel_failed(PyObject *ctx, PyObject *device, PyObject *opdef, PyObject *a, PyObject *b, const Head *h)
+{
+    PyObject *type, *e, *tb;
+    PyErr_Fetch(&type, &e, &tb);
+    PyErr_NormalizeException(&type, &e, &tb);
+    if (tb != NULL)
+        PyException_SetTraceback(e, tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    PyObject *arrays = PyTuple_Pack(2, a, b), *head = record(h, 7, NULL), *error = NULL;
+    if (arrays != NULL && head != NULL) {
+        PyObject *argv[] = {ctx, device, opdef, arrays, Py_None, head, Py_None, e};
+        error = PyObject_Vectorcall(kernel_failed, argv, 8, NULL);
+    }
+    Py_XDECREF(arrays);
+    Py_XDECREF(head);
+    if (error == NULL) {
+        Py_XDECREF(e);
+        return;
+    }
+    PyException_SetContext(error, e);  /* steals e */
+    PyException_SetCause(error, NULL);  /* from None: __suppress_context__ */
+    PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+    Py_DECREF(error);
+}
+
+/* HostAllocator.allocate(nbytes) for a request oneDNN does not book: the handle (the byte count),
+ * or NULL without an exception when it is not that case */
+static PyObject *
+host_allocate(PyObject *alloc, PyObject *nbytes)
+{
+    if (Py_TYPE(alloc) != Host_T || !PyLong_CheckExact(nbytes))
+        return NULL;
+    long long n = PyLong_AsLongLong(nbytes);
+    long long allocs = host_counter(alloc, h_num_allocs), in_use = host_counter(alloc, h_bytes_in_use);
+    long long peak = host_counter(alloc, h_peak), largest = host_counter(alloc, h_largest);
+    PyObject *onednn = SLOT(alloc, h_onednn);
+    if (n < 0 || allocs < 0 || in_use < 0 || peak < 0 || largest < 0 || onednn == NULL
+            || (n >= host_large && onednn != Py_None)) {
+        PyErr_Clear();
+        return NULL;
+    }
+    in_use += n;
+    if (set_counter(alloc, h_num_allocs, allocs + 1) || set_counter(alloc, h_bytes_in_use, in_use)
+            || (in_use > peak && set_counter(alloc, h_peak, in_use)) || (n > largest && set_counter(alloc, h_largest, n)))
+        return NULL;
+    Py_INCREF(nbytes);
+    return nbytes;
+}
+
+/* NumPy's array object as its C headers lay it out (PyArrayObject_fields: the same from NumPy 1.7
+ * through 2.x, which extensions built against older headers rely on). configure() checks it on a
+ * sample array, else every array is read through its Python attributes. */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+} ArrayFields;
+
+static int array_layout;  /* ArrayFields matches this NumPy */
+static PyObject *last_descr, *last_dtype, *last_name;  /* the last NumPy dtype seen: its DType and name */
+static Py_ssize_t last_itemsize;
+
+static int
+check_array_layout(PyObject *sample)
+{
+    ArrayFields *f = (ArrayFields *)sample;
+    array_layout = 0;
+    if (Py_TYPE(sample) != NDArray_T)
+        return 0;
+    PyObject *descr = PyObject_GetAttr(sample, s_dtype);
+    if (descr == NULL)
+        return -1;
+    array_layout = f->nd == 2 && f->dimensions[0] == 3 && f->dimensions[1] == 5 && f->descr == descr;
+    Py_DECREF(descr);
+    return 0;
+}
+
+/* an output's DType (found in by_np), its name, shape and size in bytes, all new references:
+ * 1 found, 0 a dtype devtrace does not know (finish() takes it), -1 error */
+static int
+describe(PyObject *out, PyObject **out_dtype, PyObject **dtype_name, PyObject **shape, PyObject **nbytes)
+{
+    if (array_layout && Py_TYPE(out) == NDArray_T) {
+        ArrayFields *f = (ArrayFields *)out;
+        if (f->descr != last_descr) {  /* look it up once, keep it until another dtype comes */
+            PyObject *dtype = PyDict_GetItemWithError(by_np, f->descr), *name, *itemsize;
+            if (dtype == NULL)
+                return PyErr_Occurred() ? -1 : 0;
+            if (!(name = PyObject_GetAttr(dtype, s_name)))
+                return -1;
+            if (!(itemsize = PyObject_GetAttrString(f->descr, "itemsize"))) {
+                Py_DECREF(name);
+                return -1;
+            }
+            last_itemsize = PyLong_AsSsize_t(itemsize);
+            Py_DECREF(itemsize);
+            if (last_itemsize < 0) {
+                Py_DECREF(name);
+                return -1;
+            }
+            Py_INCREF(f->descr);
+            Py_XSETREF(last_descr, f->descr);
+            Py_INCREF(dtype);
+            Py_XSETREF(last_dtype, dtype);
+            Py_XSETREF(last_name, name);
+        }
+        Py_ssize_t size = last_itemsize;
+        PyObject *dims = PyTuple_New(f->nd);
+        if (dims == NULL)
+            return -1;
+        for (int i = 0; i < f->nd; i++) {
+            PyObject *d = PyLong_FromSsize_t(f->dimensions[i]);
+            if (d == NULL) {
+                Py_DECREF(dims);
+                return -1;
+            }
+            PyTuple_SET_ITEM(dims, i, d);
+            size *= f->dimensions[i];
+        }
+        if (!(*nbytes = PyLong_FromSsize_t(size))) {
+            Py_DECREF(dims);
+            return -1;
+        }
+        *shape = untracked(dims);
+        Py_INCREF(last_dtype);
+        *out_dtype = last_dtype;
+        Py_INCREF(last_name);
+        *dtype_name = last_name;
+        return 1;
+    }
+    PyObject *np_dtype = PyObject_GetAttr(out, s_dtype);  /* a NumPy scalar: its Python attributes */
+    if (np_dtype == NULL)
+        return -1;
+    PyObject *dtype = PyDict_GetItemWithError(by_np, np_dtype);
+    Py_DECREF(np_dtype);
+    if (dtype == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    *out_dtype = *dtype_name = *shape = *nbytes = NULL;
+    Py_INCREF(dtype);
+    *out_dtype = dtype;
+    if (!(*shape = PyObject_GetAttr(out, s_shape)) || !(*dtype_name = PyObject_GetAttr(dtype, s_name))
+            || !(*nbytes = PyObject_GetAttr(out, s_nbytes))) {
+        Py_CLEAR(*out_dtype);
+        Py_CLEAR(*shape);
+        Py_CLEAR(*dtype_name);
+        return -1;
+    }
+    if (PyTuple_CheckExact(*shape))
+        untracked(*shape);
+    return 1;
+}
+
+/* finish()'s common case, one NumPy array or scalar of a dtype devtrace knows: the output Tensor;
+ * NULL and *failed == 0 when it is not that case */
+static PyObject *
+plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, const Head *h, long long duration,
+             int *failed)
+{
+    PyObject *out_dtype, *dtype_name, *shape, *nbytes;
+    int found = describe(out, &out_dtype, &dtype_name, &shape, &nbytes);
+    *failed = found < 0;
+    if (found <= 0)
+        return NULL;
+    *failed = 1;
+    PyObject *alloc = SLOT(device, d_allocator);
+    Py_XINCREF(alloc);
+    PyObject *tag = NULL, *handle = NULL, *in_use = NULL, *rec = NULL, *events, *dur = NULL, *t = NULL;
+    if (alloc == NULL || !(dur = PyLong_FromLongLong(duration)))
+        goto done;
+    handle = host_allocate(alloc, nbytes);
+    if (handle == NULL) {
+        if (PyErr_Occurred() || !(tag = untracked(PyTuple_Pack(3, h->op_name, shape, dtype_name))))
+            goto done;
+        PyObject *argv[] = {NULL, alloc, nbytes, tag};  /* argv[0]: room for the bound call */
+        if (!(handle = PyObject_VectorcallMethod(s_allocate, argv + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL)))
+            goto done;
+    }
+    events = SLOT(trace, r_events);
+    if (events == NULL || !PyList_CheckExact(events)) {
+        PyErr_SetString(PyExc_RuntimeError, "the trace's _events is not a list");
+        goto done;
+    }
+    if (handle == Py_None) {  /* the device is full: the record without the bytes in use, then TF's OOM */
+        PyObject *tail[] = {shape, dtype_name, dur};
+        if (!(rec = record(h, 10, tail)) || PyList_Append(events, rec))
+            goto done;
+        PyObject *argv[] = {ctx, device, out, h->op_name, h->seq, out_dtype};
+        PyObject *error = PyObject_Vectorcall(oom, argv, 6, NULL);
+        if (error != NULL) {
+            PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+            Py_DECREF(error);
+        }
+        goto done;
+    }
+    if (Py_TYPE(alloc) == Host_T && (in_use = SLOT(alloc, h_bytes_in_use)) != NULL)
+        Py_INCREF(in_use);
+    else if (!(in_use = PyObject_GetAttr(alloc, s_bytes_in_use)))
+        goto done;
+    {
+        PyObject *tail[] = {shape, dtype_name, dur, in_use};
+        if (!(rec = record(h, 11, tail)) || PyList_Append(events, rec))
+            goto done;
+    }
+    t = Tensor_T->tp_alloc(Tensor_T, 0);  /* Tensor(...) without __init__: the slots set here */
+    if (t == NULL)
+        goto done;
+    TensorBase *tb = (TensorBase *)t;
+    Py_INCREF(out);
+    tb->value = out;
+    Py_INCREF(device);
+    tb->device = device;
+    tb->handle = handle;
+    handle = NULL;
+    tb->dtype = out_dtype;
+    out_dtype = NULL;
+    Py_INCREF(h->seq);
+    tb->seq = h->seq;
+    *failed = 0;
+done:
+    Py_XDECREF(alloc);
+    Py_XDECREF(out_dtype);
+    Py_XDECREF(shape);
+    Py_XDECREF(dtype_name);
+    Py_XDECREF(nbytes);
+    Py_XDECREF(tag);
+    Py_XDECREF(handle);
+    Py_XDECREF(in_use);
+    Py_XDECREF(dur);
+    Py_XDECREF(rec);
+    return t;
+}
+
+/* the kernel's output: the op's NumPy ufunc for two arrays, else its kernel fn(xp, a, b) */
+static PyObject *
+run_kernel(PyObject *opdef, PyObject *xp, PyObject *a, PyObject *b)
+{
+    PyObject *ufunc = SLOT(opdef, o_ufunc);
+    if (ufunc != NULL && ufunc != Py_None && Py_TYPE(a) == NDArray_T && Py_TYPE(b) == NDArray_T) {
+        PyObject *argv[] = {a, b};
+        return PyObject_Vectorcall(ufunc, argv, 2, NULL);
+    }
+    PyObject *fn = SLOT(opdef, o_fn);
+    if (fn == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "an op without a kernel");
+        return NULL;
+    }
+    PyObject *argv[] = {xp, a, b};
+    return PyObject_Vectorcall(fn, argv, 3, NULL);
+}
+
+static PyObject *
+execute_binary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 3 || nargs > 5) {
+        PyErr_SetString(PyExc_TypeError, "execute_binary(op_name, x, y, name=None, dtype=None)");
+        return NULL;
+    }
+    PyObject *op_name = args[0], *x = args[1], *y = args[2];
+    PyObject *name = nargs > 3 ? args[3] : Py_None;
+    PyObject *dtype = nargs > 4 ? args[4] : Py_None;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "execute_binary before configure()");
+        return NULL;
+    }
+    if (Py_TYPE(x) != Tensor_T || Py_TYPE(y) != Tensor_T) {  /* not an eager Tensor: x._dtype as the reference reads it */
+        if (dtype != Py_None)
+            return slow(op_name, x, y, name, dtype);
+        PyObject *x_dtype = PyObject_GetAttrString(x, "_dtype");
+        if (x_dtype == NULL)
+            return NULL;
+        PyObject *out = slow(op_name, x, y, name, x_dtype);
+        Py_DECREF(x_dtype);
+        return out;
+    }
+    TensorBase *tx = (TensorBase *)x, *ty = (TensorBase *)y;
+    if (tx->dtype == NULL || ty->dtype == NULL || tx->value == NULL || ty->value == NULL || tx->seq == NULL
+            || ty->seq == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_dtype");  /* a Tensor made without its slots */
+        return NULL;
+    }
+    if (dtype == Py_None)
+        dtype = tx->dtype;
+    /* what is read here is held from the first allocation on: a collection may run any finaliser */
+    PyObject *ctx = PyDict_GetItemWithError(context_globals, s_context), *hit = NULL;
+    if (ctx == NULL && PyErr_Occurred())
+        return NULL;
+    if (ctx == NULL || Py_TYPE(ctx) != Context_T || SLOT(ctx, c_initialized_by) == NULL
+            || SLOT(ctx, c_initialized_by) == Py_None || SLOT(ctx, c_eager) != Py_True)
+        return slow(op_name, x, y, name, dtype);
+    PyObject *tapes = SLOT(ctx, c_tapes), *cache = SLOT(ctx, c_placement_cache), *scope = SLOT(ctx, c_scope);
+    PyObject *soft = SLOT(ctx, c_soft_placement);
+    if (tapes == NULL || !PyList_CheckExact(tapes) || PyList_GET_SIZE(tapes) || cache == NULL
+            || !PyDict_CheckExact(cache) || scope == NULL || soft == NULL)
+        return slow(op_name, x, y, name, dtype);
+    Py_INCREF(ctx);
+    PyObject *key = PyTuple_Pack(4, op_name, dtype, scope, soft);
+    if (key == NULL) {
+        Py_DECREF(ctx);
+        return NULL;
+    }
+    hit = PyDict_GetItemWithError(SLOT(ctx, c_placement_cache), key);
+    Py_XINCREF(hit);
+    Py_DECREF(key);
+    if (hit == NULL && PyErr_Occurred()) {
+        Py_DECREF(ctx);
+        return NULL;
+    }
+    PyObject *trace = SLOT(ctx, c_trace), *device = hit != NULL && PyTuple_CheckExact(hit) && PyTuple_GET_SIZE(hit) >= 2
+        ? PyTuple_GET_ITEM(hit, 0) : NULL;
+    PyObject *xp = device != NULL && Py_TYPE(device) == Device_T ? SLOT(device, d_xp) : NULL;
+    PyObject *listeners = trace != NULL && Py_TYPE(trace) == Trace_T ? SLOT(trace, r_listeners) : NULL;
+    PyObject *seq_obj = listeners != NULL ? SLOT(trace, r_seq) : NULL;
+    scope = SLOT(ctx, c_scope);
+    if (xp == NULL || tx->device != device || ty->device != device || ty->dtype != dtype || tx->dtype != dtype
+            || xp == Py_None || listeners == NULL || !PyList_CheckExact(listeners) || PyList_GET_SIZE(listeners)
+            || seq_obj == NULL || !PyLong_CheckExact(seq_obj) || SLOT(device, d_name) == NULL || scope == NULL) {
+        Py_XDECREF(hit);
+        Py_DECREF(ctx);
+        return slow(op_name, x, y, name, dtype);
+    }
+
+    /* from here on the op has its seq: it runs, or fails as the reference fails */
+    long long seq_value = PyLong_AsLongLong(seq_obj) + 1;
+    if (seq_value == 0 && PyErr_Occurred()) {
+        Py_DECREF(hit);
+        Py_DECREF(ctx);
+        return NULL;
+    }
+    Head h = {PyLong_FromLongLong(seq_value), op_name, name, scope, SLOT(device, d_name), PyTuple_GET_ITEM(hit, 1),
+              untracked(PyTuple_Pack(2, tx->seq, ty->seq))};
+    if (h.seq == NULL || h.producers == NULL) {
+        Py_XDECREF(h.seq);
+        Py_XDECREF(h.producers);
+        Py_DECREF(hit);
+        Py_DECREF(ctx);
+        return NULL;
+    }
+    Py_INCREF(h.seq);
+    Py_SETREF(SLOT(trace, r_seq), h.seq);
+    /* the kernel, the allocator or a flush may run any Python code: hold what is read after it */
+    Py_INCREF(device);
+    Py_INCREF(trace);
+    Py_INCREF(xp);
+    Py_INCREF(h.scope);
+    Py_INCREF(h.device_name);
+    Py_INCREF(h.reason);
+    PyObject *result = NULL, *opdef = NULL, *out = NULL, *a = tx->value, *b = ty->value;
+    Py_INCREF(a);
+    Py_INCREF(b);
+    if (!(seq_value & 4095)) {  /* Trace.FLUSH_EVERY, as the reference */
+        PyObject *argv[] = {NULL, trace};
+        PyObject *flushed = PyObject_VectorcallMethod(s_flush, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (flushed == NULL)
+            goto done;
+        Py_DECREF(flushed);
+    }
+    opdef = PyDict_GetItemWithError(registry, op_name);
+    if (opdef != NULL) {
+        Py_INCREF(opdef);
+    } else {
+        if (PyErr_Occurred() || !(opdef = PyObject_Vectorcall(lookup, &op_name, 1, NULL)))
+            goto done;
+    }
+    if (Py_TYPE(opdef) != OpDef_T) {
+        PyErr_SetString(PyExc_TypeError, "the registry holds an op that is not an OpDef");
+        goto done;
+    }
+    long long start = now_ns();
+    out = run_kernel(opdef, xp, a, b);
+    long long duration = now_ns() - start;
+    if (out == NULL) {
+        if (PyErr_ExceptionMatches(kernel_errors))
+            raise_kernel_failed(ctx, device, opdef, a, b, &h);
+        goto done;
+    }
+    int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
+    if (contains < 0)
+        goto done;
+    if (contains) {
+        int failed;
+        result = plain_output(ctx, device, trace, out, &h, duration, &failed);
+        if (result != NULL || failed)
+            goto done;
+    }
+    {
+        PyObject *head = record(&h, 7, NULL), *dur = PyLong_FromLongLong(duration);
+        if (head != NULL && dur != NULL) {
+            PyObject *argv[] = {ctx, device, opdef, out, head, Py_None, dur};
+            result = PyObject_Vectorcall(finish, argv, 7, NULL);
+        }
+        Py_XDECREF(head);
+        Py_XDECREF(dur);
+    }
+    if (result == Py_None) {
+        Py_DECREF(result);
+        PyObject *argv[] = {device, h.seq};
+        result = PyObject_Vectorcall(resource_handle, argv, 2, NULL);
+    }
+done:
+    Py_XDECREF(out);
+    Py_XDECREF(opdef);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    Py_DECREF(h.seq);
+    Py_DECREF(h.producers);
+    Py_DECREF(h.scope);
+    Py_DECREF(h.device_name);
+    Py_DECREF(h.reason);
+    Py_DECREF(ctx);
+    Py_DECREF(hit);
+    Py_DECREF(device);
+    Py_DECREF(trace);
+    Py_DECREF(xp);
+    return result;
+}
+
+/* ---- the module ----------------------------------------------------------------------------- */
+
+static PyMethodDef methods[] = {
+    {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
+     "configure(**classes_and_functions): the classes whose slots the hot path reads and the Python functions "
+     "it hands every other case to (runtime/eager/executor.py calls it once)"},
+    {"set_release", set_release, METH_O,
+     "set_release(fn): fn(tensor) frees a tensor's allocation when the host's counters cannot (tensor.py)"},
+    {"execute_binary", (PyCFunction)(void (*)(void))execute_binary, METH_FASTCALL,
+     "execute_binary(op_name, x, y, name=None, dtype=None): executor._execute_binary in C"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fastpath", "The runtime's per-op hot path in C (see runtime/_fastpath.c).", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fastpath(void)
+{
+    if (PyType_Ready(&TensorBase_T) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&TensorBase_T);
+    if (PyModule_AddIntConstant(m, "ABI", FASTPATH_ABI) < 0
+            || PyModule_AddObject(m, "TensorBase", (PyObject *)&TensorBase_T) < 0) {
+        Py_DECREF(&TensorBase_T);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
