@@ -5,17 +5,27 @@ is TensorFlow's ``TypeError``."""
 
 from __future__ import annotations
 
-_GROUPS: dict = {}  # op type -> ((index, arg name, type attr), ...) of its single typed inputs
+from .tensor import SymbolicTensor
+
+_PAIRS: dict = {}  # op type -> ((index, arg, index, arg), ...): the inputs one attr types, each against the first
 
 
-def _typed(opdef) -> tuple:
-    groups = _GROUPS.get(opdef.name)
-    if groups is None:
+def _pairs(opdef) -> tuple:
+    pairs = _PAIRS.get(opdef.name)
+    if pairs is None:
         specs = opdef.arg_names[0] if opdef.arg_names else ()
         if any("*" in s for s in specs):  # a list input: positions do not map to args
             specs = ()
-        groups = _GROUPS[opdef.name] = tuple((i, *s.split("@")) for i, s in enumerate(specs) if "@" in s)
-    return groups
+        first, found = {}, []
+        for i, spec in enumerate(specs):
+            if "@" in spec:
+                arg, attr = spec.split("@")
+                if attr in first:
+                    found.append((*first[attr], i, arg))
+                else:
+                    first[attr] = (i, arg)
+        pairs = _PAIRS[opdef.name] = (tuple(found), len(specs))
+    return pairs
 
 
 def check(opdef, inputs):
@@ -23,14 +33,13 @@ def check(opdef, inputs):
     by one attr differ."""
     if opdef is None or not opdef.arg_names:
         return opdef
-    groups = _typed(opdef)
-    if len(groups) < 2 or len(inputs) < len(opdef.arg_names[0]):
-        return opdef
-    first = {}
-    for index, arg, attr in groups:
-        dtype = inputs[index].dtype
-        seen = first.setdefault(attr, (arg, dtype))
-        if seen[1] is not dtype:
-            raise TypeError(f"Input '{arg}' of '{opdef.name}' Op has type {dtype.name} that does not match type "
-                            f"{seen[1].name} of argument '{seen[0]}'.")
+    pairs, n_args = _PAIRS.get(opdef.name) or _pairs(opdef)
+    if pairs and len(inputs) >= n_args:
+        for i, arg, j, other in pairs:
+            a, b = inputs[i], inputs[j]
+            expected = a._dtype if type(a) is SymbolicTensor else a.dtype  # or an eager tensor, a handle …
+            dtype = b._dtype if type(b) is SymbolicTensor else b.dtype
+            if dtype is not expected:
+                raise TypeError(f"Input '{other}' of '{opdef.name}' Op has type {dtype.name} that does not match type "
+                                f"{expected.name} of argument '{arg}'.")
     return opdef

@@ -78,8 +78,8 @@ class Session:
         try:
             with _collector_paused():
                 self._place()
-            keep = [e._op._id for e in elements if isinstance(e, SymbolicTensor)]
-            values = step.run([op._id for op in fetch.targets(elements)], keep)
+                keep = [e._op._id for e in elements if isinstance(e, SymbolicTensor)]
+                values = step.run([op._id for op in fetch.targets(elements)], keep)
         except BaseException as e:
             ctx.emit_graph(ev.SessionRun(self._number, self._runs, True, step.executed, type(e).__name__))
             if isinstance(e, OpError) and not placer.tf1_graphs():
@@ -180,9 +180,9 @@ class Session:
 
 @contextlib.contextmanager
 def _collector_paused():
-    """Placing a graph makes a few objects per node and frees none: the cyclic collector, which
-    would walk the whole heap again and again meanwhile, waits until it is done (no code of the
-    program runs while the graph is placed)."""
+    """Placing a graph makes a few objects per node and frees none, running it a tensor per node
+    that reference counting frees: the cyclic collector, which would walk the whole graph again
+    and again meanwhile, waits until the step is done (its kernels make no cycles)."""
     if not gc.isenabled():
         yield
         return
