@@ -124,8 +124,10 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     """
     ctx = _context_mod._context
     if ctx is None or ctx.initialized_by is None or not ctx.eager:
+        if ctx is not None and not ctx.eager:  # graph mode
+            return ctx.graph_builder.op(op_name, inputs, attrs, name, dtype, resource)
         ctx = _ctx(op_name)
-        if ctx is None:  # graph mode
+        if ctx is None:  # graph mode in a context just made
             return _context_mod.context().graph_builder.op(op_name, inputs, attrs, name, dtype, resource)
     opdef = REGISTRY.get(op_name) or lookup(op_name)
     if dtype is None and inputs:

@@ -19,13 +19,11 @@ import re
 
 import numpy as np
 
-from ...devices.device_spec import DeviceSpecV2
-from ...devices.spec import DeviceSpec
 from ...errors import NotFoundError
 from .. import context as _context_mod
 from ..dtypes import as_dtype
 from ..registry import REGISTRY, lookup
-from . import host_consts, input_types, shape_inference
+from . import device_scopes, graph_elements, host_consts, input_types, shape_inference
 from .host_consts import dynamic_inputs, kernel_inputs
 from .operation import Operation, add_consumer
 from .graph_def import GraphDef, NodeDef
@@ -41,6 +39,7 @@ NO_OUTPUT = frozenset(("NoOp",))
 GENERATOR, REF_GENERATOR = 1, 2  # Operation._kind (0: any other node)
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _VALID_NAMES: set = set()  # node names the pattern accepted (a loop names its nodes alike)
+_new_tensor = SymbolicTensor.__new__  # a SymbolicTensor without its __init__ frame (_binary_node)
 
 
 class Graph:
@@ -97,48 +96,7 @@ class Graph:
 
     def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
         """TensorFlow's ``Graph.as_graph_element``, with its error texts."""
-        types = "Tensor or Operation" if allow_tensor and allow_operation else \
-            "Tensor" if allow_tensor else "Operation"
-        convert = getattr(obj, "_as_graph_element", None)
-        if convert is not None:
-            obj = convert()
-        if isinstance(obj, bytes):
-            obj = obj.decode()
-        if isinstance(obj, str):
-            return self._element_by_name(obj, allow_tensor, allow_operation, types)
-        if isinstance(obj, SymbolicTensor) and allow_tensor:
-            if obj._op._graph is not self:
-                raise ValueError(f"Tensor {obj} is not an element of this graph.")
-            return obj
-        if isinstance(obj, Operation) and allow_operation:
-            if obj._graph is not self:
-                raise ValueError(f"Operation {obj} is not an element of this graph.")
-            return obj
-        raise TypeError(f"Can not convert a {type(obj).__name__} into a {types}.")
-
-    def _element_by_name(self, name, allow_tensor, allow_operation, types):
-        if ":" in name and allow_tensor:
-            op_name, _, index = name.rpartition(":")
-            if not index.isdigit():
-                raise ValueError(f"The name {name!r} looks a like a Tensor name, but is not a valid one. Tensor "
-                                 f"names must be of the form \"<op_name>:<output_index>\".")
-            op = self._by_name.get(op_name)
-            if op is None:
-                raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The operation, "
-                               f"{op_name!r}, does not exist in the graph.")
-            if int(index) >= len(op._outputs):
-                raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The operation, "
-                               f"{op_name!r}, exists but only has {len(op._outputs)} outputs.")
-            return op._outputs[int(index)]
-        if ":" in name:
-            raise ValueError(f"Name {name!r} appears to refer to a Tensor, not a {types}.")
-        if allow_operation:
-            if name not in self._by_name:
-                raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
-            return self._by_name[name]
-        what = "refers to an Operation" if name in self._by_name else "looks like an (invalid) Operation name"
-        raise ValueError(f"The name {name!r} {what}, not a {types}. Tensor names must be of the form "
-                         f"\"<op_name>:<output_index>\".")
+        return graph_elements.as_graph_element(self, obj, allow_tensor, allow_operation)
 
     # -- scopes ------------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -164,13 +122,15 @@ class Graph:
         if mark_as_used:
             names[key] = i + 1
         if i > 0:
-            taken = f"{key}_{i}"
+            suffix = f"_{i}"
+            taken = key + suffix
             while taken in names:
                 i += 1
-                taken = f"{key}_{i}"
+                suffix = f"_{i}"
+                taken = key + suffix
             if mark_as_used:
                 names[taken] = 1
-            name = f"{name}_{i}"
+            name += suffix
         return name
 
     @contextlib.contextmanager
@@ -197,18 +157,7 @@ class Graph:
     def device(self, name):
         """A device scope recorded on the nodes created inside (``merge_device``: inner fields
         override outer ones; ``None`` ignores outer scopes; ``""`` inherits them)."""
-        if name is None or name == "":
-            entry = name
-        elif callable(name) and not isinstance(name, DeviceSpec) and not hasattr(name, "name"):
-            entry = name  # a device function: called with each node created inside (TF1's device functions)
-        else:
-            if isinstance(name, DeviceSpecV2):
-                name = name.to_string()
-            name = getattr(name, "name", name) if not isinstance(name, (str, DeviceSpec)) else name
-            if isinstance(name, str):  # TensorFlow's Python parse (its errors), then devtrace's placer's
-                name = DeviceSpecV2.from_string(name).to_string()
-            entry = DeviceSpec.from_string(name)
-        self._device_stack.append(entry)
+        self._device_stack.append(device_scopes.entry(name))
         self._recompute_device()
         try:
             yield
@@ -217,37 +166,10 @@ class Graph:
             self._recompute_device()
 
     def _recompute_device(self) -> None:
-        merged = None
-        self._device_functions = False
-        for entry in reversed(self._device_stack):
-            if entry == "":
-                continue
-            if entry is None:
-                break
-            if not isinstance(entry, DeviceSpec):
-                self._device_functions = True
-                continue
-            merged = entry if merged is None else entry.make_merged_spec(merged)
-        self._device = "" if merged is None else merged.to_string()
+        self._device, self._device_functions = device_scopes.merged(self._device_stack)
 
     def _device_for(self, op) -> str:
-        """A node's device when device functions are on the stack, as TensorFlow applies them:
-        innermost first; a scope's spec fills the fields still unset, a function's result replaces
-        the device (kept as the function spelled it)."""
-        device = ""
-        for entry in reversed(self._device_stack):
-            if entry == "":
-                continue
-            if entry is None:
-                break
-            if isinstance(entry, DeviceSpec):
-                device = entry.make_merged_spec(DeviceSpec.from_string(device)).to_string() if device \
-                    else entry.to_string()
-            else:
-                chosen = entry(op)
-                spec = isinstance(chosen, (DeviceSpec, DeviceSpecV2))
-                device = "" if chosen is None else chosen.to_string() if spec else chosen
-        return device
+        return device_scopes.device_for(self._device_stack, op)
 
     @contextlib.contextmanager
     def colocate_with(self, op, ignore_existing=False):
@@ -349,6 +271,47 @@ class Graph:
         self._by_name[name] = op
         return op
 
+    def _binary_node(self, op_type, opdef, inputs, name, dtype):
+        """``output_of(self._create_op(op_type, inputs, None, name, dtype))`` for the node most
+        graphs are made of, in one frame: two inputs of this graph with one dtype (``build_op``
+        checked), an op with a shape function and one output, no attributes, a name used before
+        (or none), and no device function, colocation or control dependency around it. The node
+        and its output are made without ``__init__`` frames, their fields set here as
+        ``_create_op`` and ``shape_inference.outputs`` set them. Anything else takes ``_create_op``."""
+        if self._finalized or self._device_functions or self._colocation_stack or self._control_stack \
+                or (name and name not in _VALID_NAMES):
+            return output_of(self._create_op(op_type, inputs, None, name, dtype), False)
+        x, y = inputs
+        if dtype is None:
+            dtype = x._dtype
+        name = self.unique_name(name or op_type)
+        ops = self._ops
+        i = len(ops)
+        op = Operation()
+        op._graph, op._id, op.name, op.type, op._attrs, op._inputs = self, i, name, op_type, None, inputs
+        op._n_host, op._dynamic, op._control_inputs, op._colocation, op._consumers, op._kind = 0, (), (), None, None, 0
+        op._kernel_dtype = dtype.name
+        op._traceback = definition_frames(4)  # 1: this method, 2: build_op, 3: execute
+        op._device = self._device
+        out_dtype, shape = opdef.shape(name, [x._shape, y._shape], {}, dtype)
+        t = _new_tensor(SymbolicTensor)
+        t._value = t._device = t._handle = None
+        t._seq, t._dtype, t._op, t._index, t._shape = 0, out_dtype, op, 0, shape
+        op._outputs = (t,)
+        for producer in (x._op, y._op):  # add_consumer's common cases, spelled out
+            consumers = producer._consumers
+            if consumers is None:
+                producer._consumers = i
+            elif type(consumers) is list:
+                consumers.append(i)
+            else:
+                producer._consumers = [consumers, i]
+        if op_type in REF_INPUTS:
+            self._ref_consumers.append(i)
+        ops.append(op)
+        self._by_name[name] = op
+        return t
+
     def _colocate(self, op, i: int) -> None:
         """``op`` (node ``i``) joins the groups of the ``colocate_with`` scopes around it, and takes
         the device of the innermost one that has one."""
@@ -446,7 +409,14 @@ def build_op(op_type, inputs, attrs, name, dtype, resource):
     """What ``execute`` does in graph mode: add a node, return its output. A function graph
     (``FuncGraph``) captures eager tensors and variables; a TF1 graph refuses them."""
     graph = _STACK[-1] if _STACK else get_default_graph()
-    opdef = input_types.check(REGISTRY.get(op_type), inputs)
+    opdef = REGISTRY.get(op_type)
+    if attrs is None and resource is None and graph.captures is None and type(inputs) is tuple and len(inputs) == 2:
+        x, y = inputs  # most nodes: two inputs of one TF1 graph with one dtype (no TypeError to raise)
+        if type(x) is SymbolicTensor and type(y) is SymbolicTensor and x._dtype is y._dtype \
+                and x._op._graph is y._op._graph and opdef is not None and opdef.shape is not None \
+                and not opdef.multi:
+            return x._op._graph._binary_node(op_type, opdef, inputs, name, dtype)
+    opdef = input_types.check(opdef, inputs)
     if graph.captures is not None:
         return graph.build(op_type, inputs, attrs, name, dtype, resource)
     if resource is not None or op_type == "VarHandleOp":

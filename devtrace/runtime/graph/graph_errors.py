@@ -43,15 +43,17 @@ def _kind(filename: str) -> int:
     return _SKIP if filename.startswith(_PACKAGE_DIR) or filename.startswith("<frozen") else _USER
 
 
-def definition_frames() -> tuple:
+def definition_frames(skip: int = 3) -> tuple:
     """The user's frames creating a node, outermost first, as ``(code, offset)`` pairs — what the
     frames hold, no line looked up (``frame_lines`` does that when an error or
     ``Operation.traceback`` shows them): devtrace's frames, ``<frozen …>`` ones and those of the
-    launcher (above ``runpy``) left out."""
+    launcher (above ``runpy``) left out. ``skip``: the frames above this one known to be
+    devtrace's (by default ``Graph._create_op`` and the devtrace function calling it), passed
+    over without creating their frame objects."""
     frames = []
     kinds = _kinds
-    try:  # 1: Graph._create_op, 2: the devtrace function calling it; skipped without creating their frame objects
-        frame = sys._getframe(3)
+    try:
+        frame = sys._getframe(skip)
     except ValueError:
         frame = sys._getframe(1)
     while frame is not None:
@@ -60,9 +62,9 @@ def definition_frames() -> tuple:
         kind = kinds.get(filename)
         if kind is None:
             kind = kinds[filename] = _kind(filename)
-        if kind == _LAUNCHER:
-            break
         if kind:
+            if kind == _LAUNCHER:
+                break
             frames.append(code)
             frames.append(frame.f_lasti)
         frame = frame.f_back
