@@ -23,6 +23,9 @@ from .tensor_shape import shape_text
 
 _BY_NP = dtypes.BY_NP
 _NDARRAY, _LIST = np.ndarray, dtypes.ListValue
+# what a NumPy kernel returns for one output: an array, or a scalar for 0-d inputs
+PLAIN = frozenset([np.ndarray, *(t for t in np.sctypeDict.values() if issubclass(t, np.generic))])
+KERNEL_ERRORS = (ValueError, TypeError, IndexError, MemoryError)  # a kernel's errors TensorFlow reports as its own
 _new = Tensor.__new__  # Tensor(...) without the __init__ frame (TensorBase's __new__ when it is C's)
 
 
@@ -88,7 +91,7 @@ def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
                 out = opdef.fn(xp, *arrays)
         else:
             out = device.backend.run(opdef.fn, arrays, attrs)
-    except (ValueError, TypeError, IndexError, PoolExhausted, MemoryError) as e:
+    except KERNEL_ERRORS as e:  # a real GPU's PoolExhausted too: a MemoryError
         raise kernel_failed(ctx, device, opdef, arrays, attrs, record, node, e) from None
     return finish(ctx, device, opdef, out, record, node, perf_counter_ns() - start)
 

@@ -17,6 +17,7 @@ from ...trace import events as ev
 from .. import context as _context_mod
 from .. import dtypes
 from ..backends import PoolExhausted
+from ..execution import KERNEL_ERRORS as _KERNEL_ERRORS, PLAIN as _PLAIN
 from ..execution import allocate, finish, kernel_failed, oom, op_error_suffix, run_step
 from ..devices import Device
 from ..memory.host import ONEDNN_LARGE_ALLOCATION, HostAllocator
@@ -29,10 +30,7 @@ from .tape import record as tape_record
 
 _COPY_EXEMPT = ("Identity", "IdentityN", "_EagerConst", "CopyToDevice")
 _BY_NP = dtypes.BY_NP
-# what a NumPy kernel returns for one output: an array, or a scalar for 0-d inputs
-_PLAIN = frozenset([np.ndarray, *(t for t in np.sctypeDict.values() if issubclass(t, np.generic))])
 _new = Tensor.__new__  # Tensor(...) without the __init__ frame (TensorBase's __new__ when it is C's)
-_KERNEL_ERRORS = (ValueError, TypeError, IndexError, MemoryError)  # a kernel's errors TensorFlow reports as its own
 _NDARRAY = np.ndarray
 
 

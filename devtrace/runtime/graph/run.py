@@ -10,14 +10,19 @@ the same), fetched values when ``run`` returns, variables when the session close
 
 from __future__ import annotations
 
+from time import perf_counter_ns
+
 import numpy as np
 
 from ...errors import FailedPreconditionError, InvalidArgumentError
 from ...trace import events as ev
-from ..execution import allocate, onto_device, run_step
+from ..dtypes import BY_NP as _BY_NP
+from ..execution import KERNEL_ERRORS, PLAIN, allocate, finish, kernel_failed, onto_device, oom, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
 from .host_consts import host_memory_const, kernel_inputs, runtime_attrs
+
+_new = Tensor.__new__  # Tensor(...) without the __init__ frame (TensorBase's __new__ when it is C's)
 
 
 def post_order(ops, roots, fed=(), uses=None, folded=None) -> list[int]:
@@ -113,15 +118,17 @@ class GraphRun:
                 values[i] = self.execute(op)
             else:  # an ordinary kernel without attributes: its inputs' values where they are, else through ``input``
                 device = placed[i]
-                if len(inputs) == 2:  # most nodes: spelled out
+                if len(inputs) == 2:  # most nodes: spelled out (x and y live on until the next such node)
                     x, y = values[inputs[0]._op._id], values[inputs[1]._op._id]
                     if type(x) is Tensor and type(y) is Tensor and x._device is device and y._device is device:
-                        arrays = [x._value, y._value]
+                        values[i] = self.binary(op, x, y, device)
+                        arrays = None
                     else:
                         arrays = self.inputs(op, inputs, device)
                 else:
                     arrays = self.inputs(op, inputs, device)
-                values[i] = run_step(ctx, device, REGISTRY[op.type], arrays, None, events[i], op.name)
+                if arrays is not None:
+                    values[i] = run_step(ctx, device, REGISTRY[op.type], arrays, None, events[i], op.name)
             self.executed += 1
             for t in inputs:
                 j = t._op._id
@@ -130,6 +137,42 @@ class GraphRun:
                     values.pop(j, None)
                     copies.pop(j, None)
         return {i: values[i] for i in keep}
+
+    def binary(self, op, x, y, device):
+        """``run_step`` for an ordinary node whose two inputs are on its device (most nodes), with
+        the case most are spelled out in one frame, as ``executor._execute_binary`` spells out an
+        eager op's: a NumPy device, and a NumPy result (an array or a scalar) of a known dtype —
+        ``finish``'s common case, its record completed as ``finish`` completes a node's. Anything
+        else takes ``run_step`` (or ``finish``)."""
+        ctx, record, opdef = self.ctx, self.session._events[op._id], REGISTRY[op.type]
+        a, b = x._value, y._value
+        xp = device.xp
+        if xp is None:
+            return run_step(ctx, device, opdef, [a, b], None, record, op.name)
+        start = perf_counter_ns()
+        try:
+            out = opdef.fn(xp, a, b)
+        except KERNEL_ERRORS as e:
+            raise kernel_failed(ctx, device, opdef, [a, b], None, record, op.name, e) from None
+        duration = perf_counter_ns() - start
+        dtype = _BY_NP.get(out.dtype) if type(out) in PLAIN else None
+        if dtype is None:
+            return finish(ctx, device, opdef, out, record, op.name, duration)
+        alloc = device.allocator
+        handle = alloc.allocate(out.nbytes, (opdef.name, out.shape, dtype.name))
+        if not record.duration_ns:  # its first run
+            record.duration_ns = duration
+        if handle is None:
+            raise oom(ctx, device, out, opdef.name, record.seq, dtype, op.name)
+        if record.mem_in_use is None:
+            record.mem_in_use = alloc.bytes_in_use
+        t = _new(Tensor)  # Tensor(...) without the __init__ frame: the slots set here
+        t._value = out
+        t._device = device
+        t._handle = handle
+        t._dtype = dtype
+        t._seq = record.seq
+        return t
 
     def inputs(self, op, inputs, device) -> list:
         """The arrays of an ordinary kernel's inputs on ``device``: where they are, else through ``input``."""

@@ -124,7 +124,7 @@ class Session:
         for k, i in enumerate(logged, first):
             seqs[i] = k
         trace._seq += len(logged)
-        reasons, events, log, OpPlaced = placement.reasons, self._events, self._log, ev.OpPlaced
+        reasons, events, log, OpPlaced, new = placement.reasons, self._events, self._log, ev.OpPlaced, object.__new__
         quiet, record = not log and not trace.listeners, trace._events.append
         for i in logged:
             op = ops[i]
@@ -137,8 +137,10 @@ class Session:
             if op._outputs:
                 out = op._outputs[0]
                 shape, dtype = out._shape, out._dtype.name  # a tuple, as an eager op's (no list to collect)
-            event = OpPlaced(seqs[i], op.type, op.name, op._device, devices[i].name, reasons[i] or old[i].reason,
-                             producers, shape, dtype)
+            event = new(OpPlaced)  # OpPlaced(...) without its __init__ and __post_init__ frames: every field set
+            event.seq, event.op, event.node, event.requested = seqs[i], op.type, op.name, op._device
+            event.device, event.reason, event.inputs = devices[i].name, reasons[i] or old[i].reason, producers
+            event.shape, event.dtype, event.duration_ns, event.mem_in_use = shape, dtype, 0, None
             if keep:
                 events[i] = event
             if quiet:  # nobody listens: recorded as emit_graph records it
