@@ -21,8 +21,8 @@ from ..runtime.values import constant
 from . import shapes
 from ..runtime import context as _context_mod
 from ..runtime.context import context
-from .declare import (DISPATCH, as_tensor, binary, composite_of, dynamic_reduce, host_arg, on_host, op, op_scope, pair,
-                      public, reduce, scoped, symbolic, unary)
+from .declare import (COMPOSITE, DISPATCH, as_tensor, binary, composite_of, dynamic_reduce, host_arg, on_host, op,
+                      op_scope, pair, public, reduce, scoped, symbolic, unary)
 from .list_ops import add_lists
 from .tensor_protocols import install_python_protocols
 
@@ -182,9 +182,9 @@ def add(x, y, name=None):
     dtype error); strings concatenate through ``Add``. In a graph, inside TensorFlow's ``Add`` scope
     (constants ``Add/x``, ``Add/y``)."""
     if type(x) is not Tensor or type(y) is not Tensor:
-        if composite_of(x, y):
+        if type(x) in COMPOSITE or type(y) in COMPOSITE:
             return composite_of(x, y).binary(add, x, y, name)
-        if not context().eager:
+        if not (_context_mod._context or context()).eager:  # the module's context read first: no call
             if isinstance(x, Tensor) and isinstance(y, Tensor):  # nothing to convert: the scope's name is the op's
                 return execute("Add" if x._dtype is dtypes.string else "AddV2", (x, y), name=name or "Add")
             with op_scope("Add", name) as scope:

@@ -50,11 +50,17 @@ def same_bool(name, shapes, attrs, dtype):
 
 
 def broadcast(name, shapes, attrs, dtype):
+    a, b = shapes
+    if a == b and type(a) is tuple:  # _broadcast's common case without its frame (a node per call)
+        return dtype, a
     return dtype, _broadcast(name, shapes)
 
 
 def broadcast_bool(name, shapes, attrs, dtype):
     """Comparisons: broadcast shapes, ``bool`` output."""
+    a, b = shapes
+    if a == b and type(a) is tuple:  # as broadcast's
+        return dtypes.bool_, a
     return dtypes.bool_, _broadcast(name, shapes)
 
 

@@ -45,9 +45,8 @@ _new_tensor = SymbolicTensor.__new__  # a SymbolicTensor without its __init__ fr
 class Graph:
     """A TensorFlow 1 graph: nodes in creation order (a topological order) plus scopes."""
 
-    captures = None  # a function graph's (FuncGraph) captured values; a TF1 graph captures none
-
     def __init__(self):
+        self.captures = None  # a function graph's (FuncGraph) captured values; a TF1 graph captures none
         self._ops: list[Operation] = []
         self._by_name: dict[str, Operation] = {}
         self._names_in_use: dict[str, int] = {}
@@ -271,47 +270,6 @@ class Graph:
         self._by_name[name] = op
         return op
 
-    def _binary_node(self, op_type, opdef, inputs, name, dtype):
-        """``output_of(self._create_op(op_type, inputs, None, name, dtype))`` for the node most
-        graphs are made of, in one frame: two inputs of this graph with one dtype (``build_op``
-        checked), an op with a shape function and one output, no attributes, a name used before
-        (or none), and no device function, colocation or control dependency around it. The node
-        and its output are made without ``__init__`` frames, their fields set here as
-        ``_create_op`` and ``shape_inference.outputs`` set them. Anything else takes ``_create_op``."""
-        if self._finalized or self._device_functions or self._colocation_stack or self._control_stack \
-                or (name and name not in _VALID_NAMES):
-            return output_of(self._create_op(op_type, inputs, None, name, dtype), False)
-        x, y = inputs
-        if dtype is None:
-            dtype = x._dtype
-        name = self.unique_name(name or op_type)
-        ops = self._ops
-        i = len(ops)
-        op = Operation()
-        op._graph, op._id, op.name, op.type, op._attrs, op._inputs = self, i, name, op_type, None, inputs
-        op._n_host, op._dynamic, op._control_inputs, op._colocation, op._consumers, op._kind = 0, (), (), None, None, 0
-        op._kernel_dtype = dtype.name
-        op._traceback = definition_frames(4)  # 1: this method, 2: build_op, 3: execute
-        op._device = self._device
-        out_dtype, shape = opdef.shape(name, [x._shape, y._shape], {}, dtype)
-        t = _new_tensor(SymbolicTensor)
-        t._value = t._device = t._handle = None
-        t._seq, t._dtype, t._op, t._index, t._shape = 0, out_dtype, op, 0, shape
-        op._outputs = (t,)
-        for producer in (x._op, y._op):  # add_consumer's common cases, spelled out
-            consumers = producer._consumers
-            if consumers is None:
-                producer._consumers = i
-            elif type(consumers) is list:
-                consumers.append(i)
-            else:
-                producer._consumers = [consumers, i]
-        if op_type in REF_INPUTS:
-            self._ref_consumers.append(i)
-        ops.append(op)
-        self._by_name[name] = op
-        return t
-
     def _colocate(self, op, i: int) -> None:
         """``op`` (node ``i``) joins the groups of the ``colocate_with`` scopes around it, and takes
         the device of the innermost one that has one."""
@@ -406,16 +364,61 @@ def _graph_of(inputs) -> Graph:
 
 
 def build_op(op_type, inputs, attrs, name, dtype, resource):
-    """What ``execute`` does in graph mode: add a node, return its output. A function graph
-    (``FuncGraph``) captures eager tensors and variables; a TF1 graph refuses them."""
+    """What ``execute`` does in graph mode: add a node, return its output (:func:`_build`).
+
+    The node most graphs are made of is added here in one frame: two symbolic inputs of one TF1
+    graph with one dtype (no TypeError to raise), an op with a shape function and one output, no
+    attributes, a name used before (or none), no device function, colocation or control dependency
+    around it — ``_create_op`` and ``shape_inference.outputs`` spelled out for it, the node and its
+    output made without ``__init__`` frames."""
     graph = _STACK[-1] if _STACK else get_default_graph()
     opdef = REGISTRY.get(op_type)
-    if attrs is None and resource is None and graph.captures is None and type(inputs) is tuple and len(inputs) == 2:
-        x, y = inputs  # most nodes: two inputs of one TF1 graph with one dtype (no TypeError to raise)
-        if type(x) is SymbolicTensor and type(y) is SymbolicTensor and x._dtype is y._dtype \
-                and x._op._graph is y._op._graph and opdef is not None and opdef.shape is not None \
-                and not opdef.multi:
-            return x._op._graph._binary_node(op_type, opdef, inputs, name, dtype)
+    if attrs is not None or resource is not None or graph.captures is not None or type(inputs) is not tuple \
+            or len(inputs) != 2 or opdef is None or opdef.shape is None or opdef.multi:
+        return _build(opdef, op_type, inputs, attrs, name, dtype, resource)
+    x, y = inputs
+    if type(x) is not SymbolicTensor or type(y) is not SymbolicTensor or x._dtype is not y._dtype:
+        return _build(opdef, op_type, inputs, attrs, name, dtype, resource)
+    graph = x._op._graph
+    if graph is not y._op._graph or graph._finalized or graph._device_functions or graph._colocation_stack \
+            or graph._control_stack or (name and name not in _VALID_NAMES):
+        return _build(opdef, op_type, inputs, attrs, name, dtype, resource)
+    if dtype is None:
+        dtype = x._dtype
+    name = graph.unique_name(name or op_type)
+    ops = graph._ops
+    i = len(ops)
+    op = Operation()
+    op._graph, op._id, op.name, op.type, op._attrs, op._inputs = graph, i, name, op_type, None, inputs
+    op._n_host, op._dynamic, op._control_inputs, op._colocation, op._consumers, op._kind = 0, (), (), None, None, 0
+    op._kernel_dtype = dtype.name
+    op._traceback = definition_frames(4)  # 1: this function, 2: execute, 3: the devtrace function calling
+    # execute (no public API: only devtrace calls it), its frame object never made
+    op._device = graph._device
+    out_dtype, shape = opdef.shape(name, [x._shape, y._shape], {}, dtype)
+    t = _new_tensor(SymbolicTensor)
+    t._value = t._device = t._handle = None
+    t._seq, t._dtype, t._op, t._index, t._shape = 0, out_dtype, op, 0, shape
+    op._outputs = (t,)
+    for producer in (x._op, y._op):  # add_consumer's common cases, spelled out
+        consumers = producer._consumers
+        if consumers is None:
+            producer._consumers = i
+        elif type(consumers) is list:
+            consumers.append(i)
+        else:
+            producer._consumers = [consumers, i]
+    if op_type in REF_INPUTS:
+        graph._ref_consumers.append(i)
+    ops.append(op)
+    graph._by_name[name] = op
+    return t
+
+
+def _build(opdef, op_type, inputs, attrs, name, dtype, resource):
+    """Any node (``build_op``): a function graph (``FuncGraph``) captures eager tensors and
+    variables; a TF1 graph refuses them."""
+    graph = _STACK[-1] if _STACK else get_default_graph()
     opdef = input_types.check(opdef, inputs)
     if graph.captures is not None:
         return graph.build(op_type, inputs, attrs, name, dtype, resource)

@@ -50,7 +50,7 @@ def definition_frames(skip: int = 3) -> tuple:
     launcher (above ``runpy``) left out. ``skip``: the frames above this one known to be
     devtrace's (by default ``Graph._create_op`` and the devtrace function calling it), passed
     over without creating their frame objects."""
-    frames = []
+    key, codes = (), []  # key: each frame's code by identity (a code's own hash reads all of it) and offset
     kinds = _kinds
     try:
         frame = sys._getframe(skip)
@@ -65,14 +65,12 @@ def definition_frames(skip: int = 3) -> tuple:
         if kind:
             if kind == _LAUNCHER:
                 break
-            frames.append(code)
-            frames.append(frame.f_lasti)
+            codes.append(code)
+            key += (id(code), frame.f_lasti)
         frame = frame.f_back
-    key = tuple(id(x) if i % 2 == 0 else x for i, x in enumerate(frames)) if len(frames) > 2 else \
-        (id(frames[0]), frames[1]) if frames else ()
     found = _interned.get(key)
     if found is None:  # a loop's nodes share one (fewer objects for the collector)
-        found = _interned[key] = tuple((frames[i], frames[i + 1]) for i in range(len(frames) - 2, -1, -2))
+        found = _interned[key] = tuple(zip(reversed(codes), key[-1::-2]))
     return found
 
 

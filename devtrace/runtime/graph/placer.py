@@ -150,9 +150,14 @@ class _Placer(GroupLines):
         type_cache = self.type_cache
         requests: dict = {}  # device string → its spec, None when it has no details
         i = 0
+        last_type = last_dtype = last = None  # the previous node's type and dtype, and their types (most: alike)
         for op in self.ops:
-            t = type_cache.get((op.type, op._kernel_dtype))
-            types[i] = t if t else self.supported(op)
+            if op.type is last_type and op._kernel_dtype is last_dtype:
+                types[i] = last
+            else:
+                last_type, last_dtype = op.type, op._kernel_dtype
+                t = type_cache.get((last_type, last_dtype))
+                types[i] = last = t if t else self.supported(op)
             d = op._device
             if d:
                 s = requests.get(d, _EMPTY)
@@ -337,15 +342,15 @@ class _Placer(GroupLines):
         first node whose group has none, or ``None``."""
         parent, find, cands = self.parent, self.find, self.cands
         req, res, types, cand_cache, cand_reason = self.req, self.res, self.types, self.cand_cache, self.cand_reason
-        last = (False, None, None)  # the previous group's request, types and candidates (most: alike)
+        last_request, last_supported, last = False, None, None  # the previous group's (most: alike)
         for k, i in enumerate(sequence):
             r = parent[i]
             if parent[r] != r:
                 r = find(i)
             if cands[r] is None and narrowed[r] is None:
                 request, supported = req[r], types[r]
-                if request is last[0] and supported is last[1] and not res:  # the same objects: the same answer
-                    hit = last[2]
+                if request is last_request and supported is last_supported and not res:  # the same objects: same answer
+                    hit = last
                 else:
                     key = (request, res.get(r) if res else None, supported)
                     hit = cand_cache.get(key)
@@ -356,7 +361,7 @@ class _Placer(GroupLines):
                             level, text = self.messages[-1]
                             self.messages[-1] = (level, f"{text}\nSee below for details of this colocation group:"
                                                         + self.debug_info(r))
-                    last = (request, supported, hit) if not res else (False, None, None)
+                    last_request, last_supported, last = request, supported, hit
                 if not hit[0]:
                     return k, self.placement_error(i, r)
                 cands[r], cand_reason[r] = hit

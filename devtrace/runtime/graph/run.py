@@ -25,7 +25,7 @@ from .host_consts import host_memory_const, kernel_inputs, runtime_attrs
 _new = Tensor.__new__  # Tensor(...) without the __init__ frame (TensorBase's __new__ when it is C's)
 
 
-def post_order(ops, roots, fed=(), uses=None, folded=None) -> list[int]:
+def post_order(ops, roots, fed, uses, folded) -> list[int]:
     """Node ids reachable from ``roots`` (ids) through inputs and control inputs, inputs before
     consumers; a node in ``fed`` is a leaf (its inputs are not needed). ``uses`` (a list by node
     id) counts, for each node, the inputs of the nodes returned that it feeds; ``folded`` (a set)
@@ -50,7 +50,7 @@ def post_order(ops, roots, fed=(), uses=None, folded=None) -> list[int]:
             if fed and i in fed:
                 continue
             op = ops[i]
-            if folded is not None and op.type == "Rank" and folds(op):
+            if op.type == "Rank" and folds(op):
                 folded.add(i)
                 continue
             for c in op._control_inputs:
@@ -58,8 +58,7 @@ def post_order(ops, roots, fed=(), uses=None, folded=None) -> list[int]:
                     push(c._id)
             for t in op._inputs:
                 j = t._op._id
-                if uses is not None:
-                    uses[j] += 1
+                uses[j] += 1
                 if not done[j]:
                     push(j)
     return out
@@ -121,7 +120,7 @@ class GraphRun:
                 if len(inputs) == 2:  # most nodes: spelled out (x and y live on until the next such node)
                     x, y = values[inputs[0]._op._id], values[inputs[1]._op._id]
                     if type(x) is Tensor and type(y) is Tensor and x._device is device and y._device is device:
-                        values[i] = self.binary(op, x, y, device)
+                        values[i] = self.binary(op, x, y, device, events[i])
                         arrays = None
                     else:
                         arrays = self.inputs(op, inputs, device)
@@ -138,13 +137,13 @@ class GraphRun:
                     copies.pop(j, None)
         return {i: values[i] for i in keep}
 
-    def binary(self, op, x, y, device):
+    def binary(self, op, x, y, device, record):
         """``run_step`` for an ordinary node whose two inputs are on its device (most nodes), with
         the case most are spelled out in one frame, as ``executor._execute_binary`` spells out an
         eager op's: a NumPy device, and a NumPy result (an array or a scalar) of a known dtype —
         ``finish``'s common case, its record completed as ``finish`` completes a node's. Anything
-        else takes ``run_step`` (or ``finish``)."""
-        ctx, record, opdef = self.ctx, self.session._events[op._id], REGISTRY[op.type]
+        else takes ``run_step`` (or ``finish``). ``record``: the node's ``OpPlaced``."""
+        ctx, opdef = self.ctx, REGISTRY[op.type]
         a, b = x._value, y._value
         xp = device.xp
         if xp is None:
