@@ -134,7 +134,8 @@ class GraphRun:
                 left = uses[j] = uses[j] - 1
                 if not left and j not in keep:
                     values.pop(j, None)
-                    copies.pop(j, None)
+                    if copies:
+                        copies.pop(j, None)
         return {i: values[i] for i in keep}
 
     def binary(self, op, x, y, device, record):

@@ -110,7 +110,7 @@ class Session:
         self._placed = placement.devices
         self._seqs.extend([0] * (n - placed))
         old, self._events = self._events, self._events + [None] * (n - placed)
-        self._record(placement, [i for i in placement.order if not tf1 or i >= placed], old, True)
+        self._record(placement, [i for i in placement.order if i >= placed] if tf1 else placement.order, old, True)
 
     def _record(self, placement, logged, old, keep: bool) -> None:
         """Emit the placer's messages and one ``OpPlaced`` per logged node (``keep``: remembered
