@@ -389,18 +389,22 @@ def build_op(op_type, inputs, attrs, name, dtype, resource):
     ops = graph._ops
     i = len(ops)
     op = Operation()
-    op._graph, op._id, op.name, op.type, op._attrs, op._inputs = graph, i, name, op_type, None, inputs
-    op._n_host, op._dynamic, op._control_inputs, op._colocation, op._consumers, op._kind = 0, (), (), None, None, 0
+    op._graph, op._id, op.name = graph, i, name  # three at a time: no tuple is built for them
+    op.type, op._attrs, op._inputs = op_type, None, inputs
+    op._n_host, op._dynamic, op._control_inputs = 0, (), ()
+    op._colocation, op._consumers, op._kind = None, None, 0
     op._kernel_dtype = dtype.name
     op._traceback = definition_frames(4)  # 1: this function, 2: execute, 3: the devtrace function calling
     # execute (no public API: only devtrace calls it), its frame object never made
     op._device = graph._device
     out_dtype, shape = opdef.shape(name, [x._shape, y._shape], {}, dtype)
-    t = _new_tensor(SymbolicTensor)
-    t._value = t._device = t._handle = None
-    t._seq, t._dtype, t._op, t._index, t._shape = 0, out_dtype, op, 0, shape
-    op._outputs = (t,)
-    for producer in (x._op, y._op):  # add_consumer's common cases, spelled out
+    out = _new_tensor(SymbolicTensor)
+    out._value = out._device = out._handle = None
+    out._seq, out._dtype, out._op = 0, out_dtype, op
+    out._index, out._shape = 0, shape
+    op._outputs = (out,)
+    for t in inputs:  # add_consumer's common cases, spelled out
+        producer = t._op
         consumers = producer._consumers
         if consumers is None:
             producer._consumers = i
@@ -412,7 +416,7 @@ def build_op(op_type, inputs, attrs, name, dtype, resource):
         graph._ref_consumers.append(i)
     ops.append(op)
     graph._by_name[name] = op
-    return t
+    return out
 
 
 def _build(opdef, op_type, inputs, attrs, name, dtype, resource):

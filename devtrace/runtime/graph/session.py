@@ -137,10 +137,12 @@ class Session:
             if op._outputs:
                 out = op._outputs[0]
                 shape, dtype = out._shape, out._dtype.name  # a tuple, as an eager op's (no list to collect)
-            event = new(OpPlaced)  # OpPlaced(...) without its __init__ and __post_init__ frames: every field set
-            event.seq, event.op, event.node, event.requested = seqs[i], op.type, op.name, op._device
-            event.device, event.reason, event.inputs = devices[i].name, reasons[i] or old[i].reason, producers
-            event.shape, event.dtype, event.duration_ns, event.mem_in_use = shape, dtype, 0, None
+            event = new(OpPlaced)  # OpPlaced(...) without its __init__ and __post_init__ frames: every field set,
+            event.seq, event.op, event.node = seqs[i], op.type, op.name  # three at a time (no tuple built)
+            event.requested, event.device, event.reason = op._device, devices[i].name, reasons[i] or old[i].reason
+            event.inputs, event.shape, event.dtype = producers, shape, dtype
+            event.duration_ns = 0
+            event.mem_in_use = None
             if keep:
                 events[i] = event
             if quiet:  # nobody listens: recorded as emit_graph records it
