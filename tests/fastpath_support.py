@@ -108,8 +108,9 @@ def trace_records(ctx) -> list:
 
 
 def settle():
-    """Garbage from earlier examples collected, so its finalisers free nothing in the middle of a run."""
-    gc.collect()
+    """The cyclic garbage made since :func:`collector_paused` began collected (it is all in the
+    youngest generation: no collection ran meanwhile, so this one is quick)."""
+    gc.collect(0)
 
 
 @contextmanager
@@ -117,7 +118,8 @@ def collector_paused():
     """No collection runs in the block unless :func:`settle` asks. When the cyclic collector runs
     depends on how many objects were made, which differs between the two implementations; what it
     frees (a tape's tensors, an error's frames) then changes the memory counters and even whether an
-    output fits in the GPU, so two runs compare only if it runs at the same points in both."""
+    output fits in the GPU, so two runs compare only if it runs at the same points in both. (The
+    garbage of earlier runs waits too: its tensors are on other runtimes' devices.)"""
     enabled = gc.isenabled()
     gc.disable()
     try:
