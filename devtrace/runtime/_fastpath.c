@@ -67,7 +67,7 @@ static PyObject *context_globals;  /* runtime/context.py's globals: its _context
 static PyObject *registry, *by_np, *plain, *kernel_errors;
 static PyObject *execute, *lookup, *kernel_failed, *finish, *oom, *resource_handle;
 static PyObject *s_context, *s_flush, *s_allocate, *s_dtype, *s_shape, *s_nbytes, *s_name,
-    *s_bytes_in_use, *s_events, *s_append, *s_ufunc, *s_fn, *s_itemsize;
+    *s_bytes_in_use, *s_events, *s_append, *s_ufunc, *s_fn, *s_itemsize, *s_x_dtype;
 static int configured;
 static int check_array_layout(PyObject *sample);
 static void forget_dtypes(void);
@@ -327,7 +327,7 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
             || intern(&s_shape, "shape") || intern(&s_nbytes, "nbytes") || intern(&s_name, "name")
             || intern(&s_bytes_in_use, "bytes_in_use") || intern(&s_events, "_events")
             || intern(&s_append, "append") || intern(&s_ufunc, "ufunc") || intern(&s_fn, "fn")
-            || intern(&s_itemsize, "itemsize"))
+            || intern(&s_itemsize, "itemsize") || intern(&s_x_dtype, "_dtype"))
         return NULL;
     int checked = check_array_layout(sample);
     Py_DECREF(sample);
@@ -914,7 +914,7 @@ execute_binary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (Py_TYPE(x) != Tensor_T || Py_TYPE(y) != Tensor_T) {  /* not an eager Tensor: x._dtype as the reference reads it */
         if (dtype != Py_None)
             return slow(op_name, x, y, name, dtype);
-        PyObject *x_dtype = PyObject_GetAttrString(x, "_dtype");
+        PyObject *x_dtype = PyObject_GetAttr(x, s_x_dtype);
         if (x_dtype == NULL)
             return NULL;
         PyObject *out = slow(op_name, x, y, name, x_dtype);
