@@ -34,9 +34,9 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 1
+#define FASTPATH_ABI 2
 
-#define SLOT(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
+#include "_fastpath.h"
 
 /* The exception being raised, taken out of the error indicator and put back (3.12's API, and
  * before it the type, value and traceback it replaced) */
@@ -218,7 +218,7 @@ static PyTypeObject TensorBase_T = {
 /* ---- configure() ------------------------------------------------------------------------------ */
 
 /* The offset of `type`'s slot `name`; -1 with an exception when it is not a plain object slot. */
-static Py_ssize_t
+Py_ssize_t
 slot_offset(PyTypeObject *type, const char *name)
 {
     PyObject *descr = PyObject_GetAttrString((PyObject *)type, name);
@@ -943,6 +943,7 @@ static PyMethodDef methods[] = {
      "it hands every other case to (runtime/eager/executor.py calls it once)"},
     {"set_release", set_release, METH_O,
      "set_release(fn): fn(tensor) frees a tensor's allocation when the host's counters cannot (tensor.py)"},
+    {"configure_bfc", (PyCFunction)(void (*)(void))configure_bfc, METH_VARARGS | METH_KEYWORDS, CONFIGURE_BFC_DOC},
     {"execute_binary", (PyCFunction)(void (*)(void))execute_binary, METH_FASTCALL,
      "execute_binary(op_name, x, y, name=None, dtype=None): executor._execute_binary in C"},
     {NULL, NULL, 0, NULL},
@@ -955,13 +956,14 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__fastpath(void)
 {
-    if (PyType_Ready(&TensorBase_T) < 0)
+    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddIntConstant(m, "ABI", FASTPATH_ABI) < 0
-            || PyModule_AddObjectRef(m, "TensorBase", (PyObject *)&TensorBase_T) < 0) {
+            || PyModule_AddObjectRef(m, "TensorBase", (PyObject *)&TensorBase_T) < 0
+            || PyModule_AddObjectRef(m, "BFCBase", (PyObject *)&BFCBase_T) < 0) {
         Py_DECREF(m);
         return NULL;
     }
