@@ -6,4 +6,5 @@ optional: without a C compiler the install goes on, and the Python references ru
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("devtrace.runtime._fastpath", ["devtrace/runtime/_fastpath.c"], optional=True)])
+setup(ext_modules=[Extension("devtrace.runtime._fastpath", ["devtrace/runtime/_fastpath.c", "devtrace/runtime/_fastpath_bfc.c"],
+                           depends=["devtrace/runtime/_fastpath.h"], optional=True)])

@@ -16,9 +16,12 @@ import sysconfig
 import numpy as np
 import pytest
 
+import devtrace as tf
 from conftest import ROOT
+from fastpath_support import EACH, IMPLEMENTATIONS, c_in_use, extra_ops, fresh_runtime
 
 SCENARIO = os.path.join(ROOT, "tests", "fastpath_scenario.py")
+FINALISERS = os.path.join(ROOT, "tests", "fastpath_finalisers.py")
 
 
 def _fastpath():
@@ -28,15 +31,16 @@ def _fastpath():
         return None
 
 
+# built here: a subprocess can run it (this process may run the references: DEVTRACE_PURE_PYTHON)
 needs_c = pytest.mark.skipif(_fastpath() is None, reason="the C module was not built here (no C compiler)")
 
 
-def _run_scenario(pure: bool) -> str:
+def _run_scenario(pure: bool, script: str = SCENARIO) -> str:
     env = {k: v for k, v in os.environ.items() if k != "DEVTRACE_PURE_PYTHON"}
     if pure:
         env["DEVTRACE_PURE_PYTHON"] = "1"
-    out = subprocess.run([sys.executable, SCENARIO], capture_output=True, text=True, env=env, timeout=300)
-    assert out.returncode == 0, out.stderr[-3000:]
+    out = subprocess.run([sys.executable, script], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, f"exit {out.returncode}: {out.stderr[-3000:]}"
     return out.stdout
 
 
@@ -69,6 +73,17 @@ def test_c_and_python_paths_are_indistinguishable():
 
 
 @needs_c
+def test_finalisers_that_run_inside_an_op_replace_nothing_it_still_uses():
+    """3.10 and 3.11 collect inside allocations: a finaliser run there replaces the device scope,
+    the trace's records or the placement cache while the op holds what it read of them (a scope
+    string it had only borrowed was used after it was freed: a crash)."""
+    c, python = _run_scenario(pure=False, script=FINALISERS), _run_scenario(pure=True, script=FINALISERS)
+    assert c.splitlines() == python.splitlines()
+    assert [line.split()[0] for line in c.splitlines()] == ["scope", "records", "placements"]
+    assert all("records right: True" in line for line in c.splitlines())
+
+
+@c_in_use
 def test_records_and_shapes_are_left_to_reference_counting():
     """Trace records hold only ints, strings and tuples of them: untracked by the cyclic GC when
     made, so a long trace costs the collector nothing (the records are the same tuples)."""
@@ -84,7 +99,6 @@ def test_records_and_shapes_are_left_to_reference_counting():
     assert not gc.is_tracked(record) and not gc.is_tracked(record[6]) and not gc.is_tracked(record[7])
 
 
-@needs_c
 def test_a_freed_tensor_gives_its_host_memory_back():
     import devtrace as tf
     from devtrace.runtime.context import context
@@ -100,7 +114,7 @@ def test_a_freed_tensor_gives_its_host_memory_back():
         assert host.bytes_in_use == before[0]
 
 
-@needs_c
+@c_in_use
 def test_configure_refuses_what_it_cannot_read():
     fastpath = _fastpath()
 
@@ -115,3 +129,85 @@ def test_configure_refuses_what_it_cannot_read():
         fastpath.configure(1)
     executor._accelerated()  # configured again, as at import: the rest of the suite runs on it
     assert executor.execute_binary is fastpath.execute_binary
+
+
+# -- errors, in process: the C function and its reference called side by side ------------------
+
+def _error_of(call):
+    try:
+        call()
+    except Exception as e:  # noqa: BLE001 (the error is what is compared)
+        return e
+    raise AssertionError("no error")
+
+
+def _chain(e):
+    links = []
+    while e is not None and len(links) < 5:  # a cycle shows as five links
+        links.append((type(e).__name__, e.__suppress_context__))
+        e = e.__context__
+    return links
+
+
+@pytest.mark.parametrize("impl", EACH)
+def test_a_kernel_error_inside_an_except_block_chains_as_the_reference_does(impl):
+    """`raise kernel_failed(...) from None` inside `except ValueError as e`: the op's error has the
+    kernel's ValueError as its context, which has the exception the caller was handling; and the
+    caller is still handling its own afterwards."""
+    from devtrace.errors import InvalidArgumentError
+
+    fast = IMPLEMENTATIONS[impl]
+    fresh_runtime()
+    with tf.device("/CPU:0"):
+        x, y = tf.constant(np.ones((2, 3), np.float32)), tf.constant(np.ones(2, np.float32))
+        _error_of(lambda: fast("AddV2", x, y))  # placed; the next call finds its placement cached
+        try:
+            raise KeyError("the caller's")
+        except KeyError:
+            e = _error_of(lambda: fast("AddV2", x, y))
+            still = sys.exc_info()[1]
+    assert isinstance(e, InvalidArgumentError) and "Incompatible shapes: [2,3] vs. [2]" in str(e)
+    assert _chain(e) == [("InvalidArgumentError", True), ("ValueError", False), ("KeyError", False)]
+    assert isinstance(still, KeyError)
+
+
+@pytest.mark.parametrize("impl", EACH)
+def test_a_generator_that_runs_a_failing_op_keeps_its_own_exception_state(impl):
+    """The exception a failing kernel raised is handled on a stack item of its own (C) or in the
+    reference's except block: a generator running the op while its caller handles another exception
+    does not take that one with it."""
+    fast = IMPLEMENTATIONS[impl]
+    fresh_runtime()
+
+    def ops():
+        with tf.device("/CPU:0"):
+            x, y = tf.constant(np.ones((2, 3), np.float32)), tf.constant(np.ones(2, np.float32))
+            for _ in range(2):  # placed, then cached
+                _error_of(lambda: fast("AddV2", x, y))
+        yield sys.exc_info()[1]
+        yield sys.exc_info()[1]
+
+    gen = ops()
+    try:
+        raise KeyError("the caller's")
+    except KeyError:
+        assert isinstance(next(gen), KeyError)  # the caller's, seen from the generator
+    assert next(gen) is None  # the caller handles nothing now: neither does the generator
+
+
+@pytest.mark.parametrize("impl", EACH)
+def test_a_kernel_memory_error_is_raised_again_with_its_own_context(impl):
+    """kernel_failed returns a MemoryError itself (no budget to check): raised `from None`, it keeps
+    the context it had, and is not made its own context (a cycle the traceback printer cuts short)."""
+    fast = IMPLEMENTATIONS[impl]
+    fresh_runtime()
+    with extra_ops(), tf.device("/CPU:0"):
+        x = tf.constant(np.ones(3, np.float32))
+        for _ in range(2):  # placed, then cached
+            e = _error_of(lambda: fast("FastpathMemoryError", x, x))
+        try:
+            raise KeyError("the caller's")
+        except KeyError:
+            handled = _error_of(lambda: fast("FastpathMemoryError", x, x))
+    assert type(e) is MemoryError and _chain(e) == [("MemoryError", True)]
+    assert _chain(handled) == [("MemoryError", True), ("KeyError", False)]

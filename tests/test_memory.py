@@ -405,6 +405,45 @@ def test_the_free_then_allocate_fast_path_picks_the_chunk_best_fit_picks(ops, gr
     check_structure(fast)
 
 
+def _state(a: BFCAllocator) -> tuple:
+    """Everything the steady state touches, without settling the pending chunk."""
+    pending = a._pending
+    return (a.bytes_in_use, a.peak_bytes_in_use, a.largest_alloc_size, a.num_allocs, a._handle, a._absent,
+            (pending.addr, pending.size, pending.in_use, pending.tag), sorted((h, c.addr) for h, c in a._live.items()),
+            sorted(a._free_at), dict(a._nfree))
+
+
+@pytest.mark.skipif(type(BFCAllocator.allocate).__name__ != "method_descriptor",
+                    reason="the C module is not in use: allocate and free are the reference")
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(ops=st.lists(st.tuples(st.sampled_from([True, False, None]), st.sampled_from([0, 256, 300, 512, 4096, MiB]),
+                              st.integers(0, 1 << 20)), max_size=120),
+       growth=st.booleans())
+def test_the_c_steady_state_is_the_reference_step_for_step(ops, growth):
+    """``_fastpath.BFCBase`` (the C ``allocate``/``free``) against ``bfc._Methods`` (the Python
+    reference) on one random program: same handles, same pending chunk, same figures, every step."""
+    from devtrace.runtime.memory.bfc import _Methods
+
+    c, ref = BFCAllocator("GPU_0_bfc", 8 * MiB, growth), BFCAllocator("GPU_0_bfc", 8 * MiB, growth)
+    live = []
+    for allocate, size, pick in ops:
+        if allocate is None:
+            c.reset_peak()
+            ref.reset_peak()
+        elif allocate or not live:
+            pair = c.allocate(size, (size, pick)), _Methods.allocate(ref, size, (size, pick))
+            assert pair[0] == pair[1]
+            if pair[0] is not None:
+                live.append(pair[0])
+        else:
+            handle = live.pop(pick % len(live))
+            assert c.free(handle) is _Methods.free(ref, handle) is None
+        assert _state(c) == _state(ref)
+    with pytest.raises(ValueError, match="unknown or already freed handle"):
+        c.free(10**6)
+    assert c.chunks() == ref.chunks() and c.live_allocations() == ref.live_allocations()
+
+
 def test_a_free_arriving_inside_an_allocation_waits_until_the_chunk_is_handed_out():
     """Python's garbage collector can run a tensor's ``__del__`` in the middle of an allocation —
     here right after best fit took the chunk out of the free index, neither free nor in use yet;

@@ -19,6 +19,11 @@
  * an unset slot or an unexpected value takes the Python path. Trace records and allocation tags
  * hold only ints, strings and such tuples, so they are untracked by the cyclic GC when made (as
  * the collector itself would untrack them later, after visiting each many times).
+ *
+ * Nothing read is borrowed across an allocation of a tracked object (a tuple, a Tensor) or a call:
+ * CPython 3.10 and 3.11 run a collection inside such an allocation, and a collection may run any
+ * finaliser (a generator leaving a tf.device() scope replaces ctx.scope); the kernel, the allocator
+ * and a flush may run any Python code. What is read is held first, then used.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -29,9 +34,25 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 1
+#define FASTPATH_ABI 2
 
-#define SLOT(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
+#include "_fastpath.h"
+
+/* The exception being raised, taken out of the error indicator and put back (3.12's API, and
+ * before it the type, value and traceback it replaced) */
+#if PY_VERSION_HEX >= 0x030C0000
+typedef struct {
+    PyObject *exc;
+} SavedError;
+#define SAVE_ERROR(s) ((s).exc = PyErr_GetRaisedException())
+#define RESTORE_ERROR(s) PyErr_SetRaisedException((s).exc)
+#else
+typedef struct {
+    PyObject *type, *value, *tb;
+} SavedError;
+#define SAVE_ERROR(s) PyErr_Fetch(&(s).type, &(s).value, &(s).tb)
+#define RESTORE_ERROR(s) PyErr_Restore((s).type, (s).value, (s).tb)
+#endif
 
 /* ---- what configure() was given ------------------------------------------------------------ */
 
@@ -46,9 +67,10 @@ static PyObject *context_globals;  /* runtime/context.py's globals: its _context
 static PyObject *registry, *by_np, *plain, *kernel_errors;
 static PyObject *execute, *lookup, *kernel_failed, *finish, *oom, *resource_handle;
 static PyObject *s_context, *s_flush, *s_allocate, *s_dtype, *s_shape, *s_nbytes, *s_name,
-    *s_bytes_in_use;
+    *s_bytes_in_use, *s_events, *s_append, *s_ufunc, *s_fn, *s_itemsize, *s_x_dtype;
 static int configured;
 static int check_array_layout(PyObject *sample);
+static void forget_dtypes(void);
 static PyObject *release;  /* frees a tensor's handle that is not a host byte count */
 
 /* ---- TensorBase ------------------------------------------------------------------------------ */
@@ -96,6 +118,9 @@ tensor_clear(TensorBase *self)
 static void
 tensor_dealloc(TensorBase *self)
 {
+    /* a TensorBase itself (a subclass's dealloc has already finalised it: this call is then a no-op) */
+    if (PyObject_CallFinalizerFromDealloc((PyObject *)self) < 0)
+        return;  /* resurrected */
     PyObject_GC_UnTrack(self);
     tensor_clear(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -149,18 +174,23 @@ tensor_finalize(TensorBase *self)
     PyObject *handle = self->handle, *device = self->device;
     if (handle == NULL || handle == Py_None || device == NULL)
         return;
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
+    SavedError saved;
+    SAVE_ERROR(saved);
     PyObject *alloc = configured && Py_TYPE(device) == Device_T ? SLOT(device, d_allocator) : NULL;
     int done = alloc == NULL ? 0 : host_free(alloc, handle);
     if (done == 0 && release != NULL) {
-        PyObject *out = PyObject_CallOneArg(release, (PyObject *)self);
+        PyObject *fn = release, *out;
+        Py_INCREF(fn);
+        out = PyObject_CallOneArg(fn, (PyObject *)self);
         done = out == NULL ? -1 : 1;
         Py_XDECREF(out);
+        if (done < 0)
+            PyErr_WriteUnraisable(fn);
+        Py_DECREF(fn);
+    } else if (done < 0) {
+        PyErr_WriteUnraisable(NULL);  /* no memory for the counter */
     }
-    if (done < 0)
-        PyErr_WriteUnraisable(release);
-    PyErr_Restore(type, value, tb);
+    RESTORE_ERROR(saved);
 }
 
 static PyObject *
@@ -188,7 +218,7 @@ static PyTypeObject TensorBase_T = {
 /* ---- configure() ------------------------------------------------------------------------------ */
 
 /* The offset of `type`'s slot `name`; -1 with an exception when it is not a plain object slot. */
-static Py_ssize_t
+Py_ssize_t
 slot_offset(PyTypeObject *type, const char *name)
 {
     PyObject *descr = PyObject_GetAttrString((PyObject *)type, name);
@@ -270,8 +300,11 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
             || take(kwargs, "lookup", &lookup, 0) || take(kwargs, "kernel_failed", &kernel_failed, 0)
             || take(kwargs, "finish", &finish, 0) || take(kwargs, "oom", &oom, 0)
             || take(kwargs, "ResourceHandle", &resource_handle, 0) || take(kwargs, "host_large", &large, 0)
-            || take(kwargs, "sample_array", &sample, 0))
+            || take(kwargs, "sample_array", &sample, 0)) {
+        Py_XDECREF(large);
         return NULL;
+    }
+    forget_dtypes();  /* by_np may be another dict now */
     host_large = PyLong_AsLongLong(large);
     Py_DECREF(large);
     if (host_large == -1 && PyErr_Occurred())
@@ -292,7 +325,9 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
     if (intern(&s_context, "_context") || intern(&s_flush, "flush") || intern(&s_allocate, "allocate")
             || intern(&s_dtype, "dtype")
             || intern(&s_shape, "shape") || intern(&s_nbytes, "nbytes") || intern(&s_name, "name")
-            || intern(&s_bytes_in_use, "bytes_in_use"))
+            || intern(&s_bytes_in_use, "bytes_in_use") || intern(&s_events, "_events")
+            || intern(&s_append, "append") || intern(&s_ufunc, "ufunc") || intern(&s_fn, "fn")
+            || intern(&s_itemsize, "itemsize") || intern(&s_x_dtype, "_dtype"))
         return NULL;
     int checked = check_array_layout(sample);
     Py_DECREF(sample);
@@ -366,32 +401,97 @@ record(const Head *h, Py_ssize_t n, PyObject *const *tail)
     return out;
 }
 
-/* raise kernel_failed(ctx, device, opdef, (a, b), None, record, None, e) from None */
+/* trace._events.append(rec) */
+static int
+append_record(PyObject *trace, PyObject *rec)
+{
+    PyObject *events = SLOT(trace, r_events);
+    if (events != NULL && PyList_CheckExact(events))
+        return PyList_Append(events, rec);
+    if (!(events = PyObject_GetAttr(trace, s_events)))
+        return -1;
+    PyObject *out = PyObject_CallMethodOneArg(events, s_append, rec);
+    Py_DECREF(events);
+    Py_XDECREF(out);
+    return out == NULL ? -1 : 0;
+}
+
+/* `raise error`, for an exception a Python function returned */
+static void
+raise_returned(PyObject *error)
+{
+    if (PyExceptionInstance_Check(error))
+        PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+    else
+        PyErr_SetString(PyExc_TypeError, "exceptions must derive from BaseException");
+}
+
+/* `except ... as e:` in C: e is the exception being handled until handling_end, on a stack item of
+ * its own (as a generator pushes one while it runs), so the caller's is left as it was. The item
+ * owns its references, as the interpreter's do. */
+static void
+handling_begin(_PyErr_StackItem *item, PyObject *e)
+{
+    PyThreadState *ts = PyThreadState_Get();
+#if PY_VERSION_HEX < 0x030B0000
+    Py_INCREF(Py_TYPE(e));
+    item->exc_type = (PyObject *)Py_TYPE(e);
+    item->exc_traceback = PyException_GetTraceback(e);
+#endif
+    Py_INCREF(e);
+    item->exc_value = e;
+    item->previous_item = ts->exc_info;
+    ts->exc_info = item;
+}
+
+static void
+handling_end(_PyErr_StackItem *item)
+{
+    PyThreadState_Get()->exc_info = item->previous_item;
+#if PY_VERSION_HEX < 0x030B0000
+    Py_CLEAR(item->exc_type);
+    Py_CLEAR(item->exc_traceback);
+#endif
+    Py_CLEAR(item->exc_value);
+}
+
+/* The reference's `except kernel_errors as e: raise kernel_failed(ctx, device, opdef, (a, b), None,
+ * record, None, e) from None`: what kernel_failed raises, and the error it returns, get e as their
+ * __context__ (e itself, which kernel_failed returns for a MemoryError, keeps its own). */
 static void
 raise_kernel_failed(PyObject *ctx, PyObject *device, PyObject *opdef, PyObject *a, PyObject *b, const Head *h)
 {
-    PyObject *type, *e, *tb;
+    PyObject *e;
+#if PY_VERSION_HEX >= 0x030C0000
+    e = PyErr_GetRaisedException();
+#else
+    PyObject *type, *tb;
     PyErr_Fetch(&type, &e, &tb);
     PyErr_NormalizeException(&type, &e, &tb);
-    if (tb != NULL)
+    if (tb != NULL && e != NULL)
         PyException_SetTraceback(e, tb);
     Py_XDECREF(type);
     Py_XDECREF(tb);
-    PyObject *arrays = PyTuple_Pack(2, a, b), *head = record(h, 7, NULL), *error = NULL;
-    if (arrays != NULL && head != NULL) {
+#endif
+    if (e == NULL)
+        return;  /* normalising failed with another error, which is set */
+    _PyErr_StackItem item;
+    handling_begin(&item, e);
+    PyObject *arrays = PyTuple_Pack(2, a, b), *head = arrays == NULL ? NULL : record(h, 7, NULL), *error = NULL;
+    if (head != NULL) {
         PyObject *argv[] = {ctx, device, opdef, arrays, Py_None, head, Py_None, e};
         error = PyObject_Vectorcall(kernel_failed, argv, 8, NULL);
     }
     Py_XDECREF(arrays);
     Py_XDECREF(head);
-    if (error == NULL) {
-        Py_XDECREF(e);
-        return;
+    if (error != NULL) {
+        raise_returned(error);  /* chained to e, being handled */
+        if (PyExceptionInstance_Check(error))
+            PyException_SetCause(error, NULL);  /* from None: __suppress_context__ */
+        Py_DECREF(error);
     }
-    PyException_SetContext(error, e);  /* steals e */
-    PyException_SetCause(error, NULL);  /* from None: __suppress_context__ */
-    PyErr_SetObject((PyObject *)Py_TYPE(error), error);
-    Py_DECREF(error);
+    handling_end(&item);
+    Py_DECREF(e);
 }
 
 /* HostAllocator.allocate(nbytes) for a request oneDNN does not book: the handle (the byte count),
@@ -435,6 +535,14 @@ static int array_layout;  /* ArrayFields matches this NumPy */
 static PyObject *last_descr, *last_dtype, *last_name;  /* the last NumPy dtype seen: its DType and name */
 static Py_ssize_t last_itemsize;
 
+static void
+forget_dtypes(void)
+{
+    Py_CLEAR(last_descr);
+    Py_CLEAR(last_dtype);
+    Py_CLEAR(last_name);
+}
+
 static int
 check_array_layout(PyObject *sample)
 {
@@ -458,24 +566,25 @@ describe(PyObject *out, PyObject **out_dtype, PyObject **dtype_name, PyObject **
     if (array_layout && Py_TYPE(out) == NDArray_T) {
         ArrayFields *f = (ArrayFields *)out;
         if (f->descr != last_descr) {  /* look it up once, keep it until another dtype comes */
-            PyObject *dtype = PyDict_GetItemWithError(by_np, f->descr), *name, *itemsize;
+            PyObject *descr = f->descr, *dtype = PyDict_GetItemWithError(by_np, descr), *name, *itemsize;
             if (dtype == NULL)
                 return PyErr_Occurred() ? -1 : 0;
-            if (!(name = PyObject_GetAttr(dtype, s_name)))
-                return -1;
-            if (!(itemsize = PyObject_GetAttrString(f->descr, "itemsize"))) {
-                Py_DECREF(name);
-                return -1;
-            }
-            last_itemsize = PyLong_AsSsize_t(itemsize);
-            Py_DECREF(itemsize);
-            if (last_itemsize < 0) {
-                Py_DECREF(name);
-                return -1;
-            }
-            Py_INCREF(f->descr);
-            Py_XSETREF(last_descr, f->descr);
             Py_INCREF(dtype);
+            Py_INCREF(descr);
+            name = PyObject_GetAttr(dtype, s_name);
+            itemsize = name == NULL ? NULL : PyObject_GetAttr(descr, s_itemsize);
+            Py_ssize_t size = itemsize == NULL ? -1 : PyLong_AsSsize_t(itemsize);
+            Py_XDECREF(itemsize);
+            if (size < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "a NumPy dtype of negative itemsize");
+                Py_XDECREF(name);
+                Py_DECREF(dtype);
+                Py_DECREF(descr);
+                return -1;
+            }
+            last_itemsize = size;
+            Py_XSETREF(last_descr, descr);
             Py_XSETREF(last_dtype, dtype);
             Py_XSETREF(last_name, name);
         }
@@ -507,11 +616,11 @@ describe(PyObject *out, PyObject **out_dtype, PyObject **dtype_name, PyObject **
     if (np_dtype == NULL)
         return -1;
     PyObject *dtype = PyDict_GetItemWithError(by_np, np_dtype);
+    Py_XINCREF(dtype);
     Py_DECREF(np_dtype);
     if (dtype == NULL)
         return PyErr_Occurred() ? -1 : 0;
     *out_dtype = *dtype_name = *shape = *nbytes = NULL;
-    Py_INCREF(dtype);
     *out_dtype = dtype;
     if (!(*shape = PyObject_GetAttr(out, s_shape)) || !(*dtype_name = PyObject_GetAttr(dtype, s_name))
             || !(*nbytes = PyObject_GetAttr(out, s_nbytes))) {
@@ -539,8 +648,12 @@ plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, co
     *failed = 1;
     PyObject *alloc = SLOT(device, d_allocator);
     Py_XINCREF(alloc);
-    PyObject *tag = NULL, *handle = NULL, *in_use = NULL, *rec = NULL, *events, *dur = NULL, *t = NULL;
-    if (alloc == NULL || !(dur = PyLong_FromLongLong(duration)))
+    PyObject *tag = NULL, *handle = NULL, *in_use = NULL, *rec = NULL, *dur = NULL, *t = NULL;
+    if (alloc == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "allocator");  /* a Device without one */
+        goto done;
+    }
+    if (!(dur = PyLong_FromLongLong(duration)))
         goto done;
     handle = host_allocate(alloc, nbytes);
     if (handle == NULL) {
@@ -550,19 +663,14 @@ plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, co
         if (!(handle = PyObject_VectorcallMethod(s_allocate, argv + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL)))
             goto done;
     }
-    events = SLOT(trace, r_events);
-    if (events == NULL || !PyList_CheckExact(events)) {
-        PyErr_SetString(PyExc_RuntimeError, "the trace's _events is not a list");
-        goto done;
-    }
     if (handle == Py_None) {  /* the device is full: the record without the bytes in use, then TF's OOM */
         PyObject *tail[] = {shape, dtype_name, dur};
-        if (!(rec = record(h, 10, tail)) || PyList_Append(events, rec))
+        if (!(rec = record(h, 10, tail)) || append_record(trace, rec))
             goto done;
         PyObject *argv[] = {ctx, device, out, h->op_name, h->seq, out_dtype};
         PyObject *error = PyObject_Vectorcall(oom, argv, 6, NULL);
         if (error != NULL) {
-            PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+            raise_returned(error);
             Py_DECREF(error);
         }
         goto done;
@@ -573,7 +681,7 @@ plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, co
         goto done;
     {
         PyObject *tail[] = {shape, dtype_name, dur, in_use};
-        if (!(rec = record(h, 11, tail)) || PyList_Append(events, rec))
+        if (!(rec = record(h, 11, tail)) || append_record(trace, rec))
             goto done;
     }
     t = Tensor_T->tp_alloc(Tensor_T, 0);  /* Tensor(...) without __init__: the slots set here */
@@ -605,22 +713,188 @@ done:
     return t;
 }
 
+/* opdef's attribute: its slot when opdef is an OpDef and the slot is set, else read as Python reads it */
+static PyObject *
+opdef_attr(PyObject *opdef, Py_ssize_t offset, PyObject *name)
+{
+    PyObject *value = Py_TYPE(opdef) == OpDef_T ? SLOT(opdef, offset) : NULL;
+    if (value == NULL)
+        return PyObject_GetAttr(opdef, name);
+    Py_INCREF(value);
+    return value;
+}
+
 /* the kernel's output: the op's NumPy ufunc for two arrays, else its kernel fn(xp, a, b) */
 static PyObject *
 run_kernel(PyObject *opdef, PyObject *xp, PyObject *a, PyObject *b)
 {
-    PyObject *ufunc = SLOT(opdef, o_ufunc);
-    if (ufunc != NULL && ufunc != Py_None && Py_TYPE(a) == NDArray_T && Py_TYPE(b) == NDArray_T) {
+    PyObject *ufunc = opdef_attr(opdef, o_ufunc, s_ufunc), *out;
+    if (ufunc == NULL)
+        return NULL;
+    if (ufunc != Py_None && Py_TYPE(a) == NDArray_T && Py_TYPE(b) == NDArray_T) {
         PyObject *argv[] = {a, b};
-        return PyObject_Vectorcall(ufunc, argv, 2, NULL);
+        out = PyObject_Vectorcall(ufunc, argv, 2, NULL);
+        Py_DECREF(ufunc);
+        return out;
     }
-    PyObject *fn = SLOT(opdef, o_fn);
-    if (fn == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "an op without a kernel");
+    Py_DECREF(ufunc);
+    PyObject *fn = opdef_attr(opdef, o_fn, s_fn);
+    if (fn == NULL)
+        return NULL;
+    PyObject *argv[] = {xp, a, b};
+    out = PyObject_Vectorcall(fn, argv, 3, NULL);
+    Py_DECREF(fn);
+    return out;
+}
+
+/* the op once its placement is found and its inputs are clean: its seq, the kernel, the output */
+static PyObject *
+run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, long long seq, TensorBase *tx,
+       TensorBase *ty)
+{
+    PyObject *result = NULL, *opdef = NULL, *out = NULL, *a = tx->value, *b = ty->value;
+    Py_INCREF(a);
+    Py_INCREF(b);
+    if (!(seq & 4095)) {  /* Trace.FLUSH_EVERY, as the reference */
+        PyObject *argv[] = {NULL, trace};
+        PyObject *flushed = PyObject_VectorcallMethod(s_flush, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (flushed == NULL)
+            goto done;
+        Py_DECREF(flushed);
+    }
+    opdef = PyDict_GetItemWithError(registry, h->op_name);
+    if (opdef != NULL) {
+        Py_INCREF(opdef);
+    } else {
+        if (PyErr_Occurred() || !(opdef = PyObject_Vectorcall(lookup, &h->op_name, 1, NULL)))
+            goto done;
+    }
+    PyObject *producers = PyTuple_New(2);  /* made before the slots it holds are read */
+    if (producers == NULL)
+        goto done;
+    Py_INCREF(tx->seq);
+    PyTuple_SET_ITEM(producers, 0, tx->seq);
+    Py_INCREF(ty->seq);
+    PyTuple_SET_ITEM(producers, 1, ty->seq);
+    h->producers = untracked(producers);
+    long long start = now_ns();
+    out = run_kernel(opdef, xp, a, b);
+    long long duration = now_ns() - start;
+    if (out == NULL) {
+        if (PyErr_ExceptionMatches(kernel_errors))
+            raise_kernel_failed(ctx, device, opdef, a, b, h);
+        goto done;
+    }
+    int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
+    if (contains < 0)
+        goto done;
+    if (contains) {
+        int failed;
+        result = plain_output(ctx, device, trace, out, h, duration, &failed);
+        if (result != NULL || failed)
+            goto done;
+    }
+    {
+        PyObject *head = record(h, 7, NULL), *dur = head == NULL ? NULL : PyLong_FromLongLong(duration);
+        if (dur != NULL) {
+            PyObject *argv[] = {ctx, device, opdef, out, head, Py_None, dur};
+            result = PyObject_Vectorcall(finish, argv, 7, NULL);
+        }
+        Py_XDECREF(head);
+        Py_XDECREF(dur);
+    }
+    if (result == Py_None) {
+        Py_DECREF(result);
+        PyObject *argv[] = {device, h->seq};
+        result = PyObject_Vectorcall(resource_handle, argv, 2, NULL);
+    }
+done:
+    Py_XDECREF(out);
+    Py_XDECREF(opdef);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    Py_CLEAR(h->producers);
+    return result;
+}
+
+/* execute_binary once x and y are eager Tensors and dtype is held: the placement cache's answer,
+ * the checks of the reference, then run_op or execute() */
+static PyObject *
+place_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype)
+{
+    PyObject *x = (PyObject *)tx, *y = (PyObject *)ty;
+    PyObject *ctx = PyDict_GetItemWithError(context_globals, s_context);
+    if (ctx == NULL && PyErr_Occurred())
+        return NULL;
+    if (ctx == NULL || Py_TYPE(ctx) != Context_T || SLOT(ctx, c_initialized_by) == NULL
+            || SLOT(ctx, c_initialized_by) == Py_None || SLOT(ctx, c_eager) != Py_True)
+        return slow(op_name, x, y, name, dtype);
+    PyObject *tapes = SLOT(ctx, c_tapes), *cache = SLOT(ctx, c_placement_cache), *scope = SLOT(ctx, c_scope);
+    PyObject *soft = SLOT(ctx, c_soft_placement);
+    if (tapes == NULL || !PyList_CheckExact(tapes) || PyList_GET_SIZE(tapes) || cache == NULL
+            || !PyDict_CheckExact(cache) || scope == NULL || soft == NULL)
+        return slow(op_name, x, y, name, dtype);
+    /* the key as the reference builds it: its items held, then the tuple made */
+    Py_INCREF(ctx);
+    Py_INCREF(scope);
+    Py_INCREF(soft);
+    PyObject *key = PyTuple_New(4);
+    if (key == NULL) {
+        Py_DECREF(scope);
+        Py_DECREF(soft);
+        Py_DECREF(ctx);
         return NULL;
     }
-    PyObject *argv[] = {xp, a, b};
-    return PyObject_Vectorcall(fn, argv, 3, NULL);
+    Py_INCREF(op_name);
+    PyTuple_SET_ITEM(key, 0, op_name);
+    Py_INCREF(dtype);
+    PyTuple_SET_ITEM(key, 1, dtype);
+    PyTuple_SET_ITEM(key, 2, scope);
+    PyTuple_SET_ITEM(key, 3, soft);
+    cache = SLOT(ctx, c_placement_cache);
+    PyObject *hit = cache == NULL || !PyDict_CheckExact(cache) ? NULL : PyDict_GetItemWithError(cache, key);
+    Py_XINCREF(hit);
+    Py_DECREF(key);
+    if (hit == NULL && PyErr_Occurred()) {
+        Py_DECREF(ctx);
+        return NULL;
+    }
+    /* device and reason are held by hit (a tuple); the rest is held before anything is made */
+    PyObject *trace = SLOT(ctx, c_trace), *device = hit != NULL && PyTuple_CheckExact(hit) && PyTuple_GET_SIZE(hit) >= 2
+        ? PyTuple_GET_ITEM(hit, 0) : NULL;
+    PyObject *xp = device != NULL && Py_TYPE(device) == Device_T ? SLOT(device, d_xp) : NULL;
+    PyObject *listeners = trace != NULL && Py_TYPE(trace) == Trace_T ? SLOT(trace, r_listeners) : NULL;
+    PyObject *seq_obj = listeners != NULL ? SLOT(trace, r_seq) : NULL, *device_name = xp ? SLOT(device, d_name) : NULL;
+    scope = SLOT(ctx, c_scope);
+    if (xp == NULL || tx->device != device || ty->device != device || ty->dtype != dtype || tx->dtype != dtype
+            || xp == Py_None || listeners == NULL || !PyList_CheckExact(listeners) || PyList_GET_SIZE(listeners)
+            || seq_obj == NULL || !PyLong_CheckExact(seq_obj) || device_name == NULL || scope == NULL) {
+        Py_XDECREF(hit);
+        Py_DECREF(ctx);
+        return slow(op_name, x, y, name, dtype);
+    }
+    Py_INCREF(trace);
+    Py_INCREF(xp);
+    Py_INCREF(scope);
+    Py_INCREF(device_name);
+    /* from here on the op has its seq: it runs, or fails as the reference fails. The seq is read and
+     * written with nothing made between but the int (not a tracked object: no collection runs). */
+    long long seq_value = PyLong_AsLongLong(seq_obj) + 1;
+    PyObject *seq = seq_value == 0 && PyErr_Occurred() ? NULL : PyLong_FromLongLong(seq_value), *result = NULL;
+    if (seq != NULL) {
+        Py_INCREF(seq);
+        Py_SETREF(SLOT(trace, r_seq), seq);
+        Head h = {seq, op_name, name, scope, device_name, PyTuple_GET_ITEM(hit, 1), NULL};
+        result = run_op(ctx, device, trace, xp, &h, seq_value, tx, ty);
+        Py_DECREF(seq);
+    }
+    Py_DECREF(scope);
+    Py_DECREF(device_name);
+    Py_DECREF(xp);
+    Py_DECREF(trace);
+    Py_DECREF(hit);
+    Py_DECREF(ctx);
+    return result;
 }
 
 static PyObject *
@@ -640,7 +914,7 @@ execute_binary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (Py_TYPE(x) != Tensor_T || Py_TYPE(y) != Tensor_T) {  /* not an eager Tensor: x._dtype as the reference reads it */
         if (dtype != Py_None)
             return slow(op_name, x, y, name, dtype);
-        PyObject *x_dtype = PyObject_GetAttrString(x, "_dtype");
+        PyObject *x_dtype = PyObject_GetAttr(x, s_x_dtype);
         if (x_dtype == NULL)
             return NULL;
         PyObject *out = slow(op_name, x, y, name, x_dtype);
@@ -655,138 +929,10 @@ execute_binary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (dtype == Py_None)
         dtype = tx->dtype;
-    /* what is read here is held from the first allocation on: a collection may run any finaliser */
-    PyObject *ctx = PyDict_GetItemWithError(context_globals, s_context), *hit = NULL;
-    if (ctx == NULL && PyErr_Occurred())
-        return NULL;
-    if (ctx == NULL || Py_TYPE(ctx) != Context_T || SLOT(ctx, c_initialized_by) == NULL
-            || SLOT(ctx, c_initialized_by) == Py_None || SLOT(ctx, c_eager) != Py_True)
-        return slow(op_name, x, y, name, dtype);
-    PyObject *tapes = SLOT(ctx, c_tapes), *cache = SLOT(ctx, c_placement_cache), *scope = SLOT(ctx, c_scope);
-    PyObject *soft = SLOT(ctx, c_soft_placement);
-    if (tapes == NULL || !PyList_CheckExact(tapes) || PyList_GET_SIZE(tapes) || cache == NULL
-            || !PyDict_CheckExact(cache) || scope == NULL || soft == NULL)
-        return slow(op_name, x, y, name, dtype);
-    Py_INCREF(ctx);
-    PyObject *key = PyTuple_Pack(4, op_name, dtype, scope, soft);
-    if (key == NULL) {
-        Py_DECREF(ctx);
-        return NULL;
-    }
-    hit = PyDict_GetItemWithError(SLOT(ctx, c_placement_cache), key);
-    Py_XINCREF(hit);
-    Py_DECREF(key);
-    if (hit == NULL && PyErr_Occurred()) {
-        Py_DECREF(ctx);
-        return NULL;
-    }
-    PyObject *trace = SLOT(ctx, c_trace), *device = hit != NULL && PyTuple_CheckExact(hit) && PyTuple_GET_SIZE(hit) >= 2
-        ? PyTuple_GET_ITEM(hit, 0) : NULL;
-    PyObject *xp = device != NULL && Py_TYPE(device) == Device_T ? SLOT(device, d_xp) : NULL;
-    PyObject *listeners = trace != NULL && Py_TYPE(trace) == Trace_T ? SLOT(trace, r_listeners) : NULL;
-    PyObject *seq_obj = listeners != NULL ? SLOT(trace, r_seq) : NULL;
-    scope = SLOT(ctx, c_scope);
-    if (xp == NULL || tx->device != device || ty->device != device || ty->dtype != dtype || tx->dtype != dtype
-            || xp == Py_None || listeners == NULL || !PyList_CheckExact(listeners) || PyList_GET_SIZE(listeners)
-            || seq_obj == NULL || !PyLong_CheckExact(seq_obj) || SLOT(device, d_name) == NULL || scope == NULL) {
-        Py_XDECREF(hit);
-        Py_DECREF(ctx);
-        return slow(op_name, x, y, name, dtype);
-    }
-
-    /* from here on the op has its seq: it runs, or fails as the reference fails */
-    long long seq_value = PyLong_AsLongLong(seq_obj) + 1;
-    if (seq_value == 0 && PyErr_Occurred()) {
-        Py_DECREF(hit);
-        Py_DECREF(ctx);
-        return NULL;
-    }
-    Head h = {PyLong_FromLongLong(seq_value), op_name, name, scope, SLOT(device, d_name), PyTuple_GET_ITEM(hit, 1),
-              untracked(PyTuple_Pack(2, tx->seq, ty->seq))};
-    if (h.seq == NULL || h.producers == NULL) {
-        Py_XDECREF(h.seq);
-        Py_XDECREF(h.producers);
-        Py_DECREF(hit);
-        Py_DECREF(ctx);
-        return NULL;
-    }
-    Py_INCREF(h.seq);
-    Py_SETREF(SLOT(trace, r_seq), h.seq);
-    /* the kernel, the allocator or a flush may run any Python code: hold what is read after it */
-    Py_INCREF(device);
-    Py_INCREF(trace);
-    Py_INCREF(xp);
-    Py_INCREF(h.scope);
-    Py_INCREF(h.device_name);
-    Py_INCREF(h.reason);
-    PyObject *result = NULL, *opdef = NULL, *out = NULL, *a = tx->value, *b = ty->value;
-    Py_INCREF(a);
-    Py_INCREF(b);
-    if (!(seq_value & 4095)) {  /* Trace.FLUSH_EVERY, as the reference */
-        PyObject *argv[] = {NULL, trace};
-        PyObject *flushed = PyObject_VectorcallMethod(s_flush, argv + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-        if (flushed == NULL)
-            goto done;
-        Py_DECREF(flushed);
-    }
-    opdef = PyDict_GetItemWithError(registry, op_name);
-    if (opdef != NULL) {
-        Py_INCREF(opdef);
-    } else {
-        if (PyErr_Occurred() || !(opdef = PyObject_Vectorcall(lookup, &op_name, 1, NULL)))
-            goto done;
-    }
-    if (Py_TYPE(opdef) != OpDef_T) {
-        PyErr_SetString(PyExc_TypeError, "the registry holds an op that is not an OpDef");
-        goto done;
-    }
-    long long start = now_ns();
-    out = run_kernel(opdef, xp, a, b);
-    long long duration = now_ns() - start;
-    if (out == NULL) {
-        if (PyErr_ExceptionMatches(kernel_errors))
-            raise_kernel_failed(ctx, device, opdef, a, b, &h);
-        goto done;
-    }
-    int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
-    if (contains < 0)
-        goto done;
-    if (contains) {
-        int failed;
-        result = plain_output(ctx, device, trace, out, &h, duration, &failed);
-        if (result != NULL || failed)
-            goto done;
-    }
-    {
-        PyObject *head = record(&h, 7, NULL), *dur = PyLong_FromLongLong(duration);
-        if (head != NULL && dur != NULL) {
-            PyObject *argv[] = {ctx, device, opdef, out, head, Py_None, dur};
-            result = PyObject_Vectorcall(finish, argv, 7, NULL);
-        }
-        Py_XDECREF(head);
-        Py_XDECREF(dur);
-    }
-    if (result == Py_None) {
-        Py_DECREF(result);
-        PyObject *argv[] = {device, h.seq};
-        result = PyObject_Vectorcall(resource_handle, argv, 2, NULL);
-    }
-done:
-    Py_XDECREF(out);
-    Py_XDECREF(opdef);
-    Py_DECREF(a);
-    Py_DECREF(b);
-    Py_DECREF(h.seq);
-    Py_DECREF(h.producers);
-    Py_DECREF(h.scope);
-    Py_DECREF(h.device_name);
-    Py_DECREF(h.reason);
-    Py_DECREF(ctx);
-    Py_DECREF(hit);
-    Py_DECREF(device);
-    Py_DECREF(trace);
-    Py_DECREF(xp);
-    return result;
+    Py_INCREF(dtype);  /* x._dtype: held, as the reference's local holds it */
+    PyObject *out = place_op(op_name, tx, ty, name, dtype);
+    Py_DECREF(dtype);
+    return out;
 }
 
 /* ---- the module ----------------------------------------------------------------------------- */
@@ -797,6 +943,7 @@ static PyMethodDef methods[] = {
      "it hands every other case to (runtime/eager/executor.py calls it once)"},
     {"set_release", set_release, METH_O,
      "set_release(fn): fn(tensor) frees a tensor's allocation when the host's counters cannot (tensor.py)"},
+    {"configure_bfc", (PyCFunction)(void (*)(void))configure_bfc, METH_VARARGS | METH_KEYWORDS, CONFIGURE_BFC_DOC},
     {"execute_binary", (PyCFunction)(void (*)(void))execute_binary, METH_FASTCALL,
      "execute_binary(op_name, x, y, name=None, dtype=None): executor._execute_binary in C"},
     {NULL, NULL, 0, NULL},
@@ -809,15 +956,14 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__fastpath(void)
 {
-    if (PyType_Ready(&TensorBase_T) < 0)
+    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    Py_INCREF(&TensorBase_T);
     if (PyModule_AddIntConstant(m, "ABI", FASTPATH_ABI) < 0
-            || PyModule_AddObject(m, "TensorBase", (PyObject *)&TensorBase_T) < 0) {
-        Py_DECREF(&TensorBase_T);
+            || PyModule_AddObjectRef(m, "TensorBase", (PyObject *)&TensorBase_T) < 0
+            || PyModule_AddObjectRef(m, "BFCBase", (PyObject *)&BFCBase_T) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -212,16 +212,13 @@ _TYPES = {  # what each field of the wire format holds; "or null" fields may als
 }
 
 
-def _is(value, want: str) -> bool:
-    if value is None:
-        return want.endswith("or null")
-    if want.startswith(_INT):
-        return type(value) is int
-    if want.startswith(_STR):
-        return type(value) is str
-    if want.startswith(_LIST):
-        return type(value) is list
-    return type(value) is bool
+_ALLOWED = {key: {_INT: (int,), _STR: (str,), _LIST: (list,), _BOOL: (bool,)}[want.removesuffix(" or null")]
+            + ((type(None),) if want.endswith("or null") else ()) for key, want in _TYPES.items()}
+
+
+def _fields(cls) -> dict:
+    """An event class's fields, each with the value types its wire format allows (``None``: any)."""
+    return {name: _ALLOWED.get(name) for name in _field_names(cls)}
 
 
 def _is_count_row(row) -> bool:
@@ -250,21 +247,31 @@ def _parse(raw: str, name: str, lineno: int, known: dict):
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise UsageError(f"{name}:{lineno}: not a devtrace trace (unknown event {json.dumps(kind)})")
-    names = known.get(kind)
-    if names is None:
-        names = known[kind] = frozenset(_field_names(cls))
-    for key, value in record.items():
-        want = _TYPES.get(key) if key in names else None
-        if want is not None and not _is(value, want):
-            raise UsageError(f"{name}:{lineno}: invalid {kind} event (field '{key}' must be {want}, "
-                             f"got {json.dumps(value)[:40]})")
+    fields = known.get(kind)
+    if fields is None:
+        fields = known[kind] = _fields(cls)
+    # what is checked is each field's type: a record whose keys and value types were seen valid is valid
+    signature = (kind, tuple(record), tuple(map(type, record.values())))
+    matched = known.get(signature)
+    if matched is None:
+        matched = 0
+        for key, value in record.items():
+            if key in fields:
+                matched += 1
+                allowed = fields[key]
+                if allowed is not None and type(value) not in allowed:  # (a bool is not an integer here)
+                    raise UsageError(f"{name}:{lineno}: invalid {kind} event (field '{key}' must be {_TYPES[key]}, "
+                                     f"got {json.dumps(value)[:40]})")
+        if kind != "trace_limited":  # (its rows are checked one by one, below)
+            known[signature] = matched
     if kind == "trace_limited" and not all(_is_count_row(row) for row in record.get("op_types", ())):
         raise UsageError(f"{name}:{lineno}: invalid trace_limited event (field 'op_types' must hold "
                          f"[op, device, ops, fallbacks] rows)")
+    del record["schema"], record["event"]
     try:
-        return cls(**{k: v for k, v in record.items() if k in names})
+        return cls(**record) if matched == len(record) else cls(**{k: v for k, v in record.items() if k in fields})
     except TypeError as e:
-        missing = sorted(names - record.keys())
+        missing = sorted(fields.keys() - record.keys())
         detail = f"missing {', '.join(missing)}" if missing else str(e)
         raise UsageError(f"{name}:{lineno}: invalid {kind} event ({detail})") from None
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 
 from ...output import MiB
+from ..native import FASTPATH
 
 _new = object.__new__
 
@@ -115,7 +116,78 @@ class _Chunk:
 _NOTHING = _Chunk(0, -1)  # "no chunk pending": no request equals its request or rounds up to its size
 
 
-class BFCAllocator:
+class _Methods:
+    """``BFCAllocator.allocate`` and ``free``. With the runtime's C module (``native.py``) they are
+    ``_fastpath.BFCBase``'s, which does the steady state below — a free parking its chunk, an
+    allocate of that size taking it back — step for step and hands every other case here whole."""
+
+    __slots__ = ()
+
+    def allocate(self, nbytes: int, tag=None) -> int | None:
+        """A handle for ``nbytes`` (rounded up to 256), or None when it cannot be satisfied."""
+        chunk = self._pending
+        if nbytes != chunk.request:
+            rounded = (nbytes + MIN_ALLOCATION_SIZE - 1) & -MIN_ALLOCATION_SIZE
+            if rounded != chunk.size:
+                return self._allocate(nbytes, rounded, tag)
+        size = chunk.size
+        if size != self._absent:  # not known to be the only free chunk of its size: look
+            if (size >> 8) in self._nfree:
+                return self._allocate(nbytes, size, tag)
+            self._absent = size
+        # The steady state (free, then allocate the same size): the pending chunk is what TF's best
+        # fit returns (see free), and handing it back leaves every other chunk as it was. In use
+        # again, the bytes in use are what they were before the free: never above the peak, and
+        # its size already counted in the largest allocation (see reset_peak). Nothing here
+        # creates an object: no garbage collection runs.
+        self._pending = _NOTHING
+        handle = self._handle = self._handle + 1
+        self._live[handle] = chunk
+        self.bytes_in_use += size
+        chunk.tag = tag  # last: the old tag's __del__ finds the allocator in order
+        return handle
+
+    def free(self, handle: int) -> None:
+        """Return an allocation; it coalesces with free neighbours of the same region."""
+        if self._busy:  # a __del__ run by the garbage collector inside one of our calls: later
+            self._deferred.append(handle)
+            return
+        try:
+            chunk = self._live.pop(handle)
+        except KeyError:
+            chunk = self._allocated_before_reset(handle)
+            if chunk is None:
+                return
+            self.bytes_in_use -= chunk.size
+        else:
+            size = chunk.size
+            self.bytes_in_use -= size
+            if self._pending is _NOTHING:
+                # Park the chunk as pending — free, not yet in the size index — when nothing else
+                # need change for the next request of its size to get it back as TF's best fit
+                # would, if it is the only free chunk of that size (allocate looks): it has nothing
+                # to coalesce, or its only neighbour to absorb is the only free chunk there is, big
+                # enough that the request splits it again. It keeps its in-use mark and tag until
+                # filed: the fast path touches neither.
+                prev, nxt = chunk.prev, chunk.next
+                if (prev is None or prev.in_use) and (nxt is None or nxt.in_use or len(self._free_at) == 1 and (
+                        nxt.size >= size or nxt.size >= MAX_INTERNAL_FRAGMENTATION)):
+                    self._pending = chunk
+                    return
+        self._busy = True
+        try:
+            pending = self._pending
+            if pending is not _NOTHING:  # filed while ``chunk`` still counts as in use
+                self._pending = _NOTHING
+                self._coalesce(pending)
+            self._coalesce(chunk)
+        finally:
+            self._busy = False
+            if self._deferred:
+                self._drain()
+
+
+class BFCAllocator(FASTPATH.BFCBase if FASTPATH is not None else _Methods):
     """TensorFlow's BFC allocator, bookkeeping only.
 
     ``allow_growth=False``: the whole limit (rounded down to 256) is reserved as one region now.
@@ -129,6 +201,11 @@ class BFCAllocator:
     (``TF_ENABLE_GPU_GARBAGE_COLLECTION``), the x0.9 back-off after a driver failure (there is no
     driver to fail), ``fragmentation_fraction``, and the retry-on-free wait of ``AllocateRaw``.
     """
+
+    __slots__ = ("name", "_busy", "_deferred", "limit", "allow_growth", "on_reserve", "bytes_reserved",
+                 "bytes_in_use", "peak_bytes_in_use", "largest_alloc_size", "num_ooms", "region_sizes",
+                 "_region_heads", "_live", "_before_reset", "_empty", "_handle", "_uncounted", "_free_at", "_heaps",
+                 "_nfree", "_sizes", "_pending", "_absent", "_curr_region", "__dict__")
 
     def __init__(self, name: str, limit: int, allow_growth: bool, on_reserve=None):
         self.name = name
@@ -208,31 +285,7 @@ class BFCAllocator:
                 chunk = chunk.next
         return out
 
-    # -- allocation -------------------------------------------------------------------------
-    def allocate(self, nbytes: int, tag=None) -> int | None:
-        """A handle for ``nbytes`` (rounded up to 256), or None when it cannot be satisfied."""
-        chunk = self._pending
-        if nbytes != chunk.request:
-            rounded = (nbytes + MIN_ALLOCATION_SIZE - 1) & -MIN_ALLOCATION_SIZE
-            if rounded != chunk.size:
-                return self._allocate(nbytes, rounded, tag)
-        size = chunk.size
-        if size != self._absent:  # not known to be the only free chunk of its size: look
-            if (size >> 8) in self._nfree:
-                return self._allocate(nbytes, size, tag)
-            self._absent = size
-        # The steady state (free, then allocate the same size): the pending chunk is what TF's best
-        # fit returns (see free), and handing it back leaves every other chunk as it was. In use
-        # again, the bytes in use are what they were before the free: never above the peak, and
-        # its size already counted in the largest allocation (see reset_peak). Nothing here
-        # creates an object: no garbage collection runs.
-        self._pending = _NOTHING
-        handle = self._handle = self._handle + 1
-        self._live[handle] = chunk
-        self.bytes_in_use += size
-        chunk.tag = tag  # last: the old tag's __del__ finds the allocator in order
-        return handle
-
+    # -- allocation (allocate and free: _Methods) --------------------------------------------
     def _allocate(self, nbytes: int, rounded: int, tag) -> int | None:
         """TF's best fit (reserving a region if need be), split when it is big enough. This creates
         objects, so Python's cyclic garbage collector may run a tensor's ``__del__`` in here: that
@@ -294,45 +347,6 @@ class BFCAllocator:
         """The frees the garbage collector asked for while the allocator was busy."""
         while self._deferred:
             self.free(self._deferred.pop())
-
-    def free(self, handle: int) -> None:
-        """Return an allocation; it coalesces with free neighbours of the same region."""
-        if self._busy:  # a __del__ run by the garbage collector inside one of our calls: later
-            self._deferred.append(handle)
-            return
-        try:
-            chunk = self._live.pop(handle)
-        except KeyError:
-            chunk = self._allocated_before_reset(handle)
-            if chunk is None:
-                return
-            self.bytes_in_use -= chunk.size
-        else:
-            size = chunk.size
-            self.bytes_in_use -= size
-            if self._pending is _NOTHING:
-                # Park the chunk as pending — free, not yet in the size index — when nothing else
-                # need change for the next request of its size to get it back as TF's best fit
-                # would, if it is the only free chunk of that size (allocate looks): it has nothing
-                # to coalesce, or its only neighbour to absorb is the only free chunk there is, big
-                # enough that the request splits it again. It keeps its in-use mark and tag until
-                # filed: the fast path touches neither.
-                prev, nxt = chunk.prev, chunk.next
-                if (prev is None or prev.in_use) and (nxt is None or nxt.in_use or len(self._free_at) == 1 and (
-                        nxt.size >= size or nxt.size >= MAX_INTERNAL_FRAGMENTATION)):
-                    self._pending = chunk
-                    return
-        self._busy = True
-        try:
-            pending = self._pending
-            if pending is not _NOTHING:  # filed while ``chunk`` still counts as in use
-                self._pending = _NOTHING
-                self._coalesce(pending)
-            self._coalesce(chunk)
-        finally:
-            self._busy = False
-            if self._deferred:
-                self._drain()
 
     def _allocated_before_reset(self, handle: int) -> _Chunk | None:
         """The chunk of a handle given out before the last reset; None for a 0-byte allocation's."""
@@ -449,3 +463,8 @@ class BFCAllocator:
     def __repr__(self) -> str:
         return (f"BFCAllocator({self.name!r}, limit={self.limit}, allow_growth={self.allow_growth}, "
                 f"reserved={self.bytes_reserved}, in_use={self.bytes_in_use}, regions={self.num_regions})")
+
+
+if FASTPATH is not None:
+    FASTPATH.configure_bfc(BFCAllocator=BFCAllocator, Chunk=_Chunk, nothing=_NOTHING, allocate=_Methods.allocate,
+                           free=_Methods.free, max_fragmentation=MAX_INTERNAL_FRAGMENTATION)

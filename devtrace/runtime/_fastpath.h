@@ -1,0 +1,21 @@
+/* What the C files of the runtime's _fastpath module share (_fastpath.c: the eager hot path and the
+ * tensor's storage; _fastpath_bfc.c: the BFC allocator's steady state). */
+#ifndef DEVTRACE_FASTPATH_H
+#define DEVTRACE_FASTPATH_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* a __slots__ attribute of an object whose exact type was checked, at its member descriptor's offset */
+#define SLOT(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
+
+/* The offset of `type`'s slot `name`; -1 with an exception when it is not a plain object slot. */
+Py_ssize_t slot_offset(PyTypeObject *type, const char *name);
+
+/* _fastpath_bfc.c */
+extern PyTypeObject BFCBase_T;
+PyObject *configure_bfc(PyObject *self, PyObject *args, PyObject *kwargs);
+#define CONFIGURE_BFC_DOC "configure_bfc(**classes_and_functions): the BFC allocator's class, its chunk class and " \
+    "the Python reference its methods hand every case but the steady state to (memory/bfc.py calls it once)"
+
+#endif
