@@ -215,7 +215,7 @@ def test_every_way_through_the_hot_path_keeps_reference_counts(case, impl):
         ctx.trace._events.clear()
         gc.collect()
         before, grown = _counts(objects), []
-        for _ in range(2):  # a leak grows the blocks in each round; the allocator's own moves, once
+        for _ in range(3):  # a leak grows the blocks in every round; the allocator's own moves, not in all
             blocks = sys.getallocatedblocks()
             for _ in range(ROUNDS):
                 _quiet(call)
@@ -227,5 +227,5 @@ def test_every_way_through_the_hot_path_keeps_reference_counts(case, impl):
         if changed:
             _KEPT.append(padding)
         del padding
-        assert changed == {}, f"reference counts moved over {2 * ROUNDS} ops: {changed}"
+        assert changed == {}, f"reference counts moved over {3 * ROUNDS} ops: {changed}"
         assert min(grown) < ROUNDS // 4, f"{grown} more memory blocks after each {ROUNDS} ops"
