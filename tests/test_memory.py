@@ -1,6 +1,7 @@
 """devtrace.runtime.memory: TF's memory limit, the BFC allocator's exact figures, and its invariants."""
 
 import random
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -416,32 +417,38 @@ def _state(a: BFCAllocator) -> tuple:
 @pytest.mark.skipif(type(BFCAllocator.allocate).__name__ != "method_descriptor",
                     reason="the C module is not in use: allocate and free are the reference")
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(ops=st.lists(st.tuples(st.sampled_from([True, False, None]), st.sampled_from([0, 256, 300, 512, 4096, MiB]),
-                              st.integers(0, 1 << 20)), max_size=120),
+@given(ops=st.lists(st.tuples(st.integers(0, 1), st.sampled_from([True, False, None]), st.booleans(),
+                              st.sampled_from([0, 256, 300, 512, 4096, MiB]), st.integers(0, 1 << 20)), max_size=120),
        growth=st.booleans())
 def test_the_c_steady_state_is_the_reference_step_for_step(ops, growth):
     """``_fastpath.BFCBase`` (the C ``allocate``/``free``) against ``bfc._Methods`` (the Python
-    reference) on one random program: same handles, same pending chunk, same figures, every step."""
+    reference) on one random program over two allocators, the C one's steps sometimes taken by the
+    reference too (C and Python hand the pending chunk to each other): same handles, same pending
+    chunk, same figures, every step."""
     from devtrace.runtime.memory.bfc import _Methods
 
-    c, ref = BFCAllocator("GPU_0_bfc", 8 * MiB, growth), BFCAllocator("GPU_0_bfc", 8 * MiB, growth)
-    live = []
-    for allocate, size, pick in ops:
+    pairs = [(BFCAllocator("GPU_0_bfc", 8 * MiB, growth), BFCAllocator("GPU_0_bfc", 8 * MiB, growth), [])
+             for _ in range(2)]
+    for which, allocate, by_reference, size, pick in ops:
+        c, ref, live = pairs[which]
+        c_allocate, c_free = (partial(_Methods.allocate, c), partial(_Methods.free, c)) if by_reference \
+            else (c.allocate, c.free)
         if allocate is None:
             c.reset_peak()
             ref.reset_peak()
         elif allocate or not live:
-            pair = c.allocate(size, (size, pick)), _Methods.allocate(ref, size, (size, pick))
-            assert pair[0] == pair[1]
-            if pair[0] is not None:
-                live.append(pair[0])
+            got = c_allocate(size, (size, pick)), _Methods.allocate(ref, size, (size, pick))
+            assert got[0] == got[1]
+            if got[0] is not None:
+                live.append(got[0])
         else:
             handle = live.pop(pick % len(live))
-            assert c.free(handle) is _Methods.free(ref, handle) is None
+            assert c_free(handle) is _Methods.free(ref, handle) is None
         assert _state(c) == _state(ref)
-    with pytest.raises(ValueError, match="unknown or already freed handle"):
-        c.free(10**6)
-    assert c.chunks() == ref.chunks() and c.live_allocations() == ref.live_allocations()
+    for c, ref, _ in pairs:
+        with pytest.raises(ValueError, match="unknown or already freed handle"):
+            c.free(10**6)
+        assert c.chunks() == ref.chunks() and c.live_allocations() == ref.live_allocations()
 
 
 def test_a_free_arriving_inside_an_allocation_waits_until_the_chunk_is_handed_out():

@@ -84,6 +84,38 @@ add_to(PyObject *self, Py_ssize_t offset, long long delta)
     return 0;
 }
 
+/* bytes_in_use's last move by one chunk's size, both ways: `lo` is `hi` less `moved`. The steady state
+ * moves it down by a size and back up by the same, so the two ints are reused, not made again */
+static PyObject *in_use_hi, *in_use_lo;
+static long long in_use_moved;
+
+/* bytes_in_use += delta (a chunk's size, either sign) */
+static int
+move_in_use(PyObject *self, long long delta)
+{
+    PyObject *now = SLOT(self, a_in_use), *to = NULL;  /* counts(self) held */
+    if (delta == in_use_moved && now == in_use_lo)
+        to = in_use_hi;
+    else if (delta == -in_use_moved && now == in_use_hi)
+        to = in_use_lo;
+    if (to != NULL) {
+        Py_INCREF(to);
+        Py_SETREF(SLOT(self, a_in_use), to);
+        return 0;
+    }
+    Py_INCREF(now);  /* kept for the cache: add_to replaces it */
+    if (add_to(self, a_in_use, delta) < 0) {
+        Py_DECREF(now);
+        return -1;
+    }
+    PyObject *after = SLOT(self, a_in_use);
+    Py_INCREF(after);
+    Py_XSETREF(in_use_hi, delta > 0 ? after : now);
+    Py_XSETREF(in_use_lo, delta > 0 ? now : after);
+    in_use_moved = delta > 0 ? delta : -delta;
+    return 0;
+}
+
 /* the allocator's field at `offset` := value */
 static void
 set_field(PyObject *self, Py_ssize_t offset, PyObject *value)
@@ -124,7 +156,7 @@ bfc_allocate(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (add_to(self, a_handle, 1) == 0) {
         handle = SLOT(self, a_handle);
         Py_INCREF(handle);
-        if (PyDict_SetItem(live, handle, chunk) < 0 || add_to(self, a_in_use, size) < 0) {
+        if (PyDict_SetItem(live, handle, chunk) < 0 || move_in_use(self, size) < 0) {
             Py_CLEAR(handle);
         } else {
             Py_INCREF(tag);
@@ -173,7 +205,7 @@ bfc_free(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     if (!prev_ok || !next_ok)
         return reference(free_ref, self, args, nargs, kwnames);
     Py_INCREF(chunk);
-    int failed = PyDict_DelItem(live, args[0]) < 0 || add_to(self, a_in_use, -size) < 0;
+    int failed = PyDict_DelItem(live, args[0]) < 0 || move_in_use(self, -size) < 0;
     if (!failed)
         set_field(self, a_pending, chunk);
     Py_DECREF(chunk);
