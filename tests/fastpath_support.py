@@ -72,6 +72,24 @@ KERNELS = {
 }
 
 
+class FailingAllocator:
+    """A device's allocator whose ``allocate`` raises; the rest is the allocator's."""
+
+    def __init__(self, allocator):
+        self.allocator = allocator
+
+    def allocate(self, nbytes, tag=None):
+        raise RuntimeError("the allocator failed")
+
+    def __getattr__(self, name):
+        return getattr(self.allocator, name)
+
+
+def failing_flush(trace):
+    """``Trace.flush`` replaced: a flush that fails."""
+    raise RuntimeError("the flush failed")
+
+
 @contextmanager
 def extra_ops():
     """The ops of :data:`KERNELS` registered (CPU and GPU, every dtype) while the block runs."""

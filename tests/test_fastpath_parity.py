@@ -31,8 +31,8 @@ from devtrace.runtime.dtypes import ListValue
 from devtrace.runtime.eager.executor import ResourceHandle
 from devtrace.runtime.registry import REGISTRY
 from devtrace.trace import events as ev
-from fastpath_support import (IMPLEMENTATIONS, KERNELS, allocator_state, c_in_use, collector_paused, extra_ops,
-                              fresh_runtime, settle, trace_records, using)
+from fastpath_support import (IMPLEMENTATIONS, KERNELS, FailingAllocator, allocator_state, c_in_use, collector_paused,
+                              extra_ops, failing_flush, fresh_runtime, settle, trace_records, using)
 
 DTYPES = ("float16", "float32", "float64", "bfloat16", "int32", "int64", "bool", "complex64", "complex128")
 # (400, 1) with (1, 400), (300, 300): outputs of 90 KB to 2.5 MB, more than the GPU has (with the
@@ -144,23 +144,6 @@ def _call(impl, step, pool):
     return lambda: impl(what, x, y)
 
 
-class _FailingAllocator:
-    """A device's allocator whose ``allocate`` raises; the rest is the allocator's."""
-
-    def __init__(self, allocator):
-        self.allocator = allocator
-
-    def allocate(self, nbytes, tag=None):
-        raise RuntimeError("the allocator failed")
-
-    def __getattr__(self, name):
-        return getattr(self.allocator, name)
-
-
-def _failing_flush(trace):
-    raise RuntimeError("the flush failed")
-
-
 @contextlib.contextmanager
 def _wrapped(ctx, w, device):
     """The step's surroundings: a device scope, a failing flush, a failing allocator, a tape."""
@@ -169,10 +152,10 @@ def _wrapped(ctx, w, device):
             device = device if w["scope"] == MAIN else w["scope"]
             stack.enter_context(tf.device(device))
         if w["flush"] == "raises":
-            stack.enter_context(mock.patch.object(ev.Trace, "flush", _failing_flush))
+            stack.enter_context(mock.patch.object(ev.Trace, "flush", failing_flush))
         if w["allocator"] == "raises":
             target = ctx.devices[DEVICES.index(device)]  # the CPU, then the GPU
-            stack.enter_context(mock.patch.object(target, "allocator", _FailingAllocator(target.allocator)))
+            stack.enter_context(mock.patch.object(target, "allocator", FailingAllocator(target.allocator)))
         yield stack.enter_context(tf.GradientTape(persistent=True)) if w["tape"] else None
 
 

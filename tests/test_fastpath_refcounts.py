@@ -30,7 +30,7 @@ from devtrace.runtime import execution, registry, tensor
 from devtrace.runtime.eager import executor
 from devtrace.runtime.registry import REGISTRY
 from devtrace.trace import events as ev
-from fastpath_support import EACH, IMPLEMENTATIONS, extra_ops, fresh_runtime
+from fastpath_support import EACH, IMPLEMENTATIONS, FailingAllocator, extra_ops, failing_flush, fresh_runtime
 
 ROUNDS = 200
 _KEPT = []  # the extra references of objects whose counts moved (see the module's docstring)
@@ -39,21 +39,6 @@ CPU, GPU = "/CPU:0", "/GPU:0"
 
 def _fresh(text: str) -> str:
     return "".join(list(text))  # an equal string only this test holds: its count is the op's doing
-
-
-class _FailingAllocator:
-    def __init__(self, allocator):
-        self.allocator = allocator
-
-    def allocate(self, nbytes, tag=None):
-        raise RuntimeError("the allocator failed")
-
-    def __getattr__(self, name):
-        return getattr(self.allocator, name)
-
-
-def _failing_flush(trace):
-    raise RuntimeError("the flush failed")
 
 
 class _Sink:
@@ -132,10 +117,10 @@ def _arrange(stack, ctx, impl, device, op_name, x, y, changes):
             ctx.trace._seq |= 4095  # this op's seq: a multiple of Trace.FLUSH_EVERY
             return plain()
     if "flush raises" in changes:
-        stack.enter_context(mock.patch.object(ev.Trace, "flush", _failing_flush))
+        stack.enter_context(mock.patch.object(ev.Trace, "flush", failing_flush))
     if "allocator raises" in changes:
         target = ctx.devices[0]
-        stack.enter_context(mock.patch.object(target, "allocator", _FailingAllocator(target.allocator)))
+        stack.enter_context(mock.patch.object(target, "allocator", FailingAllocator(target.allocator)))
     if "unregistered" in changes:
         stack.enter_context(mock.patch.dict(REGISTRY))
         del REGISTRY[op_name]
