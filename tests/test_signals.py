@@ -81,4 +81,4 @@ def _signalled_with_trace(sig, tries, tmp_path):
 
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
 def test_a_signal_ends_the_run_with_its_exit_code_and_a_complete_trace(sig, code, tmp_path):
-    assert _signalled_with_trace(sig, 50, tmp_path) == [(code, True)] * 50
+    assert _signalled_with_trace(sig, 30, tmp_path) == [(code, True)] * 30
