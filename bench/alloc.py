@@ -92,16 +92,21 @@ def ring_dict(size: int, steps: int, window: int = 100):
 
 
 def throughput(baseline) -> None:
-    steps = 50_000
-    print(f"1. allocate+free pairs/s, 100 live in a FIFO ring ({steps:,} pairs, best of 5)")
+    steps, repeat = 50_000, 9
+    print(f"1. allocate+free pairs/s, 100 live in a FIFO ring ({steps:,} pairs, best of {repeat} rounds, "
+          "each round every size)")
     extra = f" {'baseline':>14} {'vs baseline':>11}" if baseline else ""
     print(f"   {'request':>8} {'BFCAllocator':>14} {'dict baseline':>14} {'ratio':>7}{extra}")
-    slowest = float("inf")
-    for label, size in (("256 B", 256), ("4 KiB", 4 * KiB), ("1 MiB", MiB), ("64 MiB", 64 * MiB)):
-        runs = [ring_bfc(size, steps), ring_dict(size, steps)]
+    sizes = (("256 B", 256), ("4 KiB", 4 * KiB), ("1 MiB", MiB), ("64 MiB", 64 * MiB))
+    runs = []  # per size: BFC, dict (, baseline BFC), all timed in each round: a slow moment hits one round of all
+    for _, size in sizes:
+        runs += [ring_bfc(size, steps), ring_dict(size, steps)]
         if baseline:
             runs.append(ring_bfc(size, steps, cls=baseline))
-        t_bfc, t_dict, *t_base = best_of_each(runs)
+    times, width = best_of_each(runs, repeat), 3 if baseline else 2
+    slowest = float("inf")
+    for k, (label, _) in enumerate(sizes):
+        t_bfc, t_dict, *t_base = times[k * width:(k + 1) * width]
         slowest = min(slowest, steps / t_bfc)
         extra = f" {steps / t_base[0]:>14,.0f} {t_bfc / t_base[0]:>10.2f}x" if t_base else ""
         print(f"   {label:>8} {steps / t_bfc:>14,.0f} {steps / t_dict:>14,.0f} {t_bfc / t_dict:>6.1f}x{extra}")

@@ -4,10 +4,12 @@
  * Every op on a simulated GPU allocates its output and frees a tensor; most of those pairs are the
  * steady state BFCAllocator's Python methods (bfc._Methods, the reference) already single out: a
  * free that parks its chunk as pending, an allocate of that size that takes it back. These two
- * methods do just that, step for step as the reference; any other case -- a request of another
- * size, a free that coalesces, a busy allocator, an unknown handle, a subclass, keywords -- is
- * handed to the reference whole, before anything was changed, so TF's best fit, coalescing, regions
- * and stats keep one implementation.
+ * methods do just that, step for step as the reference; a request of another size goes to
+ * `self._allocate` as the reference's allocate sends it (one Python frame less: random sizes cost
+ * no more than before the steady state had a path of its own), and any other case -- a free that
+ * coalesces, a busy allocator, an unknown handle, a subclass, keywords -- is handed to the reference
+ * whole, before anything was changed, so TF's best fit, coalescing, regions and stats keep one
+ * implementation.
  *
  * The allocator's fields and a chunk's are __slots__, read at their offsets after an exact type
  * check. Nothing here runs Python code or makes a GC-tracked
@@ -16,7 +18,7 @@
 #include "_fastpath.h"
 
 static PyTypeObject *BFC_T, *Chunk_T;
-static PyObject *nothing, *allocate_ref, *free_ref;
+static PyObject *nothing, *allocate_ref, *free_ref, *s__allocate;
 static long long max_fragmentation;
 static Py_ssize_t k_size, k_request, k_tag, k_prev, k_next, k_in_use;
 static Py_ssize_t a_pending, a_absent, a_nfree, a_handle, a_live, a_in_use, a_busy, a_free_at;
@@ -124,6 +126,29 @@ set_field(PyObject *self, Py_ssize_t offset, PyObject *value)
     Py_XSETREF(SLOT(self, offset), value);
 }
 
+/* an exact int's value in *out, else 0 (a float, a subclass, too big: not read here) */
+static int
+exact(PyObject *value, long long *out)
+{
+    int overflow = 0;
+    if (value == NULL || !PyLong_CheckExact(value))
+        return 0;
+    *out = PyLong_AsLongLongAndOverflow(value, &overflow);
+    return !overflow;
+}
+
+/* whether the reference's allocate would go straight to _allocate: a request (n > 0, rounded up
+ * to `rounded`) neither the pending chunk's request nor its size (no chunk pending: the size -1) */
+static int
+other_size(PyObject *chunk, long long n, long long rounded)
+{
+    PyObject *request_obj = SLOT(chunk, k_request);
+    long long size, request = -1;
+    if (!exact(SLOT(chunk, k_size), &size) || (request_obj != Py_None && !exact(request_obj, &request)))
+        return 0;
+    return n != request && rounded != size;
+}
+
 /* allocate(nbytes, tag=None): the pending chunk handed back, else the reference */
 static PyObject *
 bfc_allocate(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -132,12 +157,22 @@ bfc_allocate(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
         return reference(allocate_ref, self, args, nargs, kwnames);
     PyObject *chunk = SLOT(self, a_pending), *tag = nargs > 1 ? args[1] : Py_None;
     long long n = natural(args[0]);
-    if (chunk == NULL || Py_TYPE(chunk) != Chunk_T || n <= 0)
+    if (chunk == NULL || Py_TYPE(chunk) != Chunk_T || n <= 0 || n > (1LL << 60))
         return reference(allocate_ref, self, args, nargs, kwnames);
     PyObject *size_obj = SLOT(chunk, k_size), *absent = SLOT(self, a_absent), *nfree = SLOT(self, a_nfree);
-    PyObject *live = SLOT(self, a_live);
-    long long size = natural(size_obj), request = natural(SLOT(chunk, k_request));
-    if (size < 0 || (n != request && ((n + 255) & ~255LL) != size)  /* not the pending chunk's size */
+    PyObject *live = SLOT(self, a_live), *request_obj = SLOT(chunk, k_request);
+    long long size = natural(size_obj), request = natural(request_obj), rounded = (n + 255) & ~255LL;
+    if (other_size(chunk, n, rounded)) {
+        /* another size: as the reference, self._allocate(nbytes, rounded, tag), one frame less */
+        PyObject *r = PyLong_FromLongLong(rounded);
+        if (r == NULL)
+            return NULL;
+        PyObject *argv[] = {self, args[0], r, nargs > 1 ? args[1] : Py_None};
+        PyObject *out = PyObject_VectorcallMethod(s__allocate, argv, 4 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        Py_DECREF(r);
+        return out;
+    }
+    if (size < 0 || (n != request && rounded != size)  /* not the pending chunk's size */
             || absent == NULL || nfree == NULL || !PyDict_CheckExact(nfree) || live == NULL
             || !PyDict_CheckExact(live) || !counts(self))
         return reference(allocate_ref, self, args, nargs, kwnames);
@@ -274,6 +309,8 @@ configure_bfc(PyObject *self, PyObject *args, PyObject *kwargs)
             || (a_nfree = slot_offset(BFC_T, "_nfree")) < 0 || (a_handle = slot_offset(BFC_T, "_handle")) < 0
             || (a_live = slot_offset(BFC_T, "_live")) < 0 || (a_in_use = slot_offset(BFC_T, "bytes_in_use")) < 0
             || (a_busy = slot_offset(BFC_T, "_busy")) < 0 || (a_free_at = slot_offset(BFC_T, "_free_at")) < 0)
+        return NULL;
+    if (s__allocate == NULL && (s__allocate = PyUnicode_InternFromString("_allocate")) == NULL)
         return NULL;
     bfc_configured = 1;
     Py_RETURN_NONE;
