@@ -71,7 +71,10 @@ def main() -> None:
             print(f"{label:<26} {seconds:7.2f} s  {ratio:5.2f}× numpy  peak {mib:7.1f} MiB  exit {status}"
                   + (f"  ({'; '.join(verdict)})" if verdict else ""))
         size = os.path.getsize(os.path.join(d, "a.jsonl"))
-        print(f"trace: {size / 2**20:.0f} MiB")
+        with open(os.path.join(d, "a.jsonl"), "rb") as f:  # the loop's adds, one op_placed line each
+            adds = sum(1 for line in f
+                       if line.startswith(b'{"schema": 1, "event": "op_placed"') and b'"op": "AddV2"' in line)
+        print(f"trace: {size / 2**20:.0f} MiB, {adds:,} AddV2 ops (every op: {'yes' if adds == n else 'NO'})")
 
 
 if __name__ == "__main__":
