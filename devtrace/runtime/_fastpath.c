@@ -234,12 +234,13 @@ slot_offset(PyTypeObject *type, const char *name)
     return offset;
 }
 
-static int
-take(PyObject *kwargs, const char *key, PyObject **out, int want_type)
+/* configure()'s and configure_bfc()'s keyword `key` (a type when want_type) into *out */
+int
+take(const char *caller, PyObject *kwargs, const char *key, PyObject **out, int want_type)
 {
-    PyObject *value = PyDict_GetItemString(kwargs, key);
+    PyObject *value = kwargs == NULL ? NULL : PyDict_GetItemString(kwargs, key);
     if (value == NULL || (want_type && !PyType_Check(value))) {
-        PyErr_Format(PyExc_TypeError, "configure() needs %s", key);
+        PyErr_Format(PyExc_TypeError, "%s() needs %s", caller, key);
         return -1;
     }
     Py_INCREF(value);
@@ -290,17 +291,17 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "configure() takes keyword arguments only");
         return NULL;
     }
-    if (take(kwargs, "Tensor", (PyObject **)&Tensor_T, 1) || take(kwargs, "Context", (PyObject **)&Context_T, 1)
-            || take(kwargs, "Device", (PyObject **)&Device_T, 1) || take(kwargs, "Trace", (PyObject **)&Trace_T, 1)
-            || take(kwargs, "OpDef", (PyObject **)&OpDef_T, 1) || take(kwargs, "HostAllocator", (PyObject **)&Host_T, 1)
-            || take(kwargs, "ndarray", (PyObject **)&NDArray_T, 1)
-            || take(kwargs, "context_globals", &context_globals, 0) || take(kwargs, "registry", &registry, 0)
-            || take(kwargs, "by_np", &by_np, 0) || take(kwargs, "plain", &plain, 0)
-            || take(kwargs, "kernel_errors", &kernel_errors, 0) || take(kwargs, "execute", &execute, 0)
-            || take(kwargs, "lookup", &lookup, 0) || take(kwargs, "kernel_failed", &kernel_failed, 0)
-            || take(kwargs, "finish", &finish, 0) || take(kwargs, "oom", &oom, 0)
-            || take(kwargs, "ResourceHandle", &resource_handle, 0) || take(kwargs, "host_large", &large, 0)
-            || take(kwargs, "sample_array", &sample, 0)) {
+    if (take("configure", kwargs, "Tensor", (PyObject **)&Tensor_T, 1) || take("configure", kwargs, "Context", (PyObject **)&Context_T, 1)
+            || take("configure", kwargs, "Device", (PyObject **)&Device_T, 1) || take("configure", kwargs, "Trace", (PyObject **)&Trace_T, 1)
+            || take("configure", kwargs, "OpDef", (PyObject **)&OpDef_T, 1) || take("configure", kwargs, "HostAllocator", (PyObject **)&Host_T, 1)
+            || take("configure", kwargs, "ndarray", (PyObject **)&NDArray_T, 1)
+            || take("configure", kwargs, "context_globals", &context_globals, 0) || take("configure", kwargs, "registry", &registry, 0)
+            || take("configure", kwargs, "by_np", &by_np, 0) || take("configure", kwargs, "plain", &plain, 0)
+            || take("configure", kwargs, "kernel_errors", &kernel_errors, 0) || take("configure", kwargs, "execute", &execute, 0)
+            || take("configure", kwargs, "lookup", &lookup, 0) || take("configure", kwargs, "kernel_failed", &kernel_failed, 0)
+            || take("configure", kwargs, "finish", &finish, 0) || take("configure", kwargs, "oom", &oom, 0)
+            || take("configure", kwargs, "ResourceHandle", &resource_handle, 0) || take("configure", kwargs, "host_large", &large, 0)
+            || take("configure", kwargs, "sample_array", &sample, 0)) {
         Py_XDECREF(large);
         return NULL;
     }

@@ -11,6 +11,7 @@
 
 /* The offset of `type`'s slot `name`; -1 with an exception when it is not a plain object slot. */
 Py_ssize_t slot_offset(PyTypeObject *type, const char *name);
+int take(const char *caller, PyObject *kwargs, const char *key, PyObject **out, int want_type);
 
 /* _fastpath_bfc.c */
 extern PyTypeObject BFCBase_T;

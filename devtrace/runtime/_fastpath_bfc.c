@@ -267,19 +267,6 @@ PyTypeObject BFCBase_T = {
     .tp_new = PyType_GenericNew,
 };
 
-static int
-take(PyObject *kwargs, const char *key, PyObject **out, int want_type)
-{
-    PyObject *value = kwargs == NULL ? NULL : PyDict_GetItemString(kwargs, key);
-    if (value == NULL || (want_type && !PyType_Check(value))) {
-        PyErr_Format(PyExc_TypeError, "configure_bfc() needs %s", key);
-        return -1;
-    }
-    Py_INCREF(value);
-    Py_XSETREF(*out, value);
-    return 0;
-}
-
 PyObject *
 configure_bfc(PyObject *self, PyObject *args, PyObject *kwargs)
 {
@@ -289,9 +276,9 @@ configure_bfc(PyObject *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "configure_bfc() takes keyword arguments only");
         return NULL;
     }
-    if (take(kwargs, "BFCAllocator", (PyObject **)&BFC_T, 1) || take(kwargs, "Chunk", (PyObject **)&Chunk_T, 1)
-            || take(kwargs, "nothing", &nothing, 0) || take(kwargs, "allocate", &allocate_ref, 0)
-            || take(kwargs, "free", &free_ref, 0) || take(kwargs, "max_fragmentation", &limit, 0))
+    if (take("configure_bfc", kwargs, "BFCAllocator", (PyObject **)&BFC_T, 1) || take("configure_bfc", kwargs, "Chunk", (PyObject **)&Chunk_T, 1)
+            || take("configure_bfc", kwargs, "nothing", &nothing, 0) || take("configure_bfc", kwargs, "allocate", &allocate_ref, 0)
+            || take("configure_bfc", kwargs, "free", &free_ref, 0) || take("configure_bfc", kwargs, "max_fragmentation", &limit, 0))
         return NULL;
     max_fragmentation = PyLong_AsLongLong(limit);
     Py_DECREF(limit);
