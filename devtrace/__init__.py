@@ -28,8 +28,8 @@ _LAZY = {name: ("devtrace.runtime.dtypes", name) for name in _DTYPES}
 _LAZY.update({
     "bool": ("devtrace.runtime.dtypes", "bool_"),
     "as_dtype": ("devtrace.runtime.dtypes", "as_dtype_public"),
-    "dtypes": ("devtrace.api", "dtypes"),
-    "is_tensor": ("devtrace.api", "is_tensor"),
+    "dtypes": ("devtrace.api.namespaces", "dtypes"),
+    "is_tensor": ("devtrace.api.namespaces", "is_tensor"),
     "Tensor": ("devtrace.runtime.tensor", "Tensor"),
     "TensorShape": ("devtrace.runtime.tensor_shape", "TensorShape"),
     "Variable": ("devtrace.runtime.eager.variables", "Variable"),
@@ -39,52 +39,52 @@ _LAZY.update({
     "executing_eagerly": ("devtrace.runtime.scopes", "executing_eagerly"),
     "DeviceSpec": ("devtrace.devices.device_spec", "DeviceSpecV2"),
     "config": ("devtrace.config", None),
-    "debugging": ("devtrace.api", "debugging"),
-    "random": ("devtrace.api", "random"),
-    "strings": ("devtrace.api", "strings"),
-    "signal": ("devtrace.api", "signal"),
-    "experimental": ("devtrace.api", "experimental"),
-    "math": ("devtrace.api", "math"),
-    "linalg": ("devtrace.api", "linalg"),
-    "compat": ("devtrace.compat", None),
+    "debugging": ("devtrace.api.namespaces", "debugging"),
+    "random": ("devtrace.api.namespaces", "random"),
+    "strings": ("devtrace.api.namespaces", "strings"),
+    "signal": ("devtrace.api.namespaces", "signal"),
+    "experimental": ("devtrace.api.namespaces", "experimental"),
+    "math": ("devtrace.api.namespaces", "math"),
+    "linalg": ("devtrace.api.namespaces", "linalg"),
+    "compat": ("devtrace.api.compat", None),
     "distribute": ("devtrace.distribute", None),
     "errors": ("devtrace.errors", None),
-    "GradientTape": ("devtrace.backprop", "GradientTape"),
-    "Module": ("devtrace.module", "Module"),
-    "function": ("devtrace.function", "function"),
-    "TensorSpec": ("devtrace.function", "TensorSpec"),
-    "name_scope": ("devtrace.module", "name_scope"),
+    "GradientTape": ("devtrace.backprop.backprop", "GradientTape"),
+    "Module": ("devtrace.module.module", "Module"),
+    "function": ("devtrace.polymorphic_function.function", "function"),
+    "TensorSpec": ("devtrace.polymorphic_function.function", "TensorSpec"),
+    "name_scope": ("devtrace.module.module", "name_scope"),
     "train": ("devtrace.train", None),
     "saved_model": ("devtrace.saved_model", None),
     "init_scope": ("devtrace.runtime.graph.graph", "init_scope"),
-    "version": ("devtrace.api", "version"),
-    "newaxis": ("devtrace.ops.indexing_ops", "newaxis"),
-    "nn": ("devtrace.api", "nn"),
-    "nest": ("devtrace.nest", "namespace"),
-    "UnconnectedGradients": ("devtrace.backprop", "UnconnectedGradients"),
-    "custom_gradient": ("devtrace.backprop", "custom_gradient"),
-    "recompute_grad": ("devtrace.backprop", "recompute_grad"),
+    "version": ("devtrace.api.namespaces", "version"),
+    "newaxis": ("devtrace.ops.array.indexing_ops", "newaxis"),
+    "nn": ("devtrace.api.namespaces", "nn"),
+    "nest": ("devtrace.util.nest", "namespace"),
+    "UnconnectedGradients": ("devtrace.backprop.backprop", "UnconnectedGradients"),
+    "custom_gradient": ("devtrace.backprop.backprop", "custom_gradient"),
+    "recompute_grad": ("devtrace.backprop.backprop", "recompute_grad"),
     "Graph": ("devtrace.runtime.graph.variables", "Graph"),  # with graph variables (tf.Variable in a graph)
-    "get_logger": ("devtrace.tf_logging", "get_logger"),
+    "get_logger": ("devtrace.platform.tf_logging", "get_logger"),
     "autograph": ("devtrace.autograph", None),
     "data": ("devtrace.data", None),
     "keras": ("devtrace.keras", None),
-    "test": ("devtrace.device_lib", "test"),
-    "python": ("devtrace.device_lib", "python"),
-    "sysconfig": ("devtrace.device_lib", "sysconfig"),
-    "ragged": ("devtrace.api", "ragged"),
-    "sparse": ("devtrace.api", "sparse"),
-    "bitwise": ("devtrace.api", "bitwise"),
-    "io": ("devtrace.api", "io"),
-    "raw_ops": ("devtrace.api", "raw_ops"),
+    "test": ("devtrace.platform.device_lib", "test"),
+    "python": ("devtrace.platform.device_lib", "python"),
+    "sysconfig": ("devtrace.platform.device_lib", "sysconfig"),
+    "ragged": ("devtrace.api.namespaces", "ragged"),
+    "sparse": ("devtrace.api.namespaces", "sparse"),
+    "bitwise": ("devtrace.api.namespaces", "bitwise"),
+    "io": ("devtrace.api.namespaces", "io"),
+    "raw_ops": ("devtrace.api.namespaces", "raw_ops"),
 })
 
 
 def _attach_console(ctx) -> None:
     """Every runtime context prints warnings and the live placement log through the console, and
     Ctrl-C stops the program even when it lands in a tensor's finalizer."""
-    from . import interrupts
-    from .console import attach
+    from .terminal import interrupts
+    from .terminal.console import attach
 
     attach(ctx)
     interrupts.install()
@@ -117,7 +117,7 @@ def __getattr__(name):
         from .ops import API
 
         if name not in API:
-            from .namespace import missing_name
+            from .util.namespace import missing_name
 
             raise missing_name("", name)
         value = API[name]
@@ -150,7 +150,7 @@ def _as_namespace(name: str, module) -> None:
     """A module that is a TensorFlow namespace (``tf.errors``, ``tf.data``) answers a missing name
     as the namespaces do (:mod:`.namespace`)."""
     if "__getattr__" not in vars(module):
-        from .namespace import missing
+        from .util.namespace import missing
 
         module.__getattr__ = missing(name)
 

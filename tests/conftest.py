@@ -29,7 +29,7 @@ def clean_env(monkeypatch):
     for name in _ENV:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("DEVTRACE_NVML", "0")
-    random_ops = sys.modules.get("devtrace.ops.random_ops")
+    random_ops = sys.modules.get("devtrace.ops.random.random_ops")
     if random_ops is not None:  # process-wide, as TensorFlow's: what an earlier test seeded is not this one's
         random_ops.reset()
     from devtrace.runtime import context

@@ -16,7 +16,8 @@ import pytest
 
 from devtrace.devices import simulated
 from devtrace.devices.physical import CPUInfo, Machine
-from devtrace.ops import declare, math_ops
+from devtrace.ops import declare
+from devtrace.ops.math import math_ops
 from devtrace.runtime import context as context_module
 from devtrace.runtime.dtypes import ListValue
 from devtrace.runtime.eager import executor

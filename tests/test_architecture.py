@@ -89,7 +89,7 @@ def _in(module: str, *rooms: str) -> bool:
 
 def test_the_import_reader_sees_imports_inside_functions():
     assert "devtrace.runtime.backends" in IMPORTS["devtrace.runtime.devices"]  # imported in Device.backend
-    assert "devtrace.console" in IMPORTS["devtrace.cli._program"]
+    assert "devtrace.terminal.console" in IMPORTS["devtrace.cli._program"]
 
 
 def test_no_import_cycles():
@@ -105,13 +105,13 @@ LEAVES = ("devtrace.errors", "devtrace.output", "devtrace.hooks")
 RULES = [
     # (room, what it must not import, why)
     ("devtrace.devices", lambda t: not _in(t, "devtrace.devices", *LEAVES), "devices imports nothing above it"),
-    ("devtrace.trace", lambda t: _in(t, "devtrace.cli", "devtrace.runtime", "devtrace.ops", "devtrace.console"),
+    ("devtrace.trace", lambda t: _in(t, "devtrace.cli", "devtrace.runtime", "devtrace.ops", "devtrace.terminal.console"),
      "trace is fed events; it never reaches into the runtime or the CLI"),
-    ("devtrace.runtime", lambda t: _in(t, "devtrace.cli", "devtrace.console", "devtrace.ops", "devtrace.api",
-                                       "devtrace.config", "devtrace.compat", "devtrace.distribute")
+    ("devtrace.runtime", lambda t: _in(t, "devtrace.cli", "devtrace.terminal.console", "devtrace.ops", "devtrace.api.namespaces",
+                                       "devtrace.config", "devtrace.api.namespaces.compat", "devtrace.distribute")
      or (_in(t, "devtrace.trace") and t != "devtrace.trace.events"),
      "the runtime emits events: no CLI, no renderers, nothing of the API above it"),
-    ("devtrace.ops", lambda t: _in(t, "devtrace.cli", "devtrace.console", "devtrace.api"), "ops sit below the API"),
+    ("devtrace.ops", lambda t: _in(t, "devtrace.cli", "devtrace.terminal.console", "devtrace.api.namespaces"), "ops sit below the API"),
     ("devtrace.errors", lambda t: True, "a leaf"),
     ("devtrace.output", lambda t: t != "devtrace.errors", "a leaf (but for the error classes it raises)"),
     ("devtrace.hooks", lambda t: True, "a leaf"),

@@ -228,7 +228,7 @@ def test_dir_lists_tensorflows_names_and_extras_stay_reachable():
 
 
 def test_deprecated_functions_warn_once_through_the_tensorflow_logger(caplog):
-    from devtrace import tf_logging
+    from devtrace.platform import tf_logging
 
     sim("1")
     tf_logging._warned.clear()
@@ -254,7 +254,7 @@ def test_compat_v1_logging_is_the_tensorflow_logger():
 
 
 def test_device_lib_lists_one_cpu_with_virtual_cpus():
-    from devtrace.device_lib import list_local_devices
+    from devtrace.platform.device_lib import list_local_devices
 
     sim("1")
     cpu = tf.config.list_physical_devices("CPU")[0]
@@ -292,7 +292,7 @@ def test_visible_devices_take_a_list_and_soft_placement_none_is_the_default():
 
 
 def test_compat_v1_logging_helpers_behave_as_tensorflows(caplog):
-    from devtrace import tf_logging
+    from devtrace.platform import tf_logging
 
     tf_logging._counts.clear()
     for _ in range(3):

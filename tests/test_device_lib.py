@@ -2,7 +2,7 @@
 simulates; on a CPU-only machine the records are TensorFlow 2.21's (the oracle's config_misc cells)."""
 
 import devtrace as tf
-from devtrace.device_lib import list_local_devices
+from devtrace.platform.device_lib import list_local_devices
 from devtrace.devices.discovery import discover
 from devtrace.runtime.context import reset_context
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import devtrace as tf
-from devtrace.ops.broadcast_grad import broadcast_gradient_args
+from devtrace.ops.array.broadcast_grad import broadcast_gradient_args
 
 # TensorFlow 2.21's gradient nodes (``gradient_tape/`` dropped) of ``_broadcasting_loss``'s function
 TF_NODES = [

@@ -35,7 +35,7 @@ NO_GRADIENT = ("Lu", "Unique", "TruncateMod", "Bitcast")
 def gradient_ops() -> set:
     """The op types whose registered gradient is a function (not TensorFlow's NotDifferentiable)."""
     import devtrace  # noqa: F401 (every op module)
-    from devtrace import backprop, cond_grad, while_grad  # noqa: F401 (the gradients they register)
+    from devtrace.backprop import backprop, cond_grad, while_grad  # noqa: F401 (the gradients they register)
     from devtrace.ops.declare import _no_gradient
     from devtrace.runtime.registry import REGISTRY
 

@@ -21,7 +21,7 @@ from conftest import devtrace, golden, machine, program
 import devtrace as tf
 from devtrace.devices.discovery import discover
 from devtrace.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
-from devtrace.console import attach
+from devtrace.terminal.console import attach
 from devtrace.runtime.graph import graph as graph_mod
 from devtrace.runtime.graph import placer as graph_placer
 from devtrace.runtime.context import reset_context

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 
 import devtrace as tf
-from devtrace.console import attach
+from devtrace.terminal.console import attach
 from devtrace.devices import simulated
 from devtrace.devices.physical import CPUInfo, Machine
 from devtrace.runtime.context import context, reset_context

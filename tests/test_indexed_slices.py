@@ -109,7 +109,7 @@ def test_clipping_reads_the_slices_values_and_keeps_them_slices():
 
 def test_variable_scatter_nd_max_min_and_tensor_experimental_ref(caplog):
     """TensorFlow 2.21's values, and its deprecation note for ``Tensor.experimental_ref``."""
-    from devtrace import tf_logging
+    from devtrace.platform import tf_logging
 
     v = tf.Variable([1.0, 5.0, 3.0])
     assert repr(v.scatter_nd_max([[0], [1]], [4.0, 4.0])) == (

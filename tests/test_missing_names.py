@@ -7,7 +7,7 @@ import devtrace as tf
 from conftest import devtrace
 
 
-# (expression, the name it reports): names TensorFlow 2.21 has (devtrace/tf_api_names.py) and devtrace lacks
+# (expression, the name it reports): names TensorFlow 2.21 has (devtrace/generated/tf_api_names.py) and devtrace lacks
 LACKING = [
     ("tf.dynamic_stitch", "tf.dynamic_stitch"), ("tf.math.bessel_i0", "tf.math.bessel_i0"),
     ("tf.linalg.LinearOperator", "tf.linalg.LinearOperator"), ("tf.nn.atrous_conv2d", "tf.nn.atrous_conv2d"),
@@ -55,7 +55,7 @@ def test_names_tensorflow_lacks_too_raise_its_error(expression, text):
 def test_the_lacking_members_are_tensorflows_and_all_of_them():
     """``namespace.LACKING`` (raising properties, no ``__getattr__`` on the hot classes) is exactly
     what TensorFlow 2.21's eager tensors and resource variables have and devtrace's lack."""
-    from devtrace.namespace import LACKING, _tensorflow_names
+    from devtrace.util.namespace import LACKING, _tensorflow_names
 
     for kind, value in (("Tensor", tf.constant(1.0)), ("Variable", tf.Variable(1.0))):
         names = _tensorflow_names(f"<{kind}>")[1]
@@ -115,7 +115,7 @@ def test_tf_function_and_tf_nest_survive_their_modules_being_imported():
     import subprocess
     import sys
 
-    code = ("import devtrace as tf\nds = tf.data.Dataset.range(3)\nimport devtrace.distribute_input\n"
+    code = ("import devtrace as tf\nds = tf.data.Dataset.range(3)\nimport devtrace.distribute._input\n"
             "print(callable(tf.function) and type(tf.function).__name__, type(tf.nest).__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out == "function Namespace\n"

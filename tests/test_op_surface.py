@@ -1,13 +1,13 @@
 """Every name issue 10 enumerates ("The everyday op surface") exists in devtrace, under each
 TensorFlow 2.21 namespace that has it: ``tf.math.X`` and, where TensorFlow has the alias, ``tf.X``
-(TensorFlow's names: ``devtrace/tf_api_names.py``). None may be the "does not implement" answer.
+(TensorFlow's names: ``devtrace/generated/tf_api_names.py``). None may be the "does not implement" answer.
 Their values are checked against TensorFlow by the wide oracle (``tests/tf221_oracle``) and
 ``tests/tf221``; this test keeps the list whole."""
 
 import pytest
 
 import devtrace as tf
-from devtrace.tf_api_names import NAMES
+from devtrace.generated.tf_api_names import NAMES
 
 _TOP = frozenset(NAMES[""][1].split())
 

@@ -112,7 +112,7 @@ def test_op_def_type_lists_are_checked_before_kernels():
 
 
 def test_every_op_def_summary_names_a_declared_op():
-    from devtrace.ops.op_defs import SIGNATURES
+    from devtrace.generated.op_defs import SIGNATURES
     from devtrace.runtime.registry import REGISTRY
 
     for name, text in SIGNATURES.items():
@@ -229,7 +229,7 @@ def test_tf_function_stays_the_decorator_after_tf_data_loads_its_module():
     import importlib
 
     tf.data.Dataset.range(1)
-    importlib.import_module("devtrace.function")
+    importlib.import_module("devtrace.polymorphic_function.function")
     assert callable(tf.function) and tf.function.__name__ == "function"
 
 

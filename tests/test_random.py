@@ -7,7 +7,8 @@ import pytest
 import devtrace as tf
 from devtrace.devices import simulated
 from devtrace.devices.physical import CPUInfo, Machine
-from devtrace.ops import libm, philox, samplers
+from devtrace.ops.math import libm
+from devtrace.ops.random import philox, samplers
 from devtrace.runtime.context import reset_context
 from devtrace.trace import events as ev
 

@@ -12,7 +12,7 @@ import sysconfig
 import types
 
 from . import operators, statements, transpiler
-from .. import tf_logging
+from ..platform import tf_logging
 from .unsupported import UnsupportedLanguageElementError
 
 AG_MODULE = types.SimpleNamespace(**{name: getattr(module, name) for module, names in (

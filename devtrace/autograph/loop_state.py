@@ -15,7 +15,7 @@ LEGAL_LOOP_TYPES = "Tensor, int, float, bool or a list, tuple or dict thereof"
 
 
 def _placeholder(like, original):
-    from ..ops import array_ops
+    from ..ops.array import array_ops
 
     if undefined(like):
         return original

@@ -112,7 +112,7 @@ def undefined(value) -> bool:
 
 def not_(a):
     if _is_tensor(a):
-        from ..ops import math_ops
+        from ..ops.math import math_ops
 
         return math_ops.logical_not(a)
     return not a
@@ -121,7 +121,7 @@ def not_(a):
 def and_(a, b):
     value = a()
     if _is_tensor(value):
-        from ..ops import control_flow_v2
+        from ..ops.control_flow import control_flow_v2
 
         return control_flow_v2.cond(value, b, lambda: value)
     return value and b()
@@ -130,7 +130,7 @@ def and_(a, b):
 def or_(a, b):
     value = a()
     if _is_tensor(value):
-        from ..ops import control_flow_v2
+        from ..ops.control_flow import control_flow_v2
 
         return control_flow_v2.cond(value, lambda: value, b)
     return value or b()
@@ -138,7 +138,7 @@ def or_(a, b):
 
 def if_exp(cond, if_true, if_false, expr_repr):
     if symbolic(cond):
-        from ..ops import control_flow_v2
+        from ..ops.control_flow import control_flow_v2
 
         return control_flow_v2.cond(cond, if_true, if_false)
     return if_true() if cond else if_false()
@@ -146,7 +146,7 @@ def if_exp(cond, if_true, if_false, expr_repr):
 
 def _range(*args):
     if any(_is_tensor(a) for a in args):
-        from ..ops import array_ops
+        from ..ops.array import array_ops
 
         return array_ops.range(*args)
     return range(*args)
@@ -156,7 +156,7 @@ def _len(s):
     """``len`` of a tensor in converted code: its first dimension (``tf.shape(s)[0]`` when unknown)."""
     if not symbolic(s):
         return len(s)
-    from ..ops import array_ops
+    from ..ops.array import array_ops
 
     dims = s.shape.as_list() if s.shape.rank is not None else None
     if dims and dims[0] is not None:
@@ -170,7 +170,7 @@ def _len(s):
 def _cast_builtin(builtin, dtype):
     def overload(*args):
         if args and _is_tensor(args[0]):
-            from ..ops import array_ops
+            from ..ops.array import array_ops
 
             return array_ops.cast(args[0], dtype)
         return builtin(*args)
@@ -179,7 +179,7 @@ def _cast_builtin(builtin, dtype):
 
 def _abs(x):
     if _is_tensor(x):
-        from ..ops import complex_ops
+        from ..ops.math import complex_ops
 
         return complex_ops.abs(x)
     return abs(x)

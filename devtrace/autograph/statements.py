@@ -59,7 +59,7 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     if not _staged(cond):
         body() if cond else orelse()  # noqa: B018 (a statement, as TensorFlow's _py_if_stmt)
         return
-    from ..ops import control_flow_v2
+    from ..ops.control_flow import control_flow_v2
 
     if not nouts:  # AutoGraph gives a statement without outputs a dummy one, the Python 0
         prev_get, prev_set = get_state, set_state
@@ -108,7 +108,7 @@ def _merge(state, kept, values) -> tuple:
 def _tf_while(test, body, get_state, set_state, symbol_names, opts, extra_vars=()):
     """``tf.while_loop`` over the defined part of the state (``extra_vars``: loop variables of
     the operator's own before it, e.g. a ``for``'s iterate, read and written by the callbacks)."""
-    from ..ops import control_flow_v2
+    from ..ops.control_flow import control_flow_v2
 
     init = loop_state.entry_state(lambda: body(*extra_vars), get_state, set_state, symbol_names, _scratch)
     kept = [k for k, v in enumerate(init) if not undefined(v)]
@@ -181,7 +181,7 @@ def _py_for(iter_, extra_test, body):
 def _and_extra(main, extra_test):
     if extra_test is None:
         return main
-    from ..ops import control_flow_v2
+    from ..ops.control_flow import control_flow_v2
 
     return control_flow_v2.cond(main, extra_test, lambda: False)
 
@@ -199,7 +199,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 def _tensor_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """A ``for`` over a tensor's rows (TensorFlow's known-length loop): the tensor unstacked into a
     TensorArray, read at an index the loop counts up."""
-    from ..ops.tensor_array_ops import TensorArray
+    from ..ops.control_flow.tensor_array_ops import TensorArray
     from .operators import converted_call
 
     n = converted_call(len, (iter_,), None)
@@ -217,7 +217,8 @@ def _tensor_for(iter_, extra_test, body, get_state, set_state, symbol_names, opt
 def _range_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """A ``for`` over ``tf.range``: AutoGraph elides the range, and the loop steps an iterate
     from its start by its delta (the number of iterations is computed, for XLA's sake, and unused)."""
-    from ..ops import array_ops, math_ops
+    from ..ops.array import array_ops
+    from ..ops.math import math_ops
     from ..runtime.values import constant
 
     node = iter_._op

@@ -12,7 +12,7 @@ import threading
 import traceback
 from dataclasses import dataclass, field
 
-from .. import interrupts
+from ..terminal import interrupts
 from ..errors import CheckFailed, ResourceExhaustedError, UsageError
 from ..output import MiB
 from ..trace import events as ev
@@ -95,7 +95,7 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     sys.argv = [program, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(program)))
     ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.machine.backend, ctx.trace.stream is not None))
-    from .. import as_tensorflow
+    from ..api import as_tensorflow
 
     as_tensorflow.install()  # `import tensorflow` in the program gives devtrace
     pid, real_exit = os.getpid(), os._exit
@@ -200,7 +200,7 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
     the run reads the events again: a ``--format``, ``--html``, ``keep_events`` for the checks);
     render what was asked; ``trace_limit``: the trace keeps the first N ops (``trace/limit.py``). Returns the exit status and the events (an iterable over the spool)."""
     stream_ = sys.stdout if log_to == "stdout" else sys.stderr
-    from ..console import attach
+    from ..terminal.console import attach
     from ..trace import jsonl
 
     console = attach(ctx, stream_, placement_log=format_ == "tf2")

@@ -3,7 +3,7 @@ a first slice of Keras (issue 12), its ops placed, logged and accounted like any
 
 from __future__ import annotations
 
-from ..namespace import missing
+from ..util.namespace import missing
 
 from . import activations, callbacks, initializers, layers, losses, metrics, models, optimizers, regularizers, utils
 from .layers import Input, Layer

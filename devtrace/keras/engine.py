@@ -11,7 +11,7 @@ import re
 import numpy as np
 
 import devtrace as tf
-from ..module import Module
+from ..module.module import Module
 from . import initializers, regularizers, variables
 
 _UIDS: dict = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 
 import devtrace as tf
-from ..function import function as tf_function
+from ..polymorphic_function.function import function as tf_function
 from ..runtime.context import context
 
 NAMES = {"train": "multi_step_on_iterator", "test": "multi_step_on_iterator",

@@ -6,7 +6,7 @@ as the guide's log shows) — the values equal Keras's."""
 
 from __future__ import annotations
 
-from devtrace.namespace import missing as _missing
+from devtrace.util.namespace import missing as _missing
 
 import math
 import random

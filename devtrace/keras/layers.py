@@ -6,7 +6,7 @@ in ``engine``. Calling a layer on an ``Input`` (a ``KerasTensor``) records the c
 
 from __future__ import annotations
 
-from devtrace.namespace import missing as _missing
+from devtrace.util.namespace import missing as _missing
 
 import random
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import devtrace as tf
-from devtrace.namespace import missing
+from devtrace.util.namespace import missing
 
 
 class Loss:

@@ -4,7 +4,7 @@ running totals are kept on the host: the per-batch values are computed by devtra
 
 from __future__ import annotations
 
-from devtrace.namespace import missing as _missing
+from devtrace.util.namespace import missing as _missing
 
 import numpy as np
 

@@ -3,7 +3,7 @@ variables created beside each variable (on its device)."""
 
 from __future__ import annotations
 
-from devtrace.namespace import missing as _missing
+from devtrace.util.namespace import missing as _missing
 
 import contextlib
 

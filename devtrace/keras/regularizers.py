@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from devtrace.namespace import missing as _missing
+from devtrace.util.namespace import missing as _missing
 
 import devtrace as tf
 

@@ -2,21 +2,49 @@
 device type, dtypes, host-memory arguments, shape function and gradient slot — and the public
 functions that run them (``devtrace.add``, ``devtrace.random.uniform``), collected in ``API``.
 
-Importing this package declares every op. Modules are named as TensorFlow's are.
+Importing this package declares every op. Modules are named as TensorFlow's are, in a subpackage per
+family (``array``, ``math``, ``random``, ``nn``, ``linalg``, ``sparse``, ``ragged``, ``strings``,
+``signal``, ``control_flow``); the op contract (``declare``, ``custom``, ``shapes``) and the few ops of
+no family (variables, checks) sit here.
 """
 
-from . import array_ops, control_flow_ops, custom, math_ops, random_ops, state_ops, string_ops  # noqa: F401
-from . import indexing_ops, linalg_ops, manip_ops, nn_ops, reduction_ops, sort_ops, split_ops  # noqa: F401,I001
-from . import candidate_sampling_ops, stateful_random_ops, stateless_random_ops, tensor_array_ops  # noqa: F401,I001
-from . import math_grad, reduction_grad  # noqa: F401,I001 (gradients of the ops declared above)
-from . import array_grad, clip_ops, nn_impl, ragged_ops, scatter_ops, segment_ops, sparse_ops  # noqa: F401,I001
-from . import indexed_slices  # noqa: F401,I001 (tf.IndexedSlices, Variable.scatter_*)
-from . import dense_grad, linalg_grad, list_grad, nn_grad  # noqa: F401,I001 (gradients: dense layers, linear algebra, slices, lists, conv)
-from . import optional_ops  # noqa: F401,I001 (what a cond's gradient reads its forward branch through)
+# in this order: a module's ops before the modules that re-kernel, differentiate or dispatch over them
+from .array import array_ops  # noqa: F401,I001
+from .control_flow import control_flow_ops  # noqa: F401
+from . import custom  # noqa: F401
+from .math import math_ops  # noqa: F401
+from .random import random_ops  # noqa: F401
+from . import state_ops  # noqa: F401
+from .strings import string_ops  # noqa: F401
+from .array import indexing_ops  # noqa: F401
+from .linalg import linalg_ops  # noqa: F401
+from .array import manip_ops  # noqa: F401
+from .nn import nn_ops  # noqa: F401
+from .math import reduction_ops  # noqa: F401
+from .array import sort_ops, split_ops  # noqa: F401
+from .random import candidate_sampling_ops, stateful_random_ops, stateless_random_ops  # noqa: F401
+from .control_flow import tensor_array_ops  # noqa: F401
+from .math import math_grad, reduction_grad  # noqa: F401 (gradients of the ops declared above)
+from .array import array_grad  # noqa: F401
+from .math import clip_ops  # noqa: F401
+from .nn import nn_impl  # noqa: F401
+from .ragged import ragged_ops  # noqa: F401
+from .array import scatter_ops  # noqa: F401
+from .math import segment_ops  # noqa: F401
+from .sparse import sparse_ops  # noqa: F401
+from .sparse import indexed_slices  # noqa: F401 (tf.IndexedSlices, Variable.scatter_*)
+from .nn import dense_grad  # noqa: F401 (gradients: dense layers, linear algebra, slices, lists, conv)
+from .linalg import linalg_grad  # noqa: F401
+from .control_flow import list_grad  # noqa: F401
+from .nn import nn_grad  # noqa: F401
+from .control_flow import optional_ops  # noqa: F401 (what a cond's gradient reads its forward branch through)
 from .declare import API
-from . import cast_ops, complex_ops, fft_ops  # noqa: F401,I001
-from . import check_ops  # noqa: F401,I001 (tf.debugging's assert_*)
-from . import ragged_dispatch, ragged_shape  # noqa: F401,I001 (RaggedTensor operands: after the ops they dispatch)
-from . import bfloat16_ops, complex_grad, random_grad, segment_grad  # noqa: F401,I001 (after the ops they re-kernel or differentiate)
+from .math import cast_ops, complex_ops  # noqa: F401
+from .signal import fft_ops  # noqa: F401
+from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
+from .ragged import ragged_dispatch, ragged_shape  # noqa: F401 (RaggedTensor operands: after the ops they dispatch)
+from .math import bfloat16_ops, complex_grad  # noqa: F401 (after the ops they re-kernel or differentiate)
+from .random import random_grad  # noqa: F401
+from .math import segment_grad  # noqa: F401
 
 __all__ = ["API"]

@@ -12,9 +12,9 @@ from ..errors import InvalidArgumentError
 from ..runtime.context import context
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant
-from . import math_ops
+from .math import math_ops
 from .declare import as_tensor, public
-from .reduction_ops import reduce_all
+from .math.reduction_ops import reduce_all
 
 
 def _pretty(item, summarize) -> str:
@@ -102,7 +102,7 @@ assert_non_positive = _sign("<= 0", math_ops.less_equal, False, _names("assert_n
 
 def _monotonic(x, compare):
     """TensorFlow's composition: every neighbour difference of the flattened ``x`` compared with 0."""
-    from .array_ops import reshape
+    from .array.array_ops import reshape
 
     x = reshape(as_tensor(x), [-1])
     if not x.dtype.is_numeric:

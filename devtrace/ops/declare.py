@@ -21,8 +21,8 @@ from ..runtime.registry import CPU, GPU, lookup, register
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant, host_array, host_constant
 from . import shapes
-from .arg_names import ARG_NAMES
-from .op_defs import SIGNATURES
+from ..generated.arg_names import ARG_NAMES
+from ..generated.op_defs import SIGNATURES
 
 API: dict = {}
 # (public name, type) -> the function a composite tensor (``RaggedTensor``) runs instead: TensorFlow's dispatch

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from ..namespace import install_lacking
+from ..util.namespace import install_lacking
 from ..runtime.tensor import Tensor
-from ..tf_logging import deprecated
+from ..platform.tf_logging import deprecated
 
 _TYPE_NAMES = {"EagerTensor": "tensorflow.python.framework.ops.EagerTensor",
                "SymbolicTensor": "tensorflow.python.framework.ops.SymbolicTensor"}

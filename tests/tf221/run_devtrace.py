@@ -8,7 +8,7 @@ import os
 import runpy
 import sys
 
-from devtrace import as_tensorflow
+from devtrace.api import as_tensorflow
 
 as_tensorflow.install()
 path = sys.argv[1]

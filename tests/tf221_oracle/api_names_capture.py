@@ -1,4 +1,4 @@
-"""Rewrite ``devtrace/tf_api_names.py`` from TensorFlow 2.21's public API (run by hand, like
+"""Rewrite ``devtrace/generated/tf_api_names.py`` from TensorFlow 2.21's public API (run by hand, like
 op_defs_capture.py):
 
     python tests/tf221_oracle/api_names_capture.py --python /root/tfvenv/bin/python
@@ -17,7 +17,7 @@ import pathlib
 import subprocess
 import sys
 
-TARGET = pathlib.Path(__file__).resolve().parents[2] / "devtrace" / "tf_api_names.py"
+TARGET = pathlib.Path(__file__).resolve().parents[2] / "devtrace" / "generated" / "tf_api_names.py"
 
 NAMES = r'''
 import types

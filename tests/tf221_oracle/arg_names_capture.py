@@ -1,4 +1,4 @@
-"""Rewrite ``devtrace/ops/arg_names.py`` from TensorFlow's op and kernel registries (run by hand,
+"""Rewrite ``devtrace/generated/arg_names.py`` from TensorFlow's op and kernel registries (run by hand,
 like op_defs_capture.py):
 
     python tests/tf221_oracle/arg_names_capture.py --python /root/tfvenv/bin/python
@@ -16,7 +16,7 @@ import pathlib
 import subprocess
 import sys
 
-TARGET = pathlib.Path(__file__).resolve().parents[2] / "devtrace" / "ops" / "arg_names.py"
+TARGET = pathlib.Path(__file__).resolve().parents[2] / "devtrace" / "generated" / "arg_names.py"
 
 NAMES = r'''
 import sys

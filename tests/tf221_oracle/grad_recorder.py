@@ -10,7 +10,8 @@ import os
 import runpy
 import sys
 
-from devtrace import as_tensorflow, backprop
+from devtrace.api import as_tensorflow
+from devtrace.backprop import backprop
 
 RAN: dict = {}
 _cell = [None]

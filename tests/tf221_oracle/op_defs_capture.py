@@ -1,4 +1,4 @@
-"""Rewrite ``devtrace/ops/op_defs.py`` from TensorFlow's op registry (run by hand, like capture.py):
+"""Rewrite ``devtrace/generated/op_defs.py`` from TensorFlow's op registry (run by hand, like capture.py):
 
     python tests/tf221_oracle/op_defs_capture.py --python /root/tfvenv/bin/python
 
@@ -15,7 +15,7 @@ import re
 import subprocess
 import sys
 
-TARGET = pathlib.Path(__file__).resolve().parents[2] / "devtrace" / "ops" / "op_defs.py"
+TARGET = pathlib.Path(__file__).resolve().parents[2] / "devtrace" / "generated" / "op_defs.py"
 # ops whose T is not the dtype devtrace places them by
 SKIP = {"DenseBincount", "InTopKV2", "Substr", "AsString", "RandomStandardNormal", "RandomUniform",
         "RandomUniformInt", "TruncatedNormal", "StatelessRandomPoisson", "Multinomial", "StatelessMultinomial"}

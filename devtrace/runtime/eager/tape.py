@@ -2,7 +2,7 @@
 
 A tape records an op when one of its inputs is *tracked*: watched (``tape.watch``, or a
 trainable variable read while the tape records) or the output of an op it recorded. The
-backward pass (:mod:`devtrace.backprop`) replays the records in reverse through each op's
+backward pass (:mod:`devtrace.backprop.backprop`) replays the records in reverse through each op's
 gradient function; its ops run under :func:`colocated`, on the forward op's device, with the
 placement reason ``colocated`` — TensorFlow's colocate-gradients-with-ops behaviour.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import itertools
 
-from ... import namespace as _namespace
+from ...util import namespace as _namespace
 from .. import context as _context_mod
 from ..tensor import Tensor
 from ..values import convert_to_tensor

@@ -1,0 +1,56 @@
+"""Namespaces of the public API that group functions as TensorFlow does
+(``devtrace.debugging``, ``devtrace.random``, ``devtrace.math`` …), built from the op
+declarations' public names."""
+
+from __future__ import annotations
+
+from ..util.namespace import Namespace
+from ..ops import API
+from ..runtime import dtypes as _dtypes
+from ..runtime import scopes
+
+
+def namespace(prefix: str, **extra) -> Namespace:
+    """The functions published as ``prefix.name`` (``random.uniform`` → ``random``)."""
+    start = prefix + "."
+    functions = {name[len(start):]: fn for name, fn in API.items()
+                 if name.startswith(start) and "." not in name[len(start):]}
+    return Namespace(_prefix=prefix, **functions, **extra)
+
+
+debugging = namespace("debugging", set_log_device_placement=scopes.set_log_device_placement,
+                      get_log_device_placement=scopes.get_log_device_placement)
+random = namespace("random", experimental=namespace("random.experimental"))
+signal = namespace("signal")
+# tf.experimental: the narrow dtypes; tf.experimental.numpy is there, none of its functions yet
+experimental = namespace("experimental", numpy=Namespace(_prefix="experimental.numpy"),
+                         **{d.name: d for d in _dtypes.EXPERIMENTAL})
+strings = namespace("strings")
+math = namespace("math")
+linalg = namespace("linalg")
+nn = namespace("nn")
+ragged = namespace("ragged")
+sparse = namespace("sparse")
+bitwise = namespace("bitwise")
+io = namespace("io")
+raw_ops = namespace("raw_ops")  # none of TensorFlow's raw op functions yet: each says so
+# tf.version: the TensorFlow release devtrace's API follows (2.21's values, as that build reports them)
+version = Namespace(_prefix="version", VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",
+                          GRAPH_DEF_VERSION=2474, GRAPH_DEF_VERSION_MIN_CONSUMER=0, GRAPH_DEF_VERSION_MIN_PRODUCER=0)
+
+
+_DTYPE_NAMES = ("float16", "float32", "float64", "half", "double", "int8", "int16", "int32", "int64", "uint8",
+                "uint16", "uint32", "uint64", "complex64", "complex128", "string", "resource", "variant", "bfloat16", "qint8", "quint8", "qint16",
+                "quint16", "qint32")
+# tf.dtypes: the DType objects, DType, as_dtype and the casts
+dtypes = namespace("dtypes", DType=_dtypes.DType, as_dtype=_dtypes.as_dtype_public, bool=_dtypes.bool_,
+                   experimental=Namespace(_prefix="dtypes.experimental", **{d.name: d for d in _dtypes.EXPERIMENTAL}),
+                   **{n: getattr(_dtypes, n) for n in _DTYPE_NAMES if hasattr(_dtypes, n)})
+
+
+def is_tensor(x) -> bool:
+    """``tf.is_tensor``: a tensor (eager or symbolic) or a variable, not a value that converts to one."""
+    from ..runtime.eager.variables import Variable
+    from ..runtime.tensor import Tensor
+
+    return isinstance(x, (Tensor, Variable))

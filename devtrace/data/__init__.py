@@ -1,0 +1,383 @@
+"""``tf.data``: ``Dataset`` basics as an eager Python pipeline — ``range``, ``from_tensor_slices``,
+``from_tensors``, ``map``, ``filter``, ``batch``, ``shuffle``, ``take``, ``skip``, ``repeat``,
+``enumerate``, ``zip``, ``prefetch``, ``cache``, iteration and ``reduce``. Elements are host
+arrays until a step hands them out: iteration gives eager tensors (each an ``_EagerConst`` on the
+device in scope, where TensorFlow runs ``IteratorGetNext`` on the CPU); ``as_numpy_iterator``
+gives NumPy values. A seeded ``shuffle`` gives TensorFlow's order (its Philox words)."""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import os
+
+import numpy as np
+
+from . import _sparse as data_sparse, _windows as data_windows
+from ._sparse import HostSparse
+from ..polymorphic_function.function import TensorSpec
+from ..ops.sparse.sparse_tensor import SparseTensor
+from ..ops.sparse.sparse_ops import SparseTensorSpec
+from ..ops.random import philox
+from ..ops.random.random_ops import get_seed
+from ..runtime import dtypes
+from ..runtime.eager.variables import Variable
+from ..runtime.tensor import Tensor
+from ..runtime.tensor_shape import TensorShape
+from ..runtime.values import constant, host_array
+
+AUTOTUNE = -1
+INFINITE, UNKNOWN = -1, -2
+
+
+class _Words:
+    """TensorFlow's ``SingleSampleAdapter<PhiloxRandom>(seed, seed2)``: one uint32 word a call."""
+
+    def __init__(self, seed, seed2):
+        self._key, self._counter, self._block, self._words = seed & (2**64 - 1), (0, seed2 & (2**64 - 1)), 0, []
+
+    def __call__(self) -> int:
+        if not self._words:
+            self._words = [int(w) for w in philox.words(self._key, self._counter, 1, self._block)[0]]
+            self._block += 1
+        return self._words.pop(0)
+
+
+def _pick(window, word):
+    """The shuffle buffer's step: the element at ``word % size`` leaves, the oldest takes its place."""
+    offset = word % len(window)
+    out = window[offset]
+    window[offset] = window[0]
+    window.popleft()
+    return out
+
+
+def map_structure(fn, *structures):
+    """tf.data's structures: tuples and dicts nest; a list is one value (converted to a tensor)."""
+    first = structures[0]
+    if isinstance(first, dict):
+        return {k: map_structure(fn, *[s[k] for s in structures]) for k in sorted(first)}
+    if isinstance(first, tuple):
+        return tuple(map_structure(fn, *parts) for parts in zip(*structures))
+    return fn(*structures)
+
+
+def flatten(structure) -> list:
+    out = []
+    map_structure(out.append, structure)
+    return out
+
+
+def _host(value):
+    if isinstance(value, Dataset):
+        return value
+    if isinstance(value, SparseTensor):
+        return data_sparse.from_sparse(value)
+    if isinstance(value, Tensor):
+        return np.asarray(value.numpy())
+    return host_array(value)[0]
+
+
+def _tensor(array):
+    if isinstance(array, Dataset):
+        return array
+    if isinstance(array, HostSparse):
+        return data_sparse.to_sparse(array)
+    return constant(array, dtypes.infer(array) if array.dtype.kind not in "SUO" else dtypes.string)
+
+
+def _spec(array, batch=None) -> TensorSpec:
+    if isinstance(array, HostSparse):
+        return data_sparse.spec(array, batch)
+    shape = tuple(array.shape) if batch is None else (batch,) + tuple(array.shape[1:])
+    dtype = dtypes.string if array.dtype.kind in "SUO" else dtypes.as_dtype(array.dtype)
+    return TensorSpec(shape, dtype)
+
+
+def _row(array, i):
+    return data_sparse.row(array, i) if isinstance(array, HostSparse) else np.asarray(array[i], array.dtype)
+
+
+def _stack(*arrays):
+    return data_sparse.stack(arrays) if isinstance(arrays[0], HostSparse) else np.stack(arrays)
+
+
+def _rows(array):
+    return [_row(array, i) for i in range(len(array))]
+
+
+def _batched(spec, size):
+    """The spec of a batch of ``spec``'s elements (``size``: None when the last batch may be short)."""
+    kind = SparseTensorSpec if isinstance(spec, SparseTensorSpec) else TensorSpec
+    return kind((size,) + tuple(spec.shape), spec.dtype)
+
+
+def _unbatched(spec):
+    kind = SparseTensorSpec if isinstance(spec, SparseTensorSpec) else TensorSpec
+    return kind(tuple(spec.shape)[1:], spec.dtype)
+
+
+def _along(structure, value) -> list:
+    """``value``'s parts that correspond to ``structure``'s leaves (``padded_shapes`` for an element spec)."""
+    if isinstance(structure, dict):
+        return [part for k in sorted(structure) for part in _along(structure[k], value[k])]
+    if isinstance(structure, tuple):
+        return [part for s, v in zip(structure, value) for part in _along(s, v)]
+    return [value]
+
+
+class DatasetSpec:
+    """The type of a dataset-valued element (``window``'s sub-datasets)."""
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self.element_spec, self._dataset_shape = element_spec, TensorShape(dataset_shape)
+
+    def __repr__(self):
+        return f"DatasetSpec({self.element_spec!r}, {self._dataset_shape!r})"
+
+
+class OwnedIterator:
+    """``iter(dataset)``: its elements as tensors; a ``tf.train.Checkpoint`` saves how many it gave
+    (a variable made when a checkpoint first looks) and a restore resumes there."""
+
+    def __init__(self, dataset):
+        self._dataset, self._elements, self._count, self._position, self._synced = dataset, dataset._source(), 0, None, 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._position is not None and int(self._position.numpy()) != self._synced:
+            self._synced = self._count = int(self._position.numpy())
+            self._elements = itertools.islice(self._dataset._source(), self._count, None)
+        element = next(self._elements)
+        self._count += 1
+        return map_structure(_tensor, element)
+
+    def _trackable_children(self):
+        if self._position is None:
+            self._position = Variable(self._count, dtype="int64", trainable=False, name="iterator_position")
+        else:
+            self._position.assign(self._count)
+        self._synced = self._count
+        return [("position", self._position)]
+
+    def __repr__(self):
+        return f"<tensorflow.python.data.ops.iterator_ops.OwnedIterator object at {id(self):#x}>"
+
+
+def _pack(structure, values):
+    it = iter(values)
+    return map_structure(lambda _: next(it), structure)
+
+
+class Dataset:
+    """A re-iterable pipeline: ``source()`` yields element structures of host arrays."""
+
+    def __init__(self, source, spec, cardinality, kind="_TensorSliceDataset"):
+        self._source, self._spec, self._cardinality, self._kind = source, spec, cardinality, kind
+
+    # -- sources ------------------------------------------------------------------------------
+    @staticmethod
+    def range(*args, output_type=dtypes.int64, name=None):  # noqa: A003 (TensorFlow's name)
+        bounds = range(*[int(a) for a in args])
+        np_type = dtypes.as_dtype(output_type).np
+        return Dataset(lambda: (np.asarray(i, np_type) for i in bounds), TensorSpec((), dtypes.as_dtype(output_type)),
+                       len(bounds), "_RangeDataset")
+
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        arrays = map_structure(_host, tensors)
+        leaves = flatten(arrays)
+        n = len(leaves[0])
+        for leaf in leaves[1:]:
+            if len(leaf) != n:
+                raise ValueError(f"Dimensions {n} and {len(leaf)} are not compatible")
+        spec = map_structure(lambda a: _unbatched(_spec(a)), arrays)
+        return Dataset(lambda: (map_structure(lambda a, i=i: _row(a, i), arrays) for i in range(n)), spec, n)
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        arrays = map_structure(_host, tensors)
+        return Dataset(lambda: iter([arrays]), map_structure(_spec, arrays), 1, "_TensorDataset")
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None, name=None):
+        spec = output_signature
+        if spec is None:
+            shapes = output_shapes if output_shapes is not None else map_structure(lambda _: None, output_types)
+            spec = map_structure(lambda t, shape: TensorSpec(shape, t), output_types, shapes)
+
+        def source():
+            for element in data_windows.generated(generator, args):
+                element = tuple(element) if isinstance(spec, tuple) else element
+                yield map_structure(lambda s, v: host_array(v, s.dtype)[0], spec, element)
+        return Dataset(source, spec, UNKNOWN, "_FlatMapDataset")
+
+    @staticmethod
+    def zip(*datasets, name=None):
+        parts = datasets[0] if len(datasets) == 1 else datasets
+        cards = [d._cardinality for d in flatten(parts)]
+        finite = [c for c in cards if c >= 0]
+        card = min(finite) if finite else INFINITE
+        return Dataset(lambda: (_pack(parts, list(e)) for e in zip(*[d._source() for d in flatten(parts)])),
+                       map_structure(lambda d: d._spec, parts), card, "_ZipDataset")
+
+    # -- transformations ----------------------------------------------------------------------
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        def source():
+            for element in self._source():
+                args = map_structure(_tensor, element)
+                out = map_func(*args) if isinstance(args, tuple) else map_func(args)
+                yield map_structure(_host, out)
+        first = next(iter(source()), None)
+        spec = map_structure(_spec, first) if first is not None else self._spec
+        return Dataset(source, spec, self._cardinality, "_MapDataset")
+
+    def filter(self, predicate, name=None):
+        def source():
+            for element in self._source():
+                args = map_structure(_tensor, element)
+                if bool(predicate(*args) if isinstance(args, tuple) else predicate(args)):
+                    yield element
+        return Dataset(source, self._spec, UNKNOWN, "_FilterDataset")
+
+    def _chunks(self, batch_size, drop_remainder):
+        it = self._source()
+        while True:
+            chunk = list(itertools.islice(it, batch_size))
+            if not chunk or (drop_remainder and len(chunk) < batch_size):
+                return
+            yield chunk
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+        def source():
+            return (map_structure(_stack, *chunk) for chunk in self._chunks(batch_size, drop_remainder))
+        card = self._cardinality if self._cardinality < 0 else (
+            self._cardinality // batch_size if drop_remainder else -(-self._cardinality // batch_size))
+        size = batch_size if drop_remainder else None
+        return Dataset(source, map_structure(lambda s: _batched(s, size), self._spec), card, "_BatchDataset")
+
+    def unbatch(self, name=None):
+        def source():
+            for element in self._source():
+                parts = map_structure(_rows, element)
+                yield from (map_structure(lambda rows, i=i: rows[i], parts) for i in range(len(flatten(parts)[0])))
+        return Dataset(source, map_structure(_unbatched, self._spec), UNKNOWN, "_UnbatchDataset")
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
+        specs = flatten(self._spec)
+        shapes = _along(self._spec, padded_shapes) if padded_shapes is not None else [None] * len(specs)
+        values = _along(self._spec, padding_values) if padding_values is not None else [None] * len(specs)
+
+        def source():
+            for chunk in self._chunks(batch_size, drop_remainder):
+                parts = [flatten(element) for element in chunk]
+                yield _pack(self._spec, [data_windows.padded([p[k] for p in parts], shapes[k], data_windows.padding_value(
+                    values[k], parts[0][k])) for k in range(len(specs))])
+        size = batch_size if drop_remainder else None
+        spec = [TensorSpec((size,) + tuple(None if d is None or d == -1 else int(d) for d in (
+            shape if shape is not None else [None] * len(s.shape))), s.dtype) for s, shape in zip(specs, shapes)]
+        return Dataset(source, _pack(self._spec, spec), UNKNOWN, "_PaddedBatchDataset")
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        def source():
+            for chunk in data_windows.windows(self._source, size, size if shift is None else shift, stride,
+                                              drop_remainder):
+                yield map_structure(lambda spec, *xs: Dataset(lambda xs=xs: iter(xs), spec, len(xs), "_VariantDataset"),
+                                    self._spec, *chunk)
+        return Dataset(source, map_structure(DatasetSpec, self._spec), UNKNOWN, "_WindowDataset")
+
+    def flat_map(self, map_func, name=None):
+        def apply(element):
+            args = map_structure(_tensor, element)
+            return map_func(*args) if isinstance(args, tuple) else map_func(args)
+
+        def source():
+            for element in self._source():
+                yield from apply(element)._source()
+        first = next(iter(self._source()), None)
+        return Dataset(source, apply(first)._spec if first is not None else self._spec, UNKNOWN, "_FlatMapDataset")
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
+        """TensorFlow's order for a seed: each iterator's two seeds drawn from a Philox stream of the
+        dataset's ``(seed, seed2)`` (the same two every time without ``reshuffle_each_iteration``),
+        then an element picked from the buffer by each of its own stream's words."""
+        seeds = get_seed(seed)
+        if seeds == (None, None):
+            seeds = tuple(int.from_bytes(os.urandom(8), "little") for _ in range(2))
+        generator = _Words(*seeds)
+
+        def source():
+            words = _Words(generator(), generator()) if reshuffle_each_iteration in (None, True) else _Words(*seeds)
+            window = collections.deque()
+            for element in self._source():
+                window.append(element)
+                if len(window) >= buffer_size:
+                    yield _pick(window, words())
+            while window:
+                yield _pick(window, words())
+        return Dataset(source, self._spec, self._cardinality, "_ShuffleDataset")
+
+    def take(self, count, name=None):
+        card = count if self._cardinality == INFINITE else min(count, self._cardinality) if count >= 0 else \
+            self._cardinality
+        return Dataset(lambda: itertools.islice(self._source(), count if count >= 0 else None), self._spec, card,
+                       "_TakeDataset")
+
+    def skip(self, count, name=None):
+        card = self._cardinality if self._cardinality < 0 else max(self._cardinality - count, 0)
+        return Dataset(lambda: itertools.islice(self._source(), count, None), self._spec, card, "_SkipDataset")
+
+    def repeat(self, count=None, name=None):
+        def source():
+            for _ in itertools.count() if count is None or count < 0 else range(count):
+                yield from self._source()
+        card = INFINITE if count is None or count < 0 else self._cardinality * count
+        return Dataset(source, self._spec, card, "_RepeatDataset")
+
+    def enumerate(self, start=0, name=None):  # noqa: A003 (TensorFlow's name)
+        return Dataset(lambda: ((np.asarray(i, np.int64), e) for i, e in enumerate(self._source(), start)),
+                       (TensorSpec((), dtypes.int64), self._spec), self._cardinality, "_EnumerateDataset")
+
+    def prefetch(self, buffer_size, name=None):
+        return Dataset(self._source, self._spec, self._cardinality, "_PrefetchDataset")
+
+    def cache(self, filename="", name=None):
+        return Dataset(self._source, self._spec, self._cardinality, "CacheDataset")
+
+    # -- consuming ----------------------------------------------------------------------------
+    def __iter__(self):
+        return OwnedIterator(self)
+
+    def as_numpy_iterator(self):
+        for element in self._source():
+            yield map_structure(lambda a: a[()] if a.ndim == 0 else a, element)
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        state = initial_state
+        for element in self:
+            state = reduce_func(state, *element) if isinstance(element, tuple) else reduce_func(state, element)
+        return state
+
+    def cardinality(self):
+        return constant(self._cardinality, dtypes.int64)
+
+    def __len__(self):
+        if self._cardinality == INFINITE:
+            raise TypeError("The dataset is infinite.")
+        if self._cardinality < 0:
+            raise TypeError("The dataset length is unknown.")
+        return self._cardinality
+
+    @property
+    def element_spec(self):
+        return self._spec
+
+    def __repr__(self):
+        return f"<{self._kind} element_spec={self._spec}>"
+
+
+DatasetV2 = Dataset
+experimental = type("experimental", (), {"AUTOTUNE": AUTOTUNE, "INFINITE_CARDINALITY": INFINITE,
+                                          "UNKNOWN_CARDINALITY": UNKNOWN})

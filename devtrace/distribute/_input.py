@@ -1,0 +1,104 @@
+"""A ``MirroredStrategy``'s inputs: ``experimental_distribute_dataset`` (each global batch split
+across the replicas, as evenly as TensorFlow's rebatching splits it, the first replicas taking
+the remainder), ``distribute_datasets_from_function`` (consecutive per-replica batches, an empty
+batch for a replica the last round leaves without one) and
+``experimental_distribute_values_from_function``. Every replica's part arrives on its device
+(one ``_EagerConst`` there); TensorFlow's input-pipeline ops (multi-device iterators) are not
+modelled."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._values import regroup
+from ..util.nest import flatten, map_structure, pack_sequence_as
+from ..runtime.scopes import device
+from ..runtime.values import constant
+
+
+class InputContext:
+    """``tf.distribute.InputContext``: what ``distribute_datasets_from_function`` passes."""
+
+    def __init__(self, num_input_pipelines=1, input_pipeline_id=0, num_replicas_in_sync=1):
+        self.num_input_pipelines = num_input_pipelines
+        self.input_pipeline_id = input_pipeline_id
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+    def get_per_replica_batch_size(self, global_batch_size) -> int:
+        if global_batch_size % self.num_replicas_in_sync:
+            raise ValueError(f"The `global_batch_size` {global_batch_size!r} is not divisible by "
+                             f"`num_replicas_in_sync` {self.num_replicas_in_sync!r} ")
+        return global_batch_size // self.num_replicas_in_sync
+
+
+class ValueContext:
+    """``tf.distribute.experimental.ValueContext``: replica ``i`` of ``n``."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+
+class DistributedDataset:
+    """What ``experimental_distribute_dataset`` returns: iterating gives one ``PerReplica`` (or
+    a structure of them) per step."""
+
+    def __init__(self, devices, rounds):
+        self._devices = devices
+        self._rounds = rounds  # () -> iterator of [one element (numpy structure) per replica]
+
+    def __iter__(self):
+        return DistributedIterator(self._devices, self._rounds())
+
+
+class DistributedIterator:
+    def __init__(self, devices, rounds):
+        self._devices = devices
+        self._rounds = rounds
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        parts = next(self._rounds)
+        values = []
+        for d, part in zip(self._devices, parts):
+            with device(d):
+                values.append(map_structure(constant, part))
+        return regroup(values)
+
+    def get_next(self):
+        return next(self)
+
+
+def split_batches(dataset, n: int):
+    """Each global batch, split along its first axis into ``n`` parts (NumPy's array_split sizes)."""
+    def rounds():
+        for element in dataset._source():
+            leaves = [np.array_split(np.asarray(leaf), n) for leaf in flatten(element)]
+            yield [pack_sequence_as(element, [pieces[i] for pieces in leaves]) for i in range(n)]
+    return rounds
+
+
+def consecutive_batches(dataset, n: int):
+    """``n`` consecutive elements per round; a replica left without one gets an empty batch."""
+    def rounds():
+        source = iter(dataset._source())
+        for first in source:
+            group = [first]
+            for element in source:
+                group.append(element)
+                if len(group) == n:
+                    break
+            empty = map_structure(lambda a: np.asarray(a)[:0], first)
+            yield group + [empty] * (n - len(group))
+    return rounds
+
+
+def values_from_function(devices, value_fn) -> list:
+    """``experimental_distribute_values_from_function``: ``value_fn`` once per replica, on its device."""
+    values = []
+    for i, d in enumerate(devices):
+        with device(d):
+            values.append(value_fn(ValueContext(i, len(devices))))
+    return values

@@ -1,0 +1,251 @@
+"""Indexing: ``Tensor.__getitem__`` as TensorFlow runs it (a ``StridedSlice`` whose begin, end
+and strides are ``_EagerConst`` inputs, with its five masks), ``gather``, ``gather_nd``,
+``slice``, ``where`` with one argument."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...runtime import dtypes
+from ...runtime.context import context
+from ...runtime.eager.executor import execute
+from ...runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
+from ...runtime.tensor import Tensor
+from ...runtime.values import constant
+from .. import shapes
+from ..declare import as_tensor, host_arg, on_host, op, op_scope, public, with_host_inputs
+
+newaxis = None
+_ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+
+
+def _index(begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    """The Python index a StridedSlice's arguments stand for."""
+    idx = []
+    for k in range(len(begin)):
+        bit = 1 << k
+        if ellipsis_mask & bit:
+            idx.append(Ellipsis)
+        elif new_axis_mask & bit:
+            idx.append(None)
+        elif shrink_axis_mask & bit:
+            idx.append(int(begin[k]))
+        else:
+            idx.append(slice(None if begin_mask & bit else int(begin[k]), None if end_mask & bit else int(end[k]),
+                             int(strides[k])))
+    return tuple(idx)
+
+
+def index_of(attrs) -> tuple:
+    """The Python index of a ``StridedSlice`` node's attrs (its gradient scatters through it)."""
+    return _index(**attrs)
+
+
+def _strided_slice(xp, x, begin=(), end=(), strides=(), **masks):
+    idx = _index(begin, end, strides, **masks)
+    if idx.count(Ellipsis) > 1:
+        raise ValueError("Multiple ellipses in slice spec not allowed")
+    if x.ndim == 0 and idx:
+        raise ValueError("Attempting to slice scalar input.")
+    dims = [i for i in idx if i is not None and i is not Ellipsis]
+    if len(dims) > x.ndim:
+        raise ValueError(f"Index out of range using input dim {x.ndim}; input has only {x.ndim} dims")
+    for k, item in enumerate(dims):
+        if isinstance(item, int) and not -x.shape[k] <= item < x.shape[k]:
+            raise ValueError(f"slice index {item} of dimension {k} out of bounds.")
+    out = x[idx]
+    return out.copy() if isinstance(out, np.ndarray) else np.asarray(out, dtype=x.dtype)  # a string: bytes
+
+
+def _strided_slice_shape(name, in_shapes, attrs, dtype):
+    shape = in_shapes[0]
+    if shape is None or None in shape:
+        return dtype, None
+    probe = np.lib.stride_tricks.as_strided(np.zeros(1), shape, [0] * len(shape))
+    return dtype, probe[_index(attrs["begin"], attrs["end"], attrs["strides"],
+                               **{m: attrs.get(m, 0) for m in _MASKS})].shape
+
+
+op("StridedSlice", _strided_slice, _ANY_ON_CPU, shape=_strided_slice_shape,
+   host_args={"begin": "begin", "end": "end", "strides": "strides"})
+def _gather(xp, params, indices, axis=0, batch_dims=0):
+    size = params.shape[axis]
+    flat = indices.reshape(-1)
+    bad = xp.nonzero((flat < 0) | (flat >= size))[0]
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(f"indices[{k}] = {int(flat[k])} is not in [0, {size})")
+    if batch_dims:
+        return _batched(xp, params, indices, batch_dims, lambda p, i: xp.take(p, i, axis=axis - batch_dims))
+    return xp.take(params, indices, axis=axis)
+
+
+def _batched(xp, params, indices, batch_dims, fn):
+    """``fn`` applied per position of the ``batch_dims`` leading dimensions params and indices share."""
+    batch = params.shape[:batch_dims]
+    p = params.reshape((-1,) + params.shape[batch_dims:])
+    i = indices.reshape((-1,) + indices.shape[batch_dims:])
+    out = xp.stack([fn(p[k], i[k]) for k in range(p.shape[0])])
+    return out.reshape(batch + out.shape[1:])
+
+
+def _gather_nd(xp, params, indices, batch_dims=0):
+    if batch_dims:
+        return _batched(xp, params, indices, batch_dims, lambda p, i: _gather_nd(xp, p, i))
+    depth = indices.shape[-1]
+    flat = on_host(xp, indices).reshape(-1, depth)
+    bad = ((flat < 0) | (flat >= params.shape[:depth])).any(axis=1).nonzero()[0]
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(f"indices[{k}] = [{', '.join(map(str, flat[k]))}] does not index into param shape "
+                         f"[{','.join(map(str, params.shape))}], node name: GatherNd")
+    return params[tuple(xp.moveaxis(indices, -1, 0))]
+
+
+def _slice(xp, x, begin=(), size=()):
+    for k, (b, s) in enumerate(zip(begin, size)):
+        dim = x.shape[k]
+        if not 0 <= b <= dim:
+            raise ValueError(f"Expected begin[{k}] in [0, {dim}], but got {b}")
+        if s != -1 and not 0 <= s <= dim - b:
+            raise ValueError(f"Expected size[{k}] in [0, {dim - b}], but got {s}")
+    return x[tuple(slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))].copy()
+
+
+op("GatherV2", _gather, _ANY_ON_CPU, host_args={"axis": "axis"}, mixed_dtypes=True, shape=shapes.gather)
+op("GatherNd", _gather_nd, _ANY_ON_CPU, mixed_dtypes=True)
+op("Slice", _slice, _ANY_ON_CPU, host_args={"begin": "begin", "size": "size"})
+op("Where", lambda xp, c: xp.argwhere(c).astype(np.int64), {"bool"} | dtypes.NUMERIC, shape=shapes.where)
+
+
+def _spec(key, rank):
+    """begin, end, strides and masks for ``key`` (TensorFlow's ``_slice_helper``)."""
+    items = key if isinstance(key, (tuple, list)) else (key,)  # a list is the indices, as TensorFlow reads it
+    begin, end, strides, masks = [], [], [], dict.fromkeys(_MASKS, 0)
+    for k, item in enumerate(items):
+        bit = 1 << k
+        if isinstance(item, Tensor) and item.shape.ndims == 0 and item.dtype in (dtypes.int32, dtypes.int64):
+            item = int(item.numpy())
+        if item is Ellipsis:
+            masks["ellipsis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif item is None:
+            masks["new_axis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif isinstance(item, slice):
+            step = 1 if item.step is None else int(item.step)
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
+            if item.start is None:
+                masks["begin_mask"] |= bit
+            if item.stop is None:
+                masks["end_mask"] |= bit
+            begin.append(0 if item.start is None else int(item.start))
+            end.append(0 if item.stop is None else int(item.stop))
+            strides.append(step)
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            masks["shrink_axis_mask"] |= bit
+            begin.append(int(item)), end.append(int(item) + 1), strides.append(1)
+        else:
+            raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/"
+                            f"tf.int64 tensors are valid indices, got {item!r}")
+    return begin, end, strides, masks
+
+
+def _symbolic_index(item) -> bool:
+    return isinstance(item, Tensor) and item._device is None
+
+
+def _getitem_symbolic(tensor, items):
+    """``x[i, 1:]`` with ``i`` a tensor of a function being traced (a loop's counter): the other
+    items as a ``StridedSlice``, then a ``GatherV2`` per tensor index (the values TensorFlow's
+    strided slice with a tensor ``begin`` gives)."""
+    if any(item is Ellipsis or item is None for item in items):
+        raise TypeError("devtrace: a tensor index inside tf.function cannot be combined with `...` or tf.newaxis")
+    out = getitem(tensor, tuple(slice(None) if _symbolic_index(item) else item for item in items))
+    axes = []  # the gathered axes, in the result of the slice (integer items drop their axis)
+    kept = 0
+    for item in items:
+        if _symbolic_index(item):
+            axes.append(kept)
+        if not isinstance(item, (int, np.integer)):
+            kept += 1
+    for axis, item in reversed(list(zip(axes, [i for i in items if _symbolic_index(i)]))):
+        out = execute("GatherV2", (out, item), {"axis": axis}, dtype=out.dtype)
+    return out
+
+
+def getitem(tensor, key):
+    """``tensor[key]`` as a ``StridedSlice`` (a boolean mask: see ``manip_ops.boolean_mask``)."""
+    items = key if isinstance(key, tuple) else (key,)
+    if any(_symbolic_index(item) for item in items):
+        return _getitem_symbolic(tensor, items)
+    begin, end, strides, masks = _spec(key, len(tensor.shape))
+    attrs = {key: tuple(int(v) for v in host_arg(value, slow_list=False))  # packed tensors: TensorFlow's fast path
+             for key, value in (("begin", begin), ("end", end), ("strides", strides))}
+    if context().eager:  # TensorFlow's name scope: "strided_slice/" in an eager error
+        return execute("StridedSlice", (tensor,), dict(attrs, **masks), name="strided_slice/")
+    with op_scope("strided_slice") as scope:  # a graph: begin, end and strides stacked as Consts (stack, stack_1 …)
+        stacks = tuple(constant(np.asarray(attrs[k], np.int32), dtypes.int32, name="stack")
+                       for k in ("begin", "end", "strides"))
+        return with_host_inputs("StridedSlice", (tensor,), stacks, dict(attrs, **masks), scope)
+
+
+def _iterate(tensor):
+    """Iteration over the first axis, one ``StridedSlice`` per element, as TensorFlow does."""
+    if len(tensor.shape) == 0:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    for i in range(tensor.shape[0]):
+        yield getitem(tensor, i)
+
+
+Tensor.__getitem__ = getitem
+Tensor.__iter__ = _iterate
+
+
+@public("strided_slice")
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                  shrink_axis_mask=0, var=None, name=None):
+    x = as_tensor(input_)
+    strides = [1] * len(begin) if strides is None else strides
+    attrs = {"begin": tuple(int(v) for v in host_arg(begin)), "end": tuple(int(v) for v in host_arg(end)),
+             "strides": tuple(int(v) for v in host_arg(strides)), "begin_mask": begin_mask, "end_mask": end_mask,
+             "ellipsis_mask": ellipsis_mask, "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}
+    return execute("StridedSlice", (x,), attrs, name=name)
+
+
+@public("slice")
+def slice_(input_, begin, size, name=None):
+    x = as_tensor(input_)
+    return execute("Slice", (x,), {"begin": tuple(int(v) for v in host_arg(begin)),
+                                   "size": tuple(int(v) for v in host_arg(size))}, name=name)
+
+
+@public("gather")
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    p = as_tensor(params)
+    if isinstance(indices, Tensor) or context().eager:
+        i = indices if isinstance(indices, Tensor) else as_tensor(indices, slow_list=True)
+        return _gather(p, i, axis, batch_dims, name)
+    with op_scope("GatherV2", name) as scope:  # a graph converts the indices in the op's scope: GatherV2/indices
+        return _gather(p, as_tensor(indices, name="indices"), axis, batch_dims, scope)
+
+
+def _gather(p, i, axis, batch_dims, name):
+    axis = int(host_arg(batch_dims if axis is None else axis, None))  # inferred: an int32 (its own scalar-cache entry)
+    batch_dims = batch_dims + len(i.shape) if batch_dims < 0 else batch_dims
+    attrs = {"axis": axis % max(len(p.shape), 1), "batch_dims": batch_dims} if batch_dims else {"axis": axis}
+    return execute("GatherV2", (p, i), attrs, name=name, dtype=p.dtype)
+
+
+@public("gather_nd")
+def gather_nd(params, indices, batch_dims=0, name=None):
+    p = as_tensor(params)
+    attrs = {"batch_dims": int(batch_dims)} if batch_dims else None
+    return execute("GatherNd", (p, as_tensor(indices, slow_list=True)), attrs, name=name, dtype=p.dtype)
+
+
+def where_indices(condition):
+    """``tf.where(c)``: the int64 coordinates of the true elements."""
+    return execute("Where", (condition,))

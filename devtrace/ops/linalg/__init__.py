@@ -1,0 +1,1 @@
+"""``tf.linalg``: the linear-algebra ops and their gradients."""

@@ -1,0 +1,43 @@
+"""The gradients of a dense layer's ``Relu`` and ``BiasAdd`` through the ops TensorFlow runs for them
+(``nn_grad.py``): ``ReluGrad`` (the upstream gradient where the output is positive) and
+``BiasAddGrad`` (summed over every axis but the channels'); and those ops' own gradients, for
+second-order gradients."""
+
+from __future__ import annotations
+
+from ...runtime import dtypes
+from ...runtime.eager.executor import execute
+from ..array import array_ops
+from ..declare import gradient, op
+
+
+def _bias_add_grad_shape(name, shapes, attrs, dtype):
+    shape = shapes[0]
+    return dtype, None if shape is None else (shape[-1],)
+
+
+op("ReluGrad", lambda xp, dy, y: (dy * (y > 0)).astype(dy.dtype), dtypes.FLOATS, shape=lambda n, s, a, d: (d, s[0]))
+op("BiasAddGrad", lambda xp, dy: xp.sum(dy, axis=tuple(range(dy.ndim - 1))).astype(dy.dtype), dtypes.NUMERIC,
+   shape=_bias_add_grad_shape)
+
+
+@gradient("Relu")
+def _relu_grad(op, grad):
+    return (execute("ReluGrad", (grad, op.outputs[0])),)
+
+
+@gradient("ReluGrad")
+def _relu_grad_grad(op, grad):
+    y = op.inputs[1]
+    return execute("ReluGrad", (grad, y)), array_ops.zeros_like(y)
+
+
+@gradient("BiasAdd")
+def _bias_add_grad(op, grad):
+    return grad, execute("BiasAddGrad", (grad,))
+
+
+@gradient("BiasAddGrad")
+def _bias_add_grad_grad(op, grad):
+    """Each channel's gradient back over the summed axes."""
+    return (array_ops.broadcast_to(grad, list(op.inputs[0].shape)),)

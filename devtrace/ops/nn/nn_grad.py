@@ -1,0 +1,162 @@
+"""Gradients of the convolution and pooling ops (TensorFlow's ``nn_grad.py``), through the ops
+TensorFlow runs for them: ``Conv2DBackpropInput`` and ``Conv2DBackpropFilter`` (the sizes as
+attributes, from the static shapes, where TensorFlow feeds a ``ShapeN``), ``MaxPoolGrad`` (each
+window's gradient to its first maximum) and ``AvgPoolGrad`` (shared by the window's real
+elements); and their own gradients, for second-order gradients (``MaxPoolGradGrad``: the
+upstream gradient at each window's maximum)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...runtime import dtypes
+from ...runtime.eager.executor import execute
+from ..array import array_ops
+from .. import shapes
+from ..declare import gradient, on_host, op
+from .nn_impl import _pad_amounts, _windows
+
+_FLOATS = dtypes.FLOATS
+
+
+def _scatter(xp, shape, pieces, window, strides, padding):
+    """Add each window's ``(n, oh, ow, kh, kw, c)`` piece back onto an input of ``shape``."""
+    (kh, kw), (sh, sw) = window, strides
+    top, bottom, oh = _pad_amounts(shape[1], kh, sh, padding)
+    left, right, ow = _pad_amounts(shape[2], kw, sw, padding)
+    padded = xp.zeros((shape[0], shape[1] + top + bottom, shape[2] + left + right, shape[3]), pieces.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            padded[:, i:i + sh * oh:sh, j:j + sw * ow:sw, :] += pieces[:, :, :, i, j, :]
+    return padded[:, top:top + shape[1], left:left + shape[2], :]
+
+
+def _batch_of(sizes, grad) -> tuple:
+    """An input's sizes (the static shape): a function's unknown batch is the gradient's."""
+    return tuple(sizes) if sizes[0] is not None else (grad.shape[0], *sizes[1:])
+
+
+def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding="VALID"):
+    pieces = xp.einsum("nhwo,ijco->nhwijc", grad, filters)
+    return _scatter(xp, _batch_of(input_sizes, grad), pieces, filters.shape[:2], strides, padding).astype(grad.dtype)
+
+
+def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VALID"):
+    win = _windows(xp, x, tuple(filter_sizes)[:2], strides, padding)
+    return xp.einsum("nhwijc,nhwo->ijco", win, grad).astype(grad.dtype)
+
+
+def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALID"):
+    win = on_host(xp, _windows(xp, x, ksize, strides, padding, -np.inf))
+    n, oh, ow, kh, kw, c = win.shape
+    first = win.reshape(n, oh, ow, kh * kw, c).argmax(axis=3)
+    onehot = (np.arange(kh * kw)[None, None, None, :, None] == first[:, :, :, None, :])
+    pieces = onehot.reshape(win.shape) * on_host(xp, grad)[:, :, :, None, None, :]
+    return xp.asarray(_scatter(np, x.shape, pieces.astype(x.dtype), ksize, strides, padding))
+
+
+def _avg_pool_grad(xp, grad, orig_input_shape=(), ksize=(1, 1), strides=(1, 1), padding="VALID"):
+    shape = _batch_of(orig_input_shape, grad)
+    counts = _windows(xp, xp.ones(shape[:3] + (1,), grad.dtype), ksize, strides, padding).sum(axis=(3, 4))
+    share = grad / counts
+    pieces = xp.broadcast_to(share[:, :, :, None, None, :], share.shape[:3] + tuple(ksize) + share.shape[3:])
+    return _scatter(xp, shape, pieces, ksize, strides, padding).astype(grad.dtype)
+
+
+def _sized(attr):
+    return lambda name, shapes, attrs, dtype: (dtype, tuple(attrs[attr]))
+
+
+op("Conv2DBackpropInput", _conv_input_grad, _FLOATS, host_args=("input_sizes", "strides"), shape=_sized("input_sizes"))
+op("Conv2DBackpropFilter", _conv_filter_grad, _FLOATS, host_args=("filter_sizes", "strides"),
+   shape=_sized("filter_sizes"))
+def _max_pool_grad_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALID"):
+    """Each window's value of ``grad`` (shaped as the input) at the window's first maximum."""
+    win = on_host(xp, _windows(xp, x, ksize, strides, padding, -np.inf))
+    n, oh, ow, kh, kw, c = win.shape
+    first = win.reshape(n, oh, ow, kh * kw, c).argmax(axis=3)
+    values = on_host(xp, _windows(xp, grad, ksize, strides, padding)).reshape(n, oh, ow, kh * kw, c)
+    return xp.asarray(np.take_along_axis(values, first[:, :, :, None, :], axis=3)[:, :, :, 0, :].astype(grad.dtype))
+
+
+op("MaxPoolGrad", _max_pool_grad, dtypes.REAL, shape=shapes.same)
+op("MaxPoolGradGrad", _max_pool_grad_grad, dtypes.REAL, shape=lambda name, shapes_, attrs, dtype: (dtype, shapes_[1]))
+op("AvgPoolGrad", _avg_pool_grad, _FLOATS, host_args=("orig_input_shape",), shape=_sized("orig_input_shape"))
+
+
+@gradient("Conv2D")
+def _conv2d_grad(op, grad):
+    x, filters = op.inputs
+    attrs = {"strides": op.attrs["strides"], "padding": op.attrs["padding"]}
+    return (execute("Conv2DBackpropInput", (filters, grad), dict(attrs, input_sizes=tuple(x.shape))),
+            execute("Conv2DBackpropFilter", (x, grad), dict(attrs, filter_sizes=tuple(filters.shape))))
+
+
+@gradient("Conv2DBackpropInput")
+def _conv2d_backprop_input_grad(op, grad):
+    """Second order (TensorFlow's): the filter's through Conv2DBackpropFilter, the upstream's a Conv2D."""
+    filters, upstream = op.inputs
+    attrs = {"strides": op.attrs["strides"], "padding": op.attrs["padding"]}
+    return (execute("Conv2DBackpropFilter", (grad, upstream), dict(attrs, filter_sizes=tuple(filters.shape))),
+            execute("Conv2D", (grad, filters), attrs))
+
+
+@gradient("Conv2DBackpropFilter")
+def _conv2d_backprop_filter_grad(op, grad):
+    x, upstream = op.inputs
+    attrs = {"strides": op.attrs["strides"], "padding": op.attrs["padding"]}
+    return (execute("Conv2DBackpropInput", (grad, upstream), dict(attrs, input_sizes=tuple(x.shape))),
+            execute("Conv2D", (x, grad), attrs))
+
+
+def _pool_attrs(op) -> dict:
+    return {"ksize": op.attrs["ksize"], "strides": op.attrs["strides"], "padding": op.attrs["padding"]}
+
+
+@gradient("MaxPool")
+def _max_pool_grad_fn(op, grad):
+    return (execute("MaxPoolGrad", (op.inputs[0], op.outputs[0], grad), _pool_attrs(op)),)
+
+
+@gradient("MaxPoolGrad")
+def _max_pool_grad_grad_fn(op, grad):
+    x, out, _ = op.inputs
+    return (array_ops.zeros_like(x), array_ops.zeros_like(out),
+            execute("MaxPoolGradGrad", (x, out, grad), _pool_attrs(op)))
+
+
+@gradient("MaxPoolGradGrad")
+def _max_pool_grad_grad_grad(op, grad):
+    x, out, _ = op.inputs
+    return (array_ops.zeros_like(x), array_ops.zeros_like(out),
+            execute("MaxPoolGrad", (x, out, grad), _pool_attrs(op)))
+
+
+gradient("AvgPoolGrad")(lambda op, grad: (execute("AvgPool", (grad,), _pool_attrs(op)),))
+
+
+@gradient("AvgPool")
+def _avg_pool_grad_fn(op, grad):
+    return (execute("AvgPoolGrad", (grad,), dict(_pool_attrs(op), orig_input_shape=tuple(op.inputs[0].shape))),)
+
+
+def _mirror_pad_grad_kernel(xp, grad, paddings=(), mode="REFLECT"):
+    """Fold each padded border back onto the elements it mirrored, axis by axis."""
+    out = grad
+    shift = 1 if mode == "REFLECT" else 0
+    for axis, (before, after) in enumerate(np.asarray(paddings, dtype=np.int64).reshape(-1, 2)):
+        before, after = int(before), int(after)
+        size = out.shape[axis] - before - after
+        moved = xp.moveaxis(out, axis, 0)
+        core = moved[before:before + size].copy()
+        if before:
+            core[shift:shift + before] += moved[:before][::-1]
+        if after:
+            core[size - shift - after:size - shift] += moved[before + size:][::-1]
+        out = xp.moveaxis(core, 0, axis)
+    return xp.ascontiguousarray(out)
+
+
+op("MirrorPadGrad", _mirror_pad_grad_kernel, dtypes.NUMERIC, host_args=("paddings",))
+gradient("MirrorPad")(lambda op, grad: (execute("MirrorPadGrad", (grad,), dict(op.attrs)),))
+gradient("MirrorPadGrad")(lambda op, grad: (execute("MirrorPad", (grad,), dict(op.attrs)),))

@@ -1,0 +1,304 @@
+"""``tf.nn`` beyond activations: the cross entropies (TensorFlow's fused ops, whose second output
+is the gradient), ``BiasAdd``, convolutions and pooling (NHWC, ``SAME``/``VALID`` padding as
+TensorFlow computes it), dropout, moments, normalisation, embedding lookup, and the reductions
+TensorFlow composes (``reduce_std`` …)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...runtime import dtypes
+from ...runtime.context import context
+from ...runtime.eager.executor import execute
+from ...runtime.tensor_shape import shape_text
+from ...runtime.values import constant
+from ..array import array_ops, indexing_ops
+from ..math import math_ops
+from . import nn_ops
+from ..random import random_ops
+from ..math import reduction_ops
+from .. import shapes
+from . import xent_graph
+from ..declare import as_tensor, gradient, on_host, op, op_scope, public
+from ..math.math_grad import stop_gradient
+
+_FLOATS = dtypes.FLOATS
+
+
+
+def _bias_add(xp, x, bias):
+    if bias.ndim != 1 or x.shape[-1] != bias.shape[0]:
+        raise ValueError(f"Must provide as many biases as the last dimension of the input tensor: {shape_text(bias.shape)} "
+                         f"vs. {shape_text(x.shape)}")
+    return x + bias
+
+
+def _sparse_xent(xp, logits, labels):
+    host = on_host(xp, labels)
+    classes = logits.shape[-1]
+    bad = (host < 0) | (host >= classes)
+    if bad.any():
+        raise ValueError(f"Received a label value of {int(host[bad][0])} which is outside the valid range of "
+                         f"[0, {classes}).  Label values: {' '.join(map(str, host.reshape(-1)))}")
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_probs = shifted - xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
+    onehot = xp.eye(classes, dtype=logits.dtype)[xp.asarray(host)]
+    return -(onehot * log_probs).sum(axis=-1), xp.exp(log_probs) - onehot
+
+
+def _xent(xp, logits, labels):
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_probs = shifted - xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
+    return -(labels * log_probs).sum(axis=-1), xp.exp(log_probs) - labels
+
+
+def _pad_amounts(size, window, stride, padding):
+    if padding == "VALID":
+        return 0, 0, (size - window) // stride + 1
+    out = -(-size // stride)
+    total = max((out - 1) * stride + window - size, 0)
+    return total // 2, total - total // 2, out
+
+
+def _windows(xp, x, window, strides, padding, fill=0.0):
+    """NHWC ``x`` as ``(n, out_h, out_w, kh, kw, c)`` windows, padded as TensorFlow pads."""
+    (kh, kw), (sh, sw) = window, strides
+    top, bottom, _ = _pad_amounts(x.shape[1], kh, sh, padding)
+    left, right, _ = _pad_amounts(x.shape[2], kw, sw, padding)
+    padded = xp.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)), constant_values=fill)
+    view = np.lib.stride_tricks.sliding_window_view(on_host(xp, padded), (kh, kw), axis=(1, 2))
+    return xp.asarray(view[:, ::sh, ::sw].transpose(0, 1, 2, 4, 5, 3))
+
+
+def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
+    win = _windows(xp, x, filters.shape[:2], strides, padding)
+    return xp.einsum("nhwijc,ijco->nhwo", win, filters).astype(x.dtype)
+
+
+def _pool(reduce):
+    def kernel(xp, x, ksize=(1, 1), strides=(1, 1), padding="VALID"):
+        fill = -np.inf if reduce == "max" else 0.0
+        win = _windows(xp, x, ksize, strides, padding, fill)
+        if reduce == "max":
+            return win.max(axis=(3, 4)).astype(x.dtype)
+        ones = _windows(xp, xp.ones(x.shape[:3] + (1,), x.dtype), ksize, strides, padding)
+        return (win.sum(axis=(3, 4)) / ones.sum(axis=(3, 4))).astype(x.dtype)  # SAME: the real elements only
+    return kernel
+
+
+op("BiasAdd", _bias_add, dtypes.NUMERIC, shape=shapes.same)
+def _xent_shapes(name, shapes, attrs, dtype):
+    """The loss per row (the logits' shape without the class axis) and the backprop (the logits')."""
+    logits = shapes[0] if shapes else None
+    return [(dtype, tuple(logits[:-1]) if logits is not None else None), (dtype, logits)], None
+
+
+op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent, _FLOATS, mixed_dtypes=True, multi=True, shape=_xent_shapes)
+op("SoftmaxCrossEntropyWithLogits", _xent, _FLOATS, multi=True, shape=_xent_shapes)
+op("Conv2D", _conv2d, _FLOATS, host_args=("strides",), shape=shapes.conv2d)
+op("MaxPool", _pool("max"), dtypes.REAL, shape=shapes.conv2d)
+op("AvgPool", _pool("avg"), _FLOATS, shape=shapes.conv2d)
+
+
+@gradient("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent_grad(op, grad_loss, grad_backprop):
+    return math_ops.multiply(array_ops.expand_dims(grad_loss, -1), op.outputs[1]), None
+
+
+@gradient("SoftmaxCrossEntropyWithLogits")
+def _xent_grad(op, grad_loss, grad_backprop):
+    """TensorFlow's: each part through its ``_BroadcastMul`` (an ``ExpandDims`` and a ``mul``)."""
+    grad = array_ops.expand_dims(grad_loss, -1) * op.outputs[1]
+    log_probs = -nn_ops.log_softmax(op.inputs[0])
+    return grad, array_ops.expand_dims(grad_loss, -1) * log_probs
+
+
+
+@public("nn.bias_add")
+def bias_add(value, bias, data_format=None, name=None):
+    if context().eager:
+        return execute("BiasAdd", (as_tensor(value), as_tensor(bias, slow_list=True)), name=name)
+    with op_scope("BiasAdd", name) as scope:  # a variable is read in it: BiasAdd/ReadVariableOp
+        return execute("BiasAdd", (as_tensor(value, name="input"), as_tensor(bias, name="bias")), name=scope)
+
+
+@public("nn.sparse_softmax_cross_entropy_with_logits")
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    loss, _ = execute("SparseSoftmaxCrossEntropyWithLogits", (as_tensor(logits), as_tensor(labels)), name=name)
+    return loss
+
+
+@public("nn.softmax_cross_entropy_with_logits")
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    if context().eager or axis not in (-1, None):
+        logits = as_tensor(logits)
+        loss, _ = execute("SoftmaxCrossEntropyWithLogits", (logits, as_tensor(labels) if not isinstance(labels, list)
+                                                            else constant(labels, logits.dtype)), name=name)
+        return loss
+    with op_scope("softmax_cross_entropy_with_logits", name) as scope:  # TensorFlow's nodes (xent_graph)
+        logits = as_tensor(logits, name="logits")
+        labels = as_tensor(labels, name="labels") if not isinstance(labels, list) else \
+            constant(labels, logits.dtype, name="labels")
+        if logits.shape.rank is None or None in tuple(logits.shape) or len(logits.shape) < 1:
+            return execute("SoftmaxCrossEntropyWithLogits", (logits, labels), name=scope)[0]
+        return xent_graph.softmax_cross_entropy(logits, labels, scope)
+
+
+@public("nn.sigmoid_cross_entropy_with_logits")
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """``max(x, 0) - x * z + log1p(exp(-|x|))``, TensorFlow's stable form."""
+    x = as_tensor(logits)
+    z = as_tensor(labels) if not isinstance(labels, list) else constant(labels, x.dtype)
+    relu_logits = array_ops.where(x >= 0, x, array_ops.zeros_like(x))
+    return math_ops.add(math_ops.subtract(relu_logits, x * z), math_ops.log1p(math_ops.exp(-math_ops.abs_(x))))
+
+
+@public("nn.weighted_cross_entropy_with_logits")
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    x = as_tensor(logits)
+    z = as_tensor(labels) if not isinstance(labels, list) else constant(labels, x.dtype)
+    log_weight = 1.0 + (pos_weight - 1.0) * z
+    return math_ops.add((1.0 - z) * x, log_weight * (math_ops.log1p(math_ops.exp(-math_ops.abs_(x)))
+                                                     + nn_ops.relu(-x)))
+
+
+@public("nn.log_poisson_loss")
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    log_input = as_tensor(log_input)
+    return math_ops.exp(log_input) - log_input * as_tensor(targets)
+
+
+@public("nn.l2_normalize", "math.l2_normalize", "linalg.l2_normalize")
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    x = as_tensor(x)
+    square_sum = reduction_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=True)
+    return math_ops.multiply(x, math_ops.rsqrt(math_ops.maximum(square_sum, epsilon)))
+
+
+@public("nn.dropout")
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    x = as_tensor(x)
+    if not isinstance(rate, float) and not isinstance(rate, int) or not 0 <= rate < 1:
+        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
+    if rate == 0:
+        return x
+    random = random_ops.uniform(noise_shape or list(x.shape), seed=seed, dtype=x.dtype)
+    kept = math_ops.multiply(x, 1 / (1 - rate))
+    return array_ops.where(random >= rate, kept, array_ops.zeros_like(x))
+
+
+@public("nn.moments")
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    x = as_tensor(x)
+    mean = reduction_ops.reduce_mean(x, axis=axes, keepdims=True)
+    variance = reduction_ops.reduce_mean(math_ops.squared_difference(x, stop_gradient(mean)), axis=axes,
+                                         keepdims=True)
+    if not keepdims:
+        mean, variance = array_ops.squeeze(mean, axes), array_ops.squeeze(variance, axes)
+    return mean, variance
+
+
+@public("nn.batch_normalization")
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    inv = math_ops.rsqrt(as_tensor(variance) + variance_epsilon)
+    if scale is not None:
+        inv = inv * scale
+    shift = (offset - mean * inv) if offset is not None else -mean * inv
+    return as_tensor(x) * inv + shift
+
+
+def _pair(value, default=1):
+    if value is None:
+        return (default, default)
+    value = list(value) if isinstance(value, (list, tuple)) else [value]
+    return tuple(value[1:3]) if len(value) == 4 else (value[0], value[-1])
+
+
+@public("nn.conv2d")
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
+    return execute("Conv2D", (as_tensor(input), as_tensor(filters)), {"strides": _pair(strides),
+                                                                     "padding": padding.upper()}, name=name)
+
+
+@public("nn.conv1d")
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):  # noqa: A002
+    x = array_ops.expand_dims(as_tensor(input), 1)
+    f = array_ops.expand_dims(as_tensor(filters), 0)
+    return array_ops.squeeze(conv2d(x, f, [1, stride] if isinstance(stride, int) else [1, stride[0]], padding), [1])
+
+
+def _pooling(op_type, input, ksize, strides, padding, name, one_d=False):  # noqa: A002
+    x = as_tensor(input)
+    if one_d:
+        x = array_ops.expand_dims(x, 1)
+        ksize = (1, ksize if isinstance(ksize, int) else ksize[0])
+        strides = (1, strides if isinstance(strides, int) else strides[0])
+    out = execute(op_type, (x,), {"ksize": _pair(ksize), "strides": _pair(strides), "padding": padding.upper()},
+                  name=name)
+    return array_ops.squeeze(out, [1]) if one_d else out
+
+
+@public("nn.max_pool2d", "nn.max_pool")
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    return _pooling("MaxPool", input, ksize, strides, padding, name)
+
+
+@public("nn.avg_pool2d", "nn.avg_pool")
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    return _pooling("AvgPool", input, ksize, strides, padding, name)
+
+
+@public("nn.max_pool1d")
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    return _pooling("MaxPool", input, ksize, strides, padding, name, one_d=True)
+
+
+@public("nn.avg_pool1d")
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    return _pooling("AvgPool", input, ksize, strides, padding, name, one_d=True)
+
+
+@public("nn.embedding_lookup")
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    return indexing_ops.gather(params, ids)
+
+
+# -- the reductions TensorFlow composes ----------------------------------------------------------
+
+def _floating(x, what="Input"):
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"{what} must be either real or complex. Received integer type {x.dtype}.")
+
+
+@public("math.reduce_variance")
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    x = as_tensor(input_tensor)
+    _floating(x)
+    mean = reduction_ops.reduce_mean(x, axis=axis, keepdims=True)
+    return reduction_ops.reduce_mean(math_ops.square(x - mean), axis=axis, keepdims=keepdims)
+
+
+@public("math.reduce_std")
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    return math_ops.sqrt(reduce_variance(input_tensor, axis, keepdims))
+
+
+@public("reduce_logsumexp", "math.reduce_logsumexp")
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    x = as_tensor(input_tensor)
+    top = stop_gradient(reduction_ops.reduce_max(x, axis=axis, keepdims=True))
+    out = math_ops.log(reduction_ops.reduce_sum(math_ops.exp(x - top), axis=axis, keepdims=True)) + top
+    return out if keepdims else array_ops.reshape(out, list(reduction_ops.reduce_sum(x, axis=axis).shape))
+
+
+@public("math.reduce_euclidean_norm")
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    x = as_tensor(input_tensor)
+    return math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=keepdims))
+
+
+@public("math.count_nonzero", "count_nonzero")
+def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
+    x = as_tensor(input)
+    nonzero = math_ops.not_equal(x, array_ops.zeros_like(x))
+    return reduction_ops.reduce_sum(array_ops.cast(nonzero, dtype), axis=axis, keepdims=bool(keepdims))

@@ -1,0 +1,188 @@
+"""What TensorFlow's dispatch runs when an op meets a ``RaggedTensor``: elementwise ops on its
+flat values (the other operand a scalar, a dense tensor broadcast over the rows, or a
+RaggedTensor of the same row partitions), reductions over its rows, and ``concat``, ``tile``,
+``map_fn``, ``tf.ragged.map_flat_values`` and the string ops that map over its values."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import InvalidArgumentError
+from ...runtime import dtypes
+from ...runtime.tensor import Tensor
+from ...runtime.values import constant
+from ..math import math_ops
+from ..array.array_ops import cast
+from ..declare import API, COMPOSITE, DISPATCH, as_tensor, public
+from .ragged_ops import ragged_constant
+from .ragged_tensor import RaggedTensor, _concat_rows, _from_rows
+from ..math.segment_ops import unsorted_segment_sum
+
+
+def _same_partitions(a: RaggedTensor, b: RaggedTensor) -> bool:
+    return len(a.nested_row_splits) == len(b.nested_row_splits) and all(
+        np.array_equal(x.numpy(), y.numpy()) for x, y in zip(a.nested_row_splits, b.nested_row_splits))
+
+
+def _operand(rt: RaggedTensor, other):
+    """``other`` as an operand of ``rt``'s flat values."""
+    if isinstance(other, RaggedTensor):
+        if not _same_partitions(rt, other):  # TensorFlow's check of the row partitions, level by level
+            for mine, theirs in zip(rt.nested_row_splits, other.nested_row_splits):
+                API["debugging.assert_equal"](mine, theirs)
+            raise InvalidArgumentError("Condition x == y did not hold.")
+        return other.flat_values
+    y = other if isinstance(other, Tensor) else as_tensor(other)
+    inner = rt.flat_values.shape.rank
+    if y.shape.rank <= inner:  # it broadcasts against the values' own dimensions
+        return y
+    if rt.ragged_rank == 1 and y.shape.rank == inner + 1 and y.shape[1] == 1:  # one value per row
+        rows = np.broadcast_to(y.numpy(), (rt.nrows_value(),) + tuple(y.shape)[1:])[:, 0]
+        return constant(np.repeat(rows, np.diff(rt.row_splits.numpy()), axis=0), y.dtype)
+    if rt.ragged_rank == 1 and y.shape.rank == inner + 1:  # uniform rows against ragged ones: their splits differ
+        API["debugging.assert_equal"](constant(np.arange(rt.nrows_value() + 1, dtype=np.int64) * y.shape[1]),
+                                      rt.row_splits)
+    raise InvalidArgumentError("Condition x == y did not hold.")
+
+
+class _Ragged:
+    """``declare.COMPOSITE``'s entry for RaggedTensor."""
+
+    @staticmethod
+    def unary(fn, x, name):
+        return x.with_flat_values(fn(x.flat_values, name=name))
+
+    @staticmethod
+    def binary(fn, x, y, name):
+        if isinstance(x, RaggedTensor):
+            return x.with_flat_values(fn(x.flat_values, _operand(x, y), name=name))
+        return y.with_flat_values(fn(_operand(y, x), y.flat_values, name=name))
+
+    @staticmethod
+    def reduce(op_type, fn, rt, axis, keepdims, name):
+        if axis is None:
+            return fn(rt.flat_values, name=name)
+        axis = int(axis)
+        if rt.ragged_rank != 1 or axis not in (1, -1 if rt.flat_values.shape.rank == 1 else 1):
+            raise NotImplementedError(f"devtrace does not implement a ragged {op_type} over axis {axis} yet")
+        lengths = np.diff(rt.row_splits.numpy())
+        rows = constant(np.repeat(np.arange(len(lengths)), lengths), dtypes.int64)
+        segment = {"Sum": "unsorted_segment_sum", "Mean": "unsorted_segment_sum", "Max": "unsorted_segment_max",
+                   "Min": "unsorted_segment_min", "Prod": "unsorted_segment_prod"}[op_type]
+        total = API[f"math.{segment}"](rt.flat_values, rows, len(lengths))
+        if op_type != "Mean":
+            return total
+        counts = constant(lengths.astype(rt.dtype.np) if rt.dtype.is_floating else lengths.astype(np.int32))
+        return math_ops.truediv(total, counts if rt.dtype.is_floating else cast(counts, total.dtype), name=name)
+
+
+COMPOSITE[RaggedTensor] = _Ragged
+for _name in ("add", "subtract", "multiply", "truediv", "floordiv", "mod", "pow", "equal", "not_equal", "less",
+              "greater", "less_equal", "greater_equal", "maximum", "minimum"):
+    _fn = API[_name] if _name in API else API[f"math.{_name}"]
+    setattr(RaggedTensor, f"__{ {'subtract': 'sub', 'multiply': 'mul', 'truediv': 'truediv'}.get(_name, _name)}__",
+            lambda self, other, _f=_fn: _f(self, other))
+RaggedTensor.__radd__ = lambda self, other: API["add"](other, self)
+RaggedTensor.__rmul__ = lambda self, other: API["multiply"](other, self)
+RaggedTensor.__rsub__ = lambda self, other: API["subtract"](other, self)
+RaggedTensor.__neg__ = lambda self: API["negative"](self)
+RaggedTensor.__abs__ = lambda self: API["abs"](self)
+
+
+def _ragged_reduce_sum(rt, axis=None, keepdims=False, name=None):
+    """``reduce_sum`` over rows (axis 1) by row, over positions (axis 0) by position in the row."""
+    if axis is None or int(axis) in (1, -1):
+        return _Ragged.reduce("Sum", API["reduce_sum"], rt, axis, keepdims, name)
+    splits = rt.row_splits.numpy()
+    lengths = np.diff(splits)
+    rows = np.repeat(np.arange(len(lengths)), lengths)
+    if int(axis) not in (0, -2):
+        raise ValueError(f"axis={axis} out of bounds: expected -2<=axis<2.")
+    ids = np.arange(len(rows)) - splits[:-1][rows]
+    return unsorted_segment_sum(rt.values, constant(ids, dtypes.int64), int(lengths.max(initial=0)), name=name)
+
+
+DISPATCH["reduce_sum", RaggedTensor] = _ragged_reduce_sum
+
+
+def _as_ragged(value, like: RaggedTensor) -> RaggedTensor:
+    if isinstance(value, RaggedTensor):
+        return value
+    array = as_tensor(value).numpy()
+    return ragged_constant(array.tolist(), like.dtype, ragged_rank=like.ragged_rank) if array.dtype != object else \
+        RaggedTensor.from_tensor(as_tensor(value))
+
+
+def _concat(values, axis, name="concat"):
+    like = next(v for v in values if isinstance(v, RaggedTensor))
+    parts = [_as_ragged(v, like) for v in values]
+    axis = int(axis)
+    if axis == 0:
+        return _concat_rows(parts)
+    if axis in (1, -1 if like.ragged_rank == 1 and like.flat_values.shape.rank == 1 else 1):
+        return _from_rows([API["concat"]([p[i] for p in parts], 0) for i in range(like.nrows_value())], like.values)
+    raise NotImplementedError(f"devtrace does not implement tf.concat of RaggedTensors over axis {axis} yet")
+
+
+def _tile(input, multiples, name=None):  # noqa: A002 (TensorFlow's name)
+    times = [int(m) for m in np.asarray(multiples).reshape(-1)]
+    rows = [API["tile"](input[i], times[1:]) for i in range(input.nrows_value())] * times[0]
+    return _from_rows(rows, input.values)
+
+
+def _reverse(tensor, axis, name=None):
+    axes = [int(a) for a in np.asarray(axis).reshape(-1)]
+    if axes != [1] and not (axes == [-1] and tensor.ragged_rank == 1 and tensor.flat_values.shape.rank == 1):
+        raise NotImplementedError(f"devtrace does not implement tf.reverse of a RaggedTensor over axis {axis} yet")
+    return _from_rows([API["reverse"](row, [0]) for row in tensor], tensor.values)
+
+
+def _map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False, infer_shape=True,
+            name=None, fn_output_signature=None):
+    if isinstance(elems, RaggedTensor):
+        return _from_rows([fn(row) for row in elems], elems.values)
+    return API["stack"]([fn(row) for row in as_tensor(elems)])
+
+
+@public("ragged.map_flat_values")
+def map_flat_values(op, *args, **kwargs):
+    def flat(value):
+        return value.flat_values if isinstance(value, RaggedTensor) else value
+    like = next(a for a in list(args) + list(kwargs.values()) if isinstance(a, RaggedTensor))
+    return like.with_flat_values(op(*[flat(a) for a in args], **{k: flat(v) for k, v in kwargs.items()}))
+
+
+def _on_values(name):
+    """A string op's public function, mapped over a RaggedTensor's flat values."""
+    dense = API[name]
+
+    def fn(input, *args, **kwargs):  # noqa: A002 (TensorFlow's name)
+        if isinstance(input, RaggedTensor):
+            return input.with_flat_values(dense(input.flat_values, *args, **kwargs))
+        return dense(input, *args, **kwargs)
+    fn.__name__ = dense.__name__
+    return fn
+
+
+def install(name, ragged, applies):
+    """``API[name]`` runs ``ragged`` instead when ``applies(args)`` says an argument is ragged."""
+    dense = API[name]
+
+    def fn(*args, **kwargs):
+        return ragged(*args, **kwargs) if applies(args) else dense(*args, **kwargs)
+    fn.__name__ = dense.__name__
+    API[name] = fn
+
+
+def _first_is_ragged(args) -> bool:
+    first = args[0] if args else None
+    return any(isinstance(v, RaggedTensor) for v in (first if isinstance(first, (list, tuple)) else (first,)))
+
+
+install("concat", _concat, _first_is_ragged)
+install("tile", _tile, _first_is_ragged)
+install("reverse", _reverse, _first_is_ragged)
+API["map_fn"] = public("map_fn")(_map_fn)
+for _name in ("strings.substr", "strings.to_hash_bucket_fast", "strings.length", "strings.upper", "strings.lower",
+              "strings.to_number"):
+    API[_name] = _on_values(_name)

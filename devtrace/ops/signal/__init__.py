@@ -1,0 +1,1 @@
+"""``tf.signal``: the FFT ops."""

@@ -1,0 +1,1 @@
+"""Sparse values: ``tf.SparseTensor`` and its ops, and ``tf.IndexedSlices`` (sparse gradients)."""

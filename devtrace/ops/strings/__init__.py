@@ -1,0 +1,1 @@
+"""``tf.strings``: the string ops and the fingerprint hash they use (farmhash)."""

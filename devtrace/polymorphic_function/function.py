@@ -1,0 +1,348 @@
+"""``tf.function``: trace a Python function once per input signature into a function graph,
+then run the graph.
+
+Python side effects happen only while tracing. A call's signature is its tensors' shapes and
+dtypes, its variables (by identity) and its other Python values (by value), as TensorFlow's
+tracing rules go; ``input_signature`` fixes it. ``tf.config.run_functions_eagerly(True)`` runs
+the Python function itself instead, as TensorFlow does.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+
+import numpy as np
+
+from ..backprop import cond_grad, while_grad  # noqa: F401 (the gradients of tf.cond and tf.while_loop inside functions)
+from . import autograph_errors, function_cache, function_variables
+from .. import hooks
+from ..autograph import convert as autograph_convert
+from ..util.nest import flatten, map_structure
+from ..ops.ragged.ragged_tensor import RaggedTensor
+from ..runtime.context import context
+from ..runtime.dtypes import as_dtype
+from ..runtime.eager.variables import Variable
+from ..runtime.graph.func_graph import FuncGraph
+from ..runtime.graph.function_run import PlacedFunction
+from ..runtime.tensor import Tensor, TensorShape
+from ..runtime.values import convert_to_tensor
+
+_UIDS = itertools.count(1)
+_RUN_EAGERLY = [False]
+
+
+class TensorSpec:
+    """``tf.TensorSpec(shape, dtype=tf.float32, name=None)``: the signature of a tensor argument."""
+
+    def __init__(self, shape, dtype="float32", name=None):
+        self.shape = TensorShape(None if shape is None else tuple(None if d is None else int(d) for d in shape))
+        self.dtype = as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tuple(tensor.shape), tensor.dtype, name)
+
+    def is_compatible_with(self, tensor) -> bool:
+        if self.shape.rank is None:
+            return tensor.dtype is self.dtype
+        shape = tuple(tensor.shape)
+        return tensor.dtype is self.dtype and len(shape) == len(self.shape) and all(
+            a is None or a == b for a, b in zip(self.shape, shape))
+
+    def _key(self):
+        return (self._dims(), self.dtype.name)
+
+    def _dims(self):
+        """The shape as a tuple (``None``: unknown rank)."""
+        return None if self.shape.rank is None else tuple(self.shape)
+
+    def __eq__(self, other):
+        return isinstance(other, TensorSpec) and self._key() == other._key() and self.name == other.name
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+def run_functions_eagerly(run_eagerly: bool) -> None:
+    _RUN_EAGERLY[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly() -> bool:
+    return _RUN_EAGERLY[0]
+
+
+def _key_of(value):
+    """A call argument's part of the signature."""
+    if isinstance(value, Tensor):
+        return ("T", tuple(value.shape), value.dtype.name)
+    if isinstance(value, TensorSpec):
+        return ("T",) + value._key()
+    if isinstance(value, Variable):  # a variable argument is its spec: one trace serves all of one shape and dtype
+        return ("V", type(value).__name__, tuple(value.shape), value.dtype.name)
+    if isinstance(value, dict):
+        return ("D", tuple((k, _key_of(value[k])) for k in sorted(value)))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_key_of(v) for v in value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    return ("P", type(value).__name__, value)
+
+
+def _ragged(args, kwargs) -> bool:
+    """A RaggedTensor among the arguments: devtrace runs the Python function eagerly then (README,
+    deliberate differences: no trace of a ragged tensor's components)."""
+    return any(isinstance(v, RaggedTensor) for v in flatten((list(args), kwargs)))
+
+
+def _replica() -> tuple:
+    """A replica of a distribution strategy's ``run`` traces its own function (what it captures
+    and its replica id are its own)."""
+    where = hooks.DISTRIBUTION[0]() if hooks.DISTRIBUTION else None
+    return () if not where or where[1] is None else (("replica", id(where[0]), where[1]),)
+
+
+class ConcreteFunction:
+    """One trace of a ``Function``: its graph, signature and outputs."""
+
+    def __init__(self, function, graph: FuncGraph, args, kwargs):
+        self._function = function
+        self.graph = graph
+        self.structured_input_signature = (args, kwargs)
+        self.structured_outputs = graph.outputs
+        self._placed = None
+
+    @property
+    def name(self) -> bytes:
+        return self.graph.name.encode()
+
+    @property
+    def inputs(self) -> list:
+        """Argument placeholders, then captured ones (tensors, variables' ``resource`` handles)."""
+        return list(self.graph.inputs) + [node for _, node in self.graph.captures.values()]
+
+    @property
+    def outputs(self) -> list:
+        return [t for t in flatten(self.graph.outputs) if isinstance(t, Tensor)]
+
+    def pretty_printed_signature(self, verbose=True) -> str:
+        """TensorFlow's layout: parameters, output type, captures (by id, as TensorFlow shows them)."""
+        args, kwargs = self.structured_input_signature
+        lines = ["Input Parameters:"]
+        for spec in list(args) + list(kwargs.values()):
+            if isinstance(spec, TensorSpec):
+                lines.append(f"  {spec.name} (POSITIONAL_OR_KEYWORD): {TensorSpec(spec._dims(), spec.dtype)!r}")
+        lines.append("Output Type:")
+        out = self.graph.outputs
+        lines.append(f"  {TensorSpec(tuple(out.shape), out.dtype)!r}" if isinstance(out, Tensor) else f"  {out!r}")
+        lines.append("Captures:")
+        captured = [(value, node) for value, node in self.graph.captures.values()]
+        lines += [f"  {id(v)}: TensorSpec(shape={node.shape}, dtype={node.dtype!r}, name=None)"
+                  for v, node in captured] or ["  None"]
+        return "\n".join(lines)
+
+    def _call_flat(self, tensors, variables=()):
+        """Run the function on ``tensors``; ``variables``: the call's variable arguments, in
+        place of those the trace captured."""
+        ctx = context()
+        ctx.ensure_initialized(f"tf.function {self.graph.name}")
+        if self._placed is None:
+            # TensorFlow pins the _Arg of each argument to the device its tensor is on
+            pinned = {t._op._id: a._device for t, a in zip(self.graph.inputs, tensors) if a._device is not None}
+            self._placed = PlacedFunction(ctx, self.graph, self.graph.name, pinned=pinned)
+        captures = list(self.graph.captures.values())
+        traced = [v for v in flatten(self.structured_input_signature) if isinstance(v, Variable)]
+        swap = {id(old): new for old, new in zip(traced, variables) if old is not new}
+        if swap:
+            captures = [(swap.get(id(value), value), node) for value, node in captures]
+        values = self._placed.run(ctx, tensors, captures)
+
+        def result(item):
+            if isinstance(item, Tensor) and item._device is None:
+                return values.get(item._op._id)
+            return item
+        return _map(self.graph.outputs, result)
+
+    def __call__(self, *args, **kwargs):
+        return self._call_flat([a for a in flatten((args, kwargs)) if isinstance(a, Tensor)])
+
+
+def _identity(tensor):
+    """An output's Identity node, kept with the node that computed it: in its colocation group,
+    with no requested device of its own (TensorFlow shows ``''``)."""
+    from ..ops.array.array_ops import identity
+
+    with tensor._op._graph.colocate_with(tensor._op):
+        out = identity(tensor)
+    out._op._device = ""
+    return out
+
+
+class Function:
+    """What ``@tf.function`` makes of a Python function."""
+
+    def __init__(self, python_function, name=None, input_signature=None, reduce_retracing=False, autograph=True):
+        self._python_function = python_function
+        self._autograph = autograph
+        self._traced_function = None  # what tracing calls: the AutoGraph-converted function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self.input_signature = None if input_signature is None else tuple(input_signature)
+        self._reduce_retracing = reduce_retracing
+        self._concrete: dict = {}
+        self._tracing_count = 0
+        functools.update_wrapper(self, python_function)
+
+    @property
+    def python_function(self):
+        return self._python_function
+
+    def __get__(self, instance, owner):
+        """``@tf.function`` on a method: one Function per instance, bound to it."""
+        if instance is None:
+            return self
+        bound = instance.__dict__.get(f"_tf_function_{self._name}")
+        if bound is None:
+            bound = Function(functools.partial(self._python_function, instance), self._name, self.input_signature,
+                             self._reduce_retracing, self._autograph)
+            instance.__dict__[f"_tf_function_{self._name}"] = bound
+        return bound
+
+    def experimental_get_tracing_count(self) -> int:
+        return self._tracing_count
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        if _ragged(args, kwargs):
+            return functools.partial(self._python_function)
+        if self.input_signature is not None and not args and not kwargs:
+            args = self.input_signature
+        return self._concrete_for(args, kwargs)
+
+    def _concrete_for(self, args, kwargs, call=False) -> ConcreteFunction:
+        """The trace for a signature (``call``: a call, which TensorFlow's retracing warning counts)."""
+        key = _key_of((args, kwargs)) + _replica()
+        concrete = self._concrete.get(key)
+        if concrete is None and self._reduce_retracing:
+            concrete = function_cache.matching(self._concrete.values(), args, kwargs, TensorSpec)
+        traced = concrete is None
+        values = list(args) + list(kwargs.values())  # the call's own arguments
+        if traced:
+            if self._reduce_retracing:
+                args = function_cache.generalized(self._concrete.values(), args, TensorSpec)
+            concrete = self._concrete[key] = self._trace(args, kwargs, values)
+        if call:
+            detector = function_cache.detector(self._python_function)
+            if traced:
+                detector.called_with_tracing(self._python_function)
+            else:
+                detector.called_without_tracing()
+        return concrete
+
+    def _trace(self, args, kwargs, values=()) -> ConcreteFunction:
+        """A new trace; one that created variables is traced again refusing new ones (TensorFlow's
+        check that they are created on the first call only). ``values``: the call's arguments."""
+        arguments = [v if isinstance(v, Tensor) else None for v in values if isinstance(v, (Tensor, TensorSpec))]
+        concrete, created = self._trace_once(args, kwargs, arguments, not self._tracing_count)
+        if created:
+            concrete, _ = self._trace_once(args, kwargs, arguments, False)
+        return concrete
+
+    def _trace_once(self, args, kwargs, arguments, allow_variables: bool) -> tuple:
+        self._tracing_count += 1
+        graph = FuncGraph(f"__inference_{self._name}_{next(_UIDS)}")
+        names = self._parameter_names(len(args))
+        with graph.as_default():
+            specs = []
+
+            def symbolic(value, name):
+                if isinstance(value, (Tensor, TensorSpec)):
+                    spec = value if isinstance(value, TensorSpec) else TensorSpec.from_tensor(value)
+                    node = graph.placeholder(spec.dtype, spec._dims(), name)
+                    graph.inputs.append(node)
+                    specs.append(TensorSpec(spec._dims(), spec.dtype, name))
+                    return node
+                return value
+            sym_args = [symbolic(a, n) for a, n in zip(args, names)]
+            sym_kwargs = {k: symbolic(v, k) for k, v in kwargs.items()}
+            if self._traced_function is None:
+                self._traced_function = autograph_convert(self._python_function) if self._autograph \
+                    else self._python_function
+            try:
+                with function_variables.Lifter(graph, arguments, allow_variables) as lifter:
+                    outputs = self._traced_function(*sym_args, **sym_kwargs)
+            except Exception as e:
+                error = autograph_errors.rewritten(e) if self._traced_function is not self._python_function else None
+                if error is None:
+                    raise
+                raise error from None
+            # Python values returned become constants; every output leaves through an Identity node
+            graph.outputs = _map(outputs, lambda v: v if v is None else
+                                 _identity(v if isinstance(v, Tensor) else convert_to_tensor(v)))
+            graph.add_control_output([t for t in flatten(graph.outputs) if isinstance(t, Tensor)])
+        signature = tuple(specs.pop(0) if isinstance(a, (Tensor, TensorSpec)) else a for a in args)
+        signature_kwargs = {k: specs.pop(0) if isinstance(v, (Tensor, TensorSpec)) else v for k, v in kwargs.items()}
+        return ConcreteFunction(self, graph, signature, signature_kwargs), lifter.created
+
+    def _parameter_names(self, n: int) -> list:
+        """The Python function's positional parameter names (TensorFlow names its placeholders so)."""
+        try:
+            params = [p.name for p in inspect.signature(self._python_function).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        except (TypeError, ValueError):
+            params = []
+        return [params[i] if i < len(params) else f"args_{i}" for i in range(n)]
+
+    def __call__(self, *args, **kwargs):
+        if _RUN_EAGERLY[0] or _ragged(args, kwargs):
+            return self._python_function(*args, **kwargs)
+        if not context().eager:  # called while another function is traced: its body is traced in there
+            if self._traced_function is None:
+                self._traced_function = autograph_convert(self._python_function) if self._autograph \
+                    else self._python_function
+            return self._traced_function(*args, **kwargs)
+        args, kwargs = _map((args, kwargs), _numpy_to_tensor)  # NumPy arrays are tensors to a tf.function
+        if self.input_signature is not None:
+            args = tuple(_bind(value, spec) for value, spec in zip(args, self.input_signature)) + args[len(
+                self.input_signature):]
+            for value, spec in zip(args, self.input_signature):
+                if isinstance(spec, TensorSpec) and not (isinstance(value, Tensor) and spec.is_compatible_with(value)):
+                    raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {value!r} to "
+                                    f"{spec!r}`. Received args: {args} and kwargs: {kwargs} for signature: "
+                                    f"{self.input_signature}.")
+            concrete = self._concrete_for(self.input_signature, {}, call=True)
+        else:
+            concrete = self._concrete_for(args, kwargs, call=True)
+        flat = flatten((list(args), kwargs))
+        return concrete._call_flat([a for a in flat if isinstance(a, Tensor)], [a for a in flat if isinstance(a, Variable)])
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
+             experimental_compile=None, name=None, **kwargs):
+    """``@tf.function`` / ``tf.function(f, input_signature=...)``."""
+    if func is None:
+        return lambda f: Function(f, name, input_signature, reduce_retracing, autograph)
+    return Function(func, name, input_signature, reduce_retracing, autograph)
+
+
+def _numpy_to_tensor(value):
+    return convert_to_tensor(value) if isinstance(value, np.ndarray) else value
+
+
+def _bind(value, spec):
+    """An argument for a TensorSpec of the input signature: a tensor, or converted to one."""
+    if isinstance(spec, TensorSpec) and not isinstance(value, Tensor):
+        try:
+            return convert_to_tensor(value, spec.dtype)
+        except (TypeError, ValueError):
+            return value
+    return value
+
+
+def _map(structure, fn):
+    return map_structure(fn, structure)

@@ -1,0 +1,235 @@
+"""``tf.saved_model.save`` / ``load`` for modules whose methods are ``tf.function``s.
+
+The directory holds ``saved_model.json`` (devtrace's format, version 3: every traced concrete
+function of the object's ``tf.function`` attributes as its graph — nodes with op type, name,
+inputs as ``[node, output index]``, requested device and attributes; its argument and capture
+placeholders; its outputs; the branches of its ``tf.cond``/``tf.while_loop`` nodes as graphs of
+their own)
+and ``variables/variables.{index,data-00000-of-00001}`` (a ``tf.train.Checkpoint`` of the
+object). Constants' values are kept in ``saved_model.npz``. TensorFlow cannot read it and
+devtrace cannot read TensorFlow's ``saved_model.pb``; a model saved by devtrace loads and runs
+in a new process, with the same values.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from ..errors import NotFoundError
+from ..polymorphic_function.function import ConcreteFunction, Function, TensorSpec
+from ..util.nest import flatten as _flatten
+from ..module.module import Module
+from ..runtime.dtypes import DType, as_dtype
+from ..runtime.graph.func_graph import FuncGraph
+from ..runtime.tensor import Tensor
+from ..runtime.values import constant
+from ..runtime.eager.variables import Variable
+from ..train import Checkpoint, _variables, read_values
+
+FORMAT = "devtrace-saved-model"
+
+
+def _functions(obj) -> dict:
+    """``{attribute name: Function bound to obj}`` for the object's tf.function attributes."""
+    out = {}
+    for name in dir(type(obj)):
+        if isinstance(getattr(type(obj), name, None), Function):
+            out[name] = getattr(obj, name)
+    for name, value in vars(obj).items():
+        if isinstance(value, Function) and not name.startswith("_tf_function_"):
+            out[name] = value
+    return out
+
+
+def _attr(value, arrays: list):
+    """A node attribute as JSON: arrays by number, dtypes by name, a control-flow node's branch
+    graphs as records of their own."""
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        arrays.append(np.asarray(value))
+        return {"array": len(arrays) - 1}
+    if isinstance(value, DType):
+        return {"dtype": value.name}
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], FuncGraph):
+        return {"branch": _branch_record(value[0], arrays), "positions": list(value[1])}
+    if isinstance(value, tuple):
+        return {"tuple": [_attr(v, arrays) for v in value]}
+    if isinstance(value, list):
+        return [_attr(v, arrays) for v in value]
+    return value
+
+
+def _unattr(value, arrays, graph):
+    if isinstance(value, dict) and "array" in value:
+        return arrays[f"a{value['array']}"]
+    if isinstance(value, dict) and "dtype" in value:
+        return as_dtype(value["dtype"])
+    if isinstance(value, dict) and "branch" in value:
+        return _rebuild_branch(value["branch"], arrays, graph), tuple(value["positions"])
+    if isinstance(value, dict) and "tuple" in value:
+        return tuple(_unattr(v, arrays, graph) for v in value["tuple"])
+    if isinstance(value, list):
+        return [_unattr(v, arrays, graph) for v in value] if any(isinstance(v, (dict, list)) for v in value) \
+            else tuple(value)
+    return value
+
+
+def _nodes(graph, arrays: list) -> list:
+    return [{"name": op.name, "op": op.type, "inputs": [[t._op._id, t._index] for t in op._inputs],
+             "device": op._device, "colocation": list(op._colocation or ()),
+             "dtype": op._kernel_dtype, "output_dtype": op._outputs[0]._dtype.name if op._outputs else None,
+             "shape": None if not op._outputs or op._outputs[0]._shape is None else list(op._outputs[0]._shape),
+             "attrs": {k: _attr(v, arrays) for k, v in (op._attrs or {}).items()}
+             | ({"_host_inputs": op._n_host} if op._n_host else {})} for op in graph._ops]
+
+
+def _branch_record(graph: FuncGraph, arrays: list) -> dict:
+    """A branch or loop body: its nodes, loop-variable placeholders, outer captures, outputs."""
+    return {"name": graph.name, "nodes": _nodes(graph, arrays), "inputs": [t._op._id for t in graph.inputs],
+            "outer": [node._op._id for _, node in graph.outer_captures],
+            "outputs": [[t._op._id, t._index] for t in graph.flat_outputs]}
+
+
+def _graph_record(concrete: ConcreteFunction, variable_paths: dict, arrays: list) -> dict:
+    graph = concrete.graph
+    captures = []
+    for value, node in graph.captures.values():
+        if isinstance(value, Variable):
+            captures.append({"node": node._op._id, "variable": variable_paths[id(value)]})
+        else:
+            arrays.append(value.numpy())
+            captures.append({"node": node._op._id, "array": len(arrays) - 1})
+    args, kwargs = concrete.structured_input_signature
+    return {"name": graph.name, "nodes": _nodes(graph, arrays), "inputs": [t._op._id for t in graph.inputs],
+            "captures": captures, "outputs": [None if t is None else t._op._id for t in _flatten(graph.outputs)],
+            "single_output": isinstance(graph.outputs, Tensor),
+            "signature": [[list(s.shape), s.dtype.name, s.name] for s in args if isinstance(s, TensorSpec)]}
+
+
+def save(obj, export_dir, signatures=None, options=None) -> None:
+    if not isinstance(obj, Module):
+        raise ValueError(f"Expected an object of type `Trackable`, such as `tf.Module` or a subclass of the "
+                         f"`Trackable` class, for export. Got {obj} with type {type(obj)}.")
+    export_dir = os.fspath(export_dir)
+    os.makedirs(os.path.join(export_dir, "variables"), exist_ok=True)
+    os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
+    checkpoint = Checkpoint(root=obj)
+    variable_paths = {}
+    for path, v in _variables(checkpoint).items():  # a distributed variable's copies: its path too
+        for copy in (v, *getattr(v, "_values", ())):
+            variable_paths.setdefault(id(copy), path)
+    arrays: list = []
+    functions = {}
+    for name, function in _functions(obj).items():
+        if function.input_signature is not None:
+            function.get_concrete_function()
+        functions[name] = [_graph_record(c, variable_paths, arrays) for c in function._concrete.values()]
+    checkpoint.write(os.path.join(export_dir, "variables", "variables"))
+    np.savez(os.path.join(export_dir, "saved_model.npz"), **{f"a{i}": a for i, a in enumerate(arrays)})
+    with open(os.path.join(export_dir, "saved_model.json"), "w", encoding="utf-8") as f:
+        names = {path: v.name.rsplit(":", 1)[0] for path, v in _variables(checkpoint).items()}
+        json.dump({"format": FORMAT, "version": 3, "variable_names": names, "functions": functions}, f, indent=1)
+
+
+class _UserObject(Module):
+    """What ``load`` returns: the saved object's variables (by attribute path) and functions."""
+
+    def __init__(self):
+        super().__init__(name="user_object")
+
+    def __call__(self, *args, **kwargs):
+        """A saved ``__call__`` (Python looks special methods up on the class)."""
+        call = self.__dict__.get("__call__")
+        if call is None:
+            raise TypeError("'_UserObject' object is not callable")
+        return call(*args, **kwargs)
+
+
+class _RestoredFunction:
+    def __init__(self, name, concretes):
+        self.__name__ = name
+        self._concretes = concretes
+
+    def __call__(self, *args):
+        tensors = [a for a in _flatten(list(args)) if isinstance(a, Tensor)]
+        for concrete in self._concretes:
+            specs = [TensorSpec(tuple(t.shape), t.dtype) for t in concrete.graph.inputs]
+            if len(specs) == len(tensors) and all(s.is_compatible_with(t) for s, t in zip(specs, tensors)):
+                return concrete._call_flat(tensors)
+        raise ValueError(f"Could not find matching concrete function to call loaded from the SavedModel. Got: "
+                         f"{list(args)}")
+
+
+def _rebuild_nodes(graph, nodes, arrays) -> None:
+    ops = graph._ops
+    for node in nodes:
+        dtype = as_dtype(node["dtype"]) if node["dtype"] else None
+        shape = None if node["shape"] is None else tuple(node["shape"])
+        with graph.device(node["device"] or None):
+            graph._create_op(node["op"], tuple(ops[i]._outputs[k] for i, k in node["inputs"]),
+                             {k: _unattr(v, arrays, graph) for k, v in node["attrs"].items()} or None,
+                             node["name"] + "/", dtype, shape)
+        ops[-1]._colocation = tuple(node["colocation"]) or None
+        if ops[-1]._outputs and node["output_dtype"] and len(ops[-1]._outputs) == 1:
+            ops[-1]._outputs[0]._dtype = as_dtype(node["output_dtype"])
+
+
+def _rebuild_branch(record, arrays, outer) -> FuncGraph:
+    graph = FuncGraph(record["name"], outer=outer)
+    _rebuild_nodes(graph, record["nodes"], arrays)
+    ops = graph._ops
+    graph.inputs = [ops[i]._outputs[0] for i in record["inputs"]]
+    graph.outer_captures = [(None, ops[i]._outputs[0]) for i in record["outer"]]
+    graph.flat_outputs = [ops[i]._outputs[k] for i, k in record["outputs"]]
+    return graph
+
+
+def _rebuild(record, variables, arrays) -> ConcreteFunction:
+    graph = FuncGraph(record["name"])
+    ops = graph._ops
+    _rebuild_nodes(graph, record["nodes"], arrays)
+    graph.inputs = [ops[i]._outputs[0] for i in record["inputs"]]
+    for cap in record["captures"]:
+        value = variables[cap["variable"]] if "variable" in cap else constant(arrays[f"a{cap['array']}"])
+        graph.captures[id(value)] = (value, ops[cap["node"]]._outputs[0])
+        if "variable" in cap:
+            graph.variables.append(value)
+    outputs = [None if i is None else ops[i]._outputs[0] for i in record["outputs"]]
+    graph.outputs = outputs[0] if record["single_output"] else tuple(outputs)
+    signature = tuple(TensorSpec(s, d, n) for s, d, n in record["signature"])
+    return ConcreteFunction(None, graph, signature, {})
+
+
+def load(export_dir, tags=None, options=None):
+    export_dir = os.fspath(export_dir)
+    try:
+        with open(os.path.join(export_dir, "saved_model.json"), encoding="utf-8") as f:
+            model = json.load(f)
+        arrays = np.load(os.path.join(export_dir, "saved_model.npz"))
+    except (OSError, ValueError):
+        raise OSError(f"SavedModel file does not exist at: {export_dir}{os.sep}{{saved_model.pbtxt|saved_model.pb}}") \
+            from None
+    if model.get("format") != FORMAT:
+        raise NotFoundError(f"{export_dir}: not a devtrace SavedModel")
+    saved = read_values(os.path.join(export_dir, "variables", "variables"))
+    obj = _UserObject()
+    variables = {}
+    for path, value in saved.items():
+        if path.startswith("root/"):
+            variables[path] = Variable(value, name=model.get("variable_names", {}).get(path, path.rsplit("/", 1)[-1]))
+            _attach(obj, path[len("root/"):].split("/"), variables[path])
+    for name, records in model["functions"].items():
+        setattr(obj, name, _RestoredFunction(name, [_rebuild(r, variables, arrays) for r in records]))
+    return obj
+
+
+def _attach(obj, parts, variable) -> None:
+    for part in parts[:-1]:
+        child = getattr(obj, part, None)
+        if child is None:
+            child = _UserObject()
+            setattr(obj, part, child)
+        obj = child
+    setattr(obj, parts[-1], variable)

@@ -1,0 +1,224 @@
+"""``tf.train``: ``Checkpoint``, ``CheckpointManager`` and ``latest_checkpoint``.
+
+A checkpoint saves every variable reachable from the objects given to ``Checkpoint(...)``
+(modules, variables, nested checkpoints, lists and dicts of them), keyed by its attribute path
+(``model/dense_1/w``), and restores them by the same paths. The files have TensorFlow's names —
+``PREFIX.index``, ``PREFIX.data-00000-of-00001`` and the directory's ``checkpoint`` state file —
+in devtrace's own format: the index is JSON (``{"format": "devtrace-checkpoint", "version": 1,
+"variables": {path: {"dtype", "shape"}}}``), the data a NumPy ``.npz`` archive of the values
+by path. Both are written atomically; a restore is exact (same dtype, shape and bytes).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import time
+
+import numpy as np
+
+from ..errors import NotFoundError
+from ..module.module import Module
+from ..runtime.eager.variables import Variable
+
+DATA_SUFFIX = ".data-00000-of-00001"
+
+
+def _children(obj):
+    """``(name, child)`` pairs of a trackable object, in a stable order."""
+    if isinstance(obj, Checkpoint):
+        return sorted(obj._objects.items())
+    if isinstance(obj, dict):
+        return sorted((str(k), v) for k, v in obj.items())
+    if isinstance(obj, (list, tuple)):
+        return [(str(i), v) for i, v in enumerate(obj)]
+    if hasattr(obj, "_trackable_children"):  # a dataset iterator: its position
+        return obj._trackable_children()
+    if isinstance(obj, Module):
+        return sorted((k, v) for k, v in vars(obj).items() if k not in Module._IGNORED)
+    return []
+
+
+def _variables(root) -> dict:
+    """``{path: variable}`` for every variable reachable from ``root`` (each one once)."""
+    out, seen = {}, set()
+
+    def walk(obj, path):
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        if isinstance(obj, Variable):
+            out[path] = obj
+            return
+        for name, child in _children(obj):
+            walk(child, f"{path}/{name}" if path else name)
+
+    walk(root, "")
+    return out
+
+
+def _write_atomic_bytes(path: str, data: bytes) -> None:
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+class CheckpointLoadStatus:
+    """What ``restore`` returns: which saved values found a variable."""
+
+    def __init__(self, unused: list, missing: list):
+        self._unused, self._missing = unused, missing
+
+    def assert_consumed(self):
+        if self._unused or self._missing:
+            raise AssertionError(f"Unresolved object in checkpoint: saved values {self._unused} found no variable; "
+                                 f"variables {self._missing} found no saved value")
+        return self
+
+    def assert_existing_objects_matched(self):
+        if self._missing:
+            raise AssertionError(f"Variables {self._missing} found no saved value")
+        return self
+
+    def expect_partial(self):
+        return self
+
+
+class Checkpoint:
+    """``tf.train.Checkpoint(model=..., optimizer=...)``."""
+
+    def __init__(self, root=None, **kwargs):
+        objects = dict(kwargs)
+        if root is not None:
+            objects["root"] = root
+        self._objects = objects
+        self.save_counter = Variable(0, name="save_counter", dtype="int64", trainable=False)
+
+    def __getattr__(self, name):
+        objects = self.__dict__.get("_objects", {})
+        if name in objects:
+            return objects[name]
+        raise AttributeError(f"'Checkpoint' object has no attribute '{name}'")
+
+    def _paths(self) -> dict:
+        found = _variables(self)
+        found["save_counter"] = self.save_counter
+        return found
+
+    def write(self, file_prefix) -> str:
+        """Write the variables' values to ``file_prefix`` (no numbering, no state file)."""
+        file_prefix = os.fspath(file_prefix)
+        os.makedirs(os.path.dirname(os.path.abspath(file_prefix)), exist_ok=True)
+        values = {path: v.numpy() for path, v in self._paths().items()}
+        index = {"format": "devtrace-checkpoint", "version": 1,
+                 "variables": {p: {"dtype": str(np.asarray(a).dtype), "shape": list(np.shape(a))}
+                               for p, a in values.items()}}
+        buffer = io.BytesIO()
+        np.savez(buffer, **{f"v{i}": np.asarray(a) for i, a in enumerate(values.values())})
+        _write_atomic_bytes(file_prefix + DATA_SUFFIX, buffer.getvalue())
+        _write_atomic_bytes(file_prefix + ".index", json.dumps(index, indent=1).encode())
+        return file_prefix
+
+    def save(self, file_prefix) -> str:
+        """``write`` to ``file_prefix-N`` (N: the save counter, incremented) and record it in the
+        directory's ``checkpoint`` state file."""
+        self.save_counter.assign(self.save_counter.numpy() + 1)
+        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
+        _write_state(os.path.dirname(os.path.abspath(path)), [path])
+        return path
+
+    def read(self, save_path) -> CheckpointLoadStatus:
+        saved = read_values(save_path)
+        targets = self._paths()
+        for path, value in saved.items():
+            if path in targets:
+                targets[path].assign(value)
+        return CheckpointLoadStatus(sorted(set(saved) - set(targets)), sorted(set(targets) - set(saved)))
+
+    restore = read
+
+
+def read_values(save_path) -> dict:
+    """``{path: array}`` of a checkpoint; TensorFlow's ``NotFoundError`` when there is none."""
+    save_path = os.fspath(save_path)
+    try:
+        with open(save_path + ".index", encoding="utf-8") as f:
+            index = json.load(f)
+        with np.load(save_path + DATA_SUFFIX) as data:
+            arrays = [data[f"v{i}"] for i in range(len(index["variables"]))]
+    except (OSError, ValueError, KeyError):
+        raise NotFoundError(f"Error when restoring from checkpoint or SavedModel at {save_path}: Unsuccessful "
+                            f"TensorSliceReader constructor: Failed to find any matching files for "
+                            f"{save_path}") from None
+    return dict(zip(index["variables"], arrays))
+
+
+def _write_state(directory: str, paths: list, timestamps=None, preserved=None) -> None:
+    """The ``checkpoint`` state file, in TensorFlow's text format (``CheckpointState``)."""
+    names = [os.path.relpath(p, directory) for p in paths]
+    text = f'model_checkpoint_path: "{names[-1]}"\n' + "".join(f'all_model_checkpoint_paths: "{n}"\n' for n in names)
+    text += "".join(f"all_model_checkpoint_timestamps: {t!r}\n" for t in timestamps or ())
+    if preserved is not None:
+        text += f"last_preserved_timestamp: {preserved!r}\n"
+    _write_atomic_bytes(os.path.join(directory, "checkpoint"), text.encode())
+
+
+def latest_checkpoint(checkpoint_dir) -> str | None:
+    """The newest checkpoint the directory's ``checkpoint`` state file names, or ``None``."""
+    try:
+        with open(os.path.join(os.fspath(checkpoint_dir), "checkpoint"), encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return None
+    m = re.search(r'^model_checkpoint_path: "(.*)"$', text, re.M)
+    if m is None:
+        return None
+    path = os.path.join(os.fspath(checkpoint_dir), m.group(1))
+    return path if os.path.exists(path + ".index") else None
+
+
+class CheckpointManager:
+    """Numbered saves of a checkpoint in a directory, keeping the newest ``max_to_keep``."""
+
+    def __init__(self, checkpoint, directory, max_to_keep, checkpoint_name="ckpt"):
+        self._checkpoint = checkpoint
+        self._directory = os.fspath(directory)
+        self._max_to_keep = max_to_keep
+        self._prefix = os.path.join(self._directory, checkpoint_name)
+        self._checkpoints: list[str] = []
+        self._timestamps: list[float] = []
+        self._created = time.time()
+
+    @property
+    def directory(self) -> str:
+        return self._directory
+
+    @property
+    def checkpoints(self) -> list:
+        return list(self._checkpoints)
+
+    @property
+    def latest_checkpoint(self) -> str | None:
+        return self._checkpoints[-1] if self._checkpoints else latest_checkpoint(self._directory)
+
+    def save(self, checkpoint_number=None) -> str:
+        if checkpoint_number is not None:
+            self._checkpoint.save_counter.assign(int(checkpoint_number) - 1)
+        path = self._checkpoint.save(self._prefix)
+        self._checkpoints.append(path)
+        self._timestamps.append(time.time())
+        while self._max_to_keep is not None and len(self._checkpoints) > self._max_to_keep:
+            old = self._checkpoints.pop(0)
+            self._timestamps.pop(0)
+            for suffix in (".index", DATA_SUFFIX):
+                if os.path.exists(old + suffix):
+                    os.unlink(old + suffix)
+        _write_state(self._directory, self._checkpoints, self._timestamps, self._created)
+        return path
