@@ -196,3 +196,13 @@ def install_excepthook() -> None:
 
     if getattr(previous, "__name__", "") != "hook":
         sys.excepthook = hook
+
+
+def __getattr__(name):
+    """``tf.errors.X`` that devtrace lacks says so, as every namespace does (:mod:`.util.namespace`:
+    imported here, when a name is missing, so that this module stays a leaf for everything else)."""
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .util.namespace import missing_name
+
+    raise missing_name("errors", name)

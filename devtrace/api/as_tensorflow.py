@@ -1,5 +1,5 @@
 """``import tensorflow`` answered by devtrace, so a TensorFlow program runs unchanged under
-``devtrace run`` (or after ``devtrace.api.as_tensorflow.install()``).
+``devtrace run`` (or after ``devtrace.as_tensorflow.install()``).
 
 A meta-path finder maps ``tensorflow`` to ``devtrace`` and ``tensorflow.X.Y`` to the namespace
 ``devtrace.X.Y`` (``tensorflow.compat.v1``, ``tensorflow.keras.layers`` …), so both ``import
@@ -9,6 +9,12 @@ lacks (``tensorflow.python.client``) raises ``ModuleNotFoundError`` saying so.
 Once the program imports ``tensorflow``, the classes whose module path TensorFlow programs see
 (``type(tf.float32)``, an error's ``__module__``) carry TensorFlow's (``_INTERNAL``), and those
 module paths import (pickle finds the classes there).
+
+While devtrace plays TensorFlow (and only then: ``import devtrace`` changes no process-wide
+state) a devtrace error that ends the program prints the program's frames and one line
+(``errors.install_excepthook``), and NumPy's RuntimeWarnings attributed to devtrace's modules are
+not shown, as TensorFlow's kernels return inf and nan silently (the kernels that warn most are
+also quiet on their own, ``ops.declare.quiet``, for ``import devtrace as tf``).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import importlib.abc
 import importlib.util
 import sys
 import types
+import warnings
 
 _NAME = "tensorflow"
 # TensorFlow's module → (devtrace's module, the classes it holds there)
@@ -30,6 +37,7 @@ _INTERNAL = {
 }
 _PACKAGES = ("tensorflow.python", "tensorflow.python.framework")
 _RENAMED: dict = {}  # class → its own __module__, while it carries TensorFlow's
+_PROCESS: list = []  # while devtrace plays TensorFlow: the excepthook before devtrace's, devtrace's warnings filter
 
 
 class _Loader(importlib.abc.Loader):
@@ -92,6 +100,13 @@ def install() -> None:
     stays in ``sys.modules`` untouched)."""
     if _FINDER not in sys.meta_path:
         sys.meta_path.insert(0, _FINDER)
+    if not _PROCESS:
+        from .. import errors
+
+        _PROCESS.append(sys.excepthook)
+        errors.install_excepthook()
+        warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"devtrace\.")
+        _PROCESS.append(warnings.filters[0])
 
 
 def _rename() -> None:
@@ -105,6 +120,13 @@ def _rename() -> None:
 def uninstall() -> None:
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
+    if _PROCESS:
+        hook, entry = _PROCESS
+        _PROCESS.clear()
+        if getattr(sys.excepthook, "__name__", "") == "hook":  # still devtrace's: the one before it again
+            sys.excepthook = hook
+        if entry in warnings.filters:
+            warnings.filters.remove(entry)
     for cls, module in _RENAMED.items():
         cls.__module__ = module
     _RENAMED.clear()

@@ -137,3 +137,4 @@ def _namespace() -> ModuleType:
 
 
 v1 = _namespace()
+__getattr__ = missing("compat")

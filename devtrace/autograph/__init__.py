@@ -20,6 +20,7 @@ import types
 from . import transpiler
 from .conversion import convert, converted_name, converted_tree, is_user_file
 from .directives import set_loop_options
+from ..util.namespace import missing
 
 __all__ = ["convert", "converted_name", "is_user_file", "to_code", "to_graph", "trace", "experimental",
            "set_verbosity"]
@@ -57,3 +58,6 @@ def trace(*args) -> None:
 def set_verbosity(level, alsologtostdout=False) -> None:
     """``tf.autograph.set_verbosity``: devtrace's conversion logs nothing, at any level."""
     return None
+
+
+__getattr__ = missing("autograph")  # a name devtrace lacks says so (util.namespace)

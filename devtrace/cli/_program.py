@@ -12,7 +12,7 @@ import threading
 import traceback
 from dataclasses import dataclass, field
 
-from ..terminal import interrupts
+from ..util import interrupts
 from ..errors import CheckFailed, ResourceExhaustedError, UsageError
 from ..output import MiB
 from ..trace import events as ev

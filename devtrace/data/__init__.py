@@ -25,6 +25,7 @@ from ..runtime.eager.variables import Variable
 from ..runtime.tensor import Tensor
 from ..runtime.tensor_shape import TensorShape
 from ..runtime.values import constant, host_array
+from ..util.namespace import missing
 
 AUTOTUNE = -1
 INFINITE, UNKNOWN = -1, -2
@@ -381,3 +382,6 @@ class Dataset:
 DatasetV2 = Dataset
 experimental = type("experimental", (), {"AUTOTUNE": AUTOTUNE, "INFINITE_CARDINALITY": INFINITE,
                                           "UNKNOWN_CARDINALITY": UNKNOWN})
+
+
+__getattr__ = missing("data")  # a name devtrace lacks says so (util.namespace)

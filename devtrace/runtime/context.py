@@ -14,7 +14,7 @@ import sys
 
 from ..devices import names
 from ..devices.physical import GPUInfo, Machine
-from ..errors import NotFoundError, with_note
+from ..errors import DevtraceError, NotFoundError, install_excepthook, with_note
 from ..output import MiB
 from ..trace import events as ev
 from .. import hooks
@@ -86,7 +86,14 @@ class Context:
         if self._machine is None:
             from ..devices.discovery import discover
 
-            self._machine = discover(env=self._env)
+            try:
+                self._machine = discover(env=self._env)
+            except DevtraceError:
+                # a bad DEVTRACE_* value or machine file is about to end a plain ``python prog.py``:
+                # one line, not devtrace's frames (the one process-wide change devtrace makes
+                # outside ``devtrace run``, on this failure alone)
+                install_excepthook()
+                raise
         return self._machine
 
     @property

@@ -28,6 +28,7 @@ from ..runtime.tensor import Tensor
 from ..runtime.values import constant
 from ..runtime.eager.variables import Variable
 from ..train import Checkpoint, _variables, read_values
+from ..util.namespace import missing
 
 FORMAT = "devtrace-saved-model"
 
@@ -233,3 +234,6 @@ def _attach(obj, parts, variable) -> None:
             setattr(obj, part, child)
         obj = child
     setattr(obj, parts[-1], variable)
+
+
+__getattr__ = missing("saved_model")  # a name devtrace lacks says so (util.namespace)

@@ -1,3 +1,3 @@
-"""The tool side of a running program: the live placement log and warnings on the terminal
-(``console``) and Ctrl-C that stops the program (``interrupts``). The only room besides the CLI that
-prints."""
+"""The tool side of a running program: the live placement log and TensorFlow's warnings on the
+terminal (``console``), attached to every runtime context by ``devtrace/__init__``. With the CLI
+and the trace's renderers, the only code that prints devtrace's own output."""

@@ -364,7 +364,7 @@ class Trace:
         cut = len(records) if final else len(records) - self.KEEP
         if cut <= 0:
             return
-        from ..terminal import interrupts
+        from ..util import interrupts
 
         with interrupts.deferred():  # a signal waits: the batch is written and forgotten, or neither
             stream.write(records[:cut])

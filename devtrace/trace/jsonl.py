@@ -76,7 +76,7 @@ class Stream:
                 self._close_target()
 
     def close(self, status: int | None) -> None:
-        from ..terminal import interrupts
+        from ..util import interrupts
 
         with interrupts.deferred():
             footer = self.limiter.record() if self.limiter is not None else None

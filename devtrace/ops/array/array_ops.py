@@ -19,7 +19,7 @@ from ...runtime.tensor import Tensor
 from ...runtime.tensor_shape import shape_text
 from ...runtime.values import constant, convert_to_tensor, host_array
 from .. import shapes
-from ..declare import (as_tensor, host_arg, op, op_scope, public, scoped, static_hint, symbolic, unary,
+from ..declare import (as_tensor, host_arg, op, op_scope, public, quiet, scoped, static_hint, symbolic, unary,
                        with_host_inputs)
 
 public("constant")(constant)
@@ -57,6 +57,7 @@ def _check_cast(src, dst, name) -> None:
         raise UnimplementedError(f"{prefix}{error} [Op:Cast] name: {name or ''}")
 
 
+@quiet  # NaN or an out-of-range value cast to an integer: TensorFlow warns of nothing
 def _cast(xp, x, DstT="float32"):
     dst = dtypes.as_dtype(DstT)
     error = _unsupported_cast(dtypes.as_dtype(x.dtype), dst)

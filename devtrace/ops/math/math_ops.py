@@ -22,7 +22,7 @@ from .. import shapes
 from ...runtime import context as _context_mod
 from ...runtime.context import context
 from ..declare import (COMPOSITE, DISPATCH, as_tensor, binary, composite_of, dynamic_reduce, host_arg, on_host, op,
-                       op_scope, pair, public, reduce, scoped, symbolic, unary)
+                       op_scope, pair, public, quiet, reduce, scoped, symbolic, unary)
 from ..control_flow.list_ops import add_lists
 from ..tensor_protocols import install_python_protocols
 
@@ -30,7 +30,7 @@ op("AddV2", lambda xp, a, b: a + b, NUMERIC, shape=shapes.broadcast, ufunc=np.ad
 op("Add", lambda xp, a, b: xp.asarray(a + b, dtype=object), {"string"}, devices=(CPU,), shape=shapes.broadcast)  # strings: concatenation
 subtract = binary("Sub", lambda xp, a, b: a - b, NUMERIC, ("subtract", "math.subtract"), ufunc=np.subtract)
 multiply = binary("Mul", lambda xp, a, b: a * b, NUMERIC, ("multiply", "math.multiply"), ufunc=np.multiply)
-divide = binary("RealDiv", lambda xp, a, b: a / b, NUMERIC, ("divide", "math.divide", "realdiv"),
+divide = binary("RealDiv", quiet(lambda xp, a, b: a / b), NUMERIC, ("divide", "math.divide", "realdiv"),
                 name_scope=True, ufunc=np.true_divide)
 less = binary("Less", lambda xp, a, b: a < b, NUMERIC, ("less", "math.less"), shape=shapes.broadcast_bool,
               ufunc=np.less)
@@ -42,14 +42,14 @@ greater_equal = binary("GreaterEqual", lambda xp, a, b: a >= b, NUMERIC, ("great
                        shape=shapes.broadcast_bool, ufunc=np.greater_equal)
 negative = unary("Neg", lambda xp, a: -a, NUMERIC, ("negative", "math.negative"))
 square = unary("Square", lambda xp, a: a * a, NUMERIC, ("square", "math.square"))
-sqrt = unary("Sqrt", lambda xp, x: xp.sqrt(x), FLOATS | {"complex64", "complex128"}, ("sqrt", "math.sqrt"))
+sqrt = unary("Sqrt", quiet(lambda xp, x: xp.sqrt(x)), FLOATS | {"complex64", "complex128"}, ("sqrt", "math.sqrt"))
 _FLOATS_C = FLOATS | {"complex64", "complex128"}
 abs_ = unary("Abs", lambda xp, x: xp.abs(x), REAL, ("abs", "math.abs"), name_scope=True)
 sign = unary("Sign", lambda xp, x: xp.sign(x), NUMERIC, ("sign", "math.sign"))
-exp = unary("Exp", lambda xp, x: xp.exp(x), _FLOATS_C, ("exp", "math.exp"))
-expm1 = unary("Expm1", lambda xp, x: xp.expm1(x), _FLOATS_C, ("math.expm1",))
-log = unary("Log", lambda xp, x: xp.log(x), _FLOATS_C, ("math.log",))
-log1p = unary("Log1p", lambda xp, x: xp.log1p(x), _FLOATS_C, ("math.log1p",))
+exp = unary("Exp", quiet(lambda xp, x: xp.exp(x)), _FLOATS_C, ("exp", "math.exp"))
+expm1 = unary("Expm1", quiet(lambda xp, x: xp.expm1(x)), _FLOATS_C, ("math.expm1",))
+log = unary("Log", quiet(lambda xp, x: xp.log(x)), _FLOATS_C, ("math.log",))
+log1p = unary("Log1p", quiet(lambda xp, x: xp.log1p(x)), _FLOATS_C, ("math.log1p",))
 def widened(fn):
     """A kernel of several steps computed in float32 for half-precision inputs and rounded once, as
     Eigen's half arithmetic does."""
@@ -58,20 +58,20 @@ def widened(fn):
     return kernel
 
 
-rsqrt = unary("Rsqrt", widened(lambda xp, x: 1 / xp.sqrt(x)), _FLOATS_C, ("math.rsqrt",))
-reciprocal = unary("Reciprocal", lambda xp, x: 1 / x, _FLOATS_C, ("math.reciprocal",))
+rsqrt = unary("Rsqrt", quiet(widened(lambda xp, x: 1 / xp.sqrt(x))), _FLOATS_C, ("math.rsqrt",))
+reciprocal = unary("Reciprocal", quiet(lambda xp, x: 1 / x), _FLOATS_C, ("math.reciprocal",))
 sin = unary("Sin", lambda xp, x: xp.sin(x), _FLOATS_C, ("sin", "math.sin"))
 cos = unary("Cos", lambda xp, x: xp.cos(x), _FLOATS_C, ("cos", "math.cos"))
 tan = unary("Tan", lambda xp, x: xp.tan(x), _FLOATS_C, ("tan", "math.tan"))
-asin = unary("Asin", lambda xp, x: xp.arcsin(x), _FLOATS_C, ("asin", "math.asin"))
-acos = unary("Acos", lambda xp, x: xp.arccos(x), _FLOATS_C, ("acos", "math.acos"))
+asin = unary("Asin", quiet(lambda xp, x: xp.arcsin(x)), _FLOATS_C, ("asin", "math.asin"))
+acos = unary("Acos", quiet(lambda xp, x: xp.arccos(x)), _FLOATS_C, ("acos", "math.acos"))
 atan = unary("Atan", lambda xp, x: xp.arctan(x), _FLOATS_C, ("atan", "math.atan"))
 sinh = unary("Sinh", lambda xp, x: xp.sinh(x), _FLOATS_C, ("sinh", "math.sinh"))
 cosh = unary("Cosh", lambda xp, x: xp.cosh(x), _FLOATS_C, ("cosh", "math.cosh"))
 tanh = unary("Tanh", lambda xp, x: xp.tanh(x), _FLOATS_C, ("tanh", "math.tanh", "nn.tanh"))
 asinh = unary("Asinh", lambda xp, x: xp.arcsinh(x), _FLOATS_C, ("asinh", "math.asinh"))
-acosh = unary("Acosh", lambda xp, x: xp.arccosh(x), _FLOATS_C, ("acosh", "math.acosh"))
-atanh = unary("Atanh", lambda xp, x: xp.arctanh(x), _FLOATS_C, ("atanh", "math.atanh"))
+acosh = unary("Acosh", quiet(lambda xp, x: xp.arccosh(x)), _FLOATS_C, ("acosh", "math.acosh"))
+atanh = unary("Atanh", quiet(lambda xp, x: xp.arctanh(x)), _FLOATS_C, ("atanh", "math.atanh"))
 floor = unary("Floor", lambda xp, x: xp.floor(x), FLOATS, ("floor", "math.floor"))
 ceil = unary("Ceil", lambda xp, x: xp.ceil(x), FLOATS, ("math.ceil",))
 round_ = unary("Round", lambda xp, x: xp.round(x), NUMERIC, ("round", "math.round"))  # half to even, as TF
@@ -102,7 +102,7 @@ def _pow(xp, a, b):
     return xp.power(a, b)
 
 
-pow_ = binary("Pow", _pow, NUMERIC, ("pow", "math.pow"), name_scope=True)
+pow_ = binary("Pow", quiet(_pow), NUMERIC, ("pow", "math.pow"), name_scope=True)
 maximum = binary("Maximum", lambda xp, a, b: xp.maximum(a, b), REAL, ("maximum", "math.maximum"), ufunc=np.maximum)
 minimum = binary("Minimum", lambda xp, a, b: xp.minimum(a, b), REAL, ("minimum", "math.minimum"), ufunc=np.minimum)
 
@@ -122,11 +122,11 @@ def _truncate_div(xp, a, b):
     return xp.trunc(a / b)
 
 
-floordiv = binary("FloorDiv", _integer_division(lambda xp, a, b: xp.floor_divide(a, b)), REAL,
+floordiv = binary("FloorDiv", quiet(_integer_division(lambda xp, a, b: xp.floor_divide(a, b))), REAL,
                   ("math.floordiv", "floordiv"), name_scope=True)
-floormod = binary("FloorMod", _integer_division(lambda xp, a, b: xp.mod(a, b)), REAL,
+floormod = binary("FloorMod", quiet(_integer_division(lambda xp, a, b: xp.mod(a, b))), REAL,
                   ("math.floormod", "math.mod", "mod"))
-truncatediv = binary("TruncateDiv", _integer_division(_truncate_div), REAL, ("truncatediv", "math.truncatediv"))
+truncatediv = binary("TruncateDiv", quiet(_integer_division(_truncate_div)), REAL, ("truncatediv", "math.truncatediv"))
 truncatemod = binary("TruncateMod", _integer_division(lambda xp, a, b: xp.fmod(a, b)), REAL,
                      ("truncatemod", "math.truncatemod"))
 squared_difference = binary("SquaredDifference", lambda xp, a, b: (a - b) * (a - b), NUMERIC,
@@ -170,8 +170,8 @@ def _zero_where(xp, a, condition, compute):
     return xp.where(condition, xp.zeros((), a.dtype), value).astype(a.dtype)
 
 
-xlogy = binary("Xlogy", lambda xp, a, b: _zero_where(xp, a, a == 0, lambda: a * xp.log(b)), _FLOATS_C, ("math.xlogy",))
-xdivy = binary("Xdivy", lambda xp, a, b: _zero_where(xp, a, a == 0, lambda: a / b), _FLOATS_C, ("math.xdivy",))
+xlogy = binary("Xlogy", quiet(lambda xp, a, b: _zero_where(xp, a, a == 0, lambda: a * xp.log(b))), _FLOATS_C, ("math.xlogy",))
+xdivy = binary("Xdivy", quiet(lambda xp, a, b: _zero_where(xp, a, a == 0, lambda: a / b)), _FLOATS_C, ("math.xdivy",))
 multiply_no_nan = binary("MulNoNan", lambda xp, a, b: _zero_where(xp, a, b == 0, lambda: a * b), _FLOATS_C,
                          ("math.multiply_no_nan",))
 

@@ -86,7 +86,44 @@ def check_assignable(variable, value, node: str, use_locking: bool = False) -> N
                      f"with input shapes: {_dims(mine)}, {_dims(theirs)}.")
 
 
-class ResourceVariable(EagerVariable):
+class GraphVariableAccessors:
+    """What TensorFlow's graph variables expose, resource and ref variables alike, read from the
+    output of the node that holds the variable (``_holder``: ``VarHandleOp``'s handle, ``VariableV2``'s
+    ref) and from the tensor whose shape is the variable's (``_shape_source``)."""
+
+    @property
+    def name(self) -> str:
+        return self._holder.name
+
+    @property
+    def op(self):
+        return self._holder._op
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def device(self) -> str:
+        return self._holder._op._device
+
+    @property
+    def shape(self):
+        return self._shape_source.shape
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def initializer(self):
+        return self._initializer_op
+
+    @property
+    def initial_value(self):
+        return self._initial_value
+
+
+class ResourceVariable(GraphVariableAccessors, EagerVariable):
     """A graph resource variable (TensorFlow's ``ResourceVariable`` built in a TF1 graph)."""
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, validate_shape=True, **_):
@@ -100,7 +137,7 @@ class ResourceVariable(EagerVariable):
             handle = graph._create_op("VarHandleOp", (), {"shape": shape, "dtype": init._dtype.name,
                                                           "shared_name": scope[:-1]}, scope, init._dtype)
             handle._outputs[0]._dtype, handle._outputs[0]._shape = resource, ()
-            self._handle_tensor = handle._outputs[0]
+            self._handle_tensor = self._holder = handle._outputs[0]
             self._shared_name = scope[:-1]
             self._dtype, self._shape = init._dtype, shape
             self._initial_value = init
@@ -109,7 +146,7 @@ class ResourceVariable(EagerVariable):
             self._initializer_op = graph._create_op("AssignVariableOp", (self._handle_tensor, init), None,
                                                     "Assign", init._dtype)
             with graph.name_scope("Read"):
-                self._graph_element = self._node("ReadVariableOp", ())
+                self._graph_element = self._shape_source = self._node("ReadVariableOp", ())
         graph._variables.append(self)
 
     def _node(self, op_type, inputs, dtype=None, shape=None, name=None):
@@ -119,41 +156,10 @@ class ResourceVariable(EagerVariable):
             op._outputs[0]._dtype = dtype
         return op._outputs[0]
 
-    # -- what TensorFlow's ResourceVariable exposes ----------------------------------------------
-    @property
-    def name(self) -> str:
-        return self._handle_tensor.name
-
+    # -- what TensorFlow's ResourceVariable exposes (and GraphVariableAccessors) -------------------
     @property
     def handle(self) -> SymbolicTensor:
         return self._handle_tensor
-
-    @property
-    def op(self):
-        return self._handle_tensor._op
-
-    @property
-    def graph(self):
-        return self._graph
-
-    @property
-    def device(self) -> str:
-        return self._handle_tensor._op._device
-
-    @property
-    def shape(self):
-        return self._graph_element.shape
-
-    def get_shape(self):
-        return self.shape
-
-    @property
-    def initializer(self):
-        return self._initializer_op
-
-    @property
-    def initial_value(self):
-        return self._initial_value
 
     def is_initialized(self, name=None):
         """A new ``VarIsInitializedOp`` (a bool scalar) in the current name scope."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 from .. import context as _context_mod
 from ..eager.variables import Variable as EagerVariable
 from .graph import BUILDER, Graph, get_default_graph  # noqa: F401 (Graph: devtrace.Graph loads this module)
+from .resource_variables import GraphVariableAccessors
 from .resource_variables import ResourceVariable as GraphResourceVariable
 from .resource_variables import graph_tensor, check_assignable, initial_tensor, resource_variables_enabled
 from .tensor import SymbolicTensor
@@ -41,7 +42,7 @@ class ResourceVariable(GraphResourceVariable, Variable):
     """A resource variable in a TF1 graph (``VarHandleOp``)."""
 
 
-class RefVariable(Variable):
+class RefVariable(GraphVariableAccessors, Variable):
     """A TF1 ref variable (``VariableV2``): what ``disable_v2_behavior()`` makes variables."""
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, validate_shape=True, **_):
@@ -54,6 +55,7 @@ class RefVariable(Variable):
             init = initial_tensor(graph, initial_value, dtype, validate_shape)
             self._variable = graph._create_op("VariableV2", (), {"shape": init._shape, "dtype": init._dtype.name},
                                               scope, init._dtype)._outputs[0]
+            self._holder = self._shape_source = self._variable
             self._initial_value = init
             self._initializer_op = graph._create_op("Assign", (self._variable, init), None, "Assign", init._dtype)
             with graph.colocate_with(self._variable._op):
@@ -61,38 +63,7 @@ class RefVariable(Variable):
         self._dtype = init._dtype
         graph._variables.append(self)
 
-    # -- what TensorFlow's RefVariable exposes -------------------------------------------------
-    @property
-    def name(self) -> str:
-        return self._variable.name
-
-    @property
-    def op(self):
-        return self._variable._op
-
-    @property
-    def graph(self):
-        return self._graph
-
-    @property
-    def device(self) -> str:
-        return self._variable._op._device
-
-    @property
-    def shape(self):
-        return self._variable.shape
-
-    def get_shape(self):
-        return self.shape
-
-    @property
-    def initializer(self):
-        return self._initializer_op
-
-    @property
-    def initial_value(self):
-        return self._initial_value
-
+    # -- what TensorFlow's RefVariable exposes (and GraphVariableAccessors) -----------------------
     def initialized_value(self):
         return self._snapshot
 
