@@ -222,3 +222,30 @@ def test_expect_matmul_on_gpu():
     assert r.stderr.splitlines()[-1] == "Error: 1 check failed"
     ok = devtrace("run", program("matmul_log.py"), "--expect", "MatMul=GPU", "--simulate", "1")
     assert ok.returncode == 0, ok.stderr
+
+
+FIT = """import numpy as np
+import tensorflow as tf
+
+tf.keras.utils.set_random_seed(0)
+x, y = np.random.rand(64, 28, 28).astype("float32"), np.random.randint(0, 10, 64)
+model = tf.keras.Sequential([tf.keras.layers.Flatten(input_shape=(28, 28)), tf.keras.layers.Dense(16, activation="relu"),
+                             tf.keras.layers.Dense(10)])
+model.compile(optimizer="adam", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+              metrics=["accuracy"])
+model.fit(x, y, epochs=1, batch_size=32, verbose=0)
+"""
+
+
+def test_a_keras_fit_on_two_gpus_has_no_cast_fallback(tmp_path):
+    # the quickstart's fit: TensorFlow 2.21 casts on the GPU (the issue: ~15,000 fallbacks before)
+    prog = tmp_path / "fit.py"
+    prog.write_text(FIT)
+    r = devtrace("run", str(prog), "--simulate", "2", "--format", "summary")
+    assert r.returncode == 0, r.stderr
+    assert "fallbacks: 0\n" in r.stderr
+    r = devtrace("run", str(prog), "--simulate", "2", "--format", "jsonl", "--compat", "tf1")
+    assert r.returncode == 0, r.stderr  # a tf.function's graph is placed as TensorFlow 2 does, also under tf1
+    placed = [json.loads(line) for line in r.stdout.splitlines() if '"op_placed"' in line]
+    casts = [e for e in placed if e["op"] == "Cast"]
+    assert casts and all(e["reason"] == "fallback:no-GPU-kernel" and e["device"].endswith("CPU:0") for e in casts)
