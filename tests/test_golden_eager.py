@@ -182,6 +182,15 @@ def test_a_bad_compat_value_is_one_line_and_exit_2(command, flag):
         f"TensorFlow 1: Cast on the CPU only, TF1 graph order, ref variables)"]
 
 
+def test_a_bad_compat_variable_under_devtrace_run_is_one_line_and_exit_2():
+    r = devtrace("run", program("cast_fallback.py"), "--simulate", "1", env={"DEVTRACE_COMPAT": "tf0"})
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        "Error: DEVTRACE_COMPAT=tf0: choose tf2 (TensorFlow 2.21, the default) or tf1 (the 2017 guide's "
+        "TensorFlow 1: Cast on the CPU only, TF1 graph order, ref variables)"]
+    r = devtrace("run", program("cast_fallback.py"), "--simulate", "1", "--compat", "tf2", env={"DEVTRACE_COMPAT": "tf0"})
+    assert r.returncode == 0, r.stderr  # the flag wins over the variable
+
+
 def test_the_fallback_lesson_holds_by_default_for_an_op_without_a_gpu_kernel():
     # RandomShuffle has no GPU kernel in TensorFlow 2.21 (tests/tf221/kernels/): under '/GPU:0' it runs on CPU:0
     r = devtrace("run", program("shuffle_fallback.py"), "--format", "table", "--simulate", "1")
