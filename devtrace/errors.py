@@ -8,6 +8,8 @@ one line on stderr and exit status 2.
 
 from __future__ import annotations
 
+import os
+
 OK = 0
 CANCELLED = 1
 UNKNOWN = 2
@@ -176,10 +178,68 @@ class DeviceSpecError(UsageError):
     """
 
 
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_LIBRARY_ROOTS: list = []
+_DEBUG_HINT = "(this is a bug in devtrace; DEVTRACE_DEBUG=1 shows the full traceback)"
+
+
+def debugging(env=None) -> bool:
+    """``DEVTRACE_DEBUG=1``: tracebacks keep devtrace's own frames."""
+    return (os.environ if env is None else env).get("DEVTRACE_DEBUG", "") not in ("", "0")
+
+
+def _library(path: str) -> bool:
+    """Python's own modules and installed packages (NumPy …): code devtrace calls, not the user's."""
+    if path.startswith("<frozen"):
+        return True
+    if not _LIBRARY_ROOTS:
+        import sys
+        import sysconfig
+
+        roots = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+        roots |= {p for p in sys.path if p.endswith("site-packages")}
+        _LIBRARY_ROOTS.extend(os.path.abspath(root) + os.sep for root in roots if root)
+    return path.startswith(tuple(_LIBRARY_ROOTS))
+
+
+def is_internal(error: BaseException) -> bool:
+    """Whether ``error`` is devtrace's own failure (a bug) rather than an error TensorFlow would
+    raise: it escaped devtrace's code without devtrace raising it on purpose. TensorFlow's error
+    classes and devtrace's own are never internal; any other exception is when the innermost frame
+    that is devtrace's or the user's (Python's and NumPy's own do not count) is devtrace's and is
+    not a ``raise`` statement there (an ``AttributeError`` on ``None``, a NumPy error)."""
+    import linecache
+    import re
+
+    if not isinstance(error, Exception) or isinstance(error, (OpError, DevtraceError, OperatorNotAllowedInGraphError)):
+        return False
+    frames = []
+    tb = error.__traceback__
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    for depth, (filename, lineno) in enumerate(reversed(frames)):
+        path = filename if filename.startswith("<") else os.path.abspath(filename)
+        if path.startswith(_PACKAGE):
+            line = linecache.getline(filename, lineno).strip()
+            return depth > 0 or not re.match(r"(.*[:;]\s*)?raise\b", line)
+        if not _library(path):
+            return False  # the user's code raised it (perhaps called back from devtrace's)
+    return False
+
+
+def internal_line(error: BaseException, debug: bool = False) -> str:
+    """The last line of an internal error's report."""
+    text = (str(error).strip().splitlines() or [""])[0]
+    hint = "(this is a bug in devtrace)" if debug else _DEBUG_HINT
+    return f"devtrace internal error: {type(error).__name__}" + (f": {text}" if text else "") + f" {hint}"
+
+
 def install_excepthook() -> None:
     """A devtrace error that ends a plain ``python prog.py`` (a bad ``DEVTRACE_*`` variable, a
-    bad machine file) prints the program's own frames and one line — not devtrace's frames."""
-    import os
+    bad machine file) prints the program's own frames and one line — not devtrace's frames. An
+    internal error (:func:`is_internal`) prints the program's frames and the error, then a line
+    saying it is devtrace's; ``DEVTRACE_DEBUG=1`` keeps every frame."""
     import sys
     import traceback
 
@@ -187,11 +247,19 @@ def install_excepthook() -> None:
     package = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
     def hook(kind, value, tb):
-        if not isinstance(value, DevtraceError):
+        internal = is_internal(value)
+        if not isinstance(value, DevtraceError) and not internal:
             return previous(kind, value, tb)
+        if internal and debugging():
+            previous(kind, value, tb)
+            sys.stderr.write(internal_line(value, debug=True) + "\n")
+            return None
         frames = [f for f in traceback.extract_tb(tb) if not os.path.abspath(f.filename).startswith(package)]
         if frames:
             sys.stderr.write("Traceback (most recent call last):\n" + "".join(traceback.format_list(frames)))
+        if internal:
+            sys.stderr.write("".join(traceback.format_exception_only(kind, value)) + internal_line(value) + "\n")
+            return None
         sys.stderr.write(f"{kind.__module__}.{kind.__name__}: {value}\n")
 
     if getattr(previous, "__name__", "") != "hook":

@@ -128,8 +128,10 @@ def test_multi_tower_on_four_gpus():
     assert r.stdout == "tf.Tensor(\n[[ 88. 112.]\n [196. 256.]], shape=(2, 2), dtype=float32)\n"
 
 
-def test_cast_falls_back_to_cpu():
-    r = devtrace("run", program("cast_fallback.py"), "--format", "jsonl", "--log-to", "stdout", "--simulate", "1")
+def test_cast_falls_back_to_cpu_under_compat_tf1():
+    # the guide's sentence ("tf.cast only has a CPU kernel") is its TensorFlow 1's: --compat tf1
+    r = devtrace("run", program("cast_fallback.py"), "--format", "jsonl", "--log-to", "stdout", "--simulate", "1",
+                 "--compat", "tf1")
     assert r.returncode == 0, r.stderr
     events = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
     (cast,) = [e for e in events if e.get("op") == "Cast" and e["event"] == "op_placed"]
@@ -139,9 +141,72 @@ def test_cast_falls_back_to_cpu():
     assert "tf.Tensor([1 2 3], shape=(3,), dtype=int32)" in r.stderr and "tf.Tensor" not in r.stdout
 
 
+def test_cast_runs_on_the_gpu_by_default():
+    # TensorFlow 2.21 registers GPU Cast kernels for every numeric pair (tests/tf221/kernels/)
+    r = devtrace("run", program("cast_fallback.py"), "--log-placement", "--simulate", "1")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines() == [f"Executing op _EagerConst in device {FULL}GPU:0",
+                                     f"Executing op Cast in device {FULL}GPU:0"]
+
+
+def test_compat_tf1_from_the_environment_for_a_plain_python_run():
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEVTRACE_")}
+    env.update(DEVTRACE_SIMULATE="1", DEVTRACE_NVML="0")
+    ran = {}
+    for compat in ("tf1", "tf2", None):
+        extra = {} if compat is None else {"DEVTRACE_COMPAT": compat}
+        r = subprocess.run([sys.executable, program("cast_fallback.py")], capture_output=True, text=True,
+                           env={**env, **extra})
+        assert r.returncode == 0, r.stderr
+        ran[compat] = [line.rsplit("device:", 1)[1] for line in r.stderr.splitlines() if "op Cast" in line]
+    assert ran == {"tf1": ["CPU:0"], "tf2": ["GPU:0"], None: ["GPU:0"]}
+    r = subprocess.run([sys.executable, program("cast_fallback.py")], capture_output=True, text=True,
+                       env={**env, "DEVTRACE_COMPAT": "tf0"})
+    assert r.returncode != 0 and r.stderr.splitlines()[-1].endswith(
+        "DEVTRACE_COMPAT=tf0: choose tf2 (TensorFlow 2.21, the default) or tf1 (the 2017 guide's TensorFlow 1: "
+        "Cast on the CPU only, TF1 graph order, ref variables)")
+
+
+@pytest.mark.parametrize("flag", [["--compat", "tf3"], ["--compat="]])
+@pytest.mark.parametrize("command", ["run", "mem", "list"])
+def test_a_bad_compat_value_is_one_line_and_exit_2(command, flag):
+    args = [program("cast_fallback.py")] if command != "list" else []
+    r = devtrace(command, *args, *flag, "--simulate", "1")
+    value = flag[1] if len(flag) > 1 else ""
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        f"Error: --compat {value}: choose tf2 (TensorFlow 2.21, the default) or tf1 (the 2017 guide's "
+        f"TensorFlow 1: Cast on the CPU only, TF1 graph order, ref variables)"]
+
+
+def test_a_bad_compat_variable_under_devtrace_run_is_one_line_and_exit_2():
+    r = devtrace("run", program("cast_fallback.py"), "--simulate", "1", env={"DEVTRACE_COMPAT": "tf0"})
+    assert r.returncode == 2 and r.stderr.splitlines() == [
+        "Error: DEVTRACE_COMPAT=tf0: choose tf2 (TensorFlow 2.21, the default) or tf1 (the 2017 guide's "
+        "TensorFlow 1: Cast on the CPU only, TF1 graph order, ref variables)"]
+    r = devtrace("run", program("cast_fallback.py"), "--simulate", "1", "--compat", "tf2", env={"DEVTRACE_COMPAT": "tf0"})
+    assert r.returncode == 0, r.stderr  # the flag wins over the variable
+
+
+def test_the_fallback_lesson_holds_by_default_for_an_op_without_a_gpu_kernel():
+    # RandomShuffle has no GPU kernel in TensorFlow 2.21 (tests/tf221/kernels/): under '/GPU:0' it runs on CPU:0
+    r = devtrace("run", program("shuffle_fallback.py"), "--format", "table", "--simulate", "1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "[1.5, 2.5, 3.5]\n"
+    rows = [line.split() for line in r.stderr.splitlines()[1:]]
+    assert rows == [["1", "_EagerConst", "GPU:0", "GPU:0", "explicit"],
+                    ["2", "RandomShuffle", "GPU:0", "CPU:0", "fallback:no-GPU-kernel", "1", "(12", "B)"]]
+    r = devtrace("run", program("shuffle_fallback.py"), "--log-placement", "--simulate", "1")
+    assert r.stderr.splitlines()[-1] == f"Executing op RandomShuffle in device {FULL}CPU:0"
+
+
 @pytest.mark.parametrize("name", ["matmul_log.py", "manual_cpu.py", "visible_devices.py", "visible_after_init.py",
                                   "memory_growth.py", "memory_limit.py", "invalid_gpu2.py", "soft_placement.py",
-                                  "virtual_gpus.py", "multi_tower.py", "cast_fallback.py", "towers4.py"])
+                                  "virtual_gpus.py", "multi_tower.py", "cast_fallback.py", "towers4.py",
+                                  "shuffle_fallback.py"])
 def test_every_fixture_runs_without_any_gpu(name):
     r = devtrace("run", program(name), "--format", "jsonl", "--log-to", "stdout")
     assert r.returncode == 0, r.stderr
@@ -166,3 +231,31 @@ def test_expect_matmul_on_gpu():
     assert r.stderr.splitlines()[-1] == "Error: 1 check failed"
     ok = devtrace("run", program("matmul_log.py"), "--expect", "MatMul=GPU", "--simulate", "1")
     assert ok.returncode == 0, ok.stderr
+
+
+FIT = """import numpy as np
+import tensorflow as tf
+
+tf.keras.utils.set_random_seed(0)
+x, y = np.random.rand(64, 28, 28).astype("float32"), np.random.randint(0, 10, 64)
+model = tf.keras.Sequential([tf.keras.layers.Flatten(input_shape=(28, 28)), tf.keras.layers.Dense(16, activation="relu"),
+                             tf.keras.layers.Dense(10)])
+model.compile(optimizer="adam", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+              metrics=["accuracy"])
+model.fit(x, y, epochs=1, batch_size=32, verbose=0)
+"""
+
+
+def test_a_keras_fit_on_two_gpus_has_no_cast_fallback(tmp_path):
+    # the quickstart's fit: TensorFlow 2.21 casts on the GPU (the issue: ~15,000 fallbacks before)
+    prog = tmp_path / "fit.py"
+    prog.write_text(FIT)
+    r = devtrace("run", str(prog), "--simulate", "2", "--format", "summary")
+    assert r.returncode == 0, r.stderr
+    assert "fallbacks: 0\n" in r.stderr
+    r = devtrace("run", str(prog), "--simulate", "2", "--format", "jsonl", "--compat", "tf1")
+    assert r.returncode == 0, r.stderr  # a tf.function's graph is placed as TensorFlow 2 does, also under tf1
+    placed = [json.loads(line) for line in r.stdout.splitlines() if '"op_placed"' in line]
+    casts = [e for e in placed if e["op"] == "Cast"]
+    assert casts and all(e["device"].endswith("CPU:0") for e in casts)  # a gradient's Cast: colocated with it
+    assert {e["reason"] for e in casts} == {"fallback:no-GPU-kernel", "colocated"}

@@ -42,12 +42,12 @@ GPU2_ERROR = (f"Cannot assign a device for operation b: {{{{node b}}}} was expli
               f"available devices are {ALL_K40C}. Make sure the device specification refers to a valid device.")
 
 
-def k40c(*args):
-    return devtrace("run", *args, "--machine", machine("k40c-x1.toml"))
+def k40c(*args):  # the guide's machines, and its TensorFlow 1
+    return devtrace("run", *args, "--machine", machine("k40c-x1.toml"), "--compat", "tf1")
 
 
 def k20m(*args):
-    return devtrace("run", *args, "--machine", machine("k20m-x4.toml"))
+    return devtrace("run", *args, "--machine", machine("k20m-x4.toml"), "--compat", "tf1")
 
 
 # -- golden: the seeds' programs ---------------------------------------------------------------
@@ -139,7 +139,7 @@ def test_device_count_gives_the_session_three_cpus_and_two_gpus():
 
 
 def _mem(name):
-    r = devtrace("mem", program(name), "--json", "--machine", machine("k40c-x1.toml"))
+    r = devtrace("mem", program(name), "--json", "--machine", machine("k40c-x1.toml"), "--compat", "tf1")
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)["devices"][1]
 
@@ -205,7 +205,7 @@ def k20m_ctx():
 
 
 def _graph_mode(name):
-    ctx = reset_context(discover(machine=machine(name)))
+    ctx = reset_context(discover(machine=machine(name), compat="tf1"))
     v1.reset_default_graph()
     v1.disable_eager_execution()
     return ctx
@@ -279,7 +279,7 @@ def test_colocate_with_takes_the_device_and_the_group(k40c_ctx):
 
 
 def test_graph_as_default_in_eager_mode_builds_nodes():
-    reset_context(discover(machine=machine("k40c-x1.toml")))
+    reset_context(discover(machine=machine("k40c-x1.toml"), compat="tf1"))
     g = v1.Graph()
     with g.as_default():
         c = tf.matmul(tf.constant([[1.0, 2.0]]), tf.constant([[3.0], [4.0]]))
@@ -555,7 +555,7 @@ def test_uninitialized_variable(k40c_ctx):
 
 
 def test_tf_variable_in_a_tf1_graph_is_a_graph_variable(k40c_ctx):
-    v = tf.Variable([1.0], name="v")  # TensorFlow 1 (this machine's graph_logs): a ref variable
+    v = tf.Variable([1.0], name="v")  # TensorFlow 1 (--compat tf1): a ref variable
     assert (type(v).__name__, v.op.type) == ("RefVariable", "VariableV2")
 
 

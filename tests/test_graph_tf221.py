@@ -2,8 +2,8 @@
 implicit constants named ``<op>/<argument>``, the placer's order and logging, the ``Graph
 execution error`` envelope, resource variables, ``get_variable``, ``ConfigProto`` and session
 devices. Every expected text below was observed with tensorflow-cpu 2.21 (probes beside
-``tests/tf221_oracle/programs/tf1_*.py``). The 2017 guide's machines (``graph_logs = "tf1"``)
-keep TensorFlow 1's behaviour: ``tests/test_graph.py``."""
+``tests/tf221_oracle/programs/tf1_*.py``). The 2017 guide's TensorFlow 1 (``--compat tf1``) is
+``tests/test_graph.py``."""
 
 from __future__ import annotations
 
@@ -250,14 +250,29 @@ def test_the_real_tf221_session_log_is_reproduced():
     assert len(want) == 13
 
 
-def test_machine_file_graph_logs_value_is_checked(tmp_path):
+def test_machine_file_graph_logs_key_is_refused_naming_the_switch(tmp_path):
     path = tmp_path / "m.toml"
-    path.write_text('graph_logs = "tf3"\n[[gpu]]\nname = "Tesla K40c"\nmemory_total = "11441MiB"\n'
+    path.write_text('graph_logs = "tf1"\n[[gpu]]\nname = "Tesla K40c"\nmemory_total = "11441MiB"\n'
                     'compute_capability = "3.5"\n')
-    with pytest.raises(UsageError, match="'graph_logs' must be \"tf1\" or \"tf2\", got 'tf3'"):
+    with pytest.raises(UsageError) as e:
         discover(machine=str(path))
-    assert discover(machine=machine("k40c-x1.toml")).graph_logs == "tf1"
-    assert discover(simulate="1").graph_logs == "tf2"
+    assert str(e.value) == (f"{path}: 'graph_logs' is no longer a machine file key: TensorFlow 1's behaviours are "
+                            f"the --compat tf1 switch (DEVTRACE_COMPAT=tf1 for a plain python run)")
+    r = devtrace("run", "--machine", str(path), os.path.join(os.path.dirname(__file__), "..", "fixtures",
+                                                              "programs", "matmul_log.py"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "'graph_logs' is no longer" in r.stderr
+
+
+def test_compat_is_one_switch_flag_or_variable():
+    assert discover(machine=machine("k40c-x1.toml"), env={}).compat == "tf2"  # the guide's machine: TF 2.21
+    assert discover(machine=machine("k40c-x1.toml"), env={}, compat="tf1").compat == "tf1"
+    assert discover(simulate="1", env={"DEVTRACE_COMPAT": "tf1"}).compat == "tf1"
+    assert discover(simulate="1", env={"DEVTRACE_COMPAT": "tf1"}, compat="tf2").compat == "tf2"  # the flag wins
+    assert discover(simulate="1", env={}).compat == "tf2"
+    with pytest.raises(UsageError, match=r"^--compat tf3: choose tf2 \(TensorFlow 2.21, the default\) or tf1"):
+        discover(simulate="1", env={}, compat="tf3")
+    with pytest.raises(UsageError, match=r"^DEVTRACE_COMPAT=TF1: choose tf2 \(TensorFlow 2.21, the default\) or tf1"):
+        discover(simulate="1", env={"DEVTRACE_COMPAT": "TF1"})
 
 
 def test_nodes_placed_before_a_placement_error_are_logged(cpu_ctx):

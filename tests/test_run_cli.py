@@ -97,9 +97,14 @@ def test_bad_run_flags_exit_2(args, message):
 
 
 def test_no_fallback_and_max_copies():
-    r = devtrace("run", program("cast_fallback.py"), "--simulate", "1", "--no-fallback")
+    r = devtrace("run", program("shuffle_fallback.py"), "--simulate", "1", "--no-fallback")
+    assert r.returncode == 3
+    assert "Check failed: --no-fallback: 1 op(s) fell back to the CPU: #2 RandomShuffle" in r.stderr
+    r = devtrace("run", program("cast_fallback.py"), "--simulate", "1", "--no-fallback", "--compat", "tf1")
     assert r.returncode == 3
     assert "Check failed: --no-fallback: 1 op(s) fell back to the CPU: #2 Cast" in r.stderr
+    r = devtrace("run", program("cast_fallback.py"), "--simulate", "1", "--no-fallback")  # TensorFlow 2.21's GPU Cast
+    assert r.returncode == 0, r.stderr
     r = devtrace("run", program("manual_cpu.py"), "--simulate", "1", "--max-copies", "1")
     assert r.returncode == 3 and "Check failed: --max-copies 1: 2 copies (48 bytes)" in r.stderr
     r = devtrace("run", program("manual_cpu.py"), "--simulate", "1", "--max-copies", "2")

@@ -12,9 +12,10 @@ from devtrace.trace import events as ev
 FULL = "/job:localhost/replica:0/task:0/device:"
 
 
-def machine(spec=None):
+def machine(spec=None, compat="tf2"):
     gpus = tuple(simulated.parse_simulate(spec)) if spec else ()
-    return reset_context(Machine(CPUInfo("cpu", 2, 1 << 34), gpus, gpus, "simulated" if gpus else "cpu"), env={})
+    return reset_context(Machine(CPUInfo("cpu", 2, 1 << 34), gpus, gpus, "simulated" if gpus else "cpu",
+                                 compat=compat), env={})
 
 
 def placed(ctx):
@@ -81,18 +82,39 @@ def test_default_placement_prefers_the_lowest_gpu():
     assert placed(ctx)[-1] == ("MatMul", "GPU:0", "default")
 
 
-def test_cast_under_gpu_scope_falls_back():
+def test_cast_runs_on_the_gpu_as_tensorflow_2_21_registers_it():
+    # TensorFlow 2.21 registers GPU Cast kernels for every numeric pair (checked against the CUDA
+    # build's kernel registry: tests/tf221/kernels/README.md)
     ctx = machine("1")
+    with tf.device("/GPU:0"):
+        y = tf.cast(tf.constant([1.5]), tf.int32)
+    assert placed(ctx)[-1] == ("Cast", "GPU:0", ev.EXPLICIT)
+    assert y.device == f"{FULL}GPU:0" and y.numpy().tolist() == [1]
+    tf.cast(tf.constant([1.5]), tf.int32)
+    assert placed(ctx)[-1] == ("Cast", "GPU:0", ev.DEFAULT)
+
+
+def test_cast_under_gpu_scope_falls_back_under_compat_tf1():
+    ctx = machine("1", compat="tf1")  # the 2017 guide: "tf.cast only has a CPU kernel"
     with tf.device("/GPU:0"):
         y = tf.cast(tf.constant([1.5]), tf.int32)
     assert placed(ctx)[-1] == ("Cast", "CPU:0", ev.FALLBACK)
     assert y.device == f"{FULL}CPU:0" and y.numpy().tolist() == [1]
 
 
-def test_cast_without_scope_on_a_gpu_machine_is_a_fallback():
-    ctx = machine("1")
+def test_cast_without_scope_on_a_gpu_machine_is_a_fallback_under_compat_tf1():
+    ctx = machine("1", compat="tf1")
     tf.cast(tf.constant([1.5]), tf.int32)
     assert placed(ctx)[-1] == ("Cast", "CPU:0", ev.FALLBACK)
+
+
+def test_an_op_without_a_gpu_kernel_falls_back_by_default():
+    # RandomShuffle has only a CPU kernel in TensorFlow 2.21 (the guide's lesson, with an op for which it holds)
+    ctx = machine("1")
+    with tf.device("/GPU:0"):
+        y = tf.random.shuffle(tf.constant([1.0, 2.0, 3.0]))
+    assert placed(ctx)[-1] == ("RandomShuffle", "CPU:0", ev.FALLBACK)
+    assert y.device == f"{FULL}CPU:0"
 
 
 def test_cast_without_gpus_is_default():

@@ -18,6 +18,10 @@ Simulate = Annotated[Optional[str], typer.Option(
 MachineFile = Annotated[Optional[str], typer.Option(
     "--machine", metavar="FILE.toml", rich_help_panel=PANEL,
     help="Simulate the GPUs a machine file describes (also DEVTRACE_MACHINE).")]
+Compat = Annotated[Optional[str], typer.Option(
+    "--compat", metavar="tf2|tf1", rich_help_panel=PANEL,
+    help="Which TensorFlow to behave as: tf2 (2.21, the default) or tf1 (the 2017 guide's: Cast on the CPU "
+         "only, TF1 graph order, ref variables; also DEVTRACE_COMPAT).")]
 Visible = Annotated[Optional[str], typer.Option(
     "--visible", metavar="0,2", rich_help_panel=PANEL,
     help="GPUs the runtime may use (set_visible_devices), by physical index.")]
@@ -66,9 +70,9 @@ def parse_limits(text: str) -> list[int]:
 
 
 def configure(simulate=None, machine=None, visible=None, growth=None, limit=None, fraction=None,
-              soft_placement=None):
+              soft_placement=None, compat=None):
     """A fresh runtime context for this machine and configuration."""
-    from ..devices.discovery import discover
+    from ..devices.discovery import compat_mode, discover
     from .. import config
     from ..runtime.context import reset_context
 
@@ -83,8 +87,9 @@ def configure(simulate=None, machine=None, visible=None, growth=None, limit=None
         raise UsageError("--fraction and --limit both set the memory limit; give one "
                          "(TensorFlow: it's invalid to set per_process_gpu_memory_fraction when virtual_devices is set)")
     limits = parse_limits(limit) if limit is not None else None
+    compat_mode(compat)  # a bad --compat before a bad machine: the flag the user typed is named
     ctx = reset_context()
-    ctx.set_machine(discover(simulate=simulate, machine=machine))
+    ctx.set_machine(discover(simulate=simulate, machine=machine, compat=compat))
     gpus = config.list_physical_devices("GPU")
     try:
         if visible is not None:

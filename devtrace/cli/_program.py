@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, field
 
 from ..util import interrupts
-from ..errors import CheckFailed, ResourceExhaustedError, UsageError
+from ..errors import CheckFailed, ResourceExhaustedError, UsageError, debugging, internal_line, is_internal
 from ..output import MiB
 from ..trace import events as ev
 
@@ -49,7 +49,10 @@ def _headline(text: str) -> str:
 
 
 def _report_exception(exc: BaseException, program: str) -> None:
-    frames = _user_frames(exc.__traceback__)
+    """The program's frames (every frame with ``DEVTRACE_DEBUG=1``), the error, and one line: the
+    program's failure, or devtrace's own (an internal error: a bug, never the user's mistake)."""
+    debug = debugging()
+    frames = traceback.extract_tb(exc.__traceback__) if debug else _user_frames(exc.__traceback__)
     sys.stderr.write("Traceback (most recent call last):\n")
     sys.stderr.write("".join(traceback.format_list(frames)))
     sys.stderr.write("".join(traceback.format_exception_only(type(exc), exc)))
@@ -59,6 +62,9 @@ def _report_exception(exc: BaseException, program: str) -> None:
         first = _headline(str(exc))
     except Exception:  # noqa: BLE001 (the program's own __str__ failed: say so, as Python does)
         first = "<exception str() failed>"
+    if is_internal(exc):
+        sys.stderr.write(internal_line(exc, debug) + "\n")
+        return
     name = type(exc).__name__
     sys.stderr.write(f"Error: {os.path.basename(program)} raised {name}" + (f": {first}" if first else "") + "\n")
 

@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from ._flags import Fraction, Growth, Limit, MachineFile, Simulate, Visible
+from ._flags import Compat, Fraction, Growth, Limit, MachineFile, Simulate, Visible
 
 
 def list_devices(
@@ -14,14 +14,14 @@ def list_devices(
     require_gpus: Annotated[int, typer.Option("--require-gpus", metavar="N", min=0,
                                               help="Exit 3 unless at least N logical GPUs exist.")] = 0,
     simulate: Simulate = None, machine: MachineFile = None, visible: Visible = None, growth: Growth = None,
-    limit: Limit = None, fraction: Fraction = None,
+    limit: Limit = None, fraction: Fraction = None, compat: Compat = None,
 ):
     """List physical and logical devices (as a table, or --json)."""
     from ..errors import CheckFailed
     from .. import output as _output
     from ._flags import configure
 
-    ctx = configure(simulate, machine, visible, growth, limit, fraction)
+    ctx = configure(simulate, machine, visible, growth, limit, fraction, compat=compat)
     report = device_report(ctx)
     if json_:
         _output.print_json(report)

@@ -22,20 +22,41 @@ def _from(variable: str | None, value: str, parse):
         raise UsageError(f"{variable}={value}: {text}") from None
 
 
-def discover(simulate: str | None = None, machine: str | None = None, env=None, nvml_module=None) -> Machine:
-    """What this process sees. ``simulate``/``machine`` win over ``DEVTRACE_SIMULATE`` /
-    ``DEVTRACE_MACHINE``; ``CUDA_VISIBLE_DEVICES`` and ``CUDA_DEVICE_ORDER`` apply to real and
-    simulated GPUs alike. Raises ``UsageError`` for bad specs, files and env values."""
+# The one switch for the seeds' older TensorFlow: "tf2" (default) is TensorFlow 2.21; "tf1" is what the
+# 2017 guide and its TF1 ancestors show: Cast without a GPU kernel (its CPU fallback), TF1 graphs in
+# TensorFlow 1's node order, ``compat.v1.Variable`` a ref variable, placement errors without TF 2's envelope.
+COMPAT = {"tf2": "TensorFlow 2.21 (the default)", "tf1": "the 2017 guide's TensorFlow 1"}
+
+
+def compat_mode(flag: str | None = None, env=None) -> str:
+    """``--compat`` (``flag``), else ``DEVTRACE_COMPAT``, else ``"tf2"``; a bad value is one line
+    naming the flag or the variable."""
     env = os.environ if env is None else env
+    value, source = (flag, "--compat ") if flag is not None else (env.get("DEVTRACE_COMPAT") or None, "DEVTRACE_COMPAT=")
+    if value is None:
+        return "tf2"
+    if value not in COMPAT:
+        raise UsageError(f"{source}{value}: choose tf2 (TensorFlow 2.21, the default) or tf1 (the 2017 guide's "
+                         f"TensorFlow 1: Cast on the CPU only, TF1 graph order, ref variables)")
+    return value
+
+
+def discover(simulate: str | None = None, machine: str | None = None, env=None, nvml_module=None,
+             compat: str | None = None) -> Machine:
+    """What this process sees. ``simulate``/``machine`` win over ``DEVTRACE_SIMULATE`` /
+    ``DEVTRACE_MACHINE``, ``compat`` over ``DEVTRACE_COMPAT``; ``CUDA_VISIBLE_DEVICES`` and
+    ``CUDA_DEVICE_ORDER`` apply to real and simulated GPUs alike. Raises ``UsageError`` for bad
+    specs, files and env values."""
+    env = os.environ if env is None else env
+    mode = compat_mode(compat, env)
     source = None
     if simulate is None and machine is None:  # DEVTRACE_MACHINE wins when both are set
         machine = env.get("DEVTRACE_MACHINE") or None
         simulate = None if machine else env.get("DEVTRACE_SIMULATE") or None
         source = "DEVTRACE_MACHINE" if machine else "DEVTRACE_SIMULATE" if simulate else None
-    note, unavailable, logs = None, [], "tf2"
+    note, unavailable = None, []
     if machine is not None:
         gpus, backend = _from(source, machine, simulated.load_machine), "simulated"
-        logs = simulated.graph_logs(machine)
     elif simulate is not None:
         gpus, backend = _from(source, simulate, simulated.parse_simulate), "simulated"
     else:
@@ -50,4 +71,4 @@ def discover(simulate: str | None = None, machine: str | None = None, env=None, 
     if gpus and not visible and note is None:
         note = f"CUDA_VISIBLE_DEVICES={env.get('CUDA_VISIBLE_DEVICES')!r} hides every GPU"
     return Machine(cpu=cpu.probe(), gpus=tuple(visible), all_gpus=tuple(gpus), backend=backend, note=note,
-                   unavailable=tuple(unavailable), graph_logs=logs)
+                   unavailable=tuple(unavailable), compat=mode)

@@ -47,4 +47,6 @@ class Machine:
     note: str | None = None  # why there are no GPUs, in one line
     warnings: tuple[str, ...] = field(default_factory=tuple)
     unavailable: tuple[tuple[int, str], ...] = ()  # (NVML index, reason) of GPUs whose NVML calls failed
-    graph_logs: str = "tf2"  # "tf1": TF1 graphs as the 2017 guide's TensorFlow 1 ran them (a machine file's key)
+    # which TensorFlow the runtime behaves as (``--compat`` / ``DEVTRACE_COMPAT``, never a machine file's):
+    # "tf2", TensorFlow 2.21; "tf1", the seeds' older TensorFlow (discovery.COMPAT)
+    compat: str = "tf2"

@@ -139,20 +139,12 @@ KNOWN_FIELDS = {"name", "memory_total", "memory_used", "compute_capability", "pc
                 "multiprocessor_count", "uuid"}
 
 
-def graph_logs(path: str) -> str:
-    """A machine file's ``graph_logs``: ``"tf1"`` makes TF1 graphs behave as the TensorFlow 1 the
-    file's logs come from (the 2017 guide's machines): nodes placed and logged in TF1's graph
-    order, ``compat.v1.Variable`` a ref variable, placement errors without TF 2's envelope.
-    Default ``"tf2"``: TensorFlow 2.21."""
-    value = _load_toml(path).get("graph_logs", "tf2")
-    if value not in ("tf1", "tf2"):
-        raise UsageError(f"{path}: 'graph_logs' must be \"tf1\" or \"tf2\", got {value!r}")
-    return value
-
-
 def load_machine(path: str) -> list[GPUInfo]:
     """Read a machine file; raises ``UsageError`` naming the file, the GPU and the field."""
     data = _load_toml(path)
+    if "graph_logs" in data:  # the key TensorFlow 1's behaviours hung off before they became one switch
+        raise UsageError(f"{path}: 'graph_logs' is no longer a machine file key: TensorFlow 1's behaviours are "
+                         f"the --compat tf1 switch (DEVTRACE_COMPAT=tf1 for a plain python run)")
     entries = data.get("gpu", [])
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise UsageError(f"{path}: 'gpu' must be an array of tables ([[gpu]])")

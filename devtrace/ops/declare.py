@@ -46,18 +46,21 @@ def public(*names):
 
 
 def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), grad=None, stateful=False,
-       mixed_dtypes=False, multi=False, number_attr=None, signature=None, ufunc=None):
+       mixed_dtypes=False, multi=False, number_attr=None, signature=None, ufunc=None, compat=None):
     """Declare an op: ``kernel(xp, *arrays, **attrs)``; ``dtypes`` = dtype names every device type
     accepts (``None``: all), or a dict per device type; ``devices`` = the types with a kernel;
     ``mixed_dtypes``: its inputs need not share one dtype; ``multi``: the kernel returns a tuple
     of arrays, the op a tuple of tensors, and ``shape`` one ``(dtype, shape)`` per output;
     ``signature``: TensorFlow's OpDef summary when its ``T`` attr restricts dtypes (default: ``op_defs``);
     ``ufunc``: the NumPy ufunc a two-input kernel is for two ndarrays (``np.add`` for ``a + b``),
-    which the eager hot path calls directly."""
+    which the eager hot path calls directly; ``compat``: ``{mode: device types}`` where the seeds'
+    older TensorFlow (``--compat tf1``) had kernels on fewer device types (Cast: CPU only)."""
     opdef = register(name, kernel, devices, dtypes, stateful, shape, host_args, grad, mixed_dtypes, multi,
                      number_attr, signature or SIGNATURES.get(name))
     opdef.arg_names = ARG_NAMES.get(name)
     opdef.ufunc = ufunc
+    for mode, types in (compat or {}).items():
+        opdef.compat_kernels[mode] = {t: opdef.kernels[t] for t in types}
     return opdef
 
 

@@ -65,18 +65,25 @@ class OpDef:
     # the NumPy ufunc the kernel computes for two ndarrays (``np.add`` for ``a + b``): the eager hot
     # path calls it without the kernel's frame (executor.execute_binary)
     ufunc: Callable | None = None
+    # compat mode ("tf1") -> the kernels the op had in that TensorFlow (Cast: CPU only), where they differ
+    compat_kernels: dict = field(default_factory=dict)
 
-    def supported_types(self, dtype_name: str | None) -> tuple[str, ...]:
+    def kernels_for(self, compat: str = "tf2") -> dict[str, frozenset]:
+        """The kernels under a compat mode (``--compat``): ``kernels`` unless the op declared others."""
+        return self.compat_kernels.get(compat, self.kernels) if self.compat_kernels else self.kernels
+
+    def supported_types(self, dtype_name: str | None, compat: str = "tf2") -> tuple[str, ...]:
         """Device types with a kernel for this dtype, highest priority first."""
-        types = [t for t, ok in self.kernels.items() if dtype_name is None or dtype_name in ok]
+        types = [t for t, ok in self.kernels_for(compat).items() if dtype_name is None or dtype_name in ok]
         return tuple(sorted(types, key=lambda t: -PRIORITY.get(t, 50)))
 
-    def kernel_list(self) -> str:
+    def kernel_list(self, compat: str = "tf2") -> str:
         """TensorFlow's ``All kernels registered for op`` listing."""
-        if not self.kernels:
+        kernels = self.kernels_for(compat)
+        if not kernels:
             return "  <no registered kernels>"
         lines = []
-        for t, ok in self.kernels.items():
+        for t, ok in kernels.items():
             names = ", ".join(dtypes.as_dtype(n).enum_name for n in sorted(ok))
             lines.append(f"  device='{t}'; T in [{names}]")
         return "\n".join(lines)

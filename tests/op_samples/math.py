@@ -141,7 +141,7 @@ MISC = [
     Sample("Exp", lambda: tf.exp(t(C)), np.exp(C), id="complex64"),
     Sample("Bitcast", lambda: tf.bitcast(t(X), tf.int32), X.view(np.int32)),
     # devtrace's deliberate difference: TensorFlow has a GPU Cast kernel; devtrace keeps the guide's fallback example
-    Sample("Cast", lambda: tf.cast(t(X), tf.int32), X.astype(np.int32), "CPU"),
+    Sample("Cast", lambda: tf.cast(t(X), tf.int32), X.astype(np.int32)),
 ]
 
 SAMPLES = UNARY + BINARY + MISC

@@ -29,7 +29,6 @@ _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
 op("_EagerConst", lambda xp, x: x, _ANY_ON_CPU)
 op("Const", lambda xp, x: x, _ANY_ON_CPU)
 identity = unary("Identity", lambda xp, x: x.copy(), _ANY_ON_CPU, ("identity",))
-# As in the guide's own example, Cast has only a CPU kernel: a GPU request falls back to CPU.
 # The experimental dtypes TensorFlow's Cast converts, each with the dtypes it converts to and from
 _FLOAT8 = frozenset(("float8_e4m3fn", "float8_e5m2"))
 _INT4 = frozenset(("int4", "uint4"))
@@ -69,7 +68,12 @@ def _cast(xp, x, DstT="float32"):
         return x.astype(np.float32 if dst.is_floating else np.int64).astype(dst.np)
 
 
-op("Cast", _cast, devices=(CPU,), shape=shapes.cast)
+# TensorFlow 2.21's GPU Cast kernels (cast_op_impl_*.cc): from and to each of these dtypes (the pairs
+# the kernel converts at all; float8 to or from float64 has a CPU kernel only, which devtrace does not
+# tell apart: its kernels are chosen by the input's dtype). The 2017 guide's TensorFlow 1 had Cast on
+# the CPU only, and its example shows the fallback: ``--compat tf1``.
+_CAST_GPU = NUMERIC | {"bool", "float8_e4m3fn", "float8_e5m2", "int4", "uint4"}
+op("Cast", _cast, {CPU: ALL_TYPES, GPU: _CAST_GPU}, shape=shapes.cast, compat={"tf1": (CPU,)})
 
 
 def _reshape(xp, x, shape=()):

@@ -14,7 +14,7 @@ from ...runtime.eager.executor import execute
 from ...runtime.registry import CPU
 from ..array import array_ops
 from ..math import math_ops
-from ..declare import gradient, not_differentiable, op
+from ..declare import gradient, not_differentiable, on_host, op
 from ..math.math_grad import reduce_to
 
 
@@ -54,12 +54,15 @@ def _sample_der_alpha(a: float, x: float) -> float:
 
 
 def _random_gamma_grad(xp, alpha, sample):
-    a, x = np.broadcast_arrays(np.asarray(alpha, np.float64), np.asarray(sample, np.float64))
+    """Computed on the host, element by element (a GPU's arrays come back through ``xp``)."""
+    alpha, sample = on_host(xp, alpha), on_host(xp, sample)
+    a, x = np.broadcast_arrays(alpha.astype(np.float64), sample.astype(np.float64))
     out = np.array([_sample_der_alpha(float(p), float(q)) for p, q in zip(a.ravel(), x.ravel())]).reshape(a.shape)
-    return xp.asarray(out.astype(np.asarray(sample).dtype))
+    return xp.asarray(out.astype(sample.dtype))
 
 
-op("RandomGammaGrad", _random_gamma_grad, dtypes.FLOATS - {"bfloat16", "float16"}, devices=(CPU,))  # CPU only in TensorFlow
+# TensorFlow 2.21 registers CPU and GPU kernels (float, double)
+op("RandomGammaGrad", _random_gamma_grad, dtypes.FLOATS - {"bfloat16", "float16"})
 
 
 def _alpha_grad(alpha, sample, grad):

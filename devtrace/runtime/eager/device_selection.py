@@ -50,21 +50,22 @@ def place(ctx, opdef, dtype, name=None):
     return hit
 
 
-def _not_found(opdef, dtype_name):
+def _not_found(opdef, dtype_name, compat):
     attrs = f"[T={dtype_name}]" if dtype_name else "[]"
     return NotFoundError(f"Could not find device for node: {{{{node {opdef.name}}}}} = {opdef.name}{attrs}\n"
-                         f"All kernels registered for op {opdef.name}:\n{opdef.kernel_list()} [Op:{opdef.name}]")
+                         f"All kernels registered for op {opdef.name}:\n{opdef.kernel_list(compat)} [Op:{opdef.name}]")
 
 
 def _decide(ctx, opdef, dtype_name):
-    types = opdef.supported_types(dtype_name)
+    compat = ctx.machine.compat
+    types = opdef.supported_types(dtype_name, compat)
     if not types:
-        raise _not_found(opdef, dtype_name)
+        raise _not_found(opdef, dtype_name, compat)
     has_gpu = any(d.device_type == "GPU" for d in ctx.devices)
     if not ctx.scope:
         device = _matching(ctx, specs.DeviceSpec(), types)
         if device is None:
-            raise _not_found(opdef, dtype_name)
+            raise _not_found(opdef, dtype_name, compat)
         reason = ev.FALLBACK if has_gpu and device.device_type != "GPU" and "GPU" not in types else ev.DEFAULT
         return device, reason
     pattern = ctx.scope_spec

@@ -106,7 +106,7 @@ def _resource_device(ctx, resource, opdef, dtype):
     if ctx.scope_spec is None and ctx.scope:  # pinned to its variable, but the scope is still read
         raise malformed(ctx.scope, opdef.name)
     device = resource.device
-    if dtype is not None and dtype.name not in opdef.kernels.get(device.device_type, ()):
+    if dtype is not None and dtype.name not in opdef.kernels_for(ctx.machine.compat).get(device.device_type, ()):
         raise InvalidArgumentError(f"No {device.device_type} kernel for {opdef.name} with dtype {dtype.name} on "
                                    f"the variable's device {device.name} [Op:{opdef.name}]")
     return device, ev.RESOURCE

@@ -52,7 +52,8 @@ class PlacedFunction:
         self.call_name = call_name
         self.calls = 0
         # pinned: {argument placeholder id: Device} (the devices of the first call's arguments)
-        placement = placer.place(graph, ctx.devices, allow_soft_placement=True, assigned=pinned)
+        # a function's graph is TensorFlow 2's alone (tf.function): its placer's order, also under --compat tf1
+        placement = placer.place(graph, ctx.devices, allow_soft_placement=True, assigned=pinned, tf1=False)
         if graph.outer is None:
             for level, text in placement.messages:
                 ctx.emit_graph(ev.Message(level, text))

@@ -13,7 +13,7 @@
    by type priority then name; with soft placement, type and id are dropped and retried.
 5. TensorFlow 2.21's ``Placer::Run``: nodes in id (creation) order, generators deferred to a
    second pass; a node placed by an earlier run that keeps its device (a stateful one) is
-   logged where the first pass meets it. With a machine's ``graph_logs = "tf1"``: the order
+   logged where the first pass meets it. Under ``--compat tf1``: the order
    TensorFlow 1 rebuilt a session's graph in (``GraphConstructor``: a topological sort with a
    LIFO ready list — the order of the 2017 guide's logs). Every group's candidates are computed
    in placing order first, so an error names the first node in it whose group has none. First pass: non-generators take their group's first candidate
@@ -72,7 +72,7 @@ def place(graph, devices, allow_soft_placement: bool = False, assigned=None, tf1
 
     ``assigned`` (``{node id: Device}``) holds nodes placed by an earlier call that keep their
     device: they constrain their groups and are not placed again. ``tf1``: TensorFlow 1's node
-    order (default: the machine's ``graph_logs``). Raises ``InvalidArgumentError`` with
+    order (default: ``--compat tf1`` / ``DEVTRACE_COMPAT=tf1``). Raises ``InvalidArgumentError`` with
     TensorFlow's messages.
     """
     if not devices:
@@ -83,8 +83,8 @@ def place(graph, devices, allow_soft_placement: bool = False, assigned=None, tf1
 
 
 def tf1_graphs() -> bool:
-    """Whether TF1 graphs follow TensorFlow 1 (the machine file's ``graph_logs = "tf1"``)."""
-    return _context_mod.context().machine.graph_logs == "tf1"
+    """Whether TF1 graphs follow TensorFlow 1 (``--compat tf1`` / ``DEVTRACE_COMPAT=tf1``)."""
+    return _context_mod.context().machine.compat == "tf1"
 
 
 class _Placer(GroupLines):
@@ -98,6 +98,7 @@ class _Placer(GroupLines):
         ordered = sorted(devices, key=lambda d: (-PRIORITY.get(d.device_type, 50), d.name))
         self.ordered = [(d, specs.DeviceSpec.from_string(d.name)) for d in ordered]
         self.spec_cache: dict[str, specs.DeviceSpec] = {}
+        self.compat = _context_mod.context().machine.compat  # which kernels: --compat
         self.type_cache: dict = {}
         self.cand_cache: dict = {}
         self.messages: list = []
@@ -134,7 +135,7 @@ class _Placer(GroupLines):
         t = self.type_cache.get(key)
         if t is None:
             opdef = REGISTRY.get(op.type)
-            found = opdef.supported_types(op._kernel_dtype) if opdef is not None else ()
+            found = opdef.supported_types(op._kernel_dtype, self.compat) if opdef is not None else ()
             t = self.type_cache[key] = tuple(x for x in found if x in self.present)
         if not t:
             opdef = REGISTRY.get(op.type)
@@ -142,7 +143,7 @@ class _Placer(GroupLines):
             raise InvalidArgumentError(
                 f"No OpKernel was registered to support Op '{op.type}' used by {{{{node {op.name}}}}} with these "
                 f"attrs: [{attrs}]\nRegistered devices: [{', '.join(sorted(self.present))}]\nRegistered kernels:\n"
-                f"{opdef.kernel_list() if opdef is not None else '  <no registered kernels>'}", op=op.type)
+                f"{opdef.kernel_list(self.compat) if opdef is not None else '  <no registered kernels>'}", op=op.type)
         return t
 
     def init_members(self) -> None:

@@ -22,7 +22,7 @@ from ..values import convert_to_tensor
 from .graph import get_default_graph
 from .tensor import SymbolicTensor
 
-_state = {"enabled": None}  # None: the default (TensorFlow 2's True; False on a graph_logs = "tf1" machine)
+_state = {"enabled": None}  # None: the default (TensorFlow 2's True; False under --compat tf1)
 
 
 def resource_variables_enabled() -> bool:

@@ -92,7 +92,7 @@ class Session:
     def _place(self) -> None:
         """Place the graph when it grew since the last run. TensorFlow 2 places the whole graph
         again and logs every node (nodes of stateful ops keep their device); TensorFlow 1 (a
-        ``graph_logs = "tf1"`` machine) places and logs only the new nodes."""
+        ``--compat tf1``) places and logs only the new nodes."""
         graph = self._graph
         ops = graph._ops
         n, placed = len(ops), len(self._placed)
