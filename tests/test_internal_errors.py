@@ -59,15 +59,16 @@ def test_devtrace_debug_shows_the_full_traceback_under_devtrace_run(tmp_path):
 
 
 def test_an_internal_error_in_a_plain_python_run(tmp_path):
+    """As a library (``import devtrace``) devtrace leaves ``sys.excepthook`` alone (no process-wide
+    state unless asked): Python prints the whole traceback, devtrace's frames included, so a bug in
+    devtrace never passes for the program's mistake."""
     prog = tmp_path / "bug.py"
     prog.write_text(BUG.format(module="devtrace"))
     r = _plain(prog)
     assert r.returncode == 1
-    assert r.stderr.splitlines()[-2:] == ["AttributeError: 'NoneType' object has no attribute 'get'", LAST]
-    assert "devtrace" + os.sep not in r.stderr.replace(LAST, "")
-    r = _plain(prog, DEVTRACE_DEBUG="1")
+    assert r.stderr.splitlines()[-1] == "AttributeError: 'NoneType' object has no attribute 'get'"
     assert f"devtrace{os.sep}runtime{os.sep}eager{os.sep}executor.py" in r.stderr
-    assert r.stderr.splitlines()[-1].endswith("(this is a bug in devtrace)")
+    assert "internal error" not in r.stderr
 
 
 def test_an_error_tensorflow_would_raise_is_the_programs(tmp_path):
