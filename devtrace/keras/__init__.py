@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from ..namespace import missing
 
-from . import activations, callbacks, initializers, layers, losses, metrics, models, optimizers, regularizers, utils
+from . import activations, callbacks, datasets, initializers, layers, losses, metrics, models, optimizers, regularizers, utils
 from .layers import Input, Layer
 from .models import Model, Sequential
 
 __getattr__ = missing("keras")
 
-__all__ = ["Input", "Layer", "Model", "Sequential", "activations", "callbacks", "initializers", "layers", "losses",
+__all__ = ["Input", "Layer", "Model", "Sequential", "activations", "callbacks", "datasets", "initializers", "layers", "losses",
            "metrics", "models", "optimizers", "regularizers", "utils"]
