@@ -4,6 +4,7 @@ symbolic ``KerasTensor`` and the ``Node`` each symbolic call records (what a fun
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import itertools
 import re
@@ -12,7 +13,7 @@ import numpy as np
 
 import devtrace as tf
 from ..module import Module
-from . import initializers, regularizers, variables
+from . import initializers, keywords, regularizers, variables
 
 _UIDS: dict = {}
 
@@ -74,7 +75,9 @@ def as_tensors(inputs):
 
 
 class Layer(Module):
-    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, **_):
+    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
+        keywords.check_layer(self, kwargs)
+        input_shape = (input_dim,) if input_dim is not None else input_shape
         super().__init__(name=name or unique(snake(type(self).__name__)))
         self.trainable, self.built = trainable, False
         self._layer_weights: list = []
@@ -104,10 +107,15 @@ class Layer(Module):
             self._regularized.append((v, regularizers.get(regularizer)))
         return v
 
+    def add_loss(self, loss) -> None:
+        """A loss ``call`` adds (Keras forgets them as the outermost layer's next call begins)."""
+        self.__dict__.setdefault("_added_losses", []).append(tf.convert_to_tensor(loss))
+
     @property
     def losses(self) -> list:
-        """The regularization losses of this layer's weights (computed now, as Keras 3 does)."""
-        return [penalty(v) for v, penalty in self._regularized]
+        """The losses ``call`` added, then the regularization losses of this layer's weights
+        (computed now, as Keras 3 does)."""
+        return list(self.__dict__.get("_added_losses", ())) + [penalty(v) for v, penalty in self._regularized]
 
     def build(self, input_shape):
         self.built = True
@@ -138,7 +146,7 @@ class Layer(Module):
         self._check_input(shape)
         building = not self.built
         self._maybe_build(shape)
-        with tf.name_scope(self.name):  # Keras's: a traced step's nodes are named model/layer/Op
+        with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op
             out = call_with_context(self, inputs, *args, **kwargs)
         if building:
             self._build_output_shape = shape_of(out)
@@ -197,6 +205,22 @@ def same_shape(self, input_shape):
 
 def _shape_text(shape) -> str:
     return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+_CALLING: list = []  # the layers whose call is running, outermost first
+
+
+@contextlib.contextmanager
+def outermost_call(layer):
+    """As the outermost call begins, the losses the layer and its sublayers added before are dropped."""
+    if not _CALLING:
+        for each in [layer] + list(getattr(layer, "layers", ())):
+            each.__dict__.pop("_added_losses", None)
+    _CALLING.append(layer)
+    try:
+        yield
+    finally:
+        _CALLING.pop()
 
 
 def call_with_context(layer, inputs, *args, **kwargs):

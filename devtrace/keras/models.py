@@ -11,15 +11,16 @@ import inspect
 import numpy as np
 
 import devtrace as tf
+from . import keywords
 from . import summary as summary_mod
-from .engine import InputLayer, KerasTensor, Layer, as_tensors, call_with_context, is_symbolic, unique
-from .training import Trainer
+from .engine import InputLayer, KerasTensor, Layer, as_tensors, call_with_context, is_symbolic, outermost_call, unique
+from .tf_trainer import TensorFlowTrainer
 
 
-class Model(Trainer, Layer):
+class Model(TensorFlowTrainer, Layer):
     def __init__(self, inputs=None, outputs=None, name=None, **kwargs):
         Layer.__init__(self, name=name)
-        Trainer.__init__(self)
+        TensorFlowTrainer.__init__(self)
         self._inputs, self._outputs = inputs, outputs
         self._operations = _topological(outputs) if outputs is not None else []
         self.built = outputs is not None
@@ -72,7 +73,7 @@ class Model(Trainer, Layer):
             self._maybe_build(_data_shape(inputs))
         if "training" in inspect.signature(self.call).parameters:
             kwargs["training"] = training
-        with tf.name_scope(self.name):  # a traced step's nodes: model/layer/Op, as Keras names them
+        with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op, as Keras's
             return call_with_context(self, inputs, **kwargs)
 
     def _check_model_inputs(self, inputs):
@@ -91,7 +92,10 @@ class Model(Trainer, Layer):
         with open(filepath, "wb") as f:
             np.savez(f, *self.get_weights())
 
-    def load_weights(self, filepath, skip_mismatch=False, **_):
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        if kwargs:
+            raise ValueError(f"Invalid keyword arguments: {kwargs}")
+        keywords.unimplemented("Model.load_weights", skip_mismatch=(skip_mismatch, False))
         _check_weights_path(filepath)
         with np.load(filepath) as stored:
             self.set_weights([stored[f"arr_{i}"] for i in range(len(stored.files))])
@@ -109,7 +113,10 @@ class Model(Trainer, Layer):
             return shape
         raise NotImplementedError(f"Layer {type(self).__name__} should implement `compute_output_shape()`.")
 
-    def summary(self, line_length=None, positions=None, print_fn=None, **_):
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
+                layer_range=None):
+        keywords.unimplemented("Model.summary", expand_nested=(expand_nested, False),
+                               show_trainable=(show_trainable, False), layer_range=(layer_range, None))
         summary_mod.print_summary(self, line_length, positions, print_fn)
 
     def count_params(self) -> int:

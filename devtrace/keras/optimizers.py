@@ -64,18 +64,32 @@ class Optimizer:
         for var in var_list:
             for name, initial in self.slots:
                 self._slot(var, name, initial)
+        if not self.built:
+            self._variables = list(var_list)
         self.built = True
 
     def _local_step(self, dtype):
         return tf.cast(self.iterations + 1, dtype)
 
     def apply_gradients(self, grads_and_vars):
+        """One update; returns ``iterations`` (Keras 3's, for tf.keras's callers)."""
         pairs = [(g, v) for g, v in grads_and_vars]
         self.build([v for _, v in pairs])
         for grad, var in pairs:
             if grad is not None:
                 self._update(tf.convert_to_tensor(grad), var)
         self.iterations.assign_add(1)
+        return self.iterations
+
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's ``apply``: the gradients of ``trainable_variables`` (by default, those the
+        optimizer was built on)."""
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError("When passing `grads` without `variables`, the optimizer must already be built on "
+                                 "a list of variables. Call `optimizer.build(trainable_variables)` first. ")
+            trainable_variables = self._variables
+        return self.apply_gradients(zip(grads, trainable_variables))
 
     def apply_replicated(self, grads_per_replica, variables, devices):
         """One step under a ``MirroredStrategy``: each replica applies its all-reduced gradients to its
