@@ -87,10 +87,12 @@ class Layer(Module):
         self._input_axes: dict = {}  # InputSpec(axes=…) once built: {axis: size}
         self._batch_input_shape = (None,) + tuple(input_shape) if input_shape is not None else None
 
-    def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, regularizer=None,
-                   name=None, **_):
+    def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
+                   regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
         """Keras 3's signature: ``shape``, ``initializer``, ``dtype`` may come positionally (in that
         order); the initializer defaults to glorot_uniform for floats, zeros otherwise."""
+        keywords.unimplemented("Layer.add_weight", constraint=(constraint, None), aggregation=(aggregation, "none"),
+                               overwrite_with_gradient=(overwrite_with_gradient, False))
         if len(args) > 3:
             raise TypeError(f"add_weight() takes at most 3 positional arguments but {len(args)} were given.")
         if args and isinstance(args[0], str):
@@ -267,6 +269,7 @@ class InputLayer(Layer):
     """What ``Input(...)`` makes: a layer with no inputs whose one node outputs the ``KerasTensor``."""
 
     def __init__(self, shape=None, batch_size=None, dtype="float32", name=None, batch_shape=None, **_):
+        """Other keywords are taken and ignored, as Keras 3.15's ``InputLayer`` does."""
         super().__init__(name=name or unique("input_layer"))
         batch_shape = batch_shape if batch_shape is not None else (batch_size,) + tuple(shape or ())
         self.built = True
@@ -274,5 +277,9 @@ class InputLayer(Layer):
         self._inbound_nodes.append(Node(self, [], self.output))
 
 
-def Input(shape=None, batch_size=None, dtype="float32", name=None, batch_shape=None, **_):  # noqa: N802 (Keras's)
-    return InputLayer(shape, batch_size, dtype, name, batch_shape).output
+def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None, batch_shape=None, name=None,  # noqa: N802
+          tensor=None, optional=False):
+    """Keras's ``Input`` (its signature; a keyword it lacks is Python's ``TypeError``)."""
+    keywords.unimplemented("keras.Input", sparse=(sparse, (None, False)), ragged=(ragged, (None, False)),
+                           tensor=(tensor, None), optional=(optional, False))
+    return InputLayer(shape, batch_size, dtype or "float32", name, batch_shape).output

@@ -36,6 +36,17 @@ def keras_class(layer) -> str:
     return "Layer"
 
 
+_SAME = {"data_format": ("channels_last",)}  # what a Keras default of None means, in devtrace's layers
+
+
+def _layer_default(name, value, default) -> bool:
+    if default is REQUIRED or default is OBJECT:
+        return False
+    if isinstance(default, int) and isinstance(value, (tuple, list)) and value and all(v == default for v in value):
+        return True  # dilation_rate=(1, 1) is dilation_rate=1
+    return _is_default(value, (default,) + _SAME.get(name, ()))
+
+
 def check_layer(layer, kwargs: dict) -> None:
     """The keywords a layer's constructor passed on to ``Layer.__init__`` without using them."""
     known = ARGS[keras_class(layer)]
@@ -43,6 +54,5 @@ def check_layer(layer, kwargs: dict) -> None:
     if unknown:
         raise ValueError(f"Unrecognized keyword arguments passed to {type(layer).__name__}: {unknown}")
     for name, value in kwargs.items():
-        default = known[name]
-        if default is REQUIRED or default is OBJECT or not _is_default(value, default):
+        if not _layer_default(name, value, known[name]):
             raise NotImplementedError(f"devtrace does not implement keras.layers.{keras_class(layer)}({name}=...) yet")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import devtrace as tf
+from . import keywords
 from devtrace.namespace import missing
 
 
@@ -89,8 +90,9 @@ class CategoricalCrossentropy(Loss):
 class Huber(Loss):
     name = "huber_loss"
 
-    def __init__(self, delta=1.0, **_):
-        self.delta = float(delta)
+    def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss", dtype=None):
+        keywords.unimplemented("keras.losses.Huber", reduction=(reduction, "sum_over_batch_size"))
+        self.delta, self.name = float(delta), name
 
     def call(self, y_true, y_pred):
         error = y_pred - tf.cast(y_true, y_pred.dtype)

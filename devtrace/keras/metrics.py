@@ -9,7 +9,7 @@ from devtrace.namespace import missing as _missing
 import numpy as np
 
 import devtrace as tf
-from . import losses
+from . import keywords, losses
 
 
 class Metric:
@@ -111,7 +111,12 @@ class MeanAbsoluteError(MeanMetricWrapper):
 class AUC(Metric):
     """ROC AUC from confusion counts at ``num_thresholds`` evenly spaced thresholds."""
 
-    def __init__(self, num_thresholds=200, name=None, **_):
+    def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None, dtype=None,
+                 thresholds=None, multi_label=False, num_labels=None, label_weights=None, from_logits=False):
+        keywords.unimplemented("keras.metrics.AUC", curve=(curve, "ROC"),
+                               summation_method=(summation_method, "interpolation"), thresholds=(thresholds, None),
+                               multi_label=(multi_label, False), num_labels=(num_labels, None),
+                               label_weights=(label_weights, None), from_logits=(from_logits, False))
         eps = 1e-7
         inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
         self._thresholds = np.array([0.0 - eps] + inner + [1.0 + eps])

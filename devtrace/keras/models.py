@@ -19,7 +19,7 @@ from .tf_trainer import TensorFlowTrainer
 
 class Model(TensorFlowTrainer, Layer):
     def __init__(self, inputs=None, outputs=None, name=None, **kwargs):
-        Layer.__init__(self, name=name)
+        Layer.__init__(self, name=name, **kwargs)
         TensorFlowTrainer.__init__(self)
         self._inputs, self._outputs = inputs, outputs
         self._operations = _topological(outputs) if outputs is not None else []
@@ -93,10 +93,14 @@ class Model(TensorFlowTrainer, Layer):
             np.savez(f, *self.get_weights())
 
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        objects_to_skip, by_name = kwargs.pop("objects_to_skip", None), kwargs.pop("by_name", None)
         if kwargs:
             raise ValueError(f"Invalid keyword arguments: {kwargs}")
-        keywords.unimplemented("Model.load_weights", skip_mismatch=(skip_mismatch, False))
         _check_weights_path(filepath)
+        if by_name is not None:
+            raise ValueError(f"`by_name` only supports loading legacy '.h5' or '.hdf5' files. Received: {filepath}")
+        keywords.unimplemented("Model.load_weights", skip_mismatch=(skip_mismatch, False),
+                               objects_to_skip=(objects_to_skip, None))
         with np.load(filepath) as stored:
             self.set_weights([stored[f"arr_{i}"] for i in range(len(stored.files))])
 
@@ -141,8 +145,9 @@ class Sequential(Model):
     call, it builds its graph as Keras does: each layer called on the previous output's
     ``KerasTensor`` (shapes known, weights created), consuming a ``functional`` name."""
 
-    def __init__(self, layers=None, name=None, **kwargs):
+    def __init__(self, layers=None, trainable=True, name=None):
         super().__init__(name=name)
+        self.trainable = trainable
         self._stack: list = []
         self._last = None
         for layer in layers or []:
