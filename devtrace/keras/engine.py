@@ -13,6 +13,8 @@ import numpy as np
 
 import devtrace as tf
 from ..module import Module
+from ..runtime.context import context
+from ..runtime.graph.graph import get_default_graph
 from . import initializers, keywords, regularizers, variables
 
 _UIDS: dict = {}
@@ -101,9 +103,12 @@ class Layer(Module):
         shape, initializer, dtype = (list(args) + [shape, initializer, dtype][len(args):])[:3]
         dtype = tf.as_dtype(dtype or "float32")
         initializer = initializer or ("glorot_uniform" if dtype.is_floating else "zeros")
-        value = initializers.get(initializer)(tuple(shape or ()), dtype=dtype.name)  # as Keras calls it
-        with tf.name_scope(self.name):
-            v = variables.make(value, name or "weight", trainable)
+        scope = _name_scope()  # tf.init_scope keeps the name scope, as TensorFlow's does
+        with tf.init_scope(), tf.name_scope(scope) if scope else contextlib.nullcontext():
+            # built on a first call inside a tf.function: made eagerly, as Keras makes its variables
+            value = initializers.get(initializer)(tuple(shape or ()), dtype=dtype.name)  # as Keras calls it
+            with tf.name_scope(self.name):
+                v = variables.make(value, name or "weight", trainable)
         self._layer_weights.append(v)
         if regularizer is not None:
             self._regularized.append((v, regularizers.get(regularizer)))
@@ -189,6 +194,15 @@ class Layer(Module):
 
     def count_params(self) -> int:
         return int(sum(np.prod(w.shape) for w in self.weights))
+
+
+def _name_scope() -> str:
+    """The current name scope (``outer/inner/``): eagerly the context's, in a trace its graph's."""
+    ctx = context()
+    if ctx.eager:
+        return ctx.name_scope
+    stack = getattr(get_default_graph(), "_name_stack", "")
+    return stack + "/" if stack else ""
 
 
 def _symbolic_shape(layer, shape):

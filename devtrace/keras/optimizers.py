@@ -48,6 +48,11 @@ class Optimizer:
     def learning_rate(self, value):
         self._learning_rate.assign(float(value))
 
+    @property
+    def variables(self) -> list:
+        """``iterations``, ``learning_rate``, then the slot variables as they were made."""
+        return [self.iterations, self._learning_rate] + list(self._slots.values())
+
     def _lr(self, var):
         return tf.cast(self._learning_rate, var.dtype)
 
