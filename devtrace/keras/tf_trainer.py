@@ -50,8 +50,10 @@ class TensorFlowTrainer(Trainer):
         if self._overrides("train_step"):
             return self.train_step(_tensors(data))
         x, y, sw = unpack(data)
-        if getattr(self._strategy, "num_replicas_in_sync", 1) > 1 and sw is None:
+        if getattr(self._strategy, "num_replicas_in_sync", 1) > 1:
             from .distributed import replicated_step
+
+            _unweighted(sw, "fit")
 
             loss, pred = replicated_step(self, np.asarray(x), np.asarray(y))
         else:
@@ -63,8 +65,10 @@ class TensorFlowTrainer(Trainer):
             return self.test_step(_tensors(data))
         x, y, sw = unpack(data)
         replicas = getattr(self._strategy, "num_replicas_in_sync", 1)
-        if replicas > 1 and sw is None and not isinstance(x, list) and len(x) >= replicas:
+        if replicas > 1 and not isinstance(x, list) and len(x) >= replicas:
             from .distributed import replicated_forward
+
+            _unweighted(sw, "evaluate")
 
             pred, loss = replicated_forward(self, np.asarray(x), np.asarray(y))
         else:
@@ -219,6 +223,12 @@ class TensorFlowTrainer(Trainer):
         progress.end({})
         cbs.call("on_predict_end", {})
         return np.concatenate(out)
+
+
+def _unweighted(sample_weight, where) -> None:
+    if sample_weight is not None:
+        raise NotImplementedError(f"devtrace does not implement Model.{where}(sample_weight=...) (or class_weight) "
+                                  "under a MirroredStrategy yet")
 
 
 def _due(epoch, validation_freq) -> bool:
