@@ -70,6 +70,10 @@ def _as_module(name: str, namespace) -> types.ModuleType:
 
 class _Finder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
+        if fullname == "keras" or fullname.startswith("keras."):  # Keras 3 is tf.keras: devtrace's
+            from ..keras import standalone
+
+            return standalone.spec(fullname, _Loader)
         if fullname != _NAME and not fullname.startswith(_NAME + "."):
             return None
         import devtrace
@@ -130,6 +134,6 @@ def uninstall() -> None:
     for cls, module in _RENAMED.items():
         cls.__module__ = module
     _RENAMED.clear()
-    for name in [n for n in sys.modules if n == _NAME or n.startswith(_NAME + ".")]:
+    for name in [n for n in sys.modules if n in (_NAME, "keras") or n.startswith((_NAME + ".", "keras."))]:
         if hasattr(sys.modules[name], "__devtrace__"):
             del sys.modules[name]

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from ..util.namespace import missing
 
-from . import activations, callbacks, initializers, layers, losses, metrics, models, optimizers, regularizers, utils
+from . import activations, callbacks, datasets, initializers, layers, losses, metrics, models, optimizers, regularizers, utils
 from .layers import Input, Layer
 from .models import Model, Sequential
+from .variables import Variable
 
 __getattr__ = missing("keras")
 
-__all__ = ["Input", "Layer", "Model", "Sequential", "activations", "callbacks", "initializers", "layers", "losses",
+__all__ = ["Input", "Layer", "Model", "Sequential", "Variable", "activations", "callbacks", "datasets", "initializers", "layers", "losses",
            "metrics", "models", "optimizers", "regularizers", "utils"]

@@ -16,10 +16,40 @@ class Callback:
     def set_params(self, params):
         self.params = params
 
-    def on_train_batch_begin(self, batch, logs=None):
+    def on_batch_begin(self, batch, logs=None):
         pass
 
+    def on_batch_end(self, batch, logs=None):
+        pass
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self.on_batch_begin(batch, logs=logs)  # Keras's: the older hook's name, kept
+
     def on_train_batch_end(self, batch, logs=None):
+        self.on_batch_end(batch, logs=logs)
+
+    def on_test_begin(self, logs=None):
+        pass
+
+    def on_test_end(self, logs=None):
+        pass
+
+    def on_test_batch_begin(self, batch, logs=None):
+        pass
+
+    def on_test_batch_end(self, batch, logs=None):
+        pass
+
+    def on_predict_begin(self, logs=None):
+        pass
+
+    def on_predict_end(self, logs=None):
+        pass
+
+    def on_predict_batch_begin(self, batch, logs=None):
+        pass
+
+    def on_predict_batch_end(self, batch, logs=None):
         pass
 
     def on_train_begin(self, logs=None):

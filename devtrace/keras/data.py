@@ -1,12 +1,22 @@
-"""What ``fit``/``evaluate``/``predict`` iterate: NumPy arrays (or lists of them, one per model
-input) cut into batches — shuffled each epoch when asked — or the batches a ``tf.data.Dataset``
-yields; Keras's ``validation_split`` (the last fraction of the samples) and its data checks."""
+"""What ``fit``/``evaluate``/``predict`` iterate, as Keras 3's epoch iterator does: NumPy arrays (or
+lists of them, one per model input) cut into batches — shuffled each pass when asked — or the
+batches a ``tf.data.Dataset`` yields; each batch packed as Keras packs it (``x``, ``(x, y)`` or
+``(x, y, sample_weight)``, ``class_weight`` turned into sample weights). With ``steps_per_epoch``
+the pass continues across epochs and restarts once the data is used up (the epoch that uses it
+up stops early, with Keras's warning). Keras's ``validation_split`` takes the last fraction of the
+samples."""
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
 import devtrace as tf
+
+_RAN_OUT = ("Your input ran out of data; interrupting training. Make sure that your dataset or generator can "
+            "generate at least `steps_per_epoch * epochs` batches. You may need to use the `.repeat()` function "
+            "when building your dataset.")
 
 
 def _array(x):
@@ -24,35 +34,115 @@ def _take(x, idx):
     return [v[idx] for v in x] if isinstance(x, list) else x[idx]
 
 
-class Batches:
-    def __init__(self, x, y, batch_size):
+def pack(x, y=None, sample_weight=None):
+    """Keras's ``pack_x_y_sample_weight``."""
+    if y is None:
+        return (x,) if isinstance(x, (list, tuple)) else x
+    return (x, y) if sample_weight is None else (x, y, sample_weight)
+
+
+def unpack(data):
+    """Keras's ``unpack_x_y_sample_weight``: ``(x, y, sample_weight)`` of a batch."""
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return data, None, None
+    if len(data) == 1:
+        return data[0], None, None
+    if len(data) == 2:
+        return data[0], data[1], None
+    if len(data) == 3:
+        return data
+    raise ValueError(f"Data is expected to be in format `x`, `(x,)`, `(x, y)`, or `(x, y, sample_weight)`, "
+                     f"found: {data}")
+
+
+def class_weights(y, class_weight) -> np.ndarray:
+    """Keras's ``class_weight_to_sample_weights``: each sample's class (argmax of a one-hot label)
+    weighted as the map says (1.0 when it does not name the class)."""
+    labels = np.asarray(y.numpy() if isinstance(y, tf.Tensor) else y)
+    if labels.ndim > 1:
+        labels = np.argmax(labels, axis=-1) if labels.shape[-1] != 1 else np.squeeze(labels, axis=-1)
+    labels = np.round(labels).astype("int32")
+    return np.array([class_weight.get(int(c), 1.0) for c in labels], dtype="float32")
+
+
+class EpochIterator:
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None, shuffle=False,
+                 class_weight=None):
         self.dataset = x if isinstance(x, tf.data.Dataset) else None
+        self.steps_per_epoch, self.shuffle, self.class_weight = steps_per_epoch, shuffle, class_weight
+        if class_weight is not None and sample_weight is not None:
+            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+        self._iterator, self._seen = None, 0
         if self.dataset is not None:
-            self.steps = int(self.dataset.cardinality().numpy())
+            cardinality = int(self.dataset.cardinality().numpy())
+            self.num_batches = cardinality if cardinality >= 0 else None
+            self.x = None
             return
         self.x, self.y = _array(x), (np.asarray(y) if y is not None else None)
+        self.sample_weight = np.asarray(sample_weight, np.float32) if sample_weight is not None else None
         self.n, self.size = _length(self.x), batch_size or 32
         if self.y is not None and len(self.y) != self.n:
             raise ValueError("Data cardinality is ambiguous. Make sure all arrays contain the same number of "
                              f"samples.'x' sizes: {self.n}\n'y' sizes: {len(self.y)}\n")
-        self.steps = -(-self.n // self.size)
+        self.num_batches = -(-self.n // self.size)
 
-    def batches(self, shuffle):
+    @property
+    def steps(self):
+        """What the progress bar counts to: ``steps_per_epoch``, else the batches of one pass."""
+        return self.steps_per_epoch or self.num_batches
+
+    def _pass(self):
         if self.dataset is not None:
             for element in self.dataset:
-                xb, yb = element if isinstance(element, tuple) else (element, None)
-                yield _array(xb), (np.asarray(yb.numpy()) if yb is not None else None)
+                yield self._weighted(element)
             return
-        order = np.random.permutation(self.n) if shuffle else np.arange(self.n)
+        order = np.random.permutation(self.n) if self.shuffle else np.arange(self.n)
         for start in range(0, self.n, self.size):
             idx = order[start:start + self.size]
-            yield _take(self.x, idx), (self.y[idx] if self.y is not None else None)
+            y = self.y[idx] if self.y is not None else None
+            sw = self.sample_weight[idx] if self.sample_weight is not None else None
+            yield self._weighted(pack(_take(self.x, idx), y, sw))
+
+    def _weighted(self, batch):
+        if self.class_weight is None:
+            return batch
+        x, y, sw = unpack(batch)
+        if sw is not None:
+            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+        return x, y, class_weights(y, self.class_weight)
+
+    def __iter__(self):
+        """``(step, batch)`` for one epoch."""
+        steps = self.steps_per_epoch or self.num_batches or -1
+        if steps < 0:
+            yield from enumerate(self._pass())
+            return
+        if self._iterator is None or self.steps_per_epoch is None:
+            self._iterator, self._seen = self._pass(), 0
+        for step in range(steps):
+            if self.num_batches and self._seen >= self.num_batches:
+                if self.steps_per_epoch:
+                    warnings.warn(_RAN_OUT, stacklevel=2)
+                break
+            self._seen += 1
+            try:
+                batch = next(self._iterator)
+            except StopIteration:
+                warnings.warn(_RAN_OUT, stacklevel=2)
+                return
+            yield step, batch
+        if self.num_batches and self._seen >= self.num_batches:
+            self._iterator, self._seen = self._pass(), 0
 
 
-def split_validation(x, y, validation_split, validation_data):
+def split_validation(x, y, sample_weight, validation_split, validation_data):
     """Keras keeps the last ``validation_split`` of the samples (before any shuffling) for validation."""
     if not validation_split or validation_data is not None:
-        return x, y, validation_data
+        return x, y, sample_weight, validation_data
     x, y = _array(x), np.asarray(y)
     cut = int(_length(x) * (1.0 - validation_split))
-    return _take(x, slice(0, cut)), y[:cut], (_take(x, slice(cut, None)), y[cut:])
+    sw = np.asarray(sample_weight) if sample_weight is not None else None
+    validation = pack(_take(x, slice(cut, None)), y[cut:], sw[cut:] if sw is not None else None)
+    return _take(x, slice(0, cut)), y[:cut], (sw[:cut] if sw is not None else None), validation

@@ -4,6 +4,7 @@ symbolic ``KerasTensor`` and the ``Node`` each symbolic call records (what a fun
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import itertools
 import re
@@ -12,7 +13,9 @@ import numpy as np
 
 import devtrace as tf
 from ..module.module import Module
-from . import initializers, regularizers, variables
+from ..runtime.context import context
+from ..runtime.graph.graph import get_default_graph
+from . import initializers, keywords, regularizers, variables
 
 _UIDS: dict = {}
 
@@ -74,7 +77,9 @@ def as_tensors(inputs):
 
 
 class Layer(Module):
-    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, **_):
+    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
+        keywords.check_layer(self, kwargs)
+        input_shape = (input_dim,) if input_dim is not None else input_shape
         super().__init__(name=name or unique(snake(type(self).__name__)))
         self.trainable, self.built = trainable, False
         self._layer_weights: list = []
@@ -84,10 +89,12 @@ class Layer(Module):
         self._input_axes: dict = {}  # InputSpec(axes=…) once built: {axis: size}
         self._batch_input_shape = (None,) + tuple(input_shape) if input_shape is not None else None
 
-    def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, regularizer=None,
-                   name=None, **_):
+    def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
+                   regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
         """Keras 3's signature: ``shape``, ``initializer``, ``dtype`` may come positionally (in that
         order); the initializer defaults to glorot_uniform for floats, zeros otherwise."""
+        keywords.unimplemented("Layer.add_weight", constraint=(constraint, None), aggregation=(aggregation, "none"),
+                               overwrite_with_gradient=(overwrite_with_gradient, False))
         if len(args) > 3:
             raise TypeError(f"add_weight() takes at most 3 positional arguments but {len(args)} were given.")
         if args and isinstance(args[0], str):
@@ -96,18 +103,26 @@ class Layer(Module):
         shape, initializer, dtype = (list(args) + [shape, initializer, dtype][len(args):])[:3]
         dtype = tf.as_dtype(dtype or "float32")
         initializer = initializer or ("glorot_uniform" if dtype.is_floating else "zeros")
-        value = initializers.get(initializer)(tuple(shape or ()), dtype=dtype.name)  # as Keras calls it
-        with tf.name_scope(self.name):
-            v = variables.make(value, name or "weight", trainable)
+        scope = _name_scope()  # tf.init_scope keeps the name scope, as TensorFlow's does
+        with tf.init_scope(), tf.name_scope(scope) if scope else contextlib.nullcontext():
+            # built on a first call inside a tf.function: made eagerly, as Keras makes its variables
+            value = initializers.get(initializer)(tuple(shape or ()), dtype=dtype.name)  # as Keras calls it
+            with tf.name_scope(self.name):
+                v = variables.make(value, name or "weight", trainable)
         self._layer_weights.append(v)
         if regularizer is not None:
             self._regularized.append((v, regularizers.get(regularizer)))
         return v
 
+    def add_loss(self, loss) -> None:
+        """A loss ``call`` adds (Keras forgets them as the outermost layer's next call begins)."""
+        self.__dict__.setdefault("_added_losses", []).append(tf.convert_to_tensor(loss))
+
     @property
     def losses(self) -> list:
-        """The regularization losses of this layer's weights (computed now, as Keras 3 does)."""
-        return [penalty(v) for v, penalty in self._regularized]
+        """The losses ``call`` added, then the regularization losses of this layer's weights
+        (computed now, as Keras 3 does)."""
+        return list(self.__dict__.get("_added_losses", ())) + [penalty(v) for v, penalty in self._regularized]
 
     def build(self, input_shape):
         self.built = True
@@ -138,7 +153,7 @@ class Layer(Module):
         self._check_input(shape)
         building = not self.built
         self._maybe_build(shape)
-        with tf.name_scope(self.name):  # Keras's: a traced step's nodes are named model/layer/Op
+        with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op
             out = call_with_context(self, inputs, *args, **kwargs)
         if building:
             self._build_output_shape = shape_of(out)
@@ -181,6 +196,15 @@ class Layer(Module):
         return int(sum(np.prod(w.shape) for w in self.weights))
 
 
+def _name_scope() -> str:
+    """The current name scope (``outer/inner/``): eagerly the context's, in a trace its graph's."""
+    ctx = context()
+    if ctx.eager:
+        return ctx.name_scope
+    stack = getattr(get_default_graph(), "_name_stack", "")
+    return stack + "/" if stack else ""
+
+
 def _symbolic_shape(layer, shape):
     """The output shape of a symbolic call: ``compute_output_shape``; for a layer without one, the
     input's (Keras would trace ``call`` symbolically)."""
@@ -197,6 +221,22 @@ def same_shape(self, input_shape):
 
 def _shape_text(shape) -> str:
     return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+_CALLING: list = []  # the layers whose call is running, outermost first
+
+
+@contextlib.contextmanager
+def outermost_call(layer):
+    """As the outermost call begins, the losses the layer and its sublayers added before are dropped."""
+    if not _CALLING:
+        for each in [layer] + list(getattr(layer, "layers", ())):
+            each.__dict__.pop("_added_losses", None)
+    _CALLING.append(layer)
+    try:
+        yield
+    finally:
+        _CALLING.pop()
 
 
 def call_with_context(layer, inputs, *args, **kwargs):
@@ -243,6 +283,7 @@ class InputLayer(Layer):
     """What ``Input(...)`` makes: a layer with no inputs whose one node outputs the ``KerasTensor``."""
 
     def __init__(self, shape=None, batch_size=None, dtype="float32", name=None, batch_shape=None, **_):
+        """Other keywords are taken and ignored, as Keras 3.15's ``InputLayer`` does."""
         super().__init__(name=name or unique("input_layer"))
         batch_shape = batch_shape if batch_shape is not None else (batch_size,) + tuple(shape or ())
         self.built = True
@@ -250,5 +291,9 @@ class InputLayer(Layer):
         self._inbound_nodes.append(Node(self, [], self.output))
 
 
-def Input(shape=None, batch_size=None, dtype="float32", name=None, batch_shape=None, **_):  # noqa: N802 (Keras's)
-    return InputLayer(shape, batch_size, dtype, name, batch_shape).output
+def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None, batch_shape=None, name=None,  # noqa: N802
+          tensor=None, optional=False):
+    """Keras's ``Input`` (its signature; a keyword it lacks is Python's ``TypeError``)."""
+    keywords.unimplemented("keras.Input", sparse=(sparse, (None, False)), ragged=(ragged, (None, False)),
+                           tensor=(tensor, None), optional=(optional, False))
+    return InputLayer(shape, batch_size, dtype or "float32", name, batch_shape).output

@@ -14,6 +14,7 @@ from ..polymorphic_function.function import function as tf_function
 from ..runtime.context import context
 
 NAMES = {"train": "multi_step_on_iterator", "test": "multi_step_on_iterator",
+         "train_weighted": "multi_step_on_iterator", "test_weighted": "multi_step_on_iterator",
          "predict": "one_step_on_data_distributed"}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import devtrace as tf
+from . import keywords
 from devtrace.util.namespace import missing
 
 
@@ -10,8 +11,16 @@ class Loss:
     name = "loss"
 
     def __call__(self, y_true, y_pred, sample_weight=None):
+        """The per-sample losses' mean; weighted, their sum times the weights over their count
+        (Keras's ``sum_over_batch_size``)."""
         y_true, y_pred = same_rank(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
-        return tf.reduce_mean(self.call(y_true, y_pred))
+        values = self.call(y_true, y_pred)
+        if sample_weight is None:
+            return tf.reduce_mean(values)
+        weights = tf.cast(tf.convert_to_tensor(sample_weight), values.dtype)
+        if len(weights.shape) > len(values.shape) and weights.shape[-1] == 1:
+            weights = tf.squeeze(weights, -1)
+        return tf.reduce_mean(values * weights)
 
 
 def same_rank(y_true, y_pred):
@@ -81,8 +90,9 @@ class CategoricalCrossentropy(Loss):
 class Huber(Loss):
     name = "huber_loss"
 
-    def __init__(self, delta=1.0, **_):
-        self.delta = float(delta)
+    def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss", dtype=None):
+        keywords.unimplemented("keras.losses.Huber", reduction=(reduction, "sum_over_batch_size"))
+        self.delta, self.name = float(delta), name
 
     def call(self, y_true, y_pred):
         error = y_pred - tf.cast(y_true, y_pred.dtype)

@@ -9,7 +9,7 @@ from devtrace.util.namespace import missing as _missing
 import numpy as np
 
 import devtrace as tf
-from . import losses
+from . import keywords, losses
 
 
 class Metric:
@@ -34,9 +34,19 @@ def _default_name(cls_name: str) -> str:
 
 class Mean(Metric):
     def update_state(self, values, sample_weight=None):
-        v = np.asarray(tf.convert_to_tensor(values).numpy(), np.float64).reshape(-1)
-        self._total += float(v.sum())
-        self._count += v.size
+        """A weighted mean when given ``sample_weight`` (broadcast to the values: Keras's loss tracker
+        passes the batch size)."""
+        v = np.asarray(tf.convert_to_tensor(values).numpy(), np.float64)
+        if sample_weight is None:
+            self._total += float(v.sum())
+            self._count += v.size
+            return
+        w = np.asarray(tf.convert_to_tensor(sample_weight).numpy(), np.float64)
+        while w.ndim > v.ndim and w.shape[-1] == 1:
+            w = w.squeeze(-1)
+        w = np.broadcast_to(w.reshape(w.shape + (1,) * (v.ndim - w.ndim)), v.shape)
+        self._total += float((v * w).sum())
+        self._count += float(w.sum())
 
 
 class MeanMetricWrapper(Mean):
@@ -46,7 +56,7 @@ class MeanMetricWrapper(Mean):
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_true, y_pred = losses.same_rank(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
-        super().update_state(type(self).fn(y_true, y_pred))
+        super().update_state(type(self).fn(y_true, y_pred), sample_weight)
 
 
 def _matches(a, b):
@@ -86,7 +96,8 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
     fn = staticmethod(sparse_categorical_accuracy)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        Mean.update_state(self, sparse_categorical_accuracy(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)))
+        Mean.update_state(self, sparse_categorical_accuracy(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)),
+                          sample_weight)
 
 
 class MeanSquaredError(MeanMetricWrapper):
@@ -100,7 +111,12 @@ class MeanAbsoluteError(MeanMetricWrapper):
 class AUC(Metric):
     """ROC AUC from confusion counts at ``num_thresholds`` evenly spaced thresholds."""
 
-    def __init__(self, num_thresholds=200, name=None, **_):
+    def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None, dtype=None,
+                 thresholds=None, multi_label=False, num_labels=None, label_weights=None, from_logits=False):
+        keywords.unimplemented("keras.metrics.AUC", curve=(curve, "ROC"),
+                               summation_method=(summation_method, "interpolation"), thresholds=(thresholds, None),
+                               multi_label=(multi_label, False), num_labels=(num_labels, None),
+                               label_weights=(label_weights, None), from_logits=(from_logits, False))
         eps = 1e-7
         inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
         self._thresholds = np.array([0.0 - eps] + inner + [1.0 + eps])
@@ -151,6 +167,33 @@ def get(identifier, y_true=None, y_pred=None):
     if identifier not in _BY_NAME:
         raise ValueError(f"Could not interpret metric identifier: {identifier}")
     return _BY_NAME[identifier](name=identifier)
+
+
+class CompileMetrics(Metric):
+    """The metrics ``compile`` was given, as one metric (Keras's ``CompileMetrics``, named
+    ``compile_metrics`` in ``model.metrics``): built from the first batch's shapes, its result the
+    dict of theirs."""
+
+    def __init__(self, identifiers):
+        self._identifiers, self.metrics, self.built = list(identifiers), [], False
+        super().__init__("compile_metrics")
+
+    def reset_state(self):
+        for m in getattr(self, "metrics", ()):
+            m.reset_state()
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if not self.built:
+            y, pred = np.asarray(tf.convert_to_tensor(y_true).numpy()), np.asarray(tf.convert_to_tensor(y_pred).numpy())
+            self.metrics = [get(m, y, pred) for m in self._identifiers]
+            self.built = True
+        for m in self.metrics:
+            m.update_state(y_true, y_pred)
+
+    def result(self):
+        if not self.built:
+            raise ValueError("Cannot get result() since the metric has not yet been built.")
+        return {m.name: m.result() for m in self.metrics}
 
 
 __getattr__ = _missing("keras.metrics")

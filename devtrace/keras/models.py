@@ -11,15 +11,16 @@ import inspect
 import numpy as np
 
 import devtrace as tf
+from . import keywords
 from . import summary as summary_mod
-from .engine import InputLayer, KerasTensor, Layer, as_tensors, call_with_context, is_symbolic, unique
-from .training import Trainer
+from .engine import InputLayer, KerasTensor, Layer, as_tensors, call_with_context, is_symbolic, outermost_call, unique
+from .tf_trainer import TensorFlowTrainer
 
 
-class Model(Trainer, Layer):
+class Model(TensorFlowTrainer, Layer):
     def __init__(self, inputs=None, outputs=None, name=None, **kwargs):
-        Layer.__init__(self, name=name)
-        Trainer.__init__(self)
+        Layer.__init__(self, name=name, **kwargs)
+        TensorFlowTrainer.__init__(self)
         self._inputs, self._outputs = inputs, outputs
         self._operations = _topological(outputs) if outputs is not None else []
         self.built = outputs is not None
@@ -72,7 +73,7 @@ class Model(Trainer, Layer):
             self._maybe_build(_data_shape(inputs))
         if "training" in inspect.signature(self.call).parameters:
             kwargs["training"] = training
-        with tf.name_scope(self.name):  # a traced step's nodes: model/layer/Op, as Keras names them
+        with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op, as Keras's
             return call_with_context(self, inputs, **kwargs)
 
     def _check_model_inputs(self, inputs):
@@ -91,8 +92,15 @@ class Model(Trainer, Layer):
         with open(filepath, "wb") as f:
             np.savez(f, *self.get_weights())
 
-    def load_weights(self, filepath, skip_mismatch=False, **_):
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        objects_to_skip, by_name = kwargs.pop("objects_to_skip", None), kwargs.pop("by_name", None)
+        if kwargs:
+            raise ValueError(f"Invalid keyword arguments: {kwargs}")
         _check_weights_path(filepath)
+        if by_name is not None:
+            raise ValueError(f"`by_name` only supports loading legacy '.h5' or '.hdf5' files. Received: {filepath}")
+        keywords.unimplemented("Model.load_weights", skip_mismatch=(skip_mismatch, False),
+                               objects_to_skip=(objects_to_skip, None))
         with np.load(filepath) as stored:
             self.set_weights([stored[f"arr_{i}"] for i in range(len(stored.files))])
 
@@ -109,7 +117,10 @@ class Model(Trainer, Layer):
             return shape
         raise NotImplementedError(f"Layer {type(self).__name__} should implement `compute_output_shape()`.")
 
-    def summary(self, line_length=None, positions=None, print_fn=None, **_):
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
+                layer_range=None):
+        keywords.unimplemented("Model.summary", expand_nested=(expand_nested, False),
+                               show_trainable=(show_trainable, False), layer_range=(layer_range, None))
         summary_mod.print_summary(self, line_length, positions, print_fn)
 
     def count_params(self) -> int:
@@ -134,8 +145,9 @@ class Sequential(Model):
     call, it builds its graph as Keras does: each layer called on the previous output's
     ``KerasTensor`` (shapes known, weights created), consuming a ``functional`` name."""
 
-    def __init__(self, layers=None, name=None, **kwargs):
+    def __init__(self, layers=None, trainable=True, name=None):
         super().__init__(name=name)
+        self.trainable = trainable
         self._stack: list = []
         self._last = None
         for layer in layers or []:

@@ -6,17 +6,29 @@ from __future__ import annotations
 from devtrace.util.namespace import missing as _missing
 
 import contextlib
+import warnings
 
 import numpy as np
 
 import devtrace as tf
-from . import variables
+from . import keywords, variables
 
 
 class Optimizer:
     slots: tuple = ()  # (name, initial value) of each variable's slot variables
 
-    def __init__(self, learning_rate=0.01, name=None, **_):
+    def __init__(self, learning_rate=0.01, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):
+        if kwargs.pop("decay", None) is not None:
+            warnings.warn("Argument `decay` is no longer supported and will be ignored.")
+        if kwargs:
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
+        keywords.unimplemented(
+            f"keras.optimizers.{type(self).__name__}", weight_decay=(weight_decay, None), clipnorm=(clipnorm, None),
+            clipvalue=(clipvalue, None), global_clipnorm=(global_clipnorm, None), use_ema=(use_ema, False),
+            ema_overwrite_frequency=(ema_overwrite_frequency, None), loss_scale_factor=(loss_scale_factor, None),
+            gradient_accumulation_steps=(gradient_accumulation_steps, None))
         # Keras's ``iteration`` counter and ``learning_rate`` (float32), made with the optimizer (mirrored
         # in a strategy's scope); every update reads the rate, so a traced step sees later assignments
         self.name = name or type(self).__name__.lower()
@@ -35,6 +47,11 @@ class Optimizer:
     @learning_rate.setter
     def learning_rate(self, value):
         self._learning_rate.assign(float(value))
+
+    @property
+    def variables(self) -> list:
+        """``iterations``, ``learning_rate``, then the slot variables as they were made."""
+        return [self.iterations, self._learning_rate] + list(self._slots.values())
 
     def _lr(self, var):
         return tf.cast(self._learning_rate, var.dtype)
@@ -64,18 +81,32 @@ class Optimizer:
         for var in var_list:
             for name, initial in self.slots:
                 self._slot(var, name, initial)
+        if not self.built:
+            self._variables = list(var_list)
         self.built = True
 
     def _local_step(self, dtype):
         return tf.cast(self.iterations + 1, dtype)
 
     def apply_gradients(self, grads_and_vars):
+        """One update; returns ``iterations`` (Keras 3's, for tf.keras's callers)."""
         pairs = [(g, v) for g, v in grads_and_vars]
         self.build([v for _, v in pairs])
         for grad, var in pairs:
             if grad is not None:
                 self._update(tf.convert_to_tensor(grad), var)
         self.iterations.assign_add(1)
+        return self.iterations
+
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's ``apply``: the gradients of ``trainable_variables`` (by default, those the
+        optimizer was built on)."""
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError("When passing `grads` without `variables`, the optimizer must already be built on "
+                                 "a list of variables. Call `optimizer.build(trainable_variables)` first. ")
+            trainable_variables = self._variables
+        return self.apply_gradients(zip(grads, trainable_variables))
 
     def apply_replicated(self, grads_per_replica, variables, devices):
         """One step under a ``MirroredStrategy``: each replica applies its all-reduced gradients to its
@@ -113,8 +144,9 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     slots = (("m", 0.0), ("v", 0.0))
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, **kwargs):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, **kwargs):
         super().__init__(learning_rate, **kwargs)
+        keywords.unimplemented("keras.optimizers.Adam", amsgrad=(amsgrad, False))
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
     def _update(self, grad, var):
@@ -129,8 +161,9 @@ class Adam(Optimizer):
 class RMSprop(Optimizer):
     slots = (("velocity", 0.0),)
 
-    def __init__(self, learning_rate=0.001, rho=0.9, epsilon=1e-7, **kwargs):
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, **kwargs):
         super().__init__(learning_rate, **kwargs)
+        keywords.unimplemented("keras.optimizers.RMSprop", momentum=(momentum, (0.0, 0)), centered=(centered, False))
         self.rho, self.epsilon = rho, epsilon
 
     def _update(self, grad, var):

@@ -35,11 +35,13 @@ class Progress:
         if self.verbose and epochs > 1:
             sys.stdout.write(f"Epoch {epoch + 1}/{epochs}\n")
 
-    def step(self, done: int, logs) -> None:
+    def step(self, done: int, logs, final: bool = False) -> None:
+        """One step's drawing (at most every 0.05 s); ``final``: the last one, with the epoch's logs
+        (the validation metrics too), its elapsed time in place of the ETA, and a newline."""
         if self.verbose != 1:
             return
         now = time.time()
-        if now - self._last_draw < 0.05 and done < self.steps:
+        if now - self._last_draw < 0.05 and not final:
             return
         self._last_draw = now
         digits = int(math.log10(self.steps)) + 1
@@ -47,15 +49,17 @@ class Progress:
         bar = (f"\x1b[1m{done:{digits}d}/{self.steps}\x1b[0m " + ("\x1b[32m" + "━" * filled + "\x1b[0m" if filled else "")
                + "\x1b[37m" + "━" * (_WIDTH - filled) + "\x1b[0m")
         elapsed = now - self.start
-        eta = elapsed / done * (self.steps - done) if done < self.steps else elapsed
-        text = f"{bar} \x1b[1m{eta:.0f}s\x1b[0m {_per_step(elapsed / done)}" + metrics_text(logs)
+        eta = elapsed if final else elapsed / max(done, 1) * (self.steps - done)
+        text = f"{bar} \x1b[1m{eta:.0f}s\x1b[0m {_per_step(elapsed / max(done, 1))}" + metrics_text(logs)
         width = len(text)
         pad = " " * (self._drawn_width - width) if self._drawn_width > width else ""
-        sys.stdout.write("\b" * self._drawn_width + "\r" + text + pad + ("\n" if done >= self.steps else ""))
+        sys.stdout.write("\b" * self._drawn_width + "\r" + text + pad + ("\n" if final else ""))
         self._drawn_width = width
         sys.stdout.flush()
 
     def end(self, logs) -> None:
+        if self.verbose == 1:
+            self.step(self.steps, logs, final=True)
         if self.verbose == 2:
             elapsed = time.time() - self.start
             sys.stdout.write(f"{self.steps}/{self.steps} - {elapsed:.0f}s - {_per_step(elapsed / self.steps)}"

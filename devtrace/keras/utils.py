@@ -10,6 +10,7 @@ import random
 import numpy as np
 
 import devtrace as tf
+from .datasets.files import get_file  # noqa: F401 (keras.utils.get_file)
 
 
 def set_random_seed(seed):

@@ -26,3 +26,17 @@ def make(value, name, trainable):
     if tf.distribute.has_strategy():
         return tf.Variable(value, trainable=trainable, name=name)
     return KerasVariable(value, trainable=trainable, name=name)
+
+
+def Variable(initializer, shape=None, dtype=None, trainable=True, autocast=True, aggregation="none",  # noqa: N802
+             synchronization="auto", name=None, **kwargs):
+    """``keras.Variable``: from a value or an initializer (called with ``shape`` and ``dtype``).
+    Other keywords are taken and ignored, as Keras 3.15 does."""
+    from . import initializers, keywords
+
+    keywords.unimplemented("keras.Variable", aggregation=(aggregation, "none"),
+                           synchronization=(synchronization, "auto"))
+    if isinstance(initializer, str) or callable(initializer) and not isinstance(initializer, tf.Tensor):
+        initializer = initializers.get(initializer)(tuple(shape or ()), dtype=dtype or "float32")
+    value = tf.convert_to_tensor(initializer, dtype=dtype)
+    return make(value, name or "variable", trainable)

@@ -11,7 +11,7 @@ from ..runtime.eager.variables import Variable
 from ..runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ..runtime.tensor_shape import shape_text
 from . import shapes
-from .declare import op
+from .declare import not_differentiable, op
 
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
 op("VarHandleOp", lambda xp, shape=None, debug_name="": None, stateful=True)
@@ -38,6 +38,8 @@ def _update(fn):
 
 op("AssignAddVariableOp", _update(lambda v, delta: v + delta), NUMERIC, stateful=True)
 op("AssignSubVariableOp", _update(lambda v, delta: v - delta), NUMERIC, stateful=True)
+# an assignment under a tape passes no gradient to what it assigned (TensorFlow's NotDifferentiable)
+not_differentiable("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp")
 op("VariableV2", lambda xp: None, _ANY_ON_CPU, shape=shapes.variable, stateful=True)
 op("Assign", lambda xp, ref, value: value.copy(), _ANY_ON_CPU, shape=shapes.same, stateful=True)
 op("AssignAdd", lambda xp, ref, value: ref + value, NUMERIC, shape=shapes.same, stateful=True)  # on a ref variable

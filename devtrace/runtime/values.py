@@ -87,6 +87,16 @@ def _tensor_values(value):
     return value.numpy()[()] if isinstance(value, Tensor) else value
 
 
+def _array_like(value):
+    """What TensorFlow converts as NumPy does: an object with ``__array__`` (a pandas Series or
+    DataFrame, an xarray) as its array, a ``memoryview`` as the Python sequence it lists."""
+    if isinstance(value, memoryview):
+        return value.tolist()
+    if hasattr(value, "__array__") and not isinstance(value, (np.ndarray, np.generic, Tensor)):
+        return np.asarray(value)
+    return value
+
+
 def host_array(value, dtype=None, shape=None):
     """``(NumPy array, DType)`` for a Python/NumPy value, as ``tf.constant`` converts it."""
     if isinstance(value, Tensor):
@@ -95,6 +105,7 @@ def host_array(value, dtype=None, shape=None):
         raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _leaves(value)):
         value = _tensor_values(value)  # TensorFlow packs a list holding tensors: their values, their dtypes
+    value = _array_like(value)
     _check_convertible(value)
     if dtype is not None and not isinstance(value, np.ndarray) and not context().eager:
         _check_graph_dtype(value, dtypes.as_dtype(dtype))

@@ -1,0 +1,266 @@
+"""Keras 3's ``TensorFlowTrainer``: ``train_step(data)`` / ``test_step`` / ``predict_step`` and the
+``fit`` / ``evaluate`` / ``predict`` loops around them, with Keras's arguments and callbacks.
+
+The built-in steps run as ``tf.function``s (``functions.StepFunctions``), each op placed and logged;
+under a ``MirroredStrategy`` per replica (``distributed``). A model that overrides a step has it
+called as Keras calls it (``data`` packed as ``x``, ``(x, y)`` or ``(x, y, sample_weight)``, the
+returned logs read as Keras reads them), eagerly: its metrics are updated on the host."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import devtrace as tf
+from . import callbacks as callbacks_mod
+from . import keywords
+from .data import EpochIterator, pack, split_validation, unpack
+from .progress import Progress
+from .training import Trainer, pythonify
+
+
+class TensorFlowTrainer(Trainer):
+    # -- the steps, as Keras defines them (what an override's super() call runs) ---------------
+    def train_step(self, data):
+        x, y, sample_weight = unpack(data)
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
+            self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        if self.trainable_weights:
+            grads = tape.gradient(loss, self.trainable_weights)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def test_step(self, data):
+        x, y, sample_weight = unpack(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def predict_step(self, data):
+        x, _, _ = unpack(data)
+        return self(x, training=False)
+
+    def _overrides(self, name) -> bool:
+        return getattr(type(self), name) is not getattr(TensorFlowTrainer, name)
+
+    # -- one batch -------------------------------------------------------------------------------
+    def _train_batch(self, data) -> dict:
+        if self._overrides("train_step"):
+            return self.train_step(_tensors(data))
+        x, y, sw = unpack(data)
+        if getattr(self._strategy, "num_replicas_in_sync", 1) > 1:
+            from .distributed import replicated_step
+
+            _unweighted(sw, "fit")
+
+            loss, pred = replicated_step(self, np.asarray(x), np.asarray(y))
+        else:
+            loss, pred = self._run("train", self._train_body, x, y, sw)
+        return self._track(x, y, pred, loss)
+
+    def _test_batch(self, data) -> dict:
+        if self._overrides("test_step"):
+            return self.test_step(_tensors(data))
+        x, y, sw = unpack(data)
+        replicas = getattr(self._strategy, "num_replicas_in_sync", 1)
+        if replicas > 1 and not isinstance(x, list) and len(x) >= replicas:
+            from .distributed import replicated_forward
+
+            _unweighted(sw, "evaluate")
+
+            pred, loss = replicated_forward(self, np.asarray(x), np.asarray(y))
+        else:
+            pred, loss = self._run("test", self._test_body, x, y, sw)
+        return self._track(x, y, pred, loss)
+
+    def _predict_batch(self, data):
+        if self._overrides("predict_step"):
+            return self.predict_step(_tensors(data))
+        x, _, _ = unpack(data)
+        replicas = getattr(self._strategy, "num_replicas_in_sync", 1)
+        if replicas > 1 and not isinstance(x, list) and len(x) >= replicas:
+            from .distributed import replicated_forward
+
+            return replicated_forward(self, np.asarray(x))[0]
+        x = _constant(x)
+        step, _error = self._traced("predict", self._predict_body, (x,))
+        return (step or self._predict_body)(x)
+
+    def _track(self, x, y, pred, loss) -> dict:
+        self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        return self.compute_metrics(x, y, pred)
+
+    def _train_body(self, x, y, sw=None):
+        with tf.GradientTape() as tape:
+            pred = self(x, training=True)
+            loss = self.compute_loss(x, y, pred, sw)
+        grads = tape.gradient(loss, self.trainable_weights)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
+        return loss, pred
+
+    def _test_body(self, x, y, sw=None):
+        pred = self(x, training=False)
+        return pred, self.compute_loss(x, y, pred, sw, training=False)
+
+    def _predict_body(self, x):
+        return self(x, training=False)
+
+    def _run(self, kind, body, x, y, sw):
+        """A built-in step: traced (``train`` returns ``(loss, pred)``, ``test`` ``(pred, loss)``),
+        else eager; the eager step's error, when the trace failed alike, is the trace's (Keras's text)."""
+        args = (_constant(x), tf.constant(y)) + ((tf.constant(sw),) if sw is not None else ())
+        step, traced_error = self._traced(kind + ("_weighted" if sw is not None else ""), body, args)
+        if step is not None:
+            out = step(*args)
+        else:
+            try:
+                out = body(*args)
+            except Exception as eager_error:  # noqa: BLE001 (the trace's error of that kind is Keras's text)
+                if type(traced_error) is type(eager_error):
+                    raise traced_error from None
+                raise
+        return out
+
+    def _traced(self, kind, body, args):
+        """A step function once the model is built and the optimizer's variables exist (a trace
+        cannot make variables): ``(function, None)``, or ``(None, error)`` for an eager step."""
+        if self.run_eagerly or not (self.built and all(layer.built for layer in self.layers)):
+            return None, None
+        if kind.startswith("train"):
+            self.optimizer.build(self.trainable_weights)
+        return self._functions.get(kind, body, args)
+
+    # -- the loops --------------------------------------------------------------------------------
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
+            validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+            steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
+        self._require_compiled()
+        x, y, sample_weight, validation_data = split_validation(x, y, sample_weight, validation_split,
+                                                                validation_data)
+        data = EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
+        if hasattr(self, "build_for_data") and data.x is not None and not isinstance(data.x, list):
+            self.build_for_data(data.x.shape[1:])
+        history = callbacks_mod.History()
+        verbose = 1 if verbose == "auto" else verbose
+        cbs = callbacks_mod.CallbackList(list(callbacks or []) + [history], self,
+                                         {"verbose": verbose, "epochs": epochs, "steps": data.steps})
+        self.stop_training = False
+        cbs.call("on_train_begin", {})
+        logs, training_logs = {}, None
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            progress = Progress(data.steps, verbose)
+            progress.epoch(epoch, epochs)
+            cbs.call("on_epoch_begin", epoch, {})
+            for step, batch in data:
+                cbs.call("on_train_batch_begin", step, {})
+                logs = self._train_batch(batch)
+                progress.step(step + 1, pythonify(logs))
+                cbs.call("on_train_batch_end", step, pythonify(logs))
+                if self.stop_training:
+                    break
+            epoch_logs = dict(self._metrics_result_or_logs(logs))
+            if validation_data is not None and _due(epoch, validation_freq):
+                val_x, val_y, val_sw = unpack(validation_data)
+                val = self._evaluate(val_x, val_y, val_sw, validation_batch_size or batch_size, validation_steps,
+                                     cbs, Progress(0, 0))
+                epoch_logs.update({f"val_{k}": v for k, v in val.items()})
+            epoch_logs = pythonify(epoch_logs)
+            progress.end(epoch_logs)
+            cbs.call("on_epoch_end", epoch, dict(epoch_logs))  # the callbacks share a copy (a scheduler adds to it)
+            training_logs = epoch_logs
+            if self.stop_training:
+                break
+        cbs.call("on_train_end", training_logs or {})
+        self.history = history
+        return history
+
+    def _evaluate(self, x, y, sample_weight, batch_size, steps, cbs, progress) -> dict:
+        data = EpochIterator(x, y, sample_weight, batch_size, steps)
+        progress.steps = progress.steps or data.steps
+        cbs.call("on_test_begin", {})
+        self.reset_metrics()
+        logs = {}
+        for step, batch in data:
+            cbs.call("on_test_batch_begin", step, {})
+            logs = self._test_batch(batch)
+            progress.step(step + 1, pythonify(logs))
+            cbs.call("on_test_batch_end", step, pythonify(logs))
+        logs = pythonify(self._metrics_result_or_logs(logs))
+        progress.end(logs)
+        cbs.call("on_test_end", logs)
+        return logs
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None, callbacks=None,
+                 return_dict=False, **kwargs):
+        self._require_compiled()
+        if kwargs:
+            raise ValueError(f"Arguments not recognized: {kwargs}")
+        verbose = 1 if verbose == "auto" else verbose
+        cbs = callbacks_mod.CallbackList(list(callbacks or []), self, {"verbose": verbose, "epochs": 1})
+        logs = self._evaluate(x, y, sample_weight, batch_size, steps, cbs, Progress(0, verbose))
+        if return_dict:
+            return logs
+        return _in_metric_order(self, logs)
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """NumPy values, batch by batch (32 by default), as Keras returns them."""
+        data = EpochIterator(x, None, None, batch_size, steps)
+        verbose = 1 if verbose == "auto" else verbose
+        cbs = callbacks_mod.CallbackList(list(callbacks or []), self, {"verbose": verbose, "epochs": 1,
+                                                                        "steps": data.steps})
+        progress = Progress(data.steps, verbose)
+        cbs.call("on_predict_begin", {})
+        out = []
+        for step, batch in data:
+            cbs.call("on_predict_batch_begin", step, {})
+            pred = self._predict_batch(batch)
+            out.append(np.asarray(pred))
+            progress.step(step + 1, {})
+            cbs.call("on_predict_batch_end", step, {"outputs": pred})
+        progress.end({})
+        cbs.call("on_predict_end", {})
+        return np.concatenate(out)
+
+
+def _unweighted(sample_weight, where) -> None:
+    if sample_weight is not None:
+        raise NotImplementedError(f"devtrace does not implement Model.{where}(sample_weight=...) (or class_weight) "
+                                  "under a MirroredStrategy yet")
+
+
+def _due(epoch, validation_freq) -> bool:
+    if isinstance(validation_freq, int):
+        return (epoch + 1) % validation_freq == 0
+    if isinstance(validation_freq, (list, tuple)):
+        return epoch + 1 in validation_freq
+    raise ValueError(f"Expected `validation_freq` to be a list or int. Received: validation_freq={validation_freq} "
+                     f"of the type {type(validation_freq)}.")
+
+
+def _in_metric_order(model, logs):
+    """Keras's ``_flatten_metrics_in_order``: the metrics' order, then other names sorted; one value alone."""
+    names = []
+    for m in model.metrics:
+        names += [sub.name for sub in m.metrics] if hasattr(m, "metrics") and isinstance(m.metrics, list) else [m.name]
+    values = [logs[n] for n in names if n in logs] + [logs[k] for k in sorted(logs) if k not in names]
+    return values[0] if len(values) == 1 else values
+
+
+def _batch_size(x) -> int:
+    first = x[0] if isinstance(x, (list, tuple)) else x
+    return int(first.shape[0])
+
+
+def _constant(x):
+    if isinstance(x, (list, tuple)):
+        return [_constant(v) for v in x]
+    return x if isinstance(x, tf.Tensor) else tf.constant(x)
+
+
+def _tensors(data):
+    """A batch as an overriding step receives it: tensors, packed as Keras packs them."""
+    x, y, sw = unpack(data)
+    return pack(_constant(x), None if y is None else _constant(y), None if sw is None else _constant(sw))

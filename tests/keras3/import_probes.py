@@ -1,0 +1,37 @@
+"""Expressions on ``keras`` and ``tf.keras`` (identities, names one namespace has and the other not)
+evaluated by ``import_capture.py`` with real Keras 3.15 / TensorFlow 2.21 and by
+``tests/test_keras_import.py`` under devtrace."""
+
+PROBES = [
+    "keras.layers.Dense is tf.keras.layers.Dense",
+    "keras.Sequential is tf.keras.Sequential",
+    "keras.Model is tf.keras.Model",
+    "keras.models.Model is tf.keras.models.Model",
+    "keras.Input is tf.keras.Input",
+    "keras.optimizers.Adam is tf.keras.optimizers.Adam",
+    "keras.losses.SparseCategoricalCrossentropy is tf.keras.losses.SparseCategoricalCrossentropy",
+    "keras.metrics.Mean is tf.keras.metrics.Mean",
+    "keras.callbacks.Callback is tf.keras.callbacks.Callback",
+    "keras.callbacks.EarlyStopping is tf.keras.callbacks.EarlyStopping",
+    "keras.utils.to_categorical is tf.keras.utils.to_categorical",
+    "keras.datasets.mnist.load_data is tf.keras.datasets.mnist.load_data",
+    "keras.datasets.imdb.get_word_index is tf.keras.datasets.imdb.get_word_index",
+    "keras.utils.get_file is tf.keras.utils.get_file",
+    "keras.models is tf.keras.models",
+    "keras.datasets is tf.keras.datasets",
+    "keras.layers is tf.keras.layers",
+    "keras.losses is tf.keras.losses",
+    "keras.__name__",
+    "keras.layers.__name__",
+    "keras.losses.__name__",
+    "keras.__version__",
+    "keras.losses.mse",
+    "callable(tf.keras.losses.mse)",
+    "keras.losses.MSE",
+    "keras.metrics.mae",
+    "keras.layers.ThresholdedReLU",
+    "keras.layers.NoSuchLayer",
+    "keras.no_such_module",
+    "hasattr(keras, 'saving')",
+    "hasattr(tf.keras, 'saving')",
+]
