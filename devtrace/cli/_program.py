@@ -60,7 +60,7 @@ def _report_exception(exc: BaseException, program: str) -> None:
     except Exception:  # noqa: BLE001 (the program's own __str__ failed: say so, as Python does)
         first = "<exception str() failed>"
     name = type(exc).__name__
-    sys.stderr.write(f"Error: {os.path.basename(program)} raised {name}" + (f": {first}" if first else "") + "\n")
+    sys.stderr.write(printable(f"Error: {os.path.basename(program)} raised {name}" + (f": {first}" if first else "")) + "\n")
 
 
 def record_memory_stats(ctx) -> None:
@@ -211,6 +211,17 @@ def _closing_exit(ctx, pid, real_exit):
 
 
 def render(events, fmt: str, layout: str = "measured") -> str:
+    """``events`` as ``fmt``, safe to print: a name from a trace or a log never reaches the terminal
+    as a control character (escaped in text, ``\\uXXXX`` in JSON)."""
+    from ..output import printable_json, printable_text
+
+    text = _render(events, fmt, layout)
+    if fmt in ("jsonl", "timeline"):
+        return "\n".join(printable_json(line) for line in text.split("\n"))
+    return printable_text(text)
+
+
+def _render(events, fmt: str, layout: str = "measured") -> str:
     from ..trace import jsonl, render_dot, render_summary, render_table, render_tf1, render_tf2
 
     if fmt == "tf2":
@@ -305,7 +316,9 @@ def _write_format(events, format_, layout, output, out) -> None:
     """The ``--format`` output, to ``-o FILE`` (atomically) or ``out``; JSON Lines are copied from
     the spool a line at a time (a million-op trace is never one string)."""
     if format_ == "jsonl":
-        chunks = (line.decode("utf-8") + "\n" for line in events.lines())
+        from ..output import printable_json
+
+        chunks = (printable_json(line.decode("utf-8")) + "\n" for line in events.lines())
     else:
         text = render(events, format_, layout)
         chunks = [text if not text or text.endswith("\n") else text + "\n"]
@@ -414,7 +427,7 @@ class Checks:
             return
         failures = self.failures(events)
         for line in failures:
-            sys.stderr.write(f"Check failed: {line}\n")
+            sys.stderr.write(f"Check failed: {printable(line)}\n")
         if failures:
             raise CheckFailed(f"{len(failures)} check{'s' if len(failures) > 1 else ''} failed")
 

@@ -69,8 +69,7 @@ class Stream:
                 self.spool = None
         if self.target is not None:
             try:
-                self.target.write(data)
-                self.target.flush()
+                _write_all(self.target, data)
                 self._written += len(data)
             except OSError as e:
                 self.error = f"{self.option} {_shown(self.path)}: cannot write ({e.strerror or e})"
@@ -102,8 +101,7 @@ class Stream:
             try:
                 target.seek(self._end_at)
                 target.truncate()
-                target.write(_encode_lines([TraceEnd(status, self.count - 1)], self._encode, self._names).encode())
-                target.flush()
+                _write_all(target, _encode_lines([TraceEnd(status, self.count - 1)], self._encode, self._names).encode())
             except OSError:
                 pass  # a pipe, /dev/stdout: its trace_end stays
 
@@ -116,9 +114,17 @@ class Stream:
         self._close_target()
 
     def _cut_to_whole_lines(self) -> None:
-        """After a failed write (a full disk), the file ends at its last whole line."""
+        """After a failed write (a full disk), the file ends at its last whole line (what the failed
+        batch got onto the disk is kept, up to its last newline)."""
         try:
-            self.target.truncate(self._written)
+            fd = self.target.fileno()
+            size = os.fstat(fd).st_size
+            keep = self._written
+            if size > keep:
+                tail = os.pread(fd, min(size - keep, 1 << 20), max(keep, size - (1 << 20)))
+                if b"\n" in tail:
+                    keep = max(keep, size - len(tail) + tail.rindex(b"\n") + 1)
+            os.ftruncate(fd, keep)
         except (OSError, ValueError):
             pass
 
@@ -168,7 +174,10 @@ def _open_owned(path, option):
     import stat
 
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)  # read back after a failed write
+        except PermissionError:  # a write-only destination (/dev/stdout onto a write-only file)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
     except OSError as e:
         raise UsageError(f"{option} {_shown(path)}: cannot write ({e.strerror or e})") from None
     try:
@@ -179,12 +188,19 @@ def _open_owned(path, option):
                 raise UsageError(f"{option} {_shown(path)}: another devtrace run is writing this trace; wait for "
                                  f"it to end or choose another file") from None
             os.ftruncate(fd, 0)
-        return open(fd, "wb")
+        return open(fd, "wb", buffering=0)  # unbuffered: what a failed write left is known (whole lines kept)
     except BaseException as e:
         os.close(fd)
         if isinstance(e, OSError):
             raise UsageError(f"{option} {_shown(path)}: cannot write ({e.strerror or e})") from None
         raise
+
+
+def _write_all(f, data: bytes) -> None:
+    """All of ``data`` to the unbuffered file ``f`` (a partial write goes on; a full disk raises)."""
+    view = memoryview(data)
+    while view:
+        view = view[f.write(view):]
 
 
 def _encode_lines(events, encode, names) -> str:
