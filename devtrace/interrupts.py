@@ -84,8 +84,9 @@ def install_cli() -> None:
     """``devtrace``'s own handlers, from its first moment to its last: SIGINT raises
     ``KeyboardInterrupt`` and SIGTERM ``Terminated`` (exit 130 and 143), never inside a finalizer
     or a ``deferred`` block."""
-    signal.signal(signal.SIGINT, _cli_handler)
-    signal.signal(signal.SIGTERM, _term_handler)
+    for signum, handler in ((signal.SIGINT, _cli_handler), (signal.SIGTERM, _term_handler)):
+        if signal.getsignal(signum) is not signal.SIG_IGN:  # ignored by whoever started it (nohup, &): still
+            signal.signal(signum, handler)
 
 
 def settle() -> None:
