@@ -452,3 +452,52 @@ def test_sigterm_while_the_report_is_written_leaves_no_temporary_file(tmp_path):
         assert p.returncode in (0, 143) and "Traceback" not in err, err
         assert strays(tmp_path) == []
     assert 143 in codes
+
+
+@pytest.mark.slow
+def test_every_field_of_a_trace_given_a_hostile_value_is_read_or_refused_never_a_crash(tmp_path, monkeypatch):
+    """Each field of a real multi-device trace replaced by values of other shapes, sizes and types:
+    every reader and renderer either draws it or refuses it in one ``UsageError`` line."""
+    import io
+
+    from devtrace.errors import UsageError
+    from devtrace.trace import diff as d
+    from devtrace.trace import jsonl, render_html, render_summary, render_table, render_timeline
+
+    monkeypatch.setattr(render_html, "plotly_js", lambda option="--html": "")  # (5 MB a call; not what is tested)
+    src = tmp_path / "mt.jsonl"
+    r = devtrace("run", os.path.join(ROOT, "fixtures", "programs", "multi_tower.py"), "--simulate", "2",
+                 "--trace", str(src))
+    assert r.returncode == 0, r.stderr
+    good = [json.loads(line) for line in src.read_text().splitlines()]
+    weird = [[{"a": 1}], ["x"], [None], [1.5], [[1, [2]]], [-1], [10 ** 30], [True], EVIL]
+    cases, seen = [], set()
+    for i, e in enumerate(good):
+        for k, v in e.items():
+            if (e["event"], k) in seen or k in ("schema", "event"):
+                continue
+            seen.add((e["event"], k))
+            if isinstance(v, list):
+                cases += [(i, k, w) for w in weird] + [(i, k, [w]) for w in weird if v and isinstance(v[0], list)]
+            elif isinstance(v, int) and not isinstance(v, bool):
+                cases += [(i, k, w) for w in (-1, 0, 10 ** 30, -10 ** 30, 1.5, "1")]
+            elif isinstance(v, str):
+                cases += [(i, k, w) for w in ("", EVIL, "/job:a/replica:0/task:0/device:GPU:99", 5)]
+    path = tmp_path / "f.jsonl"
+    crashes = []
+    for i, k, w in cases:
+        events = [dict(x) for x in good]
+        events[i][k] = w
+        path.write_text("\n".join(json.dumps(x) for x in events) + "\n")
+        for name, fn in (("timeline", lambda: render_timeline.write(jsonl.iter_read(path), io.StringIO())),
+                         ("html", lambda: render_html.write(jsonl.iter_read(path), io.StringIO())),
+                         ("diff", lambda: list(d.render_lines(d.diff(jsonl.iter_read(path), jsonl.iter_read(src))))),
+                         ("summary", lambda: render_summary.render(jsonl.read(path))),
+                         ("table", lambda: render_table.render(jsonl.read(path)))):
+            try:
+                fn()
+            except UsageError:
+                pass
+            except Exception as e:  # noqa: BLE001 (what the test looks for)
+                crashes.append((good[i]["event"], k, repr(w)[:20], name, type(e).__name__))
+    assert len(cases) > 100 and crashes == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from ..errors import UsageError
 from .events import EVENT_TYPES, SCHEMA, TraceEnd, TraceStart
@@ -321,6 +322,8 @@ def _parse(raw: str, name: str, lineno: int, known: dict):
         raise UsageError(f"{name}:{lineno}: not a devtrace trace (line is not JSON)") from None
     if not isinstance(record, dict):
         raise UsageError(f"{name}:{lineno}: not a devtrace trace (line is not a JSON object)")
+    if _LONG_NUMBER.search(raw) and _out_of_range(record):
+        raise UsageError(f"{name}:{lineno}: not a devtrace trace (a number beyond 64 bits)")
     schema = record.get("schema")
     if schema is not None and schema != SCHEMA:
         raise UsageError(f"{name}: trace schema {json.dumps(schema)} is not supported "
@@ -359,6 +362,22 @@ def _parse(raw: str, name: str, lineno: int, known: dict):
         missing = sorted(fields.keys() - record.keys())
         detail = f"missing {', '.join(missing)}" if missing else str(e)
         raise UsageError(f"{name}:{lineno}: invalid {kind} event ({detail})") from None
+
+
+_LONG_NUMBER = re.compile(r"\d{19}")
+
+
+def _out_of_range(value) -> bool:
+    """A number no 64-bit counter holds, anywhere in ``value`` (nesting is bounded: ``MAX_DEPTH``)."""
+    if type(value) is int:
+        return not -(1 << 63) <= value < 1 << 63
+    if type(value) is float:
+        return value != value or abs(value) == float("inf")
+    if isinstance(value, dict):
+        value = value.values()
+    elif not isinstance(value, list):
+        return False
+    return any(_out_of_range(v) for v in value)
 
 
 def loads(text: str, name: str = "<trace>") -> list:

@@ -39,7 +39,10 @@ def read_lines(source, name: str, what: str, progress=None, max_line: int = MAX_
             raise UsageError(f"{name}: {cannot} ({e.strerror or e})") from None
     else:
         f = source
-    lineno, done, rest = 0, 0, b""
+    lineno, done = 0, 0
+    pending: list = []  # the start of a line longer than one chunk, in pieces (never re-copied)
+    held = 0
+    too_long = f"line longer than {_size(max_line)}, not {what}"
     try:
         while True:
             try:
@@ -54,20 +57,26 @@ def read_lines(source, name: str, what: str, progress=None, max_line: int = MAX_
             if progress is not None:
                 progress(done)
             if b"\n" not in chunk:
-                rest += chunk
-                if len(rest) > max_line:
-                    raise UsageError(f"{name}:{lineno + 1}: line longer than {_size(max_line)}, not {what}")
+                pending.append(chunk)
+                held += len(chunk)
+                if held > max_line:
+                    raise UsageError(f"{name}:{lineno + 1}: {too_long}")
                 continue
-            *complete, tail = (rest + chunk).split(b"\n")
+            if pending:
+                pending.append(chunk)
+                chunk, pending, held = b"".join(pending), [], 0
+            *complete, tail = chunk.split(b"\n")
             for line in complete:
                 lineno += 1
                 if len(line) > max_line:
-                    raise UsageError(f"{name}:{lineno}: line longer than {_size(max_line)}, not {what}")
+                    raise UsageError(f"{name}:{lineno}: {too_long}")
                 yield lineno, line, True
-            rest = tail
+            if tail:
+                pending, held = [tail], len(tail)
+        if pending:
+            rest = b"".join(pending)
             if len(rest) > max_line:
-                raise UsageError(f"{name}:{lineno + 1}: line longer than {_size(max_line)}, not {what}")
-        if rest:
+                raise UsageError(f"{name}:{lineno + 1}: {too_long}")
             yield lineno + 1, rest, False
     finally:
         if f is not source:
