@@ -501,3 +501,28 @@ def test_every_field_of_a_trace_given_a_hostile_value_is_read_or_refused_never_a
             except Exception as e:  # noqa: BLE001 (what the test looks for)
                 crashes.append((good[i]["event"], k, repr(w)[:20], name, type(e).__name__))
     assert len(cases) > 100 and crashes == []
+
+
+def test_a_signal_while_the_end_of_the_run_is_written_rewrites_its_trace_end(tmp_path, monkeypatch):
+    from devtrace import interrupts
+    from devtrace.cli import _program
+    from devtrace.cli._flags import configure
+
+    program, trace = tmp_path / "p.py", tmp_path / "t.jsonl"
+    program.write_text(PROG)
+
+    def terminated(*args, **kwargs):  # SIGTERM while the --format output is written
+        raise interrupts.Terminated()
+
+    monkeypatch.setattr(_program, "_write_format", terminated)
+    with pytest.raises(interrupts.Terminated):
+        _program.run_program(configure(), str(program), [], format_="summary", trace_path=str(trace))
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert events[-1] == {"schema": 1, "event": "trace_end", "status": 143, "events": len(events) - 1}
+    assert [e["event"] for e in events].count("trace_end") == 1
+
+
+def test_a_closed_stderr_still_ends_with_the_documented_status(tmp_path):
+    r = subprocess.run(f"'{sys.executable}' -m devtrace timeline '{tmp_path}/nope.jsonl' 2>&-", shell=True,
+                       capture_output=False, cwd=ROOT, env=_env(), timeout=120)
+    assert r.returncode == 2

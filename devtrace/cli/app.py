@@ -90,6 +90,10 @@ def _standard_streams() -> None:
             os.fstat(fd)
         except OSError:
             os.open(os.devnull, os.O_RDWR)  # the lowest free descriptor: this one
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")
+    if sys.stderr is None:  # errors have nowhere to go; the exit status still says what happened
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
     if not isinstance(sys.stdout, GuardedStream):
         sys.stdout = GuardedStream(sys.stdout, "stdout")
 
