@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 
 from ..errors import UsageError
 from .events import EVENT_TYPES, SCHEMA, TraceEnd, TraceStart
@@ -322,7 +321,7 @@ def _parse(raw: str, name: str, lineno: int, known: dict):
         raise UsageError(f"{name}:{lineno}: not a devtrace trace (line is not JSON)") from None
     if not isinstance(record, dict):
         raise UsageError(f"{name}:{lineno}: not a devtrace trace (line is not a JSON object)")
-    if _LONG_NUMBER.search(raw) and _out_of_range(record):
+    if _DIGITS in raw.encode().translate(_DIGIT_MAP) and _out_of_range(record):
         raise UsageError(f"{name}:{lineno}: not a devtrace trace (a number beyond 64 bits)")
     schema = record.get("schema")
     if schema is not None and schema != SCHEMA:
@@ -364,7 +363,8 @@ def _parse(raw: str, name: str, lineno: int, known: dict):
         raise UsageError(f"{name}:{lineno}: invalid {kind} event ({detail})") from None
 
 
-_LONG_NUMBER = re.compile(r"\d{19}")
+_DIGIT_MAP = bytes(48 if 48 <= i <= 57 else 120 for i in range(256))  # digits -> "0", the rest -> "x"
+_DIGITS = b"0" * 19  # a run of 19 digits: maybe a number beyond 64 bits (a regex costs 15x more)
 
 
 def _out_of_range(value) -> bool:
