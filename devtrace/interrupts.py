@@ -89,6 +89,24 @@ def install_cli() -> None:
             signal.signal(signum, handler)
 
 
+_held = False  # the command line's start-up holds signals (hold_startup) until its entry point runs
+
+
+def hold_startup() -> None:
+    """Signals wait (``deferred``) while the command line starts, until ``release_startup``."""
+    global _held
+    if not _held:
+        _held = True
+        deferred.depth += 1
+
+
+def release_startup() -> None:
+    global _held
+    if _held:
+        _held = False
+        deferred.depth -= 1
+
+
 def settle() -> None:
     """The command has ended, its trace written: a signal from now on is ignored (never raised
     while the interpreter shuts down); one received before and still pending decides the status."""

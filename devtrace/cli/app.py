@@ -136,6 +136,7 @@ def main() -> None:
     from .. import interrupts
 
     interrupts.install_cli()
+    interrupts.release_startup()  # (a console script made before cli/entry.py calls this main directly)
     code = 1
     try:
         try:

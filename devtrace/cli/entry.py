@@ -10,8 +10,7 @@ def main() -> None:
 
     interrupts.install_cli()
     try:
-        if interrupts.deferred.depth:  # held since the package's start-up (devtrace/__init__.py)
-            interrupts.deferred.depth -= 1
+        interrupts.release_startup()  # held since the package's start-up (devtrace/__init__.py)
         from .app import main as app_main
     except interrupts.SIGNALLED as e:
         sys.exit(interrupts.status_of(e))
