@@ -10,8 +10,16 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 
 from . import hooks
+
+if getattr(sys, "orig_argv", [])[1:3] == ["-m", "devtrace"] or os.path.basename(sys.argv[0] if sys.argv else "") \
+        == "devtrace":
+    from .util import interrupts  # the command line (python -m devtrace, devtrace): signals handled from its start,
+
+    interrupts.install_cli()
+    interrupts.hold_startup()  # and held until its entry point can end it cleanly (cli/entry.py)
 
 # ``tf.__version__`` is the TensorFlow API level devtrace implements, so that programs' version
 # checks take TensorFlow 2.21's branch; devtrace's own version is ``__devtrace_version__``.

@@ -1,3 +1,3 @@
-from devtrace.cli.app import main
+from devtrace.cli.entry import main
 
 main()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..util import interrupts
 from ..errors import CheckFailed, ResourceExhaustedError, UsageError, debugging, internal_line, is_internal
-from ..output import MiB
+from ..output import MiB, printable
 from ..trace import events as ev
 
 MACHINE_FORMATS = ("jsonl", "dot")
@@ -63,10 +63,10 @@ def _report_exception(exc: BaseException, program: str) -> None:
     except Exception:  # noqa: BLE001 (the program's own __str__ failed: say so, as Python does)
         first = "<exception str() failed>"
     if is_internal(exc):
-        sys.stderr.write(internal_line(exc, debug) + "\n")
+        sys.stderr.write(printable(internal_line(exc, debug)) + "\n")
         return
     name = type(exc).__name__
-    sys.stderr.write(f"Error: {os.path.basename(program)} raised {name}" + (f": {first}" if first else "") + "\n")
+    sys.stderr.write(printable(f"Error: {os.path.basename(program)} raised {name}" + (f": {first}" if first else "")) + "\n")
 
 
 def record_memory_stats(ctx) -> None:
@@ -87,25 +87,23 @@ def _record(ctx) -> None:
         record_memory_stats(ctx)
 
 
-class _Terminated(BaseException):
-    """SIGTERM (a CI timeout, ``docker stop``) during the program: it ends like Ctrl-C does —
-    the trace is completed and written, and the exit status is 143."""
-
-
 def execute_program(ctx, program: str, args: list[str]) -> int:
     """Run ``program`` as ``__main__``; returns its exit status (1 when it raised)."""
     _check_program(program)
-    saved_term = signal.signal(signal.SIGTERM, interrupts.raising(_Terminated)) \
-        if threading.current_thread() is threading.main_thread() else None
-    saved_argv, saved_path = sys.argv, list(sys.path)
+    main_thread = threading.current_thread() is threading.main_thread()
+    saved_term = signal.signal(signal.SIGTERM, interrupts._term_handler) if main_thread else None
+    saved_int = signal.signal(signal.SIGINT, interrupts._handler) if main_thread else None  # KeyboardInterrupt
+    saved_argv, saved_path, saved_stdout = sys.argv, list(sys.path), sys.stdout
     sys.argv = [program, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(program)))
+    sys.stdout = getattr(sys.stdout, "raw_stream", sys.stdout)  # the program's own prints fail as in Python
     ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.machine.backend, ctx.trace.stream is not None))
     from ..api import as_tensorflow
 
     as_tensorflow.install()  # `import tensorflow` in the program gives devtrace
     pid, real_exit = os.getpid(), os._exit
     os._exit = _closing_exit(ctx, pid, real_exit)
+    spared = _spare_fds(ctx.trace.stream.fds() if ctx.trace.stream is not None else ())
     try:
         namespace = runpy.run_path(program, run_name="__main__")
         _record(ctx)  # while the program's tensors are still alive: "in use at exit"
@@ -124,9 +122,9 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     except KeyboardInterrupt:
         _record(ctx)
         status = 130
-    except _Terminated:
+    except interrupts.Terminated:
         _record(ctx)
-        sys.stderr.write(f"Error: {os.path.basename(program)} was terminated (SIGTERM)\n")
+        sys.stderr.write(f"Error: {printable(os.path.basename(program))} was terminated (SIGTERM)\n")
         status = 143
     except SyntaxError as e:
         _flush(sys.stdout)
@@ -145,19 +143,57 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
         status = 1
     finally:
         os._exit = real_exit
+        spared.close()
         if saved_term is not None:
             signal.signal(signal.SIGTERM, saved_term)
+            signal.signal(signal.SIGINT, saved_int)
         as_tensorflow.uninstall()
-        sys.argv, sys.path[:] = saved_argv, saved_path
         _flush(sys.stdout)
+        sys.argv, sys.path[:], sys.stdout = saved_argv, saved_path, saved_stdout
     if os.getpid() != pid:  # a child the program forked, leaving the program: it reports nothing
         sys.stderr.flush()
         real_exit(status)
     return status
 
 
+@contextlib.contextmanager
+def _spare(fds):
+    """While the program runs, ``os.close`` and ``os.closerange`` spare devtrace's own descriptors
+    (the trace file, its spool): a program that closes every inherited descriptor (a daemon
+    does) keeps its trace."""
+    real_close, real_closerange = os.close, os.closerange
+    ours = sorted(set(fds))
+
+    def close(fd):
+        if fd not in ours:
+            real_close(fd)
+
+    def closerange(low, high):
+        for fd in ours:
+            if low <= fd < high:
+                real_closerange(low, fd)
+                low = fd + 1
+        real_closerange(low, high)
+
+    os.close, os.closerange = close, closerange
+    try:
+        yield
+    finally:
+        os.close, os.closerange = real_close, real_closerange
+
+
+def _spare_fds(fds):
+    """``_spare(fds)``, entered now; ``close()`` leaves it."""
+    stack = contextlib.ExitStack()
+    if fds:
+        stack.enter_context(_spare(fds))
+    return stack
+
+
 def _flush(stream) -> None:
     """Flush what the program may have closed (``sys.stdout.close()``) or broken (a closed pipe)."""
+    if stream is None:  # devtrace was started with stdout closed
+        return
     try:
         stream.flush()
     except (ValueError, OSError):
@@ -181,6 +217,17 @@ def _closing_exit(ctx, pid, real_exit):
 
 
 def render(events, fmt: str, layout: str = "measured") -> str:
+    """``events`` as ``fmt``, safe to print: a name from a trace or a log never reaches the terminal
+    as a control character (escaped in text, ``\\uXXXX`` in JSON)."""
+    from ..output import printable_json, printable_text
+
+    text = _render(events, fmt, layout)
+    if fmt in ("jsonl", "timeline"):
+        return "\n".join(printable_json(line) for line in text.split("\n"))
+    return printable_text(text)
+
+
+def _render(events, fmt: str, layout: str = "measured") -> str:
     from ..trace import jsonl, render_dot, render_summary, render_table, render_tf1, render_tf2
 
     if fmt == "tf2":
@@ -222,28 +269,62 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
     try:
         with contextlib.redirect_stdout(sys.stderr) if owns_stdout else contextlib.nullcontext():
             status = execute_program(ctx, program, args)
+    except interrupts.SIGNALLED as e:  # before or after the program's own try: its start-up, its end
+        status = interrupts.status_of(e)
     finally:
-        ctx.trace.flush(final=True)
-        ctx.trace.stream = None
-        events.close(status)
-    if html is not None:
-        from . import _visual
+        status = _close_trace(ctx, events, status)
+    with amending(events):
+        if html is not None:
+            from . import _visual
 
-        _visual.write("html", events, html, "--html", layout=layout)
-    if output is not None and format_ == "timeline":
-        from . import _visual
+            _visual.write("html", events, html, "--html", layout=layout)
+        if output is not None and format_ == "timeline":
+            from . import _visual
 
-        _visual.write("timeline", events, output, "--output", layout=layout)
-    elif format_ != "tf2":
-        _write_format(events, format_, layout, output, sys.stdout if owns_stdout else stream_)
+            _visual.write("timeline", events, output, "--output", layout=layout)
+        elif format_ != "tf2":
+            _write_format(events, format_, layout, output, sys.stdout if owns_stdout else stream_)
     return status, events
+
+
+@contextlib.contextmanager
+def amending(events):
+    """A signal while the end of the run is written (a report, the checks): the trace's
+    ``trace_end`` is written again with the status the run ends with (130, 143)."""
+    try:
+        yield
+    except interrupts.SIGNALLED as e:
+        events.amend_end(interrupts.status_of(e))
+        raise
+
+
+def _close_trace(ctx, events, status):
+    """Flush the last events and write ``trace_end``, whatever signal comes meanwhile: a signal
+    (or one still pending) sets the status it ends with. Returns the status."""
+    closed = False
+    while True:
+        try:
+            if not closed:
+                with interrupts.deferred():
+                    ctx.trace.flush(final=True)
+                    ctx.trace.stream = None
+                    status = interrupts.exit_status(status) if status is not None else status
+                    closed = True
+                    events.close(status)
+            return status
+        except interrupts.SIGNALLED as e:
+            status = interrupts.status_of(e)
+            if closed:
+                events.amend_end(status)
 
 
 def _write_format(events, format_, layout, output, out) -> None:
     """The ``--format`` output, to ``-o FILE`` (atomically) or ``out``; JSON Lines are copied from
     the spool a line at a time (a million-op trace is never one string)."""
     if format_ == "jsonl":
-        chunks = (line.decode("utf-8") + "\n" for line in events.lines())
+        from ..output import printable_json
+
+        chunks = (printable_json(line.decode("utf-8")) + "\n" for line in events.lines())
     else:
         text = render(events, format_, layout)
         chunks = [text if not text or text.endswith("\n") else text + "\n"]
@@ -352,7 +433,7 @@ class Checks:
             return
         failures = self.failures(events)
         for line in failures:
-            sys.stderr.write(f"Check failed: {line}\n")
+            sys.stderr.write(f"Check failed: {printable(line)}\n")
         if failures:
             raise CheckFailed(f"{len(failures)} check{'s' if len(failures) > 1 else ''} failed")
 

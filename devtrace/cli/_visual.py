@@ -16,22 +16,26 @@ LAYOUTS = ("measured", "sequence")
 
 
 class _Stdout:
-    """Spool to an anonymous temp file; copy it to stdout on commit."""
+    """Spool to an anonymous temp file; copy it to stdout on commit (JSON with every non-printable
+    character escaped: a name from a trace never drives the terminal)."""
 
-    def __init__(self):
+    def __init__(self, json_text: bool):
         import tempfile
 
         self.file = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self.json_text = json_text
 
     def write(self, text):
         self.file.write(text)
 
     def commit(self):
-        import shutil
+        from ..output import printable_json
 
         self.file.seek(0)
         sys.stdout.flush()
-        shutil.copyfileobj(self.file, sys.stdout)
+        for line in self.file:
+            sys.stdout.write(printable_json(line[:-1]) + "\n" if self.json_text and line.endswith("\n")
+                             else printable_json(line) if self.json_text else line)
         sys.stdout.flush()
         self.file.close()
 
@@ -60,7 +64,7 @@ def write(kind: str, events, path: str | None, option: str = "-o", *, layout: st
     from ..output import AtomicOutput
 
     check_layout(layout)
-    out = _Stdout() if path is None or path == "-" else AtomicOutput(path, option)
+    out = _Stdout(kind != "html") if path is None or path == "-" else AtomicOutput(path, option)
     kwargs = {"layout": layout}
     if full_ops is not None:
         kwargs["full_ops"] = full_ops

@@ -39,23 +39,63 @@ def _new_app() -> typer.Typer:
 
 
 def handles_errors(fn):
-    """devtrace's own errors become ``Error: <one line>`` and their exit code, never a traceback."""
+    """devtrace's own errors become ``Error: <one line>`` and their exit code, never a traceback;
+    Ctrl-C and SIGTERM reach ``main`` (click would make Ctrl-C "Aborted!", exit 1)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from ..errors import DevtraceError
+        from ..output import printable
 
         try:
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
+            sys.stdout.flush()  # a full disk or a closed descriptor shows here, as one line
+            return result
         except DevtraceError as e:
-            sys.stdout.flush()
-            sys.stderr.write(f"Error: {e}\n")
+            _flush_quietly(sys.stdout)
+            sys.stderr.write(f"Error: {printable(str(e))}\n")
             raise typer.Exit(e.exit_code) from None
         except BrokenPipeError:  # `devtrace diff a b | head`: the reader left; end as a tool SIGPIPE stopped
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _to_devnull(1)
             raise typer.Exit(128 + 13) from None
+        except KeyboardInterrupt:
+            from ..util.interrupts import Interrupted
+
+            raise Interrupted() from None
 
     return wrapper
+
+
+def _flush_quietly(stream) -> None:
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _to_devnull(fd: int) -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _standard_streams() -> None:
+    """A descriptor 0, 1 or 2 closed when devtrace starts is opened on ``/dev/null``, so that no
+    file devtrace opens later (a trace) takes its number and receives what is printed; stdout is
+    guarded (``output.GuardedStream``): a write that fails is one line naming it."""
+    from ..output import GuardedStream
+
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.open(os.devnull, os.O_RDWR)  # the lowest free descriptor: this one
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")
+    if sys.stderr is None:  # errors have nowhere to go; the exit status still says what happened
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    if not isinstance(sys.stdout, GuardedStream):
+        sys.stdout = GuardedStream(sys.stdout, "stdout")
 
 
 def _version(value: bool):
@@ -91,6 +131,46 @@ def __getattr__(name):
 
 
 def main() -> None:
-    command = sys.argv[1] if len(sys.argv) > 1 else None
-    completing = "_DEVTRACE_COMPLETE" in os.environ
-    build_app(command if command in COMMANDS and not completing else None)(prog_name="devtrace")
+    """The command line: its exit status is the command's, or 130/143 when a signal ended it at
+    any moment (temp files removed); a failed final write of stdout is one line."""
+    from ..util import interrupts
+
+    interrupts.install_cli()
+    interrupts.release_startup()  # (a console script made before cli/entry.py calls this main directly)
+    code = 1
+    try:
+        try:
+            _standard_streams()
+            command = sys.argv[1] if len(sys.argv) > 1 else None
+            completing = "_DEVTRACE_COMPLETE" in os.environ
+            build_app(command if command in COMMANDS and not completing else None)(prog_name="devtrace")
+            code = 0
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except interrupts.SIGNALLED as e:
+            code = interrupts.status_of(e)
+        with interrupts.deferred():
+            code = _final_flush(code)
+    except interrupts.SIGNALLED as e:
+        code = interrupts.status_of(e)
+    finally:
+        interrupts.settle()
+        from ..output import cleanup_temps
+
+        cleanup_temps()
+    sys.exit(interrupts.exit_status(code))
+
+
+def _final_flush(code: int) -> int:
+    from ..errors import UsageError
+    from ..output import printable
+
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _to_devnull(1)
+        return 141 if code == 0 else code
+    except UsageError as e:
+        sys.stderr.write(f"Error: {printable(str(e))}\n")
+        return 2 if code == 0 else code
+    return code

@@ -35,10 +35,10 @@ def diff(
         obj["failures"] = failed
         _output.print_json(obj)
     else:
-        sys.stdout.writelines(d.render_lines(result))
+        sys.stdout.writelines(_output.printable_text(line) for line in d.render_lines(result))
     if failed:
         sys.stdout.flush()
         for line in failed[1:]:
-            sys.stderr.write(f"Check failed: --fail-on {line}\n")
+            sys.stderr.write(f"Check failed: --fail-on {_output.printable(line)}\n")
         raise CheckFailed(f"--fail-on {failed[0]}" if len(failed) == 1
                           else f"{len(failed)} checks failed; first: --fail-on {failed[0]}")

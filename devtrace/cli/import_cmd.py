@@ -39,19 +39,15 @@ def import_(
         raise UsageError("--json and --format cannot be combined (--format jsonl writes a trace file)")
     output = _output.output_path(output, "--output", [(logfile if logfile != "-" else None, "the log being imported")])
     output = None if output == "-" else output
-    if logfile == "-":
-        name, data = "<stdin>", sys.stdin.buffer.read()
-    else:
-        name = logfile
-        try:
-            with open(logfile, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise UsageError(f"{logfile}: cannot read ({e.strerror or e})") from None
-    from ._progress import bar
+    from ..trace.lines import read_lines
+    from ._progress import bar, file_size
 
-    with bar(f"parsing {name}", data.count(b"\n"), unit="lines") as update:
-        events, stats = tflog.parse(data, name, program=None if logfile == "-" else logfile, progress=update)
+    name = "<stdin>" if logfile == "-" else logfile
+    source = sys.stdin.buffer if logfile == "-" else logfile
+    with bar(f"parsing {_output.printable(name)}", 0 if logfile == "-" else file_size(logfile)) as update:
+        lines = read_lines(source, name, "a TensorFlow log", update)  # bounded: any input, any size
+        events, stats = tflog.parse_lines(((n, line.decode("utf-8", errors="replace")) for n, line, _ in lines),
+                                          name, program=None if logfile == "-" else logfile)
     ops = sum(1 for e in events if e.kind == "op_placed")
 
     if json_:
@@ -70,6 +66,6 @@ def import_(
 
         print_placement_table(events)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(_output.printable_text(text) if format != "jsonl" else text)
     sys.stdout.flush()
-    sys.stderr.write(stats.note(ops) + "\n")
+    _output.note(stats.note(ops))

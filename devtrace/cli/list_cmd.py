@@ -70,7 +70,7 @@ def device_report(ctx) -> dict:
 
 def print_report(report: dict, physical=True, logical=True) -> None:
     from ..output import format_mib
-    from ..output import print_table
+    from ..output import print_table, printable
 
     backend = report["backend"]
     if physical:
@@ -94,6 +94,6 @@ def print_report(report: dict, physical=True, logical=True) -> None:
         print_table(["LOGICAL DEVICE", "TYPE", "ON", "LIMIT", "RESERVED", "POLICY"], rows,
                     title="Logical devices", right=(3, 4))
     for gpu in report.get("unavailable", ()):
-        print(f"Note: GPU {gpu['index']} is unavailable: {gpu['reason']}")
+        print(printable(f"Note: GPU {gpu['index']} is unavailable: {gpu['reason']}"))
     if report["note"]:
-        print(f"Note: {report['note']}")
+        print(printable(f"Note: {report['note']}"))

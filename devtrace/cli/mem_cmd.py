@@ -102,7 +102,7 @@ def _human(nbytes) -> str:
 
 def print_memory(report) -> None:
     from ..output import format_mib
-    from ..output import print_table
+    from ..output import print_table, printable
 
     ran = report["program"] is not None
     headers = ["DEVICE", "ON", "TOTAL", "LIMIT", "RESERVED", "LEFT FOR OTHERS", "POLICY"]
@@ -135,4 +135,4 @@ def print_memory(report) -> None:
                   f"GPUs: {parts}; {format_mib(p['reserved'])} reserved, "
                   f"{format_mib(p['left_for_others'])} left for others")
     if report["note"]:
-        print(f"Note: {report['note']}")
+        print(printable(f"Note: {report['note']}"))

@@ -74,6 +74,10 @@ def run(
     status, events = _program.run_program(ctx, program, args or [], log_placement=log_placement, format_=format_,
                                           trace_path=trace, log_to=log_to, output=output, html=html, layout=layout,
                                           keep_events=checks.active, trace_limit=trace_limit)
-    if status != 0:
-        raise typer.Exit(status)
-    checks.enforce(events)
+    try:
+        with _program.amending(events):
+            if status != 0:
+                raise typer.Exit(status)
+            checks.enforce(events)
+    finally:
+        events.release()

@@ -27,16 +27,20 @@ def _convert(kind, trace, output, layout, full_ops, sample_every, what):
     _visual.check_layout(layout)
     if kind == "html":
         _visual.check_plotly("devtrace report")
-    from ..output import output_path
+    from ..errors import UsageError
+    from ..output import is_terminal, note, output_path, printable, shown
 
     output = output_path(output, "--output", [(trace, "the trace being converted")])
+    if kind == "html" and output in (None, "-") and is_terminal(sys.stdout):
+        raise UsageError("devtrace report writes an HTML file, not text for a terminal: give -o FILE.html "
+                         "(or redirect stdout)")
     from ._progress import bar, file_size
 
-    with bar(f"reading {trace}", file_size(trace)) as update:
+    with bar(f"reading {printable(trace)}", file_size(trace)) as update:
         tl = _visual.write(kind, iter_read(trace, update), output, "--output", layout=layout, full_ops=full_ops,
                            sample_every=sample_every, source=trace, require_events=True)
     if output not in (None, "-"):
-        sys.stderr.write(_visual.note(tl, output, what) + "\n")
+        note(_visual.note(tl, shown(output), what))
 
 
 def timeline(trace: Trace, output: Output = None, layout: Layout = "measured", full_ops: FullOps = None,

@@ -94,13 +94,42 @@ def _load_toml(path: str) -> dict:
         import tomli as tomllib
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            data = f.read(_MAX_MACHINE_FILE + 1)  # bounded: a machine file is a few lines
     except FileNotFoundError:
         raise UsageError(f"machine file not found: {path}") from None
     except OSError as e:
         raise UsageError(f"cannot read machine file {path}: {e.strerror}") from None
+    if b"\0" in data:
+        raise UsageError(f"{path}: binary data, not a TOML machine file")
+    if len(data) > _MAX_MACHINE_FILE:
+        raise UsageError(f"{path}: larger than {_MAX_MACHINE_FILE >> 10} KiB, not a machine file")
+    if data.count(b"[") + data.count(b"{") > 64 and _too_deep(data):
+        raise UsageError(f"{path}: not valid TOML: arrays or tables nested more than 32 deep")
+    try:
+        return tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise UsageError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise UsageError(f"{path}: not valid TOML: nested too deeply") from None
+
+
+_MAX_MACHINE_FILE = 1 << 20
+
+
+def _too_deep(data: bytes, limit: int = 32) -> bool:
+    """Arrays or inline tables nested deeper than ``limit`` (tomllib recurses once per level)."""
+    import re
+
+    depth = 0
+    for m in re.finditer(rb'[\[\]{}]|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'', data):
+        c = m.group()
+        if c in (b"[", b"{"):
+            depth += 1
+            if depth > limit:
+                return True
+        elif c in (b"]", b"}"):
+            depth -= 1
+    return False
 
 
 def _field(path, where, entry, key, kind, required=True):

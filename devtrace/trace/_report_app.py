@@ -136,7 +136,7 @@ var rowOf = {}, tickText = [], tickVals = [];
 M.order.forEach(function (ti, k) {
   var t = tracks[ti], shared = perGroup[t.group] > 1;
   rowOf[ti] = k; tickVals.push(k);
-  tickText.push(t.short + (shared ? " (" + groups[t.group].label.replace(/ \(physical\).*/, "") + ")" : ""));
+  tickText.push(esc(t.short + (shared ? " (" + groups[t.group].label.replace(/ \(physical\).*/, "") + ")" : "")));
 });
 var sessionRow = null, runRow = null, nrows = M.order.length;
 if (sessions.length || messages.length) { sessionRow = nrows++; tickVals.push(sessionRow); tickText.push("sessions & log"); }
@@ -151,16 +151,16 @@ function segments(list, row, x, w, text) {  // thick line segments: one SVG path
 }
 function bars(name, list, color, row, x, w, text, width, extra) {
   var s = segments(list, row, x, w, text);
-  var tr = {type: "scatter", mode: "lines", name: name, x: s.xs, y: s.ys, hovertext: s.text, hoverinfo: "text",
+  var tr = {type: "scatter", mode: "lines", name: esc(name), x: s.xs, y: s.ys, hovertext: s.text, hoverinfo: "text",
             line: {color: color, width: width || BAR}, connectgaps: false};
   for (var k in extra || {}) tr[k] = extra[k];
   return tr;
 }
 function opText(o) {
   var t = tracks[o.t].short;
-  if (o.late) return o.op + " #" + o.seq + " on " + t + "<br>(sampled out; drawn because a copy reads it)";
+  if (o.late) return esc(o.op) + " #" + o.seq + " on " + esc(t) + "<br>(sampled out; drawn because a copy reads it)";
   return "<b>" + esc(o.op) + "</b> #" + o.seq + " on " + esc(t) + " \u2014 " + esc(o.reason) + (o.node ? "<br>node " + esc(o.node) : "") +
-    "<br>requested " + esc(o.req || "(none)") + "<br>" + (o.shape ? "[" + o.shape.join(",") + "] " : "") + esc(o.dtype || "") +
+    "<br>requested " + esc(o.req || "(none)") + "<br>" + (o.shape ? "[" + esc(o.shape.join(",")) + "] " : "") + esc(o.dtype || "") +
     (o.bytes != null ? " \u00b7 " + fmtBytes(o.bytes) : "") + (o.ns ? "<br>kernel " + fmtNs(o.ns) : "") + (o.mem != null ? "<br>in use on " + esc(t) + " after it: " + fmtBytes(o.mem) : "");
 }
 function copyText(c) { return esc(c.name) + ": " + fmtBytes(c.bytes) + " " + esc(tracks[c.src].short) + " \u2192 " + esc(tracks[c.t].short) + "<br>for " + esc(c.op) + " #" + c.seq + " (input " + c.index + ")" + (c.producer != null ? ", output of #" + c.producer : ""); }

@@ -13,6 +13,7 @@ import os
 
 from ..errors import UsageError
 from .events import EVENT_TYPES, SCHEMA, TraceEnd, TraceStart
+from .lines import MAX_DEPTH, read_lines, too_deep
 
 
 def dumps(events) -> str:
@@ -37,11 +38,10 @@ class Stream:
 
         self.path, self.option, self.error = path, option, None
         self.target = None
+        self._written = self._end_at = None  # bytes of whole lines in the file; where trace_end starts
         if path is not None:
-            try:
-                self.target = open(path, "wb")
-            except OSError as e:
-                raise UsageError(f"{option} {path}: cannot write ({e.strerror or e})") from None
+            self.target = _open_owned(path, option)
+            self._written = 0
         self.spool = tempfile.TemporaryFile() if spool else None  # unlinked: nothing is left behind
         self.count, self.pid = 0, os.getpid()
         self._encode = json.JSONEncoder(ensure_ascii=False).encode
@@ -69,10 +69,11 @@ class Stream:
                 self.spool = None
         if self.target is not None:
             try:
-                self.target.write(data)
-                self.target.flush()
+                _write_all(self.target, data)
+                self._written += len(data)
             except OSError as e:
-                self.error = f"{self.option} {self.path}: cannot write ({e.strerror or e})"
+                self.error = f"{self.option} {_shown(self.path)}: cannot write ({e.strerror or e})"
+                self._cut_to_whole_lines()
                 self._close_target()
 
     def close(self, status: int | None) -> None:
@@ -82,10 +83,50 @@ class Stream:
             footer = self.limiter.record() if self.limiter is not None else None
             if footer is not None:  # what --trace-limit left out, counted
                 self.write([footer])
+            self._end_at = self._written
             self.write([TraceEnd(status, self.count)])
-        self._close_target()
         if self.error is not None:
+            self._close_target()
             raise UsageError(self.error)
+
+    def amend_end(self, status: int) -> None:
+        """A signal after ``close`` (while the end of the run was being written): the file's
+        ``trace_end`` is written again with the status the run ends with."""
+        target = self.target
+        if target is None or self._end_at is None or self.error is not None:
+            return
+        from ..util import interrupts
+
+        with interrupts.deferred():
+            try:
+                target.seek(self._end_at)
+                target.truncate()
+                _write_all(target, _encode_lines([TraceEnd(status, self.count - 1)], self._encode, self._names).encode())
+            except OSError:
+                pass  # a pipe, /dev/stdout: its trace_end stays
+
+    def fds(self) -> tuple:
+        """The descriptors this stream writes: a program closing every inherited one spares them."""
+        return tuple(f.fileno() for f in (self.target, self.spool) if f is not None and not f.closed)
+
+    def release(self) -> None:
+        """Close the ``--trace`` file, and with it give up its lock."""
+        self._close_target()
+
+    def _cut_to_whole_lines(self) -> None:
+        """After a failed write (a full disk), the file ends at its last whole line (what the failed
+        batch got onto the disk is kept, up to its last newline)."""
+        try:
+            fd = self.target.fileno()
+            size = os.fstat(fd).st_size
+            keep = self._written
+            if size > keep:
+                tail = os.pread(fd, min(size - keep, 1 << 20), max(keep, size - (1 << 20)))
+                if b"\n" in tail:
+                    keep = max(keep, size - len(tail) + tail.rindex(b"\n") + 1)
+            os.ftruncate(fd, keep)
+        except (OSError, ValueError):
+            pass
 
     def _close_target(self) -> None:
         target, self.target = self.target, None
@@ -93,7 +134,7 @@ class Stream:
             try:
                 target.close()
             except OSError as e:
-                self.error = self.error or f"{self.option} {self.path}: cannot write ({e.strerror or e})"
+                self.error = self.error or f"{self.option} {_shown(self.path)}: cannot write ({e.strerror or e})"
 
     def lines(self):
         """The spooled lines (bytes), read with ``pread``: several readers may interleave."""
@@ -118,6 +159,48 @@ class Stream:
             record = loads(raw)
             del record["schema"]
             yield types[record.pop("event")](**record)
+
+
+def _shown(path) -> str:
+    from ..output import printable, shown
+
+    return printable(shown(path))
+
+
+def _open_owned(path, option):
+    """The ``--trace`` file, emptied once this run holds its lock (``flock``): one run writes a
+    trace file at a time; a second is refused in one line (exit 2), before it empties anything."""
+    import fcntl
+    import stat
+
+    try:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)  # read back after a failed write
+        except PermissionError:  # a write-only destination (/dev/stdout onto a write-only file)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    except OSError as e:
+        raise UsageError(f"{option} {_shown(path)}: cannot write ({e.strerror or e})") from None
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise UsageError(f"{option} {_shown(path)}: another devtrace run is writing this trace; wait for "
+                                 f"it to end or choose another file") from None
+            os.ftruncate(fd, 0)
+        return open(fd, "wb", buffering=0)  # unbuffered: what a failed write left is known (whole lines kept)
+    except BaseException as e:
+        os.close(fd)
+        if isinstance(e, OSError):
+            raise UsageError(f"{option} {_shown(path)}: cannot write ({e.strerror or e})") from None
+        raise
+
+
+def _write_all(f, data: bytes) -> None:
+    """All of ``data`` to the unbuffered file ``f`` (a partial write goes on; a full disk raises)."""
+    view = memoryview(data)
+    while view:
+        view = view[f.write(view):]
 
 
 def _encode_lines(events, encode, names) -> str:
@@ -230,12 +313,16 @@ def _parse(raw: str, name: str, lineno: int, known: dict):
     """The event on one line, or ``None`` for a blank line; ``UsageError`` naming file and line."""
     if not raw.strip():
         return None
+    if too_deep(raw):
+        raise UsageError(f"{name}:{lineno}: not a devtrace trace (JSON nested more than {MAX_DEPTH} deep)")
     try:
         record = json.loads(raw)
     except ValueError:
         raise UsageError(f"{name}:{lineno}: not a devtrace trace (line is not JSON)") from None
     if not isinstance(record, dict):
         raise UsageError(f"{name}:{lineno}: not a devtrace trace (line is not a JSON object)")
+    if _DIGITS in raw.encode().translate(_DIGIT_MAP) and _out_of_range(record):
+        raise UsageError(f"{name}:{lineno}: not a devtrace trace (a number beyond 64 bits)")
     schema = record.get("schema")
     if schema is not None and schema != SCHEMA:
         raise UsageError(f"{name}: trace schema {json.dumps(schema)} is not supported "
@@ -276,6 +363,23 @@ def _parse(raw: str, name: str, lineno: int, known: dict):
         raise UsageError(f"{name}:{lineno}: invalid {kind} event ({detail})") from None
 
 
+_DIGIT_MAP = bytes(48 if 48 <= i <= 57 else 120 for i in range(256))  # digits -> "0", the rest -> "x"
+_DIGITS = b"0" * 19  # a run of 19 digits: maybe a number beyond 64 bits (a regex costs 15x more)
+
+
+def _out_of_range(value) -> bool:
+    """A number no 64-bit counter holds, anywhere in ``value`` (nesting is bounded: ``MAX_DEPTH``)."""
+    if type(value) is int:
+        return not -(1 << 63) <= value < 1 << 63
+    if type(value) is float:
+        return value != value or abs(value) == float("inf")
+    if isinstance(value, dict):
+        value = value.values()
+    elif not isinstance(value, list):
+        return False
+    return any(_out_of_range(v) for v in value)
+
+
 def loads(text: str, name: str = "<trace>") -> list:
     """Parse JSONL text; ``name`` is used in error messages."""
     if not text.strip():
@@ -294,60 +398,55 @@ def _cut_off(first, last) -> bool:
 
 
 def _warn_cut_off(name: str) -> None:
-    import sys
+    from ..output import warning
 
-    sys.stderr.write(f"Warning: {name}: the trace was cut off before its run ended (no trace_end record: "
-                     f"os._exit or a kill); it holds the run up to its last line\n")
+    warning(f"{name}: the trace was cut off before its run ended (no trace_end record: "
+            f"os._exit or a kill); it holds the run up to its last line")
 
 
 def iter_read(path, progress=None):
-    """The events of a JSONL trace file, one at a time: the whole file is never in memory.
-    Same rules and messages as :func:`read`, checked line by line as the file is read.
-    ``progress(bytes_read)`` is called every few thousand lines (a progress bar)."""
+    """The events of a JSONL trace file, one at a time, in bounded memory (``lines.read_lines``:
+    binary input refused from its first bytes, no line longer than ``MAX_LINE``). A last line
+    cut short (a full disk, a kill mid-write: no newline, not a record) ends the trace: it is
+    read up to its last whole line and says it was cut. ``progress(bytes_read)`` drives a
+    progress bar."""
     name = str(path)
-    try:
-        f = open(path, "rb")
-    except OSError as e:
-        raise UsageError(f"{name}: cannot read trace ({e.strerror or e})") from None
     known: dict = {}
-    count, first, last, done = 0, None, None, 0
-    with f:
+    count, first, last = 0, None, None
+    lines = read_lines(path, name, "a devtrace trace", progress, binary="not a devtrace trace (binary file)",
+                       cannot="cannot read trace")
+    for lineno, raw, whole in lines:
         try:
-            for lineno, raw in enumerate(f, 1):
-                done += len(raw)
-                if progress is not None and not lineno & 4095:
-                    progress(done)
-                if b"\0" in raw:
-                    raise UsageError(f"{name}: not a devtrace trace (binary file)")
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    raise UsageError(f"{name}: not a devtrace trace (not UTF-8 text)") from None
-                event = _parse(text, name, lineno, known)
-                if event is not None:
-                    count += 1
-                    first, last = first or event, event
-                    yield event
-        except OSError as e:
-            raise UsageError(f"{name}: cannot read trace ({e.strerror or e})") from None
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            if not whole and count:
+                _warn_cut_mid_line(name, lineno)
+                return
+            raise UsageError(f"{name}: not a devtrace trace (not UTF-8 text)") from None
+        try:
+            event = _parse(text, name, lineno, known)
+        except UsageError:
+            if whole or count == 0:
+                raise
+            _warn_cut_mid_line(name, lineno)
+            return
+        if event is not None:
+            count += 1
+            first, last = first or event, event
+            yield event
     if count == 0:
         raise UsageError(f"{name}: empty file, not a devtrace trace")
     if _cut_off(first, last):
         _warn_cut_off(name)
 
 
+def _warn_cut_mid_line(name: str, lineno: int) -> None:
+    from ..output import warning
+
+    warning(f"{name}: the trace was cut off mid-line (line {lineno} is incomplete: a full disk or a kill "
+            f"while writing); it holds the run up to line {lineno - 1}")
+
+
 def read(path) -> list:
     """Events of a JSONL trace file; ``UsageError`` (one line) for anything that isn't one."""
-    name = str(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise UsageError(f"{name}: cannot read trace ({e.strerror or e})") from None
-    if b"\0" in data:
-        raise UsageError(f"{name}: not a devtrace trace (binary file)")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"{name}: not a devtrace trace (not UTF-8 text)") from None
-    return loads(text, name)
+    return list(iter_read(path))

@@ -363,13 +363,30 @@ def parse(text: str | bytes, name: str = "input", program: str | None = None, pr
         text = bytes(text).decode("utf-8", errors="replace")
     if "\0" in text:
         raise UsageError(f"{name}: binary data, not a TensorFlow log")
-    if not text.strip():
-        raise UsageError(f"{name}: empty, no TensorFlow log to import")
+
+    def numbered():
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            yield lineno, raw
+            if progress is not None and not lineno & 4095:
+                progress(lineno)  # lines parsed (a progress bar)
+
+    return parse_lines(numbered(), name, program)
+
+
+def parse_lines(lines, name: str = "input", program: str | None = None):
+    """``parse`` over ``(lineno, text)`` pairs (``lines.read_lines`` gives them from any input in
+    bounded memory)."""
     parser = _Parser()
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        parser.feed(lineno, raw)
-        if progress is not None and not lineno & 4095:
-            progress(lineno)  # lines parsed (a progress bar)
+    blank, lineno = True, 0
+    for _, text in lines:
+        if "\0" in text:
+            raise UsageError(f"{name}: binary data, not a TensorFlow log")
+        for raw in text.splitlines() or [""]:  # \r and the other line breaks str.splitlines knows, too
+            lineno += 1
+            blank = blank and not raw.strip()
+            parser.feed(lineno, raw)
+    if blank:
+        raise UsageError(f"{name}: empty, no TensorFlow log to import")
     events = parser.finish(program)
     if len(events) == 1:
         raise UsageError(f"{name}: no device placement lines in {_n(parser.stats.lines, 'line')} "

@@ -37,18 +37,91 @@ class deferred:
         deferred.depth -= 1
 
 
+class Terminated(BaseException):
+    """SIGTERM (a CI timeout, ``docker stop``) in ``devtrace``: it ends like Ctrl-C does — the trace
+    is completed and written, temp files removed, and the exit status is 143."""
+
+    status = 143
+
+
+class Interrupted(BaseException):
+    """Ctrl-C in ``devtrace`` outside the program it runs (which gets ``KeyboardInterrupt``): not a
+    ``KeyboardInterrupt``, so that click does not turn it into "Aborted!" (exit 1). Exit 130."""
+
+    status = 130
+
+
+SIGNALLED = (KeyboardInterrupt, Interrupted, Terminated)
+
+
+def status_of(e: BaseException) -> int:
+    """130 or 143: the exit status of a run a signal ended."""
+    return getattr(e, "status", 130)
+
+
+pending = None  # a signal received but not yet raised (deferred): its number, until it is raised
+
+
 def raising(exception_type):
     """A signal handler that raises ``exception_type`` — or, inside a finalizer or a ``deferred``
-    block, sends the same signal again a moment later (``devtrace run`` ends on SIGTERM with it too)."""
+    block, sends the same signal again a moment later (``devtrace run`` ends on SIGTERM with it too).
+    Until it is raised the signal stays ``pending``: whoever ends the process exits with it even
+    if the retry never comes."""
     def handler(signum, frame):
+        global pending
         if deferred.depth or _in_finalizer(frame):
-            threading.Timer(_RETRY_SECONDS, os.kill, (os.getpid(), signum)).start()
+            pending = signum
+            timer = threading.Timer(_RETRY_SECONDS, os.kill, (os.getpid(), signum))
+            timer.daemon = True  # never holds the process open at exit
+            timer.start()
             return
+        pending = None
         raise exception_type
     return handler
 
 
+def install_cli() -> None:
+    """``devtrace``'s own handlers, from its first moment to its last: SIGINT raises
+    ``KeyboardInterrupt`` and SIGTERM ``Terminated`` (exit 130 and 143), never inside a finalizer
+    or a ``deferred`` block."""
+    for signum, handler in ((signal.SIGINT, _cli_handler), (signal.SIGTERM, _term_handler)):
+        if signal.getsignal(signum) is not signal.SIG_IGN:  # ignored by whoever started it (nohup, &): still
+            signal.signal(signum, handler)
+
+
+_held = False  # the command line's start-up holds signals (hold_startup) until its entry point runs
+
+
+def hold_startup() -> None:
+    """Signals wait (``deferred``) while the command line starts, until ``release_startup``."""
+    global _held
+    if not _held:
+        _held = True
+        deferred.depth += 1
+
+
+def release_startup() -> None:
+    global _held
+    if _held:
+        _held = False
+        deferred.depth -= 1
+
+
+def settle() -> None:
+    """The command has ended, its trace written: a signal from now on is ignored (never raised
+    while the interpreter shuts down); one received before and still pending decides the status."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def exit_status(code: int) -> int:
+    """The exit status, a signal still pending deciding it (128 + its number)."""
+    return 128 + pending if pending is not None else code
+
+
 _handler = raising(KeyboardInterrupt)
+_term_handler = raising(Terminated)
+_cli_handler = raising(Interrupted)
 
 
 def install() -> bool:
