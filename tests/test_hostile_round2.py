@@ -504,7 +504,7 @@ def test_every_field_of_a_trace_given_a_hostile_value_is_read_or_refused_never_a
 
 
 def test_a_signal_while_the_end_of_the_run_is_written_rewrites_its_trace_end(tmp_path, monkeypatch):
-    from devtrace import interrupts
+    from devtrace.util import interrupts
     from devtrace.cli import _program
     from devtrace.cli._flags import configure
 
