@@ -77,6 +77,11 @@ _LAZY.update({
     "bitwise": ("devtrace.api", "bitwise"),
     "io": ("devtrace.api", "io"),
     "raw_ops": ("devtrace.api", "raw_ops"),
+    "zeros_initializer": ("devtrace.init_ops", "Zeros"),
+    "ones_initializer": ("devtrace.init_ops", "Ones"),
+    "constant_initializer": ("devtrace.init_ops", "Constant"),
+    "random_uniform_initializer": ("devtrace.init_ops", "RandomUniform"),
+    "random_normal_initializer": ("devtrace.init_ops", "RandomNormal"),
 })
 
 

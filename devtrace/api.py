@@ -4,6 +4,7 @@ declarations' public names."""
 
 from __future__ import annotations
 
+from . import gfile as _gfile
 from .namespace import Namespace
 from .ops import API
 from .runtime import dtypes as _dtypes
@@ -32,7 +33,7 @@ nn = namespace("nn")
 ragged = namespace("ragged")
 sparse = namespace("sparse")
 bitwise = namespace("bitwise")
-io = namespace("io")
+io = namespace("io", gfile=_gfile.namespace)
 raw_ops = namespace("raw_ops")  # none of TensorFlow's raw op functions yet: each says so
 # tf.version: the TensorFlow release devtrace's API follows (2.21's values, as that build reports them)
 version = Namespace(_prefix="version", VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",
