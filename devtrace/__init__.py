@@ -77,6 +77,7 @@ _LAZY.update({
     "bitwise": ("devtrace.api", "bitwise"),
     "io": ("devtrace.api", "io"),
     "raw_ops": ("devtrace.api", "raw_ops"),
+    "control_dependencies": ("devtrace.api", "control_dependencies"),
     "zeros_initializer": ("devtrace.init_ops", "Zeros"),
     "ones_initializer": ("devtrace.init_ops", "Ones"),
     "constant_initializer": ("devtrace.init_ops", "Constant"),

@@ -29,7 +29,7 @@ experimental = namespace("experimental", numpy=Namespace(_prefix="experimental.n
 strings = namespace("strings")
 math = namespace("math")
 linalg = namespace("linalg")
-nn = namespace("nn")
+nn = namespace("nn", experimental=namespace("nn.experimental"))
 ragged = namespace("ragged")
 sparse = namespace("sparse")
 bitwise = namespace("bitwise")
@@ -55,3 +55,19 @@ def is_tensor(x) -> bool:
     from .runtime.tensor import Tensor
 
     return isinstance(x, (Tensor, Variable))
+
+
+def control_dependencies(control_inputs):
+    """``tf.control_dependencies``: in a graph (a ``tf.function``'s, a TF1 one) the ops built
+    inside run after ``control_inputs``; eagerly every op has run already, so it only calls the
+    callables among them (as TensorFlow does) and changes nothing."""
+    import contextlib
+
+    if scopes.executing_eagerly():
+        for control in control_inputs or ():
+            if callable(control):
+                control()
+        return contextlib.nullcontext()
+    from .runtime.graph.graph import get_default_graph
+
+    return get_default_graph().control_dependencies(control_inputs)

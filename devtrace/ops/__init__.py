@@ -16,6 +16,7 @@ from . import optional_ops  # noqa: F401,I001 (what a cond's gradient reads its 
 from .declare import API
 from . import cast_ops, complex_ops, fft_ops  # noqa: F401,I001
 from . import check_ops  # noqa: F401,I001 (tf.debugging's assert_*)
+from . import nn_dropout  # noqa: F401,I001 (tf.nn.experimental's dropouts)
 from . import ragged_dispatch, ragged_shape  # noqa: F401,I001 (RaggedTensor operands: after the ops they dispatch)
 from . import bfloat16_ops, complex_grad, random_grad, segment_grad  # noqa: F401,I001 (after the ops they re-kernel or differentiate)
 
