@@ -78,6 +78,8 @@ _LAZY.update({
     "io": ("devtrace.api", "io"),
     "raw_ops": ("devtrace.api", "raw_ops"),
     "control_dependencies": ("devtrace.api", "control_dependencies"),
+    "inside_function": ("devtrace.api", "inside_function"),
+    "autodiff": ("devtrace.autodiff", None),
     "zeros_initializer": ("devtrace.init_ops", "Zeros"),
     "ones_initializer": ("devtrace.init_ops", "Ones"),
     "constant_initializer": ("devtrace.init_ops", "Constant"),

@@ -71,3 +71,11 @@ def control_dependencies(control_inputs):
     from .runtime.graph.graph import get_default_graph
 
     return get_default_graph().control_dependencies(control_inputs)
+
+
+def inside_function() -> bool:
+    """``tf.inside_function``: whether ops are being built into a ``tf.function``'s graph."""
+    from .runtime.graph.func_graph import FuncGraph
+    from .runtime.graph.graph import get_default_graph
+
+    return not scopes.executing_eagerly() and isinstance(get_default_graph(), FuncGraph)

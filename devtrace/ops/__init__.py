@@ -17,6 +17,7 @@ from .declare import API
 from . import cast_ops, complex_ops, fft_ops  # noqa: F401,I001
 from . import check_ops  # noqa: F401,I001 (tf.debugging's assert_*)
 from . import nn_dropout  # noqa: F401,I001 (tf.nn.experimental's dropouts)
+from . import check_static  # noqa: F401,I001 (tf.debugging's dtype and rank checks)
 from . import ragged_dispatch, ragged_shape  # noqa: F401,I001 (RaggedTensor operands: after the ops they dispatch)
 from . import bfloat16_ops, complex_grad, random_grad, segment_grad  # noqa: F401,I001 (after the ops they re-kernel or differentiate)
 
