@@ -73,6 +73,14 @@ LAZY.update({
     "bitwise": ("devtrace.api.namespaces", "bitwise"),
     "io": ("devtrace.api.namespaces", "io"),
     "raw_ops": ("devtrace.api.namespaces", "raw_ops"),
+    "control_dependencies": ("devtrace.api.namespaces", "control_dependencies"),
+    "inside_function": ("devtrace.api.namespaces", "inside_function"),
+    "autodiff": ("devtrace.api.autodiff", None),
+    "zeros_initializer": ("devtrace.ops.init_ops", "Zeros"),
+    "ones_initializer": ("devtrace.ops.init_ops", "Ones"),
+    "constant_initializer": ("devtrace.ops.init_ops", "Constant"),
+    "random_uniform_initializer": ("devtrace.ops.init_ops", "RandomUniform"),
+    "random_normal_initializer": ("devtrace.ops.init_ops", "RandomNormal"),
 })
 
 

@@ -4,6 +4,7 @@ declarations' public names."""
 
 from __future__ import annotations
 
+from ..platform import gfile as _gfile
 from ..util.namespace import Namespace
 from ..ops import API
 from ..runtime import dtypes as _dtypes
@@ -28,11 +29,11 @@ experimental = namespace("experimental", numpy=Namespace(_prefix="experimental.n
 strings = namespace("strings")
 math = namespace("math")
 linalg = namespace("linalg")
-nn = namespace("nn")
+nn = namespace("nn", experimental=namespace("nn.experimental"))
 ragged = namespace("ragged")
 sparse = namespace("sparse")
 bitwise = namespace("bitwise")
-io = namespace("io")
+io = namespace("io", gfile=_gfile.namespace)
 raw_ops = namespace("raw_ops")  # none of TensorFlow's raw op functions yet: each says so
 # tf.version: the TensorFlow release devtrace's API follows (2.21's values, as that build reports them)
 version = Namespace(_prefix="version", VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",
@@ -54,3 +55,27 @@ def is_tensor(x) -> bool:
     from ..runtime.tensor import Tensor
 
     return isinstance(x, (Tensor, Variable))
+
+
+def control_dependencies(control_inputs):
+    """``tf.control_dependencies``: in a graph (a ``tf.function``'s, a TF1 one) the ops built
+    inside run after ``control_inputs``; eagerly every op has run already, so it only calls the
+    callables among them (as TensorFlow does) and changes nothing."""
+    import contextlib
+
+    if scopes.executing_eagerly():
+        for control in control_inputs or ():
+            if callable(control):
+                control()
+        return contextlib.nullcontext()
+    from ..runtime.graph.graph import get_default_graph
+
+    return get_default_graph().control_dependencies(control_inputs)
+
+
+def inside_function() -> bool:
+    """``tf.inside_function``: whether ops are being built into a ``tf.function``'s graph."""
+    from ..runtime.graph.func_graph import FuncGraph
+    from ..runtime.graph.graph import get_default_graph
+
+    return not scopes.executing_eagerly() and isinstance(get_default_graph(), FuncGraph)

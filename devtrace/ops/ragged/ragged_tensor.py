@@ -213,6 +213,13 @@ class RaggedTensor:
     def __len__(self):
         return self.nrows_value()
 
+    def _nest_components(self) -> list:
+        """``tf.nest``'s view with ``expand_composites=True``: flat values, then row splits."""
+        return [self.flat_values, *self.nested_row_splits]
+
+    def _nest_rebuild(self, parts: list):
+        return RaggedTensor.from_nested_row_splits(parts[0], parts[1:], validate=False)
+
     def __repr__(self):
         with np.printoptions(formatter={"all": _formatter}):
             return f"<tf.RaggedTensor {_formatter(self.numpy())}>"

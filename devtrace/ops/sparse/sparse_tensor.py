@@ -30,6 +30,13 @@ class SparseTensor(metaclass=_TensorFlowClass):
     dtype = property(lambda self: self.values.dtype)
     shape = property(lambda self: TensorShape(self.dense_shape.numpy().tolist()))
 
+    def _nest_components(self) -> list:
+        """``tf.nest``'s view with ``expand_composites=True``: indices, values, dense shape."""
+        return [self.indices, self.values, self.dense_shape]
+
+    def _nest_rebuild(self, parts: list):
+        return SparseTensor(*parts)
+
     def __repr__(self):
         return f"SparseTensor(indices={self.indices!s}, values={self.values!s}, dense_shape={self.dense_shape!s})"
 

@@ -1,0 +1,103 @@
+"""The captured docstring examples run under devtrace, with TensorFlow's doctest conventions
+(``doclib``): the globals ``tf`` (devtrace answering ``import tensorflow``), ``np`` and ``os``
+(Keras's: ``keras``, devtrace's ``tf.keras``, and ``np``); before each docstring the global seeds
+are set as ``tf.test.TestCase.setUp`` sets them, devtrace's process state is that of a new process
+(eager context, random state, default graph) and the working directory is a fresh empty one.
+
+An example's id is ``<docstring id>:<k>``, ``k`` counting the docstring's checkpoints
+(``doclib.checkpoints``); only those TensorFlow itself ran as shown count.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import random
+import sys
+import tempfile
+import threading
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import doclib  # noqa: E402
+
+CAPTURES = HERE / "captures"
+RATCHETS = {"tf": HERE / "passing.txt", "keras": HERE / "passing_keras.txt"}
+TIMEOUT = 20.0  # seconds a docstring may take under devtrace (TensorFlow's slowest: a few)
+
+
+def load(kind: str = "tf") -> list:
+    """The captured docstrings: dicts with ``id``, ``ns``, ``ex`` (see capture.py), and ``checks``:
+    ``{example id: index of its example}`` for the checkpoints TensorFlow passed."""
+    docs = []
+    with open(CAPTURES / f"{kind}.jsonl", encoding="utf-8") as f:
+        for line in f:
+            doc = json.loads(line)
+            examples = doclib.to_examples(doc["ex"])
+            outcomes = [doclib.Step(r["tf"]) for r in doc["ex"]]
+            doc["checks"] = {f"{doc['id']}:{k}": i for k, i in enumerate(doclib.checkpoints(examples))
+                             if doclib.passed(outcomes, i)}
+            docs.append(doc)
+    return docs
+
+
+def read_ratchet(kind: str = "tf") -> list:
+    path = RATCHETS[kind]
+    if not path.exists():
+        return []
+    return [line.strip() for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _fresh_state(tf) -> None:
+    """What a new process (and TestCase.setUp) gives: no eager context yet, no global seed, the
+    default graph new; then the seeds TestCase.setUp sets."""
+    from devtrace.ops import random_ops
+    from devtrace.runtime import context
+
+    random_ops.reset()
+    context._context = None
+    random.seed(doclib.SEED)
+    np.random.seed(doclib.SEED)
+    tf.compat.v1.reset_default_graph()
+    tf.random.set_seed(doclib.SEED)
+
+
+def globals_for(kind: str) -> dict:
+    import devtrace.api.as_tensorflow
+
+    devtrace.api.as_tensorflow.install()
+    import tensorflow as tf
+
+    if kind == "tf":
+        return {"__name__": "__main__", "tf": tf, "np": np, "os": os}
+    return {"__name__": "__main__", "keras": tf.keras, "np": np}
+
+
+def run_doc(doc: dict, globs: dict) -> tuple:
+    """``({example id: passed}, steps)`` for one docstring: its checkpoints that TensorFlow passed,
+    and every example's ``doclib.Step``."""
+    examples = doclib.to_examples(doc["ex"])
+    home = os.getcwd()
+    timeout = TIMEOUT if threading.current_thread() is threading.main_thread() else None
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)
+        try:
+            tf = sys.modules["tensorflow"]
+            _fresh_state(tf)
+            steps = doclib.run(doc["id"], examples, dict(globs), timeout)
+        except Exception as e:  # noqa: BLE001 (the fresh state itself failing fails the docstring)
+            steps = [doclib.Step("error", f"{type(e).__name__}: {e}\n")] * len(examples)
+        finally:
+            os.chdir(home)
+    return {eid: doclib.passed(steps, i) for eid, i in doc["checks"].items()}, steps
+
+
+def run_all(docs: list, kind: str = "tf") -> dict:
+    globs = globals_for(kind)
+    passed = {}
+    for doc in docs:
+        passed.update(run_doc(doc, globs)[0])
+    return passed
