@@ -464,7 +464,7 @@ record_layout(void)
             filled |= field_index[k] == i;
         if (!filled && PyDict_GetItemWithError(defaults, PyTuple_GET_ITEM(fields, i)) == NULL) {
             if (!PyErr_Occurred())
-                PyErr_Format(PyExc_TypeError, "configure(): OpRecord's field %S has no default",
+                PyErr_Format(PyExc_TypeError, "configure(): OpRecord's field %R has no default",
                              PyTuple_GET_ITEM(fields, i));
             goto done;
         }

@@ -204,13 +204,19 @@ def _accelerated():
     ``None`` when the C module is not in use (``native.py``): :func:`_execute_binary` runs then."""
     if FASTPATH is None:
         return None
-    FASTPATH.configure(Tensor=Tensor, Context=_context_mod.Context, Device=Device, Trace=ev.Trace, OpDef=OpDef,
-                       HostAllocator=HostAllocator, ndarray=np.ndarray, host_large=ONEDNN_LARGE_ALLOCATION,
-                       context_globals=vars(_context_mod), registry=REGISTRY, by_np=_BY_NP, plain=_PLAIN,
-                       kernel_errors=_KERNEL_ERRORS, execute=execute, lookup=lookup, kernel_failed=kernel_failed,
-                       finish=finish, oom=oom, ResourceHandle=ResourceHandle, OpRecord=OpRecord,
-                       sample_array=np.empty((3, 5), np.float32))
+    FASTPATH.configure(**configuration())
     return FASTPATH.execute_binary
+
+
+def configuration() -> dict:
+    """What ``_fastpath.configure`` is given: the classes whose slots it reads, the record type whose
+    field names give it the record's layout, and the Python functions it hands every other case to."""
+    return dict(Tensor=Tensor, Context=_context_mod.Context, Device=Device, Trace=ev.Trace, OpDef=OpDef,
+                HostAllocator=HostAllocator, ndarray=np.ndarray, host_large=ONEDNN_LARGE_ALLOCATION,
+                context_globals=vars(_context_mod), registry=REGISTRY, by_np=_BY_NP, plain=_PLAIN,
+                kernel_errors=_KERNEL_ERRORS, execute=execute, lookup=lookup, kernel_failed=kernel_failed,
+                finish=finish, oom=oom, ResourceHandle=ResourceHandle, OpRecord=OpRecord,
+                sample_array=np.empty((3, 5), np.float32))
 
 
 execute_binary = _accelerated() or _execute_binary
