@@ -222,7 +222,8 @@ def test_every_op_is_recorded_as_an_op_record_and_read_by_name(impl, tmp_path):
     assert {r.op for r in records} >= {"AddV2", "FastpathValueError", "FastpathVariant", "FastpathTwoOutputs", "Mul"}
     assert {r.op for r in records[-5:]} == {"AddV2", "Mul", "Identity"}  # those the stream writes as records
     assert any(not gc.is_tracked(r) for r in records) == (impl == "C")  # the C side's are untracked when made
-    assert "kernel says no" in errors[0] and "}} OOM when allocating tensor with shape[65536] and type float" in errors[-1]
+    assert "kernel says no" in errors[0]
+    assert "}} OOM when allocating tensor with shape[65536] and type float" in errors[-1]
     assert not any(type(e) is ev.OpRecord for e in read) and len(read) == sum(e.kind == "op_placed" for e in made)
     lines = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
     placed = [line for line in lines if line["event"] == "op_placed" and line["seq"]]
@@ -230,8 +231,9 @@ def test_every_op_is_recorded_as_an_op_record_and_read_by_name(impl, tmp_path):
 
 
 def test_the_limiter_counts_records_by_name():
+    ops = ((1, "AddV2", ev.DEFAULT), (2, "MatMul", ev.FALLBACK), (3, "MatMul", ev.FALLBACK))
     records = [ev.OpRecord(seq, op, None, "", "/device:CPU:0", reason, (seq - 1,), (2,), "float32", 5, 64)
-               for seq, op, reason in ((1, "AddV2", ev.DEFAULT), (2, "MatMul", ev.FALLBACK), (3, "MatMul", ev.FALLBACK))]
+               for seq, op, reason in ops]
     limiter = Limiter(1)
     with records_read_by_name_only():
         kept = limiter.filter(records)

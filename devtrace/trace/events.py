@@ -1,8 +1,9 @@
 """Trace events: plain records of every decision the runtime makes.
 
 The runtime appends events to a ``Trace``; renderers turn them into text, tables, JSONL or
-DOT. Events are slotted classes built positionally so that recording one costs well under a
-microsecond on the per-op hot path. ``to_dict``/``from_dict`` give the JSONL wire format
+DOT. Events are slotted classes built positionally; an executed op is recorded as an
+``OpRecord`` (``OpPlaced``'s fields in a tuple, read by name) so that recording one costs well
+under a microsecond on the per-op hot path. ``to_dict``/``from_dict`` give the JSONL wire format
 (``SCHEMA`` versions it; keys are snake_case, sizes are integer bytes).
 """
 
