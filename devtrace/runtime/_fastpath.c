@@ -67,6 +67,7 @@ static const char *const field_names[N_FIELDS] = {"seq", "op", "node", "requeste
                                                   "shape", "dtype", "duration_ns", "mem_in_use"};
 static Py_ssize_t field_index[N_FIELDS];
 static PyObject *record_defaults;  /* a tuple: each field's default (None where it has none: this module fills it) */
+static int *filled_by;  /* for each index of the record, the F_ field filled there (-1: none, its default) */
 static Py_ssize_t c_initialized_by, c_eager, c_tapes, c_placement_cache, c_scope, c_soft_placement, c_trace;
 static Py_ssize_t d_xp, d_allocator, d_name;
 static Py_ssize_t r_seq, r_listeners, r_events;
@@ -402,22 +403,20 @@ static PyObject *
 record(const Head *h, Py_ssize_t n, PyObject *const *tail)
 {
     Py_ssize_t size = PyTuple_GET_SIZE(record_defaults);
-    PyObject *out = Record_T->tp_alloc(Record_T, size);
+    /* made untracked (PyTuple_New's allocation, without its free list: OpRecord's own type) */
+    PyObject *out = (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, size);
     if (out == NULL)
         return NULL;
+    PyObject *items[] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers};
     for (Py_ssize_t i = 0; i < size; i++) {
-        PyObject *item = PyTuple_GET_ITEM(record_defaults, i);
+        int k = filled_by[i];
+        PyObject *item = k < 0 || k >= n ? PyTuple_GET_ITEM(record_defaults, i) : k < F_SHAPE ? items[k]
+            : tail[k - F_SHAPE];
         Py_INCREF(item);
         PyTuple_SET_ITEM(out, i, item);
     }
-    PyObject *items[] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers};
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *item = k < F_SHAPE ? items[k] : tail[k - F_SHAPE];
-        Py_INCREF(item);
-        Py_SETREF(((PyTupleObject *)out)->ob_item[field_index[k]], item);
-    }
-    if (h->name == Py_None || PyUnicode_CheckExact(h->name))
-        untracked(out);
+    if (h->name != Py_None && !PyUnicode_CheckExact(h->name))
+        PyObject_GC_Track(out);  /* a name of another type: the collector visits the record */
     return out;
 }
 
@@ -469,6 +468,17 @@ record_layout(void)
             goto done;
         }
     }
+    int *by = PyMem_Calloc(size ? size : 1, sizeof(int));
+    if (by == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < size; i++)
+        by[i] = -1;
+    for (int k = 0; k < N_FIELDS; k++)
+        by[field_index[k]] = k;
+    PyMem_Free(filled_by);
+    filled_by = by;
     Py_XSETREF(record_defaults, values);
     values = NULL;
     status = 0;
