@@ -407,13 +407,21 @@ record(const Head *h, Py_ssize_t n, PyObject *const *tail)
     PyObject *out = (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, size);
     if (out == NULL)
         return NULL;
-    PyObject *items[] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers};
-    for (Py_ssize_t i = 0; i < size; i++) {
-        int k = filled_by[i];
-        PyObject *item = k < 0 || k >= n ? PyTuple_GET_ITEM(record_defaults, i) : k < F_SHAPE ? items[k]
-            : tail[k - F_SHAPE];
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(out, i, item);
+    PyObject *items[N_FIELDS] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers};
+    for (int k = F_SHAPE; k < n; k++)
+        items[k] = tail[k - F_SHAPE];
+    if (n == N_FIELDS && size == N_FIELDS) {  /* every field given (an op that ran): each at its index */
+        for (int k = 0; k < N_FIELDS; k++) {
+            Py_INCREF(items[k]);
+            PyTuple_SET_ITEM(out, field_index[k], items[k]);
+        }
+    } else {
+        for (Py_ssize_t i = 0; i < size; i++) {
+            int k = filled_by[i];
+            PyObject *item = k < 0 || k >= n ? PyTuple_GET_ITEM(record_defaults, i) : items[k];
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(out, i, item);
+        }
     }
     if (h->name != Py_None && !PyUnicode_CheckExact(h->name))
         PyObject_GC_Track(out);  /* a name of another type: the collector visits the record */
