@@ -126,9 +126,9 @@ def _record_type():
 
 class OpRecord(_record_type()):
     """An executed op as the execution step records it (``runtime/execution.py`` and its C twin in
-    ``runtime/_fastpath.c``): ``OpPlaced``'s fields, by name, in a tuple. A tuple of ints, strings
-    and tuples costs a tenth of an object to build and is untracked by the cyclic collector, so a
-    long trace costs it nothing. ``OpPlaced`` declares the layout (this type is made from its
+    ``runtime/_fastpath.c``): ``OpPlaced``'s fields, by name, in a tuple. A tuple costs a tenth of
+    an object to build; holding only ints, strings and tuples, the C side makes it untracked by the
+    cyclic collector (which never untracks a tuple subclass itself). ``OpPlaced`` declares the layout (this type is made from its
     fields); ``_fastpath.configure`` is handed ``OpRecord._fields`` and fills each field at the
     index named here; ``Trace.events`` and every reader see the record as its ``OpPlaced``."""
 
