@@ -21,6 +21,7 @@ import numpy as np  # noqa: E402
 import devtrace as tf  # noqa: E402
 from devtrace.runtime.context import context  # noqa: E402
 from devtrace.runtime.eager.executor import execute_binary  # noqa: E402
+from devtrace.trace.events import OpRecord  # noqa: E402
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
 ctx = context()
@@ -61,7 +62,7 @@ with tf.device("/CPU:0"):
                 out = execute_binary("AddV2", x, x)
         finally:
             gc.set_threshold(700, 10, 10)
-        records = [r for r in ctx.trace._events if type(r) is tuple]  # what the finaliser left of them
-        right = all(r[1:6] == ("AddV2", None, ctx.scope, x.device, "explicit") and r[7:9] == ((2, 3), "float32")
-                    for r in records)
+        records = [r for r in ctx.trace._events if type(r) is OpRecord]  # what the finaliser left of them
+        right = all((r.op, r.node, r.requested, r.device, r.reason, r.shape, r.dtype)
+                    == ("AddV2", None, ctx.scope, x.device, "explicit", (2, 3), "float32") for r in records)
         print(what, out.numpy().tolist(), "records right:", right, "seq:", ctx.trace._seq)

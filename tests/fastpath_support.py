@@ -23,6 +23,7 @@ from devtrace.runtime.dtypes import ListValue
 from devtrace.runtime.eager import executor
 from devtrace.runtime.native import FASTPATH
 from devtrace.runtime.registry import REGISTRY, register
+from devtrace.trace.events import OpRecord
 
 IMPLEMENTATIONS = {"C": None if FASTPATH is None else FASTPATH.execute_binary, "Python": executor._execute_binary}
 # the C module runs in this process (built, and DEVTRACE_PURE_PYTHON not set: Tensor derives from its TensorBase)
@@ -118,8 +119,9 @@ def trace_records(ctx) -> list:
     """The trace's records as plain data, times left out (they differ run to run)."""
     out = []
     for event in ctx.trace._events:
-        if type(event) is tuple:  # the eager record: duration_ns is its 10th field
-            out.append(("tuple",) + event[:9] + event[10:])
+        if type(event) is OpRecord:  # an executed op's record
+            out.append(("OpRecord",) + tuple((name, value) for name, value in zip(event._fields, event)
+                                             if name != "duration_ns"))
         else:
             out.append((type(event).__name__,) + tuple(
                 (name, getattr(event, name, None)) for name in event.__slots__ if name != "duration_ns"))

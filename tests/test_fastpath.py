@@ -18,6 +18,7 @@ import pytest
 
 import devtrace as tf
 from conftest import ROOT
+from devtrace.trace.events import OpRecord
 from fastpath_support import EACH, IMPLEMENTATIONS, c_in_use, extra_ops, fresh_runtime
 
 SCENARIO = os.path.join(ROOT, "tests", "fastpath_scenario.py")
@@ -95,8 +96,8 @@ def test_records_and_shapes_are_left_to_reference_counting():
         tf.add(x, x)  # placed, and its placement cached
         tf.add(x, x)  # the hot path's record
     record = context().trace._events[-1]
-    assert type(record) is tuple and record[1] == "AddV2"
-    assert not gc.is_tracked(record) and not gc.is_tracked(record[6]) and not gc.is_tracked(record[7])
+    assert type(record) is OpRecord and record.op == "AddV2"
+    assert not gc.is_tracked(record) and not gc.is_tracked(record.inputs) and not gc.is_tracked(record.shape)
 
 
 def test_a_freed_tensor_gives_its_host_memory_back():

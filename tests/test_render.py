@@ -292,10 +292,10 @@ def test_every_renderer_accepts_any_trace(events):
     (3, "Fill", "x\n", "", "/job:localhost/replica:0/task:0/device:GPU:0", ev.EXPLICIT, [], (), "int64", 5, 768),
     (4, "Unpack", None, "", "d", ev.FALLBACK, [3, 2, 1], None, None, 0),
 ])
-def test_an_op_tuple_is_written_exactly_as_its_event(record):
+def test_an_op_record_is_written_exactly_as_its_event(record):
     import json
 
     encode = json.JSONEncoder(ensure_ascii=False).encode
-    fast = jsonl._encode_lines([record], encode, {})
+    fast = jsonl._encode_lines([ev.OpRecord(*record)], encode, {})
     assert fast == jsonl._encode_lines([ev.OpPlaced(*record)], encode, {})
     assert json.loads(fast)["seq"] == record[0]

@@ -136,8 +136,8 @@ def test_bad_limits_are_one_line_and_exit_2(tmp_path, value):
 
 def test_limiter_closes_calls_and_keeps_non_op_records():
     limiter = Limiter(1)
-    events = [ev.TraceStart(), (1, "AddV2", None, "", GPU0, ev.DEFAULT, []),
-              ev.FunctionCall("__inference_f_1", 1), (2, "MatMul", None, "", CPU0, ev.FALLBACK, []),
+    events = [ev.TraceStart(), ev.OpRecord(1, "AddV2", None, "", GPU0, ev.DEFAULT, []),
+              ev.FunctionCall("__inference_f_1", 1), ev.OpRecord(2, "MatMul", None, "", CPU0, ev.FALLBACK, []),
               ev.TensorCopied(2, "MatMul", 0, GPU0, CPU0, 16), ev.FunctionCall("__inference_f_1", 1, True, 1),
               ev.Message("WARNING", "w"), ev.SessionRun(1, 1), ev.OpPlaced(3, "Neg", None, "", GPU0, ev.DEFAULT),
               ev.SessionRun(1, 1, True, 1)]

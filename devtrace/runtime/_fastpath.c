@@ -1,11 +1,12 @@
 /* The runtime's per-op hot path in C: the eager tensor's storage and release, and
- * executor.execute_binary, step for step.
+ * executor.execute_binary, step for step: its checks (executor._execute_binary), then the execution
+ * step's two-input case (execution.run_binary, the one Python implementation of the step).
  *
  * The call most programs make most -- an eager two-input op with its placement cached, both inputs
  * on the op's device with its dtype, a NumPy kernel, no placement log, no tape -- costs several
  * times the kernel in Python bytecode. This module runs that one case without a Python frame: the
- * same checks, kernel, allocator accounting, trace record and Tensor as executor._execute_binary,
- * the Python reference, which runs instead when this module is not built (no C compiler when
+ * same checks, kernel, allocator accounting, trace record and Tensor as executor._execute_binary and
+ * execution.run_binary, the Python reference, which runs instead when this module is not built (no C compiler when
  * devtrace was installed) or DEVTRACE_PURE_PYTHON is set. Every other case, and every error, is
  * handed to the Python functions the reference calls, so copies, logs, tapes and errors have one
  * implementation.
@@ -16,9 +17,10 @@
  *
  * The Python objects read here (Context, Device, Trace, OpDef, HostAllocator) have __slots__: they
  * are read at the offsets their member descriptors give, after an exact type check; a subclass,
- * an unset slot or an unexpected value takes the Python path. Trace records and allocation tags
- * hold only ints, strings and such tuples, so they are untracked by the cyclic GC when made (as
- * the collector itself would untrack them later, after visiting each many times).
+ * an unset slot or an unexpected value takes the Python path. Trace records (trace/events.py's
+ * OpRecord, a tuple subclass whose field names configure() maps to indices: the layout is declared
+ * once, in Python) and allocation tags hold only ints, strings and such tuples, so they are
+ * untracked by the cyclic GC when made (the collector would never untrack a tuple subclass itself).
  *
  * Nothing read is borrowed across an allocation of a tracked object (a tuple, a Tensor) or a call:
  * CPython 3.10 and 3.11 run a collection inside such an allocation, and a collection may run any
@@ -34,7 +36,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 2
+#define FASTPATH_ABI 3
 
 #include "_fastpath.h"
 
@@ -56,7 +58,16 @@ typedef struct {
 
 /* ---- what configure() was given ------------------------------------------------------------ */
 
-static PyTypeObject *Tensor_T, *Context_T, *Device_T, *Trace_T, *OpDef_T, *Host_T, *NDArray_T;
+static PyTypeObject *Tensor_T, *Context_T, *Device_T, *Trace_T, *OpDef_T, *Host_T, *NDArray_T, *Record_T;
+
+/* The fields of an op's record this module fills, in the order it fills them: configure() finds each
+ * by name in OpRecord._fields (its index there) and takes every other field's default. */
+enum { F_SEQ, F_OP, F_NODE, F_REQUESTED, F_DEVICE, F_REASON, F_INPUTS, F_SHAPE, F_DTYPE, F_DURATION, F_MEM, N_FIELDS };
+static const char *const field_names[N_FIELDS] = {"seq", "op", "node", "requested", "device", "reason", "inputs",
+                                                  "shape", "dtype", "duration_ns", "mem_in_use"};
+static Py_ssize_t field_index[N_FIELDS];
+static PyObject *record_defaults;  /* a tuple: each field's default (None where it has none: this module fills it) */
+static int *filled_by;  /* for each index of the record, the F_ field filled there (-1: none, its default) */
 static Py_ssize_t c_initialized_by, c_eager, c_tapes, c_placement_cache, c_scope, c_soft_placement, c_trace;
 static Py_ssize_t d_xp, d_allocator, d_name;
 static Py_ssize_t r_seq, r_listeners, r_events;
@@ -67,9 +78,10 @@ static PyObject *context_globals;  /* runtime/context.py's globals: its _context
 static PyObject *registry, *by_np, *plain, *kernel_errors;
 static PyObject *execute, *lookup, *kernel_failed, *finish, *oom, *resource_handle;
 static PyObject *s_context, *s_flush, *s_allocate, *s_dtype, *s_shape, *s_nbytes, *s_name,
-    *s_bytes_in_use, *s_events, *s_append, *s_ufunc, *s_fn, *s_itemsize, *s_x_dtype;
+    *s_bytes_in_use, *s_append, *s_ufunc, *s_fn, *s_itemsize, *s_x_dtype;
 static int configured;
 static int check_array_layout(PyObject *sample);
+static int record_layout(void);
 static void forget_dtypes(void);
 static PyObject *release;  /* frees a tensor's handle that is not a host byte count */
 
@@ -295,6 +307,7 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
             || take("configure", kwargs, "Device", (PyObject **)&Device_T, 1) || take("configure", kwargs, "Trace", (PyObject **)&Trace_T, 1)
             || take("configure", kwargs, "OpDef", (PyObject **)&OpDef_T, 1) || take("configure", kwargs, "HostAllocator", (PyObject **)&Host_T, 1)
             || take("configure", kwargs, "ndarray", (PyObject **)&NDArray_T, 1)
+            || take("configure", kwargs, "OpRecord", (PyObject **)&Record_T, 1)
             || take("configure", kwargs, "context_globals", &context_globals, 0) || take("configure", kwargs, "registry", &registry, 0)
             || take("configure", kwargs, "by_np", &by_np, 0) || take("configure", kwargs, "plain", &plain, 0)
             || take("configure", kwargs, "kernel_errors", &kernel_errors, 0) || take("configure", kwargs, "execute", &execute, 0)
@@ -321,12 +334,12 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     if (offsets(Context_T, context_slots) || offsets(Device_T, device_slots) || offsets(Trace_T, trace_slots)
-            || offsets(OpDef_T, opdef_slots) || offsets(Host_T, host_slots))
+            || offsets(OpDef_T, opdef_slots) || offsets(Host_T, host_slots) || record_layout())
         return NULL;
     if (intern(&s_context, "_context") || intern(&s_flush, "flush") || intern(&s_allocate, "allocate")
             || intern(&s_dtype, "dtype")
             || intern(&s_shape, "shape") || intern(&s_nbytes, "nbytes") || intern(&s_name, "name")
-            || intern(&s_bytes_in_use, "bytes_in_use") || intern(&s_events, "_events")
+            || intern(&s_bytes_in_use, "bytes_in_use")
             || intern(&s_append, "append") || intern(&s_ufunc, "ufunc") || intern(&s_fn, "fn")
             || intern(&s_itemsize, "itemsize") || intern(&s_x_dtype, "_dtype"))
         return NULL;
@@ -379,8 +392,9 @@ slow(PyObject *op_name, PyObject *x, PyObject *y, PyObject *name, PyObject *dtyp
     return out;
 }
 
-/* The op's OpPlaced record: (seq, op, node, requested, device, reason, inputs), then, when `n` is
- * 10 or 11, shape, dtype, duration_ns and the bytes in use. `tail` holds those 3 or 4 values. */
+/* The op's OpRecord: seq, op, node, requested, device, reason and inputs, then, when `n` is 10 or 11,
+ * shape, dtype, duration_ns and the bytes in use (`tail` holds those 3 or 4 values); the fields not
+ * given take their defaults, as OpRecord(seq, ...) gives them. */
 typedef struct {
     PyObject *seq, *op_name, *name, *scope, *device_name, *reason, *producers;
 } Head;
@@ -388,31 +402,109 @@ typedef struct {
 static PyObject *
 record(const Head *h, Py_ssize_t n, PyObject *const *tail)
 {
-    PyObject *out = PyTuple_New(n);
+    Py_ssize_t size = PyTuple_GET_SIZE(record_defaults);
+    /* made untracked (PyTuple_New's allocation, without its free list: OpRecord's own type) */
+    PyObject *out = (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, size);
     if (out == NULL)
         return NULL;
-    PyObject *items[] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers};
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = i < 7 ? items[i] : tail[i - 7];
-        Py_INCREF(item);
-        PyTuple_SET_ITEM(out, i, item);
+    PyObject *items[N_FIELDS] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers};
+    for (int k = F_SHAPE; k < n; k++)
+        items[k] = tail[k - F_SHAPE];
+    if (n == N_FIELDS && size == N_FIELDS) {  /* every field given (an op that ran): each at its index */
+        for (int k = 0; k < N_FIELDS; k++) {
+            Py_INCREF(items[k]);
+            PyTuple_SET_ITEM(out, field_index[k], items[k]);
+        }
+    } else {
+        for (Py_ssize_t i = 0; i < size; i++) {
+            int k = filled_by[i];
+            PyObject *item = k < 0 || k >= n ? PyTuple_GET_ITEM(record_defaults, i) : items[k];
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(out, i, item);
+        }
     }
-    if (h->name == Py_None || PyUnicode_CheckExact(h->name))
-        untracked(out);
+    if (h->name != Py_None && !PyUnicode_CheckExact(h->name))
+        PyObject_GC_Track(out);  /* a name of another type: the collector visits the record */
     return out;
 }
 
-/* trace._events.append(rec) */
+/* OpRecord's layout from its Python declaration: the index of each field this module fills, the
+ * defaults of all (trace/events.py; tests/test_op_step.py checks a reordered declaration) */
+static int
+record_layout(void)
+{
+    PyObject *fields = PyObject_GetAttrString((PyObject *)Record_T, "_fields");
+    PyObject *defaults = fields == NULL ? NULL : PyObject_GetAttrString((PyObject *)Record_T, "_field_defaults");
+    PyObject *values = NULL;
+    int status = -1;
+    if (defaults == NULL)
+        goto done;
+    if (!PyType_IsSubtype(Record_T, &PyTuple_Type) || Record_T->tp_basicsize != PyTuple_Type.tp_basicsize
+            || !PyTuple_CheckExact(fields) || !PyDict_Check(defaults)) {
+        PyErr_SetString(PyExc_TypeError, "configure(): OpRecord must be a namedtuple with __slots__ = ()");
+        goto done;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(fields);
+    if (!(values = PyTuple_New(size)))
+        goto done;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *value = PyDict_GetItemWithError(defaults, PyTuple_GET_ITEM(fields, i));
+        if (value == NULL && PyErr_Occurred())
+            goto done;
+        value = value == NULL ? Py_None : value;
+        Py_INCREF(value);
+        PyTuple_SET_ITEM(values, i, value);
+    }
+    for (int k = 0; k < N_FIELDS; k++) {
+        field_index[k] = -1;
+        for (Py_ssize_t i = 0; i < size; i++)
+            if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(fields, i), field_names[k]) == 0)
+                field_index[k] = i;
+        if (field_index[k] < 0) {
+            PyErr_Format(PyExc_TypeError, "configure(): OpRecord has no field %s", field_names[k]);
+            goto done;
+        }
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {  /* a field without a default is one this module fills */
+        int filled = 0;
+        for (int k = 0; k < N_FIELDS; k++)
+            filled |= field_index[k] == i;
+        if (!filled && PyDict_GetItemWithError(defaults, PyTuple_GET_ITEM(fields, i)) == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "configure(): OpRecord's field %R has no default",
+                             PyTuple_GET_ITEM(fields, i));
+            goto done;
+        }
+    }
+    int *by = PyMem_Calloc(size ? size : 1, sizeof(int));
+    if (by == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < size; i++)
+        by[i] = -1;
+    for (int k = 0; k < N_FIELDS; k++)
+        by[field_index[k]] = k;
+    PyMem_Free(filled_by);
+    filled_by = by;
+    Py_XSETREF(record_defaults, values);
+    values = NULL;
+    status = 0;
+done:
+    Py_XDECREF(values);
+    Py_XDECREF(defaults);
+    Py_XDECREF(fields);
+    return status;
+}
+
+/* trace.append(rec): Trace.append's body (trace/events.py) in C, the record onto the trace's list */
 static int
 append_record(PyObject *trace, PyObject *rec)
 {
     PyObject *events = SLOT(trace, r_events);
     if (events != NULL && PyList_CheckExact(events))
         return PyList_Append(events, rec);
-    if (!(events = PyObject_GetAttr(trace, s_events)))
-        return -1;
-    PyObject *out = PyObject_CallMethodOneArg(events, s_append, rec);
-    Py_DECREF(events);
+    PyObject *out = PyObject_CallMethodOneArg(trace, s_append, rec);
     Py_XDECREF(out);
     return out == NULL ? -1 : 0;
 }
@@ -748,7 +840,7 @@ run_kernel(PyObject *opdef, PyObject *xp, PyObject *a, PyObject *b)
     return out;
 }
 
-/* the op once its placement is found and its inputs are clean: its seq, the kernel, the output */
+/* the op once its placement is found and its inputs are clean: its seq, then execution.run_binary */
 static PyObject *
 run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, long long seq, TensorBase *tx,
        TensorBase *ty)

@@ -1,10 +1,12 @@
-"""The op-execution step both modes share: call the kernel on the device's backend, map its
+"""The op-execution step every mode shares: call the kernel on the device's backend, map its
 errors to TensorFlow's, account the output's memory (or raise TensorFlow's OOM), and record
-the op in the trace.
+the op in the trace (an ``OpRecord``, ``trace/events.py``).
 
-Eager mode (:mod:`.eager.executor`) places an op and copies its inputs first; graph mode
-(:mod:`.graph.run`) runs a placed node. Errors end as TensorFlow's do in each mode: `` [Op:X]``
-eagerly, ``\\n\\t [[{{node N}}]]`` for a graph node. This is on the per-op hot path: keep it flat.
+Eager mode (:mod:`.eager.executor`) places an op and copies its inputs first; a session's graph
+(:mod:`.graph.run`) and a function's (:mod:`.graph.function_run`) run a placed node. Errors end
+as TensorFlow's do in each mode: `` [Op:X]`` eagerly, ``\\n\\t [[{{node N}}]]`` for a graph node.
+Its only twin is ``_fastpath.c``'s ``execute_binary`` (the eager two-input op), which hands every
+case but its common one to these functions. This is on the per-op hot path: keep it flat.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 
 from ..errors import InvalidArgumentError, ResourceExhaustedError
 from ..trace import events as ev
+from ..trace.events import OpRecord
 from . import dtypes
 from .backends import PoolExhausted
 from .registry import REGISTRY
@@ -56,14 +59,13 @@ def _list_argument(ctx, seq: int) -> bool:
     marked = ctx.list_arg_seq
     if not marked or marked >= seq:
         return False
-    for event in reversed(ctx.trace._events):
-        s, op = (event[0], event[1]) if type(event) is tuple else (getattr(event, "seq", None),
-                                                                    getattr(event, "op", None))
+    for event in ctx.trace.recent():
+        s = getattr(event, "seq", None)
         if s is None or s >= seq:
             continue
         if s <= marked:
             return s == marked
-        if op not in ("_EagerConst", "Const"):
+        if getattr(event, "op", None) not in ("_EagerConst", "Const"):
             return False
     return False
 
@@ -71,11 +73,11 @@ def _list_argument(ctx, seq: int) -> bool:
 def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
     """Run ``opdef`` on ``device``; returns the output ``Tensor``, or ``None`` for an op without one.
 
-    ``record`` is how the op enters the trace, and gives its ``seq``: a tuple of ``OpPlaced``'s
-    leading fields (eager, nothing emitted yet: the step appends the whole record), or the
-    ``OpPlaced`` already emitted (the live log printed it before the kernel ran; a graph node was
-    recorded when placed): the step fills in what only the run knows — output shape, dtype, time
-    and the bytes in use on the device once the output is accounted (a node: its first run only).
+    ``record`` is how the op enters the trace, and gives its ``seq``: an ``OpRecord`` of what is
+    known before the kernel runs (nothing recorded yet: the step appends it, completed), or the
+    ``OpPlaced`` already emitted (the live log printed it before the kernel ran; a session's node
+    was recorded when placed): the step fills in what only the run knows — output shape, dtype,
+    time and the bytes in use on the device once the output is accounted (a node: its first run).
     """
     xp = device.xp
     if not arrays and opdef.shape is not None and device.device_type == "GPU":
@@ -96,6 +98,43 @@ def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
     return finish(ctx, device, opdef, out, record, node, perf_counter_ns() - start)
 
 
+def run_binary(ctx, device, opdef, a, b, record, node=None):
+    """``run_step`` for a two-input op without attributes on a NumPy device (``device.xp``), the
+    call most ops are: the op's ufunc for two arrays (else its kernel), and ``finish``'s common
+    case — a NumPy array or scalar of a known dtype that fits — spelled out in this one frame.
+    The Python reference of ``_fastpath.c``'s ``run_op``, which does the same steps in C for an
+    eager op (``executor._execute_binary``); a session's node runs it too (``graph/run.py``)."""
+    start = perf_counter_ns()
+    try:
+        out = opdef.ufunc(a, b) if opdef.ufunc is not None and type(a) is _NDARRAY and type(b) is _NDARRAY \
+            else opdef.fn(device.xp, a, b)
+    except KERNEL_ERRORS as e:
+        raise kernel_failed(ctx, device, opdef, (a, b), None, record, node, e) from None
+    duration = perf_counter_ns() - start
+    dtype = _BY_NP.get(out.dtype) if type(out) in PLAIN else None
+    if dtype is None:
+        return finish(ctx, device, opdef, out, record, node, duration)
+    alloc = device.allocator
+    shape, dtype_name = out.shape, dtype.name
+    handle = alloc.allocate(out.nbytes, (opdef.name, shape, dtype_name))
+    if handle is None:
+        _complete(ctx, record, node, shape, dtype_name, duration)
+        raise oom(ctx, device, out, opdef.name, record.seq, dtype, node)
+    if type(record) is OpRecord:  # the record ends with the bytes in use on the device, this output included
+        ctx.trace.append(record.completed(shape, dtype_name, duration, alloc.bytes_in_use))
+    else:
+        _complete(ctx, record, node, shape, dtype_name, duration)
+        if node is None or record.mem_in_use is None:
+            record.mem_in_use = alloc.bytes_in_use
+    t = _new(Tensor)  # Tensor(...) without the __init__ frame: the slots set here
+    t._value = out
+    t._device = device
+    t._handle = handle
+    t._dtype = dtype
+    t._seq = record.seq
+    return t
+
+
 def kernel_failed(ctx, device, opdef, arrays, attrs, record, node, e) -> Exception:
     """The error TensorFlow raises where ``opdef``'s kernel raised ``e``."""
     if isinstance(e, PoolExhausted):  # a real GPU's pool refused the kernel an allocation
@@ -103,15 +142,14 @@ def kernel_failed(ctx, device, opdef, arrays, attrs, record, node, e) -> Excepti
     if isinstance(e, MemoryError):  # the host could not hold it: TensorFlow's OOM, not NumPy's MemoryError
         _check_budget(ctx, device, opdef, attrs, record, node, host=True)
         return e
-    if type(record) is tuple:
-        ctx.trace._events.append(ev.OpPlaced(*record))
+    if type(record) is OpRecord:
+        ctx.trace.append(record)
     if "could not be broadcast" in str(e) and len(arrays) == 2:  # NumPy's words for TensorFlow's
         e = f"Incompatible shapes: {shape_text(arrays[0].shape)} vs. {shape_text(arrays[1].shape)}"
     if node is not None:
         return InvalidArgumentError(f"{e}{where(opdef.name, node)}", op=opdef.name)
-    seq, name = (record[0], record[2]) if type(record) is tuple else (record.seq, record.node)
     return InvalidArgumentError(f"{kernel_error_prefix(opdef, device, attrs, len(arrays))}{e}"
-                                f"{op_error_suffix(ctx, opdef.name, name, seq)}")
+                                f"{op_error_suffix(ctx, opdef.name, record.node, record.seq)}")
 
 
 def finish(ctx, device, opdef, out, record, node, duration):
@@ -120,7 +158,7 @@ def finish(ctx, device, opdef, out, record, node, duration):
     if type(out) is _NDARRAY:  # the common case, one check
         dtype = _BY_NP.get(out.dtype) or dtypes.as_dtype(out.dtype)
     elif out is None:  # VarHandleOp, NoOp: nothing to account
-        _record(ctx, record, node, None, None, duration)
+        _complete(ctx, record, node, None, None, duration)
         return None
     elif type(out) is tuple:  # several outputs
         return _outputs(ctx, device, opdef, out, record, node, duration)
@@ -129,25 +167,24 @@ def finish(ctx, device, opdef, out, record, node, duration):
     shape, dtype_name = out.shape, dtype.name
     alloc = device.allocator
     handle = alloc.allocate(out.nbytes, (opdef.name, shape, dtype_name))
-    if type(record) is tuple:  # the record ends with the bytes in use on the device, this output included
+    if type(record) is OpRecord:  # the record ends with the bytes in use on the device, this output included
         if handle is not None:
-            ctx.trace._events.append(record + (shape, dtype_name, duration, alloc.bytes_in_use))
+            ctx.trace.append(record.completed(shape, dtype_name, duration, alloc.bytes_in_use))
             t = _new(Tensor)  # Tensor(...) without the __init__ frame: the slots set here
             t._value = out
             t._device = device
             t._handle = handle
             t._dtype = dtype
-            t._seq = record[0]
+            t._seq = record.seq
             return t
-        ctx.trace._events.append(record + (shape, dtype_name, duration))
-        seq = record[0]
+        ctx.trace.append(record.completed(shape, dtype_name, duration))
     else:
-        seq = _record(ctx, record, node, shape, dtype_name, duration)
+        _complete(ctx, record, node, shape, dtype_name, duration)
         if handle is not None:
             if node is None or record.mem_in_use is None:
                 record.mem_in_use = alloc.bytes_in_use
-            return Tensor(out, device, handle, dtype, seq)
-    raise oom(ctx, device, out, opdef.name, seq, dtype, node)
+            return Tensor(out, device, handle, dtype, record.seq)
+    raise oom(ctx, device, out, opdef.name, record.seq, dtype, node)
 
 
 def _outputs(ctx, device, opdef, arrays, record, node, duration) -> tuple:
@@ -155,18 +192,18 @@ def _outputs(ctx, device, opdef, arrays, record, node, duration) -> tuple:
     device; the trace records the first output's shape and dtype (``()`` when there is none)."""
     types = [_BY_NP.get(a.dtype) or dtypes.as_dtype(a.dtype) for a in arrays]
     shape, dtype_name = (arrays[0].shape, types[0].name) if arrays else ((), None)
-    seq = record[0] if type(record) is tuple else record.seq
+    seq = record.seq
     alloc, out = device.allocator, []
     for array, dtype in zip(arrays, types):
         handle = alloc.allocate(array.nbytes, (opdef.name, array.shape, dtype.name))
         if handle is None:
-            _record(ctx, record, node, shape, dtype_name, duration)
+            _complete(ctx, record, node, shape, dtype_name, duration)
             raise oom(ctx, device, array, opdef.name, seq, dtype, node)
         out.append(Tensor(array, device, handle, dtype, seq))
-    if type(record) is tuple:
-        ctx.trace._events.append(record + (shape, dtype_name, duration, alloc.bytes_in_use))
+    if type(record) is OpRecord:
+        ctx.trace.append(record.completed(shape, dtype_name, duration, alloc.bytes_in_use))
     else:
-        _record(ctx, record, node, shape, dtype_name, duration)
+        _complete(ctx, record, node, shape, dtype_name, duration)
         if node is None or record.mem_in_use is None:
             record.mem_in_use = alloc.bytes_in_use
     return tuple(out)
@@ -192,10 +229,9 @@ def _check_budget(ctx, device, opdef, attrs, record, node, host=False) -> None:
         if handle is not None:
             alloc.free(handle)
             return
-    if type(record) is tuple:
-        ctx.trace._events.append(ev.OpPlaced(*record))
-    raise oom(ctx, device, _Planned(tuple(int(d) for d in shape), nbytes), opdef.name,
-              record[0] if type(record) is tuple else record.seq, dtype, node)
+    if type(record) is OpRecord:
+        ctx.trace.append(record)
+    raise oom(ctx, device, _Planned(tuple(int(d) for d in shape), nbytes), opdef.name, record.seq, dtype, node)
 
 
 def _pool_oom(ctx, device, opdef, arrays, attrs, record, node, nbytes) -> ResourceExhaustedError:
@@ -213,10 +249,9 @@ def _pool_oom(ctx, device, opdef, arrays, attrs, record, node, nbytes) -> Resour
     if shape is None or any(d is None for d in shape):
         shape = (max(1, nbytes // dtype.np.itemsize),)
     size = int(np.prod(shape, dtype=np.float64)) * dtype.np.itemsize
-    if type(record) is tuple:
-        ctx.trace._events.append(ev.OpPlaced(*record))
-    seq = record[0] if type(record) is tuple else record.seq
-    return oom(ctx, device, _Planned(tuple(int(d) for d in shape), size), opdef.name, seq, dtype, node)
+    if type(record) is OpRecord:
+        ctx.trace.append(record)
+    return oom(ctx, device, _Planned(tuple(int(d) for d in shape), size), opdef.name, record.seq, dtype, node)
 
 
 class _Planned:
@@ -226,16 +261,14 @@ class _Planned:
         self.shape, self.nbytes = shape, nbytes
 
 
-def _record(ctx, record, node, shape, dtype_name, duration) -> int:
-    """Complete the op's trace record (see ``run_step``); returns its ``seq``."""
-    if type(record) is tuple:
-        ctx.trace._events.append(record + (shape, dtype_name, duration))
-        return record[0]
-    if node is None:
+def _complete(ctx, record, node, shape, dtype_name, duration) -> None:
+    """Complete the op's trace record (see ``run_step``) without the bytes in use."""
+    if type(record) is OpRecord:
+        ctx.trace.append(record.completed(shape, dtype_name, duration))
+    elif node is None:
         record.shape, record.dtype, record.duration_ns = shape, dtype_name, duration
     elif not record.duration_ns:
         record.duration_ns = duration
-    return record.seq
 
 
 def allocate(ctx, device, array, op_name, seq, dtype, node=None):

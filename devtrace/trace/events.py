@@ -1,14 +1,16 @@
 """Trace events: plain records of every decision the runtime makes.
 
 The runtime appends events to a ``Trace``; renderers turn them into text, tables, JSONL or
-DOT. Events are slotted classes built positionally so that recording one costs well under a
-microsecond on the per-op hot path. ``to_dict``/``from_dict`` give the JSONL wire format
+DOT. Events are slotted classes built positionally; an executed op is recorded as an
+``OpRecord`` (``OpPlaced``'s fields in a tuple, read by name) so that recording one costs well
+under a microsecond on the per-op hot path. ``to_dict``/``from_dict`` give the JSONL wire format
 (``SCHEMA`` versions it; keys are snake_case, sizes are integer bytes).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from collections import namedtuple
+from dataclasses import MISSING, dataclass, field, fields
 
 SCHEMA = 1
 
@@ -108,6 +110,45 @@ class OpPlaced(Event):
     def __post_init__(self):
         if type(self.inputs) is tuple:  # the eager hot path records a tuple: no GC-tracked list per op
             self.inputs = list(self.inputs)
+
+
+def _record_type():
+    """``OpRecord``'s base: ``OpPlaced``'s fields, in its order, with its defaults (``inputs``: ``()``)."""
+    names, defaults = [], []
+    for f in fields(OpPlaced):
+        names.append(f.name)
+        if f.default is not MISSING:
+            defaults.append(f.default)
+        elif f.default_factory is not MISSING:
+            defaults.append(())
+    return namedtuple("OpRecord", names, defaults=defaults)
+
+
+class OpRecord(_record_type()):
+    """An executed op as the execution step records it (``runtime/execution.py`` and its C twin in
+    ``runtime/_fastpath.c``): ``OpPlaced``'s fields, by name, in a tuple. A tuple costs a tenth of
+    an object to build; holding only ints, strings and tuples, the C side makes it untracked by the
+    cyclic collector (which never untracks a tuple subclass itself). ``OpPlaced`` declares the layout (this type is made from its
+    fields); ``_fastpath.configure`` is handed ``OpRecord._fields`` and fills each field at the
+    index named here; ``Trace.events`` and every reader see the record as its ``OpPlaced``."""
+
+    __slots__ = ()
+    kind = OpPlaced.kind
+
+    def event(self) -> OpPlaced:
+        return OpPlaced(*self)
+
+    def completed(self, shape, dtype, duration_ns, mem_in_use=None) -> OpRecord:
+        """This record (what was known before the kernel ran) with what the run adds."""
+        return _new_tuple(OpRecord, self[:_RUN] + (shape, dtype, duration_ns, mem_in_use))
+
+
+_new_tuple = tuple.__new__  # OpRecord from a tuple of its fields, without namedtuple's __new__ frame
+_RUN = OpRecord._fields.index("shape")  # the fields the run adds: shape and those after it
+assert OpRecord._fields[_RUN:] == ("shape", "dtype", "duration_ns", "mem_in_use"), "OpRecord.completed"
+NOT_RUN = tuple(OpRecord._field_defaults[name] for name in OpRecord._fields[_RUN:])
+"""The run's fields before the kernel ran: ``_NEW(OpRecord, (seq, …, inputs) + NOT_RUN)`` is a record
+of what is known then, made without namedtuple's ``__new__`` frame (``OpRecord(seq, …, inputs)``)."""
 
 
 @dataclass(slots=True, repr=False, eq=False)
@@ -271,8 +312,9 @@ def from_dict(d: dict):
 class Trace:
     """An append-only list of events with listeners (e.g. the live placement log).
 
-    The eager executor records each op as a plain tuple of ``OpPlaced``'s fields (a tuple costs
-    a tenth of an object to build); ``events`` turns them into ``OpPlaced`` objects when read.
+    The execution step records each op it ran as an ``OpRecord`` (``append``: the one way into the
+    trace's buffer besides ``emit``, and what ``_fastpath.c`` does in C to the same list);
+    ``events`` turns the records into ``OpPlaced`` objects when read.
 
     Listeners: ``message_listeners`` hear only ``Message`` events (warnings print whether or not
     the placement log is on); ``placement_listeners`` hear every event, but only while placement
@@ -314,7 +356,7 @@ class Trace:
     def events(self) -> list:
         records = self._events
         for i in range(self._done, len(records)):
-            if type(records[i]) is tuple:
+            if type(records[i]) is OpRecord:
                 records[i] = OpPlaced(*records[i])
         self._done = len(records)
         return records
@@ -322,6 +364,14 @@ class Trace:
     def next_seq(self) -> int:
         self._seq += 1
         return self._seq
+
+    def append(self, record) -> None:
+        """Record ``record`` (an ``OpRecord``, or an event nobody listens to) as it is."""
+        self._events.append(record)
+
+    def recent(self):
+        """The records still held, the latest first."""
+        return reversed(self._events)
 
     def announce(self, event) -> None:
         """Hand ``event`` to the placement listeners without recording it."""
@@ -356,7 +406,7 @@ class Trace:
         stream = self.stream
         if self.holds and not final:
             return
-        records = self._events  # op tuples as they are: the stream writes them without making objects
+        records = self._events  # OpRecords as they are: the stream writes them without making objects
         if stream is None:
             if len(records) > self.UNSTREAMED:
                 self._forget(len(records) - self.KEEP)

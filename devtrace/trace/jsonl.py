@@ -12,7 +12,7 @@ import json
 import os
 
 from ..errors import UsageError
-from .events import EVENT_TYPES, SCHEMA, TraceEnd, TraceStart
+from .events import EVENT_TYPES, SCHEMA, OpRecord, TraceEnd, TraceStart
 from .lines import MAX_DEPTH, read_lines, too_deep
 
 
@@ -204,28 +204,30 @@ def _write_all(f, data: bytes) -> None:
 
 
 def _encode_lines(events, encode, names) -> str:
-    """JSON Lines exactly as ``json`` writes each record; an op recorded as a field tuple (the eager
-    hot path) is written from the tuple, the text of its repeated parts (names, devices, shapes)
-    made once per stream."""
+    """JSON Lines exactly as ``json`` writes each record; an ``OpRecord`` (an executed op) is written
+    from its fields, the text of its repeated parts (names, devices, shapes) made once per stream."""
     out = []
     heads = names.setdefault(str, {})
     tails = names.setdefault(tuple, {})
     append = out.append
     for e in events:
-        if type(e) is tuple:  # an op, as the eager hot path records it
-            if len(e) != 11 or type(e[7]) is list:
-                e = _full_record(e)
-            head = heads.get(e[1:6])
-            tail = tails.get(e[7:9])
+        if type(e) is OpRecord:
+            op, node, requested, device, reason, shape, dtype = e.op, e.node, e.requested, e.device, e.reason, \
+                e.shape, e.dtype
+            if type(shape) is list:
+                shape = tuple(shape)
+            head = heads.get((op, node, requested, device, reason))
+            tail = tails.get((shape, dtype))
             if head is None or tail is None:
-                head, tail = _texts(e, heads, tails, encode)
-            inputs, mem = e[6], e[10]
+                head, tail = _texts(op, node, requested, device, reason, shape, dtype, heads, tails, encode)
+            inputs, mem = e.inputs, e.mem_in_use
             if len(inputs) == 2 and mem is not None:  # most ops: one format, SCHEMA a literal (costs nothing)
-                append(f'{{"schema": 1, "event": "op_placed", "seq": {e[0]}, {head}{inputs[0]}, {inputs[1]}{tail}'
-                       f'{e[9]}, "mem_in_use": {mem}}}')
+                append(f'{{"schema": 1, "event": "op_placed", "seq": {e.seq}, {head}{inputs[0]}, {inputs[1]}{tail}'
+                       f'{e.duration_ns}, "mem_in_use": {mem}}}')
             else:
-                append(f'{{"schema": {SCHEMA}, "event": "op_placed", "seq": {e[0]}, {head}'
-                       f'{", ".join(map(str, inputs))}{tail}{e[9]}, "mem_in_use": {"null" if mem is None else mem}}}')
+                append(f'{{"schema": {SCHEMA}, "event": "op_placed", "seq": {e.seq}, {head}'
+                       f'{", ".join(map(str, inputs))}{tail}{e.duration_ns}, '
+                       f'"mem_in_use": {"null" if mem is None else mem}}}')
             continue
         cls = type(e)
         fs = names.get(cls)
@@ -239,25 +241,17 @@ def _encode_lines(events, encode, names) -> str:
 
 
 assert SCHEMA == 1, "the op line's literal schema in _encode_lines"
-_NO_RESULT = (None, None, 0, None)  # an op recorded before its kernel ran: OpPlaced's defaults
 
 
-def _full_record(record: tuple) -> tuple:
-    """``OpPlaced``'s eleven fields (missing trailing ones: its defaults), the shape a tuple."""
-    record = record + _NO_RESULT[len(record) - 7:]
-    shape = record[7]
-    return record[:7] + (tuple(shape),) + record[8:] if type(shape) is list else record
-
-
-def _texts(record: tuple, heads: dict, tails: dict, encode) -> tuple[str, str]:
+def _texts(op, node, requested, device, reason, shape, dtype, heads: dict, tails: dict, encode) -> tuple[str, str]:
     """The text of an op line's repeated parts, made once per stream: before its inputs (op, node,
     requested, device, reason) and after them (shape, dtype)."""
-    op, node, requested, device, reason = key = record[1:6]
+    key = (op, node, requested, device, reason)
     head = heads.get(key)
     if head is None:
         head = heads[key] = (f'"op": {encode(op)}, "node": {encode(node)}, "requested": {encode(requested)}, '
                              f'"device": {encode(device)}, "reason": {encode(reason)}, "inputs": [')
-    shape, dtype = key = record[7:9]
+    key = (shape, dtype)
     tail = tails.get(key)
     if tail is None:
         shape_text = "null" if shape is None else "[" + ", ".join(map(str, shape)) + "]"

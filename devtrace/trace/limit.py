@@ -16,7 +16,7 @@ placement records (``seq`` 0: not executed ops) are kept and not counted against
 
 from __future__ import annotations
 
-from .events import FALLBACK, TraceLimited
+from .events import FALLBACK, OpRecord, TraceLimited
 
 _PER_OP = frozenset(("op_placed", "tensor_copied", "session_run", "function_call"))
 
@@ -35,12 +35,12 @@ class Limiter:
         """The events to write out of ``events``; the others are counted."""
         out = []
         for e in events:
-            if type(e) is tuple:  # an eager op as OpPlaced's field tuple
+            if type(e) is OpRecord:  # an executed op, as the execution step records it
                 if self.kept < self.limit:
                     self.kept += 1
                     out.append(e)
                 else:
-                    self._count_op(e[1], e[4], e[5])
+                    self._count_op(e.op, e.device, e.reason)
                 continue
             kind = e.kind
             if kind not in _PER_OP or self.kept < self.limit and not self.open:

@@ -3,22 +3,21 @@ step (kernel, errors, memory, trace). In graph mode the same calls build graph n
 through the builder the graph room installs on the context.
 
 This is the per-op hot path; it avoids work that isn't needed (placement is a cached dict
-lookup, same-device inputs are passed through, events are slotted records).
+lookup, same-device inputs are passed through, an op's record is an ``OpRecord`` tuple).
 """
 
 from __future__ import annotations
-
-from time import perf_counter_ns
 
 import numpy as np
 
 from ...errors import InvalidArgumentError
 from ...trace import events as ev
+from ...trace.events import NOT_RUN, OpRecord
 from .. import context as _context_mod
 from .. import dtypes
 from ..backends import PoolExhausted
 from ..execution import KERNEL_ERRORS as _KERNEL_ERRORS, PLAIN as _PLAIN
-from ..execution import allocate, finish, kernel_failed, oom, op_error_suffix, run_step
+from ..execution import allocate, finish, kernel_failed, oom, op_error_suffix, run_binary, run_step
 from ..devices import Device
 from ..memory.host import ONEDNN_LARGE_ALLOCATION, HostAllocator
 from ..native import FASTPATH
@@ -30,8 +29,7 @@ from .tape import record as tape_record
 
 _COPY_EXEMPT = ("Identity", "IdentityN", "_EagerConst", "CopyToDevice")
 _BY_NP = dtypes.BY_NP
-_new = Tensor.__new__  # Tensor(...) without the __init__ frame (TensorBase's __new__ when it is C's)
-_NDARRAY = np.ndarray
+_NEW = tuple.__new__  # _NEW(OpRecord, fields): the record without namedtuple's __new__ frame
 
 
 class ResourceHandle:
@@ -163,7 +161,7 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
         record = ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, producers)
         trace.emit(record)
     else:
-        record = (seq, op_name, name, ctx.scope, device.name, reason, producers)
+        record = _NEW(OpRecord, (seq, op_name, name, ctx.scope, device.name, reason, producers) + NOT_RUN)
     out = run_step(ctx, device, opdef, arrays, attrs, record)
     if ctx.tapes and out is not None:
         tape_record(ctx, op_name, attrs, inputs, out, device)
@@ -172,8 +170,9 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
 
 def _execute_binary(op_name, x, y, name=None, dtype=None):
     """``execute(op_name, (x, y), None, name, dtype)``, with the call most programs make most
-    spelled out in one frame: eager, placement cached, both inputs on the op's device with its
-    dtype, a NumPy kernel, no placement log and no tape. Anything else takes :func:`execute`.
+    spelled out: eager, placement cached, both inputs on the op's device with its dtype, a NumPy
+    kernel, no placement log and no tape, then the execution step's two-input case
+    (``execution.run_binary``). Anything else takes :func:`execute`.
 
     The reference for ``_fastpath.execute_binary`` (the same steps in C), which runs instead when
     it was built: see :data:`execute_binary`."""
@@ -195,37 +194,8 @@ def _execute_binary(op_name, x, y, name=None, dtype=None):
     if not seq & 4095:  # Trace.FLUSH_EVERY, as in execute
         trace.flush()
     opdef = REGISTRY.get(op_name) or lookup(op_name)
-    a, b = x._value, y._value
-    start = perf_counter_ns()
-    try:
-        out = opdef.ufunc(a, b) if opdef.ufunc is not None and type(a) is _NDARRAY and type(b) is _NDARRAY \
-            else opdef.fn(xp, a, b)
-    except _KERNEL_ERRORS as e:
-        record = (seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq))
-        raise kernel_failed(ctx, device, opdef, (a, b), None, record, None, e) from None
-    duration = perf_counter_ns() - start
-    if type(out) in _PLAIN:  # finish()'s common case, inline
-        out_dtype = _BY_NP.get(out.dtype)
-        if out_dtype is not None:
-            alloc = device.allocator
-            shape = out.shape
-            dtype_name = out_dtype.name
-            handle = alloc.allocate(out.nbytes, (op_name, shape, dtype_name))
-            if handle is None:
-                trace._events.append((seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq), shape,
-                                      dtype_name, duration))
-                raise oom(ctx, device, out, op_name, seq, out_dtype)
-            trace._events.append((seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq), shape,
-                                  dtype_name, duration, alloc.bytes_in_use))
-            t = _new(Tensor)
-            t._value = out
-            t._device = device
-            t._handle = handle
-            t._dtype = out_dtype
-            t._seq = seq
-            return t
-    out = finish(ctx, device, opdef, out, (seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq)),
-                 None, duration)
+    record = _NEW(OpRecord, (seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq)) + NOT_RUN)
+    out = run_binary(ctx, device, opdef, x._value, y._value, record)
     return ResourceHandle(device, seq) if out is None else out
 
 
@@ -234,13 +204,19 @@ def _accelerated():
     ``None`` when the C module is not in use (``native.py``): :func:`_execute_binary` runs then."""
     if FASTPATH is None:
         return None
-    FASTPATH.configure(Tensor=Tensor, Context=_context_mod.Context, Device=Device, Trace=ev.Trace, OpDef=OpDef,
-                       HostAllocator=HostAllocator, ndarray=np.ndarray, host_large=ONEDNN_LARGE_ALLOCATION,
-                       context_globals=vars(_context_mod), registry=REGISTRY, by_np=_BY_NP, plain=_PLAIN,
-                       kernel_errors=_KERNEL_ERRORS, execute=execute, lookup=lookup, kernel_failed=kernel_failed,
-                       finish=finish, oom=oom, ResourceHandle=ResourceHandle,
-                       sample_array=np.empty((3, 5), np.float32))
+    FASTPATH.configure(**configuration())
     return FASTPATH.execute_binary
+
+
+def configuration() -> dict:
+    """What ``_fastpath.configure`` is given: the classes whose slots it reads, the record type whose
+    field names give it the record's layout, and the Python functions it hands every other case to."""
+    return dict(Tensor=Tensor, Context=_context_mod.Context, Device=Device, Trace=ev.Trace, OpDef=OpDef,
+                HostAllocator=HostAllocator, ndarray=np.ndarray, host_large=ONEDNN_LARGE_ALLOCATION,
+                context_globals=vars(_context_mod), registry=REGISTRY, by_np=_BY_NP, plain=_PLAIN,
+                kernel_errors=_KERNEL_ERRORS, execute=execute, lookup=lookup, kernel_failed=kernel_failed,
+                finish=finish, oom=oom, ResourceHandle=ResourceHandle, OpRecord=OpRecord,
+                sample_array=np.empty((3, 5), np.float32))
 
 
 execute_binary = _accelerated() or _execute_binary

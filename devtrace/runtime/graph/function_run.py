@@ -12,6 +12,7 @@ as a slice around its nodes. Active gradient tapes see the body's ops as if they
 from __future__ import annotations
 
 from ...trace import events as ev
+from ...trace.events import NOT_RUN, OpRecord
 from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
 from ..execution import allocate, onto_device, run_step
@@ -130,8 +131,8 @@ class PlacedFunction:
         attrs = op._attrs
         trace = ctx.trace  # the node's run: one row (its branches' nodes follow)
         trace._seq = seq = trace._seq + 1
-        trace._events.append(ev.OpPlaced(seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
-                                         [getattr(t, "_seq", 0) for t in inputs]))
+        trace.append(ev.OpPlaced(seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
+                                 [getattr(t, "_seq", 0) for t in inputs]))
         if op.type in lowering.IF_OPS or op.type in lowering.CASE_OPS:
             if op.type in lowering.IF_OPS:
                 branch, positions = attrs["then_branch" if _truth(inputs[0]) else "else_branch"]
@@ -162,8 +163,8 @@ class PlacedFunction:
             dtype = op._outputs[0]._dtype
             value = onto_device(ctx, device, lambda: device.backend.from_host(array), array, "Const", seq, dtype,
                                 op.name)
-            trace._events.append(ev.OpPlaced(seq, "Const", op.name, op._device, device.name, self.reasons[op._id], [],
-                                             list(array.shape), dtype.name))
+            trace.append(ev.OpPlaced(seq, "Const", op.name, op._device, device.name, self.reasons[op._id], [],
+                                     list(array.shape), dtype.name))
             handle = None if host_memory_const(op, device) else allocate(ctx, device, value, "Const", seq, dtype,
                                                                          op.name)
             return Tensor(value, device, handle, dtype, seq)
@@ -173,7 +174,8 @@ class PlacedFunction:
             variable, inputs = inputs[0], inputs[1:]
             inputs = ([variable._value] if op.type != "AssignVariableOp" else []) + inputs
         copies = [self._on(ctx, t, device, seq, op, k) for k, t in enumerate(inputs)]
-        record = (seq, op.type, op.name, op._device, device.name, self.reasons[op._id], [t._seq for t in inputs])
+        record = tuple.__new__(OpRecord, (seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
+                                          [t._seq for t in inputs]) + NOT_RUN)
         attrs = runtime_attrs(op, lambda t: _host(value_of(values, t))) if op._dynamic else op._attrs
         out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name)
         if variable is not None and op.type.startswith("Assign"):

@@ -1,6 +1,6 @@
 """Running a placed graph: the nodes a ``Session.run`` needs, in dependency order, each on its
-device through the device's backend and allocator — the same kernels, copies and memory
-accounting as eager mode.
+device through the execution step eager mode runs (:mod:`..execution`) — the same kernels,
+copies, memory accounting and trace records.
 
 Order: a post-order depth-first walk from the fetched nodes, inputs before consumers.
 
@@ -10,19 +10,14 @@ the same), fetched values when ``run`` returns, variables when the session close
 
 from __future__ import annotations
 
-from time import perf_counter_ns
-
 import numpy as np
 
 from ...errors import FailedPreconditionError, InvalidArgumentError
 from ...trace import events as ev
-from ..dtypes import BY_NP as _BY_NP
-from ..execution import KERNEL_ERRORS, PLAIN, allocate, finish, kernel_failed, onto_device, oom, run_step
+from ..execution import allocate, onto_device, run_binary, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
 from .host_consts import host_memory_const, kernel_inputs, runtime_attrs
-
-_new = Tensor.__new__  # Tensor(...) without the __init__ frame (TensorBase's __new__ when it is C's)
 
 
 def post_order(ops, roots, fed, uses, folded) -> list[int]:
@@ -105,7 +100,7 @@ class GraphRun:
         leaves = feeds.keys() | folded if folded else feeds
         keep = set(keep)
         session = self.session
-        placed, events, ctx = session._placed, session._events, self.ctx
+        placed, events, ctx = session._placed, session._records, self.ctx
         for i in order:
             op = ops[i]
             inputs = op._inputs
@@ -120,8 +115,12 @@ class GraphRun:
                 if len(inputs) == 2:  # most nodes: spelled out (x and y live on until the next such node)
                     x, y = values[inputs[0]._op._id], values[inputs[1]._op._id]
                     if type(x) is Tensor and type(y) is Tensor and x._device is device and y._device is device:
-                        values[i] = self.binary(op, x, y, device, events[i])
-                        arrays = None
+                        if device.xp is not None:  # a NumPy device: the step's two-input case
+                            values[i] = run_binary(ctx, device, REGISTRY[op.type], x._value, y._value, events[i],
+                                                   op.name)
+                            arrays = None
+                        else:
+                            arrays = [x._value, y._value]
                     else:
                         arrays = self.inputs(op, inputs, device)
                 else:
@@ -137,42 +136,6 @@ class GraphRun:
                     if copies:
                         copies.pop(j, None)
         return {i: values[i] for i in keep}
-
-    def binary(self, op, x, y, device, record):
-        """``run_step`` for an ordinary node whose two inputs are on its device (most nodes), with
-        the case most are spelled out in one frame, as ``executor._execute_binary`` spells out an
-        eager op's: a NumPy device, and a NumPy result (an array or a scalar) of a known dtype —
-        ``finish``'s common case, its record completed as ``finish`` completes a node's. Anything
-        else takes ``run_step`` (or ``finish``). ``record``: the node's ``OpPlaced``."""
-        ctx, opdef = self.ctx, REGISTRY[op.type]
-        a, b = x._value, y._value
-        xp = device.xp
-        if xp is None:
-            return run_step(ctx, device, opdef, [a, b], None, record, op.name)
-        start = perf_counter_ns()
-        try:
-            out = opdef.fn(xp, a, b)
-        except KERNEL_ERRORS as e:
-            raise kernel_failed(ctx, device, opdef, [a, b], None, record, op.name, e) from None
-        duration = perf_counter_ns() - start
-        dtype = _BY_NP.get(out.dtype) if type(out) in PLAIN else None
-        if dtype is None:
-            return finish(ctx, device, opdef, out, record, op.name, duration)
-        alloc = device.allocator
-        handle = alloc.allocate(out.nbytes, (opdef.name, out.shape, dtype.name))
-        if not record.duration_ns:  # its first run
-            record.duration_ns = duration
-        if handle is None:
-            raise oom(ctx, device, out, opdef.name, record.seq, dtype, op.name)
-        if record.mem_in_use is None:
-            record.mem_in_use = alloc.bytes_in_use
-        t = _new(Tensor)  # Tensor(...) without the __init__ frame: the slots set here
-        t._value = out
-        t._device = device
-        t._handle = handle
-        t._dtype = dtype
-        t._seq = record.seq
-        return t
 
     def inputs(self, op, inputs, device) -> list:
         """The arrays of an ordinary kernel's inputs on ``device``: where they are, else through ``input``."""
@@ -209,14 +172,14 @@ class GraphRun:
             return self.assign(op, arrays, device, seq)
         if kind in REF_UPDATES:  # AssignAdd/AssignSub: the variable's value, updated (uninitialised: TF's error)
             out = run_step(self.ctx, device, REGISTRY[kind], [self.read(arrays[0], op)._value, arrays[1]], None,
-                           session._events[i], op.name)
+                           session._records[i], op.name)
             return self.assign(op, [arrays[0], out._value], device, seq)
         if kind in RESOURCE_OPS:
             return self.resource(op, arrays, device, seq)
         attrs = runtime_attrs(op, self.host_value) if op._dynamic else op._attrs or None
         if attrs and len(attrs.get("seed") or ()) == 3:  # a graph node's seeded random kernel: each session
             attrs = dict(attrs, seed=attrs["seed"] + (session._number,))  # has its own, its stream restarts
-        return run_step(self.ctx, device, REGISTRY[kind], arrays, attrs, session._events[i], op.name)
+        return run_step(self.ctx, device, REGISTRY[kind], arrays, attrs, session._records[i], op.name)
 
     def host_value(self, tensor):
         """A run node's output on the host (a dynamic host input's value)."""
@@ -235,7 +198,7 @@ class GraphRun:
                             op.name)
         handle = None if host_memory_const(op, device) else self.allocate(op, device, value, seq, dtype)
         tensor = Tensor(value, device, handle, dtype, seq)
-        event = self.session._events[op._id]
+        event = self.session._records[op._id]
         if event is not None and event.mem_in_use is None:  # its first run: in use with it accounted
             event.mem_in_use = device.allocator.bytes_in_use
         return tensor
@@ -311,7 +274,7 @@ class GraphRun:
                 f"Could not find variable {ref.name}. This could mean that the variable has been deleted. In TF1, "
                 f"it can also mean the variable is uninitialized. Debug info: container=localhost, status error "
                 f"message={detail}\n\t [[{{{{node {op.name}}}}}]]", op=kind)
-        event = self.session._events[op._id]
+        event = self.session._records[op._id]
         out = run_step(self.ctx, device, REGISTRY[kind], [current._value] + arrays[1:], None, event, op.name)
         if kind != "ReadVariableOp":
             self.assign(op, [ref, out._value], device, seq)

@@ -40,7 +40,7 @@ class Session:
         self._log = bool(self._config.log_device_placement)
         self._placed: list = []  # Device of each placed node, by node id
         self._seqs: list[int] = []  # its OpPlaced seq
-        self._events: list = []  # its OpPlaced event
+        self._records: list = []  # its OpPlaced event
         self._managers: list = []
         self._closed = False
         self._runs = 0  # Session.run calls so far
@@ -105,11 +105,11 @@ class Session:
         except InvalidArgumentError as e:
             partial = getattr(e, "partial", None)
             if partial is not None:  # what TensorFlow logged before the failing node
-                self._record(partial, partial.order, list(self._events) + [None] * (n - placed), False)
+                self._record(partial, partial.order, list(self._records) + [None] * (n - placed), False)
             raise
         self._placed = placement.devices
         self._seqs.extend([0] * (n - placed))
-        old, self._events = self._events, self._events + [None] * (n - placed)
+        old, self._records = self._records, self._records + [None] * (n - placed)
         self._record(placement, [i for i in placement.order if i >= placed] if tf1 else placement.order, old, True)
 
     def _record(self, placement, logged, old, keep: bool) -> None:
@@ -124,8 +124,8 @@ class Session:
         for k, i in enumerate(logged, first):
             seqs[i] = k
         trace._seq += len(logged)
-        reasons, events, log, OpPlaced, new = placement.reasons, self._events, self._log, ev.OpPlaced, object.__new__
-        quiet, record = not log and not trace.listeners, trace._events.append
+        reasons, events, log, OpPlaced, new = placement.reasons, self._records, self._log, ev.OpPlaced, object.__new__
+        quiet, record = not log and not trace.listeners, trace.append
         for i in logged:
             op = ops[i]
             inputs = op._inputs
