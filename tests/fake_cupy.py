@@ -118,11 +118,21 @@ class _DevicePool:
         self.total = 0
         self.free_chunks = []  # cached chunks
         self.blocks = 0
+        self._busy, self._deferred = False, []
 
     def malloc(self, size):
+        """A chunk of ``size`` rounded; a free the collector makes meanwhile waits until it is done."""
         if size == 0:
             return MemoryPointer(None, None, self.device_id)
-        size = _round_size(size)
+        self._busy = True
+        try:
+            return self._malloc(_round_size(size))
+        finally:
+            self._busy = False
+            while self._deferred:
+                self._free(self._deferred.pop())
+
+    def _malloc(self, size):
         fits = [c for c in self.free_chunks if c.size >= size]
         if fits:
             chunk = min(fits, key=lambda c: (c.size, c.block, c.offset))
@@ -156,6 +166,9 @@ class _DevicePool:
         return _Chunk(self.blocks, 0, size)
 
     def _free(self, chunk):
+        if self._busy:
+            self._deferred.append(chunk)
+            return
         self.in_use -= chunk.size
         while chunk.next is not None and chunk.next.free:  # merge with free neighbours
             nxt = chunk.next
@@ -691,7 +704,8 @@ def _make_ndarray(fake):
         def __getitem__(self, key):
             """Basic indexing is a view; one element is a 0-d array on the device, not a scalar."""
             fake._where("getitem")
-            out = self._a[_index(fake, key)]
+            key = _index(fake, key)
+            out = self._a[key]
             if not isinstance(out, np.ndarray):
                 out = self._a[(key if isinstance(key, tuple) else (key,)) + (Ellipsis,)]
             return fake._result(out, (self,))
