@@ -24,6 +24,7 @@ which order streams ran it.
 
 import contextlib
 import json
+import os
 import pathlib
 import types
 import uuid as _uuid
@@ -216,7 +217,7 @@ class FakeCupy:
         of ``gpus`` the runtime exposes, in CUDA's order (as ``CUDA_VISIBLE_DEVICES`` leaves them)."""
         self.gpus_all = list(gpus) if gpus is not None else [FakeGPU(bus=f"0000:{0x10 + i:02x}:00.0")
                                                             for i in range(8)]
-        self.gpus = [self.gpus_all[i] for i in visible] if visible is not None else list(self.gpus_all)
+        self._visible = visible
         self.current_device = None
         self.current_allocator = None
         self.current_stream = {}  # device -> stream
@@ -411,6 +412,20 @@ class FakeCupy:
         self.fft = _Submodule(self, "fft", np.fft)
         self.random = _Submodule(self, "random", np.random)
 
+    @property
+    def gpus(self):
+        """The devices the CUDA runtime exposes: ``visible`` (indices into ``gpus``), else CUDA's
+        enumeration (``CUDA_DEVICE_ORDER``: most multiprocessors first by default, else PCI order)
+        filtered by ``CUDA_VISIBLE_DEVICES`` (indices or UUID prefixes) as they were when the
+        runtime was first asked — CUDA reads them once."""
+        if self._visible is None:
+            order = sorted(range(len(self.gpus_all)), key=lambda i: (self.gpus_all[i].bus or "").lower())
+            if os.environ.get("CUDA_DEVICE_ORDER", "FASTEST_FIRST") != "PCI_BUS_ID":  # CUDA's default
+                order.sort(key=lambda i: -self.gpus_all[i].sm)
+            self._visible = [order[i] for i in _cuda_visible([self.gpus_all[i] for i in order],
+                                                             os.environ.get("CUDA_VISIBLE_DEVICES"))]
+        return [self.gpus_all[i] for i in self._visible]
+
     def get_default_memory_pool(self):
         return self._default_pool
 
@@ -587,6 +602,27 @@ class _Ufunc:
         if self._name not in self._METHODS.get(method, (self._name,)):
             raise NotImplementedError(f"`cupy_{self._name}.{method}` is not supported yet")
         return self._fake._routine(f"{self._name}.{method}", getattr(self._ufunc, method))
+
+
+def _cuda_visible(gpus, value):
+    """The ordinals ``CUDA_VISIBLE_DEVICES`` leaves, as CUDA reads it (up to the first bad entry)."""
+    if value is None:
+        return list(range(len(gpus)))
+    out = []
+    for entry in (e.strip() for e in value.split(",")):
+        if entry.lstrip("-").isdigit():
+            i = int(entry)
+            if not 0 <= i < len(gpus):
+                break
+        else:
+            found = [k for k, g in enumerate(gpus) if g.uuid.lower().startswith(entry.lower())]
+            if len(found) != 1:
+                break
+            i = found[0]
+        if i in out:
+            return []
+        out.append(i)
+    return out
 
 
 def _refuse_host(arg):

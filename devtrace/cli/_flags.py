@@ -68,7 +68,7 @@ def parse_limits(text: str) -> list[int]:
 def configure(simulate=None, machine=None, visible=None, growth=None, limit=None, fraction=None,
               soft_placement=None):
     """A fresh runtime context for this machine and configuration."""
-    from ..devices.discovery import discover
+    from ..devices.discovery import probe
     from .. import config
     from ..runtime.context import reset_context
 
@@ -84,7 +84,11 @@ def configure(simulate=None, machine=None, visible=None, growth=None, limit=None
                          "(TensorFlow: it's invalid to set per_process_gpu_memory_fraction when virtual_devices is set)")
     limits = parse_limits(limit) if limit is not None else None
     ctx = reset_context()
-    ctx.set_machine(discover(simulate=simulate, machine=machine))
+    ctx.set_machine(probe(simulate=simulate, machine=machine), deferred=True)
+    if visible is None and growth is None and limits is None and fraction is None:
+        if soft_placement is not None:
+            config.set_soft_device_placement(soft_placement)
+        return ctx  # no device use yet: the program's own CUDA_VISIBLE_DEVICES still counts
     gpus = config.list_physical_devices("GPU")
     try:
         if visible is not None:

@@ -94,7 +94,7 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [program, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(program)))
-    ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.machine.backend, ctx.trace.stream is not None))
+    ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.backend, ctx.trace.stream is not None))
     from .. import as_tensorflow
 
     as_tensorflow.install()  # `import tensorflow` in the program gives devtrace

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 
@@ -27,6 +28,13 @@ def discover(simulate: str | None = None, machine: str | None = None, env=None, 
     ``DEVTRACE_MACHINE``; ``CUDA_VISIBLE_DEVICES`` and ``CUDA_DEVICE_ORDER`` apply to real and
     simulated GPUs alike. Raises ``UsageError`` for bad specs, files and env values."""
     env = os.environ if env is None else env
+    return visible_machine(probe(simulate, machine, env, nvml_module), env)
+
+
+def probe(simulate: str | None = None, machine: str | None = None, env=None, nvml_module=None) -> Machine:
+    """Every GPU of the machine, before ``CUDA_VISIBLE_DEVICES``/``CUDA_DEVICE_ORDER`` (which
+    :func:`visible_machine` applies at the process's first device use, as CUDA reads them then)."""
+    env = os.environ if env is None else env
     source = None
     if simulate is None and machine is None:  # DEVTRACE_MACHINE wins when both are set
         machine = env.get("DEVTRACE_MACHINE") or None
@@ -45,9 +53,17 @@ def discover(simulate: str | None = None, machine: str | None = None, env=None, 
         else:
             gpus, unavailable, note = nvml.probe_devices(nvml_module, force=bool(use_nvml))
         backend = "nvml" if gpus else "cpu"
+    return Machine(cpu=cpu.probe(), gpus=tuple(gpus), all_gpus=tuple(gpus), backend=backend, note=note,
+                   unavailable=tuple(unavailable), graph_logs=logs)
+
+
+def visible_machine(probed: Machine, env=None) -> Machine:
+    """``probed`` with the GPUs ``CUDA_VISIBLE_DEVICES`` leaves, in ``CUDA_DEVICE_ORDER``'s order."""
+    env = os.environ if env is None else env
+    gpus = list(probed.all_gpus)
     ordered = visibility.order_devices(gpus, env.get("CUDA_DEVICE_ORDER"))
     visible = visibility.apply_visible_devices(ordered, env.get("CUDA_VISIBLE_DEVICES"))
+    note = probed.note
     if gpus and not visible and note is None:
         note = f"CUDA_VISIBLE_DEVICES={env.get('CUDA_VISIBLE_DEVICES')!r} hides every GPU"
-    return Machine(cpu=cpu.probe(), gpus=tuple(visible), all_gpus=tuple(gpus), backend=backend, note=note,
-                   unavailable=tuple(unavailable), graph_logs=logs)
+    return dataclasses.replace(probed, gpus=tuple(visible), note=note)

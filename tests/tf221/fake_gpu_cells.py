@@ -30,7 +30,7 @@ def programs() -> list[str]:
             if not p.stem.startswith("_")]
 
 
-def run(program: str, fake: bool) -> tuple[str, str]:
+def run(program: str, fake: bool) -> tuple[str, str, str]:
     kind, name = program.split("/")
     path = DIRS[kind] / f"{name}.py"
     env = {k: v for k, v in oracle.capture.ENV.items() if k != "CUDA_VISIBLE_DEVICES"}
@@ -46,14 +46,17 @@ def run(program: str, fake: bool) -> tuple[str, str]:
         env["HOME"] = cwd
         done = subprocess.run([sys.executable, str(runner), str(path)], capture_output=True, text=True, env=env,
                               cwd=cwd if kind == "oracle" else path.parent, timeout=300)
-    return oracle.capture.normalise(done.stdout), oracle.capture.normalise(done.stderr + f"\nexit {done.returncode}")
+    stderr = oracle.capture.normalise(done.stderr)
+    last = stderr.strip().splitlines()[-1:] if done.returncode else []
+    return oracle.capture.normalise(done.stdout), stderr, ": ".join([f"exit {done.returncode}"] + last)
 
 
-def cells_of(program: str, stdout: str, stderr: str) -> dict[str, str]:
+def cells_of(program: str, stdout: str, stderr: str, status: str) -> dict[str, str]:
+    """An oracle program's cells; a tf221 probe's stdout, and its exit status with its last line."""
     kind, name = program.split("/")
     if kind == "oracle" and oracle.MARKER in stdout:
         return oracle._cells(name, stdout, stderr)
-    return {"stdout": stdout, "exit": stderr.rsplit("\n", 1)[-1]}
+    return {"stdout": stdout, "exit": status}
 
 
 def compare(program: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -64,6 +67,16 @@ def compare(program: str) -> tuple[dict[str, str], dict[str, str]]:
 def differing(simulated: dict[str, str], real: dict[str, str]) -> list[str]:
     return [label for label, text in simulated.items()
             if label not in real or not oracle.compare.same_text(text, real[label])]
+
+
+def explain(simulated: dict[str, str], real: dict[str, str]) -> str:
+    """The differing cells, each from its first differing line on (long outputs stay readable)."""
+    out = []
+    for label in differing(simulated, real):
+        want, got = simulated[label].splitlines(), real.get(label, "<no cell>").splitlines()
+        k = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b), min(len(want), len(got)))
+        out.append(f"--- {label} (line {k + 1})\n  simulated: {want[k:k + 3]!r}\n  fake real: {got[k:k + 3]!r}")
+    return "\n".join(out)
 
 
 def main(argv=None) -> int:
@@ -79,9 +92,8 @@ def main(argv=None) -> int:
             wrong = differing(sim, real)
             total, bad = total + len(sim), bad + len(wrong)
             print(f"{name:36} {len(wrong):4}/{len(sim)} differ", flush=True)
-            if args.verbose:
-                for label in wrong:
-                    print(f"  --- {label}\n    simulated: {sim[label]!r}\n    fake real: {real.get(label, '<no cell>')!r}")
+            if args.verbose and wrong:
+                print(explain(sim, real))
     print(f"{'all':36} {bad:4}/{total} differ")
     return 0
 
