@@ -207,3 +207,36 @@ def test_probe_programs_print_the_same_on_a_faked_real_gpu(program):
 @pytest.mark.parametrize("program", [p for p in fake_gpu_cells.programs() if p not in QUICK])
 def test_every_probe_program_prints_the_same_on_a_faked_real_gpu(program):
     test_probe_programs_print_the_same_on_a_faked_real_gpu(program)
+
+
+# -- MIG: one instance per process, as CUDA gives it ------------------------------------------
+MIG_REASON = ("MIG instance MIG-bbbbbbbb-1111-2222-3333-444444444444 (NVIDIA A100-SXM4-80GB MIG 1g.10gb) is present but "
+              "not usable by this process: CUDA exposes one MIG instance per process, here "
+              "MIG-aaaaaaaa-1111-2222-3333-444444444444 (choose another with "
+              "CUDA_VISIBLE_DEVICES=MIG-bbbbbbbb-1111-2222-3333-444444444444)")
+
+
+def test_a_process_gets_one_mig_instance_and_the_others_are_listed_with_the_reason():
+    from devtrace.devices import discovery
+    from fake_nvml import scenario
+
+    m = discovery.discover(env={}, nvml_module=scenario("mig"))
+    assert [(g.name, g.memory_total >> 30) for g in m.gpus] == [
+        ("NVIDIA A100-SXM4-80GB", 80), ("NVIDIA A100-SXM4-80GB MIG 3g.40gb", 40)]
+    assert m.unavailable == ((0, MIG_REASON),)
+    m = discovery.discover(env={"CUDA_VISIBLE_DEVICES": "MIG-bbbbbbbb"}, nvml_module=scenario("mig"))
+    assert [g.name for g in m.gpus] == ["NVIDIA A100-SXM4-80GB MIG 1g.10gb"] and m.unavailable == ()
+    listed = subprocess.run([sys.executable, "-c", textwrap.dedent("""\
+        import sys
+        sys.path.insert(0, "tests")
+        from fake_nvml import scenario
+        from devtrace.devices import nvml
+        real = nvml.probe_devices
+        nvml.probe_devices = lambda module=None, force=False: real(scenario("mig"), True)
+        from devtrace.cli.app import main
+        sys.argv = ["devtrace", "list"]
+        main()
+        """)], capture_output=True, text=True, cwd=ROOT, timeout=120,
+        env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "DEVTRACE_NVML": "1"})
+    notes = [line for line in listed.stdout.splitlines() if line.startswith("Note:")]
+    assert notes == [f"Note: {MIG_REASON}"], listed.stdout + listed.stderr

@@ -66,4 +66,16 @@ def visible_machine(probed: Machine, env=None) -> Machine:
     note = probed.note
     if gpus and not visible and note is None:
         note = f"CUDA_VISIBLE_DEVICES={env.get('CUDA_VISIBLE_DEVICES')!r} hides every GPU"
-    return dataclasses.replace(probed, gpus=tuple(visible), note=note)
+    visible, unusable = one_mig_instance(visible)
+    return dataclasses.replace(probed, gpus=tuple(visible), note=note, unavailable=probed.unavailable + unusable)
+
+
+def one_mig_instance(gpus: list) -> tuple[list, tuple[tuple[int, str], ...]]:
+    """CUDA gives a process one MIG instance (NVIDIA's MIG guide: a CUDA process enumerates a single
+    MIG device): the first of ``gpus`` stays with the whole GPUs, the others are present but not
+    usable here, each with the reason."""
+    migs = [g for g in gpus if g.uuid.upper().startswith("MIG-")]
+    unusable = tuple((g.index, f"MIG instance {g.uuid} ({g.name}) is present but not usable by this process: CUDA "
+                               f"exposes one MIG instance per process, here {migs[0].uuid} (choose another with "
+                               f"CUDA_VISIBLE_DEVICES={g.uuid})") for g in migs[1:])
+    return [g for g in gpus if g not in migs[1:]], unusable
