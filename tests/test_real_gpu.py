@@ -240,3 +240,12 @@ def test_a_process_gets_one_mig_instance_and_the_others_are_listed_with_the_reas
         env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "DEVTRACE_NVML": "1"})
     notes = [line for line in listed.stdout.splitlines() if line.startswith("Note:")]
     assert notes == [f"Note: {MIG_REASON}"], listed.stdout + listed.stderr
+
+
+@pytest.mark.skipif(any(os.path.exists(p) for p in ("/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg")),
+                    reason="an NVIDIA GPU is here: bench/gpu_smoke.py runs its checks")
+def test_the_gpu_smoke_script_skips_in_one_line_without_a_gpu():
+    done = subprocess.run([sys.executable, "bench/gpu_smoke.py"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, "gpu_smoke: SKIP: no NVIDIA driver device node (/dev/nvidiactl)\n", "")

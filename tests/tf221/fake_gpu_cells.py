@@ -30,7 +30,9 @@ def programs() -> list[str]:
             if not p.stem.startswith("_")]
 
 
-def run(program: str, fake: bool) -> tuple[str, str, str]:
+def run(program: str, fake: bool | None) -> tuple[str, str, str]:
+    """The program on a simulated GPU (``fake=False``), a faked real one (``True``) or this
+    machine's own GPUs (``None``: bench/gpu_smoke.py on a machine with NVIDIA GPUs)."""
     kind, name = program.split("/")
     path = DIRS[kind] / f"{name}.py"
     env = {k: v for k, v in oracle.capture.ENV.items() if k != "CUDA_VISIBLE_DEVICES"}
@@ -39,7 +41,7 @@ def run(program: str, fake: bool) -> tuple[str, str, str]:
         if line.startswith("# capture-env: "):
             key, _, value = line[len("# capture-env: "):].partition("=")
             env[key.strip()] = value.strip()
-    if not fake:
+    if fake is False:
         env["DEVTRACE_SIMULATE"] = "1"
     runner = HERE / ("run_fake_gpu.py" if fake else "run_devtrace.py")
     with tempfile.TemporaryDirectory() as cwd:
