@@ -1,6 +1,18 @@
-"""A NumPy-backed stand-in for the CuPy calls devtrace makes — as strict as CuPy where it matters.
+"""A NumPy-backed stand-in for CuPy 14 — as strict as CuPy where it matters.
 
-It follows CuPy's contracts (checked against cupy/cuda/memory.pyx and cupy_backends runtime.pyx):
+Arrays: ``ndarray`` is not a NumPy array (it holds one, ``_a``); converting it implicitly
+(``np.asarray(x)``, anything that calls ``__array__``) is CuPy's ``TypeError``, and ``.get()`` /
+``cupy.asnumpy`` are the ways back to the host; ``cupy.asarray``/``array`` take host data. A NumPy
+array as a data argument to a routine or ufunc is CuPy's ``TypeError`` (``Unsupported type <class
+'numpy.ndarray'>``; shapes and axes may be NumPy arrays, as CuPy reads them as sequences). The
+namespace is CuPy 14's (``cupy14_namespace.json``, written from the real package by
+``cupy14_namespace.py``): a routine CuPy lacks is CuPy's ``AttributeError``; a ufunc method CuPy
+lacks its ``NotImplementedError``. NumPy's functions and ufuncs on device arrays dispatch to the
+fake's (``__array_function__``/``__array_ufunc__``, as CuPy's do). Results are device arrays
+(NumPy scalars become 0-d arrays), views keep their ``base``. ``tests/test_real_gpu.py`` runs
+the same contract checks against real CuPy when a GPU is present.
+
+Devices and memory follow CuPy's contracts (checked against cupy/cuda/memory.pyx and cupy_backends runtime.pyx):
 
 * every device allocation goes through the active allocator (``cupy.cuda.using_allocator``) or
   the default pool, rounded up to 512 bytes (``ALLOCATION_UNIT_SIZE``); a 0-byte allocation
@@ -13,6 +25,8 @@ It follows CuPy's contracts (checked against cupy/cuda/memory.pyx and cupy_backe
   otherwise ``cupy.cuda.memory.OutOfMemoryError`` (a ``MemoryError``) with CuPy's message;
 * an array owns its buffer until it is garbage collected (views keep their base alive, and
   ``base`` is the array a view looks into, ``None`` for an owner), as CuPy's ``PooledMemory``;
+* the runtime's devices are CUDA's: ``CUDA_DEVICE_ORDER`` (most multiprocessors first by default)
+  and ``CUDA_VISIBLE_DEVICES``, read once at the first call;
 * ``cupy.cuda.Device(i)`` fails to enter for an ordinal the runtime does not have, with CUDA's
   ``cudaErrorInvalidDevice``; ``runtime.getDeviceProperties(i)`` gives the device's name, UUID
   (16 raw bytes), PCI ids and multiprocessor count.
@@ -26,7 +40,6 @@ import contextlib
 import json
 import os
 import pathlib
-import types
 import uuid as _uuid
 
 import numpy as np

@@ -153,12 +153,10 @@ def test_flags_that_configure_gpus_are_a_device_use(tmp_path):
     ("unimplemented", tf.errors.UnimplementedError, "CuPy does not implement it: `cupy_maximum.reduce` is not "
                                                     "supported yet"),
 ])
-def test_a_cupy_error_inside_a_kernel_is_tensorflows_naming_op_and_device(op_device_real, monkeypatch, raised,
-                                                                            error, text):
+@pytest.mark.usefixtures("op_device_real")
+def test_a_cupy_error_inside_a_kernel_is_tensorflows_naming_op_and_device(monkeypatch, raised, error, text):
     from devtrace.runtime.registry import REGISTRY
     from fake_cupy import CUDARuntimeError
-
-    fake = op_device_real
 
     def failing(xp, a, b):
         if raised == "runtime":
@@ -173,7 +171,6 @@ def test_a_cupy_error_inside_a_kernel_is_tensorflows_naming_op_and_device(op_dev
     prefix = "{{function_node __wrapped__AddV2_device_/job:localhost/replica:0/task:0/device:GPU:0}} "
     assert str(e.value) == f"{prefix}{text} [Op:AddV2] name: "
     assert e.value.__cause__ is None and e.value.__suppress_context__
-    assert fake is not None
 
 
 @pytest.fixture
@@ -205,7 +202,10 @@ def test_probe_programs_print_the_same_on_a_faked_real_gpu(program):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("program", [p for p in fake_gpu_cells.programs() if p not in QUICK])
-def test_every_probe_program_prints_the_same_on_a_faked_real_gpu(program):
+def test_every_probe_program_prints_the_same_on_a_faked_real_gpu(request, program):
+    """The full pass (about 150 programs, twice each: minutes), outside the suite's budget: ``-m slow``."""
+    if "slow" not in request.config.getoption("markexpr").replace("not slow", ""):
+        pytest.skip("the full pass over every probe program runs with -m slow")
     test_probe_programs_print_the_same_on_a_faked_real_gpu(program)
 
 
