@@ -249,3 +249,18 @@ def test_the_gpu_smoke_script_skips_in_one_line_without_a_gpu():
                           timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (
         0, "gpu_smoke: SKIP: no NVIDIA driver device node (/dev/nvidiactl)\n", "")
+
+
+def test_a_cuda_error_copying_onto_the_gpu_is_tensorflows_naming_op_and_device(op_device_real, monkeypatch):
+    from fake_cupy import CUDARuntimeError
+
+    def failing(*args, **kwargs):
+        raise CUDARuntimeError(700, "cudaErrorIllegalAddress", "an illegal memory access was encountered")
+
+    monkeypatch.setattr(op_device_real, "asarray", failing)
+    with tf.device("/GPU:0"):
+        with pytest.raises(tf.errors.InternalError) as e:
+            tf.constant([1.0, 2.0])
+    assert str(e.value) == ("CUDARuntimeError: cudaErrorIllegalAddress: an illegal memory access was encountered "
+                            "(copying a tensor onto CUDA device 0)")
+    assert e.value.__cause__ is None and e.value.__suppress_context__

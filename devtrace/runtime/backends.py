@@ -150,25 +150,33 @@ class CupyBackend:
             return out.copy()
         return out
 
+    def _copy(self, fn, *args):
+        """A copy onto this GPU; CUDA failing it is TensorFlow's error naming the device (the
+        executor knows no op for a copy)."""
+        try:
+            return self._call(fn, *args)
+        except CudaFailure as e:
+            raise e.error_class(f"{e} (copying a tensor onto CUDA device {self.platform_id})") from None
+
     def from_host(self, array):
         if array.dtype == object:
             return array  # strings never live on a GPU (their kernels are CPU-only)
-        return self._call(self.cupy.asarray, array)
+        return self._copy(self.cupy.asarray, array)
 
     def to_host(self, array):
         return self.cupy.asnumpy(array) if isinstance(array, self.cupy.ndarray) else array
 
     def copy_from(self, array, src_backend):
         if not isinstance(array, self.cupy.ndarray):
-            return self._call(self.cupy.asarray, src_backend.to_host(array))
+            return self._copy(self.cupy.asarray, src_backend.to_host(array))
         src = getattr(src_backend, "device", None)
         if src is None or src.id == self.device.id:
-            return self._call(array.copy)  # same GPU: one stream orders it after the producer
+            return self._copy(array.copy)  # same GPU: one stream orders it after the producer
         # A peer copy runs on this GPU's stream, which knows nothing of the source GPU's: it must
         # wait for the work queued there (the kernel that produced ``array``) before it reads.
         with src:
             produced = self.cupy.cuda.get_current_stream().record()
-        return self._call(self._peer_copy, array, produced)
+        return self._copy(self._peer_copy, array, produced)
 
     def _peer_copy(self, array, produced):
         self.cupy.cuda.get_current_stream().wait_event(produced)
