@@ -1,6 +1,18 @@
-"""A NumPy-backed stand-in for the CuPy calls devtrace makes — as strict as CuPy where it matters.
+"""A NumPy-backed stand-in for CuPy 14 — as strict as CuPy where it matters.
 
-It follows CuPy's contracts (checked against cupy/cuda/memory.pyx and cupy_backends runtime.pyx):
+Arrays: ``ndarray`` is not a NumPy array (it holds one, ``_a``); converting it implicitly
+(``np.asarray(x)``, anything that calls ``__array__``) is CuPy's ``TypeError``, and ``.get()`` /
+``cupy.asnumpy`` are the ways back to the host; ``cupy.asarray``/``array`` take host data. A NumPy
+array as a data argument to a routine or ufunc is CuPy's ``TypeError`` (``Unsupported type <class
+'numpy.ndarray'>``; shapes and axes may be NumPy arrays, as CuPy reads them as sequences). The
+namespace is CuPy 14's (``cupy14_namespace.json``, written from the real package by
+``cupy14_namespace.py``): a routine CuPy lacks is CuPy's ``AttributeError``; a ufunc method CuPy
+lacks its ``NotImplementedError``. NumPy's functions and ufuncs on device arrays dispatch to the
+fake's (``__array_function__``/``__array_ufunc__``, as CuPy's do). Results are device arrays
+(NumPy scalars become 0-d arrays), views keep their ``base``. ``tests/test_real_gpu.py`` runs
+the same contract checks against real CuPy when a GPU is present.
+
+Devices and memory follow CuPy's contracts (checked against cupy/cuda/memory.pyx and cupy_backends runtime.pyx):
 
 * every device allocation goes through the active allocator (``cupy.cuda.using_allocator``) or
   the default pool, rounded up to 512 bytes (``ALLOCATION_UNIT_SIZE``); a 0-byte allocation
@@ -13,6 +25,8 @@ It follows CuPy's contracts (checked against cupy/cuda/memory.pyx and cupy_backe
   otherwise ``cupy.cuda.memory.OutOfMemoryError`` (a ``MemoryError``) with CuPy's message;
 * an array owns its buffer until it is garbage collected (views keep their base alive, and
   ``base`` is the array a view looks into, ``None`` for an owner), as CuPy's ``PooledMemory``;
+* the runtime's devices are CUDA's: ``CUDA_DEVICE_ORDER`` (most multiprocessors first by default)
+  and ``CUDA_VISIBLE_DEVICES``, read once at the first call;
 * ``cupy.cuda.Device(i)`` fails to enter for an ordinal the runtime does not have, with CUDA's
   ``cudaErrorInvalidDevice``; ``runtime.getDeviceProperties(i)`` gives the device's name, UUID
   (16 raw bytes), PCI ids and multiprocessor count.
@@ -23,15 +37,30 @@ which order streams ran it.
 """
 
 import contextlib
-import types
+import json
+import os
+import pathlib
 import uuid as _uuid
 
 import numpy as np
 
 ALLOCATION_UNIT_SIZE = 512
 # NumPy functions CuPy does not have (a kernel calling them through ``xp`` fails on a real GPU)
-_NOT_IN_CUPY = frozenset(("broadcast_shapes", "frompyfunc", "errstate"))
-_np_base = np.ndarray.base.__get__
+# CuPy 14's namespace (tests/cupy14_namespace.py wrote it from the real package): the fake answers
+# these names and no others, so a kernel calling a routine CuPy lacks fails here as on a real GPU
+NAMESPACE = json.loads((pathlib.Path(__file__).parent / "cupy14_namespace.json").read_text())
+_UFUNCS = frozenset(NAMESPACE["cupy"]["ufuncs"])
+_FUNCTIONS = frozenset(NAMESPACE["cupy"]["functions"])
+_OTHER = frozenset(NAMESPACE["cupy"]["other"])
+_NDARRAY = frozenset(NAMESPACE["ndarray"])
+IMPLICIT = ("Implicit conversion to a NumPy array is not allowed. "
+            "Please use `.get()` to construct a NumPy array explicitly.")
+# the functions that take host data (a NumPy array, lists, scalars) and copy it to the device
+_FROM_HOST = frozenset(("array", "asarray", "asanyarray"))
+# positional arguments that are shapes or axes, not data: CuPy reads them as Python sequences
+_SHAPE_ARGS = {"reshape": 1, "broadcast_to": 1, "tile": 1, "zeros": 0, "ones": 0, "empty": 0, "full": 0,
+               "transpose": 1, "resize": 1, "unravel_index": 1, "ravel_multi_index": 1, "indices": 0}
+_SHAPE_KEYWORDS = frozenset(("shape", "axes", "axis", "newshape", "reps", "dims", "s"))
 
 
 def _round_size(size):
@@ -103,11 +132,21 @@ class _DevicePool:
         self.total = 0
         self.free_chunks = []  # cached chunks
         self.blocks = 0
+        self._busy, self._deferred = False, []
 
     def malloc(self, size):
+        """A chunk of ``size`` rounded; a free the collector makes meanwhile waits until it is done."""
         if size == 0:
             return MemoryPointer(None, None, self.device_id)
-        size = _round_size(size)
+        self._busy = True
+        try:
+            return self._malloc(_round_size(size))
+        finally:
+            self._busy = False
+            while self._deferred:
+                self._free(self._deferred.pop())
+
+    def _malloc(self, size):
         fits = [c for c in self.free_chunks if c.size >= size]
         if fits:
             chunk = min(fits, key=lambda c: (c.size, c.block, c.offset))
@@ -141,6 +180,9 @@ class _DevicePool:
         return _Chunk(self.blocks, 0, size)
 
     def _free(self, chunk):
+        if self._busy:
+            self._deferred.append(chunk)
+            return
         self.in_use -= chunk.size
         while chunk.next is not None and chunk.next.free:  # merge with free neighbours
             nxt = chunk.next
@@ -188,7 +230,7 @@ class FakeCupy:
         of ``gpus`` the runtime exposes, in CUDA's order (as ``CUDA_VISIBLE_DEVICES`` leaves them)."""
         self.gpus_all = list(gpus) if gpus is not None else [FakeGPU(bus=f"0000:{0x10 + i:02x}:00.0")
                                                             for i in range(8)]
-        self.gpus = [self.gpus_all[i] for i in visible] if visible is not None else list(self.gpus_all)
+        self._visible = visible
         self.current_device = None
         self.current_allocator = None
         self.current_stream = {}  # device -> stream
@@ -215,6 +257,32 @@ class FakeCupy:
 
             def synchronize(self):
                 fake.kernels.append(("synchronize", self.id, None))
+
+            def use(self):
+                if not 0 <= self.id < len(fake.gpus):
+                    raise CUDARuntimeError(errorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal")
+                fake.current_device = self.id
+
+            @property
+            def compute_capability(self):
+                return "%d%d" % fake.gpus[self.id].cc
+
+            @property
+            def pci_bus_id(self):
+                return fake.gpus[self.id].bus
+
+            @property
+            def mem_info(self):
+                return fake.gpus[self.id].total - fake._device_used.get(self.id, 0), fake.gpus[self.id].total
+
+            def __eq__(self, other):
+                return isinstance(other, Device) and self.id == other.id
+
+            def __hash__(self):
+                return self.id
+
+            def __repr__(self):
+                return f"<CUDA Device {self.id}>"
 
         class MemoryPool:
             """CuPy's ``MemoryPool``: one ``SingleDeviceMemoryPool`` per device, the current one."""
@@ -291,11 +359,28 @@ class FakeCupy:
                 fake.kernels.append(("synchronize", self.device_id, self))
 
         class Event:
+            """CuPy's: recorded on a stream (the current one by default); ``done`` once recorded."""
+
             def __init__(self, block=False, disable_timing=False, interprocess=False):
-                self.stream = None
+                self.stream, self.position, self.disable_timing = None, None, disable_timing
+
+            def record(self, stream=None):
+                return (stream or get_current_stream()).record(self)
+
+            @property
+            def done(self):
+                return True
 
             def synchronize(self):
                 fake.kernels.append(("event-synchronize", None, self.stream))
+
+        def get_elapsed_time(start, end):
+            """Milliseconds between two recorded events (the fake: one microsecond per kernel between)."""
+            if start.position is None or end.position is None:
+                raise CUDARuntimeError(600, "cudaErrorNotReady", "device not ready")
+            if start.disable_timing or end.disable_timing:
+                raise CUDARuntimeError(6, "cudaErrorInvalidResourceHandle", "invalid resource handle")
+            return (end.position - start.position) * 1e-3
 
         def get_current_stream(device_id=None):
             """As CuPy's: the stream set on the device, else that device's null stream (never None)."""
@@ -333,15 +418,26 @@ class FakeCupy:
         self.cuda = type("cuda", (), {"Device": Device, "MemoryPool": MemoryPool, "Stream": Stream, "Event": Event,
                                       "using_allocator": staticmethod(using_allocator),
                                       "get_current_stream": staticmethod(get_current_stream),
+                                      "get_elapsed_time": staticmethod(get_elapsed_time),
+                                      "get_device_id": staticmethod(lambda: fake.current_device or 0),
                                       "runtime": runtime, "memory": memory})
-        wrap = self._wrap
-        # cupy.linalg: the NumPy functions CuPy implements, results "on device"
-        self.linalg = type("linalg", (), {name: staticmethod(wrap(f"linalg.{name}", getattr(np.linalg, name)))
-                                           for name in ("inv", "det", "slogdet", "solve", "cholesky", "eigh", "svd",
-                                                        "qr", "norm")})
-        # cupy.fft: the transforms, results "on device"
-        self.fft = type("fft", (), {name: staticmethod(wrap(f"fft.{name}", getattr(np.fft, name)))
-                                     for name in ("fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft")})
+        self.linalg = _Submodule(self, "linalg", np.linalg)
+        self.fft = _Submodule(self, "fft", np.fft)
+        self.random = _Submodule(self, "random", np.random)
+
+    @property
+    def gpus(self):
+        """The devices the CUDA runtime exposes: ``visible`` (indices into ``gpus``), else CUDA's
+        enumeration (``CUDA_DEVICE_ORDER``: most multiprocessors first by default, else PCI order)
+        filtered by ``CUDA_VISIBLE_DEVICES`` (indices or UUID prefixes) as they were when the
+        runtime was first asked — CUDA reads them once."""
+        if self._visible is None:
+            order = sorted(range(len(self.gpus_all)), key=lambda i: (self.gpus_all[i].bus or "").lower())
+            if os.environ.get("CUDA_DEVICE_ORDER", "FASTEST_FIRST") != "PCI_BUS_ID":  # CUDA's default
+                order.sort(key=lambda i: -self.gpus_all[i].sm)
+            self._visible = [order[i] for i in _cuda_visible([self.gpus_all[i] for i in order],
+                                                             os.environ.get("CUDA_VISIBLE_DEVICES"))]
+        return [self.gpus_all[i] for i in self._visible]
 
     def get_default_memory_pool(self):
         return self._default_pool
@@ -363,140 +459,364 @@ class FakeCupy:
         self.calls.append((what, self.current_device, self.current_allocator is not None))
         self.kernels.append((what, device, self.cuda.get_current_stream(device)))
 
-    def asarray(self, array, dtype=None):
+    def asarray(self, a, dtype=None, order=None, *, blocking=False):
+        """Host data onto the current device (a copy); a device array as it is (``dtype``: cast)."""
         self._where("asarray")
-        if isinstance(array, self.ndarray) and (dtype is None or array.dtype == dtype):
-            return array
-        return np.array(array, dtype=dtype, copy=True).view(self.ndarray)
+        if isinstance(a, self.ndarray):
+            return a if dtype is None or a.dtype == np.dtype(dtype) else a.astype(dtype)
+        return self._owner(np.array(self._host(a), dtype=dtype, copy=True))
 
-    def asnumpy(self, array):
-        return np.asarray(array).view(np.ndarray)
+    asanyarray = asarray
 
-    def _wrap(self, name, fn):
-        def wrapped(*args, **kwargs):
-            self._where(name)
-            _refuse_host(args)
-            # NumPy computes on plain views: a pool OOM raised inside ndarray.__array_ufunc__ (from
-            # a reduction) leaks NumPy's reference to the inputs (NumPy 2.4), which real CuPy does not
-            out = fn(*(self._plain(a) for a in args), **kwargs)
-            if isinstance(out, tuple):  # svd, qr, eigh, slogdet
-                return tuple(self._device_array(o) for o in out)
-            return self._device_array(out)
-        return wrapped
+    def array(self, obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
+        self._where("array")
+        if isinstance(obj, self.ndarray):
+            out = obj.astype(dtype or obj.dtype, copy=copy)
+            return out if ndmin <= out.ndim else out.reshape((1,) * (ndmin - out.ndim) + out.shape)
+        return self._owner(np.array(self._host(obj), dtype=dtype, copy=True, ndmin=ndmin))
 
-    def _plain(self, arg):
+    def _host(self, obj):
+        """Host data for ``asarray``/``array``: device arrays inside a list are read back (as CuPy
+        concatenates them on the device)."""
+        if isinstance(obj, (list, tuple)) and any(isinstance(o, (self.ndarray, list, tuple)) for o in obj):
+            return [self._host(o) for o in obj]
+        return obj._a if isinstance(obj, self.ndarray) else obj
+
+    def asnumpy(self, a, stream=None, order="C", out=None, *, blocking=True):
+        if isinstance(a, self.ndarray):
+            return a.get()
+        return np.asarray(a, order=order)
+
+    def get_array_module(self, *args):
+        return self if any(isinstance(a, self.ndarray) for a in args) else np
+
+    # -- arrays ----------------------------------------------------------------------------
+    def _owner(self, a):
+        """A new device array owning a pooled buffer holding ``a`` (a NumPy array)."""
+        out = object.__new__(self.ndarray)
+        out._a, out._base, out._device = a, None, self.current_device or 0
+        out._ptr = self._malloc(a.nbytes)
+        return out
+
+    def _result(self, value, inputs):
+        """A routine's result as CuPy returns it: arrays on the device (views keep their base),
+        NumPy scalars as 0-d device arrays, containers of them alike, anything else as is."""
+        if isinstance(value, np.generic):
+            return self._owner(np.asarray(value))
+        if isinstance(value, np.ndarray):
+            if value.dtype == object:
+                raise TypeError(f"Unsupported type {np.ndarray}")  # CuPy has no object arrays
+            for x in inputs:
+                if value is x._a:
+                    return x
+            root = _root(value)
+            for x in inputs:
+                if root is _root(x._a):
+                    out = object.__new__(self.ndarray)
+                    owner = x if x._base is None else x._base
+                    out._a, out._base, out._device, out._ptr = value, owner, owner._device, None
+                    return out
+            return self._owner(value)
+        if type(value) is list:
+            return [self._result(v, inputs) for v in value]
+        if isinstance(value, tuple):  # NumPy's named results (QRResult, EighResult): CuPy's are tuples
+            return tuple(self._result(v, inputs) for v in value)
+        return value
+
+    def _device_arrays(self, args, kwargs):
+        found = []
+        for arg in list(args) + list(kwargs.values()):
+            for x in arg if type(arg) in (list, tuple) else (arg,):
+                if isinstance(x, self.ndarray):
+                    found.append(x)
+        return found
+
+    def _unwrap(self, arg):
         if isinstance(arg, self.ndarray):
-            return arg.view(np.ndarray)
-        if type(arg) in (list, tuple) and any(isinstance(a, self.ndarray) for a in arg):
-            return type(arg)(a.view(np.ndarray) if isinstance(a, self.ndarray) else a for a in arg)
+            return arg._a
+        if type(arg) in (list, tuple):
+            return type(arg)(self._unwrap(a) for a in arg)
         return arg
 
-    def _device_array(self, out):
-        if type(out) is list:  # cupy.split and the like: a list of device arrays
-            return [self._device_array(o) for o in out]
-        if isinstance(out, np.generic):  # CuPy returns 0-d arrays, never NumPy scalars
-            out = np.asarray(out)
-        if isinstance(out, self.ndarray) or not isinstance(out, np.ndarray):
-            return out
-        return out.view(self.ndarray)
+    def _routine(self, name, fn, shape_arg=None):
+        """A CuPy routine computed by NumPy's ``fn``: device arrays in, device arrays out; a NumPy
+        array as a data argument is CuPy's ``TypeError``."""
+        def routine(*args, **kwargs):
+            self._where(name)
+            for i, arg in enumerate(args):
+                if i != shape_arg:
+                    _refuse_host(arg)
+            for key, arg in kwargs.items():
+                if key not in _SHAPE_KEYWORDS:
+                    _refuse_host(arg)
+            inputs = self._device_arrays(args, kwargs)
+            out = fn(*(self._unwrap(a) for a in args), **{k: self._unwrap(v) for k, v in kwargs.items()})
+            return self._result(out, inputs)
+        routine.__name__ = name
+        return routine
 
-    def __getattr__(self, name):  # kernels: cupy.matmul, cupy.full ... run as NumPy, results stay "on device"
-        if name in _NOT_IN_CUPY:
+    def __getattr__(self, name):
+        """``cupy.X``: what CuPy 14 has (NumPy computes it), CuPy's ``AttributeError`` otherwise."""
+        if name in _UFUNCS:
+            value = _Ufunc(self, name, getattr(np, name))
+        elif name in _FUNCTIONS:
+            fn = getattr(np, name, None)
+            if fn is None:
+                raise AttributeError(f"fake_cupy does not fake cupy.{name} (CuPy 14 has it): add it")
+            value = self._routine(name, fn, _SHAPE_ARGS.get(name))
+        elif name in _OTHER and hasattr(np, name):
+            value = getattr(np, name)  # dtypes, constants, newaxis
+        else:
             raise AttributeError(f"module 'cupy' has no attribute '{name}'")
-        value = getattr(np, name)
-        if isinstance(value, np.ufunc):
-            return _Ufunc(self, name, value)
-        if isinstance(value, type) or (not callable(value) and not isinstance(value, types.ModuleType)):
-            return value  # cupy.float32, cupy.inf, cupy.newaxis: NumPy's own (a submodule CuPy lacks here: an error)
-        return self._wrap(name, value)
+        self.__dict__[name] = value
+        return value
+
+
+class _Submodule:
+    """``cupy.linalg``, ``cupy.fft``, ``cupy.random``: CuPy 14's names, NumPy's computation."""
+
+    def __init__(self, fake, name, module):
+        self._fake, self._name, self._module = fake, name, module
+        self._names = frozenset(NAMESPACE[name]["functions"]) | frozenset(NAMESPACE[name]["other"])
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in self._names:
+            raise AttributeError(f"module 'cupy.{self._name}' has no attribute '{name}'")
+        fn = getattr(self._module, name, None)
+        if fn is None or not callable(fn):
+            raise AttributeError(f"fake_cupy does not fake cupy.{self._name}.{name} (CuPy 14 has it): add it")
+        value = self._fake._routine(f"{self._name}.{name}", fn)
+        setattr(self, name, value)
+        return value
 
 
 class _Ufunc:
-    """A CuPy ufunc: called as NumPy's; of its methods only what CuPy implements (``reduce`` and
-    ``accumulate`` of ``add``/``multiply``, ``reduceat`` of ``add``, ``at`` of the ufuncs with a scatter,
-    ``outer``), ``NotImplementedError`` with CuPy's words otherwise (cupy/_core/_kernel.pyx)."""
+    """A CuPy ufunc: its operands are device arrays or scalars (a list, a NumPy array: CuPy's
+    ``TypeError``); of its methods only what CuPy implements (``reduce`` and ``accumulate`` of
+    ``add``/``multiply``, ``reduceat`` of ``add``, ``at`` of the ufuncs with a scatter, ``outer``),
+    ``NotImplementedError`` with CuPy's words otherwise (cupy/_core/_kernel.pyx)."""
 
     _METHODS = {"reduce": ("add", "multiply"), "accumulate": ("add", "multiply"), "reduceat": ("add",),
                 "at": ("add", "subtract", "maximum", "minimum")}
 
     def __init__(self, fake, name, ufunc):
         self._fake, self._name, self._ufunc = fake, name, ufunc
+        self.nin, self.nout, self.name = ufunc.nin, ufunc.nout, name
 
     def __call__(self, *args, **kwargs):
-        return self._fake._wrap(self._name, self._ufunc)(*args, **kwargs)
+        for arg in args[:self._ufunc.nin]:
+            if not (isinstance(arg, self._fake.ndarray) or isinstance(arg, (int, float, complex, np.generic))):
+                raise TypeError(f"Unsupported type {type(arg)}")
+        return self._fake._routine(self._name, self._ufunc)(*args, **kwargs)
 
     def __getattr__(self, method):
+        if method.startswith("_") or method not in NAMESPACE["ufunc_methods"]:
+            raise AttributeError(f"'cupy._core._kernel.ufunc' object has no attribute '{method}'")
         if self._name not in self._METHODS.get(method, (self._name,)):
             raise NotImplementedError(f"`cupy_{self._name}.{method}` is not supported yet")
-        return self._fake._wrap(f"{self._name}.{method}", getattr(self._ufunc, method))
+        return self._fake._routine(f"{self._name}.{method}", getattr(self._ufunc, method))
 
 
-def _refuse_host(args):
-    """CuPy's functions and ufuncs take device arrays, scalars and lists of them: a NumPy array
-    (one that is not 0-d) is CuPy's ``TypeError`` — a kernel must not mix host data into ``xp``."""
-    for arg in args:
-        for x in arg if isinstance(arg, (list, tuple)) else (arg,):
-            if type(x) is np.ndarray and x.ndim:
-                raise TypeError(f"Unsupported type {np.ndarray}")
+def _cuda_visible(gpus, value):
+    """The ordinals ``CUDA_VISIBLE_DEVICES`` leaves, as CUDA reads it (up to the first bad entry)."""
+    if value is None:
+        return list(range(len(gpus)))
+    out = []
+    for entry in (e.strip() for e in value.split(",")):
+        if entry.lstrip("-").isdigit():
+            i = int(entry)
+            if not 0 <= i < len(gpus):
+                break
+        else:
+            found = [k for k, g in enumerate(gpus) if g.uuid.lower().startswith(entry.lower())]
+            if len(found) != 1:
+                break
+            i = found[0]
+        if i in out:
+            return []
+        out.append(i)
+    return out
+
+
+def _refuse_host(arg):
+    """CuPy's routines take device arrays, scalars and lists of them: a NumPy array is CuPy's
+    ``TypeError`` — a kernel must not mix host data into ``xp``."""
+    for x in arg if type(arg) in (list, tuple) else (arg,):
+        if isinstance(x, np.ndarray):
+            raise TypeError(f"Unsupported type {np.ndarray}")
+
+
+def _root(a):
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
+           "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "matmul": "matmul",
+           "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "left_shift",
+           "rshift": "right_shift", "divmod": "divmod"}
+_COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+            "ge": "greater_equal"}
+_UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
 
 
 def _make_ndarray(fake):
-    class ndarray(np.ndarray):  # noqa: N801 (CuPy's name)
-        """A device array: owns a pooled buffer (``_ptr``) unless it is a view (``base``)."""
+    class ndarray:  # noqa: N801 (CuPy's name)
+        """A device array: NumPy data inside (``_a``), never a NumPy array itself. It owns a pooled
+        buffer (``_ptr``) unless it is a view (``base``: the array it looks into)."""
 
-        def __array_finalize__(self, obj):
-            owner = _owner(self, ndarray)
-            self._cupy_base = owner
-            if owner is None:
-                self._ptr = fake._malloc(self.nbytes)
+        __array_priority__ = 100
+        __hash__ = None
+
+        def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
+            owner = fake._owner(np.empty(shape, dtype, order=order))
+            self._a, self._base, self._device, self._ptr = owner._a, None, owner._device, owner._ptr
+            owner._ptr = None
+
+        # -- what CuPy answers without a kernel ----------------------------------------------
+        shape = property(lambda self: self._a.shape)
+        dtype = property(lambda self: self._a.dtype)
+        ndim = property(lambda self: self._a.ndim)
+        size = property(lambda self: self._a.size)
+        nbytes = property(lambda self: self._a.nbytes)
+        itemsize = property(lambda self: self._a.itemsize)
+        strides = property(lambda self: self._a.strides)
+        base = property(lambda self: self._base)
+        device = property(lambda self: fake.cuda.Device(self._device))
+        T = property(lambda self: fake._result(self._a.T, (self,)))
+        mT = property(lambda self: fake._result(self._a.mT, (self,)))
+        real = property(lambda self: fake._result(self._a.real, (self,)), lambda self, v: self._set("real", v))
+        imag = property(lambda self: fake._result(self._a.imag, (self,)), lambda self, v: self._set("imag", v))
+
+        def _set(self, part, value):
+            _refuse_host(value)
+            setattr(self._a, part, value._a if isinstance(value, ndarray) else value)
 
         @property
-        def base(self):
-            return self.__dict__.get("_cupy_base")
+        def data(self):
+            return (self._base or self)._ptr
 
-        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-            """As CuPy's: ``cupy_array + numpy_array`` (either way round) is a ``TypeError``."""
-            out = kwargs.get("out", ())
-            _refuse_host(inputs + tuple(out))
-            plain = [x.view(np.ndarray) if isinstance(x, ndarray) else x for x in inputs]
-            if out:
-                kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, ndarray) else x for x in out)
-            result = getattr(ufunc, method)(*plain, **kwargs)
-            if out:
-                return out[0] if len(out) == 1 else out
-            if isinstance(result, tuple):
-                return tuple(fake._device_array(r) for r in result)
-            return fake._device_array(result)
+        def get(self, stream=None, order="C", out=None, blocking=True):
+            """The data in host memory: the one way to a NumPy array (a copy)."""
+            return np.array(self._a, copy=True, order=order)
 
-        @property
-        def device(self):
-            ptr = self._ptr if self._cupy_base is None else self._cupy_base._ptr
-            return fake.cuda.Device(ptr.device_id)
-
-        def __getitem__(self, key):
-            """As CuPy's: indexing down to one element gives a 0-d array on the device, not a scalar."""
-            out = super().__getitem__(key)
-            if isinstance(out, np.ndarray):
-                return out
-            return super().__getitem__((key if isinstance(key, tuple) else (key,)) + (Ellipsis,))  # a 0-d view
+        def set(self, arr, stream=None):
+            if not isinstance(arr, np.ndarray):
+                raise TypeError(f"Only numpy.ndarray can be set to cupy.ndarray: {type(arr)}")
+            self._a[...] = arr
 
         def copy(self, order="C"):
+            """A copy on the current device (CuPy copies across devices too)."""
             fake._where("copy")
-            return super().copy(order)
+            return fake._owner(self._a.copy(order))
 
-        def get(self):
-            return np.array(self.view(np.ndarray), copy=True)
+        def astype(self, dtype, order="K", casting=None, subok=None, copy=True):
+            out = self._a.astype(dtype, order=order, copy=copy)
+            return self if out is self._a else fake._owner(out)
 
+        def item(self):
+            return self._a.item()
+
+        def tolist(self):
+            return self._a.tolist()
+
+        def __array__(self, dtype=None, copy=None):
+            raise TypeError(IMPLICIT)
+
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            """NumPy's ufuncs on device arrays run CuPy's (as CuPy's ``__array_ufunc__``)."""
+            if ufunc.__name__ not in _UFUNCS:
+                return NotImplemented
+            fn = getattr(fake, ufunc.__name__)
+            if "out" in kwargs and type(kwargs["out"]) is tuple and len(kwargs["out"]) == 1:
+                kwargs["out"] = kwargs["out"][0]
+            return (fn if method == "__call__" else getattr(fn, method))(*inputs, **kwargs)
+
+        def __array_function__(self, func, types, args, kwargs):
+            """NumPy's functions on device arrays run CuPy's of that name; none: NumPy's TypeError."""
+            module = fake
+            for part in func.__module__.split(".")[1:]:
+                module = getattr(module, part, None)
+            try:
+                fn = getattr(module, func.__name__)
+            except AttributeError:
+                return NotImplemented
+            return fn(*args, **kwargs)
+
+        def __getattr__(self, name):
+            """The NumPy methods CuPy's ndarray has (computed by NumPy, results on the device)."""
+            if name.startswith("_") or name not in _NDARRAY or not hasattr(self._a, name):
+                raise AttributeError(f"'cupy.ndarray' object has no attribute '{name}'")
+            return fake._routine(f"ndarray.{name}", getattr(self._a, name))
+
+        def __getitem__(self, key):
+            """Basic indexing is a view; one element is a 0-d array on the device, not a scalar."""
+            fake._where("getitem")
+            key = _index(fake, key)
+            out = self._a[key]
+            if not isinstance(out, np.ndarray):
+                out = self._a[(key if isinstance(key, tuple) else (key,)) + (Ellipsis,)]
+            return fake._result(out, (self,))
+
+        def __setitem__(self, key, value):
+            fake._where("setitem")
+            self._a[_index(fake, key)] = value._a if isinstance(value, ndarray) else value
+
+        def __len__(self):
+            if not self._a.ndim:
+                raise TypeError("len() of unsized object")
+            return len(self._a)
+
+        def __iter__(self):
+            if not self._a.ndim:
+                raise TypeError("iteration over a 0-d array")
+            return (self[i] for i in range(len(self._a)))
+
+        def __bool__(self):
+            return bool(self._a)
+
+        def __int__(self):
+            return int(self._a)
+
+        def __float__(self):
+            return float(self._a)
+
+        def __complex__(self):
+            return complex(self._a)
+
+        def __copy__(self):
+            return self.copy()
+
+        def __deepcopy__(self, memo):
+            return self.copy()
+
+        def __repr__(self):
+            return repr(self._a)
+
+        def __str__(self):
+            return str(self._a)
+
+    def binary(ufunc):
+        return (lambda self, other: getattr(fake, ufunc)(self, other),
+                lambda self, other: getattr(fake, ufunc)(other, self),
+                lambda self, other: getattr(fake, ufunc)(self, other, out=self))
+
+    for op, ufunc in _BINARY.items():
+        forward, reflected, inplace = binary(ufunc)
+        setattr(ndarray, f"__{op}__", forward)
+        setattr(ndarray, f"__r{op}__", reflected)
+        if op != "divmod":
+            setattr(ndarray, f"__i{op}__", inplace)
+    for op, ufunc in _COMPARE.items():
+        setattr(ndarray, f"__{op}__", binary(ufunc)[0])
+    for op, ufunc in _UNARY.items():
+        setattr(ndarray, f"__{op}__", (lambda u: lambda self: getattr(fake, u)(self))(ufunc))
     return ndarray
 
 
-def _owner(array, cls):
-    """The device array whose buffer ``array`` looks into, or None when it has its own."""
-    b = _np_base(array)
-    while b is not None:
-        if isinstance(b, cls) and "_ptr" in b.__dict__:
-            return b
-        if isinstance(b, cls) and b.__dict__.get("_cupy_base") is not None:
-            return b._cupy_base
-        b = _np_base(b) if isinstance(b, np.ndarray) else None
-    return None
+def _index(fake, key):
+    """An index with its device arrays as NumPy's (CuPy takes device arrays, NumPy arrays, lists)."""
+    if isinstance(key, tuple):
+        return tuple(k._a if isinstance(k, fake.ndarray) else k for k in key)
+    return key._a if isinstance(key, fake.ndarray) else key

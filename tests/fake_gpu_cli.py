@@ -15,12 +15,8 @@ MODELS = {"A100": ("NVIDIA A100-SXM4-80GB", 81920, 108, (8, 0)), "H100": ("NVIDI
           "V100": ("Tesla V100-SXM2-16GB", 16384, 80, (7, 0))}
 
 
-def main(argv):
-    models = ["A100"]
-    if argv[:1] == ["--gpus"]:
-        models, argv = argv[1].split(","), argv[2:]
-    gpus = [FakeGPU(*MODELS[m][:1], MODELS[m][1] << 20, *MODELS[m][2:], bus=f"0000:{0x10 + i:02x}:00.0")
-            for i, m in enumerate(models)]
+def install(gpus):
+    """NVML answers with ``gpus`` (:class:`FakeGPU`) and CuPy is the strict fake driving them."""
     fake = FakeCupy(gpus=gpus)
     os.environ["DEVTRACE_NVML"] = "1"  # a machine with a driver: NVML is asked (and answers with the fakes)
 
@@ -33,6 +29,23 @@ def main(argv):
              for i, g in enumerate(gpus)]
     nvml.probe_devices = lambda module=None, force=False: (list(infos), [], None)
     backends._import_cupy = lambda: fake
+    return fake
+
+
+def like_simulated(count=1):
+    """Fake GPUs of the simulated GPUs' model, so that a program prints the same on both."""
+    from devtrace.devices import simulated
+
+    return [FakeGPU(g.name, g.memory_total, g.multiprocessor_count, g.compute_capability, g.pci_bus_id, g.uuid)
+            for g in simulated.parse_simulate(str(count))]
+
+
+def main(argv):
+    models = ["A100"]
+    if argv[:1] == ["--gpus"]:
+        models, argv = argv[1].split(","), argv[2:]
+    install([FakeGPU(*MODELS[m][:1], MODELS[m][1] << 20, *MODELS[m][2:], bus=f"0000:{0x10 + i:02x}:00.0")
+             for i, m in enumerate(models)])
     from devtrace.cli.app import main as cli
 
     sys.argv = ["devtrace", *argv]

@@ -72,7 +72,7 @@ def parse_limits(text: str) -> list[int]:
 def configure(simulate=None, machine=None, visible=None, growth=None, limit=None, fraction=None,
               soft_placement=None, compat=None):
     """A fresh runtime context for this machine and configuration."""
-    from ..devices.discovery import compat_mode, discover
+    from ..devices.discovery import compat_mode, probe
     from .. import config
     from ..runtime.context import reset_context
 
@@ -89,7 +89,11 @@ def configure(simulate=None, machine=None, visible=None, growth=None, limit=None
     limits = parse_limits(limit) if limit is not None else None
     compat_mode(compat)  # a bad --compat before a bad machine: the flag the user typed is named
     ctx = reset_context()
-    ctx.set_machine(discover(simulate=simulate, machine=machine, compat=compat))
+    ctx.set_machine(probe(simulate=simulate, machine=machine, compat=compat), deferred=True)
+    if visible is None and growth is None and limits is None and fraction is None:
+        if soft_placement is not None:
+            config.set_soft_device_placement(soft_placement)
+        return ctx  # no device use yet: the program's own CUDA_VISIBLE_DEVICES still counts
     gpus = config.list_physical_devices("GPU")
     try:
         if visible is not None:

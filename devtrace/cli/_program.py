@@ -97,7 +97,7 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     sys.argv = [program, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(program)))
     sys.stdout = getattr(sys.stdout, "raw_stream", sys.stdout)  # the program's own prints fail as in Python
-    ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.machine.backend, ctx.trace.stream is not None))
+    ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.backend, ctx.trace.stream is not None))
     from ..api import as_tensorflow
 
     as_tensorflow.install()  # `import tensorflow` in the program gives devtrace

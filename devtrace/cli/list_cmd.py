@@ -94,6 +94,7 @@ def print_report(report: dict, physical=True, logical=True) -> None:
         print_table(["LOGICAL DEVICE", "TYPE", "ON", "LIMIT", "RESERVED", "POLICY"], rows,
                     title="Logical devices", right=(3, 4))
     for gpu in report.get("unavailable", ()):
-        print(printable(f"Note: GPU {gpu['index']} is unavailable: {gpu['reason']}"))
+        mig = gpu["reason"].startswith("MIG instance")  # its GPU is usable, through another instance
+        print(printable(f"Note: {gpu['reason']}" if mig else f"Note: GPU {gpu['index']} is unavailable: {gpu['reason']}"))
     if report["note"]:
         print(printable(f"Note: {report['note']}"))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 
@@ -47,6 +48,13 @@ def discover(simulate: str | None = None, machine: str | None = None, env=None, 
     ``DEVTRACE_MACHINE``, ``compat`` over ``DEVTRACE_COMPAT``; ``CUDA_VISIBLE_DEVICES`` and
     ``CUDA_DEVICE_ORDER`` apply to real and simulated GPUs alike. Raises ``UsageError`` for bad
     specs, files and env values."""
+    return visible_machine(probe(simulate, machine, env, nvml_module, compat), env)
+
+
+def probe(simulate: str | None = None, machine: str | None = None, env=None, nvml_module=None,
+          compat: str | None = None) -> Machine:
+    """Every GPU of the machine, before ``CUDA_VISIBLE_DEVICES``/``CUDA_DEVICE_ORDER`` (which
+    :func:`visible_machine` applies at the process's first device use, as CUDA reads them then)."""
     env = os.environ if env is None else env
     mode = compat_mode(compat, env)
     source = None
@@ -66,9 +74,29 @@ def discover(simulate: str | None = None, machine: str | None = None, env=None, 
         else:
             gpus, unavailable, note = nvml.probe_devices(nvml_module, force=bool(use_nvml))
         backend = "nvml" if gpus else "cpu"
+    return Machine(cpu=cpu.probe(), gpus=tuple(gpus), all_gpus=tuple(gpus), backend=backend, note=note,
+                   unavailable=tuple(unavailable), compat=mode)
+
+
+def visible_machine(probed: Machine, env=None) -> Machine:
+    """``probed`` with the GPUs ``CUDA_VISIBLE_DEVICES`` leaves, in ``CUDA_DEVICE_ORDER``'s order."""
+    env = os.environ if env is None else env
+    gpus = list(probed.all_gpus)
     ordered = visibility.order_devices(gpus, env.get("CUDA_DEVICE_ORDER"))
     visible = visibility.apply_visible_devices(ordered, env.get("CUDA_VISIBLE_DEVICES"))
+    note = probed.note
     if gpus and not visible and note is None:
         note = f"CUDA_VISIBLE_DEVICES={env.get('CUDA_VISIBLE_DEVICES')!r} hides every GPU"
-    return Machine(cpu=cpu.probe(), gpus=tuple(visible), all_gpus=tuple(gpus), backend=backend, note=note,
-                   unavailable=tuple(unavailable), compat=mode)
+    visible, unusable = one_mig_instance(visible)
+    return dataclasses.replace(probed, gpus=tuple(visible), note=note, unavailable=probed.unavailable + unusable)
+
+
+def one_mig_instance(gpus: list) -> tuple[list, tuple[tuple[int, str], ...]]:
+    """CUDA gives a process one MIG instance (NVIDIA's MIG guide: a CUDA process enumerates a single
+    MIG device): the first of ``gpus`` stays with the whole GPUs, the others are present but not
+    usable here, each with the reason."""
+    migs = [g for g in gpus if g.uuid.upper().startswith("MIG-")]
+    unusable = tuple((g.index, f"MIG instance {g.uuid} ({g.name}) is present but not usable by this process: CUDA "
+                               f"exposes one MIG instance per process, here {migs[0].uuid} (choose another with "
+                               f"CUDA_VISIBLE_DEVICES={g.uuid})") for g in migs[1:])
+    return [g for g in gpus if g not in migs[1:]], unusable

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InternalError, UnimplementedError
+
 
 class NumpyBackend:
     name = "numpy"
@@ -46,13 +48,34 @@ class PoolExhausted(MemoryError):
         self.nbytes = nbytes
 
 
+class CudaFailure(ValueError):
+    """A CuPy or CUDA error inside a kernel, as TensorFlow reports its GPU kernels' failures: the
+    execution step raises ``error_class`` naming the op and device; CuPy's own frames stay out."""
+
+    def __init__(self, text: str, error_class):
+        super().__init__(text)
+        self.error_class = error_class
+
+
+def _cuda_failure(e: Exception) -> CudaFailure | None:
+    """``e`` as TensorFlow's error, when CuPy or CUDA raised it: a routine CuPy does not implement
+    is ``UnimplementedError``; a CUDA runtime, driver or library error ``InternalError``."""
+    if isinstance(e, NotImplementedError):
+        return CudaFailure(f"CuPy does not implement it: {e}", UnimplementedError)
+    module = type(e).__module__ or ""
+    if isinstance(e, RuntimeError) and (module.startswith(("cupy", "cupy_backends")) or type(e).__name__.startswith(
+            ("CUDARuntimeError", "CUDADriverError", "CUBLASError", "CUSOLVERError", "CUFFTError"))):
+        return CudaFailure(f"{type(e).__name__}: {e}", InternalError)
+    return None
+
+
 class CupyBackend:
     """One logical device on a real GPU: CuPy kernels run inside the physical GPU's device
     context and allocate from the logical device's own memory pool, limited to its size.
 
     Every output owns its buffer (a view or an input handed back is copied), so the pool's used
     bytes are exactly the buffers of live tensors; CuPy's ``OutOfMemoryError`` leaves as
-    :class:`PoolExhausted`."""
+    :class:`PoolExhausted`, its other errors as :class:`CudaFailure`."""
 
     name = "cupy"
     direct = False
@@ -84,18 +107,32 @@ class CupyBackend:
 
     def _call(self, fn, *args):
         """``fn(*args)`` inside the device and its pool; CuPy's OOM becomes :class:`PoolExhausted`."""
-        refused = None
+        refused = failure = None
         try:
             with self.device, self._using(self.pool.malloc):
                 return fn(*args)
         except self._oom as e:
             refused = (str(e), int(getattr(e, "_size", 0)))
+        except RuntimeError as e:  # NotImplementedError too
+            failure = _cuda_failure(e)
+            if failure is None:
+                raise
+        if failure is not None:
+            raise failure
         raise PoolExhausted(*refused)
 
     def run(self, kernel, arrays, attrs):
+        if any(type(a) is np.ndarray for a in arrays):
+            return self._call(self._run_with_host_inputs, kernel, arrays, attrs)
         if attrs:
             return self._call(lambda: self._own(kernel(self.cupy, *arrays, **attrs), arrays))
         return self._call(lambda: self._own(kernel(self.cupy, *arrays), arrays))
+
+    def _run_with_host_inputs(self, kernel, arrays, attrs):
+        """Inputs TensorFlow keeps in host memory (an int32 constant on a GPU) go to the device for
+        the kernel, which computes with CuPy alone; strings stay (their kernels are CPU-only)."""
+        arrays = [self.cupy.asarray(a) if type(a) is np.ndarray and a.dtype != object else a for a in arrays]
+        return self._own(kernel(self.cupy, *arrays, **(attrs or {})), arrays)
 
     def _own(self, out, arrays):
         """Outputs with buffers of their own: a view or an input returned as is is copied."""
@@ -113,25 +150,33 @@ class CupyBackend:
             return out.copy()
         return out
 
+    def _copy(self, fn, *args):
+        """A copy onto this GPU; CUDA failing it is TensorFlow's error naming the device (the
+        executor knows no op for a copy)."""
+        try:
+            return self._call(fn, *args)
+        except CudaFailure as e:
+            raise e.error_class(f"{e} (copying a tensor onto CUDA device {self.platform_id})") from None
+
     def from_host(self, array):
         if array.dtype == object:
             return array  # strings never live on a GPU (their kernels are CPU-only)
-        return self._call(self.cupy.asarray, array)
+        return self._copy(self.cupy.asarray, array)
 
     def to_host(self, array):
         return self.cupy.asnumpy(array) if isinstance(array, self.cupy.ndarray) else array
 
     def copy_from(self, array, src_backend):
         if not isinstance(array, self.cupy.ndarray):
-            return self._call(self.cupy.asarray, src_backend.to_host(array))
+            return self._copy(self.cupy.asarray, src_backend.to_host(array))
         src = getattr(src_backend, "device", None)
         if src is None or src.id == self.device.id:
-            return self._call(array.copy)  # same GPU: one stream orders it after the producer
+            return self._copy(array.copy)  # same GPU: one stream orders it after the producer
         # A peer copy runs on this GPU's stream, which knows nothing of the source GPU's: it must
         # wait for the work queued there (the kernel that produced ``array``) before it reads.
         with src:
             produced = self.cupy.cuda.get_current_stream().record()
-        return self._call(self._peer_copy, array, produced)
+        return self._copy(self._peer_copy, array, produced)
 
     def _peer_copy(self, array, produced):
         self.cupy.cuda.get_current_stream().wait_event(produced)

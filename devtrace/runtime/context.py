@@ -45,7 +45,7 @@ def caller_location() -> str | None:
 
 
 class Context:
-    __slots__ = ("_env", "_machine", "_physical", "_visible", "_growth", "_virtual", "memory_fraction",
+    __slots__ = ("_env", "_machine", "_probed", "_physical", "_visible", "_growth", "_virtual", "memory_fraction",
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
                  "devices_by_name", "scope", "scope_spec", "scope_reason", "trace", "placement_cache", "colocation_cache",
                  "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "__weakref__")
@@ -53,6 +53,7 @@ class Context:
     def __init__(self, machine: Machine | None = None, env=None):
         self._env = os.environ if env is None else env
         self._machine = machine
+        self._probed: Machine | None = None  # set_machine(deferred=True): visibility not applied yet
         self._physical: list[PhysicalDevice] | None = None
         self._visible: list[PhysicalDevice] | None = None
         self._growth: dict[PhysicalDevice, bool | None] = {}
@@ -83,11 +84,12 @@ class Context:
     # -- discovery -------------------------------------------------------------------------
     @property
     def machine(self) -> Machine:
-        if self._machine is None:
-            from ..devices.discovery import discover
+        if self._machine is None:  # the first device use: CUDA_VISIBLE_DEVICES is read now, as CUDA does
+            from ..devices.discovery import discover, visible_machine
 
             try:
-                self._machine = discover(env=self._env)
+                self._machine = discover(env=self._env) if self._probed is None \
+                    else visible_machine(self._probed, self._env)
             except DevtraceError:
                 # a bad DEVTRACE_* value or machine file is about to end a plain ``python prog.py``:
                 # one line, not devtrace's frames (the one process-wide change devtrace makes
@@ -95,6 +97,11 @@ class Context:
                 install_excepthook()
                 raise
         return self._machine
+
+    @property
+    def backend(self) -> str:
+        """simulated | nvml | cpu, without applying ``CUDA_VISIBLE_DEVICES`` yet."""
+        return (self._machine or self._probed or self.machine).backend
 
     @property
     def cuda_build(self) -> bool:
@@ -107,10 +114,13 @@ class Context:
         """``TF_ENABLE_ONEDNN_OPTS``, read as TensorFlow reads it (on unless 0/false: its x86 default)."""
         return self._env.get("TF_ENABLE_ONEDNN_OPTS", "1").strip().lower() not in ("0", "false")
 
-    def set_machine(self, machine: Machine) -> None:
+    def set_machine(self, machine: Machine, deferred: bool = False) -> None:
+        """``deferred``: ``machine`` is :func:`~devtrace.devices.discovery.probe`'s, every GPU; the
+        environment's ``CUDA_VISIBLE_DEVICES`` picks from them at the first device use (a program
+        may set it at its top, as TensorFlow lets it)."""
         if self.initialized:
             raise RuntimeError("The machine cannot be changed after the runtime was initialized")
-        self._machine = machine
+        self._machine, self._probed = (None, machine) if deferred else (machine, None)
         self._physical = None
 
     @property

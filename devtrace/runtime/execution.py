@@ -146,10 +146,11 @@ def kernel_failed(ctx, device, opdef, arrays, attrs, record, node, e) -> Excepti
         ctx.trace.append(record)
     if "could not be broadcast" in str(e) and len(arrays) == 2:  # NumPy's words for TensorFlow's
         e = f"Incompatible shapes: {shape_text(arrays[0].shape)} vs. {shape_text(arrays[1].shape)}"
+    error = getattr(e, "error_class", InvalidArgumentError)  # a CUDA failure: InternalError, Unimplemented…
     if node is not None:
-        return InvalidArgumentError(f"{e}{where(opdef.name, node)}", op=opdef.name)
-    return InvalidArgumentError(f"{kernel_error_prefix(opdef, device, attrs, len(arrays))}{e}"
-                                f"{op_error_suffix(ctx, opdef.name, record.node, record.seq)}")
+        return error(f"{e}{where(opdef.name, node)}", op=opdef.name)
+    return error(f"{kernel_error_prefix(opdef, device, attrs, len(arrays))}{e}"
+                 f"{op_error_suffix(ctx, opdef.name, record.node, record.seq)}")
 
 
 def finish(ctx, device, opdef, out, record, node, duration):

@@ -55,7 +55,7 @@ def _strided_slice(xp, x, begin=(), end=(), strides=(), **masks):
         if isinstance(item, int) and not -x.shape[k] <= item < x.shape[k]:
             raise ValueError(f"slice index {item} of dimension {k} out of bounds.")
     out = x[idx]
-    return out.copy() if isinstance(out, np.ndarray) else np.asarray(out, dtype=x.dtype)  # a string: bytes
+    return out.copy() if isinstance(out, xp.ndarray) else np.asarray(out, dtype=x.dtype)  # a string: bytes
 
 
 def _strided_slice_shape(name, in_shapes, attrs, dtype):

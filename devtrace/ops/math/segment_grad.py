@@ -161,12 +161,13 @@ _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)  # B2
 def _polygamma(xp, a, x):
     """ψ⁽ⁿ⁾(x): ψ for n = 0; for a whole n > 0 the recurrence up to 20, then the asymptotic series;
     NaN for any other order (TensorFlow's kernel)."""
+    a, x = on_host(xp, a), on_host(xp, x)  # computed on the host, as ψ is
     n, v = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
     out = np.full(v.shape, np.nan)
     for order in np.unique(n[(n == np.floor(n)) & (n >= 0)]):
         at = n == order
         out[at] = _digamma(np, v[at]) if order == 0 else _polygamma_of_order(int(order), v[at])
-    return xp.asarray(out.astype(np.asarray(x).dtype))
+    return xp.asarray(out.astype(x.dtype))
 
 
 def _polygamma_of_order(n, v):

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...runtime import dtypes
 from ...runtime.eager.executor import execute
+from ...runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ...runtime.tensor import Tensor
 from ...runtime.values import constant
 from ..array import indexing_ops
@@ -77,7 +78,7 @@ def _sparse_to_dense(xp, indices, shape, values, default, validate_indices=True)
     return out
 
 
-op("SparseToDense", _sparse_to_dense, mixed_dtypes=True)
+op("SparseToDense", _sparse_to_dense, {CPU: ALL_TYPES, GPU: DEVICE_SAFE}, mixed_dtypes=True)  # no string GPU kernel
 
 
 @gradient("SparseToDense")
