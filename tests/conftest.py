@@ -39,6 +39,16 @@ def clean_env(monkeypatch):
     context._context = None
 
 
+@pytest.fixture(scope="session")
+def session_shared(tmp_path_factory):
+    """A directory every pytest-xdist worker of this test session shares (for work done once per
+    session, such as running the oracle's ``grad_*`` probes: ``tests/tf221_oracle/cells.py``'s ``run_once``)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared"
+    shared.mkdir(exist_ok=True)
+    return shared
+
+
 _PLACER_LINE = re.compile(r"^[\w/.-]+: \(\w+\): /job:\S+\n", re.M)
 
 

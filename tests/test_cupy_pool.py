@@ -118,6 +118,7 @@ STEPS = st.lists(st.tuples(st.sampled_from(["zeros", "zeros", "const", "free", "
                            SHAPES, st.integers(0, 1 << 30)), min_size=6, max_size=30)
 
 
+@pytest.mark.slow  # 80 random programs
 @settings(max_examples=80, deadline=None,  # a loaded machine generates slowly: not a failure
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(limit_mib=st.integers(1, 2), steps=STEPS)

@@ -23,6 +23,7 @@ import operator
 from unittest import mock
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -221,6 +222,7 @@ def run_program(impl, program) -> dict:
     return seen
 
 
+@pytest.mark.slow  # 400 random programs, each run twice
 @c_in_use
 @settings(max_examples=400, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

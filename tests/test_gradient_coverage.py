@@ -10,12 +10,7 @@ gradient cannot be added without a TensorFlow check. Ops TensorFlow has no gradi
 from __future__ import annotations
 
 import importlib.util
-import json
-import os
 import pathlib
-import subprocess
-import sys
-import tempfile
 
 import pytest
 
@@ -42,24 +37,16 @@ def gradient_ops() -> set:
     return {name for name, opdef in REGISTRY.items() if opdef.grad is not None and opdef.grad is not _no_gradient}
 
 
-def record(program: str) -> dict:
-    """``{cell label: op types whose gradient the backward pass looked up}`` of one probe under devtrace."""
-    env = dict(cells.capture.ENV, PATH=os.environ.get("PATH", ""))
-    with tempfile.TemporaryDirectory() as cwd:
-        out = pathlib.Path(cwd) / "ran.json"
-        env["HOME"] = cwd
-        subprocess.run([sys.executable, str(ORACLE / "grad_recorder.py"), str(ORACLE / "programs" / f"{program}.py"),
-                        str(out)], capture_output=True, text=True, env=env, cwd=cwd, timeout=600, check=True)
-        return json.loads(out.read_text(encoding="utf-8"))
-
-
 @pytest.fixture(scope="module")
-def checked() -> dict:
-    """``{op type: [passing cells whose backward pass ran its gradient]}``."""
+def checked(session_shared) -> dict:
+    """``{op type: [passing cells whose backward pass ran its gradient]}``. Each probe runs once in
+    the session, for this and ``tests/test_tf221_oracle.py`` (``cells.run_once``)."""
     passing = cells.read_passing()
     found: dict = {}
     for program in PROGRAMS:
-        for label, ops in record(program).items():
+        ran = cells.run_once(program, session_shared)
+        assert ran["returncode"] == 0, ran["stderr"][-2000:]
+        for label, ops in ran["gradients"].items():
             if label in passing.get(program, ()):
                 for op_type in ops:
                     found.setdefault(op_type, []).append(f"{program} {label}")

@@ -42,6 +42,7 @@ def interrupted(command, tries, tmp_path):
     return codes
 
 
+@pytest.mark.slow  # a storm of 12 real processes each
 @pytest.mark.parametrize("command,code", [(["-m", "devtrace", "run"], 130), ([], -signal.SIGINT)],
                          ids=["devtrace-run", "plain-python"])
 def test_ctrl_c_always_stops_a_tight_op_loop(command, code, tmp_path):
@@ -79,6 +80,7 @@ def _signalled_with_trace(sig, tries, tmp_path):
     return results
 
 
+@pytest.mark.slow  # a storm of 30 real processes each
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
 def test_a_signal_ends_the_run_with_its_exit_code_and_a_complete_trace(sig, code, tmp_path):
     assert _signalled_with_trace(sig, 30, tmp_path) == [(code, True)] * 30

@@ -16,6 +16,7 @@ import sys
 import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tf221"))
+import probes  # noqa: E402
 from compare import first_difference, same_text  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent / "tf221"
@@ -51,8 +52,7 @@ def split_placer_lines(stdout: str) -> tuple:
 def run_under_devtrace(name: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "DEVTRACE_", "CUDA_"))}
     env.update({"PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8"})
-    return subprocess.run([sys.executable, str(HERE / "run_devtrace.py"), str(HERE / "programs" / f"{name}.py")],
-                          capture_output=True, text=True, env=env, cwd=HERE / "programs", timeout=120)
+    return probes.run(HERE / "programs" / f"{name}.py", env=env, cwd=HERE / "programs", timeout=120)
 
 
 def test_the_comparison_tolerates_float_noise_only():
