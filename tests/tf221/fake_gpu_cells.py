@@ -20,6 +20,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 from tf221_oracle import cells as oracle  # noqa: E402
+import probes  # noqa: E402
 
 DIRS = {"oracle": HERE.parent / "tf221_oracle" / "programs", "tf221": HERE / "programs"}
 
@@ -43,11 +44,13 @@ def run(program: str, fake: bool | None) -> tuple[str, str, str]:
             env[key.strip()] = value.strip()
     if fake is False:
         env["DEVTRACE_SIMULATE"] = "1"
-    runner = HERE / ("run_fake_gpu.py" if fake else "run_devtrace.py")
     with tempfile.TemporaryDirectory() as cwd:
         env["HOME"] = cwd
-        done = subprocess.run([sys.executable, str(runner), str(path)], capture_output=True, text=True, env=env,
-                              cwd=cwd if kind == "oracle" else path.parent, timeout=300)
+        if fake is None:  # this machine's own GPUs: a fresh process that discovers them
+            done = subprocess.run([sys.executable, str(HERE / "run_devtrace.py"), str(path)], capture_output=True,
+                                  text=True, env=env, cwd=cwd if kind == "oracle" else path.parent, timeout=300)
+        else:  # forked from a warm interpreter (probes.py), as the other probe tests run
+            done = probes.run(path, env=env, cwd=cwd if kind == "oracle" else path.parent, fake_gpus=int(fake))
     stderr = oracle.capture.normalise(done.stderr)
     last = stderr.strip().splitlines()[-1:] if done.returncode else []
     return oracle.capture.normalise(done.stdout), stderr, ": ".join([f"exit {done.returncode}"] + last)

@@ -11,8 +11,8 @@ working directory, the environment, stdin on ``/dev/null``, stdout and stderr on
 an uncaught exception printed by ``sys.excepthook``, ``atexit`` handlers run at the end).
 
 One request per line on stdin, JSON: ``{"program", "args", "env", "cwd", "stdout", "stderr",
-"record"}`` (``record``: a file for the gradient look-ups of each cell, ``grad_recorder.py``, or
-null); one reply per line on stdout: ``{"pid"}`` when the child starts, ``{"returncode"}`` when it ends.
+"record", "fake_gpus"}`` (``record``: a file for the gradient look-ups of each cell, ``grad_recorder.py``, or
+null; ``fake_gpus``: that many faked real GPUs, as ``run_fake_gpu.py`` runs a program, or absent); one reply per line on stdout: ``{"pid"}`` when the child starts, ``{"returncode"}`` when it ends.
 """
 
 import json
@@ -60,6 +60,11 @@ def run(request: dict) -> int:
     if request["record"]:
         recorder = _load_recorder()
         recorder.start()
+    if request.get("fake_gpus"):  # a faked real GPU, as run_fake_gpu.py: fake NVML and the strict fake CuPy
+        sys.path.insert(1, os.path.dirname(HERE))
+        import fake_gpu_cli
+
+        fake_gpu_cli.install(fake_gpu_cli.like_simulated(request["fake_gpus"]))
     try:
         runpy.run_path(program, run_name="__main__")
         code = 0

@@ -82,19 +82,21 @@ def _server(env: dict) -> _Server:
 
 
 def run(program: os.PathLike, *args: str, env: dict, cwd: os.PathLike, timeout: float = 300,
-        record: os.PathLike | None = None, fresh: bool = False) -> subprocess.CompletedProcess:
+        record: os.PathLike | None = None, fresh: bool = False, fake_gpus: int = 0) -> subprocess.CompletedProcess:
     """``program`` run under devtrace (``import tensorflow`` answered by it) with ``args``, in the
     environment ``env`` and directory ``cwd``: its exit status, stdout and stderr (text, as
     ``subprocess.run(text=True)`` gives them). ``record``: a file for the gradient functions each
-    cell ran (``tests/tf221_oracle/grad_recorder.py``)."""
+    cell ran (``tests/tf221_oracle/grad_recorder.py``). ``fake_gpus``: on that many faked real GPUs
+    (``run_fake_gpu.py``: fake NVML, the strict fake CuPy)."""
     if fresh:
         command = [sys.executable, str(HERE.parent / "tf221_oracle" / "grad_recorder.py"), str(program), str(record)] \
-            if record else [sys.executable, str(RUNNER), str(program), *args]
+            if record else [sys.executable, str(HERE / "run_fake_gpu.py"), "--gpus", str(fake_gpus), str(program), *args] \
+            if fake_gpus else [sys.executable, str(RUNNER), str(program), *args]
         return subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)
     with tempfile.TemporaryDirectory() as streams:
         out, err = os.path.join(streams, "stdout"), os.path.join(streams, "stderr")
         request = {"program": str(program), "args": list(args), "env": env, "cwd": str(cwd), "stdout": out,
-                   "stderr": err, "record": str(record) if record else None}
+                   "stderr": err, "record": str(record) if record else None, "fake_gpus": fake_gpus}
         code = _server(env).run(request, timeout)
         with open(out) as o, open(err) as e:  # the locale's encoding, newlines translated: as text=True reads a pipe
             return subprocess.CompletedProcess([str(program), *args], code, o.read(), e.read())
