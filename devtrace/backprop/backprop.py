@@ -20,7 +20,7 @@ from ..ops.array import array_ops
 from ..ops.math import math_ops
 from ..ops.declare import gradient
 from ..ops.sparse.indexed_slices import IndexedSlices
-from ..runtime import dtypes
+from ..runtime import dtypes, threads
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
 from ..runtime.eager.tape import Tape, colocated
@@ -67,12 +67,18 @@ class GradientTape:
         self._inside = False
 
     def __enter__(self):
-        context().tapes.append(self._tape)
+        ctx = context()
+        if ctx.threaded and not threads.owned():  # the tapes are this thread's (runtime/threads.py)
+            return threads.locked(ctx, self.__enter__)
+        ctx.tapes.append(self._tape)
         self._inside = True
         return self
 
     def __exit__(self, *exc):
-        tapes = context().tapes
+        ctx = context()
+        if ctx.threaded and not threads.owned():
+            return threads.locked(ctx, self.__exit__, *exc)
+        tapes = ctx.tapes
         if self._tape in tapes:
             tapes.remove(self._tape)
         self._inside = False

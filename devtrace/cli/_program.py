@@ -12,7 +12,7 @@ import threading
 import traceback
 from dataclasses import dataclass, field
 
-from ..util import interrupts
+from ..util import interrupts, runlock
 from ..errors import CheckFailed, ResourceExhaustedError, UsageError, debugging, internal_line, is_internal
 from ..output import MiB, printable
 from ..trace import events as ev
@@ -104,8 +104,10 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     pid, real_exit = os.getpid(), os._exit
     os._exit = _closing_exit(ctx, pid, real_exit)
     spared = _spare_fds(ctx.trace.stream.fds() if ctx.trace.stream is not None else ())
+    before = set(threading.enumerate())
     try:
         namespace = runpy.run_path(program, run_name="__main__")
+        _join_threads(before)  # as Python waits for them before it exits: their ops are the run's
         _record(ctx)  # while the program's tensors are still alive: "in use at exit"
         del namespace
         status = 0
@@ -198,6 +200,14 @@ def _flush(stream) -> None:
         stream.flush()
     except (ValueError, OSError):
         pass
+
+
+def _join_threads(before: set) -> None:
+    """Wait for the threads the program started and did not make daemons (Python's exit waits for
+    them too); a Ctrl-C meanwhile ends the run (130) without waiting for them (``cli/app.py``)."""
+    for thread in threading.enumerate():
+        if thread not in before and not thread.daemon and thread is not threading.current_thread():
+            thread.join()
 
 
 def _closing_exit(ctx, pid, real_exit):
@@ -305,7 +315,7 @@ def _close_trace(ctx, events, status):
     while True:
         try:
             if not closed:
-                with interrupts.deferred():
+                with runlock.LOCK, interrupts.deferred():  # a thread's op waits: no record after trace_end
                     ctx.trace.flush(final=True)
                     ctx.trace.stream = None
                     status = interrupts.exit_status(status) if status is not None else status

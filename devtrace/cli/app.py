@@ -158,7 +158,23 @@ def main() -> None:
         from ..output import cleanup_temps
 
         cleanup_temps()
-    sys.exit(interrupts.exit_status(code))
+    code = interrupts.exit_status(code)
+    if code in (130, 143) and _program_threads():  # Python would wait for them forever: the run has ended
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
+
+
+def _program_threads() -> bool:
+    """Are threads still running that Python's exit would wait for (a program's, after a signal)?"""
+    import threading
+
+    main = threading.main_thread()
+    return any(t is not main and not t.daemon and t.is_alive() for t in threading.enumerate())
 
 
 def _final_flush(code: int) -> int:

@@ -21,6 +21,7 @@ from .. import hooks
 from ..autograph import convert as autograph_convert
 from ..util.nest import flatten, map_structure
 from ..ops.ragged.ragged_tensor import RaggedTensor
+from ..runtime import threads
 from ..runtime.context import context
 from ..runtime.dtypes import as_dtype
 from ..runtime.eager.variables import Variable
@@ -152,6 +153,8 @@ class ConcreteFunction:
         """Run the function on ``tensors``; ``variables``: the call's variable arguments, in
         place of those the trace captured."""
         ctx = context()
+        if ctx.threaded and not threads.owned():  # one op at a time (runtime/threads.py)
+            return threads.locked(ctx, self._call_flat, tensors, variables)
         ctx.ensure_initialized(f"tf.function {self.graph.name}")
         if self._placed is None:
             # TensorFlow pins the _Arg of each argument to the device its tensor is on

@@ -36,7 +36,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 3
+#define FASTPATH_ABI 4
 
 #include "_fastpath.h"
 
@@ -68,7 +68,8 @@ static const char *const field_names[N_FIELDS] = {"seq", "op", "node", "requeste
 static Py_ssize_t field_index[N_FIELDS];
 static PyObject *record_defaults;  /* a tuple: each field's default (None where it has none: this module fills it) */
 static int *filled_by;  /* for each index of the record, the F_ field filled there (-1: none, its default) */
-static Py_ssize_t c_initialized_by, c_eager, c_tapes, c_placement_cache, c_scope, c_soft_placement, c_trace;
+static Py_ssize_t c_initialized_by, c_eager, c_tapes, c_placement_cache, c_scope, c_soft_placement, c_trace, c_threaded;
+static int threaded;  /* set_threaded(): the program runs ops from several threads (runtime/threads.py) */
 static Py_ssize_t d_xp, d_allocator, d_name;
 static Py_ssize_t r_seq, r_listeners, r_events;
 static Py_ssize_t o_fn, o_ufunc;
@@ -189,7 +190,7 @@ tensor_finalize(TensorBase *self)
     SavedError saved;
     SAVE_ERROR(saved);
     PyObject *alloc = configured && Py_TYPE(device) == Device_T ? SLOT(device, d_allocator) : NULL;
-    int done = alloc == NULL ? 0 : host_free(alloc, handle);
+    int done = alloc == NULL || threaded ? 0 : host_free(alloc, handle);  /* threads: release locks */
     if (done == 0 && release != NULL) {
         PyObject *fn = release, *out;
         Py_INCREF(fn);
@@ -288,7 +289,7 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
     static const SlotSpec context_slots[] = {
         {"initialized_by", &c_initialized_by}, {"eager", &c_eager}, {"tapes", &c_tapes},
         {"placement_cache", &c_placement_cache}, {"scope", &c_scope}, {"soft_placement", &c_soft_placement},
-        {"trace", &c_trace}, {NULL, NULL}};
+        {"trace", &c_trace}, {"threaded", &c_threaded}, {NULL, NULL}};
     static const SlotSpec device_slots[] = {{"xp", &d_xp}, {"allocator", &d_allocator}, {"name", &d_name}, {NULL, NULL}};
     static const SlotSpec trace_slots[] = {{"_seq", &r_seq}, {"listeners", &r_listeners}, {"_events", &r_events},
                                            {NULL, NULL}};
@@ -920,7 +921,8 @@ place_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyOb
     if (ctx == NULL && PyErr_Occurred())
         return NULL;
     if (ctx == NULL || Py_TYPE(ctx) != Context_T || SLOT(ctx, c_initialized_by) == NULL
-            || SLOT(ctx, c_initialized_by) == Py_None || SLOT(ctx, c_eager) != Py_True)
+            || SLOT(ctx, c_initialized_by) == Py_None || SLOT(ctx, c_eager) != Py_True
+            || SLOT(ctx, c_threaded) != Py_False)
         return slow(op_name, x, y, name, dtype);
     PyObject *tapes = SLOT(ctx, c_tapes), *cache = SLOT(ctx, c_placement_cache), *scope = SLOT(ctx, c_scope);
     PyObject *soft = SLOT(ctx, c_soft_placement);
@@ -1028,6 +1030,16 @@ execute_binary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+static PyObject *
+set_threaded(PyObject *self, PyObject *flag)
+{
+    int on = PyObject_IsTrue(flag);
+    if (on < 0)
+        return NULL;
+    threaded = on;
+    Py_RETURN_NONE;
+}
+
 /* ---- the module ----------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -1036,6 +1048,9 @@ static PyMethodDef methods[] = {
      "it hands every other case to (runtime/eager/executor.py calls it once)"},
     {"set_release", set_release, METH_O,
      "set_release(fn): fn(tensor) frees a tensor's allocation when the host's counters cannot (tensor.py)"},
+    {"set_threaded", set_threaded, METH_O,
+     "set_threaded(flag): ops run from several threads: every op and every free takes the Python path, "
+     "which holds the run's lock (runtime/threads.py)"},
     {"configure_bfc", (PyCFunction)(void (*)(void))configure_bfc, METH_VARARGS | METH_KEYWORDS, CONFIGURE_BFC_DOC},
     {"execute_binary", (PyCFunction)(void (*)(void))execute_binary, METH_FASTCALL,
      "execute_binary(op_name, x, y, name=None, dtype=None): executor._execute_binary in C"},

@@ -48,7 +48,7 @@ class Context:
     __slots__ = ("_env", "_machine", "_probed", "_physical", "_visible", "_growth", "_virtual", "memory_fraction",
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
                  "devices_by_name", "scope", "scope_spec", "scope_reason", "trace", "placement_cache", "colocation_cache",
-                 "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "__weakref__")
+                 "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "threaded", "__weakref__")
 
     def __init__(self, machine: Machine | None = None, env=None):
         self._env = os.environ if env is None else env
@@ -80,6 +80,7 @@ class Context:
         self.graph_builder = None  # set by the graph room while ops build TF1 graph nodes
         self.list_arg_seq = 0  # the last constant made from a Python list argument (errors: op_error_suffix)
         self.options: dict = {}  # tf.config's threading, execution mode and optimizer settings (config_options)
+        self.threaded = False  # the program started a thread: every op holds the run's lock (threads.py)
 
     # -- discovery -------------------------------------------------------------------------
     @property
@@ -378,6 +379,9 @@ def reset_context(machine: Machine | None = None, env=None) -> Context:
 
 def _created(ctx: Context) -> Context:
     """Let the layers above attach to a new context (the console listens to its trace)."""
+    from . import threads
+
+    threads.watch(ctx)
     for hook in hooks.CONTEXT_CREATED:
         hook(ctx)
     return ctx

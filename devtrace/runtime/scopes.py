@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..devices.device_spec import DeviceSpecV2
 from ..devices.names import parse_full_name
 from ..devices.spec import DeviceSpec
+from . import threads
 from .context import context
 from .devices import LogicalDevice
 
@@ -50,6 +51,8 @@ class device:  # noqa: N801 (TensorFlow's name)
 
     def __enter__(self):
         ctx = context()
+        if ctx.threaded and not threads.owned():  # the scope is this thread's (threads.py)
+            return threads.locked(ctx, self.__enter__)
         name = self._name
         if not ctx.eager:
             self._graph_scope = ctx.graph_builder.device(name)
@@ -70,6 +73,8 @@ class device:  # noqa: N801 (TensorFlow's name)
             scope, self._graph_scope = self._graph_scope, None
             return scope.__exit__(*exc)
         ctx = context()
+        if ctx.threaded and not threads.owned():
+            return threads.locked(ctx, self.__exit__, *exc)
         ctx.scope, ctx.scope_spec = self._saved
         return False
 

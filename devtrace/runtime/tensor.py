@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes
+from . import threads as _threads
 from .native import FASTPATH
 from .tensor_shape import TensorShape
 
@@ -19,7 +20,11 @@ class _TensorBase:
         handle = self._handle
         if handle is not None:
             try:
-                self._device.allocator.free(handle)
+                if _threads.active:  # ops run from several threads: the allocator is theirs in turn
+                    with _threads.LOCK:
+                        self._device.allocator.free(handle)
+                else:
+                    self._device.allocator.free(handle)
             except Exception:  # interpreter shutdown: allocators may already be gone
                 pass
 

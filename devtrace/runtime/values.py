@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, threads
 from .context import context
 from .eager.executor import execute_const
 from .tensor import Tensor
@@ -162,6 +162,8 @@ def host_constant(value, dtype):
     scalar cache as ``constant`` — but kept in host memory, as TensorFlow keeps such arguments
     (not counted on a GPU)."""
     ctx = context()
+    if ctx.threaded and not threads.owned():  # the scope in the key is this thread's (threads.py)
+        return threads.locked(ctx, host_constant, value, dtype)
     key = None
     if type(value) in _SCALARS and ctx.eager:  # a graph's constant is no eager tensor to reuse
         key = (ctx.scope, value, None if dtype is None else dtypes.as_dtype(dtype), type(value))
@@ -183,6 +185,8 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
     nothing (``x + 1.0`` logs ``_EagerConst`` the first time only)."""
     if shape is None and type(value) in _SCALARS:
         ctx = context()
+        if ctx.threaded and not threads.owned():  # the scope in the key is this thread's (threads.py)
+            return threads.locked(ctx, constant, value, dtype, shape, name)
         if ctx.eager:
             key = (ctx.scope, value, None if dtype is None else dtypes.as_dtype(dtype), type(value))
             cached = ctx.scalar_cache.get(key)

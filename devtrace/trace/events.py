@@ -415,8 +415,14 @@ class Trace:
         if cut <= 0:
             return
         from ..util import interrupts
+        from ..util.runlock import LOCK
 
-        with interrupts.deferred():  # a signal waits: the batch is written and forgotten, or neither
+        with LOCK, interrupts.deferred():  # a signal waits: the batch is written and forgotten, or neither;
+            # another thread's ops wait too (runtime/threads.py): batches are whole and in seq order
+            records = self._events
+            cut = len(records) if final else len(records) - self.KEEP
+            if cut <= 0:
+                return
             stream.write(records[:cut])
             self._forget(cut)
 

@@ -15,6 +15,7 @@ from ...trace import events as ev
 from ...trace.events import NOT_RUN, OpRecord
 from .. import context as _context_mod
 from .. import dtypes
+from .. import threads as _threads
 from ..backends import PoolExhausted
 from ..execution import KERNEL_ERRORS as _KERNEL_ERRORS, PLAIN as _PLAIN
 from ..execution import allocate, finish, kernel_failed, oom, op_error_suffix, run_binary, run_step
@@ -125,6 +126,8 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
         ctx = _ctx(op_name)
         if ctx is None:  # graph mode in a context just made
             return _context_mod.context().graph_builder.op(op_name, inputs, attrs, name, dtype, resource)
+    if ctx.threaded and not _threads.owned():  # ops from several threads: one at a time (threads.py)
+        return _threads.locked(ctx, execute, op_name, inputs, attrs, name, dtype, resource)
     opdef = REGISTRY.get(op_name) or lookup(op_name)
     if dtype is None and inputs:
         dtype = inputs[0]._dtype
@@ -179,7 +182,7 @@ def _execute_binary(op_name, x, y, name=None, dtype=None):
     ctx = _context_mod._context
     if dtype is None:
         dtype = x._dtype
-    if ctx is None or ctx.initialized_by is None or not ctx.eager or ctx.tapes:
+    if ctx is None or ctx.initialized_by is None or not ctx.eager or ctx.threaded or ctx.tapes:
         return execute(op_name, (x, y), None, name, dtype)
     hit = ctx.placement_cache.get((op_name, dtype, ctx.scope, ctx.soft_placement))
     if hit is None:
@@ -233,6 +236,8 @@ def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:
     ctx = _ctx("_EagerConst")
     if ctx is None:
         return _context_mod.context().graph_builder.const(array, dtype, name)
+    if ctx.threaded and not _threads.owned():
+        return _threads.locked(ctx, execute_const, array, dtype, name, account)
     if "/device:CPU:0" in ctx.scope and ctx.scope_reason is not ev.COLOCATED:  # a gradient's scope is devtrace's
         return _host_const(ctx, array, dtype, account)
     opdef = REGISTRY.get("_EagerConst") or lookup("_EagerConst")

@@ -13,6 +13,7 @@ import contextlib
 
 from ...devices.spec import DeviceSpec
 from ...trace import events as ev
+from .. import threads
 
 
 class TapeRecord:
@@ -88,11 +89,15 @@ def variable_accessed(ctx, variable) -> None:
 
 @contextlib.contextmanager
 def colocated(ctx, device):
-    """Ops inside run on ``device`` with the reason ``colocated`` (gradients with their forward op)."""
-    saved = ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache
-    ctx.scope, ctx.scope_spec = device.name, DeviceSpec.from_string(device.name)
-    ctx.scope_reason, ctx.placement_cache = ev.COLOCATED, ctx.colocation_cache
-    try:
-        yield
-    finally:
-        ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache = saved
+    """Ops inside run on ``device`` with the reason ``colocated`` (gradients with their forward op);
+    with ops from several threads, the others wait meanwhile (the placement cache is swapped)."""
+    with threads.LOCK if ctx.threaded else contextlib.nullcontext():
+        if ctx.threaded:
+            threads.own(ctx)
+        saved = ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache
+        ctx.scope, ctx.scope_spec = device.name, DeviceSpec.from_string(device.name)
+        ctx.scope_reason, ctx.placement_cache = ev.COLOCATED, ctx.colocation_cache
+        try:
+            yield
+        finally:
+            ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache = saved

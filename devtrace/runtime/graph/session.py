@@ -14,6 +14,7 @@ import gc
 
 from ...trace import events as ev
 from .. import context as _context_mod
+from .. import threads
 from ...errors import InvalidArgumentError, OpError
 from . import config_proto, fetch, graph_errors, placer
 from .config_proto import ConfigProto
@@ -64,6 +65,9 @@ class Session:
     # -- running ---------------------------------------------------------------------------
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Evaluate ``fetches`` (a tensor, an op, a name, or a list/tuple/dict of them)."""
+        ctx = _context_mod._context
+        if ctx is not None and ctx.threaded and not threads.owned():  # one op at a time (runtime/threads.py)
+            return threads.locked(ctx, self.run, fetches, feed_dict, options, run_metadata)
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         graph = self._graph
