@@ -118,3 +118,20 @@ def test_quickstart_fit_by_scope_and_step_in_80_columns():
     steps = [line for line in step.stderr.splitlines() if line.startswith("multi_step_on_iterator")]
     assert len(steps) == 24 and all(len(line) <= 80 for line in steps)
     assert steps[0].startswith("multi_step_on_iterator_2 #1   207  GPU:0")
+
+
+def test_run_format_table_is_boxed_on_a_terminal_only_when_it_fits(tmp_path):
+    """``run --format table`` follows ``list``'s and ``mem``'s rule (``output.print_table``)."""
+    path = tmp_path / "prog.py"
+    path.write_text(PROGRAM)
+    wide = devtrace("run", str(path), "--simulate", "1", "--format", "table", env={"TTY_COMPATIBLE": "1"})
+    assert wide.returncode == 0 and wide.stderr.startswith("┏━━━━━┳") and "│   5 │ RandomShuffle" in wide.stderr
+    narrow = devtrace("run", str(path), "--simulate", "1", "--format", "table",
+                      env={"TTY_COMPATIBLE": "1", "COLUMNS": "60"})
+    assert narrow.stderr.splitlines()[0].split() == ["seq", "op", "node", "requested", "device", "reason", "copies",
+                                                     "in"]
+    piped = devtrace("run", str(path), "--simulate", "1", "--format", "table")
+    assert piped.stderr.startswith("seq  op ")
+    grouped = devtrace("run", str(path), "--simulate", "1", "--format", "table", "--group-by", "device",
+                       env={"TTY_COMPATIBLE": "1"})
+    assert grouped.stderr.startswith("┏━━━━━━━━┳") and "│ CPU:0  │   4 │" in grouped.stderr
