@@ -122,6 +122,9 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     except KeyboardInterrupt:
         _record(ctx)
         status = 130
+    except interrupts.ReaderGone:  # `--format jsonl | head`: stdout's reader left
+        _record(ctx)
+        status = 141
     except interrupts.Terminated:
         _record(ctx)
         sys.stderr.write(f"Error: {printable(os.path.basename(program))} was terminated (SIGTERM)\n")
@@ -290,12 +293,22 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
     owns_stdout = format_ in MACHINE_FORMATS and output is None
     spool = format_ != "tf2" or html is not None or keep_events
     events = ctx.trace.stream = jsonl.Stream(trace_path, spool=spool, limit=trace_limit)
+    echoed = format_ == "jsonl" and output is None  # streamed to stdout as the program runs: a reader
+    if echoed:  # that leaves (`| head`) stops it promptly
+        events.echo = sys.stdout
     status = None
+    from ._progress import run_status
+
+    quiet = format_ == "tf2" or log_placement  # the live placement log owns the terminal
     try:
-        with contextlib.redirect_stdout(sys.stderr) if owns_stdout else contextlib.nullcontext():
+        with contextlib.redirect_stdout(sys.stderr) if owns_stdout else contextlib.nullcontext(), \
+                contextlib.nullcontext() if quiet else run_status(ctx.trace), \
+                _reader_watch(sys.stdout) if echoed else contextlib.nullcontext():
             status = execute_program(ctx, program, args)
     except interrupts.SIGNALLED as e:  # before or after the program's own try: its start-up, its end
         status = interrupts.status_of(e)
+    except interrupts.ReaderGone:
+        status = 141
     finally:
         status = _close_trace(ctx, events, status)
     with amending(events):
@@ -307,9 +320,47 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
             from . import _visual
 
             _visual.write("timeline", events, output, "--output", layout=layout)
-        elif format_ != "tf2":
+        elif format_ != "tf2" and not echoed:
             _write_format(events, format_, layout, output, sys.stdout if owns_stdout else stream_, group_by)
     return status, events
+
+
+@contextlib.contextmanager
+def _reader_watch(stream):
+    """While the program runs with its trace streamed into a pipe: when the pipe's reader leaves
+    (``| head``), the program stops within a tenth of a second (``ReaderGone`` raised by a SIGPIPE
+    handler, not at its next trace flush, which a slow program may take long to reach)."""
+    import select
+    import stat
+
+    try:
+        fd = stream.fileno()
+        piped = stat.S_ISFIFO(os.fstat(fd).st_mode)
+    except (AttributeError, OSError, ValueError):
+        piped = False
+    if not piped or threading.current_thread() is not threading.main_thread() or not hasattr(select, "poll"):
+        yield
+        return
+    stop = threading.Event()
+    saved = signal.signal(signal.SIGPIPE, interrupts.raising(interrupts.ReaderGone))
+    poller = select.poll()
+    poller.register(fd, select.POLLERR)
+
+    def watch():
+        while not stop.is_set():
+            if poller.poll(100):
+                if not stop.is_set():
+                    os.kill(os.getpid(), signal.SIGPIPE)
+                return
+
+    thread = threading.Thread(target=watch, name="devtrace-reader", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=1)
+        signal.signal(signal.SIGPIPE, saved)
 
 
 @contextlib.contextmanager

@@ -419,6 +419,9 @@ class Trace:
         with interrupts.deferred():  # a signal waits: the batch is written and forgotten, or neither
             stream.write(records[:cut])
             self._forget(cut)
+        if stream.gone and not final:  # `--format jsonl | head`: the reader left, the program stops
+            stream.gone = False
+            raise interrupts.ReaderGone
 
     def _forget(self, cut: int) -> None:
         self._events = self._events[cut:]
