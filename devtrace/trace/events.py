@@ -419,7 +419,7 @@ class Trace:
         with interrupts.deferred():  # a signal waits: the batch is written and forgotten, or neither
             stream.write(records[:cut])
             self._forget(cut)
-        if stream.gone and not final:  # `--format jsonl | head`: the reader left, the program stops
+        if not final and getattr(stream, "gone", False):  # `--format jsonl | head`: the reader left, the program stops
             stream.gone = False
             raise interrupts.ReaderGone
 
