@@ -111,14 +111,16 @@ def print_json(obj) -> None:
 
 
 def print_table(headers: list[str], rows: list[list], title: str | None = None,
-                right: tuple[int, ...] = ()) -> None:
-    """Print a table: rich on a terminal, plain text otherwise. ``right`` = right-aligned columns."""
+                right: tuple[int, ...] = (), stream=None) -> None:
+    """Print a table to ``stream`` (stdout): rich on a terminal, plain text otherwise. ``right`` =
+    right-aligned columns."""
     cells = [["" if c is None else printable(str(c)) for c in row] for row in rows]
-    if is_terminal():
+    stream = stream or sys.stdout
+    if is_terminal(stream):
         from rich.console import Console
         from rich.table import Table
 
-        console = Console(highlight=False, no_color=bool(os.environ.get("NO_COLOR")))
+        console = Console(file=stream, highlight=False, no_color=bool(os.environ.get("NO_COLOR")))
         widths = [max([len(h)] + [len(row[i]) for row in cells]) for i, h in enumerate(headers)]
         if sum(widths) + 3 * len(widths) + 1 <= console.width:  # boxed only when nothing is cut or folded
             table = Table(title=title, title_justify="left", highlight=False)
@@ -128,7 +130,7 @@ def print_table(headers: list[str], rows: list[list], title: str | None = None,
                 table.add_row(*row)
             console.print(table)
             return
-    sys.stdout.write(format_plain_table(headers, cells, title, right))
+    stream.write(format_plain_table(headers, cells, title, right))
 
 
 def printable(text: str) -> str:

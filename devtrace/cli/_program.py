@@ -124,6 +124,9 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     except KeyboardInterrupt:
         _record(ctx)
         status = 130
+    except interrupts.ReaderGone:  # `--format jsonl | head`: stdout's reader left
+        _record(ctx)
+        status = 141
     except interrupts.Terminated:
         _record(ctx)
         sys.stderr.write(f"Error: {printable(os.path.basename(program))} was terminated (SIGTERM)\n")
@@ -226,15 +229,39 @@ def _closing_exit(ctx, pid, real_exit):
     return _exit
 
 
-def render(events, fmt: str, layout: str = "measured") -> str:
+def render(events, fmt: str, layout: str = "measured", group_by: str | None = None) -> str:
     """``events`` as ``fmt``, safe to print: a name from a trace or a log never reaches the terminal
-    as a control character (escaped in text, ``\\uXXXX`` in JSON)."""
+    as a control character (escaped in text, ``\\uXXXX`` in JSON). ``group_by`` (table and summary):
+    one row per scope, step, device or op type (``trace/render_groups.py``)."""
     from ..output import printable_json, printable_text
 
+    if group_by is not None:
+        return printable_text(_render_grouped(events, fmt, group_by))
     text = _render(events, fmt, layout)
     if fmt in ("jsonl", "timeline"):
         return "\n".join(printable_json(line) for line in text.split("\n"))
     return printable_text(text)
+
+
+def check_group_by(group_by, fmt) -> None:
+    """``--group-by`` names a grouping, and goes with ``--format table`` or ``summary``."""
+    from ..trace.render_groups import GROUPS
+
+    if group_by is None:
+        return
+    if group_by not in GROUPS:
+        raise UsageError(f"--group-by {group_by}: choose one of {', '.join(GROUPS)}")
+    if fmt not in ("table", "summary"):
+        raise UsageError(f"--group-by needs --format table or --format summary (not {fmt})")
+
+
+def _render_grouped(events, fmt: str, group_by: str) -> str:
+    from ..trace import render_groups, render_summary
+
+    text = render_groups.render(events, group_by)
+    if fmt == "summary":
+        text += render_summary.totals(render_summary.summarize(events))
+    return text
 
 
 def _render(events, fmt: str, layout: str = "measured") -> str:
@@ -258,7 +285,8 @@ def _render(events, fmt: str, layout: str = "measured") -> str:
 
 
 def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace_path=None,
-                log_to="stderr", output=None, html=None, layout="measured", keep_events=False, trace_limit=None):
+                log_to="stderr", output=None, html=None, layout="measured", keep_events=False, trace_limit=None,
+                group_by=None):
     """Run the program with its trace streaming (to ``trace_path``, and to a spool when the end of
     the run reads the events again: a ``--format``, ``--html``, ``keep_events`` for the checks);
     render what was asked; ``trace_limit``: the trace keeps the first N ops (``trace/limit.py``). Returns the exit status and the events (an iterable over the spool)."""
@@ -275,12 +303,22 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
     owns_stdout = format_ in MACHINE_FORMATS and output is None
     spool = format_ != "tf2" or html is not None or keep_events
     events = ctx.trace.stream = jsonl.Stream(trace_path, spool=spool, limit=trace_limit)
+    echoed = format_ == "jsonl" and output is None  # streamed to stdout as the program runs: a reader
+    if echoed:  # that leaves (`| head`) stops it promptly
+        events.echo = sys.stdout
     status = None
+    from ._progress import run_status
+
+    quiet = format_ == "tf2" or log_placement  # the live placement log owns the terminal
     try:
-        with contextlib.redirect_stdout(sys.stderr) if owns_stdout else contextlib.nullcontext():
+        with contextlib.redirect_stdout(sys.stderr) if owns_stdout else contextlib.nullcontext(), \
+                contextlib.nullcontext() if quiet else run_status(ctx.trace), \
+                _reader_watch(sys.stdout) if echoed else contextlib.nullcontext():
             status = execute_program(ctx, program, args)
     except interrupts.SIGNALLED as e:  # before or after the program's own try: its start-up, its end
         status = interrupts.status_of(e)
+    except interrupts.ReaderGone:
+        status = 141
     finally:
         status = _close_trace(ctx, events, status)
     with amending(events):
@@ -292,9 +330,47 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
             from . import _visual
 
             _visual.write("timeline", events, output, "--output", layout=layout)
-        elif format_ != "tf2":
-            _write_format(events, format_, layout, output, sys.stdout if owns_stdout else stream_)
+        elif format_ != "tf2" and not echoed:
+            _write_format(events, format_, layout, output, sys.stdout if owns_stdout else stream_, group_by)
     return status, events
+
+
+@contextlib.contextmanager
+def _reader_watch(stream):
+    """While the program runs with its trace streamed into a pipe: when the pipe's reader leaves
+    (``| head``), the program stops within a tenth of a second (``ReaderGone`` raised by a SIGPIPE
+    handler, not at its next trace flush, which a slow program may take long to reach)."""
+    import select
+    import stat
+
+    try:
+        fd = stream.fileno()
+        piped = stat.S_ISFIFO(os.fstat(fd).st_mode)
+    except (AttributeError, OSError, ValueError):
+        piped = False
+    if not piped or threading.current_thread() is not threading.main_thread() or not hasattr(select, "poll"):
+        yield
+        return
+    stop = threading.Event()
+    saved = signal.signal(signal.SIGPIPE, interrupts.raising(interrupts.ReaderGone))
+    poller = select.poll()
+    poller.register(fd, select.POLLERR)
+
+    def watch():
+        while not stop.is_set():
+            if poller.poll(100):
+                if not stop.is_set():
+                    os.kill(os.getpid(), signal.SIGPIPE)
+                return
+
+    thread = threading.Thread(target=watch, name="devtrace-reader", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=1)
+        signal.signal(signal.SIGPIPE, saved)
 
 
 @contextlib.contextmanager
@@ -328,15 +404,22 @@ def _close_trace(ctx, events, status):
                 events.amend_end(status)
 
 
-def _write_format(events, format_, layout, output, out) -> None:
+def _write_format(events, format_, layout, output, out, group_by=None) -> None:
     """The ``--format`` output, to ``-o FILE`` (atomically) or ``out``; JSON Lines are copied from
-    the spool a line at a time (a million-op trace is never one string)."""
+    the spool a line at a time (a million-op trace is never one string). A table on a terminal is
+    boxed when it fits (``output.print_table``: the rule of ``list`` and ``mem``)."""
+    if output is None and format_ == "table":
+        from ..output import is_terminal
+
+        if is_terminal(out):
+            _print_table(events, out, group_by)
+            return
     if format_ == "jsonl":
         from ..output import printable_json
 
         chunks = (printable_json(line.decode("utf-8")) + "\n" for line in events.lines())
     else:
-        text = render(events, format_, layout)
+        text = render(events, format_, layout, group_by)
         chunks = [text if not text or text.endswith("\n") else text + "\n"]
     if output is not None:
         from ..output import AtomicOutput
@@ -347,6 +430,20 @@ def _write_format(events, format_, layout, output, out) -> None:
         return
     for chunk in chunks:
         out.write(chunk)
+    out.flush()
+
+
+def _print_table(events, out, group_by) -> None:
+    from ..output import print_table
+    from ..trace import render_groups, render_table
+
+    if group_by is not None:
+        headers, rows, right = render_groups.table(events, group_by)
+        rows = render_groups.fit(headers, rows, render_groups.width())
+    else:
+        headers, rows, right = render_table.HEADERS, render_table.rows(events), (0,)
+    if rows:
+        print_table(headers, rows, right=right, stream=out)
     out.flush()
 
 

@@ -41,3 +41,45 @@ def file_size(path) -> int:
         return os.path.getsize(path)
     except OSError:
         return 0
+
+
+STATUS_AFTER = 1.0  # seconds: a run shorter than this never shows its status line
+
+
+@contextlib.contextmanager
+def run_status(trace, after: float = STATUS_AFTER):
+    """A live status line on stderr while a program runs (ops so far, the step in progress,
+    elapsed): on a terminal only, from ``after`` seconds on, and gone when the run ends (pipes, files
+    and CI logs never see one). ``trace``: the run's ``Trace`` (its op count is read, never changed)."""
+    from ..output import is_terminal
+
+    if not is_terminal(sys.stderr):
+        yield
+        return
+    import threading
+
+    stop = threading.Event()
+
+    def show():
+        if stop.wait(after):
+            return
+        from rich.console import Console
+        from rich.progress import Progress, TextColumn, TimeElapsedColumn
+
+        console = Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR")))
+        with Progress(TextColumn("{task.description}"), TimeElapsedColumn(), console=console, transient=True,
+                      redirect_stdout=False, redirect_stderr=False) as progress:
+            task = progress.add_task("running", total=None)
+            while True:
+                calls = "" if not trace.holds else " · in a step"
+                progress.update(task, description=f"running: {trace._seq:,} ops{calls}")
+                if stop.wait(0.25):
+                    break
+
+    thread = threading.Thread(target=show, name="devtrace-status", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=2)

@@ -17,6 +17,9 @@ def import_(
              "the file's kind].")] = None,
     output: Annotated[Optional[Path], typer.Option(
         "--output", "-o", metavar="FILE", help="Write there (atomically) instead of to stdout.")] = None,
+    group_by: Annotated[Optional[str], typer.Option(
+        "--group-by", metavar="scope|step|device|op",
+        help="--format table/summary: one row per name scope, step, device or op type.")] = None,
     json_: Annotated[bool, typer.Option(
         "--json", help="Events and parse statistics as one JSON object (schema 1).")] = False,
 ):
@@ -35,6 +38,9 @@ def import_(
         format = {".jsonl": "jsonl", ".dot": "dot", ".gv": "dot"}.get(suffix, "table")
     if format not in FORMATS:
         raise UsageError(f"--format {format}: choose one of {', '.join(FORMATS)}")
+    from ._program import check_group_by
+
+    check_group_by(group_by, format)
     if json_ and format != "table":
         raise UsageError("--json and --format cannot be combined (--format jsonl writes a trace file)")
     output = _output.output_path(output, "--output", [(logfile if logfile != "-" else None, "the log being imported")])
@@ -58,9 +64,13 @@ def import_(
     else:
         from ._program import render
 
-        text = render(events, format)
+        text = render(events, format, group_by=group_by)
     if output is not None:
         _output.write_atomic(output, text or "", "--output")
+    elif text is None and group_by is not None:
+        from ._program import _print_table
+
+        _print_table(events, sys.stdout, group_by)
     elif text is None:
         from ..trace.render_table import print_placement_table
 

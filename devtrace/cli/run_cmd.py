@@ -20,6 +20,10 @@ def run(
     format_: Annotated[str, typer.Option("--format", metavar="|".join(FORMATS),
                                          help="How to render the placement log (jsonl and dot go to "
                                               "stdout, and the program's own output to stderr).")] = "tf2",
+    group_by: Annotated[Optional[str], typer.Option(
+        "--group-by", metavar="scope|step|device|op",
+        help="--format table/summary: one row per name scope (Keras layer), step (tf.function call, "
+             "Session.run), device or op type.")] = None,
     trace: Annotated[Optional[str], typer.Option("--trace", metavar="FILE.jsonl",
                                                  help="Write the trace as JSON Lines (also when the program fails).")] = None,
     trace_limit: Annotated[Optional[str], typer.Option(
@@ -50,6 +54,7 @@ def run(
 
     if format_ not in FORMATS:
         raise UsageError(f"--format {format_}: choose one of {', '.join(FORMATS)}")
+    _program.check_group_by(group_by, format_)
     if log_to not in ("stderr", "stdout"):
         raise UsageError(f"--log-to {log_to}: choose stderr or stdout")
     if output is not None and format_ == "tf2":
@@ -73,7 +78,8 @@ def run(
     ctx = configure(simulate, machine, visible, growth, limit, fraction, soft_placement, compat=compat)
     status, events = _program.run_program(ctx, program, args or [], log_placement=log_placement, format_=format_,
                                           trace_path=trace, log_to=log_to, output=output, html=html, layout=layout,
-                                          keep_events=checks.active, trace_limit=trace_limit)
+                                          keep_events=checks.active, trace_limit=trace_limit,
+                                          group_by=group_by)
     try:
         with _program.amending(events):
             if status != 0:

@@ -425,6 +425,9 @@ class Trace:
                 return
             stream.write(records[:cut])
             self._forget(cut)
+        if not final and getattr(stream, "gone", False):  # `--format jsonl | head`: the reader left, the program stops
+            stream.gone = False
+            raise interrupts.ReaderGone
 
     def _forget(self, cut: int) -> None:
         self._events = self._events[cut:]

@@ -47,12 +47,14 @@ class Stream:
         self._encode = json.JSONEncoder(ensure_ascii=False).encode
         self._names: dict = {}
         self.limiter = Limiter(limit) if limit is not None else None  # --trace-limit
+        self.echo = None  # a text stream the lines are also written to as they come (--format jsonl)
+        self.gone = False  # the echo's reader went away (a closed pipe)
 
     def write(self, events) -> None:
         """Append ``events``; the caller defers signals (``Trace.flush``): never half a batch."""
         if os.getpid() != self.pid:  # a child the program forked: its ops are not this run's
             return
-        if self.target is None and self.spool is None:  # nobody reads it: counted, then forgotten
+        if self.target is None and self.spool is None and self.echo is None:  # nobody reads it: counted, forgotten
             self.count += len(events)
             return
         if self.limiter is not None:
@@ -67,6 +69,8 @@ class Stream:
 
                 self.error = f"the trace's spool in {tempfile.gettempdir()}: cannot write ({e.strerror or e})"
                 self.spool = None
+        if self.echo is not None:
+            self._echo(data)
         if self.target is not None:
             try:
                 _write_all(self.target, data)
@@ -75,6 +79,16 @@ class Stream:
                 self.error = f"{self.option} {_shown(self.path)}: cannot write ({e.strerror or e})"
                 self._cut_to_whole_lines()
                 self._close_target()
+
+    def _echo(self, data: bytes) -> None:
+        """The lines, safe to print, to ``echo``; a closed pipe ends the echo and sets ``gone``."""
+        from ..output import printable_json
+
+        try:
+            self.echo.write("".join(printable_json(line) + "\n" for line in data.decode("utf-8").splitlines()))
+            self.echo.flush()
+        except BrokenPipeError:
+            self.echo, self.gone = None, True
 
     def close(self, status: int | None) -> None:
         from ..util import interrupts

@@ -72,6 +72,12 @@ def render(events) -> str:
         mem = s["memory"].get(d, {})
         rows.append([short_device(d), str(n), _human(mem.get("in_use")), _human(mem.get("peak"))])
     out = format_plain_table(["device", "ops", "in use", "peak"], rows, right=(1, 2, 3)) if rows else ""
+    return out + totals(s)
+
+
+def totals(s: dict) -> str:
+    """The summary's closing lines: ops, fallbacks, copies, OOMs (and a ``--trace-limit`` note)."""
+    out = ""
     fb = s["fallbacks"]
     kinds = ", ".join(f"{op} ×{n}" for op, n in s["fallback_ops"].items())
     out += f"ops: {s['ops']}\n"

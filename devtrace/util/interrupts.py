@@ -51,6 +51,14 @@ class Interrupted(BaseException):
     status = 130
 
 
+class ReaderGone(BaseException):
+    """The reader of a run's streamed output went away (``devtrace run … --format jsonl | head``): the
+    program stops at its next trace flush, the trace is completed, and the exit status is 141 (as a
+    tool SIGPIPE stopped)."""
+
+    status = 141
+
+
 SIGNALLED = (KeyboardInterrupt, Interrupted, Terminated)
 
 
