@@ -33,6 +33,7 @@ from .array import scatter_ops  # noqa: F401
 from .math import segment_ops  # noqa: F401
 from .sparse import sparse_ops  # noqa: F401
 from .sparse import indexed_slices  # noqa: F401 (tf.IndexedSlices, Variable.scatter_*)
+from .sparse import sparse_more  # noqa: F401
 from .nn import dense_grad  # noqa: F401 (gradients: dense layers, linear algebra, slices, lists, conv)
 from .linalg import linalg_grad  # noqa: F401
 from .control_flow import list_grad  # noqa: F401

@@ -15,7 +15,9 @@ from ..math import math_ops
 from ..array.array_ops import cast
 from ..declare import API, COMPOSITE, DISPATCH, as_tensor, public
 from .ragged_ops import ragged_constant
-from .ragged_tensor import RaggedTensor, _concat_rows, _from_rows
+from .ragged_tensor import RaggedTensor, RaggedTensorSpec, _concat_rows, _from_rows
+from ..sparse.sparse_tensor import SparseTensor
+from ..sparse.sparse_ops import SparseTensorSpec
 from ..math.segment_ops import unsorted_segment_sum
 
 
@@ -139,9 +141,63 @@ def _reverse(tensor, axis, name=None):
 
 def _map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False, infer_shape=True,
             name=None, fn_output_signature=None):
-    if isinstance(elems, RaggedTensor):
-        return _from_rows([fn(row) for row in elems], elems.values)
-    return API["stack"]([fn(row) for row in as_tensor(elems)])
+    """``fn`` on each row of ``elems`` (a tensor, RaggedTensor, SparseTensor, or a nest of them, all
+    unstacked together), the results stacked as ``fn_output_signature`` says (a nest of dtypes or specs)."""
+    signature = fn_output_signature if fn_output_signature is not None else dtype
+    flat = [e if isinstance(e, (RaggedTensor, SparseTensor)) else as_tensor(e) for e in _flatten(elems)]
+    count = len(flat[0]) if isinstance(flat[0], RaggedTensor) else int(flat[0].shape[0])
+    results = [fn(_pack(elems, [_row_of(e, i) for e in flat])) for i in range(count)]
+    if signature is None and isinstance(elems, RaggedTensor):  # the output's type is the input's
+        return _from_rows(results, elems.values)
+    if isinstance(signature, (list, tuple)) or (signature is None and results and isinstance(results[0], (list, tuple))):
+        specs = list(signature) if signature is not None else [None] * len(results[0])
+        out = [_stack_results([r[k] for r in results], spec) for k, spec in enumerate(specs)]
+        return type(results[0])(out) if results and isinstance(results[0], tuple) else tuple(out)
+    return _stack_results(results, signature)
+
+
+def _flatten(elems) -> list:
+    if isinstance(elems, (list, tuple)):
+        return [x for e in elems for x in _flatten(e)]
+    return [elems]
+
+
+def _pack(structure, flat: list):
+    if isinstance(structure, (list, tuple)):
+        out, rest = [], flat
+        for e in structure:
+            n = len(_flatten(e))
+            out.append(_pack(e, rest[:n]))
+            rest = rest[n:]
+        return type(structure)(out)
+    return flat[0]
+
+
+def _row_of(elem, i: int):
+    if isinstance(elem, SparseTensor):
+        indices, shape = elem.indices.numpy(), elem.dense_shape.numpy()
+        keep = indices[:, 0] == i
+        return SparseTensor(indices[keep][:, 1:], constant(elem.values.numpy()[keep], elem.dtype), shape[1:])
+    return elem[i]
+
+
+def _stack_results(results: list, spec):
+    if isinstance(spec, RaggedTensorSpec):
+        like = results[0] if results else constant(np.zeros(0, spec.dtype.np), spec.dtype)
+        return _from_rows([as_tensor(r) if not isinstance(r, RaggedTensor) else r for r in results],
+                          like.values if isinstance(like, RaggedTensor) else like)
+    if isinstance(spec, SparseTensorSpec) or (results and isinstance(results[0], SparseTensor)):
+        rank = len(results[0].dense_shape.numpy())
+        shape = np.max([r.dense_shape.numpy() for r in results], axis=0)
+        indices = [np.concatenate([np.full((len(r.indices.numpy()), 1), i, np.int64),
+                                   r.indices.numpy().reshape(-1, rank)], axis=1) for i, r in enumerate(results)]
+        return SparseTensor(np.concatenate(indices), constant(np.concatenate([r.values.numpy() for r in results]),
+                                                              results[0].dtype), np.concatenate([[len(results)], shape]))
+    if isinstance(spec, (dtypes.DType, str)) and results:
+        results = [as_tensor(r, ) if not isinstance(r, Tensor) else r for r in results]
+        want = dtypes.as_dtype(spec)
+        results = [r if r.dtype == want else cast(r, want) for r in results]
+    return API["stack"]([as_tensor(r) for r in results])
 
 
 @public("ragged.map_flat_values")
