@@ -41,6 +41,11 @@ def _operand(rt: RaggedTensor, other):
     if rt.ragged_rank == 1 and y.shape.rank == inner + 1 and y.shape[1] == 1:  # one value per row
         rows = np.broadcast_to(y.numpy(), (rt.nrows_value(),) + tuple(y.shape)[1:])[:, 0]
         return constant(np.repeat(rows, np.diff(rt.row_splits.numpy()), axis=0), y.dtype)
+    lengths = np.diff(rt.row_splits.numpy())
+    if rt.ragged_rank == 1 and y.shape.rank == inner + 1 and y.shape[0] in (1, len(lengths)) and \
+            np.all(lengths == y.shape[1]):  # uniform rows, as long as the ragged ones
+        full = np.broadcast_to(y.numpy(), (len(lengths),) + tuple(y.shape)[1:])
+        return constant(full.reshape((-1,) + full.shape[2:]), y.dtype)
     if rt.ragged_rank == 1 and y.shape.rank == inner + 1:  # uniform rows against ragged ones: their splits differ
         API["debugging.assert_equal"](constant(np.arange(rt.nrows_value() + 1, dtype=np.int64) * y.shape[1]),
                                       rt.row_splits)
@@ -82,8 +87,29 @@ COMPOSITE[RaggedTensor] = _Ragged
 for _name in ("add", "subtract", "multiply", "truediv", "floordiv", "mod", "pow", "equal", "not_equal", "less",
               "greater", "less_equal", "greater_equal", "maximum", "minimum"):
     _fn = API[_name] if _name in API else API[f"math.{_name}"]
-    setattr(RaggedTensor, f"__{ {'subtract': 'sub', 'multiply': 'mul', 'truediv': 'truediv'}.get(_name, _name)}__",
-            lambda self, other, _f=_fn: _f(self, other))
+    _dunder = {"subtract": "sub", "multiply": "mul", "equal": "eq", "not_equal": "ne", "less": "lt", "greater": "gt",
+               "less_equal": "le", "greater_equal": "ge"}.get(_name, _name)
+    setattr(RaggedTensor, f"__{_dunder}__", lambda self, other, _f=_fn: _f(self, other))
+for _name, _dunder in (("logical_and", "and"), ("logical_or", "or"), ("logical_xor", "xor")):
+    _fn = API[_name] if _name in API else API[f"math.{_name}"]
+    setattr(RaggedTensor, f"__{_dunder}__", lambda self, other, _f=_fn: _f(self, other))
+    setattr(RaggedTensor, f"__r{_dunder}__", lambda self, other, _f=_fn: _f(other, self))
+RaggedTensor.__hash__ = object.__hash__
+
+
+def _equality(fn, result_if_incompatible):
+    """TensorFlow's ``==``/``!=`` on a RaggedTensor: a Python bool when the shapes cannot broadcast."""
+    def method(self, other):
+        try:
+            return fn(self, other)
+        except (InvalidArgumentError, ValueError):
+            return result_if_incompatible
+    return method
+
+
+RaggedTensor.__eq__ = _equality(API["equal"] if "equal" in API else API["math.equal"], False)
+RaggedTensor.__ne__ = _equality(API["not_equal"] if "not_equal" in API else API["math.not_equal"], True)
+RaggedTensor.__invert__ = lambda self: API["logical_not"](self)
 RaggedTensor.__radd__ = lambda self, other: API["add"](other, self)
 RaggedTensor.__rmul__ = lambda self, other: API["multiply"](other, self)
 RaggedTensor.__rsub__ = lambda self, other: API["subtract"](other, self)
