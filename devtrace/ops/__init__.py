@@ -46,6 +46,7 @@ from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
 from .nn import nn_dropout  # noqa: F401 (tf.nn.experimental's dropouts)
 from . import check_static  # noqa: F401 (tf.debugging's dtype and rank checks)
 from .ragged import ragged_dispatch, ragged_shape  # noqa: F401 (RaggedTensor operands: after the ops they dispatch)
+from .ragged import ragged_more  # noqa: F401
 from .math import bfloat16_ops, complex_grad  # noqa: F401 (after the ops they re-kernel or differentiate)
 from .random import random_grad  # noqa: F401
 from .math import segment_grad  # noqa: F401
