@@ -45,6 +45,7 @@ from .math import cast_ops, complex_ops  # noqa: F401
 from .signal import fft_ops  # noqa: F401
 from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
 from .nn import nn_dropout  # noqa: F401 (tf.nn.experimental's dropouts)
+from .nn import nn_more  # noqa: F401
 from . import check_static  # noqa: F401 (tf.debugging's dtype and rank checks)
 from .ragged import ragged_dispatch, ragged_shape  # noqa: F401 (RaggedTensor operands: after the ops they dispatch)
 from .ragged import ragged_more  # noqa: F401
