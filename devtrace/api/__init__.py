@@ -49,6 +49,7 @@ LAZY.update({
     "Module": ("devtrace.module.module", "Module"),
     "function": ("devtrace.polymorphic_function.function", "function"),
     "TensorSpec": ("devtrace.polymorphic_function.function", "TensorSpec"),
+    "type_spec_from_value": ("devtrace.api.type_spec", "type_spec_from_value"),
     "name_scope": ("devtrace.module.module", "name_scope"),
     "train": ("devtrace.train", None),
     "saved_model": ("devtrace.saved_model", None),

@@ -16,6 +16,7 @@ from .math import math_ops  # noqa: F401
 from .random import random_ops  # noqa: F401
 from . import state_ops  # noqa: F401
 from .strings import string_ops  # noqa: F401
+from .strings import string_more  # noqa: F401
 from .array import indexing_ops  # noqa: F401
 from .linalg import linalg_ops  # noqa: F401
 from .array import manip_ops  # noqa: F401
@@ -33,6 +34,7 @@ from .array import scatter_ops  # noqa: F401
 from .math import segment_ops  # noqa: F401
 from .sparse import sparse_ops  # noqa: F401
 from .sparse import indexed_slices  # noqa: F401 (tf.IndexedSlices, Variable.scatter_*)
+from .sparse import sparse_more  # noqa: F401
 from .nn import dense_grad  # noqa: F401 (gradients: dense layers, linear algebra, slices, lists, conv)
 from .linalg import linalg_grad  # noqa: F401
 from .control_flow import list_grad  # noqa: F401
@@ -41,10 +43,13 @@ from .control_flow import optional_ops  # noqa: F401 (what a cond's gradient rea
 from .declare import API
 from .math import cast_ops, complex_ops  # noqa: F401
 from .signal import fft_ops  # noqa: F401
+from .signal import signal_more  # noqa: F401
 from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
 from .nn import nn_dropout  # noqa: F401 (tf.nn.experimental's dropouts)
+from .nn import nn_more  # noqa: F401
 from . import check_static  # noqa: F401 (tf.debugging's dtype and rank checks)
 from .ragged import ragged_dispatch, ragged_shape  # noqa: F401 (RaggedTensor operands: after the ops they dispatch)
+from .ragged import ragged_more  # noqa: F401
 from .math import bfloat16_ops, complex_grad  # noqa: F401 (after the ops they re-kernel or differentiate)
 from .random import random_grad  # noqa: F401
 from .math import segment_grad  # noqa: F401

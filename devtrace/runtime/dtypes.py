@@ -177,6 +177,8 @@ def as_dtype(value) -> DType:
         return value
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
+    if type(value) is int and value in _BY_ENUM:  # a DataType enum value (3: int32)
+        return _BY_ENUM[value]
     if value is bool:
         return bool_
     if value in (str, bytes):

@@ -77,8 +77,15 @@ def _gather(xp, params, indices, axis=0, batch_dims=0):
         k = int(bad[0])
         raise ValueError(f"indices[{k}] = {int(flat[k])} is not in [0, {size})")
     if batch_dims:
-        return _batched(xp, params, indices, batch_dims, lambda p, i: xp.take(p, i, axis=axis - batch_dims))
-    return xp.take(params, indices, axis=axis)
+        return _batched(xp, params, indices, batch_dims, lambda p, i: _take(xp, p, i, axis - batch_dims))
+    return _take(xp, params, indices, axis)
+
+
+def _take(xp, params, indices, axis):
+    """``xp.take`` through flat indices: a scalar index into an object (string) array stays an array."""
+    axis %= params.ndim
+    out = xp.take(params, indices.reshape(-1), axis=axis)
+    return out.reshape(params.shape[:axis] + indices.shape + params.shape[axis + 1:])
 
 
 def _batched(xp, params, indices, batch_dims, fn):

@@ -14,6 +14,7 @@ from ...runtime.registry import CPU, GPU
 from ..array import array_ops
 from ..math import complex_ops, math_ops, reduction_ops
 from ..declare import as_tensor, host_arg, on_host, op, public
+from .diag_ops import diag, diag_part, set_diag  # noqa: F401 (linalg_grad reads them here)
 
 _F = frozenset(("float16", "float32", "float64", "complex64", "complex128"))
 LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
@@ -116,17 +117,6 @@ def _einsum(xp, *xs, equation=""):
         raise ValueError(f"Expected dimensions to agree in einsum {equation!r}: {e}") from None
 
 
-def _diag(xp, d, k=0):
-    return xp.apply_along_axis(xp.diag, -1, d) if d.ndim > 1 else xp.diag(d, k)
-
-
-def _set_diag(xp, x, d):
-    out = x.copy()
-    n = min(x.shape[-2], x.shape[-1])
-    out[..., xp.arange(n), xp.arange(n)] = d
-    return out
-
-
 def _expm(xp, x):
     """Scaling and squaring with a Taylor series (the result TensorFlow's Padé gives, to float precision)."""
     host = on_host(xp, x).astype(np.complex128 if np.iscomplexobj(x) else np.float64)
@@ -191,9 +181,6 @@ op("Eig", _eig, _F, devices=(CPU,), shape=_outputs(2), multi=True)
 op("MatrixBandPart", _band_part, None, shape=_unknown, host_args={"num_lower": "num_lower", "num_upper": "num_upper"})
 op("Einsum", _einsum, None, shape=_unknown, number_attr="N")
 op("Cross", lambda xp, a, b: xp.cross(a, b), None, shape=_unknown)
-op("MatrixDiagV3", _diag, None, shape=_unknown)
-op("MatrixDiagPartV3", lambda xp, x: xp.diagonal(x, axis1=-2, axis2=-1).copy(), None, shape=_unknown)
-op("MatrixSetDiagV3", _set_diag, None, shape=_unknown)
 op("MatrixExponential", _expm, _F, devices=(CPU, GPU), shape=_unknown)
 
 
@@ -343,23 +330,6 @@ def einsum(equation, *inputs, **kwargs):
 @public("linalg.cross")
 def cross(a, b, name=None):
     return execute("Cross", (as_tensor(a), as_tensor(b)), name=name)
-
-
-@public("linalg.diag", "linalg.tensor_diag")
-def diag(diagonal, name="diag", k=0, **_):
-    return execute("MatrixDiagV3", (as_tensor(diagonal),), {"k": int(k)}, name=name)
-
-
-@public("linalg.diag_part", "linalg.tensor_diag_part")
-def diag_part(input, name="diag_part", k=0, **_):  # noqa: A002
-    return execute("MatrixDiagPartV3", (as_tensor(input),), name=name)
-
-
-@public("linalg.set_diag")
-def set_diag(input, diagonal, name="set_diag", k=0, **_):  # noqa: A002
-    x = as_tensor(input)
-    return execute("MatrixSetDiagV3", (x, as_tensor(diagonal) if not isinstance(diagonal, list)
-                                       else array_ops.constant(diagonal, x.dtype)), name=name)
 
 
 @public("linalg.trace", "trace")

@@ -12,7 +12,7 @@ from ...runtime.eager.executor import execute
 from .. import shapes
 from ..array.array_ops import ones_like, where, zeros_like
 from ...runtime.tensor import Tensor
-from ..declare import API, as_tensor, op, public
+from ..declare import API, COMPOSITE, as_tensor, op, public
 from .math_ops import less
 
 COMPLEX = frozenset(("complex64", "complex128"))
@@ -101,6 +101,8 @@ _real_abs = API["abs"]  # math_ops': the Abs op
 @public("abs", "math.abs")
 def abs(x, name=None):  # noqa: A001 (TensorFlow's name)
     """``ComplexAbs`` for complex input (its real dtype out), ``math_ops``' ``Abs`` otherwise."""
+    if type(x) in COMPOSITE:  # a RaggedTensor: on its values
+        return COMPOSITE[type(x)].unary(abs, x, name)
     x = as_tensor(x)
     if x.dtype.is_complex:
         return execute("ComplexAbs", (x,), {"Tout": x.dtype.real_dtype.name}, name=name)

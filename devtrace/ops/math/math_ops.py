@@ -439,6 +439,8 @@ def _equality(op_type, a, b):
     not broadcast make one ``False``/``True``)."""
     if b is None:
         return op_type == "NotEqual"
+    if type(b) in COMPOSITE:  # a RaggedTensor's own comparison answers
+        return NotImplemented
     return execute(op_type, pair(a, b), {"incompatible_shape_error": False})
 
 

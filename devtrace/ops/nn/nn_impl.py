@@ -76,8 +76,11 @@ def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
 
 
 def _pool(reduce):
-    def kernel(xp, x, ksize=(1, 1), strides=(1, 1), padding="VALID"):
-        fill = -np.inf if reduce == "max" else 0.0
+    def kernel(xp, x, ksize=(1, 1), strides=(1, 1), padding="VALID", explicit_paddings=()):
+        fill = (-np.inf if x.dtype.kind in "fc" else np.iinfo(x.dtype).min) if reduce == "max" else 0.0
+        if padding == "EXPLICIT":  # the given amounts, then no more
+            pads = np.asarray(explicit_paddings, np.int64).reshape(4, 2)
+            x, padding = xp.pad(x, [tuple(p) for p in pads], constant_values=fill), "VALID"
         win = _windows(xp, x, ksize, strides, padding, fill)
         if reduce == "max":
             return win.max(axis=(3, 4)).astype(x.dtype)
@@ -233,8 +236,10 @@ def _pooling(op_type, input, ksize, strides, padding, name, one_d=False):  # noq
         x = array_ops.expand_dims(x, 1)
         ksize = (1, ksize if isinstance(ksize, int) else ksize[0])
         strides = (1, strides if isinstance(strides, int) else strides[0])
-    out = execute(op_type, (x,), {"ksize": _pair(ksize), "strides": _pair(strides), "padding": padding.upper()},
-                  name=name)
+    attrs = {"ksize": _pair(ksize), "strides": _pair(strides), "padding": padding.upper()} if isinstance(padding, str) \
+        else {"ksize": _pair(ksize), "strides": _pair(strides), "padding": "EXPLICIT",
+              "explicit_paddings": [int(v) for pair in padding for v in pair]}
+    out = execute(op_type, (x,), attrs, name=name)
     return array_ops.squeeze(out, [1]) if one_d else out
 
 

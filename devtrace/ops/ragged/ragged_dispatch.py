@@ -15,7 +15,9 @@ from ..math import math_ops
 from ..array.array_ops import cast
 from ..declare import API, COMPOSITE, DISPATCH, as_tensor, public
 from .ragged_ops import ragged_constant
-from .ragged_tensor import RaggedTensor, _concat_rows, _from_rows
+from .ragged_tensor import RaggedTensor, RaggedTensorSpec, _concat_rows, _from_rows
+from ..sparse.sparse_tensor import SparseTensor
+from ..sparse.sparse_ops import SparseTensorSpec
 from ..math.segment_ops import unsorted_segment_sum
 
 
@@ -39,6 +41,11 @@ def _operand(rt: RaggedTensor, other):
     if rt.ragged_rank == 1 and y.shape.rank == inner + 1 and y.shape[1] == 1:  # one value per row
         rows = np.broadcast_to(y.numpy(), (rt.nrows_value(),) + tuple(y.shape)[1:])[:, 0]
         return constant(np.repeat(rows, np.diff(rt.row_splits.numpy()), axis=0), y.dtype)
+    lengths = np.diff(rt.row_splits.numpy())
+    if rt.ragged_rank == 1 and y.shape.rank == inner + 1 and y.shape[0] in (1, len(lengths)) and \
+            np.all(lengths == y.shape[1]):  # uniform rows, as long as the ragged ones
+        full = np.broadcast_to(y.numpy(), (len(lengths),) + tuple(y.shape)[1:])
+        return constant(full.reshape((-1,) + full.shape[2:]), y.dtype)
     if rt.ragged_rank == 1 and y.shape.rank == inner + 1:  # uniform rows against ragged ones: their splits differ
         API["debugging.assert_equal"](constant(np.arange(rt.nrows_value() + 1, dtype=np.int64) * y.shape[1]),
                                       rt.row_splits)
@@ -80,8 +87,29 @@ COMPOSITE[RaggedTensor] = _Ragged
 for _name in ("add", "subtract", "multiply", "truediv", "floordiv", "mod", "pow", "equal", "not_equal", "less",
               "greater", "less_equal", "greater_equal", "maximum", "minimum"):
     _fn = API[_name] if _name in API else API[f"math.{_name}"]
-    setattr(RaggedTensor, f"__{ {'subtract': 'sub', 'multiply': 'mul', 'truediv': 'truediv'}.get(_name, _name)}__",
-            lambda self, other, _f=_fn: _f(self, other))
+    _dunder = {"subtract": "sub", "multiply": "mul", "equal": "eq", "not_equal": "ne", "less": "lt", "greater": "gt",
+               "less_equal": "le", "greater_equal": "ge"}.get(_name, _name)
+    setattr(RaggedTensor, f"__{_dunder}__", lambda self, other, _f=_fn: _f(self, other))
+for _name, _dunder in (("logical_and", "and"), ("logical_or", "or"), ("logical_xor", "xor")):
+    _fn = API[_name] if _name in API else API[f"math.{_name}"]
+    setattr(RaggedTensor, f"__{_dunder}__", lambda self, other, _f=_fn: _f(self, other))
+    setattr(RaggedTensor, f"__r{_dunder}__", lambda self, other, _f=_fn: _f(other, self))
+RaggedTensor.__hash__ = object.__hash__
+
+
+def _equality(fn, result_if_incompatible):
+    """TensorFlow's ``==``/``!=`` on a RaggedTensor: a Python bool when the shapes cannot broadcast."""
+    def method(self, other):
+        try:
+            return fn(self, other)
+        except (InvalidArgumentError, ValueError):
+            return result_if_incompatible
+    return method
+
+
+RaggedTensor.__eq__ = _equality(API["equal"] if "equal" in API else API["math.equal"], False)
+RaggedTensor.__ne__ = _equality(API["not_equal"] if "not_equal" in API else API["math.not_equal"], True)
+RaggedTensor.__invert__ = lambda self: API["logical_not"](self)
 RaggedTensor.__radd__ = lambda self, other: API["add"](other, self)
 RaggedTensor.__rmul__ = lambda self, other: API["multiply"](other, self)
 RaggedTensor.__rsub__ = lambda self, other: API["subtract"](other, self)
@@ -139,9 +167,63 @@ def _reverse(tensor, axis, name=None):
 
 def _map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False, infer_shape=True,
             name=None, fn_output_signature=None):
-    if isinstance(elems, RaggedTensor):
-        return _from_rows([fn(row) for row in elems], elems.values)
-    return API["stack"]([fn(row) for row in as_tensor(elems)])
+    """``fn`` on each row of ``elems`` (a tensor, RaggedTensor, SparseTensor, or a nest of them, all
+    unstacked together), the results stacked as ``fn_output_signature`` says (a nest of dtypes or specs)."""
+    signature = fn_output_signature if fn_output_signature is not None else dtype
+    flat = [e if isinstance(e, (RaggedTensor, SparseTensor)) else as_tensor(e) for e in _flatten(elems)]
+    count = len(flat[0]) if isinstance(flat[0], RaggedTensor) else int(flat[0].shape[0])
+    results = [fn(_pack(elems, [_row_of(e, i) for e in flat])) for i in range(count)]
+    if signature is None and isinstance(elems, RaggedTensor):  # the output's type is the input's
+        return _from_rows(results, elems.values)
+    if isinstance(signature, (list, tuple)) or (signature is None and results and isinstance(results[0], (list, tuple))):
+        specs = list(signature) if signature is not None else [None] * len(results[0])
+        out = [_stack_results([r[k] for r in results], spec) for k, spec in enumerate(specs)]
+        return type(results[0])(out) if results and isinstance(results[0], tuple) else tuple(out)
+    return _stack_results(results, signature)
+
+
+def _flatten(elems) -> list:
+    if isinstance(elems, (list, tuple)):
+        return [x for e in elems for x in _flatten(e)]
+    return [elems]
+
+
+def _pack(structure, flat: list):
+    if isinstance(structure, (list, tuple)):
+        out, rest = [], flat
+        for e in structure:
+            n = len(_flatten(e))
+            out.append(_pack(e, rest[:n]))
+            rest = rest[n:]
+        return type(structure)(out)
+    return flat[0]
+
+
+def _row_of(elem, i: int):
+    if isinstance(elem, SparseTensor):
+        indices, shape = elem.indices.numpy(), elem.dense_shape.numpy()
+        keep = indices[:, 0] == i
+        return SparseTensor(indices[keep][:, 1:], constant(elem.values.numpy()[keep], elem.dtype), shape[1:])
+    return elem[i]
+
+
+def _stack_results(results: list, spec):
+    if isinstance(spec, RaggedTensorSpec):
+        like = results[0] if results else constant(np.zeros(0, spec.dtype.np), spec.dtype)
+        return _from_rows([as_tensor(r) if not isinstance(r, RaggedTensor) else r for r in results],
+                          like.values if isinstance(like, RaggedTensor) else like)
+    if isinstance(spec, SparseTensorSpec) or (results and isinstance(results[0], SparseTensor)):
+        rank = len(results[0].dense_shape.numpy())
+        shape = np.max([r.dense_shape.numpy() for r in results], axis=0)
+        indices = [np.concatenate([np.full((len(r.indices.numpy()), 1), i, np.int64),
+                                   r.indices.numpy().reshape(-1, rank)], axis=1) for i, r in enumerate(results)]
+        return SparseTensor(np.concatenate(indices), constant(np.concatenate([r.values.numpy() for r in results]),
+                                                              results[0].dtype), np.concatenate([[len(results)], shape]))
+    if isinstance(spec, (dtypes.DType, str)) and results:
+        results = [as_tensor(r, ) if not isinstance(r, Tensor) else r for r in results]
+        want = dtypes.as_dtype(spec)
+        results = [r if r.dtype == want else cast(r, want) for r in results]
+    return API["stack"]([as_tensor(r) for r in results])
 
 
 @public("ragged.map_flat_values")

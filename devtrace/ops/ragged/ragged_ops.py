@@ -33,6 +33,8 @@ def ragged_constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name
     """Each of the ``ragged_rank`` outer levels of ``pylist`` becomes a row partition; what is
     below them, one dense tensor (``ragged_rank`` defaults to the scalars' depth minus one)."""
     depth = _depth(pylist) or 1
+    if depth == 1 and ragged_rank is None and pylist and not isinstance(pylist[0], (list, tuple)):
+        return constant(list(pylist), dtype)  # no nesting to partition: TensorFlow's dense Tensor
     levels = max(depth - 1 - (len(inner_shape) if inner_shape else 0), 1) if ragged_rank is None else ragged_rank
     partitions, flat = [], list(pylist)
     for _ in range(levels):

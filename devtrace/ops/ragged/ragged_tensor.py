@@ -11,7 +11,7 @@ import numpy as np
 from ...runtime import dtypes
 from ...runtime.tensor import Tensor, TensorShape
 from ...runtime.values import constant
-from ..declare import as_tensor, public
+from ..declare import API, as_tensor, public
 from ..sparse.sparse_tensor import SparseTensor
 
 
@@ -41,6 +41,15 @@ class RaggedTensor:
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
         return cls(values, np.concatenate([[0], np.cumsum(np.asarray(row_lengths, np.int64))]))
+
+    @classmethod
+    def from_row_starts(cls, values, row_starts, name=None, validate=True):
+        total = values.nrows_value() if isinstance(values, RaggedTensor) else len(as_tensor(values).numpy())
+        return cls(values, np.concatenate([np.asarray(row_starts, np.int64).reshape(-1), [total]]))
+
+    @classmethod
+    def from_row_limits(cls, values, row_limits, name=None, validate=True):
+        return cls(values, np.concatenate([[0], np.asarray(row_limits, np.int64).reshape(-1)]))
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
@@ -123,7 +132,43 @@ class RaggedTensor:
         return constant(self.nrows_value(), out_type or dtypes.int64)
 
     def row_lengths(self, axis=1, name=None):
+        if axis not in (1, -self.shape.rank + 1 if self.shape.rank else 1):
+            return self.with_values(self._values.row_lengths(axis - 1))
         return constant(np.diff(self._row_splits.numpy()), dtypes.int64)
+
+    def row_limits(self, name=None):
+        return constant(self._row_splits.numpy()[1:], dtypes.int64)
+
+    def nested_value_rowids(self, name=None) -> tuple:
+        inner = self._values.nested_value_rowids() if isinstance(self._values, RaggedTensor) else ()
+        return (self.value_rowids(),) + inner
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    def __bool__(self):
+        raise TypeError("RaggedTensor may not be used as a boolean.")
+
+    def merge_dims(self, outer_axis, inner_axis):
+        """Dimensions ``outer_axis..inner_axis`` as one: their row partitions composed."""
+        rank = self.shape.rank
+        outer, inner = outer_axis % rank, inner_axis % rank
+        if outer == inner:
+            return self
+        if outer == 0:
+            out = self
+            for _ in range(inner):
+                out = out.values if isinstance(out, RaggedTensor) else API["reshape"](out, [-1] + list(out.shape)[2:])
+            return out
+        if outer > 1:
+            return self.with_values(self._values.merge_dims(outer - 1, inner - 1))
+        merged = self._values.merge_dims(0, inner - outer)
+        splits = self._row_splits.numpy()
+        level = self._values
+        for _ in range(inner - outer):
+            splits = level.row_splits.numpy()[splits]
+            level = level.values
+        return RaggedTensor(merged, splits)
 
     def value_rowids(self, name=None):
         lengths = np.diff(self._row_splits.numpy())

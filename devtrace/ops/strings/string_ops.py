@@ -90,8 +90,20 @@ op("StringJoin", lambda xp, *xs, separator="": np.array(
     np.broadcast_shapes(*[np.shape(y) for y in xs])), {CPU: {"string"}}, devices=(CPU,), number_attr="N")
 op("StringToHashBucketFast", _each(lambda v, num_buckets=1: fingerprint64(v) % num_buckets, np.int64),
    {CPU: {"string"}}, devices=(CPU,), shape=lambda name, shapes_, attrs, dtype: (dtypes.int64, shapes_[0]))
-op("ReduceJoin", lambda xp, x, separator="": np.asarray(separator.encode().join(np.asarray(x, object).reshape(-1)),
-                                                         dtype=object), {CPU: {"string"}}, devices=(CPU,))
+def _reduce_join(xp, x, reduction_indices=None, keep_dims=False, separator=""):
+    """Join along the axes (all when none are given), in row-major order of the rest."""
+    x = np.asarray(x, object)
+    axes = tuple(range(x.ndim)) if reduction_indices is None else tuple(
+        int(a) % x.ndim for a in np.atleast_1d(reduction_indices))
+    kept = [d for d in range(x.ndim) if d not in axes]
+    moved = np.transpose(x, kept + list(axes)).reshape([x.shape[d] for d in kept] + [-1])
+    out = np.empty(moved.shape[:-1], object)
+    for index in np.ndindex(out.shape):
+        out[index] = separator.encode().join(moved[index])
+    return out.reshape([1 if d in axes else x.shape[d] for d in range(x.ndim)]) if keep_dims else out
+
+
+op("ReduceJoin", _reduce_join, {CPU: {"string"}}, devices=(CPU,), host_args={"reduction_indices": "reduction_indices"})
 
 
 def _string(x):
@@ -150,7 +162,9 @@ def join(inputs, separator="", name=None):
 
 @public("strings.reduce_join")
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
-    return execute("ReduceJoin", (_string(inputs),), {"separator": separator}, name=name, dtype=dtypes.string)
+    attrs = {"separator": separator, "keep_dims": bool(keepdims),
+             "reduction_indices": None if axis is None else [int(a) for a in np.atleast_1d(axis)]}
+    return execute("ReduceJoin", (_string(inputs),), attrs, name=name, dtype=dtypes.string)
 
 
 @public("strings.format")
@@ -160,23 +174,35 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
                    {"template": template}, name=name, dtype=None)
 
 
+def _each_row(fn, input, row_dtype):  # noqa: A002
+    """``fn`` on each string: one row each of a RaggedTensor (a 0-d input: one row, as a Tensor)."""
+    from ..ragged.ragged_ops import ragged_constant  # strings sits below ragged
+    value = _string(input).numpy()
+    if np.ndim(value) == 0:
+        return constant(np.array(fn(value), dtype=row_dtype.np), row_dtype)
+    return ragged_constant([fn(v) for v in value.reshape(-1).tolist()], row_dtype, ragged_rank=1)
+
+
 @public("strings.bytes_split")
 def bytes_split(input, name=None):  # noqa: A002
-    value = _string(input).numpy()
-    return constant(np.array([bytes([b]) for b in value], dtype=object), dtypes.string)
+    return _each_row(lambda v: [bytes([b]) for b in v], input, dtypes.string)
 
 
 @public("strings.unicode_decode")
-def unicode_decode(input, input_encoding, errors="replace", name=None, **_):  # noqa: A002
-    value = _string(input).numpy()
-    return constant(np.array([ord(c) for c in value.decode(input_encoding.lower())], np.int32), dtypes.int32)
+def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533, replace_control_characters=False,
+                   name=None):  # noqa: A002
+    return _each_row(lambda v: [ord(c) for c in v.decode(_codec(input_encoding), errors)], input, dtypes.int32)
 
 
 @public("strings.unicode_split")
 def unicode_split(input, input_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
-    value = _string(input).numpy()
-    chars = [c.encode(input_encoding.lower()) for c in value.decode(input_encoding.lower())]
-    return constant(np.array(chars, dtype=object), dtypes.string)
+    codec = _codec(input_encoding)
+    return _each_row(lambda v: [c.encode(codec) for c in v.decode(codec, errors)], input, dtypes.string)
+
+
+def _codec(encoding: str) -> str:
+    """ICU's encoding names as Python's codecs (``UTF-16-BE``, ``US ASCII``)."""
+    return encoding.lower().replace(" ", "-").replace("us-ascii", "ascii")
 
 
 def _decode_raw(xp, x, out_type="uint8", little_endian=True):

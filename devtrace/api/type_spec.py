@@ -1,0 +1,19 @@
+"""``tf.type_spec_from_value``: the spec of a tensor (``TensorSpec``), RaggedTensor
+(``RaggedTensorSpec``) or SparseTensor (``SparseTensorSpec``)."""
+
+from __future__ import annotations
+
+from ..ops.declare import as_tensor
+from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from ..ops.sparse.sparse_ops import SparseTensorSpec
+from ..ops.sparse.sparse_tensor import SparseTensor
+from ..polymorphic_function.function import TensorSpec
+
+
+def type_spec_from_value(value):
+    if isinstance(value, RaggedTensor):
+        return RaggedTensorSpec(value.shape, value.dtype, value.ragged_rank, value.row_splits.dtype)
+    if isinstance(value, SparseTensor):
+        return SparseTensorSpec(value.shape, value.dtype)
+    x = as_tensor(value)
+    return TensorSpec(x.shape, x.dtype)
