@@ -7,7 +7,7 @@ import numpy as np
 
 from ..declare import API
 from ...runtime.tensor import Tensor
-from .np_dtypes import _result_np, default_float, np_dtype, tf_dtype
+from .np_dtypes import _result_np, default_float, np_dtype, python_float, tf_dtype
 
 
 def tf(name):
@@ -24,7 +24,7 @@ def asarray(a, dtype=None):
         return asarray(tf("stack")([asarray(e) for e in a]), dtype)
     value = np.asarray(a, dtype=np_dtype(dtype))
     if dtype is None and value.dtype == np.float64:
-        value = value.astype(default_float())
+        value = value.astype(python_float())
     return tf("constant")(value)
 
 
@@ -99,16 +99,16 @@ def arange(start, stop=None, step=1, dtype=None):
     result_dtype = np_dtype(dtype) if dtype is not None else _result_np(start, stop, step)
     if isinstance(start, int) and isinstance(stop, int) and isinstance(step, int) and dtype is None:
         result_dtype = np.dtype(np.int64)
-    if result_dtype.kind == "f" and dtype is None:
-        result_dtype = default_float() if all(isinstance(v, (int, float)) for v in (start, stop, step)) else result_dtype
     if (step > 0 and start >= stop) or (step < 0 and start <= stop):
         return zeros([0], result_dtype)
     return tf("cast")(tf("range")(start, stop, step), tf_dtype(result_dtype))
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):
-    dtype = np_dtype(dtype)
-    work = dtype if dtype.kind in "fc" else default_float()
+    """Its dtype is the floats' of ``start * 1.0`` and ``stop * 1.0``, whatever ``dtype`` says, as in
+    TensorFlow's under NumPy 2."""
+    work = _result_np(*[v * 1.0 if isinstance(v, (int, float, complex)) else _float_like(v) for v in (start, stop)])
+    dtype = work
     start, stop = asarray(start, work), asarray(stop, work)
     if endpoint:
         result = tf("linspace")(start, stop, num, axis=axis)
@@ -118,6 +118,12 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
         result = tf("linspace")(start, stop - step, num, axis=axis) if num > 1 else tf("reshape")(start, [1])
     result = tf("cast")(result, tf_dtype(dtype)) if dtype != work else result
     return (result, step) if retstep else result
+
+
+def _float_like(v):
+    """The dtype of ``v * 1.0``."""
+    v = asarray(v)
+    return v.dtype if v.dtype.is_floating or v.dtype.is_complex else tf_dtype(python_float())
 
 
 def eye(N, M=None, k=0, dtype=float):
@@ -397,12 +403,17 @@ def diag(v, k=0):
     v = asarray(v)
     if len(v.shape) == 1:
         return tf("linalg.diag")(v, k=k)
-    return tf("linalg.diag_part")(v, k=k)
+    return diagonal(v, k)
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The offset diagonal is the main diagonal of the matrix cut at ``offset``."""
     a = moveaxis(asarray(a), (axis1, axis2), (-2, -1))
-    return tf("linalg.diag_part")(a, k=offset)
+    if offset > 0:
+        a = a[..., :, offset:]
+    elif offset < 0:
+        a = a[..., -offset:, :]
+    return tf("linalg.diag_part")(a)
 
 
 def diagflat(v, k=0):
@@ -410,7 +421,7 @@ def diagflat(v, k=0):
 
 
 def diag_indices(n, ndim=2):
-    return (arange(n),) * ndim
+    return (tf("range")(n),) * ndim
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):

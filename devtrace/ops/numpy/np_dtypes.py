@@ -46,6 +46,12 @@ def tf_dtype(dtype):
 
 
 def default_float():
+    """``result_type(float)``: float64 even with ``prefer_float32``, which only types Python float values."""
+    return np.dtype(np.float64)
+
+
+def python_float():
+    """The dtype of a Python float value."""
     return np.dtype(np.float32 if BEHAVIOR.prefer_float32 else np.float64)
 
 
@@ -58,8 +64,10 @@ def _value_dtype(x):
     if isinstance(x, (_dtypes.DType, type, np.dtype)):
         return np_dtype(x)
     a = np.asarray(x)
-    if a.dtype == np.float64 and BEHAVIOR.prefer_float32:
-        return np.dtype(np.float32)
+    if a.dtype == np.float64:
+        return python_float()
+    if a.dtype == np.complex128 and BEHAVIOR.prefer_float32:
+        return np.dtype(np.complex64)
     return a.dtype
 
 
@@ -72,6 +80,9 @@ def _result_np(*values):
     """Python scalars are weak (``float32 tensor + 1.5`` stays float32), as in tnp."""
     strong = [_value_dtype(v) for v in values if not isinstance(v, (bool, int, float, complex))]
     weak = [v for v in values if isinstance(v, (bool, int, float, complex))]
+    if BEHAVIOR.prefer_float32:
+        weak = [np.float32(v) if isinstance(v, float) else np.complex64(v) if isinstance(v, complex) else v
+                for v in weak]
     if not strong:
         return np.result_type(*[_value_dtype(v) for v in weak])
     return np.result_type(*strong, *weak)

@@ -50,9 +50,7 @@ less_equal = _binary("less_equal")
 
 
 def float_power(x1, x2):
-    a, b = _operands(x1, x2)
-    dtype = "complex128" if a.dtype.is_complex else "float64"
-    return tf("pow")(tf("cast")(a, dtype), tf("cast")(b, dtype))
+    return power(x1, x2)
 
 
 def divmod(x1, x2):
@@ -98,7 +96,7 @@ angle = _unary("angle")
 
 
 def fabs(x):
-    return abs(_to_float(x))
+    return abs(x)
 
 
 def _to_float(x):
@@ -149,7 +147,8 @@ def exp2(x):
 
 def cbrt(x):
     x = _float_operand(x)
-    return tf("sign")(x) * tf("pow")(tf("abs")(x), tf("constant")(1 / 3, x.dtype))
+    root = tf("pow")(tf("abs")(x), tf("constant")(1 / 3, x.dtype))
+    return tf("where")(x < 0, -root, root)
 
 
 def deg2rad(x):
