@@ -55,3 +55,21 @@ def test_python_values_take_numpys_dtypes_and_scalars_are_weak():
     assert tnp.add(tnp.ones(2, dtype=tnp.int32), tnp.ones(2, dtype=tnp.float32)).dtype == tf.float64
     assert tnp.result_type(tnp.int32, tnp.float32) == tf.float64
     assert tnp.promote_types(tnp.int8, tnp.uint8) == np.int16
+
+
+def test_functions_compose_in_a_tf_function():
+    """No host NumPy on the way: the functions build graph ops when traced."""
+    @tf.function
+    def f(x):
+        y = tnp.reshape(x, (2, 3))
+        return (tnp.take_along_axis(y, tnp.array([[2], [0]]), 1), tnp.kron(tnp.eye(2), y), tnp.vander(x[:2], 3),
+                tnp.cross(y, tnp.ones(3)), tnp.std(y, axis=1), tnp.full_like(y, 2), tnp.diff(x),
+                tnp.bitwise_xor(tnp.array([12, 10]), 6))
+
+    got = [t.numpy() for t in f(tnp.arange(6.0))]
+    y = np.arange(6.0).reshape(2, 3)
+    want = [np.take_along_axis(y, np.array([[2], [0]]), 1), np.kron(np.eye(2), y), np.vander(np.arange(2.0), 3),
+            np.cross(y, np.ones(3)), np.std(y, axis=1), np.full_like(y, 2), np.diff(np.arange(6.0)),
+            np.bitwise_xor(np.array([12, 10]), 6)]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w)

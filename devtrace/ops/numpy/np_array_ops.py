@@ -90,7 +90,7 @@ empty_like = zeros_like
 
 def full_like(a, fill_value, dtype=None):
     a = asarray(a)
-    return tf("broadcast_to")(asarray(fill_value, _like_dtype(a, dtype)), tf("shape")(a))
+    return tf("broadcast_to")(asarray(fill_value, _like_dtype(a, dtype)), a.shape.as_list())
 
 
 def arange(start, stop=None, step=1, dtype=None):
@@ -358,10 +358,21 @@ def take(a, indices, axis=None, out=None, mode="clip"):
 
 
 def take_along_axis(arr, indices, axis):
+    """A GatherNd whose index grid is the broadcast positions, with ``indices`` along ``axis``."""
     arr, indices = asarray(arr), asarray(indices)
     if axis is None:
         return take(arr, ravel(indices))
-    return asarray(np.take_along_axis(arr.numpy(), indices.numpy(), axis))
+    rank = len(arr.shape)
+    axis = _norm_axis(axis, rank)
+    dims_a, dims_i = arr.shape.as_list(), indices.shape.as_list()
+    out = [dims_i[d] if d == axis else max(dims_a[d], dims_i[d]) for d in range(rank)]
+    arr = tf("broadcast_to")(arr, [dims_a[axis] if d == axis else out[d] for d in range(rank)])
+    indices = tf("cast")(tf("broadcast_to")(indices, out), "int64")
+    indices = tf("where")(indices < 0, indices + dims_a[axis], indices)
+    grids = [tf("broadcast_to")(tf("reshape")(tf("range")(n, dtype="int64"), [1] * d + [n] + [1] * (rank - d - 1)), out)
+             for d, n in enumerate(out)]
+    grids[axis] = indices
+    return tf("gather_nd")(arr, tf("stack")(grids, -1))
 
 
 def broadcast_to(array, shape):
@@ -439,7 +450,10 @@ def ix_(*args):
 
 
 def vander(x, N=None, increasing=False):
-    return asarray(np.vander(asarray(x).numpy(), N, increasing))
+    x = asarray(x)
+    N = x.shape[0] if N is None else N
+    powers = tf("range")(N) if increasing else tf("range")(N - 1, -1, -1)
+    return tf("pow")(tf("reshape")(x, [-1, 1]), tf("cast")(powers, x.dtype))
 
 
 def compress(condition, a, axis=None):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from ...runtime.tensor import Tensor
@@ -244,7 +246,7 @@ def _bitwise(name):
         a, b = _operands(x1, x2)
         if a.dtype.is_bool:
             return tf({"and": "logical_and", "or": "logical_or", "xor": "logical_xor"}[name])(a, b)
-        return asarray(getattr(np, f"bitwise_{name}")(a.numpy(), b.numpy()))
+        return tf(f"bitwise.bitwise_{name}")(a, b)
     return fn
 
 
@@ -253,7 +255,7 @@ bitwise_and, bitwise_or, bitwise_xor = _bitwise("and"), _bitwise("or"), _bitwise
 
 def bitwise_not(x):
     x = asarray(x)
-    return tf("logical_not")(x) if x.dtype.is_bool else asarray(np.invert(x.numpy()))
+    return tf("logical_not")(x) if x.dtype.is_bool else tf("bitwise.invert")(x)
 
 
 def clip(a, a_min, a_max):
@@ -361,7 +363,7 @@ def average(a, axis=None, weights=None, returned=False):
         a = _float_operand(a)
         avg = tf("reduce_mean")(a, axis=axis)
         count = tf("cast")(tf("size")(a) // tf("size")(avg), avg.dtype)
-        return (avg, tf("broadcast_to")(count, tf("shape")(avg))) if returned else avg
+        return (avg, tf("broadcast_to")(count, avg.shape.as_list())) if returned else avg
     a = _to_float(a)
     weights = tf("cast")(asarray(weights), a.dtype)
     if axis is not None and len(weights.shape) == 1 and len(a.shape) > 1:
@@ -490,16 +492,30 @@ def outer(a, b):
 
 
 def kron(a, b):
+    """The product of ``a`` spread as (a0, 1, a1, 1 …) and ``b`` as (1, b0, 1, b1 …), merged pairwise."""
     a, b = _operands(a, b)
-    return asarray(np.kron(a.numpy(), b.numpy()))
+    rank = builtins.max(len(a.shape), len(b.shape))
+    dims_a = [1] * (rank - len(a.shape)) + a.shape.as_list()
+    dims_b = [1] * (rank - len(b.shape)) + b.shape.as_list()
+    spread_a = tf("reshape")(a, [d for n in dims_a for d in (n, 1)])
+    spread_b = tf("reshape")(b, [d for n in dims_b for d in (1, n)])
+    return tf("reshape")(spread_a * spread_b, [m * n for m, n in zip(dims_a, dims_b)])
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """3-vectors: a Cross on the vectors moved last and broadcast to one shape."""
+    from .np_array_ops import moveaxis
     a, b = _operands(a, b)
-    if a.shape[-1] == 3 and b.shape[-1] == 3 and axis is None and axisa == axisb == axisc == -1:
-        a, b = tf("broadcast_to")(a, tf("shape")(a + b)), tf("broadcast_to")(b, tf("shape")(a + b))
-        return tf("linalg.cross")(a, b)
-    return asarray(np.cross(a.numpy(), b.numpy(), axisa, axisb, axisc, axis))
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
+    if a.shape[-1] != 3 or b.shape[-1] != 3:
+        raise NotImplementedError("devtrace does not implement tf.experimental.numpy.cross of 2-vectors yet")
+    shape = list(np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list())))
+    result = tf("linalg.cross")(tf("broadcast_to")(a, shape), tf("broadcast_to")(b, shape))
+    if axisc in (-1, len(shape) - 1):
+        return result
+    return moveaxis(tf("reshape")(result, shape), -1, axisc)
 
 
 def einsum(subscripts, *operands, **kwargs):
