@@ -190,9 +190,25 @@ op("SelfAdjointEigV2", _eigh, _F, shape=_outputs(2), multi=True)
 op("Eig", _eig, _F, devices=(CPU,), shape=_outputs(2), multi=True)
 op("MatrixBandPart", _band_part, None, shape=_unknown, host_args={"num_lower": "num_lower", "num_upper": "num_upper"})
 op("Einsum", _einsum, None, shape=_unknown, number_attr="N")
-op("Cross", lambda xp, a, b: xp.cross(a, b), None, shape=_unknown)
-op("MatrixDiagV3", _diag, None, shape=_unknown)
-op("MatrixDiagPartV3", lambda xp, x: xp.diagonal(x, axis1=-2, axis2=-1).copy(), None, shape=_unknown)
+def _diag_shape(name, shapes, attrs, dtype):
+    """A batch of vectors of length n: matrices of n + |k| squared."""
+    x = shapes[0]
+    if x is None or not x:
+        return dtype, None
+    n = None if x[-1] is None else x[-1] + abs(int(attrs.get("k", 0)))
+    return dtype, tuple(x[:-1]) + (n, n)
+
+
+def _diag_part_shape(name, shapes, attrs, dtype):
+    x = shapes[0]
+    if x is None or len(x) < 2:
+        return dtype, None
+    return dtype, tuple(x[:-2]) + (None if None in x[-2:] else min(x[-2:]),)
+
+
+op("Cross", lambda xp, a, b: xp.cross(a, b), None, shape=lambda name, shapes, attrs, dtype: (dtype, shapes[0]))
+op("MatrixDiagV3", _diag, None, shape=_diag_shape)
+op("MatrixDiagPartV3", lambda xp, x: xp.diagonal(x, axis1=-2, axis2=-1).copy(), None, shape=_diag_part_shape)
 op("MatrixSetDiagV3", _set_diag, None, shape=_unknown)
 op("MatrixExponential", _expm, _F, devices=(CPU, GPU), shape=_unknown)
 
