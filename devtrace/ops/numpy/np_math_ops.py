@@ -227,18 +227,47 @@ def heaviside(x1, x2):
 
 
 def nextafter(x1, x2):
-    a, b = _operands(x1, x2)
-    return asarray(np.nextafter(a.numpy(), b.numpy()))
+    """One step of the float's bit pattern toward ``x2`` (Bitcast and integer arithmetic)."""
+    a, b = _broadcast_pair(*_operands(x1, x2))
+    bits = "int32" if a.dtype == tf_dtype("float32") else "int64"
+    as_int = tf("bitcast")(a, bits)
+    one = tf("ones_like")(as_int)
+    up = tf("equal")(tf("greater")(b, a), tf("greater")(a, tf("zeros_like")(a)))
+    stepped = tf("bitcast")(tf("where")(up, as_int + one, as_int - one), a.dtype)
+    smallest = tf("bitcast")(one, a.dtype)
+    from_zero = tf("where")(tf("greater")(b, a), smallest, -smallest)
+    result = tf("where")(tf("equal")(a, tf("zeros_like")(a)), from_zero, stepped)
+    result = tf("where")(tf("equal")(a, b), b, result)
+    nan = tf("logical_or")(tf("math.is_nan")(a), tf("math.is_nan")(b))
+    return tf("where")(nan, a + b, result)
+
+
+def _broadcast_pair(a, b):
+    shape = list(np.broadcast_shapes(tuple(a.shape.as_list()), tuple(b.shape.as_list())))
+    return tf("broadcast_to")(a, shape), tf("broadcast_to")(b, shape)
 
 
 def gcd(x1, x2):
-    a, b = _operands(x1, x2)
-    return asarray(np.gcd(a.numpy(), b.numpy()))
+    """Euclid's algorithm in a while loop over the broadcast operands, as TensorFlow's."""
+    a, b = _broadcast_pair(*(tf("abs")(v) for v in _operands(x1, x2)))
+
+    def keep_going(a, b):
+        return tf("reduce_any")(tf("not_equal")(b, tf("zeros_like")(b)))
+
+    def step(a, b):
+        nonzero = tf("not_equal")(b, tf("zeros_like")(b))
+        divisor = tf("where")(nonzero, b, tf("ones_like")(b))
+        return tf("where")(nonzero, b, a), tf("where")(nonzero, tf("math.floormod")(a, divisor), b)
+
+    return tf("while_loop")(keep_going, step, [a, b])[0]
 
 
 def lcm(x1, x2):
     a, b = _operands(x1, x2)
-    return asarray(np.lcm(a.numpy(), b.numpy()))
+    divisor = gcd(a, b)
+    zero = tf("equal")(divisor, tf("zeros_like")(divisor))
+    safe = tf("where")(zero, tf("ones_like")(divisor), divisor)
+    return tf("where")(zero, divisor, tf("abs")(tf("floordiv")(a, safe) * b))
 
 
 def _bitwise(name):

@@ -151,3 +151,7 @@ show("kron_2d", lambda: tnp.kron(tnp.eye(2, dtype=tnp.int32), tnp.array([[1, 2],
 show("vander_inc", lambda: tnp.vander(tnp.array([1.0, 2.0]), 3, increasing=True))
 show("cross_batch", lambda: tnp.cross(tnp.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]), [0.0, 0.0, 1.0]))
 show("cross_axis", lambda: tnp.cross(tnp.transpose(tnp.eye(3)), tnp.ones((3, 3)), axis=0))
+show("gcd_broadcast", lambda: tnp.gcd(tnp.array([[0, 12], [-18, 7]]), tnp.array([4, 0])))
+show("lcm_zero", lambda: tnp.lcm(tnp.array([0, -4, 6]), tnp.array([3, 6, 0])))
+show("nextafter_down", lambda: tnp.nextafter(tnp.array([1.0], dtype=tnp.float32), 0.0))
+show("nextafter_mixed", lambda: tnp.nextafter(tnp.array([0.0, -1.0, 2.0, 3.0, float("nan")]), tnp.array([-1.0, 0.0, 2.0, -5.0, 1.0])))
