@@ -199,8 +199,9 @@ def test_tf_experimental_holds_the_narrow_dtypes_and_a_numpy_namespace():
     assert tf.experimental.int4 is tf.dtypes.experimental.int4
     assert tf.experimental.float8_e5m2 is tf.as_dtype("float8_e5m2")
     assert hasattr(tf.experimental, "numpy")
-    with pytest.raises(AttributeError, match="devtrace does not implement tf.experimental.numpy.array yet"):
-        tf.experimental.numpy.array
+    assert tf.experimental.numpy.array([1.5]).dtype == tf.float64  # tnp's float64 default (tests/test_numpy_api.py)
+    with pytest.raises(AttributeError, match="module 'tensorflow._api.v2.experimental.numpy' has no attribute 'float8'"):
+        tf.experimental.numpy.float8
 
 
 def test_float16_rsqrt_rounds_once_as_tensorflow():

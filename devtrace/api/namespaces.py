@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..platform import gfile as _gfile
 from ..util.namespace import Namespace
 from ..ops import API
+from ..ops import numpy as _tnp
 from ..runtime import dtypes as _dtypes
 from ..runtime import scopes
 
@@ -23,8 +24,10 @@ debugging = namespace("debugging", set_log_device_placement=scopes.set_log_devic
                       get_log_device_placement=scopes.get_log_device_placement)
 random = namespace("random", experimental=namespace("random.experimental"))
 signal = namespace("signal")
-# tf.experimental: the narrow dtypes; tf.experimental.numpy is there, none of its functions yet
-experimental = namespace("experimental", numpy=Namespace(_prefix="experimental.numpy"),
+# tf.experimental: the narrow dtypes and tf.experimental.numpy (the NumPy API on tensors)
+experimental = namespace("experimental", numpy=Namespace(
+                             _prefix="experimental.numpy", **_tnp.FUNCTIONS,
+                             random=Namespace(_prefix="experimental.numpy.random", **_tnp.RANDOM)),
                          **{d.name: d for d in _dtypes.EXPERIMENTAL})
 strings = namespace("strings")
 math = namespace("math")

@@ -55,3 +55,4 @@ from .random import random_grad  # noqa: F401
 from .math import segment_grad  # noqa: F401
 
 __all__ = ["API"]
+from . import numpy  # noqa: F401 (tf.experimental.numpy: composes the ops above)

@@ -110,9 +110,33 @@ def _unknown(name, shapes, attrs, dtype):
     return dtype, None
 
 
+def _one_band(attrs):
+    """The single diagonal ``k`` names, or ``None`` for a band (its shape is left unknown)."""
+    k = attrs.get("k", 0)
+    low, high = _band(k) if not hasattr(k, "shape") else (None, None)
+    return low if low is not None and low == high else None
+
+
+def _diag_shape(name, shapes, attrs, dtype):
+    """One diagonal of vectors of length n, default rows and columns: matrices of n + |k| squared."""
+    x, k = shapes[0], _one_band(attrs)
+    if x is None or not x or k is None or attrs.get("num_rows", -1) != -1 or attrs.get("num_cols", -1) != -1:
+        return dtype, None
+    n = None if x[-1] is None else x[-1] + abs(k)
+    return dtype, tuple(x[:-1]) + (n, n)
+
+
+def _diag_part_shape(name, shapes, attrs, dtype):
+    """The main diagonal of a batch of matrices: its length is the shorter side."""
+    x = shapes[0]
+    if x is None or len(x) < 2 or _one_band(attrs) != 0:
+        return dtype, None
+    return dtype, tuple(x[:-2]) + (None if None in x[-2:] else min(x[-2:]),)
+
+
 _DIAG_HOST = {"k": "k", "num_rows": "num_rows", "num_cols": "num_cols", "padding_value": "padding_value"}
-op("MatrixDiagV3", _diag, None, shape=_unknown, host_args=_DIAG_HOST)
-op("MatrixDiagPartV3", _diag_part, None, shape=_unknown, host_args={"k": "k", "padding_value": "padding_value"})
+op("MatrixDiagV3", _diag, None, shape=_diag_shape, host_args=_DIAG_HOST)
+op("MatrixDiagPartV3", _diag_part, None, shape=_diag_part_shape, host_args={"k": "k", "padding_value": "padding_value"})
 op("MatrixSetDiagV3", _set_diag, None, shape=_unknown, host_args={"k": "k"})
 op("Diag", _tensor_diag, None, shape=_unknown)
 op("DiagPart", _tensor_diag_part, None, shape=_unknown)

@@ -180,7 +180,7 @@ op("SelfAdjointEigV2", _eigh, _F, shape=_outputs(2), multi=True)
 op("Eig", _eig, _F, devices=(CPU,), shape=_outputs(2), multi=True)
 op("MatrixBandPart", _band_part, None, shape=_unknown, host_args={"num_lower": "num_lower", "num_upper": "num_upper"})
 op("Einsum", _einsum, None, shape=_unknown, number_attr="N")
-op("Cross", lambda xp, a, b: xp.cross(a, b), None, shape=_unknown)
+op("Cross", lambda xp, a, b: xp.cross(a, b), None, shape=lambda name, shapes, attrs, dtype: (dtype, shapes[0]))
 op("MatrixExponential", _expm, _F, devices=(CPU, GPU), shape=_unknown)
 
 
