@@ -69,8 +69,8 @@ def _diag(xp, diagonal, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="R
     max_len = band.shape[-1]
     rows = num_rows if num_rows > 0 else max_len - min(hi, 0)
     cols = num_cols if num_cols > 0 else max_len + max(lo, 0)
-    if num_rows <= 0 and num_cols > 0:
-        rows = max(rows, 0)
+    if num_rows <= 0 and num_cols <= 0:  # neither given: TensorFlow makes the matrix square
+        rows = cols = max(rows, cols)
     x = xp.full(band.shape[:-2] + (rows, cols), padding_value, dtype=diagonal.dtype)
     for i, d in enumerate(range(hi, lo - 1, -1)):
         r, c = _positions(rows, cols, d)
