@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..util.namespace import missing
 
-from . import activations, callbacks, datasets, initializers, layers, losses, metrics, models, optimizers, regularizers, utils
+from . import (activations, callbacks, datasets, initializers, layers, losses, metrics, models, ops, optimizers,
+               regularizers, utils)
 from .layers import Input, Layer
 from .models import Model, Sequential
 from .variables import Variable
@@ -13,4 +14,4 @@ from .variables import Variable
 __getattr__ = missing("keras")
 
 __all__ = ["Input", "Layer", "Model", "Sequential", "Variable", "activations", "callbacks", "datasets", "initializers", "layers", "losses",
-           "metrics", "models", "optimizers", "regularizers", "utils"]
+           "metrics", "models", "ops", "optimizers", "regularizers", "utils"]

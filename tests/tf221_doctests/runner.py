@@ -87,7 +87,7 @@ def run_doc(doc: dict, globs: dict) -> tuple:
         try:
             tf = sys.modules["tensorflow"]
             _fresh_state(tf)
-            steps = doclib.run(doc["id"], examples, dict(globs), timeout)
+            steps = doclib.run(doc["id"], examples, doclib.bind(globs, doc.get("globs", {}), globs.get("keras")), timeout)
         except Exception as e:  # noqa: BLE001 (the fresh state itself failing fails the docstring)
             steps = [doclib.Step("error", f"{type(e).__name__}: {e}\n")] * len(examples)
         finally:
