@@ -152,21 +152,23 @@ class AUC(Metric):
 # ---- Keras 3's further metrics: running means of the losses, RootMeanSquaredError, top-k accuracies,
 # confusion counts with Precision and Recall at a threshold (0.5 by default) ----
 
-def _wrapper(fn, cls_name, **fixed):
-    def per_sample(y_true, y_pred, **kw):
-        return fn(y_true, y_pred, **fixed, **kw)
+def _wrapper(fn, cls_name, default_name):
+    def __init__(self, name=default_name, dtype=None):
+        MeanMetricWrapper.__init__(self, name, dtype)
 
-    return type(cls_name, (MeanMetricWrapper,), {"fn": staticmethod(per_sample), "__module__": __name__})
+    return type(cls_name, (MeanMetricWrapper,), {"fn": staticmethod(fn), "__init__": __init__, "__module__": __name__})
 
 
-Hinge = _wrapper(losses.hinge, "Hinge")
-SquaredHinge = _wrapper(losses.squared_hinge, "SquaredHinge")
-CategoricalHinge = _wrapper(losses.categorical_hinge, "CategoricalHinge")
-KLDivergence = _wrapper(losses.kl_divergence, "KLDivergence")
-Poisson = _wrapper(losses.poisson, "Poisson")
-LogCoshError = _wrapper(losses.log_cosh, "LogCoshError")
-MeanAbsolutePercentageError = _wrapper(losses.mean_absolute_percentage_error, "MeanAbsolutePercentageError")
-MeanSquaredLogarithmicError = _wrapper(losses.mean_squared_logarithmic_error, "MeanSquaredLogarithmicError")
+Hinge = _wrapper(losses.hinge, "Hinge", "hinge")
+SquaredHinge = _wrapper(losses.squared_hinge, "SquaredHinge", "squared_hinge")
+CategoricalHinge = _wrapper(losses.categorical_hinge, "CategoricalHinge", "categorical_hinge")
+KLDivergence = _wrapper(losses.kl_divergence, "KLDivergence", "kl_divergence")
+Poisson = _wrapper(losses.poisson, "Poisson", "poisson")
+LogCoshError = _wrapper(losses.log_cosh, "LogCoshError", "logcosh")
+MeanAbsolutePercentageError = _wrapper(losses.mean_absolute_percentage_error, "MeanAbsolutePercentageError",
+                                       "mean_absolute_percentage_error")
+MeanSquaredLogarithmicError = _wrapper(losses.mean_squared_logarithmic_error, "MeanSquaredLogarithmicError",
+                                       "mean_squared_logarithmic_error")
 
 
 class _FromLogits(MeanMetricWrapper):
@@ -254,11 +256,13 @@ class _Confusion(Metric):
         self._counts = np.zeros((2, 2))  # [label][predicted]
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        labels = np.asarray(tf.convert_to_tensor(y_true).numpy(), np.float64).reshape(-1) > 0.5
-        scores = np.asarray(tf.convert_to_tensor(y_pred).numpy(), np.float64).reshape(-1)
+        labels = np.asarray(tf.convert_to_tensor(y_true).numpy(), np.float64) > 0.5
+        scores = np.asarray(tf.convert_to_tensor(y_pred).numpy(), np.float64)
         predicted = scores > np.asarray(self.thresholds, np.float64).reshape(-1)[0]
-        weights = np.ones_like(scores) if sample_weight is None else np.broadcast_to(
-            np.asarray(tf.convert_to_tensor(sample_weight).numpy(), np.float64).reshape(-1), scores.shape)
+        weights = np.ones_like(scores)
+        if sample_weight is not None:  # one weight a sample: over its values
+            w = np.asarray(tf.convert_to_tensor(sample_weight).numpy(), np.float64)
+            weights = np.broadcast_to(w.reshape(w.shape + (1,) * (scores.ndim - w.ndim)), scores.shape)
         for t in (0, 1):
             for p in (0, 1):
                 self._counts[t, p] += weights[(labels == bool(t)) & (predicted == bool(p))].sum()

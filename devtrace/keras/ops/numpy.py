@@ -24,13 +24,20 @@ def _float(x):
     return x if x.dtype.is_floating or x.dtype.is_complex else tf.cast(x, tf.float32)
 
 
+def _scalar_as(value, other):
+    """A Python scalar takes the tensor's dtype, unless it is a float meeting an integer tensor."""
+    if isinstance(value, (bool, int)) or isinstance(value, float) and not other.dtype.is_integer:
+        return _t(value, other.dtype)
+    return _t(value)
+
+
 def _pair(a, b):
     if not tf.is_tensor(a) and not tf.is_tensor(b):
         a = _t(a)
     if not tf.is_tensor(a):
-        return _t(a, b.dtype) if isinstance(a, (int, float, bool)) and not (isinstance(a, float) and b.dtype.is_integer) else _pair(_t(a), b)
-    if not tf.is_tensor(b):
-        return _pair(b, a)[::-1]
+        a = _scalar_as(a, b)
+    elif not tf.is_tensor(b):
+        b = _scalar_as(b, a)
     if a.dtype == b.dtype:
         return a, b
     floats = [t.dtype for t in (a, b) if t.dtype.is_floating]
@@ -141,7 +148,9 @@ mod = _binary(tf.math.floormod)
 
 def divide(x1, x2):
     x1, x2 = _pair(x1, x2)
-    return tf.math.truediv(x1, x2) if x1.dtype.is_integer else tf.divide(x1, x2)
+    if x1.dtype.is_integer or x1.dtype == tf.bool:
+        x1, x2 = tf.cast(x1, tf.float32), tf.cast(x2, tf.float32)
+    return tf.divide(x1, x2)
 
 
 true_divide = divide
