@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import devtrace as tf
-from . import keywords
+from . import config, keywords
 from devtrace.util.namespace import missing
 
 
@@ -86,7 +86,7 @@ class BinaryCrossentropy(Loss):
         y_true = tf.cast(y_true, y_pred.dtype)
         if self.from_logits:
             return tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred), axis=-1)
-        p = tf.clip_by_value(y_pred, 1e-7, 1.0 - 1e-7)
+        p = tf.clip_by_value(y_pred, config.epsilon(), 1.0 - config.epsilon())
         return tf.reduce_mean(-(y_true * tf.math.log(p) + (1.0 - y_true) * tf.math.log(1.0 - p)), axis=-1)
 
 
@@ -99,7 +99,7 @@ class SparseCategoricalCrossentropy(Loss):
 
     def call(self, y_true, y_pred):
         labels = tf.cast(tf.reshape(y_true, [-1]), tf.int32)
-        logits = y_pred if self.from_logits else tf.math.log(tf.clip_by_value(y_pred, 1e-7, 1.0))
+        logits = y_pred if self.from_logits else tf.math.log(tf.clip_by_value(y_pred, config.epsilon(), 1.0))
         return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
 
 
@@ -113,7 +113,7 @@ class CategoricalCrossentropy(Loss):
     def call(self, y_true, y_pred):
         if self.from_logits:
             return tf.nn.softmax_cross_entropy_with_logits(labels=tf.cast(y_true, y_pred.dtype), logits=y_pred)
-        p = tf.clip_by_value(y_pred / tf.reduce_sum(y_pred, axis=-1, keepdims=True), 1e-7, 1.0)
+        p = tf.clip_by_value(y_pred / tf.reduce_sum(y_pred, axis=-1, keepdims=True), config.epsilon(), 1.0)
         return -tf.reduce_sum(tf.cast(y_true, p.dtype) * tf.math.log(p), axis=-1)
 
 
@@ -183,9 +183,6 @@ MAE = mae = mean_absolute_error
 # ---- Keras 3's further per-sample losses (hinge family, Poisson, KL divergence, log-cosh, MAPE, MSLE,
 # cosine similarity), and tf.keras.losses.Reduction (legacy names tf.keras keeps and keras does not) ----
 
-EPSILON = 1e-7  # keras.config.epsilon()
-
-
 def _pair(y_true, y_pred):
     y_true, y_pred = tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)
     if not y_pred.dtype.is_floating:
@@ -218,12 +215,12 @@ def categorical_hinge(y_true, y_pred):
 
 def poisson(y_true, y_pred):
     y_true, y_pred = _pair(y_true, y_pred)
-    return tf.reduce_mean(y_pred - y_true * tf.math.log(y_pred + EPSILON), axis=-1)
+    return tf.reduce_mean(y_pred - y_true * tf.math.log(y_pred + config.epsilon()), axis=-1)
 
 
 def kl_divergence(y_true, y_pred):
     y_true, y_pred = _pair(y_true, y_pred)
-    y_true, y_pred = tf.clip_by_value(y_true, EPSILON, 1.0), tf.clip_by_value(y_pred, EPSILON, 1.0)
+    y_true, y_pred = tf.clip_by_value(y_true, config.epsilon(), 1.0), tf.clip_by_value(y_pred, config.epsilon(), 1.0)
     return tf.reduce_sum(y_true * tf.math.log(y_true / y_pred), axis=-1)
 
 
@@ -235,14 +232,14 @@ def log_cosh(y_true, y_pred):
 
 def mean_absolute_percentage_error(y_true, y_pred):
     y_true, y_pred = _pair(y_true, y_pred)
-    diff = tf.abs((y_true - y_pred) / tf.maximum(tf.abs(y_true), EPSILON))
+    diff = tf.abs((y_true - y_pred) / tf.maximum(tf.abs(y_true), config.epsilon()))
     return 100.0 * tf.reduce_mean(diff, axis=-1)
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
     y_true, y_pred = _pair(y_true, y_pred)
-    first = tf.math.log(tf.maximum(y_pred, EPSILON) + 1.0)
-    second = tf.math.log(tf.maximum(y_true, EPSILON) + 1.0)
+    first = tf.math.log(tf.maximum(y_pred, config.epsilon()) + 1.0)
+    second = tf.math.log(tf.maximum(y_true, config.epsilon()) + 1.0)
     return tf.reduce_mean(tf.square(first - second), axis=-1)
 
 

@@ -53,10 +53,12 @@ def read_ratchet(kind: str = "tf") -> list:
 
 def _fresh_state(tf) -> None:
     """What a new process (and TestCase.setUp) gives: no eager context yet, no global seed, the
-    default graph new; then the seeds TestCase.setUp sets."""
+    default graph new, Keras's configuration its defaults; then the seeds TestCase.setUp sets."""
+    from devtrace.keras import config as keras_config
     from devtrace.ops import random_ops
     from devtrace.runtime import context
 
+    keras_config.reset()
     random_ops.reset()
     context._context = None
     random.seed(doclib.SEED)
