@@ -130,7 +130,12 @@ class Reshape(Layer):
         return tf.reshape(x, [x.shape[0] if x.shape[0] is not None else -1, *self.target_shape])
 
     def compute_output_shape(self, input_shape):
-        return (input_shape[0],) + self.target_shape
+        """A ``-1`` in the target is worked out where the input's other dimensions are known."""
+        if -1 in self.target_shape and None not in input_shape[1:]:
+            known = int(np.prod([d for d in self.target_shape if d != -1]))
+            size = int(np.prod(input_shape[1:]))
+            return (input_shape[0],) + tuple(size // known if d == -1 else d for d in self.target_shape)
+        return (input_shape[0],) + tuple(None if d == -1 else d for d in self.target_shape)
 
 
 class Lambda(Layer):

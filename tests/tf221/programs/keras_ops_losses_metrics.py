@@ -56,3 +56,12 @@ print(L.Permute((2, 1))(seq).shape, L.RepeatVector(3)(x1).shape, L.UpSampling1D(
 inp = keras.Input(shape=(6, 2))
 print(L.Permute((2, 1))(inp).shape, L.GlobalAveragePooling1D()(inp).shape, L.MaxPooling1D(2)(inp).shape,
       L.UpSampling1D(3)(inp).shape)
+print(L.Reshape((-1, 2, 2))(keras.Input(shape=(3, 4))).shape, L.Reshape((-1, 3))(np.ones((2, 6))).shape)
+
+seqs = [[1], [2, 3], [4, 5, 6, 7]]
+print(keras.utils.pad_sequences(seqs).tolist(), keras.utils.pad_sequences(seqs).dtype)
+print(keras.utils.pad_sequences(seqs, maxlen=3, padding="post", truncating="post", value=-1).tolist())
+print(keras.utils.pad_sequences(seqs, maxlen=2, dtype="float32").tolist())
+print(ops.binary_crossentropy(np.float32([0, 1]), np.float32([0.2, 0.7])).numpy(),
+      ops.categorical_crossentropy(np.float32([[0, 1]]), np.float32([[0.3, 0.7]])).numpy(),
+      ops.sparse_categorical_crossentropy(np.int32([1]), np.float32([[1.0, 2.0]]), from_logits=True).numpy())
