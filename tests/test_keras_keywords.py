@@ -33,7 +33,12 @@ def _model():
     (lambda: keras.optimizers.RMSprop(centered=True), "keras.optimizers.RMSprop(centered=...)"),
     (lambda: keras.Input(shape=(2,), sparse=True), "keras.Input(sparse=...)"),
     (lambda: keras.metrics.AUC(curve="PR"), "keras.metrics.AUC(curve=...)"),
-    (lambda: keras.losses.Huber(reduction="sum"), "keras.losses.Huber(reduction=...)"),
+    (lambda: keras.losses.Huber(reduction="mean"), "keras.losses.Huber(reduction=...)"),
+    (lambda: keras.config.set_floatx("float64"), "keras.config.set_floatx(value=...)"),
+    (lambda: keras.config.set_image_data_format("channels_first"), "keras.config.set_image_data_format(data_format=...)"),
+    (lambda: keras.metrics.Precision(top_k=2), "keras.metrics.Precision(top_k=...)"),
+    (lambda: keras.layers.UpSampling2D(interpolation="bilinear"), "keras.layers.UpSampling2D(interpolation=...)"),
+    (lambda: keras.ops.quantile([1.0, 2.0], 0.5, method="lower"), "keras.ops.quantile(method=...)"),
 ])
 def test_a_keyword_devtrace_does_not_implement_fails_naming_it(call, text):
     with pytest.raises(NotImplementedError, match=r"^devtrace does not implement " + __import__("re").escape(text)

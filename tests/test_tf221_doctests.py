@@ -87,3 +87,15 @@ def test_a_timed_out_docstring_stops_there():
 ])
 def test_outputs_compare_with_tensorflows_doctest_rules(want, got, ok):
     assert doclib.Checker().check_output(want, got, doclib.FLAGS) is ok
+
+
+def test_a_keras_docstrings_module_names_are_bound_from_the_interpreters_own_keras():
+    """``ops``/``Dense`` unqualified, as the defining module has them, from the Keras being tested; a
+    path that Keras lacks stays unbound (a NameError where the docstring uses it)."""
+    import types
+
+    keras = types.SimpleNamespace(ops=types.SimpleNamespace(add="add"), layers=types.SimpleNamespace(Dense="Dense"))
+    globs = doclib.bind({"np": "np"}, {"ops": "keras.ops", "Dense": "keras.layers.Dense", "Gone": "keras.layers.Gone",
+                                       "collections": "collections"}, keras)
+    assert globs["ops"] is keras.ops and globs["Dense"] == "Dense" and globs["np"] == "np"
+    assert "Gone" not in globs and globs["collections"].__name__ == "collections"

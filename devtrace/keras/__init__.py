@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from ..util.namespace import missing
 
-from . import activations, callbacks, datasets, initializers, layers, losses, metrics, models, optimizers, regularizers, utils
+from . import (activations, callbacks, config, datasets, initializers, layers, losses, metrics, models, ops, optimizers,
+               regularizers, tree, utils)
 from .layers import Input, Layer
 from .models import Model, Sequential
 from .variables import Variable
 
 __getattr__ = missing("keras")
 
-__all__ = ["Input", "Layer", "Model", "Sequential", "Variable", "activations", "callbacks", "datasets", "initializers", "layers", "losses",
-           "metrics", "models", "optimizers", "regularizers", "utils"]
+__all__ = ["Input", "Layer", "Model", "Sequential", "Variable", "activations", "callbacks", "config", "datasets", "initializers", "layers", "losses",
+           "metrics", "models", "ops", "optimizers", "regularizers", "tree", "utils"]

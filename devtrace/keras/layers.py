@@ -17,7 +17,11 @@ from . import activations, initializers
 from .engine import Input, InputLayer, KerasTensor, Layer, same_shape
 from .layers_conv import (AveragePooling2D, AvgPool2D, Conv1D, Conv2D, GlobalAveragePooling2D, GlobalAvgPool2D,
                           MaxPool2D, MaxPooling2D)
+from .layers_merge import Average, Maximum, Minimum, Multiply, Subtract
 from .layers_norm import BatchNormalization, Embedding, LayerNormalization
+from .layers_pooling import *  # noqa: F401,F403
+from .layers_pooling import __all__ as _pooling
+from .layers_reshaping import Permute, RepeatVector, UpSampling1D, UpSampling2D
 
 
 class Dense(Layer):
@@ -126,7 +130,12 @@ class Reshape(Layer):
         return tf.reshape(x, [x.shape[0] if x.shape[0] is not None else -1, *self.target_shape])
 
     def compute_output_shape(self, input_shape):
-        return (input_shape[0],) + self.target_shape
+        """A ``-1`` in the target is worked out where the input's other dimensions are known."""
+        if -1 in self.target_shape and None not in input_shape[1:]:
+            known = int(np.prod([d for d in self.target_shape if d != -1]))
+            size = int(np.prod(input_shape[1:]))
+            return (input_shape[0],) + tuple(size // known if d == -1 else d for d in self.target_shape)
+        return (input_shape[0],) + tuple(None if d == -1 else d for d in self.target_shape)
 
 
 class Lambda(Layer):
@@ -160,8 +169,27 @@ class Add(Layer):
         return input_shape[0]
 
 
+def _functional(cls):
+    def merge(inputs, **kwargs):
+        return cls(**kwargs)(inputs)
+
+    merge.__name__ = merge.__qualname__ = cls.__name__.lower()
+    merge.__doc__ = f"``{cls.__name__}(**kwargs)(inputs)``: the functional form of ``keras.layers.{cls.__name__}``."
+    return merge
+
+
+add, subtract, multiply = _functional(Add), _functional(Subtract), _functional(Multiply)
+average, maximum, minimum = _functional(Average), _functional(Maximum), _functional(Minimum)
+
+
+def concatenate(inputs, axis=-1, **kwargs):
+    return Concatenate(axis=axis, **kwargs)(inputs)
+
+
 __all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
            "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "GlobalAveragePooling2D", "GlobalAvgPool2D", "Input",
            "InputLayer", "KerasTensor", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU",
-           "Reshape", "Softmax"]
+           "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",
+           "concatenate", "maximum", "minimum", "multiply", "subtract", "Permute", "RepeatVector", "UpSampling1D",
+           "UpSampling2D", *_pooling]
 __getattr__ = _missing("keras.layers")

@@ -1,26 +1,47 @@
-"""Keras losses: per-sample losses averaged over the batch (Keras's default reduction)."""
+"""Keras losses: per-sample losses reduced over the batch (by default their mean, Keras's
+``sum_over_batch_size``; ``reduction`` as Keras takes it)."""
 
 from __future__ import annotations
 
+import math
+
 import devtrace as tf
-from . import keywords
+from . import config, keywords
 from devtrace.util.namespace import missing
+
+
+REDUCTIONS = ("sum_over_batch_size", "sum", "none", None)
 
 
 class Loss:
     name = "loss"
+    reduction = "sum_over_batch_size"
+
+    def _configure(self, reduction, name, cls_name):
+        if reduction in ("mean", "mean_with_sample_weight"):
+            keywords.unimplemented(cls_name, reduction=(reduction, REDUCTIONS))
+        if reduction not in REDUCTIONS:
+            raise ValueError(f"Invalid value for argument `reduction`. Expected one of {REDUCTIONS}. "
+                             f"Received: reduction={reduction}")
+        self.reduction = reduction
+        if name is not None:
+            self.name = name
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        """The per-sample losses' mean; weighted, their sum times the weights over their count
-        (Keras's ``sum_over_batch_size``)."""
+        """The per-sample losses reduced as ``reduction`` says: by default their mean; weighted,
+        their sum times the weights over their count (Keras's ``sum_over_batch_size``)."""
         y_true, y_pred = same_rank(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
         values = self.call(y_true, y_pred)
-        if sample_weight is None:
-            return tf.reduce_mean(values)
-        weights = tf.cast(tf.convert_to_tensor(sample_weight), values.dtype)
-        if len(weights.shape) > len(values.shape) and weights.shape[-1] == 1:
-            weights = tf.squeeze(weights, -1)
-        return tf.reduce_mean(values * weights)
+        if sample_weight is not None:
+            weights = tf.cast(tf.convert_to_tensor(sample_weight), values.dtype)
+            if len(weights.shape) > len(values.shape) and weights.shape[-1] == 1:
+                weights = tf.squeeze(weights, -1)
+            values = values * weights
+        if self.reduction in ("none", None):
+            return values
+        if self.reduction == "sum":
+            return tf.reduce_sum(values)
+        return tf.reduce_mean(values)
 
 
 def same_rank(y_true, y_pred):
@@ -37,12 +58,18 @@ def same_rank(y_true, y_pred):
 class MeanSquaredError(Loss):
     name = "mean_squared_error"
 
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error", dtype=None):
+        self._configure(reduction, name, "keras.losses.MeanSquaredError")
+
     def call(self, y_true, y_pred):
         return tf.reduce_mean(tf.square(y_pred - tf.cast(y_true, y_pred.dtype)), axis=-1)
 
 
 class MeanAbsoluteError(Loss):
     name = "mean_absolute_error"
+
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error", dtype=None):
+        self._configure(reduction, name, "keras.losses.MeanAbsoluteError")
 
     def call(self, y_true, y_pred):
         return tf.reduce_mean(tf.abs(y_pred - tf.cast(y_true, y_pred.dtype)), axis=-1)
@@ -51,39 +78,42 @@ class MeanAbsoluteError(Loss):
 class BinaryCrossentropy(Loss):
     name = "binary_crossentropy"
 
-    def __init__(self, from_logits=False):
+    def __init__(self, from_logits=False, reduction="sum_over_batch_size", name="binary_crossentropy", dtype=None):
         self.from_logits = from_logits
+        self._configure(reduction, name, "keras.losses.BinaryCrossentropy")
 
     def call(self, y_true, y_pred):
         y_true = tf.cast(y_true, y_pred.dtype)
         if self.from_logits:
             return tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred), axis=-1)
-        p = tf.clip_by_value(y_pred, 1e-7, 1.0 - 1e-7)
+        p = tf.clip_by_value(y_pred, config.epsilon(), 1.0 - config.epsilon())
         return tf.reduce_mean(-(y_true * tf.math.log(p) + (1.0 - y_true) * tf.math.log(1.0 - p)), axis=-1)
 
 
 class SparseCategoricalCrossentropy(Loss):
     name = "sparse_categorical_crossentropy"
 
-    def __init__(self, from_logits=False):
+    def __init__(self, from_logits=False, reduction="sum_over_batch_size", name="sparse_categorical_crossentropy", dtype=None):
         self.from_logits = from_logits
+        self._configure(reduction, name, "keras.losses.SparseCategoricalCrossentropy")
 
     def call(self, y_true, y_pred):
         labels = tf.cast(tf.reshape(y_true, [-1]), tf.int32)
-        logits = y_pred if self.from_logits else tf.math.log(tf.clip_by_value(y_pred, 1e-7, 1.0))
+        logits = y_pred if self.from_logits else tf.math.log(tf.clip_by_value(y_pred, config.epsilon(), 1.0))
         return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
 
 
 class CategoricalCrossentropy(Loss):
     name = "categorical_crossentropy"
 
-    def __init__(self, from_logits=False):
+    def __init__(self, from_logits=False, reduction="sum_over_batch_size", name="categorical_crossentropy", dtype=None):
         self.from_logits = from_logits
+        self._configure(reduction, name, "keras.losses.CategoricalCrossentropy")
 
     def call(self, y_true, y_pred):
         if self.from_logits:
             return tf.nn.softmax_cross_entropy_with_logits(labels=tf.cast(y_true, y_pred.dtype), logits=y_pred)
-        p = tf.clip_by_value(y_pred / tf.reduce_sum(y_pred, axis=-1, keepdims=True), 1e-7, 1.0)
+        p = tf.clip_by_value(y_pred / tf.reduce_sum(y_pred, axis=-1, keepdims=True), config.epsilon(), 1.0)
         return -tf.reduce_sum(tf.cast(y_true, p.dtype) * tf.math.log(p), axis=-1)
 
 
@@ -91,8 +121,8 @@ class Huber(Loss):
     name = "huber_loss"
 
     def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss", dtype=None):
-        keywords.unimplemented("keras.losses.Huber", reduction=(reduction, "sum_over_batch_size"))
-        self.delta, self.name = float(delta), name
+        self.delta = float(delta)
+        self._configure(reduction, name, "keras.losses.Huber")
 
     def call(self, y_true, y_pred):
         error = y_pred - tf.cast(y_true, y_pred.dtype)
@@ -149,6 +179,144 @@ def huber(y_true, y_pred, delta=1.0):
 
 MSE = mse = mean_squared_error
 MAE = mae = mean_absolute_error
+
+# ---- Keras 3's further per-sample losses (hinge family, Poisson, KL divergence, log-cosh, MAPE, MSLE,
+# cosine similarity), and tf.keras.losses.Reduction (legacy names tf.keras keeps and keras does not) ----
+
+def _pair(y_true, y_pred):
+    y_true, y_pred = tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)
+    if not y_pred.dtype.is_floating:
+        y_pred = tf.cast(y_pred, tf.float32)
+    return same_rank(tf.cast(y_true, y_pred.dtype), y_pred)
+
+
+def _hinge_labels(y_true):
+    """Labels given as 0/1 are taken as -1/1 (Keras's ``convert_binary_labels_to_hinge``)."""
+    binary = tf.reduce_all(tf.logical_or(tf.equal(y_true, 0), tf.equal(y_true, 1)))
+    return tf.where(binary, 2.0 * y_true - 1.0, y_true)
+
+
+def hinge(y_true, y_pred):
+    y_true, y_pred = _pair(y_true, y_pred)
+    return tf.reduce_mean(tf.maximum(1.0 - _hinge_labels(y_true) * y_pred, 0.0), axis=-1)
+
+
+def squared_hinge(y_true, y_pred):
+    y_true, y_pred = _pair(y_true, y_pred)
+    return tf.reduce_mean(tf.square(tf.maximum(1.0 - _hinge_labels(y_true) * y_pred, 0.0)), axis=-1)
+
+
+def categorical_hinge(y_true, y_pred):
+    y_true, y_pred = _pair(y_true, y_pred)
+    pos = tf.reduce_sum(y_true * y_pred, axis=-1)
+    neg = tf.reduce_max((1.0 - y_true) * y_pred, axis=-1)
+    return tf.maximum(neg - pos + 1.0, 0.0)
+
+
+def poisson(y_true, y_pred):
+    y_true, y_pred = _pair(y_true, y_pred)
+    return tf.reduce_mean(y_pred - y_true * tf.math.log(y_pred + config.epsilon()), axis=-1)
+
+
+def kl_divergence(y_true, y_pred):
+    y_true, y_pred = _pair(y_true, y_pred)
+    y_true, y_pred = tf.clip_by_value(y_true, config.epsilon(), 1.0), tf.clip_by_value(y_pred, config.epsilon(), 1.0)
+    return tf.reduce_sum(y_true * tf.math.log(y_true / y_pred), axis=-1)
+
+
+def log_cosh(y_true, y_pred):
+    y_true, y_pred = _pair(y_true, y_pred)
+    x = y_pred - y_true
+    return tf.reduce_mean(x + tf.nn.softplus(-2.0 * x) - math.log(2.0), axis=-1)
+
+
+def mean_absolute_percentage_error(y_true, y_pred):
+    y_true, y_pred = _pair(y_true, y_pred)
+    diff = tf.abs((y_true - y_pred) / tf.maximum(tf.abs(y_true), config.epsilon()))
+    return 100.0 * tf.reduce_mean(diff, axis=-1)
+
+
+def mean_squared_logarithmic_error(y_true, y_pred):
+    y_true, y_pred = _pair(y_true, y_pred)
+    first = tf.math.log(tf.maximum(y_pred, config.epsilon()) + 1.0)
+    second = tf.math.log(tf.maximum(y_true, config.epsilon()) + 1.0)
+    return tf.reduce_mean(tf.square(first - second), axis=-1)
+
+
+def _l2_normalize(x, axis):
+    return x * tf.math.rsqrt(tf.maximum(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True), 1e-12))
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    y_true, y_pred = _pair(y_true, y_pred)
+    return -tf.reduce_sum(_l2_normalize(y_true, axis) * _l2_normalize(y_pred, axis), axis=axis)
+
+
+def _loss_class(fn, default_name):
+    class Wrapped(Loss):
+        name = default_name
+
+        def __init__(self, reduction="sum_over_batch_size", name=default_name, dtype=None):
+            self._configure(reduction, name, f"keras.losses.{type(self).__name__}")
+
+        def call(self, y_true, y_pred):
+            return fn(y_true, y_pred)
+
+    return Wrapped
+
+
+def _named(cls, name):
+    cls.__name__ = cls.__qualname__ = name
+    return cls
+
+
+Hinge = _named(_loss_class(hinge, "hinge"), "Hinge")
+SquaredHinge = _named(_loss_class(squared_hinge, "squared_hinge"), "SquaredHinge")
+CategoricalHinge = _named(_loss_class(categorical_hinge, "categorical_hinge"), "CategoricalHinge")
+Poisson = _named(_loss_class(poisson, "poisson"), "Poisson")
+KLDivergence = _named(_loss_class(kl_divergence, "kl_divergence"), "KLDivergence")
+LogCosh = _named(_loss_class(log_cosh, "log_cosh"), "LogCosh")
+MeanAbsolutePercentageError = _named(_loss_class(mean_absolute_percentage_error, "mean_absolute_percentage_error"),
+                                     "MeanAbsolutePercentageError")
+MeanSquaredLogarithmicError = _named(_loss_class(mean_squared_logarithmic_error, "mean_squared_logarithmic_error"),
+                                     "MeanSquaredLogarithmicError")
+
+
+class CosineSimilarity(_loss_class(cosine_similarity, "cosine_similarity")):
+    def __init__(self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity", dtype=None):
+        super().__init__(reduction, name, dtype)
+        self.axis = axis
+
+    def call(self, y_true, y_pred):
+        return cosine_similarity(y_true, y_pred, self.axis)
+
+
+class Reduction:
+    """``tf.keras.losses.Reduction``: the reductions' legacy names."""
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls):
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+
+    @classmethod
+    def validate(cls, key):
+        if key not in cls.all():
+            raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
+
+
+MAPE = mape = mean_absolute_percentage_error
+MSLE = msle = mean_squared_logarithmic_error
+KLD = kld = kl_divergence
+_BY_NAME.update({"hinge": Hinge, "squared_hinge": SquaredHinge, "categorical_hinge": CategoricalHinge,
+                 "poisson": Poisson, "kl_divergence": KLDivergence, "kld": KLDivergence, "log_cosh": LogCosh,
+                 "logcosh": LogCosh, "mape": MeanAbsolutePercentageError,
+                 "mean_absolute_percentage_error": MeanAbsolutePercentageError,
+                 "msle": MeanSquaredLogarithmicError, "mean_squared_logarithmic_error": MeanSquaredLogarithmicError,
+                 "cosine_similarity": CosineSimilarity})
 
 
 def get(identifier):

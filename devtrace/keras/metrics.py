@@ -1,6 +1,7 @@
-"""Keras metrics: running means of a per-sample value (``Mean``, ``MeanSquaredError``, the accuracy
-variants) and ``AUC`` (Keras's 200 thresholds, trapezoidal interpolation), by name or object. The
-running totals are kept on the host: the per-batch values are computed by devtrace's ops."""
+"""Keras metrics: running means of a per-sample value (``Mean``, the losses as metrics, the accuracy
+variants, top-k accuracies), confusion counts with ``Precision``/``Recall``, and ``AUC`` (Keras's
+200 thresholds, trapezoidal interpolation), by name or object. The running totals are kept on the
+host: the per-batch values are computed by devtrace's ops."""
 
 from __future__ import annotations
 
@@ -54,9 +55,15 @@ class MeanMetricWrapper(Mean):
 
     fn = None
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def _floats(self, y_true, y_pred):
+        """Predictions in floats (int32 ones would average in integers), the targets in theirs."""
         y_true, y_pred = losses.same_rank(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
-        super().update_state(type(self).fn(y_true, y_pred), sample_weight)
+        if not y_pred.dtype.is_floating:
+            y_pred = tf.cast(y_pred, tf.float32)
+        return tf.cast(y_true, y_pred.dtype), y_pred
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        super().update_state(type(self).fn(*self._floats(y_true, y_pred)), sample_weight)
 
 
 def _matches(a, b):
@@ -140,6 +147,161 @@ class AUC(Metric):
         fpr = np.divide(self._fp, self._fp + self._tn, out=np.zeros_like(self._fp), where=(self._fp + self._tn) > 0)
         area = np.sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2.0)
         return tf.constant(float(area), tf.float32)
+
+
+# ---- Keras 3's further metrics: running means of the losses, RootMeanSquaredError, top-k accuracies,
+# confusion counts with Precision and Recall at a threshold (0.5 by default) ----
+
+def _wrapper(fn, cls_name, default_name):
+    def __init__(self, name=default_name, dtype=None):
+        MeanMetricWrapper.__init__(self, name, dtype)
+
+    return type(cls_name, (MeanMetricWrapper,), {"fn": staticmethod(fn), "__init__": __init__, "__module__": __name__})
+
+
+Hinge = _wrapper(losses.hinge, "Hinge", "hinge")
+SquaredHinge = _wrapper(losses.squared_hinge, "SquaredHinge", "squared_hinge")
+CategoricalHinge = _wrapper(losses.categorical_hinge, "CategoricalHinge", "categorical_hinge")
+KLDivergence = _wrapper(losses.kl_divergence, "KLDivergence", "kl_divergence")
+Poisson = _wrapper(losses.poisson, "Poisson", "poisson")
+LogCoshError = _wrapper(losses.log_cosh, "LogCoshError", "logcosh")
+MeanAbsolutePercentageError = _wrapper(losses.mean_absolute_percentage_error, "MeanAbsolutePercentageError",
+                                       "mean_absolute_percentage_error")
+MeanSquaredLogarithmicError = _wrapper(losses.mean_squared_logarithmic_error, "MeanSquaredLogarithmicError",
+                                       "mean_squared_logarithmic_error")
+
+
+class _FromLogits(MeanMetricWrapper):
+    loss = None
+
+    def __init__(self, name=None, dtype=None, from_logits=False):
+        super().__init__(name, dtype)
+        self.from_logits = from_logits
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true, y_pred = self._floats(y_true, y_pred)
+        Mean.update_state(self, type(self).loss(from_logits=self.from_logits).call(y_true, y_pred), sample_weight)
+
+
+class BinaryCrossentropy(_FromLogits):
+    loss = losses.BinaryCrossentropy
+
+
+class CategoricalCrossentropy(_FromLogits):
+    loss = losses.CategoricalCrossentropy
+
+
+class SparseCategoricalCrossentropy(_FromLogits):
+    loss = losses.SparseCategoricalCrossentropy
+
+
+class CosineSimilarity(MeanMetricWrapper):
+    def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
+        super().__init__(name, dtype)
+        self.axis = axis
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        Mean.update_state(self, -losses.cosine_similarity(y_true, y_pred, self.axis), sample_weight)
+
+
+class RootMeanSquaredError(Mean):
+    def __init__(self, name="root_mean_squared_error", dtype=None):
+        super().__init__(name, dtype)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true, y_pred = MeanMetricWrapper._floats(self, y_true, y_pred)
+        super().update_state(tf.square(y_pred - y_true), sample_weight)
+
+    def result(self):
+        return tf.sqrt(super().result())
+
+
+def _in_top_k(labels, y_pred, k):
+    predictions = np.asarray(tf.convert_to_tensor(y_pred).numpy(), np.float64)
+    predictions = predictions.reshape(-1, predictions.shape[-1])
+    labels = np.asarray(labels).reshape(-1)
+    target = predictions[np.arange(labels.size), labels]
+    return ((predictions > target[:, None]).sum(-1) < k).astype(np.float32)
+
+
+class TopKCategoricalAccuracy(Mean):
+    def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
+        self.k = k
+        super().__init__(name, dtype)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        labels = np.asarray(tf.convert_to_tensor(y_true).numpy()).argmax(-1)
+        super().update_state(_in_top_k(labels, y_pred, self.k), sample_weight)
+
+
+class SparseTopKCategoricalAccuracy(Mean):
+    def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None, from_sorted_ids=False):
+        keywords.unimplemented("keras.metrics.SparseTopKCategoricalAccuracy", from_sorted_ids=(from_sorted_ids, False))
+        self.k = k
+        super().__init__(name, dtype)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        labels = np.asarray(tf.convert_to_tensor(y_true).numpy()).astype(np.int64)
+        super().update_state(_in_top_k(labels, y_pred, self.k), sample_weight)
+
+
+class _Confusion(Metric):
+    """Weighted counts of (label, prediction > threshold) outcomes."""
+
+    def __init__(self, thresholds=None, name=None, dtype=None):
+        self.thresholds = 0.5 if thresholds is None else thresholds
+        super().__init__(name, dtype)
+
+    def reset_state(self):
+        self._counts = np.zeros((2, 2))  # [label][predicted]
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        labels = np.asarray(tf.convert_to_tensor(y_true).numpy(), np.float64) > 0.5
+        scores = np.asarray(tf.convert_to_tensor(y_pred).numpy(), np.float64)
+        predicted = scores > np.asarray(self.thresholds, np.float64).reshape(-1)[0]
+        weights = np.ones_like(scores)
+        if sample_weight is not None:  # one weight a sample: over its values
+            w = np.asarray(tf.convert_to_tensor(sample_weight).numpy(), np.float64)
+            weights = np.broadcast_to(w.reshape(w.shape + (1,) * (scores.ndim - w.ndim)), scores.shape)
+        for t in (0, 1):
+            for p in (0, 1):
+                self._counts[t, p] += weights[(labels == bool(t)) & (predicted == bool(p))].sum()
+
+    def _count(self, t, p):
+        return float(self._counts[t, p])
+
+
+def _count_metric(cls_name, t, p):
+    def result(self):
+        return tf.constant(self._count(t, p), tf.float32)
+
+    return type(cls_name, (_Confusion,), {"result": result, "__module__": __name__})
+
+
+TruePositives = _count_metric("TruePositives", 1, 1)
+FalsePositives = _count_metric("FalsePositives", 0, 1)
+TrueNegatives = _count_metric("TrueNegatives", 0, 0)
+FalseNegatives = _count_metric("FalseNegatives", 1, 0)
+
+
+class Precision(_Confusion):
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
+        keywords.unimplemented("keras.metrics.Precision", top_k=(top_k, None), class_id=(class_id, None))
+        super().__init__(thresholds, name, dtype)
+
+    def result(self):
+        tp, fp = self._count(1, 1), self._count(0, 1)
+        return tf.constant(tp / (tp + fp) if tp + fp else 0.0, tf.float32)
+
+
+class Recall(_Confusion):
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
+        keywords.unimplemented("keras.metrics.Recall", top_k=(top_k, None), class_id=(class_id, None))
+        super().__init__(thresholds, name, dtype)
+
+    def result(self):
+        tp, fn = self._count(1, 1), self._count(1, 0)
+        return tf.constant(tp / (tp + fn) if tp + fn else 0.0, tf.float32)
 
 
 _BY_NAME = {"binary_accuracy": BinaryAccuracy, "categorical_accuracy": CategoricalAccuracy,

@@ -1,5 +1,5 @@
 """``tf.keras.utils``: ``set_random_seed`` (Python's, NumPy's and TensorFlow's global seeds, as
-Keras sets them) and ``to_categorical``."""
+Keras sets them), ``to_categorical`` and ``pad_sequences``."""
 
 from __future__ import annotations
 
@@ -30,6 +30,27 @@ def to_categorical(x, num_classes=None):
     if len(shape) > 1 and shape[-1] == 1:
         shape = shape[:-1]
     return out.reshape(tuple(shape) + (num_classes,))
+
+
+def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre", value=0.0):
+    """Sequences of varying lengths as one NumPy array ``(len(sequences), maxlen)``: cut and padded
+    at the start (``"pre"``) or the end (``"post"``), as Keras does it (on the host)."""
+    for name, given in (("padding", padding), ("truncating", truncating)):
+        if given not in ("pre", "post"):
+            raise ValueError(f'{name.capitalize()} type "{given}" not understood')
+    lengths = [len(s) for s in sequences]
+    maxlen = max(lengths, default=0) if maxlen is None else maxlen
+    sample_shape = next((np.asarray(s).shape[1:] for s in sequences if len(s)), ())
+    out = np.full((len(sequences), maxlen) + sample_shape, value, dtype=dtype)
+    for i, seq in enumerate(sequences):
+        if not len(seq) or not maxlen:
+            continue
+        kept = np.asarray(seq[-maxlen:] if truncating == "pre" else seq[:maxlen], dtype=dtype)
+        if padding == "post":
+            out[i, :len(kept)] = kept
+        else:
+            out[i, -len(kept):] = kept
+    return out
 
 
 __getattr__ = _missing("keras.utils")

@@ -8,8 +8,9 @@ of the namespaces below (a class's methods and properties included), deduplicate
 ``tf`` and ``tf.math`` both export is captured once, under the namespace named first below: ``tf``
 itself comes last), then runs them namespace by namespace, one interpreter per namespace, with
 ``doclib``'s conventions (TensorFlow's). One JSON line per docstring:
-``{"id", "ns", "ex": [{"src", "want"?, "exc"?, "opts"?, "tf": outcome, "got"?}]}`` where ``got``
-(TensorFlow's output) is left out when it is the expected text itself.
+``{"id", "ns", "globs"?, "ex": [{"src", "want"?, "exc"?, "opts"?, "tf": outcome, "got"?}]}`` where ``got``
+(TensorFlow's output) is left out when it is the expected text itself, and ``globs`` (Keras's only)
+the defining module's names the docstring uses, by their public paths (``_module_names``).
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ def _list(kind) -> list:
             position = (exported.index(path) if path in exported else len(exported), rank)
             if id(obj) not in chosen or position < chosen[id(obj)][0]:
                 chosen[id(obj)] = (position, ns, name, obj)
+    public = _public_index(root) if kind == "keras" else {}
     seen, docs = set(), []
     for _, ns, name, obj in sorted(chosen.values(), key=lambda c: (c[0][1], c[2])):
         qual = ".".join(p for p in (prefix, ns, name) if p)
@@ -108,8 +110,77 @@ def _list(kind) -> list:
             if not t.examples or private or key in seen:
                 continue
             seen.add(key)
-            docs.append({"id": t.name, "ns": ns, "ex": doclib.from_examples(t.examples)})
+            doc = {"id": t.name, "ns": ns, "ex": doclib.from_examples(t.examples)}
+            if kind == "keras":
+                names = _module_names(_member(obj, member), obj, t.examples, public)
+                if names:
+                    doc["globs"] = names
+            docs.append(doc)
     return docs
+
+
+def _public_index(root) -> dict:
+    """``{id(object): its public path}`` over Keras's public namespaces (the first path found)."""
+    index = {}
+    for ns in KERAS_NAMESPACES:
+        module = _resolve(root, ns)
+        for name in sorted(n for n in dir(module) if not n.startswith("_")):
+            try:
+                obj = getattr(module, name)
+            except Exception:  # noqa: BLE001 (a lazily loaded name that fails to load)
+                continue
+            index.setdefault(id(obj), ".".join(p for p in ("keras", ns, name) if p))
+    return index
+
+
+def _member(obj, member):
+    import inspect
+
+    for part in member.split(".") if member else ():
+        try:
+            obj = inspect.getattr_static(obj, part)
+        except AttributeError:
+            obj = getattr(obj, part, None)
+    return obj
+
+
+def _module_names(member, obj, examples, public) -> dict:
+    """The names Keras's docstring uses from its defining module's globals (``ops``, ``layers``,
+    ``Dense`` … unqualified), each as the public path of the same object (``keras.ops``,
+    ``keras.layers.Dense``; a module outside Keras by its own name): the docstring runs with those
+    names bound, as a doctest run in the defining module's globals would, through the public API
+    (``doclib.bind``)."""
+    import builtins
+    import inspect
+    import re
+    import types
+
+    target = getattr(member, "__func__", getattr(member, "fget", member))
+    module = inspect.getmodule(target) or inspect.getmodule(obj)
+    if module is None:
+        return {}
+    used = set(re.findall(r"\b[A-Za-z_]\w*\b", "".join(e.source for e in examples)))
+    out = {}
+    for name in sorted(used):
+        if name in ("keras", "np") or hasattr(builtins, name) or name not in vars(module):
+            continue
+        value = vars(module)[name]
+        if isinstance(value, types.ModuleType):
+            path = value.__name__
+            if path.startswith("keras.src."):
+                path = "keras." + path[len("keras.src."):]
+                try:
+                    _resolve(_root("keras")[0], path[len("keras."):])
+                except AttributeError:
+                    continue
+            elif path.startswith("keras"):
+                continue
+        elif id(value) in public:
+            path = public[id(value)]
+        else:
+            continue
+        out[name] = path
+    return out
 
 
 def _setup(kind, seed):
@@ -155,7 +226,7 @@ def _run(kind, docs) -> list:
             os.chdir(tmp)
             try:
                 _setup(kind, doclib.SEED)
-                steps = doclib.run(doc["id"], examples, dict(globs), TIMEOUT)
+                steps = doclib.run(doc["id"], examples, doclib.bind(globs, doc.get("globs", {}), globs.get("keras")), TIMEOUT)
             finally:
                 os.chdir(home)
         for record, example, step in zip(doc["ex"], examples, steps):

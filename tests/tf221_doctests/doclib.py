@@ -184,3 +184,24 @@ def passed(steps: list, checkpoint: int) -> bool:
     """A checkpoint passes when its example and every example before it ran as shown (so an output
     that matches after an earlier example broke never counts)."""
     return all(s.outcome in ("ok", "skip") for s in steps[:checkpoint + 1])
+
+
+def bind(globs: dict, names: dict, keras) -> dict:
+    """``globs`` with a Keras docstring's module names (``capture._module_names``: ``{name: public
+    path}``) bound from ``keras``, the interpreter's own (real Keras under capture, devtrace's under
+    the runner); a name that does not resolve stays unbound (a ``NameError`` where it is used)."""
+    import importlib
+
+    globs = dict(globs)
+    for name, path in names.items():
+        try:
+            if path == "keras" or path.startswith("keras."):
+                value = keras
+                for part in path.split(".")[1:]:
+                    value = getattr(value, part)
+            else:
+                value = importlib.import_module(path)
+        except Exception:  # noqa: BLE001 (a name this Keras does not have stays unbound)
+            continue
+        globs[name] = value
+    return globs

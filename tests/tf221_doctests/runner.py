@@ -53,10 +53,12 @@ def read_ratchet(kind: str = "tf") -> list:
 
 def _fresh_state(tf) -> None:
     """What a new process (and TestCase.setUp) gives: no eager context yet, no global seed, the
-    default graph new; then the seeds TestCase.setUp sets."""
+    default graph new, Keras's configuration its defaults; then the seeds TestCase.setUp sets."""
+    from devtrace.keras import config as keras_config
     from devtrace.ops import random_ops
     from devtrace.runtime import context
 
+    keras_config.reset()
     random_ops.reset()
     context._context = None
     random.seed(doclib.SEED)
@@ -87,7 +89,7 @@ def run_doc(doc: dict, globs: dict) -> tuple:
         try:
             tf = sys.modules["tensorflow"]
             _fresh_state(tf)
-            steps = doclib.run(doc["id"], examples, dict(globs), timeout)
+            steps = doclib.run(doc["id"], examples, doclib.bind(globs, doc.get("globs", {}), globs.get("keras")), timeout)
         except Exception as e:  # noqa: BLE001 (the fresh state itself failing fails the docstring)
             steps = [doclib.Step("error", f"{type(e).__name__}: {e}\n")] * len(examples)
         finally:

@@ -1,0 +1,88 @@
+"""Keras's core ops (``keras.ops.cast``, ``shape``, ``switch``, ``rearrange`` …) on devtrace's."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+import devtrace as tf
+
+
+def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    if dtype is not None:
+        return tf.cast(tf.convert_to_tensor(x), dtype) if tf.is_tensor(x) else tf.convert_to_tensor(x, dtype=dtype)
+    return tf.convert_to_tensor(x)
+
+
+def convert_to_numpy(x):
+    return np.asarray(tf.convert_to_tensor(x).numpy())
+
+
+def is_tensor(x):
+    return tf.is_tensor(x)
+
+
+def cast(x, dtype):
+    return tf.cast(convert_to_tensor(x), dtype)
+
+
+def dtype(x):
+    return tf.convert_to_tensor(x).dtype.name
+
+
+def shape(x):
+    """A tuple, ``None`` where a traced dimension is unknown (Keras's TensorFlow backend)."""
+    return tuple(tf.convert_to_tensor(x).shape)
+
+
+def stop_gradient(variable):
+    return tf.stop_gradient(variable)
+
+
+def switch(index, branches, *operands):
+    return tf.switch_case(tf.convert_to_tensor(index, dtype=tf.int32), [lambda b=b: b(*operands) for b in branches])
+
+
+def cond(pred, true_fn, false_fn):
+    return tf.cond(pred, true_fn, false_fn)
+
+
+_GROUP = re.compile(r"\(([^)]*)\)|(\S+)")
+
+
+def _groups(side):
+    return [[a] if a else g.split() for g, a in _GROUP.findall(side)]
+
+
+def rearrange(tensor, pattern, **axes_lengths):
+    """einops' ``rearrange``: the input's axes named (grouped ones split), permuted, regrouped."""
+    x = tf.convert_to_tensor(tensor)
+    left, right = (_groups(s) for s in pattern.split("->"))
+    sizes = dict(axes_lengths)
+    for group, dim in zip(left, x.shape):
+        unknown = [a for a in group if a not in sizes]
+        known = int(np.prod([sizes[a] for a in group if a in sizes]))
+        if len(unknown) == 1:
+            sizes[unknown[0]] = dim // known
+    flat_left = [a for g in left for a in g]
+    x = tf.reshape(x, [sizes[a] for a in flat_left])
+    flat_right = [a for g in right for a in g]
+    x = tf.transpose(x, [flat_left.index(a) for a in flat_right])
+    return tf.reshape(x, [int(np.prod([sizes[a] for a in g])) for g in right])
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    return tf.reduce_logsumexp(tf.convert_to_tensor(x), axis=axis, keepdims=keepdims)
+
+
+def erf(x):
+    return tf.math.erf(tf.convert_to_tensor(x))
+
+
+def rsqrt(x):
+    return tf.math.rsqrt(tf.convert_to_tensor(x))
+
+
+def top_k(x, k, sorted=True):  # noqa: A002 (Keras's keyword)
+    return tf.math.top_k(tf.convert_to_tensor(x), k, sorted=sorted)
