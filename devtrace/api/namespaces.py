@@ -23,6 +23,7 @@ debugging = namespace("debugging", set_log_device_placement=scopes.set_log_devic
                       get_log_device_placement=scopes.get_log_device_placement)
 random = namespace("random", experimental=namespace("random.experimental"))
 signal = namespace("signal")
+image = namespace("image")
 # tf.experimental: the narrow dtypes; tf.experimental.numpy is there, none of its functions yet
 experimental = namespace("experimental", numpy=Namespace(_prefix="experimental.numpy"),
                          **{d.name: d for d in _dtypes.EXPERIMENTAL})

@@ -1,0 +1,1 @@
+"""``tf.image``: its ops (resizes, color conversions, adjustments, boxes) and the Python functions TensorFlow composes from them."""

@@ -1,0 +1,255 @@
+"""The kernels of ``tf.image``'s own ops, as TensorFlow's C++ kernels compute them: ``xp`` arrays in,
+``xp`` arrays out (NHWC images)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+FLOAT_OUT = np.float32
+
+
+def _half_pixel_source(xp, out_size, in_size):
+    """Where each output row samples its input (TensorFlow's ``HalfPixelScaler``)."""
+    return (xp.arange(out_size, dtype=xp.float32) + 0.5) * (in_size / out_size) - 0.5
+
+
+def _legacy_source(xp, out_size, in_size, align_corners):
+    scale = (in_size - 1) / (out_size - 1) if align_corners and out_size > 1 else in_size / out_size
+    return xp.arange(out_size, dtype=xp.float32) * xp.float32(scale)
+
+
+def resize_bilinear(xp, images, size=(1, 1), align_corners=False, half_pixel_centers=False):
+    """``ResizeBilinear``: float32 out, whatever the input's type."""
+    _, h, w, _ = images.shape
+    out_h, out_w = int(size[0]), int(size[1])
+    x = images.astype(xp.float32)
+
+    def axis(out_size, in_size):
+        src = (_half_pixel_source(xp, out_size, in_size) if half_pixel_centers
+               else _legacy_source(xp, out_size, in_size, align_corners))
+        floor = xp.floor(src)
+        lower = xp.maximum(floor, 0).astype(xp.int64)
+        upper = xp.minimum(xp.ceil(src), in_size - 1).astype(xp.int64)
+        return lower, upper, (src - floor).astype(xp.float32)
+
+    ty, by, ly = axis(out_h, h)
+    lx, rx, lxw = axis(out_w, w)
+    top = x[:, ty][:, :, lx] + (x[:, ty][:, :, rx] - x[:, ty][:, :, lx]) * lxw[None, None, :, None]
+    bottom = x[:, by][:, :, lx] + (x[:, by][:, :, rx] - x[:, by][:, :, lx]) * lxw[None, None, :, None]
+    return (top + (bottom - top) * ly[None, :, None, None]).astype(xp.float32)
+
+
+def resize_nearest(xp, images, size=(1, 1), align_corners=False, half_pixel_centers=False):
+    """``ResizeNearestNeighbor``: the input's type out."""
+    _, h, w, _ = images.shape
+
+    def axis(out_size, in_size):
+        scale = ((in_size - 1) / (out_size - 1) if align_corners and out_size > 1 else in_size / out_size)
+        pos = xp.arange(out_size, dtype=xp.float32)
+        if half_pixel_centers:
+            src = xp.floor((pos + 0.5) * xp.float32(scale))
+        else:
+            src = pos * xp.float32(scale)
+            src = xp.round(src) if align_corners else xp.floor(src)
+        return xp.clip(src, 0, in_size - 1).astype(xp.int64)
+
+    return images[:, axis(int(size[0]), h)][:, :, axis(int(size[1]), w)]
+
+
+def _cubic_weights(xp, t, a):
+    """Keys' cubic convolution weights of the four taps around a sample ``t`` past its floor."""
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    return xp.stack([far(t + 1), near(t), near(1 - t), far(2 - t)], axis=-1)
+
+
+def resize_bicubic(xp, images, size=(1, 1), align_corners=False, half_pixel_centers=False):
+    """``ResizeBicubic``: Keys' cubic (a = -0.5, taps outside the image dropped and the rest renormalised)
+    with half-pixel centers, else a = -0.75 with clamped taps, as TensorFlow's legacy kernel."""
+    _, h, w, _ = images.shape
+    x = images.astype(xp.float64)
+
+    def matrix(out_size, in_size):
+        src = (_half_pixel_source(xp, out_size, in_size) if half_pixel_centers
+               else _legacy_source(xp, out_size, in_size, align_corners)).astype(xp.float64)
+        floor = xp.floor(src)
+        weights = _cubic_weights(xp, src - floor, -0.5 if half_pixel_centers else -0.75)
+        taps = floor.astype(xp.int64)[:, None] + xp.arange(-1, 3)[None, :]
+        inside = (taps >= 0) & (taps < in_size)
+        if half_pixel_centers:
+            weights = xp.where(inside, weights, 0.0)
+            weights = weights / weights.sum(axis=1, keepdims=True)
+        m = xp.zeros((out_size, in_size))
+        rows = xp.repeat(xp.arange(out_size), 4)
+        xp.add.at(m, (rows, xp.clip(taps, 0, in_size - 1).ravel()), weights.ravel())
+        return m
+
+    out = xp.einsum("oh,bhwc->bowc", matrix(int(size[0]), h), x)
+    return xp.einsum("pw,bowc->bopc", matrix(int(size[1]), w), out).astype(xp.float32)
+
+
+def resize_area(xp, images, size=(1, 1), align_corners=False):
+    """``ResizeArea``: each output pixel the area-weighted mean of the input pixels it covers."""
+    _, h, w, _ = images.shape
+
+    def matrix(out_size, in_size):
+        scale = (in_size - 1) / (out_size - 1) if align_corners and out_size > 1 else in_size / out_size
+        m = np.zeros((out_size, in_size))
+        for o in range(out_size):
+            start, end = o * scale, (o + 1) * scale
+            for i in range(int(math.floor(start)), min(int(math.ceil(end)), in_size)):
+                m[o, i] = (min(i + 1, end) - max(i, start)) / scale
+        return xp.asarray(m)
+
+    out = xp.einsum("oh,bhwc->bowc", matrix(int(size[0]), h), images.astype(xp.float64))
+    return xp.einsum("pw,bowc->bopc", matrix(int(size[1]), w), out).astype(xp.float32)
+
+
+def _lanczos(radius):
+    def kernel(x):
+        x = np.abs(x)
+        out = np.where(x > 1e-3, radius * np.sin(np.pi * x) * np.sin(np.pi * x / radius) / np.maximum(np.pi ** 2 * x * x, 1e-30), 1.0)
+        return np.where(x > radius, 0.0, out)
+    return kernel, float(radius)
+
+
+def _keys_cubic(x):
+    x = np.abs(x)
+    return np.where(x >= 2, 0.0, np.where(x >= 1, ((-0.5 * x + 2.5) * x - 4) * x + 2, (1.5 * x - 2.5) * x * x + 1))
+
+
+def _mitchell(x):
+    x = np.abs(x)
+    return np.where(x >= 2, 0.0, np.where(x >= 1, (((-7 / 18) * x + 2) * x - 10 / 3) * x + 16 / 9,
+                                           ((7 / 6) * x - 2) * x * x + 8 / 9))
+
+
+KERNELS = {
+    "lanczos1": _lanczos(1), "lanczos3": _lanczos(3), "lanczos5": _lanczos(5),
+    "gaussian": (lambda x: np.where(np.abs(x) >= 1.5, 0.0, np.exp(-x * x / (2 * 0.5 * 0.5))), 1.5),
+    "box": (lambda x: np.where(np.abs(x) < 0.5, 1.0, np.where(np.abs(x) == 0.5, 0.5, 0.0)), 0.5),
+    "triangle": (lambda x: np.maximum(0.0, 1 - np.abs(x)), 1.0),
+    "keyscubic": (_keys_cubic, 2.0),
+    "mitchellcubic": (_mitchell, 2.0),
+}
+
+
+def scale_and_translate(xp, images, size=(1, 1), scale=(1.0, 1.0), translation=(0.0, 0.0),
+                        kernel_type="lanczos3", antialias=True):
+    """``ScaleAndTranslate``: each output pixel a normalised, kernel-weighted sum of the input pixels
+    around its source position (the kernel widened by the inverse scale when ``antialias``)."""
+    _, h, w, _ = images.shape
+    fn, radius = KERNELS[kernel_type]
+
+    def matrix(out_size, in_size, s, t):
+        inv = 1.0 / s
+        kscale = max(inv, 1.0) if antialias else 1.0
+        sample = (np.arange(out_size) + 0.5 - t) * inv
+        span = radius * kscale
+        taps = np.arange(in_size)[None, :] + 0.5
+        weights = fn((taps - sample[:, None]) / kscale)
+        weights = np.where(np.abs(taps - sample[:, None]) <= span, weights, 0.0)
+        total = weights.sum(axis=1, keepdims=True)
+        weights = np.where(np.abs(total) > 1000 * np.finfo(np.float32).tiny, weights / np.where(total == 0, 1, total), 0.0)
+        outside = (sample < 0) | (sample > in_size)
+        weights[outside] = 0.0
+        return xp.asarray(weights.astype(np.float32))
+
+    x = images.astype(xp.float32)
+    out = xp.einsum("oh,bhwc->bowc", matrix(int(size[0]), h, float(scale[0]), float(translation[0])), x)
+    return xp.einsum("pw,bowc->bopc", matrix(int(size[1]), w, float(scale[1]), float(translation[1])), out)
+
+
+def rgb_to_hsv(xp, rgb):
+    """``RGBToHSV``: hue in [0, 1), as TensorFlow's kernel (0 where the pixel is gray)."""
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    v = xp.maximum(xp.maximum(r, g), b)
+    spread = v - xp.minimum(xp.minimum(r, g), b)
+    safe_v = xp.where(v > 0, v, 1)
+    s = xp.where(v > 0, spread / safe_v, 0)
+    safe = xp.where(spread > 0, spread, 1)
+    h = xp.where(r == v, (g - b) / safe, xp.where(g == v, 2 + (b - r) / safe, 4 + (r - g) / safe)) / 6
+    h = xp.where(h < 0, h + 1, h)
+    h = xp.where(spread > 0, h, 0)
+    return xp.stack([h, s, v], axis=-1).astype(rgb.dtype)
+
+
+def hsv_to_rgb(xp, hsv):
+    """``HSVToRGB``: TensorFlow's sector formula (hue sector ``floor(6h)``, outside [0, 6) black)."""
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    c = s * v
+    m = v - c
+    dh = h * 6
+    sector = xp.floor(dh)
+    x = c * (1 - xp.abs(xp.fmod(dh, 2) - 1))
+    zero = xp.zeros_like(c)
+    table = [(c, x, zero), (x, c, zero), (zero, c, x), (zero, x, c), (x, zero, c), (c, zero, x)]
+    channels = []
+    for k in range(3):
+        value = zero
+        for i, entry in enumerate(table):
+            value = xp.where(sector == i, entry[k], value)
+        channels.append(value + m)
+    return xp.stack(channels, axis=-1).astype(hsv.dtype)
+
+
+def adjust_hue(xp, images, delta=0.0):
+    """``AdjustHue``: the hue turned by ``delta`` of a full turn."""
+    hsv = rgb_to_hsv(xp, images.astype(xp.float32))
+    h = xp.fmod(hsv[..., 0] + xp.float32(delta), 1.0)
+    hsv[..., 0] = xp.where(h < 0, h + 1, h)
+    return hsv_to_rgb(xp, hsv).astype(images.dtype)
+
+
+def adjust_saturation(xp, images, scale=1.0):
+    """``AdjustSaturation``: the saturation scaled by ``scale``, clamped to [0, 1]."""
+    hsv = rgb_to_hsv(xp, images.astype(xp.float32))
+    hsv[..., 1] = xp.clip(hsv[..., 1] * xp.float32(scale), 0, 1)
+    return hsv_to_rgb(xp, hsv).astype(images.dtype)
+
+
+def adjust_contrast(xp, images, contrast_factor=1.0):
+    """``AdjustContrastv2``: each channel pulled from (or pushed away from) its mean over the image."""
+    x = images.astype(xp.float32)
+    mean = x.mean(axis=(-3, -2), keepdims=True)
+    return ((x - mean) * xp.float32(contrast_factor) + mean).astype(images.dtype)
+
+
+_DEFAULT_COLORS = np.array([[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0.5, 0, 0.5, 1],
+                            [0.5, 0.5, 0, 1], [0.5, 0, 0, 1], [0, 0, 0.5, 1], [0, 1, 1, 1], [1, 0, 1, 1]])
+
+
+def draw_bounding_boxes(xp, images, boxes, colors=None):
+    """``DrawBoundingBoxesV2``: each box's outline in its color (``colors`` cycled), the edges at
+    ``int(coordinate * (size - 1))``."""
+    canvas = np.array(images, copy=True) if xp is np else xp.asnumpy(images).copy()
+    boxes = boxes if xp is np else xp.asnumpy(boxes)
+    table = _DEFAULT_COLORS if colors is None or np.size(colors) == 0 else np.asarray(
+        colors if xp is np else xp.asnumpy(colors), np.float64)
+    _, height, width, depth = canvas.shape
+    for b in range(canvas.shape[0]):
+        for i, box in enumerate(boxes[b]):
+            color = table[i % len(table)]
+            top, bottom = int(np.float32(box[0]) * (height - 1)), int(np.float32(box[2]) * (height - 1))
+            left, right = int(np.float32(box[1]) * (width - 1)), int(np.float32(box[3]) * (width - 1))
+            if top > bottom or left > right or top >= height or bottom < 0 or left >= width or right < 0:
+                continue
+            rows = slice(max(top, 0), min(bottom, height - 1) + 1)
+            cols = slice(max(left, 0), min(right, width - 1) + 1)
+            paint = color[:depth].astype(canvas.dtype)
+            n = len(paint)
+            if top >= 0:
+                canvas[b, top, cols, :n] = paint
+            if bottom < height:
+                canvas[b, bottom, cols, :n] = paint
+            if left >= 0:
+                canvas[b, rows, left, :n] = paint
+            if right < width:
+                canvas[b, rows, right, :n] = paint
+    return xp.asarray(canvas)
