@@ -79,7 +79,8 @@ def resize_bicubic(xp, images, size=(1, 1), align_corners=False, half_pixel_cent
         src = (_half_pixel_source(xp, out_size, in_size) if half_pixel_centers
                else _legacy_source(xp, out_size, in_size, align_corners)).astype(xp.float64)
         floor = xp.floor(src)
-        weights = _cubic_weights(xp, src - floor, -0.5 if half_pixel_centers else -0.75)
+        t = xp.rint((src - floor) * 1024) / 1024  # TensorFlow reads the weights from a 1024-entry table
+        weights = _cubic_weights(xp, t, -0.5 if half_pixel_centers else -0.75)
         taps = floor.astype(xp.int64)[:, None] + xp.arange(-1, 3)[None, :]
         inside = (taps >= 0) & (taps < in_size)
         if half_pixel_centers:

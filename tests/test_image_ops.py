@@ -1,0 +1,79 @@
+"""tf.image: resize values against TensorFlow 2.21's (tests/tf221_image/), and its ops placed and
+logged as TensorFlow places and logs them."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import devtrace as tf
+from conftest import devtrace
+
+HERE = os.path.dirname(__file__)
+with open(os.path.join(HERE, "tf221_image", "resize.json"), encoding="utf-8") as f:
+    CAPTURE = json.load(f)
+FULL = "/job:localhost/replica:0/task:0/device:"
+
+
+def _case_id(case):
+    return f"{case['method']}-{'aa' if case['antialias'] else 'plain'}-{case['size'][0]}x{case['size'][1]}" + (
+        "-uint8" if case.get("uint8") else "")
+
+
+@pytest.mark.parametrize("case", CAPTURE["cases"], ids=_case_id)
+def test_resize_values_match_tensorflow(case):
+    source = np.array(CAPTURE["uint8"], np.uint8) if case.get("uint8") else np.array(CAPTURE["image"], np.float32)
+    out = tf.image.resize(source, case["size"], method=case["method"], antialias=case["antialias"])
+    assert out.dtype.name == case["dtype"]
+    np.testing.assert_allclose(out.numpy(), np.array(case["out"]), rtol=0, atol=1e-4)
+
+
+def test_resize_keeps_a_single_image_unbatched_and_preserves_aspect_ratio():
+    image = np.zeros((5, 5, 1), np.float32)
+    assert tf.image.resize(image, [3, 5]).shape.as_list() == [3, 5, 1]
+    assert tf.image.resize(image[None], [10, 20], preserve_aspect_ratio=True).shape.as_list() == [1, 10, 10, 1]
+    with pytest.raises(ValueError, match="Resize method is not implemented: cubic"):
+        tf.image.resize(image, [2, 2], method="cubic")
+
+
+def test_image_ops_log_as_tensorflow_logs_them(tmp_path):
+    # TensorFlow 2.21 (CPU) logs exactly these lines for this program (tf.debugging.set_log_device_placement)
+    program = tmp_path / "image.py"
+    program.write_text(
+        "import numpy as np\nimport tensorflow as tf\n"
+        "x = tf.constant(np.ones((1, 4, 4, 1), np.float32))\n"
+        "a = tf.image.resize(x, [2, 2])\n"
+        "b = tf.image.resize(x, [2, 2], method='area')\n"
+        "c = tf.image.flip_left_right(x)\n"
+        "d = tf.image.adjust_contrast(x, 2.)\n")
+    r = devtrace("run", str(program), "--log-placement")
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stderr.splitlines() if line.startswith("Executing op")]
+    ops = ["_EagerConst", "_EagerConst", "ResizeBilinear", "_EagerConst", "ResizeArea", "_EagerConst", "ReverseV2",
+           "_EagerConst", "AdjustContrastv2", "Identity"]
+    assert lines == [f"Executing op {op} in device {FULL}CPU:0" for op in ops]
+
+
+def test_an_op_without_a_gpu_kernel_runs_on_the_cpu_beside_a_gpu(tmp_path):
+    program = tmp_path / "image.py"
+    program.write_text(
+        "import numpy as np\nimport tensorflow as tf\n"
+        "x = tf.constant(np.ones((1, 4, 4, 1), np.float32))\n"
+        "a = tf.image.resize(x, [2, 2])\n"
+        "b = tf.image.resize(x, [2, 2], method='area')\n")
+    r = devtrace("run", str(program), "--log-placement", "--simulate", "1")
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stderr.splitlines() if line.startswith("Executing op Resize")]
+    assert lines == [f"Executing op ResizeBilinear in device {FULL}GPU:0",
+                     f"Executing op ResizeArea in device {FULL}CPU:0"]
+
+
+def test_color_conversions_round_trip_and_match_tensorflow_values():
+    rgb = np.array([[[0.2, 0.4, 0.6], [0.9, 0.1, 0.1], [0.5, 0.5, 0.5]]], np.float32)
+    hsv = tf.image.rgb_to_hsv(rgb)
+    # TensorFlow 2.21: tf.image.rgb_to_hsv of this image
+    np.testing.assert_allclose(hsv.numpy(), [[[0.5833333, 0.6666666, 0.6], [0.0, 0.8888889, 0.9], [0.0, 0.0, 0.5]]],
+                               atol=1e-6)
+    np.testing.assert_allclose(tf.image.hsv_to_rgb(hsv).numpy(), rgb, atol=1e-6)
+    np.testing.assert_allclose(tf.image.yuv_to_rgb(tf.image.rgb_to_yuv(rgb)).numpy(), rgb, atol=1e-5)
