@@ -41,7 +41,7 @@ from .control_flow import optional_ops  # noqa: F401 (what a cond's gradient rea
 from .declare import API
 from .math import cast_ops, complex_ops  # noqa: F401
 from .signal import fft_ops  # noqa: F401
-from .image import image_ops  # noqa: F401
+from .image import codec_ops, image_ops  # noqa: F401
 from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
 from .nn import nn_dropout  # noqa: F401 (tf.nn.experimental's dropouts)
 from . import check_static  # noqa: F401 (tf.debugging's dtype and rank checks)

@@ -14,7 +14,7 @@ from ...runtime.eager.executor import execute
 from ...runtime.registry import CPU, GPU
 from ...runtime.tensor import Tensor
 from ..declare import API, as_tensor, host_arg, op, public
-from . import image_kernels as k
+from . import codec_ops, image_kernels as k
 
 _FLOAT_GPU = ("float16", "float32", "float64")
 _REAL = sorted(dtypes.REAL - {"bool"})
@@ -530,3 +530,29 @@ def psnr(a, b, max_val, name=None):
 
 
 API["image.resize_image_with_pad"] = resize_with_pad
+
+
+@public("image.adjust_jpeg_quality")
+def adjust_jpeg_quality(image, jpeg_quality, dct_method="", name=None):
+    return codec_ops.adjust_jpeg(image, jpeg_quality, convert_image_dtype)
+
+
+def _check_quality(min_jpeg_quality, max_jpeg_quality):
+    if min_jpeg_quality < 0 or max_jpeg_quality < 0 or min_jpeg_quality > 100 or max_jpeg_quality > 100:
+        raise ValueError("jpeg encoding range must be between 0 and 100.")
+    if min_jpeg_quality >= max_jpeg_quality:
+        raise ValueError("`min_jpeg_quality` must be less than `max_jpeg_quality`.")
+
+
+@public("image.random_jpeg_quality")
+def random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed=None):
+    _check_quality(min_jpeg_quality, max_jpeg_quality)
+    quality = _uniform(seed, False)([], min_jpeg_quality, max_jpeg_quality, dtypes.int32)
+    return adjust_jpeg_quality(image, quality)
+
+
+@public("image.stateless_random_jpeg_quality")
+def stateless_random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, seed):
+    _check_quality(min_jpeg_quality, max_jpeg_quality)
+    quality = _uniform(seed, True)([], min_jpeg_quality, max_jpeg_quality, dtypes.int32)
+    return adjust_jpeg_quality(image, quality)
