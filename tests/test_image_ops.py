@@ -77,3 +77,33 @@ def test_color_conversions_round_trip_and_match_tensorflow_values():
                                atol=1e-6)
     np.testing.assert_allclose(tf.image.hsv_to_rgb(hsv).numpy(), rgb, atol=1e-6)
     np.testing.assert_allclose(tf.image.yuv_to_rgb(tf.image.rgb_to_yuv(rgb)).numpy(), rgb, atol=1e-5)
+
+
+with open(os.path.join(HERE, "tf221_image", "ops.json"), encoding="utf-8") as f:
+    OPS = json.load(f)
+
+
+@pytest.mark.parametrize("method", ["bilinear", "nearest"])
+def test_crop_and_resize_matches_tensorflow(method):
+    out = tf.image.crop_and_resize(np.array(OPS["image"], np.float32), np.array(OPS["boxes"], np.float32),
+                                   [0, 1, 1, 0], [4, 5], method=method, extrapolation_value=-1.0)
+    np.testing.assert_allclose(out.numpy(), OPS["crops"][method], rtol=1e-5, atol=1e-3)
+
+
+@pytest.mark.parametrize("threshold", ["0.0", "0.5", "1.0"])
+def test_non_max_suppression_matches_tensorflow(threshold):
+    out = tf.image.non_max_suppression(np.array(OPS["nms_boxes"], np.float32), np.array(OPS["nms_scores"], np.float32),
+                                       5, float(threshold))
+    assert out.dtype == tf.int32 and out.numpy().tolist() == OPS["nms"][threshold]
+
+
+@pytest.mark.parametrize("case", OPS["patches"], ids=lambda c: c["args"][-1])
+def test_extract_patches_matches_tensorflow(case):
+    out = tf.image.extract_patches(np.array(OPS["image"], np.float32), *case["args"])
+    np.testing.assert_array_equal(out.numpy(), case["out"])
+
+
+def test_sobel_edges_match_tensorflow():
+    out = tf.image.sobel_edges(tf.constant(np.array(OPS["image"], np.float32)))
+    assert out.shape.as_list() == [2, 6, 7, 3, 2]
+    np.testing.assert_allclose(out.numpy(), OPS["sobel"], rtol=1e-5, atol=1e-3)

@@ -254,3 +254,87 @@ def draw_bounding_boxes(xp, images, boxes, colors=None):
             if right < width:
                 canvas[b, rows, right, :n] = paint
     return xp.asarray(canvas)
+
+
+def crop_and_resize(xp, image, boxes, box_index, crop_size=(1, 1), method="bilinear", extrapolation_value=0.0):
+    """``CropAndResize``: each box (normalised ``y1, x1, y2, x2``) of its batch entry sampled on a
+    ``crop_size`` grid spanning the box's corners; samples outside the image take
+    ``extrapolation_value``."""
+    _, h, w, _ = image.shape
+    crop_h, crop_w = int(crop_size[0]), int(crop_size[1])
+    x = image.astype(xp.float32)
+    out = []
+    for box, b in zip(boxes.astype(xp.float32), box_index):
+        y1, x1, y2, x2 = (float(v) for v in box)
+
+        def axis(n, lo, hi, size):
+            if n > 1:
+                return lo * (size - 1) + xp.arange(n, dtype=xp.float32) * ((hi - lo) * (size - 1) / (n - 1))
+            return xp.full((1,), 0.5 * (lo + hi) * (size - 1), dtype=xp.float32)
+
+        ys, xs = axis(crop_h, y1, y2, h), axis(crop_w, x1, x2, w)
+        valid = ((ys >= 0) & (ys <= h - 1))[:, None] & ((xs >= 0) & (xs <= w - 1))[None, :]
+        img = x[int(b)]
+        if method == "nearest":
+            yi = xp.clip(xp.sign(ys) * xp.floor(xp.abs(ys) + 0.5), 0, h - 1).astype(xp.int64)  # roundf: halves away
+            xi = xp.clip(xp.sign(xs) * xp.floor(xp.abs(xs) + 0.5), 0, w - 1).astype(xp.int64)
+            crop = img[yi][:, xi]
+        else:
+            top, left = xp.floor(ys), xp.floor(xs)
+            ty, lx = xp.clip(top, 0, h - 1).astype(xp.int64), xp.clip(left, 0, w - 1).astype(xp.int64)
+            by = xp.clip(xp.ceil(ys), 0, h - 1).astype(xp.int64)
+            rx = xp.clip(xp.ceil(xs), 0, w - 1).astype(xp.int64)
+            yl, xl = (ys - top)[:, None, None], (xs - left)[None, :, None]
+            upper = img[ty][:, lx] + (img[ty][:, rx] - img[ty][:, lx]) * xl
+            lower = img[by][:, lx] + (img[by][:, rx] - img[by][:, lx]) * xl
+            crop = upper + (lower - upper) * yl
+        out.append(xp.where(valid[:, :, None], crop, xp.float32(extrapolation_value)))
+    if not out:
+        return xp.zeros((0, crop_h, crop_w, image.shape[-1]), xp.float32)
+    return xp.stack(out).astype(xp.float32)
+
+
+def non_max_suppression(xp, boxes, scores, max_output_size=0, iou_threshold=0.5, score_threshold=float("-inf")):
+    """``NonMaxSuppressionV3``: greedily the highest-scoring boxes whose IoU with every box kept
+    before is at most ``iou_threshold`` (boxes' corners in either order), at most ``max_output_size``."""
+    boxes = np.asarray(boxes if xp is np else xp.asnumpy(boxes), np.float64)
+    scores = np.asarray(scores if xp is np else xp.asnumpy(scores), np.float64)
+    y_lo, y_hi = np.minimum(boxes[:, 0], boxes[:, 2]), np.maximum(boxes[:, 0], boxes[:, 2])
+    x_lo, x_hi = np.minimum(boxes[:, 1], boxes[:, 3]), np.maximum(boxes[:, 1], boxes[:, 3])
+    area = (y_hi - y_lo) * (x_hi - x_lo)
+    order = sorted((i for i in range(len(scores)) if scores[i] > score_threshold), key=lambda i: (-scores[i], i))
+    kept = []
+    for i in order:
+        if len(kept) >= int(max_output_size):
+            break
+        ok = True
+        for j in kept:
+            inter = max(0.0, min(y_hi[i], y_hi[j]) - max(y_lo[i], y_lo[j])) * max(
+                0.0, min(x_hi[i], x_hi[j]) - max(x_lo[i], x_lo[j]))
+            union = area[i] + area[j] - inter
+            if union > 0 and inter / union > iou_threshold:
+                ok = False
+                break
+        if ok:
+            kept.append(i)
+    return xp.asarray(np.array(kept, np.int32))
+
+
+def extract_patches(xp, images, ksizes=(1, 1, 1, 1), strides=(1, 1, 1, 1), rates=(1, 1, 1, 1), padding="VALID"):
+    """``ExtractImagePatches``: each ``ksizes`` patch (dilated by ``rates``) flattened into the depth."""
+    _, h, w, c = images.shape
+    kh, kw = int(ksizes[1]), int(ksizes[2])
+    sh, sw = int(strides[1]), int(strides[2])
+    rh, rw = int(rates[1]), int(rates[2])
+    eh, ew = (kh - 1) * rh + 1, (kw - 1) * rw + 1
+    if padding == "SAME":
+        oh, ow = -(-h // sh), -(-w // sw)
+        ph, pw = max((oh - 1) * sh + eh - h, 0), max((ow - 1) * sw + ew - w, 0)
+        images = xp.pad(images, ((0, 0), (ph // 2, ph - ph // 2), (pw // 2, pw - pw // 2), (0, 0)))
+    else:
+        oh, ow = (h - eh) // sh + 1, (w - ew) // sw + 1
+    rows = []
+    for i in range(kh):
+        for j in range(kw):
+            rows.append(images[:, i * rh: i * rh + (oh - 1) * sh + 1: sh, j * rw: j * rw + (ow - 1) * sw + 1: sw, :])
+    return xp.concatenate(rows, axis=-1) if rows else images

@@ -556,3 +556,60 @@ def stateless_random_jpeg_quality(image, min_jpeg_quality, max_jpeg_quality, see
     _check_quality(min_jpeg_quality, max_jpeg_quality)
     quality = _uniform(seed, True)([], min_jpeg_quality, max_jpeg_quality, dtypes.int32)
     return adjust_jpeg_quality(image, quality)
+
+
+def _crop_shape(name, shapes, attrs, dtype):
+    image, boxes = shapes[0], shapes[1]
+    n = None if boxes is None else boxes[0]
+    return dtypes.float32, (n, int(attrs["crop_size"][0]), int(attrs["crop_size"][1]),
+                            None if image is None else image[3])
+
+
+op("CropAndResize", k.crop_and_resize, {CPU: _REAL, GPU: _REAL}, shape=_crop_shape, mixed_dtypes=True,
+   host_args={"crop_size": "crop_size"})
+op("NonMaxSuppressionV3", k.non_max_suppression, {CPU: ("float16", "float32")}, devices=(CPU,),
+   host_args={"max_output_size": "max_output_size", "iou_threshold": "iou_threshold",
+              "score_threshold": "score_threshold"})
+op("ExtractImagePatches", k.extract_patches, None)
+
+
+@public("image.crop_and_resize")
+def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear", extrapolation_value=0.0, name=None):
+    if method not in ("bilinear", "nearest"):
+        raise ValueError(f"method must be 'bilinear' or 'nearest', got {method!r}")
+    crop_size = tuple(int(s) for s in host_arg(crop_size))
+    attrs = {"crop_size": crop_size, "method": method, "extrapolation_value": float(extrapolation_value)}
+    inputs = (as_tensor(image), _f("cast")(as_tensor(boxes), dtypes.float32), _f("cast")(box_indices, dtypes.int32))
+    return execute("CropAndResize", inputs, attrs, name=name)
+
+
+@public("image.non_max_suppression")
+def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=float("-inf"),
+                        name=None):
+    attrs = {"max_output_size": int(host_arg(max_output_size)),
+             "iou_threshold": float(host_arg(iou_threshold, dtypes.float32)),
+             "score_threshold": float(host_arg(score_threshold, dtypes.float32))}
+    return execute("NonMaxSuppressionV3", (as_tensor(boxes), _f("cast")(scores, as_tensor(boxes).dtype)), attrs,
+                   name=name)
+
+
+@public("image.extract_patches")
+def extract_patches(images, sizes, strides, rates, padding, name=None):
+    attrs = {"ksizes": tuple(int(s) for s in sizes), "strides": tuple(int(s) for s in strides),
+             "rates": tuple(int(s) for s in rates), "padding": padding}
+    return execute("ExtractImagePatches", (as_tensor(images),), attrs, name=name)
+
+
+@public("image.sobel_edges")
+def sobel_edges(image):
+    """The Sobel filters' responses, ``[..., 2]`` (y then x): TensorFlow reflect-pads and runs a
+    depthwise convolution; devtrace (no depthwise convolution yet) runs the same filters as a
+    ``Conv2D`` over the channels moved into the batch."""
+    image = as_tensor(image)
+    b, h, w, c = image.shape.as_list()
+    kernels = np.transpose(np.array([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]]),
+                           (1, 2, 0))[:, :, None, :]
+    padded = _f("pad")(image, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+    planes = _f("reshape")(_f("transpose")(padded, [0, 3, 1, 2]), [b * c, h + 2, w + 2, 1])
+    out = _f("nn.conv2d")(planes, _f("constant")(kernels, image.dtype), [1, 1, 1, 1], "VALID")
+    return _f("transpose")(_f("reshape")(out, [b, c, h, w, 2]), [0, 2, 3, 1, 4])
