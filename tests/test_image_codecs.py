@@ -62,3 +62,23 @@ def test_without_pillow_a_codec_fails_in_one_line_saying_how_to_install_it():
             "except ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout == "devtrace's image codecs need Pillow, which is not installed: pip install 'devtrace[image]'\n"
+
+
+def test_bmp_gif_webp_decode_to_tensorflows_shapes():
+    from PIL import Image
+    import io
+
+    image = (np.arange(5 * 4 * 3).reshape(5, 4, 3) * 9 % 256).astype(np.uint8)
+    encoded = {}
+    for fmt in ("BMP", "GIF", "WEBP"):
+        out = io.BytesIO()
+        Image.fromarray(image).save(out, format=fmt, **({"lossless": True} if fmt == "WEBP" else {}))
+        encoded[fmt] = out.getvalue()
+    # TensorFlow 2.21: decode_bmp (5, 4, 3); decode_gif and decode_webp a frame axis, (1, 5, 4, 3)
+    np.testing.assert_array_equal(tf.io.decode_bmp(encoded["BMP"]).numpy(), image)
+    assert tf.io.decode_gif(encoded["GIF"]).shape.as_list() == [1, 5, 4, 3]
+    np.testing.assert_array_equal(tf.io.decode_webp(encoded["WEBP"]).numpy(), image[None])
+    jpeg = tf.io.encode_jpeg(image)
+    assert tf.io.extract_jpeg_shape(jpeg).numpy().tolist() == [5, 4, 3]
+    window = tf.io.decode_and_crop_jpeg(jpeg, [1, 1, 2, 2], dct_method="INTEGER_ACCURATE")
+    np.testing.assert_array_equal(window.numpy(), tf.io.decode_jpeg(jpeg, dct_method="INTEGER_ACCURATE")[1:3, 1:3])

@@ -223,3 +223,72 @@ def adjust_jpeg(image, quality, convert):
     encoded = execute("EncodeJpegVariableQuality", (image,), {"quality": int(host_arg(quality))})
     decoded = execute("DecodeJpeg", (encoded,), {"channels": channels})
     return convert(decoded, original, saturate=True)
+
+
+def _decode_as(fmt, error):
+    """A kernel decoding one ``fmt`` file (Pillow's format name) to HWC uint8."""
+    def kernel(xp, contents, channels=0, **attrs):
+        Image = _pillow()
+        try:
+            image = Image.open(io.BytesIO(_bytes(xp, contents)))
+            if image.format != fmt:
+                raise ValueError(image.format)
+            frames = []
+            for index in range(getattr(image, "n_frames", 1)):
+                image.seek(index)
+                frames.append(_to_array(image, int(channels) or (4 if fmt == "BMP" and image.mode == "RGBA" else 3)))
+        except Exception:
+            raise ValueError(error) from None
+        return np.stack(frames) if fmt in ("GIF", "WEBP") else frames[0]
+    return kernel
+
+
+def extract_jpeg_shape_kernel(xp, contents, output_type="int32"):
+    Image = _pillow()
+    try:
+        image = Image.open(io.BytesIO(_bytes(xp, contents)))
+    except Exception:
+        raise ValueError("Invalid JPEG data or crop window, data size 0") from None
+    channels = {"L": 1, "RGB": 3, "CMYK": 4}.get(image.mode, 3)
+    return np.array([image.height, image.width, channels], dtypes.as_dtype(output_type).np)
+
+
+op("DecodeBmp", _decode_as("BMP", _UNKNOWN), _STRING, devices=(CPU,))
+op("DecodeGif", _decode_as("GIF", _UNKNOWN), _STRING, devices=(CPU,))
+op("DecodeWebP", _decode_as("WEBP", _UNKNOWN), _STRING, devices=(CPU,))
+op("ExtractJpegShape", extract_jpeg_shape_kernel, _STRING, devices=(CPU,))
+
+
+@public("io.decode_bmp", "image.decode_bmp")
+def decode_bmp(contents, channels=0, name=None):
+    _pillow()
+    return execute("DecodeBmp", (as_tensor(contents),), {"channels": int(channels)}, name=name)
+
+
+@public("io.decode_gif", "image.decode_gif")
+def decode_gif(contents, name=None):
+    _pillow()
+    return execute("DecodeGif", (as_tensor(contents),), {}, name=name)
+
+
+@public("io.decode_webp", "image.decode_webp")
+def decode_webp(contents, channels=0, dtype=dtypes.uint8, name=None):
+    _pillow()
+    return execute("DecodeWebP", (as_tensor(contents),), {"channels": int(channels)}, name=name)
+
+
+@public("io.extract_jpeg_shape", "image.extract_jpeg_shape")
+def extract_jpeg_shape(contents, output_type=dtypes.int32, name=None):
+    _pillow()
+    return execute("ExtractJpegShape", (as_tensor(contents),), {"output_type": dtypes.as_dtype(output_type).name},
+                   name=name)
+
+
+@public("io.decode_and_crop_jpeg", "image.decode_and_crop_jpeg")
+def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upscaling=True,
+                         try_recover_truncated=False, acceptable_fraction=1, dct_method="", name=None):
+    """Decodes the whole image, then crops it (TensorFlow decodes only the window: the same pixels)."""
+    y, x, h, w = (int(v) for v in host_arg(crop_window))
+    image = decode_jpeg(contents, channels, ratio, fancy_upscaling, try_recover_truncated, acceptable_fraction,
+                        dct_method)
+    return API["slice"](image, [y, x, 0], [h, w, -1])
