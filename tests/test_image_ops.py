@@ -107,3 +107,25 @@ def test_sobel_edges_match_tensorflow():
     out = tf.image.sobel_edges(tf.constant(np.array(OPS["image"], np.float32)))
     assert out.shape.as_list() == [2, 6, 7, 3, 2]
     np.testing.assert_allclose(out.numpy(), OPS["sobel"], rtol=1e-5, atol=1e-3)
+
+
+# TensorFlow 2.21: tf.image.extract_glimpse(np.arange(36.).reshape(1, 6, 6, 1), size, offsets, centered,
+# normalized, noise='zero')[0, ..., 0]
+GLIMPSES = [
+    ([[1, 1]], False, False, (2, 3), [[7, 8, 9], [13, 14, 15]]),
+    ([[1.6, 2.7]], False, False, (2, 2), [[8, 9], [14, 15]]),
+    ([[0, 0]], True, False, (2, 3), [[21, 22, 23], [27, 28, 29]]),
+    ([[1, 1]], True, False, (2, 2), [[28, 29], [34, 35]]),
+    ([[0.5, 0.5]], False, True, (2, 3), [[21, 22, 23], [27, 28, 29]]),
+    ([[0.1, 0.2]], True, True, (2, 2), [[14, 15], [20, 21]]),
+    ([[0.5, -0.5]], True, True, (3, 3), [[18, 19, 20], [24, 25, 26], [30, 31, 32]]),
+    ([[-1, 2]], False, False, (2, 3), [[0, 0, 0], [2, 3, 4]]),
+]
+
+
+@pytest.mark.parametrize("offsets,centered,normalized,size,want", GLIMPSES)
+def test_extract_glimpse_matches_tensorflow(offsets, centered, normalized, size, want):
+    image = np.arange(36, dtype=np.float32).reshape(1, 6, 6, 1)
+    out = tf.image.extract_glimpse(image, size=size, offsets=offsets, centered=centered, normalized=normalized,
+                                   noise="zero")
+    assert out.numpy()[0, ..., 0].tolist() == want

@@ -338,3 +338,37 @@ def extract_patches(xp, images, ksizes=(1, 1, 1, 1), strides=(1, 1, 1, 1), rates
         for j in range(kw):
             rows.append(images[:, i * rh: i * rh + (oh - 1) * sh + 1: sh, j * rw: j * rw + (ow - 1) * sw + 1: sw, :])
     return xp.concatenate(rows, axis=-1) if rows else images
+
+
+def extract_glimpse(xp, images, offsets, size=(1, 1), centered=True, normalized=True, uniform_noise=True,
+                    noise="uniform"):
+    """``ExtractGlimpseV2``: a ``size`` window of each image at its offset (``y, x``: the window's
+    top-left corner, from the image's centre when ``centered``, in [0, 1] of the image when
+    ``normalized`` — both: [-1, 1], the window's centre); where it leaves the image, noise
+    (``"zero"``: zeros; uniform or Gaussian noise of the image's range, unseeded as TensorFlow's)."""
+    batch, h, w, c = images.shape
+    gh, gw = int(size[0]), int(size[1])
+    out = xp.zeros((batch, gh, gw, c), xp.float32)
+    host = np.asarray(offsets if xp is np else xp.asnumpy(offsets), np.float32)
+    for b in range(batch):
+        y, x = float(host[b][0]), float(host[b][1])
+        if normalized and centered:  # the offset is the window's centre
+            y, x = (y + 1) / 2 * h - gh / 2.0, (x + 1) / 2 * w - gw / 2.0
+        elif normalized:
+            y, x = y * h, x * w
+        elif centered:
+            y, x = y + h / 2.0, x + w / 2.0
+        top, left = int(y), int(x)
+        image = images[b].astype(xp.float32)
+        if noise == "zero":
+            fill = xp.zeros((gh, gw, c), xp.float32)
+        elif noise == "gaussian" or not uniform_noise:
+            fill = xp.asarray(np.random.standard_normal((gh, gw, c)).astype(np.float32))
+        else:
+            lo, hi = float(image.min()), float(image.max())
+            fill = xp.asarray(np.random.uniform(lo, hi, (gh, gw, c)).astype(np.float32))
+        rows, cols = np.arange(top, top + gh), np.arange(left, left + gw)
+        inside = ((rows >= 0) & (rows < h))[:, None] & ((cols >= 0) & (cols < w))[None, :]
+        window = image[np.clip(rows, 0, h - 1)][:, np.clip(cols, 0, w - 1)]
+        out[b] = xp.where(xp.asarray(inside)[:, :, None], window, fill)
+    return out

@@ -613,3 +613,16 @@ def sobel_edges(image):
     planes = _f("reshape")(_f("transpose")(padded, [0, 3, 1, 2]), [b * c, h + 2, w + 2, 1])
     out = _f("nn.conv2d")(planes, _f("constant")(kernels, image.dtype), [1, 1, 1, 1], "VALID")
     return _f("transpose")(_f("reshape")(out, [b, c, h, w, 2]), [0, 2, 3, 1, 4])
+
+
+op("ExtractGlimpseV2", k.extract_glimpse, {CPU: ("float32",)}, devices=(CPU,), mixed_dtypes=True,
+   host_args={"size": "size"})
+
+
+@public("image.extract_glimpse")
+def extract_glimpse(input, size, offsets, centered=True, normalized=True, noise="uniform", name=None):  # noqa: A002
+    size = tuple(int(s) for s in host_arg(size))
+    attrs = {"size": size, "centered": bool(centered), "normalized": bool(normalized), "uniform_noise": True,
+             "noise": noise}
+    return execute("ExtractGlimpseV2", (_f("cast")(input, dtypes.float32), _f("cast")(offsets, dtypes.float32)),
+                   attrs, name=name)
