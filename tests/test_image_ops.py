@@ -129,3 +129,17 @@ def test_extract_glimpse_matches_tensorflow(offsets, centered, normalized, size,
     out = tf.image.extract_glimpse(image, size=size, offsets=offsets, centered=centered, normalized=normalized,
                                    noise="zero")
     assert out.numpy()[0, ..., 0].tolist() == want
+
+
+def test_ssim_and_multiscale_ssim_match_tensorflow():
+    rng = np.random.RandomState(0)
+    a = rng.uniform(0, 1, (2, 32, 32, 3)).astype(np.float32)
+    b = np.clip(a + rng.normal(0, 0.1, a.shape), 0, 1).astype(np.float32)
+    # TensorFlow 2.21's values for these images
+    np.testing.assert_allclose(tf.image.ssim(a, b, 1.0).numpy(), [0.9513027667999268, 0.9411290287971497], rtol=1e-5)
+    u, v = (a * 255).astype(np.uint8), (b * 255).astype(np.uint8)
+    np.testing.assert_allclose(tf.image.ssim(u, v, 255, filter_size=7).numpy(), [0.9499947428703308, 0.9430941939353943],
+                               rtol=1e-5)
+    big_a = a[:1].repeat(6, 1).repeat(6, 2)[:, :180, :180, :1]
+    big_b = b[:1].repeat(6, 1).repeat(6, 2)[:, :180, :180, :1]
+    np.testing.assert_allclose(tf.image.ssim_multiscale(big_a, big_b, 1.0).numpy(), [0.9431090950965881], rtol=1e-5)

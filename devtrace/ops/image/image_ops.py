@@ -600,19 +600,28 @@ def extract_patches(images, sizes, strides, rates, padding, name=None):
     return execute("ExtractImagePatches", (as_tensor(images),), attrs, name=name)
 
 
+def _depthwise(x, kernel):
+    """Each channel of ``x`` (``[..., H, W, C]``) convolved ('VALID') with one 2-D ``kernel``: what
+    TensorFlow's ``depthwise_conv2d`` computes with the kernel tiled over the channels; devtrace (no
+    depthwise convolution yet) runs a ``Conv2D`` over the channels moved into the batch. ``kernel``:
+    ``[kh, kw, 1, n]``, ``n`` outputs a channel (the last axis when ``n > 1``)."""
+    shape = x.shape.as_list()
+    h, w, c = shape[-3:]
+    kh, kw, _, n = kernel.shape
+    planes = _f("reshape")(_f("transpose")(_f("reshape")(x, [-1, h, w, c]), [0, 3, 1, 2]), [-1, h, w, 1])
+    out = _f("nn.conv2d")(planes, _f("constant")(kernel, x.dtype), [1, 1, 1, 1], "VALID")
+    oh, ow = h - kh + 1, w - kw + 1
+    out = _f("transpose")(_f("reshape")(out, [-1, c, oh, ow, n]), [0, 2, 3, 1, 4])
+    return _f("reshape")(out, shape[:-3] + [oh, ow, c] + ([n] if n > 1 else []))
+
+
 @public("image.sobel_edges")
 def sobel_edges(image):
-    """The Sobel filters' responses, ``[..., 2]`` (y then x): TensorFlow reflect-pads and runs a
-    depthwise convolution; devtrace (no depthwise convolution yet) runs the same filters as a
-    ``Conv2D`` over the channels moved into the batch."""
+    """The Sobel filters' responses, ``[..., 2]`` (y then x), of the reflect-padded image."""
     image = as_tensor(image)
-    b, h, w, c = image.shape.as_list()
     kernels = np.transpose(np.array([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]]),
                            (1, 2, 0))[:, :, None, :]
-    padded = _f("pad")(image, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
-    planes = _f("reshape")(_f("transpose")(padded, [0, 3, 1, 2]), [b * c, h + 2, w + 2, 1])
-    out = _f("nn.conv2d")(planes, _f("constant")(kernels, image.dtype), [1, 1, 1, 1], "VALID")
-    return _f("transpose")(_f("reshape")(out, [b, c, h, w, 2]), [0, 2, 3, 1, 4])
+    return _depthwise(_f("pad")(image, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT"), kernels)
 
 
 op("ExtractGlimpseV2", k.extract_glimpse, {CPU: ("float32",)}, devices=(CPU,), mixed_dtypes=True,
@@ -626,3 +635,81 @@ def extract_glimpse(input, size, offsets, centered=True, normalized=True, noise=
              "noise": noise}
     return execute("ExtractGlimpseV2", (_f("cast")(input, dtypes.float32), _f("cast")(offsets, dtypes.float32)),
                    attrs, name=name)
+
+
+def _gaussian(size, sigma):
+    coords = np.arange(size, dtype=np.float32) - np.float32(size - 1) / 2
+    g = np.square(coords) * np.float32(-0.5 / sigma ** 2)
+    g = (g[None, :] + g[:, None]).reshape(-1)
+    g = np.exp(g - g.max())
+    return (g / g.sum()).astype(np.float32).reshape(size, size, 1, 1)
+
+
+def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2, index_map=False):
+    for img in (img1, img2):
+        if min(img.shape.as_list()[-3:-1]) < filter_size:
+            raise ValueError(f"Image {img.shape} is smaller than the filter ({filter_size}).")
+    kernel = _gaussian(int(filter_size), float(filter_sigma))
+
+    def reducer(x):
+        return _depthwise(x, kernel)
+
+    mul, add, sub, div, square = _f("multiply"), _f("add"), _f("subtract"), _f("divide"), _f("square")
+    c1 = square(mul(k1, max_val))
+    c2 = square(mul(k2, max_val))
+    mean0, mean1 = reducer(img1), reducer(img2)
+    num0 = mul(mul(mean0, mean1), 2.0)
+    den0 = add(square(mean0), square(mean1))
+    luminance = div(add(num0, c1), add(den0, c1))
+    num1 = mul(reducer(mul(img1, img2)), 2.0)
+    den1 = reducer(add(square(img1), square(img2)))
+    cs = div(add(sub(num1, num0), c2), add(sub(den1, den0), c2))
+    if index_map:
+        return mul(luminance, cs), cs
+    return _f("reduce_mean")(mul(luminance, cs), [-3, -2]), _f("reduce_mean")(cs, [-3, -2])
+
+
+def _ssim_inputs(img1, img2, max_val):
+    img1, img2 = as_tensor(img1), as_tensor(img2)
+    if img1.shape.as_list()[-3:] != img2.shape.as_list()[-3:]:
+        raise ValueError(f"Shapes {img1.shape} and {img2.shape} are incompatible.")
+    max_val = convert_image_dtype(_f("cast")(max_val, img1.dtype), dtypes.float32)
+    return convert_image_dtype(img1, dtypes.float32), convert_image_dtype(img2, dtypes.float32), max_val
+
+
+@public("image.ssim")
+def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03, return_index_map=False):
+    img1, img2, max_val = _ssim_inputs(img1, img2, max_val)
+    per_channel, _ = _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2, return_index_map)
+    return _f("reduce_mean")(per_channel, [-1])
+
+
+_MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
+
+
+@public("image.ssim_multiscale")
+def ssim_multiscale(img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_size=11, filter_sigma=1.5, k1=0.01,
+                    k2=0.03):
+    """Multiscale SSIM: per-channel SSIM at the finest scale times the contrast-structure terms of the
+    coarser ones (each a 2x2 average pool, odd edges padded symmetrically), weighted by ``power_factors``."""
+    img1, img2, max_val = _ssim_inputs(img1, img2, max_val)
+    images = [img1, img2]
+    mcs = []
+    for k in range(len(power_factors)):
+        if k > 0:
+            pooled = []
+            for img in images:
+                h, w = img.shape.as_list()[-3:-1]
+                pads = [[0, 0]] * (img.shape.rank - 3) + [[0, h % 2], [0, w % 2], [0, 0]]
+                img = _f("pad")(img, pads, mode="SYMMETRIC")
+                shape = img.shape.as_list()
+                flat = _f("reshape")(img, [-1] + shape[-3:])
+                out = _f("nn.avg_pool2d")(flat, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+                pooled.append(_f("reshape")(out, shape[:-3] + out.shape.as_list()[1:]))
+            images = pooled
+        value, cs = _ssim_per_channel(images[0], images[1], max_val, filter_size, filter_sigma, k1, k2)
+        mcs.append(_f("nn.relu")(cs))
+    mcs[-1] = _f("nn.relu")(value)
+    stacked = _f("stack")(mcs, axis=-1)
+    product = _f("reduce_prod")(_f("pow")(stacked, _f("constant")(list(power_factors), dtypes.float32)), [-1])
+    return _f("reduce_mean")(product, [-1])
