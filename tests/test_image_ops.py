@@ -143,3 +143,18 @@ def test_ssim_and_multiscale_ssim_match_tensorflow():
     big_a = a[:1].repeat(6, 1).repeat(6, 2)[:, :180, :180, :1]
     big_b = b[:1].repeat(6, 1).repeat(6, 2)[:, :180, :180, :1]
     np.testing.assert_allclose(tf.image.ssim_multiscale(big_a, big_b, 1.0).numpy(), [0.9431090950965881], rtol=1e-5)
+
+
+def test_non_max_suppression_variants_match_tensorflow():
+    boxes = np.array(OPS["nms_boxes"], np.float32)
+    scores = np.array(OPS["nms_scores"], np.float32)
+    # TensorFlow 2.21's results
+    indices, kept_scores = tf.image.non_max_suppression_with_scores(boxes, scores, 5, 0.5)
+    assert indices.numpy().tolist() == [3, 0, 5]
+    np.testing.assert_array_equal(kept_scores.numpy(), scores[[3, 0, 5]])
+    indices, count = tf.image.non_max_suppression_padded(boxes, scores, 5, 0.5, pad_to_max_output_size=True)
+    assert indices.numpy().tolist() == [3, 0, 5, 0, 0] and int(count) == 3
+    overlaps = np.array([[1, 0.6, 0.1], [0.6, 1, 0.2], [0.1, 0.2, 1]], np.float32)
+    assert tf.image.non_max_suppression_overlaps(overlaps, [0.5, 0.9, 0.7], 3, 0.5).numpy().tolist() == [1, 2]
+    with pytest.raises(NotImplementedError, match="soft_nms_sigma"):
+        tf.image.non_max_suppression_with_scores(boxes, scores, 5, soft_nms_sigma=0.5)

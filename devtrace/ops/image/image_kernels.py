@@ -294,29 +294,63 @@ def crop_and_resize(xp, image, boxes, box_index, crop_size=(1, 1), method="bilin
     return xp.stack(out).astype(xp.float32)
 
 
-def non_max_suppression(xp, boxes, scores, max_output_size=0, iou_threshold=0.5, score_threshold=float("-inf")):
-    """``NonMaxSuppressionV3``: greedily the highest-scoring boxes whose IoU with every box kept
-    before is at most ``iou_threshold`` (boxes' corners in either order), at most ``max_output_size``."""
-    boxes = np.asarray(boxes if xp is np else xp.asnumpy(boxes), np.float64)
-    scores = np.asarray(scores if xp is np else xp.asnumpy(scores), np.float64)
-    y_lo, y_hi = np.minimum(boxes[:, 0], boxes[:, 2]), np.maximum(boxes[:, 0], boxes[:, 2])
-    x_lo, x_hi = np.minimum(boxes[:, 1], boxes[:, 3]), np.maximum(boxes[:, 1], boxes[:, 3])
-    area = (y_hi - y_lo) * (x_hi - x_lo)
+def _greedy(scores, overlap, max_output_size, threshold, score_threshold):
+    """The indices greedily kept, best score first (ties: lower index), each overlapping every box
+    kept before it by at most ``threshold``."""
     order = sorted((i for i in range(len(scores)) if scores[i] > score_threshold), key=lambda i: (-scores[i], i))
     kept = []
     for i in order:
         if len(kept) >= int(max_output_size):
             break
-        ok = True
-        for j in kept:
-            inter = max(0.0, min(y_hi[i], y_hi[j]) - max(y_lo[i], y_lo[j])) * max(
-                0.0, min(x_hi[i], x_hi[j]) - max(x_lo[i], x_lo[j]))
-            union = area[i] + area[j] - inter
-            if union > 0 and inter / union > iou_threshold:
-                ok = False
-                break
-        if ok:
+        if all(overlap(i, j) <= threshold for j in kept):
             kept.append(i)
+    return kept
+
+
+def _iou(boxes):
+    boxes = np.asarray(boxes, np.float64)
+    y_lo, y_hi = np.minimum(boxes[:, 0], boxes[:, 2]), np.maximum(boxes[:, 0], boxes[:, 2])
+    x_lo, x_hi = np.minimum(boxes[:, 1], boxes[:, 3]), np.maximum(boxes[:, 1], boxes[:, 3])
+    area = (y_hi - y_lo) * (x_hi - x_lo)
+
+    def iou(i, j):
+        inter = max(0.0, min(y_hi[i], y_hi[j]) - max(y_lo[i], y_lo[j])) * max(
+            0.0, min(x_hi[i], x_hi[j]) - max(x_lo[i], x_lo[j]))
+        union = area[i] + area[j] - inter
+        return inter / union if union > 0 else 0.0
+    return iou
+
+
+def _host(xp, array):
+    return np.asarray(array if xp is np else xp.asnumpy(array), np.float64)
+
+
+def non_max_suppression(xp, boxes, scores, max_output_size=0, iou_threshold=0.5, score_threshold=float("-inf")):
+    """``NonMaxSuppressionV3``: greedily the highest-scoring boxes whose IoU with every box kept
+    before is at most ``iou_threshold`` (boxes' corners in either order), at most ``max_output_size``."""
+    kept = _greedy(_host(xp, scores), _iou(_host(xp, boxes)), max_output_size, iou_threshold, score_threshold)
+    return xp.asarray(np.array(kept, np.int32))
+
+
+def non_max_suppression_scores(xp, boxes, scores, max_output_size=0, iou_threshold=0.5,
+                               score_threshold=float("-inf"), pad_to_max_output_size=False):
+    """``NonMaxSuppressionV5`` without soft-NMS: the kept indices, their scores and how many."""
+    host_scores = _host(xp, scores)
+    kept = _greedy(host_scores, _iou(_host(xp, boxes)), max_output_size, iou_threshold, score_threshold)
+    count = len(kept)
+    indices = np.array(kept, np.int32)
+    values = host_scores[indices].astype(np.asarray(scores).dtype if xp is np else scores.dtype)
+    if pad_to_max_output_size:
+        indices = np.pad(indices, (0, int(max_output_size) - count))
+        values = np.pad(values, (0, int(max_output_size) - count))
+    return xp.asarray(indices), xp.asarray(values), xp.asarray(np.int32(count))
+
+
+def non_max_suppression_overlaps(xp, overlaps, scores, max_output_size=0, overlap_threshold=0.5,
+                                 score_threshold=float("-inf")):
+    """``NonMaxSuppressionWithOverlaps``: as V3, the overlaps given."""
+    table = _host(xp, overlaps)
+    kept = _greedy(_host(xp, scores), lambda i, j: table[i, j], max_output_size, overlap_threshold, score_threshold)
     return xp.asarray(np.array(kept, np.int32))
 
 

@@ -713,3 +713,59 @@ def ssim_multiscale(img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_s
     stacked = _f("stack")(mcs, axis=-1)
     product = _f("reduce_prod")(_f("pow")(stacked, _f("constant")(list(power_factors), dtypes.float32)), [-1])
     return _f("reduce_mean")(product, [-1])
+
+
+_NMS_HOST = {"max_output_size": "max_output_size", "iou_threshold": "iou_threshold",
+             "score_threshold": "score_threshold"}
+
+
+def _nms_shape(name, shapes, attrs, dtype):
+    return ((dtypes.int32, (None,)), (dtype, (None,)), (dtypes.int32, ()))
+
+
+op("NonMaxSuppressionV5", k.non_max_suppression_scores, {CPU: ("float16", "float32")}, devices=(CPU,),
+   host_args=_NMS_HOST, multi=True, shape=_nms_shape)
+op("NonMaxSuppressionWithOverlaps", k.non_max_suppression_overlaps, {CPU: ("float32",)}, devices=(CPU,),
+   host_args={"max_output_size": "max_output_size", "overlap_threshold": "overlap_threshold",
+              "score_threshold": "score_threshold"})
+
+
+def _nms_attrs(max_output_size, threshold, score_threshold, key="iou_threshold"):
+    return {"max_output_size": int(host_arg(max_output_size)), key: float(host_arg(threshold, dtypes.float32)),
+            "score_threshold": float(host_arg(score_threshold, dtypes.float32))}
+
+
+@public("image.non_max_suppression_with_scores")
+def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,
+                                    score_threshold=float("-inf"), soft_nms_sigma=0.0, name=None):
+    if float(soft_nms_sigma) != 0.0:
+        raise NotImplementedError("devtrace does not implement tf.image.non_max_suppression_with_scores's "
+                                  "soft_nms_sigma yet")
+    boxes = as_tensor(boxes)
+    attrs = dict(_nms_attrs(max_output_size, iou_threshold, score_threshold), pad_to_max_output_size=False)
+    indices, values, _ = execute("NonMaxSuppressionV5", (boxes, _f("cast")(scores, boxes.dtype)), attrs, name=name)
+    return indices, values
+
+
+@public("image.non_max_suppression_padded")
+def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=float("-inf"),
+                               pad_to_max_output_size=False, name=None, sorted_input=False,
+                               canonicalized_coordinates=False, tile_size=512):
+    """Unbatched boxes: ``NonMaxSuppressionV5``'s kept indices (padded with 0 to ``max_output_size``
+    when asked) and how many."""
+    boxes = as_tensor(boxes)
+    if boxes.shape.rank != 2:
+        raise NotImplementedError("devtrace does not implement tf.image.non_max_suppression_padded of batched "
+                                  "boxes yet")
+    attrs = dict(_nms_attrs(max_output_size, iou_threshold, score_threshold),
+                 pad_to_max_output_size=bool(pad_to_max_output_size))
+    indices, _, count = execute("NonMaxSuppressionV5", (boxes, _f("cast")(scores, boxes.dtype)), attrs, name=name)
+    return indices, count
+
+
+@public("image.non_max_suppression_overlaps")
+def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_threshold=0.5,
+                                 score_threshold=float("-inf"), name=None):
+    attrs = _nms_attrs(max_output_size, overlap_threshold, score_threshold, "overlap_threshold")
+    return execute("NonMaxSuppressionWithOverlaps", (as_tensor(overlaps), _f("cast")(scores, dtypes.float32)), attrs,
+                   name=name)
