@@ -158,3 +158,21 @@ def test_non_max_suppression_variants_match_tensorflow():
     assert tf.image.non_max_suppression_overlaps(overlaps, [0.5, 0.9, 0.7], 3, 0.5).numpy().tolist() == [1, 2]
     with pytest.raises(NotImplementedError, match="soft_nms_sigma"):
         tf.image.non_max_suppression_with_scores(boxes, scores, 5, soft_nms_sigma=0.5)
+
+
+def test_image_ops_inside_a_function_build_tensorflows_nodes_and_values():
+    x = tf.constant(np.arange(2 * 4 * 4 * 3, dtype=np.float32).reshape(2, 4, 4, 3) / 96)
+
+    @tf.function
+    def f(x):
+        return (tf.image.resize(x, [3, 5]), tf.image.flip_left_right(x), tf.image.adjust_contrast(x, 2.0),
+                tf.image.rgb_to_hsv(x), tf.image.resize(x, [2, 2], method="area"))
+
+    got = f(x)
+    want = (tf.image.resize(x, [3, 5]), tf.image.flip_left_right(x), tf.image.adjust_contrast(x, 2.0),
+            tf.image.rgb_to_hsv(x), tf.image.resize(x, [2, 2], method="area"))
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    types = [node.type for node in f.get_concrete_function(x).graph.get_operations()]
+    assert [n for n in types if n not in ("Placeholder", "Const", "Identity")] == [
+        "ResizeBilinear", "ReverseV2", "AdjustContrastv2", "RGBToHSV", "ResizeArea"]

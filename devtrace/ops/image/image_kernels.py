@@ -75,21 +75,20 @@ def resize_bicubic(xp, images, size=(1, 1), align_corners=False, half_pixel_cent
     _, h, w, _ = images.shape
     x = images.astype(xp.float64)
 
-    def matrix(out_size, in_size):
-        src = (_half_pixel_source(xp, out_size, in_size) if half_pixel_centers
-               else _legacy_source(xp, out_size, in_size, align_corners)).astype(xp.float64)
-        floor = xp.floor(src)
-        t = xp.rint((src - floor) * 1024) / 1024  # TensorFlow reads the weights from a 1024-entry table
-        weights = _cubic_weights(xp, t, -0.5 if half_pixel_centers else -0.75)
-        taps = floor.astype(xp.int64)[:, None] + xp.arange(-1, 3)[None, :]
+    def matrix(out_size, in_size):  # the interpolation weights, built on the host
+        src = (_half_pixel_source(np, out_size, in_size) if half_pixel_centers
+               else _legacy_source(np, out_size, in_size, align_corners)).astype(np.float64)
+        floor = np.floor(src)
+        t = np.rint((src - floor) * 1024) / 1024  # TensorFlow reads the weights from a 1024-entry table
+        weights = _cubic_weights(np, t, -0.5 if half_pixel_centers else -0.75)
+        taps = floor.astype(np.int64)[:, None] + np.arange(-1, 3)[None, :]
         inside = (taps >= 0) & (taps < in_size)
         if half_pixel_centers:
-            weights = xp.where(inside, weights, 0.0)
+            weights = np.where(inside, weights, 0.0)
             weights = weights / weights.sum(axis=1, keepdims=True)
-        m = xp.zeros((out_size, in_size))
-        rows = xp.repeat(xp.arange(out_size), 4)
-        xp.add.at(m, (rows, xp.clip(taps, 0, in_size - 1).ravel()), weights.ravel())
-        return m
+        m = np.zeros((out_size, in_size))
+        np.add.at(m, (np.repeat(np.arange(out_size), 4), np.clip(taps, 0, in_size - 1).ravel()), weights.ravel())
+        return xp.asarray(m)
 
     out = xp.einsum("oh,bhwc->bowc", matrix(int(size[0]), h), x)
     return xp.einsum("pw,bowc->bopc", matrix(int(size[1]), w), out).astype(xp.float32)
@@ -264,7 +263,7 @@ def crop_and_resize(xp, image, boxes, box_index, crop_size=(1, 1), method="bilin
     crop_h, crop_w = int(crop_size[0]), int(crop_size[1])
     x = image.astype(xp.float32)
     out = []
-    for box, b in zip(boxes.astype(xp.float32), box_index):
+    for box, b in zip(_host(xp, boxes).astype(np.float32), _host(xp, box_index).astype(np.int64)):
         y1, x1, y2, x2 = (float(v) for v in box)
 
         def axis(n, lo, hi, size):
@@ -403,6 +402,6 @@ def extract_glimpse(xp, images, offsets, size=(1, 1), centered=True, normalized=
             fill = xp.asarray(np.random.uniform(lo, hi, (gh, gw, c)).astype(np.float32))
         rows, cols = np.arange(top, top + gh), np.arange(left, left + gw)
         inside = ((rows >= 0) & (rows < h))[:, None] & ((cols >= 0) & (cols < w))[None, :]
-        window = image[np.clip(rows, 0, h - 1)][:, np.clip(cols, 0, w - 1)]
+        window = image[xp.asarray(np.clip(rows, 0, h - 1))][:, xp.asarray(np.clip(cols, 0, w - 1))]
         out[b] = xp.where(xp.asarray(inside)[:, :, None], window, fill)
     return out
