@@ -114,7 +114,8 @@ def resize_area(xp, images, size=(1, 1), align_corners=False):
 def _lanczos(radius):
     def kernel(x):
         x = np.abs(x)
-        out = np.where(x > 1e-3, radius * np.sin(np.pi * x) * np.sin(np.pi * x / radius) / np.maximum(np.pi ** 2 * x * x, 1e-30), 1.0)
+        sinc = radius * np.sin(np.pi * x) * np.sin(np.pi * x / radius) / np.maximum(np.pi ** 2 * x * x, 1e-30)
+        out = np.where(x > 1e-3, sinc, 1.0)
         return np.where(x > radius, 0.0, out)
     return kernel, float(radius)
 
@@ -156,7 +157,8 @@ def scale_and_translate(xp, images, size=(1, 1), scale=(1.0, 1.0), translation=(
         weights = fn((taps - sample[:, None]) / kscale)
         weights = np.where(np.abs(taps - sample[:, None]) <= span, weights, 0.0)
         total = weights.sum(axis=1, keepdims=True)
-        weights = np.where(np.abs(total) > 1000 * np.finfo(np.float32).tiny, weights / np.where(total == 0, 1, total), 0.0)
+        normalised = weights / np.where(total == 0, 1, total)
+        weights = np.where(np.abs(total) > 1000 * np.finfo(np.float32).tiny, normalised, 0.0)
         outside = (sample < 0) | (sample > in_size)
         weights[outside] = 0.0
         return xp.asarray(weights.astype(np.float32))
