@@ -42,7 +42,7 @@ def _same_dtype(name, shapes, attrs, dtype):
 op("ResizeBilinear", k.resize_bilinear, {CPU: _REAL, GPU: _REAL}, shape=_float_out, host_args={"size": "size"},
    mixed_dtypes=True)
 op("ResizeNearestNeighbor", k.resize_nearest, {CPU: _REAL, GPU: _REAL}, shape=_same_dtype, host_args={"size": "size"})
-op("ResizeBicubic", k.resize_bicubic, {CPU: _REAL, GPU: _REAL}, shape=_float_out, host_args={"size": "size"})
+op("ResizeBicubic", k.resize_bicubic, {CPU: _REAL}, devices=(CPU,), shape=_float_out, host_args={"size": "size"})
 op("ResizeArea", k.resize_area, {CPU: _REAL}, devices=(CPU,), shape=_float_out, host_args={"size": "size"})
 op("ScaleAndTranslate", k.scale_and_translate, {CPU: _REAL}, devices=(CPU,), shape=_float_out,
    host_args={"size": "size", "scale": "scale", "translation": "translation"})
@@ -567,7 +567,7 @@ def _crop_shape(name, shapes, attrs, dtype):
 
 op("CropAndResize", k.crop_and_resize, {CPU: _REAL, GPU: _REAL}, shape=_crop_shape, mixed_dtypes=True,
    host_args={"crop_size": "crop_size"})
-op("NonMaxSuppressionV3", k.non_max_suppression, {CPU: ("float16", "float32")}, devices=(CPU,),
+op("NonMaxSuppressionV3", k.non_max_suppression, {CPU: ("float16", "float32"), GPU: ("float32",)},
    host_args={"max_output_size": "max_output_size", "iou_threshold": "iou_threshold",
               "score_threshold": "score_threshold"})
 op("ExtractImagePatches", k.extract_patches, None)
