@@ -39,6 +39,7 @@ LAZY.update({
     "random": ("devtrace.api.namespaces", "random"),
     "strings": ("devtrace.api.namespaces", "strings"),
     "signal": ("devtrace.api.namespaces", "signal"),
+    "image": ("devtrace.api.namespaces", "image"),
     "experimental": ("devtrace.api.namespaces", "experimental"),
     "math": ("devtrace.api.namespaces", "math"),
     "linalg": ("devtrace.api.namespaces", "linalg"),

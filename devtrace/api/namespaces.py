@@ -24,6 +24,7 @@ debugging = namespace("debugging", set_log_device_placement=scopes.set_log_devic
                       get_log_device_placement=scopes.get_log_device_placement)
 random = namespace("random", experimental=namespace("random.experimental"))
 signal = namespace("signal")
+image = namespace("image")
 # tf.experimental: the narrow dtypes and tf.experimental.numpy (the NumPy API on tensors)
 experimental = namespace("experimental", numpy=Namespace(
                              _prefix="experimental.numpy", **_tnp.FUNCTIONS,

@@ -4,7 +4,7 @@ functions that run them (``devtrace.add``, ``devtrace.random.uniform``), collect
 
 Importing this package declares every op. Modules are named as TensorFlow's are, in a subpackage per
 family (``array``, ``math``, ``random``, ``nn``, ``linalg``, ``sparse``, ``ragged``, ``strings``,
-``signal``, ``control_flow``); the op contract (``declare``, ``custom``, ``shapes``) and the few ops of
+``signal``, ``image``, ``control_flow``); the op contract (``declare``, ``custom``, ``shapes``) and the few ops of
 no family (variables, checks) sit here.
 """
 
@@ -44,6 +44,7 @@ from .declare import API
 from .math import cast_ops, complex_ops  # noqa: F401
 from .signal import fft_ops  # noqa: F401
 from .signal import signal_more  # noqa: F401
+from .image import codec_ops, image_ops  # noqa: F401
 from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
 from .nn import nn_dropout  # noqa: F401 (tf.nn.experimental's dropouts)
 from .nn import nn_more  # noqa: F401

@@ -25,10 +25,10 @@ class Sample(NamedTuple):
 
 
 def samples():
-    from . import arrays, math, more, nn, random
+    from . import arrays, image, math, more, nn, random
 
     out = []
-    for module in (math, arrays, nn, random, more):
+    for module in (math, arrays, nn, random, more, image):
         out.extend(module.SAMPLES)
     return out
 
