@@ -5,7 +5,7 @@ declarations' public names."""
 from __future__ import annotations
 
 from ..platform import gfile as _gfile
-from ..ops.io import tfrecord as _tfrecord
+from ..ops.io import parsing_ops as _parsing, tfrecord as _tfrecord
 from ..util.namespace import Namespace
 from ..ops import API
 from ..runtime import dtypes as _dtypes
@@ -35,7 +35,9 @@ ragged = namespace("ragged")
 sparse = namespace("sparse")
 bitwise = namespace("bitwise")
 io = namespace("io", gfile=_gfile.namespace, TFRecordWriter=_tfrecord.TFRecordWriter,
-               TFRecordOptions=_tfrecord.TFRecordOptions)
+               TFRecordOptions=_tfrecord.TFRecordOptions, TFRecordCompressionType=_tfrecord.TFRecordCompressionType,
+               FixedLenFeature=_parsing.FixedLenFeature, FixedLenSequenceFeature=_parsing.FixedLenSequenceFeature,
+               VarLenFeature=_parsing.VarLenFeature, RaggedFeature=_parsing.RaggedFeature)
 raw_ops = namespace("raw_ops")  # none of TensorFlow's raw op functions yet: each says so
 # tf.version: the TensorFlow release devtrace's API follows (2.21's values, as that build reports them)
 version = Namespace(_prefix="version", VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",

@@ -50,3 +50,4 @@ from .random import random_grad  # noqa: F401
 from .math import segment_grad  # noqa: F401
 
 __all__ = ["API"]
+from .io import io_ops, parsing_ops  # noqa: F401 (tf.io's ops: files, bytes, tf.train.Example)
