@@ -66,7 +66,7 @@ def _serialize_tensor(xp, x, dtype_name="float32"):
     if dtype == dtypes.string:
         out += b"".join(wire.delimited(8, v if isinstance(v, bytes) else str(v).encode())
                         for v in array.reshape(-1).tolist())
-    else:
+    elif array.size:  # proto3: an empty tensor_content is not written
         out += wire.delimited(4, np.ascontiguousarray(array, dtype.np).astype(np.dtype(dtype.np).newbyteorder("<"))
                               .tobytes())
     return np.asarray(out, dtype=object)
