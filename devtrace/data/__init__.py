@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from . import _sparse as data_sparse, _windows as data_windows, experimental as data_experimental, readers
+from . import _sparse as data_sparse, _windows as data_windows, experimental as data_experimental, readers, saving
 from ._sparse import HostSparse
 from .optional import Optional
 from .options import Options
@@ -444,6 +444,30 @@ class Dataset(Transforms):
     def cache(self, filename="", name=None):
         return Dataset(self._source, self._spec, self._cardinality, "CacheDataset")
 
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        if shard_func is not None or checkpoint_args is not None:
+            raise NotImplementedError("devtrace does not implement tf.data.Dataset.save's shard_func and "
+                                      "checkpoint_args yet")
+        saving.save(self._source(), self._spec, flatten, os.fspath(path), compression)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None, wait=False):
+        spec, records = saving.load(os.fspath(path), TensorSpec)
+        spec = element_spec if element_spec is not None else spec
+        leaves = flatten(spec)
+
+        def source():
+            it = records()
+            while True:
+                parts = []
+                for leaf in leaves:
+                    record = next(it, None)
+                    if record is None:
+                        return
+                    parts.append(saving.parse(record, leaf.dtype))
+                yield _pack(spec, parts)
+        return Dataset(source, spec, UNKNOWN, "_LoadDataset")
+
     # -- consuming ----------------------------------------------------------------------------
     def __iter__(self):
         return OwnedIterator(self)
@@ -528,6 +552,10 @@ experimental = Namespace(
     enumerate_dataset=data_experimental.method_apply("enumerate"),
     shuffle_and_repeat=data_experimental.shuffle_and_repeat,
     prefetch_to_device=data_experimental.prefetch_to_device,
+    save=lambda dataset, path, compression=None, shard_func=None, checkpoint_args=None: dataset.save(
+        path, compression, shard_func, checkpoint_args),
+    load=lambda path, element_spec=None, compression=None, reader_func=None: Dataset.load(
+        path, element_spec, compression, reader_func),
     from_list=lambda elements, name=None: Dataset.from_tensor_slices(_listed(elements)))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InvalidArgumentError
 from ..ops.io import tfrecord
 
 
@@ -40,6 +41,11 @@ def fixed_length_source(filenames, record_bytes, header_bytes, footer_bytes, com
             with tfrecord.open_for_reading(name.decode(), compression_type) as f:
                 data = f.read()
             body = data[header_bytes:len(data) - footer_bytes]
+            if len(body) % record_bytes:
+                raise InvalidArgumentError(
+                    f"Excluding the header ({header_bytes} bytes) and footer ({footer_bytes} bytes), input file "
+                    f"\"{name.decode()}\" has body length {len(body)} bytes, which is not an exact multiple of the "
+                    f"record length ({record_bytes} bytes). [Op:IteratorGetNext] name: ")
             for start in range(0, len(body) - record_bytes + 1, record_bytes):
                 yield _scalar(body[start:start + record_bytes])
     return source

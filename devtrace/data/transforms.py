@@ -12,6 +12,7 @@ import itertools
 
 import numpy as np
 
+from ..errors import InvalidArgumentError
 from ..runtime import dtypes
 
 INFINITE, UNKNOWN = -1, -2
@@ -69,9 +70,11 @@ class Transforms:
     def shard(self, num_shards, index, name=None):
         num_shards, index = int(num_shards), int(index)
         if num_shards <= 0:
-            raise ValueError("`num_shards` must be > 0")
+            raise InvalidArgumentError(f"Number of shards must be greater than zero (currently num_shards = "
+                                       f"{num_shards}). [Op:ShardDataset] name: ")
         if not 0 <= index < num_shards:
-            raise ValueError("`index` must be >= 0 and < `num_shards`")
+            raise InvalidArgumentError(f"Index must be between 0 and {num_shards - 1} (currently index = {index})."
+                                       f" [Op:ShardDataset] name: ")
         card = self._cardinality if self._cardinality < 0 else (
             self._cardinality // num_shards + (1 if index < self._cardinality % num_shards else 0))
         return self._new(lambda: itertools.islice(self._source(), index, None, num_shards), self._spec, card,
