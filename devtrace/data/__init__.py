@@ -13,11 +13,12 @@ import os
 
 import numpy as np
 
-from . import _sparse as data_sparse, _windows as data_windows, experimental as data_experimental, readers, saving
+from . import _experimental as data_experimental, _readers as readers, _saving as saving
+from . import _sparse as data_sparse, _windows as data_windows
 from ._sparse import HostSparse
-from .optional import Optional
-from .options import Options
-from .transforms import Transforms
+from ._optional import Optional
+from ._options import Options
+from ._transforms import Transforms
 from ..polymorphic_function.function import TensorSpec
 from ..ops.sparse.sparse_tensor import SparseTensor
 from ..ops.sparse.sparse_ops import SparseTensorSpec
@@ -215,7 +216,7 @@ class Dataset(Transforms):
     def __init__(self, source, spec, cardinality, kind="_TensorSliceDataset"):
         self._source, self._spec, self._cardinality, self._kind = source, spec, cardinality, kind
 
-    # -- what the mixin's transformations build on (data.transforms) ---------------------------
+    # -- what the mixin's transformations build on (data._transforms) --------------------------
     @staticmethod
     def _new(source, spec, cardinality, kind):
         return Dataset(source, spec, cardinality, kind)

@@ -4,7 +4,7 @@ functions that run them (``devtrace.add``, ``devtrace.random.uniform``), collect
 
 Importing this package declares every op. Modules are named as TensorFlow's are, in a subpackage per
 family (``array``, ``math``, ``random``, ``nn``, ``linalg``, ``sparse``, ``ragged``, ``strings``,
-``signal``, ``control_flow``); the op contract (``declare``, ``custom``, ``shapes``) and the few ops of
+``signal``, ``control_flow``, ``io``); the op contract (``declare``, ``custom``, ``shapes``) and the few ops of
 no family (variables, checks) sit here.
 """
 

@@ -223,6 +223,6 @@ class Transforms:
         return out
 
     def options(self):
-        from .options import Options
+        from ._options import Options
 
         return getattr(self, "_options", None) or Options()
