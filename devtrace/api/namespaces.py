@@ -5,6 +5,7 @@ declarations' public names."""
 from __future__ import annotations
 
 from ..platform import gfile as _gfile
+from ..ops.io import parsing_ops as _parsing, tfrecord as _tfrecord
 from ..util.namespace import Namespace
 from ..ops import API
 from ..ops import numpy as _tnp
@@ -37,7 +38,10 @@ nn = namespace("nn", experimental=namespace("nn.experimental"))
 ragged = namespace("ragged")
 sparse = namespace("sparse")
 bitwise = namespace("bitwise")
-io = namespace("io", gfile=_gfile.namespace)
+io = namespace("io", gfile=_gfile.namespace, TFRecordWriter=_tfrecord.TFRecordWriter,
+               TFRecordOptions=_tfrecord.TFRecordOptions, TFRecordCompressionType=_tfrecord.TFRecordCompressionType,
+               FixedLenFeature=_parsing.FixedLenFeature, FixedLenSequenceFeature=_parsing.FixedLenSequenceFeature,
+               VarLenFeature=_parsing.VarLenFeature, RaggedFeature=_parsing.RaggedFeature)
 raw_ops = namespace("raw_ops")  # none of TensorFlow's raw op functions yet: each says so
 # tf.version: the TensorFlow release devtrace's API follows (2.21's values, as that build reports them)
 version = Namespace(_prefix="version", VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",

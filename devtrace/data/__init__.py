@@ -13,8 +13,12 @@ import os
 
 import numpy as np
 
+from . import _experimental as data_experimental, _readers as readers, _saving as saving
 from . import _sparse as data_sparse, _windows as data_windows
 from ._sparse import HostSparse
+from ._optional import Optional
+from ._options import Options
+from ._transforms import Transforms
 from ..polymorphic_function.function import TensorSpec
 from ..ops.sparse.sparse_tensor import SparseTensor
 from ..ops.sparse.sparse_ops import SparseTensorSpec
@@ -25,7 +29,7 @@ from ..runtime.eager.variables import Variable
 from ..runtime.tensor import Tensor
 from ..runtime.tensor_shape import TensorShape
 from ..runtime.values import constant, host_array
-from ..util.namespace import missing
+from ..util.namespace import Namespace, missing
 
 AUTOTUNE = -1
 INFINITE, UNKNOWN = -1, -2
@@ -115,6 +119,8 @@ def _batched(spec, size):
 
 def _unbatched(spec):
     kind = SparseTensorSpec if isinstance(spec, SparseTensorSpec) else TensorSpec
+    if spec.shape.rank is None:
+        return kind(None, spec.dtype)
     return kind(tuple(spec.shape)[1:], spec.dtype)
 
 
@@ -122,9 +128,24 @@ def _along(structure, value) -> list:
     """``value``'s parts that correspond to ``structure``'s leaves (``padded_shapes`` for an element spec)."""
     if isinstance(structure, dict):
         return [part for k in sorted(structure) for part in _along(structure[k], value[k])]
+    if isinstance(structure, tuple) and not isinstance(value, tuple):  # one value for every component
+        return [value] * len(flatten(structure))
     if isinstance(structure, tuple):
         return [part for s, v in zip(structure, value) for part in _along(s, v)]
     return [value]
+
+
+def _shape_list(shape):
+    """A padded shape as a list of sizes (None: unknown); an int is a vector's length."""
+    if shape is None:
+        return None
+    if isinstance(shape, TensorShape):
+        return None if shape.rank is None else list(shape.as_list())
+    if isinstance(shape, (int, np.integer)):
+        return [int(shape)]
+    if isinstance(shape, Tensor):
+        return [int(d) for d in np.asarray(shape.numpy()).reshape(-1)]
+    return [None if d is None else int(d) for d in shape]
 
 
 class DatasetSpec:
@@ -132,6 +153,10 @@ class DatasetSpec:
 
     def __init__(self, element_spec, dataset_shape=()):
         self.element_spec, self._dataset_shape = element_spec, TensorShape(dataset_shape)
+
+    @staticmethod
+    def from_value(value):
+        return DatasetSpec(value.element_spec)
 
     def __repr__(self):
         return f"DatasetSpec({self.element_spec!r}, {self._dataset_shape!r})"
@@ -155,6 +180,19 @@ class OwnedIterator:
         self._count += 1
         return map_structure(_tensor, element)
 
+    def get_next(self):
+        return next(self)
+
+    def get_next_as_optional(self):
+        try:
+            return Optional(next(self), self._dataset.element_spec, True)
+        except StopIteration:
+            return Optional.empty(self._dataset.element_spec)
+
+    @property
+    def element_spec(self):
+        return self._dataset.element_spec
+
     def _trackable_children(self):
         if self._position is None:
             self._position = Variable(self._count, dtype="int64", trainable=False, name="iterator_position")
@@ -172,11 +210,49 @@ def _pack(structure, values):
     return map_structure(lambda _: next(it), structure)
 
 
-class Dataset:
+class Dataset(Transforms):
     """A re-iterable pipeline: ``source()`` yields element structures of host arrays."""
 
     def __init__(self, source, spec, cardinality, kind="_TensorSliceDataset"):
         self._source, self._spec, self._cardinality, self._kind = source, spec, cardinality, kind
+
+    # -- what the mixin's transformations build on (data._transforms) --------------------------
+    @staticmethod
+    def _new(source, spec, cardinality, kind):
+        return Dataset(source, spec, cardinality, kind)
+
+    @staticmethod
+    def _as_tensors(element):
+        return map_structure(_tensor, element)
+
+    @staticmethod
+    def _call(fn, element):
+        args = map_structure(_tensor, element)
+        return fn(*args) if isinstance(args, tuple) else fn(args)
+
+    @staticmethod
+    def _to_host(value):
+        return map_structure(_host, value)
+
+    @staticmethod
+    def _spec_of(element):
+        return map_structure(_spec, element)
+
+    @staticmethod
+    def _rows_of(element):
+        parts = map_structure(_rows, element)
+        return [map_structure(lambda rows, i=i: rows[i], parts) for i in range(len(flatten(parts)[0]))]
+
+    @staticmethod
+    def _stacked(rows):
+        return map_structure(_stack, *rows)
+
+    @staticmethod
+    def _scalar(value):
+        return constant(np.asarray(value, np.int64), dtypes.int64)
+
+    def _map_spec(self, fn):
+        return map_structure(fn, self._spec)
 
     # -- sources ------------------------------------------------------------------------------
     @staticmethod
@@ -185,6 +261,27 @@ class Dataset:
         np_type = dtypes.as_dtype(output_type).np
         return Dataset(lambda: (np.asarray(i, np_type) for i in bounds), TensorSpec((), dtypes.as_dtype(output_type)),
                        len(bounds), "_RangeDataset")
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):  # noqa: A003 (TensorFlow's name)
+        """TensorFlow's stream: each element one uint32 word of Philox at ``(seed, seed2)``; with
+        ``rerandomize_each_iteration`` each pass draws its own two seeds from that stream."""
+        seeds = get_seed(seed)
+        if seeds == (None, None):
+            seeds = tuple(int.from_bytes(os.urandom(8), "little") for _ in range(2))
+        generator = _Words(*seeds)
+
+        def source():
+            words = _Words(generator(), generator()) if rerandomize_each_iteration else _Words(*seeds)
+            while True:
+                yield np.asarray(words(), np.int64)
+        return Dataset(source, TensorSpec((), dtypes.int64), INFINITE, "_RandomDataset")
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=dtypes.int64, name=None):
+        dtype = dtypes.as_dtype(dtype)
+        return Dataset(lambda: (np.asarray(start + k * step, dtype.np) for k in itertools.count()),
+                       TensorSpec((), dtype), INFINITE, "_CounterDataset")
 
     @staticmethod
     def from_tensor_slices(tensors, name=None):
@@ -269,6 +366,7 @@ class Dataset:
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
         specs = flatten(self._spec)
         shapes = _along(self._spec, padded_shapes) if padded_shapes is not None else [None] * len(specs)
+        shapes = [_shape_list(shape) for shape in shapes]
         values = _along(self._spec, padding_values) if padding_values is not None else [None] * len(specs)
 
         def source():
@@ -347,6 +445,30 @@ class Dataset:
     def cache(self, filename="", name=None):
         return Dataset(self._source, self._spec, self._cardinality, "CacheDataset")
 
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        if shard_func is not None or checkpoint_args is not None:
+            raise NotImplementedError("devtrace does not implement tf.data.Dataset.save's shard_func and "
+                                      "checkpoint_args yet")
+        saving.save(self._source(), self._spec, flatten, os.fspath(path), compression)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None, wait=False):
+        spec, records = saving.load(os.fspath(path), TensorSpec)
+        spec = element_spec if element_spec is not None else spec
+        leaves = flatten(spec)
+
+        def source():
+            it = records()
+            while True:
+                parts = []
+                for leaf in leaves:
+                    record = next(it, None)
+                    if record is None:
+                        return
+                    parts.append(saving.parse(record, leaf.dtype))
+                yield _pack(spec, parts)
+        return Dataset(source, spec, UNKNOWN, "_LoadDataset")
+
     # -- consuming ----------------------------------------------------------------------------
     def __iter__(self):
         return OwnedIterator(self)
@@ -356,7 +478,7 @@ class Dataset:
             yield map_structure(lambda a: a[()] if a.ndim == 0 else a, element)
 
     def reduce(self, initial_state, reduce_func, name=None):
-        state = initial_state
+        state = map_structure(lambda v: _tensor(_host(v)), initial_state)
         for element in self:
             state = reduce_func(state, *element) if isinstance(element, tuple) else reduce_func(state, element)
         return state
@@ -379,9 +501,63 @@ class Dataset:
         return f"<{self._kind} element_spec={self._spec}>"
 
 
+class TextLineDataset(Dataset):
+    """``tf.data.TextLineDataset``: the lines of text files, without their line ends."""
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
+        super().__init__(readers.text_line_source(readers.filenames_of(filenames), compression_type),
+                         TensorSpec((), dtypes.string), UNKNOWN, "TextLineDatasetV2")
+
+
+class FixedLengthRecordDataset(Dataset):
+    """``tf.data.FixedLengthRecordDataset``: records of ``record_bytes`` between a header and a footer."""
+
+    def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None, buffer_size=None,
+                 compression_type=None, num_parallel_reads=None, name=None):
+        super().__init__(readers.fixed_length_source(readers.filenames_of(filenames), int(record_bytes),
+                                                     int(header_bytes or 0), int(footer_bytes or 0), compression_type),
+                         TensorSpec((), dtypes.string), UNKNOWN, "FixedLengthRecordDatasetV2")
+
+
+class TFRecordDataset(Dataset):
+    """``tf.data.TFRecordDataset``: the records of TFRecord files, each CRC checked."""
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
+        super().__init__(readers.tfrecord_source(readers.filenames_of(filenames), compression_type),
+                         TensorSpec((), dtypes.string), UNKNOWN, "TFRecordDatasetV2")
+
+
+def _listed(elements):
+    """``from_list``'s elements as ``from_tensor_slices``'s components (ragged lists padded by none:
+    each row its own element)."""
+    first = elements[0]
+    if isinstance(first, tuple):
+        return tuple(_listed([e[k] for e in elements]) for k in range(len(first)))
+    if isinstance(first, dict):
+        return {k: _listed([e[k] for e in elements]) for k in first}
+    return list(elements)
+
+
+INFINITE_CARDINALITY, UNKNOWN_CARDINALITY = INFINITE, UNKNOWN
 DatasetV2 = Dataset
-experimental = type("experimental", (), {"AUTOTUNE": AUTOTUNE, "INFINITE_CARDINALITY": INFINITE,
-                                          "UNKNOWN_CARDINALITY": UNKNOWN})
+Iterator = OwnedIterator
+
+experimental = Namespace(
+    _prefix="data.experimental", AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=INFINITE, UNKNOWN_CARDINALITY=UNKNOWN,
+    Counter=Dataset.counter, Optional=Optional, RandomDataset=Dataset.random,
+    cardinality=data_experimental.cardinality, get_structure=data_experimental.get_structure,
+    assert_cardinality=data_experimental.assert_cardinality,
+    bucket_by_sequence_length=data_experimental.bucket_by_sequence_length,
+    group_by_window=data_experimental.group_by_window, scan=data_experimental.scan,
+    unique=data_experimental.unique, take_while=data_experimental.take_while,
+    enumerate_dataset=data_experimental.method_apply("enumerate"),
+    shuffle_and_repeat=data_experimental.shuffle_and_repeat,
+    prefetch_to_device=data_experimental.prefetch_to_device,
+    save=lambda dataset, path, compression=None, shard_func=None, checkpoint_args=None: dataset.save(
+        path, compression, shard_func, checkpoint_args),
+    load=lambda path, element_spec=None, compression=None, reader_func=None: Dataset.load(
+        path, element_spec, compression, reader_func),
+    from_list=lambda elements, name=None: Dataset.from_tensor_slices(_listed(elements)))
 
 
 __getattr__ = missing("data")  # a name devtrace lacks says so (util.namespace)

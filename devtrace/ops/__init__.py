@@ -4,7 +4,7 @@ functions that run them (``devtrace.add``, ``devtrace.random.uniform``), collect
 
 Importing this package declares every op. Modules are named as TensorFlow's are, in a subpackage per
 family (``array``, ``math``, ``random``, ``nn``, ``linalg``, ``sparse``, ``ragged``, ``strings``,
-``signal``, ``image``, ``control_flow``); the op contract (``declare``, ``custom``, ``shapes``) and the few ops of
+``signal``, ``image``, ``io``, ``control_flow``); the op contract (``declare``, ``custom``, ``shapes``) and the few ops of
 no family (variables, checks) sit here.
 """
 
@@ -56,4 +56,5 @@ from .random import random_grad  # noqa: F401
 from .math import segment_grad  # noqa: F401
 
 __all__ = ["API"]
+from .io import io_ops, parsing_ops  # noqa: F401 (tf.io's ops: files, bytes, tf.train.Example)
 from . import numpy  # noqa: F401 (tf.experimental.numpy: composes the ops above)

@@ -22,6 +22,7 @@ import numpy as np
 from ..errors import NotFoundError
 from ..module.module import Module
 from ..runtime.eager.variables import Variable
+from ..ops.io.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List  # noqa: F401
 from ..util.namespace import missing
 
 DATA_SUFFIX = ".data-00000-of-00001"

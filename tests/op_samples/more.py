@@ -1,7 +1,9 @@
 """Samples: strings, printing, Python functions, variables, functions and their control flow and
 TensorLists, TensorFlow 1 graphs (constants, placeholders, ref variables), sparse tensors."""
 
+import os
 import sys
+import tempfile
 
 import numpy as np
 
@@ -12,6 +14,12 @@ from . import Sample
 from .math import X, t
 
 W = np.array(["  Ab ", "c.d"], object)
+_TMP = tempfile.mkdtemp(prefix="devtrace-io-samples-")
+
+
+def _write(name):
+    with open(os.path.join(_TMP, name), "w") as f:
+        f.write("asdf")
 
 
 def _bytes(*values):
@@ -34,6 +42,22 @@ STRINGS = [
            np.array([6, 8], np.int64), "CPU"),
     Sample("DecodeRaw", lambda: tf.io.decode_raw(t([b"\x01\x00\x02\x01"]), tf.int16), np.array([[1, 258]], np.int16),
            "CPU"),
+    Sample("EncodeBase64", lambda: tf.io.encode_base64(t([b"hi?"])), _bytes("aGk_"), "CPU"),
+    Sample("DecodeBase64", lambda: tf.io.decode_base64(t([b"aGk_"])), _bytes("hi?"), "CPU"),
+    Sample("DecodePaddedRaw", lambda: tf.io.decode_raw(t([b"1", b"23"]), tf.uint8, fixed_length=2),
+           np.array([[49, 0], [50, 51]], np.uint8), "CPU"),
+    Sample("SerializeTensor", lambda: tf.io.serialize_tensor(t(np.float32(1.5))),
+           np.array(bytes.fromhex("0801120022040000c03f"), object), "CPU"),
+    Sample("ParseTensor", lambda: tf.io.parse_tensor(t(bytes.fromhex("0801120022040000c03f")), tf.float32),
+           np.float32(1.5), "CPU"),
+    Sample("WriteFile", lambda: tf.io.write_file(_TMP + "/w.txt", "asdf"), lambda value: value is None, "CPU"),
+    Sample("ReadFile", lambda: (_write("r.txt"), tf.io.read_file(_TMP + "/r.txt"))[1], np.array(b"asdf", object),
+           "CPU"),
+    Sample("MatchingFiles", lambda: (_write("m.txt"), tf.io.matching_files(_TMP + "/m.*"))[1],
+           np.array([(_TMP + "/m.txt").encode()], object), "CPU"),
+    Sample("ParseExampleV2", lambda: tf.io.parse_single_example(tf.train.Example(features=tf.train.Features(feature={
+        "k": tf.train.Feature(int64_list=tf.train.Int64List(value=[7]))})).SerializeToString(),
+        {"k": tf.io.FixedLenFeature([], tf.int64)})["k"], np.int64(7), "CPU"),
     Sample("StringFormat", lambda: tf.strings.format("x={}", [t(X[0])]), np.array(b"x=[1 -2 3]", object), "CPU"),
     Sample("PrintV2", lambda: tf.print(t(X[0]), output_stream=sys.stdout), lambda value: value is None, "CPU"),
     Sample("EagerPyFunc", lambda: tf.py_function(lambda x: x * 2, [t(X)], tf.float32), X * 2),

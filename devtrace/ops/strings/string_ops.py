@@ -218,6 +218,10 @@ op("DecodeRaw", _decode_raw, {CPU: {"string"}}, devices=(CPU,))
 
 @public("io.decode_raw")
 def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, name=None):
+    if fixed_length is not None:
+        from ..io.io_ops import decode_padded_raw
+
+        return decode_padded_raw(input_bytes, fixed_length, out_type, little_endian, name=name)
     return execute("DecodeRaw", (_string(input_bytes),), {"out_type": dtypes.as_dtype(out_type).name,
                                                           "little_endian": bool(little_endian)}, name=name,
                    dtype=dtypes.string)

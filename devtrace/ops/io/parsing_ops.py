@@ -1,0 +1,188 @@
+"""``tf.io.parse_example``/``parse_single_example`` over serialized ``tf.train.Example`` protos,
+one ``ParseExampleV2`` op (CPU-only, as in TensorFlow) whose outputs are, in TensorFlow's order,
+the sparse features' indices, values and dense shapes, the dense features' values, and the ragged
+features' values and row splits; and the feature configurations (``FixedLenFeature``,
+``VarLenFeature``, ``FixedLenSequenceFeature``, ``RaggedFeature``)."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from ...errors import InvalidArgumentError
+from ...runtime import dtypes
+from ...runtime.eager.executor import execute
+from ...runtime.registry import CPU
+from ...runtime.tensor import Tensor
+from ...runtime.values import constant
+from ..declare import op, public
+from .example_proto import Example
+
+FixedLenFeature = collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"],
+                                         defaults=(None,))
+FixedLenSequenceFeature = collections.namedtuple(
+    "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"], defaults=(False, None))
+VarLenFeature = collections.namedtuple("VarLenFeature", ["dtype"])
+
+
+class RaggedFeature(collections.namedtuple("RaggedFeature", ["dtype", "value_key", "partitions",
+                                                             "row_splits_dtype", "validate"])):
+    """``tf.io.RaggedFeature`` without partitions: one list a feature, the batch's rows ragged."""
+
+    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32, validate=False):
+        if partitions:
+            raise NotImplementedError("devtrace does not implement tf.io.RaggedFeature's partitions yet")
+        return super().__new__(cls, dtypes.as_dtype(dtype), value_key, tuple(partitions),
+                               dtypes.as_dtype(row_splits_dtype), validate)
+
+
+_LISTS = {"string": "bytes_list", "float32": "float_list", "int64": "int64_list"}
+_C_NAMES = {"string": "string", "float32": "float", "int64": "int64"}
+
+
+def _values(example: Example, key: str, dtype_name: str):
+    """The feature's values (None when absent or empty of any kind), checked against the dtype."""
+    if key not in example.features.feature:
+        return None
+    feature = example.features.feature[key]
+    kind = feature.WhichOneof("kind")
+    if kind is None:
+        return None
+    if kind != _LISTS[dtype_name]:
+        raise InvalidArgumentError(f"Name: <unknown>, Key: {key}, Index: 0.  Data types don't match. Expected "
+                                   f"type: {_C_NAMES[dtype_name]}, Actual type: {kind.split('_')[0]}")
+    values = getattr(feature, kind).value
+    return np.array(values, dtype=object if dtype_name == "string" else dtypes.as_dtype(dtype_name).np)
+
+
+def _parse(xp, serialized, *defaults, sparse_keys=(), sparse_types=(), dense_keys=(), dense_types=(),
+           dense_shapes=(), dense_sequence=(), ragged_keys=(), ragged_types=(), ragged_split_types=()):
+    scalar = np.ndim(serialized) == 0
+    records = np.asarray(serialized, dtype=object).reshape(-1).tolist()
+    examples = [Example.FromString(r) for r in records]
+    batch = len(examples)
+    sparse_out = []
+    for key, t in zip(sparse_keys, sparse_types):
+        rows = [_values(e, key, t) for e in examples]
+        rows = [r if r is not None else np.zeros((0,), object if t == "string" else dtypes.as_dtype(t).np)
+                for r in rows]
+        longest = max((len(r) for r in rows), default=0)
+        if scalar:
+            indices = np.arange(len(rows[0]), dtype=np.int64).reshape(-1, 1)
+            shape = np.array([longest], np.int64)
+        else:
+            indices = np.array([(b, i) for b, r in enumerate(rows) for i in range(len(r))], np.int64).reshape(-1, 2)
+            shape = np.array([batch, longest], np.int64)
+        values = np.concatenate(rows) if rows else np.zeros((0,))
+        sparse_out.append((indices, values.astype(object if t == "string" else dtypes.as_dtype(t).np), shape))
+    dense_out = []
+    for key, t, shape, sequence, default in zip(dense_keys, dense_types, dense_shapes, dense_sequence, defaults):
+        np_type = object if t == "string" else dtypes.as_dtype(t).np
+        rows = []
+        for e in examples:
+            got = _values(e, key, t)
+            if got is None:
+                if sequence:
+                    got = np.zeros((0,), np_type)
+                elif np.size(default) == 0:
+                    raise InvalidArgumentError(f"Feature: {key} (data type: {_C_NAMES[t]}) is required but could "
+                                               f"not be found.")
+                else:
+                    got = np.broadcast_to(np.asarray(default, np_type), shape).reshape(-1)
+            size = int(np.prod(shape)) if shape else 1
+            if sequence:
+                if len(got) % max(size, 1):
+                    raise InvalidArgumentError(f"Name: <unknown>, Key: {key}, Index: 0.  Number of values is not a "
+                                               f"multiple of the feature's element size ({size})")
+                rows.append(np.asarray(got, np_type).reshape((-1,) + tuple(shape)))
+            else:
+                if len(got) != size:
+                    raise InvalidArgumentError(f"Key: {key}.  Can't parse serialized Example.")
+                rows.append(np.asarray(got, np_type).reshape(tuple(shape)))
+        if sequence:
+            longest = max((len(r) for r in rows), default=0)
+            fill = np.asarray(default, np_type).reshape(-1)[0] if np.size(default) else (b"" if t == "string" else 0)
+            padded = np.full((batch, longest) + tuple(shape), fill, dtype=np_type)
+            for b, r in enumerate(rows):
+                padded[b, :len(r)] = r
+            dense_out.append(padded[0] if scalar else padded)
+        else:
+            stacked = np.stack(rows) if rows else np.zeros((0,) + tuple(shape), np_type)
+            dense_out.append(stacked[0] if scalar else stacked)
+    ragged_out = []
+    for key, t, split_type in zip(ragged_keys, ragged_types, ragged_split_types):
+        np_type = object if t == "string" else dtypes.as_dtype(t).np
+        rows = [_values(e, key, t) for e in examples]
+        rows = [r if r is not None else np.zeros((0,), np_type) for r in rows]
+        values = np.concatenate(rows).astype(np_type) if rows else np.zeros((0,), np_type)
+        splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(dtypes.as_dtype(split_type).np)
+        ragged_out.append((values, splits))
+    return tuple([s[0] for s in sparse_out] + [s[1] for s in sparse_out] + [s[2] for s in sparse_out] + dense_out
+                 + [r[0] for r in ragged_out] + [r[1] for r in ragged_out])
+
+
+def _parse_shapes(name, shapes, attrs, dtype):
+    def d(t):
+        return dtypes.as_dtype(t)
+    n_sparse = len(attrs["sparse_keys"])
+    out = [(dtypes.int64, (None, None))] * n_sparse + [(d(t), (None,)) for t in attrs["sparse_types"]] + \
+        [(dtypes.int64, (None,))] * n_sparse + [(d(t), None) for t in attrs["dense_types"]] + \
+        [(d(t), (None,)) for t in attrs["ragged_types"]] + [(d(t), (None,)) for t in attrs["ragged_split_types"]]
+    return out, None
+
+
+op("ParseExampleV2", _parse, {CPU: {"string"}}, devices=(CPU,), multi=True, mixed_dtypes=True, shape=_parse_shapes)
+
+
+def _parse_example(serialized, features, name=None):
+    from ..ragged.ragged_tensor import RaggedTensor
+    from ..sparse.sparse_tensor import SparseTensor
+
+    if not features:
+        raise ValueError("Argument `features` cannot be None.")
+    sparse = sorted(k for k, f in features.items() if isinstance(f, VarLenFeature))
+    dense = sorted(k for k, f in features.items() if isinstance(f, (FixedLenFeature, FixedLenSequenceFeature)))
+    ragged = sorted(k for k, f in features.items() if isinstance(f, RaggedFeature))
+    unknown = [k for k in features if k not in sparse + dense + ragged]
+    if unknown:
+        raise ValueError(f"devtrace does not implement the feature configuration of {unknown[0]!r} "
+                         f"({type(features[unknown[0]]).__name__}) yet")
+    serialized = serialized if isinstance(serialized, Tensor) else constant(serialized, dtypes.string)
+    defaults = []
+    for k in dense:
+        f = features[k]
+        t = dtypes.as_dtype(f.dtype)
+        default = np.zeros((0,), object if t == dtypes.string else t.np) if f.default_value is None else \
+            np.asarray(f.default_value.numpy() if isinstance(f.default_value, Tensor) else f.default_value,
+                       object if t == dtypes.string else t.np)
+        defaults.append(constant(default, t))
+    attrs = {"sparse_keys": tuple(sparse), "sparse_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in sparse),
+             "dense_keys": tuple(dense), "dense_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in dense),
+             "dense_shapes": tuple(tuple(int(d) for d in features[k].shape) for k in dense),
+             "dense_sequence": tuple(isinstance(features[k], FixedLenSequenceFeature) for k in dense),
+             "ragged_keys": tuple(ragged), "ragged_types": tuple(features[k].dtype.name for k in ragged),
+             "ragged_split_types": tuple(features[k].row_splits_dtype.name for k in ragged)}
+    outputs = list(execute("ParseExampleV2", (serialized, *defaults), attrs, name=name, dtype=dtypes.string))
+    n = len(sparse)
+    result = {}
+    for i, k in enumerate(sparse):
+        result[k] = SparseTensor(outputs[i], outputs[n + i], outputs[2 * n + i])
+    at = 3 * n
+    for i, k in enumerate(dense):
+        result[k] = outputs[at + i]
+    at += len(dense)
+    for i, k in enumerate(ragged):
+        values, splits = outputs[at + i], outputs[at + len(ragged) + i]
+        result[k] = values if serialized.shape.rank == 0 else RaggedTensor.from_row_splits(values, splits)
+    return dict(sorted(result.items()))
+
+
+@public("io.parse_example")
+def parse_example(serialized, features, example_names=None, name=None):
+    return _parse_example(serialized, features, name=name)
+
+
+@public("io.parse_single_example")
+def parse_single_example(serialized, features, example_names=None, name=None):
+    return _parse_example(serialized, features, name=name)
