@@ -275,4 +275,16 @@ FUNCTIONS = [
            np.array([[0, 5], [6, 0]], np.float32)),
 ]
 
-SAMPLES = STRINGS + STATE + FUNCTIONS
+# strings and ragged ops of tf.strings/tf.ragged's breadth (CPU-only in TensorFlow 2.21)
+BREADTH = [
+    Sample("StringNGrams", lambda: tf.strings.ngrams(t(np.array([b"a", b"b", b"c"], object)), 2), _bytes("a b", "b c"),
+           "CPU"),
+    Sample("UnicodeTranscode", lambda: tf.strings.unicode_transcode(t(_bytes("ab")), "UTF-8", "UTF-16-BE"),
+           np.array([b"\x00a\x00b"], object), "CPU"),
+    Sample("UnsortedSegmentJoin", lambda: tf.strings.unsorted_segment_join(t(_bytes("a", "b", "c")), t([0, 1, 0]), 2),
+           _bytes("ac", "b"), "CPU"),
+    Sample("RaggedRange", lambda: tf.ragged.range(t([0, 2]), t([3, 5])).flat_values,
+           np.array([0, 1, 2, 2, 3, 4], np.int32), "CPU"),
+]
+
+SAMPLES = STRINGS + STATE + FUNCTIONS + BREADTH

@@ -179,4 +179,29 @@ LINALG = [
     Sample("IFFT3D", lambda: tf.signal.ifft3d(t(C[None])), np.fft.ifftn(C[None])),
 ]
 
-SAMPLES = NN + LINALG
+
+_IMG = np.arange(18, dtype=np.float32).reshape(1, 3, 3, 2)
+_R = np.array([1, 2, 3, 4], np.float32)
+_R2 = np.arange(8, dtype=np.float32).reshape(2, 4)
+# ops added with tf.linalg/tf.signal/tf.nn's breadth; values from NumPy, or from TensorFlow 2.21 where
+# NumPy has none (banded solve, depthwise convolution, isotonic regression: printed by TF 2.21's CPU)
+BREADTH = [
+    Sample("Diag", lambda: tf.linalg.tensor_diag(t(X[0])), np.diag(X[0])),
+    Sample("DiagPart", lambda: tf.linalg.tensor_diag_part(t(A)), np.diag(A)),
+    Sample("BandedTriangularSolve", lambda: tf.linalg.banded_triangular_solve(
+        t(np.array([[1, 2, 3], [4, 5, 6]], np.float32)), t(np.ones((3, 1), np.float32))),
+        np.array([[1.0], [-2.0], [4.333333492279053]], np.float32), "CPU"),
+    Sample("RFFT", lambda: tf.signal.rfft(t(_R)), np.fft.rfft(_R).astype(np.complex64)),
+    Sample("IRFFT", lambda: tf.signal.irfft(t(np.fft.rfft(_R).astype(np.complex64))), _R),
+    Sample("RFFT2D", lambda: tf.signal.rfft2d(t(_R2)), np.fft.rfft2(_R2).astype(np.complex64)),
+    Sample("IRFFT2D", lambda: tf.signal.irfft2d(t(np.fft.rfft2(_R2).astype(np.complex64))), _R2),
+    Sample("RFFT3D", lambda: tf.signal.rfft3d(t(_R2[None])), np.fft.rfftn(_R2[None]).astype(np.complex64)),
+    Sample("IRFFT3D", lambda: tf.signal.irfft3d(t(np.fft.rfftn(_R2[None]).astype(np.complex64))), _R2[None]),
+    Sample("DepthwiseConv2dNative", lambda: tf.nn.depthwise_conv2d(t(_IMG), t(np.ones((2, 2, 2, 1), np.float32)),
+                                                                   [1, 1, 1, 1], "VALID"),
+           np.array([[[[16, 20], [24, 28]], [[40, 44], [48, 52]]]], np.float32)),
+    Sample("IsotonicRegression", lambda: tf.nn.isotonic_regression(t(np.array([[3, 1, 2]], np.float32))),
+           [np.array([[3, 1.5, 1.5]], np.float32), np.array([[0, 1, 1]], np.int32)], "CPU"),
+]
+
+SAMPLES = NN + LINALG + BREADTH
