@@ -35,7 +35,9 @@ _servers: dict = {}
 class _Server:
     def __init__(self, env: dict):
         self.log = tempfile.TemporaryFile()
-        self.process = subprocess.Popen([sys.executable, str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        # unbuffered (bufsize=0): readline takes one reply and leaves the next in the pipe, where select
+        # sees it (a buffered reader would swallow both replies of a fast program and wait out the timeout)
+        self.process = subprocess.Popen([sys.executable, str(SERVER)], bufsize=0, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=self.log, env=env, cwd=HERE, start_new_session=True)
 
     def run(self, request: dict, timeout: float) -> int:
