@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import devtrace, program
+from conftest import ROOT, devtrace, program
 
 PROGRAM = '''import tensorflow as tf
 
@@ -148,8 +148,6 @@ def test_jsonl_into_a_reader_that_leaves_stops_the_program_with_141_and_a_comple
     import subprocess
     import sys
     import time
-
-    from conftest import ROOT
 
     prog = tmp_path / "long.py"
     prog.write_text("import tensorflow as tf\nx = tf.constant([1.0])\nfor i in range(10**7):\n    x = x + 1.0\n"
