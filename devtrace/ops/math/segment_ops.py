@@ -134,7 +134,7 @@ def _dense_bincount(xp, values, weights, size=0, binary_output=False):
 op("DenseBincount", _dense_bincount, {CPU: NUMERIC, GPU: {"int32", "float32"}}, mixed_dtypes=True, host_args=("size",))
 
 
-@public("math.bincount", "bincount")
+@public("math.bincount", "compat.v1.bincount")
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None, axis=None,
              binary_output=False):
     """TensorFlow's composition: the size is ``max(arr) + 1`` (bounded by ``minlength``/``maxlength``)."""
