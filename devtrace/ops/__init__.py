@@ -60,3 +60,5 @@ from .io import io_ops, parsing_ops  # noqa: F401 (tf.io's ops: files, bytes, tf
 from . import numpy  # noqa: F401 (tf.experimental.numpy: composes the ops above)
 from .math import special_ops  # noqa: F401 (tf.math.special, igamma, betainc, zeta, erfinv, ndtri …)
 from .math import math_more  # noqa: F401 (accumulate_n, zero_fraction, approx_top_k)
+from .array import array_more  # noqa: F401 (identity_n, dynamic_partition/stitch, space_to_batch, scan/fold …)
+from .control_flow import assert_ops  # noqa: F401 (tf.debugging.Assert)

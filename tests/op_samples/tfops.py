@@ -71,4 +71,37 @@ MATH = [_special(name, op, want) for name, (op, want) in _TF_SPECIAL.items()] + 
            [_f32([[5, 4]]), np.array([[4, 2]], np.int32)]),
 ]
 
-SAMPLES = MATH
+
+
+def _assert_in_function():
+    @tf.function
+    def check(x):
+        tf.debugging.Assert(tf.reduce_all(x > 0), [x])
+        return x + 1
+    return check(t(_f32([1, 2])))
+
+
+_STACKED = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+_BATCHED = np.array([[[0, 2], [8, 10]], [[1, 3], [9, 11]], [[4, 6], [12, 14]], [[5, 7], [13, 15]]],
+                    np.float32).reshape(4, 2, 2, 1)
+TOP = [
+    Sample("IdentityN", lambda: tf.identity_n([t(_f32([1, 2])), t(np.int64(3))]), [_f32([1, 2]), np.int64(3)]),
+    Sample("GuaranteeConst", lambda: tf.guarantee_const(t(_f32([1, 2]))), _f32([1, 2]), "CPU"),
+    Sample("DynamicPartition", lambda: tf.dynamic_partition(t(_f32([1, 2, 3, 4])), t(np.array([0, 1, 0, 1], np.int32)),
+                                                            2), [_f32([1, 3]), _f32([2, 4])]),
+    Sample("DynamicStitch", lambda: tf.dynamic_stitch([t(np.array([0, 2], np.int32)), t(np.array([1, 3], np.int32))],
+                                                      [t(_f32([1, 2])), t(_f32([3, 4]))]), _f32([1, 3, 2, 4])),
+    Sample("SpaceToBatchND", lambda: tf.space_to_batch(t(_STACKED), [2, 2], [[0, 0], [0, 0]]), _BATCHED),
+    Sample("BatchToSpaceND", lambda: tf.batch_to_space(t(_BATCHED), [2, 2], [[0, 0], [0, 0]]), _STACKED),
+    # TensorFlow 2.21's: tf.fingerprint(tf.constant(["hello"]))
+    Sample("Fingerprint", lambda: tf.fingerprint(t(np.array([b"hello"], object))),
+           np.array([[232, 12, 56, 49, 169, 229, 139, 180]], np.uint8), "CPU"),
+    Sample("Timestamp", lambda: tf.timestamp(), lambda v: v.dtype == np.float64 and v > 1.7e9, "CPU"),
+    Sample("EditDistance", lambda: tf.edit_distance(
+        tf.sparse.SparseTensor([[0, 0, 0], [1, 0, 0]], ["a", "b"], [2, 2, 1]),
+        tf.sparse.SparseTensor([[0, 1, 0], [1, 0, 0], [1, 0, 1]], ["a", "b", "c"], [2, 2, 2])),
+        _f32([[np.inf, 1], [0.5, 0]]), "CPU"),
+    Sample("Assert", _assert_in_function, _f32([2, 3])),  # a DEFAULT kernel: every device type
+]
+
+SAMPLES = MATH + TOP
