@@ -10,7 +10,7 @@ from conftest import devtrace
 # (expression, the name it reports): names TensorFlow 2.21 has (devtrace/generated/tf_api_names.py) and devtrace lacks
 LACKING = [
     ("tf.import_graph_def", "tf.import_graph_def"), ("tf.nn.fractional_max_pool", "tf.nn.fractional_max_pool"),
-    ("tf.linalg.LinearOperator", "tf.linalg.LinearOperator"), ("tf.nn.atrous_conv2d", "tf.nn.atrous_conv2d"),
+    ("tf.linalg.LinearOperator", "tf.linalg.LinearOperator"), ("tf.nn.fractional_avg_pool", "tf.nn.fractional_avg_pool"),
     ("tf.keras.InputSpec", "tf.keras.InputSpec"), ("tf.keras.layers.ActivityRegularization",
                                                    "tf.keras.layers.ActivityRegularization"),
     ("tf.compat.v1.AttrValue", "tf.compat.v1.AttrValue"), ("tf.raw_ops.AddV2", "tf.raw_ops.AddV2"),
