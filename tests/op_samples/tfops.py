@@ -150,4 +150,19 @@ NN = [
         [np.array([0, 1], np.int32), np.array([0, 1], np.int64), _f32([-np.finfo(np.float32).max] * 2)], "CPU"),
 ]
 
-SAMPLES = MATH + TOP + NN
+
+_FULL = np.array([[4, 2, 0], [7, 5, 6], [0, 7, 8]], np.float32)  # the tridiagonal matrix of _DIAGS
+_DIAGS = np.array([[2, 6, 0], [4, 5, 8], [0, 7, 7]], np.float32)  # superdiagonal, diagonal, subdiagonal
+_RHS = np.array([[1, 0], [2, 1], [-1, 3]], np.float32)
+LINALG = [
+    Sample("MatrixSquareRoot", lambda: tf.linalg.sqrtm(t(np.array([[4, 1], [0, 9]], np.float32))),
+           _f32([[2, 0.2], [0, 3]]), "CPU"),
+    Sample("MatrixLogarithm", lambda: tf.linalg.logm(t(np.diag([np.e, np.e ** 2]).astype(np.complex64))),
+           np.diag([1, 2]).astype(np.complex64), "CPU"),
+    Sample("TridiagonalMatMul", lambda: tf.linalg.tridiagonal_matmul(t(_DIAGS), t(_RHS)),
+           _FULL @ _RHS),
+    Sample("TridiagonalSolve", lambda: tf.linalg.tridiagonal_solve(t(_DIAGS), t(_RHS)),
+           np.linalg.solve(_FULL.astype(np.float64), _RHS).astype(np.float32)),
+]
+
+SAMPLES = MATH + TOP + NN + LINALG

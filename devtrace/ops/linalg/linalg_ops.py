@@ -292,12 +292,12 @@ def _eig(tensor, compute_v, name):
     return tuple(execute("Eig", (x,), {"Tout": out, "compute_v": compute_v}, name=name))
 
 
-@public("linalg.eig")
+@public("linalg.eig", "eig")
 def eig(tensor, name=None):
     return _eig(tensor, True, name)
 
 
-@public("linalg.eigvals")
+@public("linalg.eigvals", "eigvals")
 def eigvals(tensor, name=None):
     return _eig(tensor, False, name)[0]
 
