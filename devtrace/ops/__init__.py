@@ -64,3 +64,4 @@ from .array import array_more  # noqa: F401 (identity_n, dynamic_partition/stitc
 from .control_flow import assert_ops  # noqa: F401 (tf.debugging.Assert)
 from .nn import nn_breadth  # noqa: F401 (tf.nn: conv3d, transposed/atrous convolutions, pools, lrn, dilation2d, ctc …)
 from .linalg import linalg_more  # noqa: F401 (sqrtm, logm, tridiagonal ops, lu_solve …)
+from .signal import signal_breadth  # noqa: F401 (dct, mdct, stft, the N-d FFTs, kaiser and mel helpers …)

@@ -5,7 +5,8 @@ value NumPy gives for it (``want``: an array, a list of arrays for several outpu
 predicate over the outputs' values where no NumPy reference exists — random numbers), and where
 TensorFlow places the op on a machine with a GPU when the program asks for the GPU (``on``:
 ``"GPU"`` when TensorFlow 2.21 registers a GPU kernel for it, ``"CPU"`` when it has none and soft
-placement falls back). ``tests/test_ops_backends.py`` runs every sample on the CPU, a simulated
+placement falls back, ``"GPU only"`` when it has no CPU kernel: on a machine without a GPU the op
+fails with TensorFlow's ``NotFoundError``). ``tests/test_ops_backends.py`` runs every sample on the CPU, a simulated
 GPU and the CuPy backend (fake CuPy), and fails when a registered op has none.
 """
 

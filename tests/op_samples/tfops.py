@@ -165,4 +165,15 @@ LINALG = [
            np.linalg.solve(_FULL.astype(np.float64), _RHS).astype(np.float32)),
 ]
 
-SAMPLES = MATH + TOP + NN + LINALG
+
+_C2 = (np.arange(6).reshape(2, 3) + 1j * np.arange(6)[::-1].reshape(2, 3)).astype(np.complex64)
+_R2 = np.arange(6, dtype=np.float32).reshape(2, 3)
+SIGNAL = [
+    Sample("FFTND", lambda: tf.signal.fftnd(t(_C2)), np.fft.fftn(_C2).astype(np.complex64), "GPU only"),
+    Sample("IFFTND", lambda: tf.signal.ifftnd(t(_C2)), np.fft.ifftn(_C2).astype(np.complex64), "GPU only"),
+    Sample("RFFTND", lambda: tf.signal.rfftnd(t(_R2)), np.fft.rfftn(_R2).astype(np.complex64), "GPU only"),
+    Sample("IRFFTND", lambda: tf.signal.irfftnd(t(_C2), fft_length=[2, 4], axes=[0, 1]),
+           np.fft.irfftn(_C2, s=[2, 4]).astype(np.float32), "GPU only"),
+]
+
+SAMPLES = MATH + TOP + NN + LINALG + SIGNAL
