@@ -176,4 +176,30 @@ SIGNAL = [
            np.fft.irfftn(_C2, s=[2, 4]).astype(np.float32), "GPU only"),
 ]
 
-SAMPLES = MATH + TOP + NN + LINALG + SIGNAL
+
+_SEG = np.array([[1, 2, 3, 4], [-1, -2, -3, -4], [5, 6, 7, 8]], np.float32)
+_I3, _S3 = np.array([0, 1, 2], np.int32), np.array([0, 0, 1], np.int32)
+SPARSE_STRINGS = [
+    Sample("SparseSegmentSum", lambda: tf.sparse.segment_sum(t(_SEG), t(_I3), t(_S3)), _f32([[0, 0, 0, 0],
+                                                                                          [5, 6, 7, 8]])),
+    Sample("SparseSegmentMean", lambda: tf.sparse.segment_mean(t(_SEG), t(_I3), t(_S3)), _f32([[0, 0, 0, 0],
+                                                                                            [5, 6, 7, 8]])),
+    Sample("SparseSegmentSqrtN", lambda: tf.sparse.segment_sqrt_n(t(_SEG), t(_I3), t(_S3)),
+           _f32([[0, 0, 0, 0], [5, 6, 7, 8]])),
+    Sample("SparseSegmentSumWithNumSegments", lambda: tf.sparse.segment_sum(t(_SEG), t(_I3), t(_S3), 3),
+           _f32([[0, 0, 0, 0], [5, 6, 7, 8], [0, 0, 0, 0]])),
+    Sample("SparseSegmentMeanWithNumSegments", lambda: tf.sparse.segment_mean(t(_SEG), t(_I3), t(_S3), 3),
+           _f32([[0, 0, 0, 0], [5, 6, 7, 8], [0, 0, 0, 0]])),
+    Sample("SparseSegmentSqrtNWithNumSegments", lambda: tf.sparse.segment_sqrt_n(t(_SEG), t(_I3), t(_S3), 3),
+           _f32([[0, 0, 0, 0], [5, 6, 7, 8], [0, 0, 0, 0]])),
+    # TensorFlow 2.21's values (its docstrings' examples: tf.strings.to_hash_bucket(["Hello", "TensorFlow", "2.x"], 3))
+    Sample("StringToHashBucket", lambda: tf.strings.to_hash_bucket(t(np.array([b"Hello", b"TensorFlow", b"2.x"],
+                                                                              object)), 3),
+           np.array([2, 0, 1], np.int64), "CPU"),
+    Sample("StringToHashBucketStrong", lambda: tf.strings.to_hash_bucket_strong(
+        t(np.array([b"Hello", b"TF"], object)), 3, [1, 2]), np.array([2, 0], np.int64), "CPU"),
+    Sample("UnicodeEncode", lambda: tf.strings.unicode_encode(t(np.array([[71, 246, 246, 100]], np.int32)), "UTF-8"),
+           np.array(["Gööd".encode()], object), "CPU"),
+]
+
+SAMPLES = MATH + TOP + NN + LINALG + SIGNAL + SPARSE_STRINGS
