@@ -33,7 +33,7 @@ experimental = namespace("experimental", numpy=Namespace(
                          **{d.name: d for d in _dtypes.EXPERIMENTAL})
 strings = namespace("strings")
 math = namespace("math", special=namespace("math.special"))
-linalg = namespace("linalg")
+linalg = namespace("linalg", experimental=namespace("linalg.experimental"))
 nn = namespace("nn", experimental=namespace("nn.experimental"))
 ragged = namespace("ragged")
 sparse = namespace("sparse")

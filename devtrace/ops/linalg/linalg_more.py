@@ -95,7 +95,7 @@ def _compact_diagonals(diagonals, diagonals_format, m=None):
 @public("linalg.tridiagonal_matmul")
 def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
     compact = _compact_diagonals(diagonals, diagonals_format)
-    sup, main, sub = (API["expand_dims"](compact[..., i, :], -2) for i in range(3))
+    sup, main, sub = (API["expand_dims"](d, -2) for d in API["unstack"](compact, axis=-2))
     return execute("TridiagonalMatMul", (sup, main, sub, as_tensor(rhs)), name=name)
 
 
