@@ -68,3 +68,4 @@ from .signal import signal_breadth  # noqa: F401 (dct, mdct, stft, the N-d FFTs,
 from .sparse import sparse_breadth  # noqa: F401 (sparse segment reductions, retain, reshape, fill_empty_rows, cross …)
 from .strings import string_breadth  # noqa: F401 (to_hash_bucket, to_hash_bucket_strong, unicode_encode)
 from .linalg import linear_operator  # noqa: F401 (tf.linalg.LinearOperator*, linalg.experimental.conjugate_gradient)
+from . import check_more  # noqa: F401 (tf.debugging: assert_all_finite, assert_near, assert_shapes)

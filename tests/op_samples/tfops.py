@@ -202,4 +202,15 @@ SPARSE_STRINGS = [
            np.array(["Gööd".encode()], object), "CPU"),
 ]
 
-SAMPLES = MATH + TOP + NN + LINALG + SIGNAL + SPARSE_STRINGS
+
+_VOL = np.arange(1 * 4 * 4 * 4 * 2, dtype=np.float32).reshape(1, 4, 4, 4, 2)
+MORE = [
+    Sample("Conv", lambda: tf.conv(t(np.ones([1, 3, 3, 3, 1], np.float32)), t(np.ones([2, 2, 2, 1, 1], np.float32)),
+                                   [1, 1, 1, 1, 1], "VALID"), np.full([1, 2, 2, 2, 1], 8, np.float32)),
+    # TensorFlow 2.21's: tf.extract_volume_patches(_VOL, [1, 2, 2, 2, 1], [1, 2, 2, 2, 1], "VALID")[0, 0, 0, 0]
+    Sample("ExtractVolumePatches", lambda: tf.extract_volume_patches(t(_VOL), [1, 2, 2, 2, 1], [1, 2, 2, 2, 1],
+                                                                     "VALID")[0, 0, 0, 0],
+           _f32([0, 1, 2, 3, 8, 9, 10, 11, 32, 33, 34, 35, 40, 41, 42, 43])),
+]
+
+SAMPLES = MATH + TOP + NN + LINALG + SIGNAL + SPARSE_STRINGS + MORE

@@ -215,7 +215,7 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None, sp
     return API["batch_to_space"](result, rate, crops)
 
 
-@public("nn.convolution", "nn.conv")
+@public("nn.convolution")
 def convolution(input, filters, strides=None, padding="VALID", data_format=None, dilations=None,  # noqa: A002
                 name=None):
     x, f = as_tensor(input), as_tensor(filters)
@@ -609,3 +609,47 @@ not_differentiable("ComputeAccidentalHits")
 def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=None, name=None):
     return execute("ComputeAccidentalHits", (as_tensor(true_classes), as_tensor(sampled_candidates)),
                    {"num_true": int(num_true), "seed": 0, "seed2": 0}, name=name)
+
+
+def _conv_generic(xp, x, filters, strides=(), padding="VALID", explicit_paddings=(), data_format="CHANNELS_LAST",
+                  dilations=(), batch_dims=1, groups=1):
+    """``Conv``: the N-d convolution (channels last) of one batch dimension, ``strides`` per dimension."""
+    n = x.ndim - 2
+    win = _windows_nd(xp, x, filters.shape[:n], tuple(strides)[1:1 + n], padding)
+    letters = "xyz"[:n]
+    return xp.einsum(f"n{letters}{letters.upper()}i,{letters.upper()}io->n{letters}o", win,
+                     filters).astype(x.dtype)
+
+
+op("Conv", _conv_generic, {"bfloat16", "float16", "float32", "float64", "int32"}, shape=_unknown)
+
+
+@public("conv")
+def conv(input, filter, strides, padding, explicit_paddings=(), data_format="CHANNELS_LAST",  # noqa: A002
+         dilations=(), batch_dims=1, groups=1, name=None):
+    """TensorFlow's generic ``Conv`` op (2-D or 3-D, channels last, one batch dimension)."""
+    x = as_tensor(input)
+    if data_format != "CHANNELS_LAST" or batch_dims != 1 or groups != 1 or padding == "EXPLICIT" or \
+            any(int(d) != 1 for d in dilations):
+        raise NotImplementedError("devtrace does not implement tf.conv with data_format, batch_dims, groups, "
+                                  "explicit paddings or dilations yet")
+    return execute("Conv", (x, as_tensor(filter)), {"strides": [int(v) for v in strides], "padding": padding,
+                                                    "data_format": data_format}, name=name)
+
+
+def _extract_volume_patches(xp, x, ksizes=(), strides=(), padding="VALID"):
+    window, steps = tuple(ksizes)[1:4], tuple(strides)[1:4]
+    win = _windows_nd(xp, x, window, steps, padding)  # (n, d, h, w, kd, kh, kw, c)
+    return win.reshape(win.shape[:4] + (-1,))
+
+
+op("ExtractVolumePatches", _extract_volume_patches, {CPU: {"bfloat16", "float16", "float32", "float64", "int16",
+                                                           "int32", "int64", "int8", "uint16", "uint32", "uint64",
+                                                           "uint8"}, GPU: _F}, shape=_unknown)
+
+
+@public("extract_volume_patches")
+def extract_volume_patches(input, ksizes, strides, padding, name=None):  # noqa: A002
+    return execute("ExtractVolumePatches", (as_tensor(input),), {"ksizes": [int(v) for v in ksizes],
+                                                                 "strides": [int(v) for v in strides],
+                                                                 "padding": padding}, name=name)
