@@ -48,7 +48,8 @@ class Context:
     __slots__ = ("_env", "_machine", "_probed", "_physical", "_visible", "_growth", "_virtual", "memory_fraction",
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
                  "devices_by_name", "scope", "scope_spec", "scope_reason", "trace", "placement_cache", "colocation_cache",
-                 "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "threaded", "__weakref__")
+                 "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "threaded", "thread_marked",
+                 "__weakref__")
 
     def __init__(self, machine: Machine | None = None, env=None):
         self._env = os.environ if env is None else env
@@ -69,6 +70,7 @@ class Context:
         self.scope = ""  # merged device string of the innermost device() scope ("" = none)
         self.scope_spec = None
         self.trace = ev.Trace()
+        self.thread_marked = [0, 0]  # the thread the trace's latest records came from, the one before (threads.py)
         self.placement_cache: dict = {}
         self.kernel_graphs: set = set()  # the eager op signatures whose one-op function is built
         self.scope_reason = ev.EXPLICIT  # the reason ops placed by the scope get (colocated: gradients)
