@@ -67,6 +67,11 @@ LAZY.update({
     "autograph": ("devtrace.autograph", None),
     "data": ("devtrace.data", None),
     "keras": ("devtrace.keras", None),
+    # tf.keras's namespaces, which TensorFlow also serves at the top level (keras._tf_keras.keras.X)
+    "metrics": ("devtrace.keras.metrics", None),
+    "losses": ("devtrace.keras.losses", None),
+    "optimizers": ("devtrace.keras.optimizers", None),
+    "initializers": ("devtrace.keras.initializers", None),
     "test": ("devtrace.platform.device_lib", "test"),
     "python": ("devtrace.platform.device_lib", "python"),
     "sysconfig": ("devtrace.platform.device_lib", "sysconfig"),

@@ -11,6 +11,7 @@ import numpy as np
 
 import devtrace as tf
 from .datasets.files import get_file  # noqa: F401 (keras.utils.get_file)
+from .model_visualization import model_to_dot, plot_model  # noqa: F401
 
 
 def set_random_seed(seed):
