@@ -88,6 +88,23 @@ LAZY.update({
     "constant_initializer": ("devtrace.ops.init_ops", "Constant"),
     "random_uniform_initializer": ("devtrace.ops.init_ops", "RandomUniform"),
     "random_normal_initializer": ("devtrace.ops.init_ops", "RandomNormal"),
+    "AggregationMethod": ("devtrace.api.toplevel", "AggregationMethod"),
+    "gradients": ("devtrace.api.toplevel", "gradients"),
+    "hessians": ("devtrace.api.toplevel", "hessians"),
+    "RegisterGradient": ("devtrace.api.toplevel", "RegisterGradient"),
+    "no_gradient": ("devtrace.api.toplevel", "no_gradient"),
+    "grad_pass_through": ("devtrace.api.toplevel", "grad_pass_through"),
+    "get_current_name_scope": ("devtrace.api.toplevel", "get_current_name_scope"),
+    "is_symbolic_tensor": ("devtrace.api.toplevel", "is_symbolic_tensor"),
+    "CriticalSection": ("devtrace.api.toplevel", "CriticalSection"),
+    "make_tensor_proto": ("devtrace.api.toplevel", "make_tensor_proto"),
+    "make_ndarray": ("devtrace.api.toplevel", "make_ndarray"),
+    "register_tensor_conversion_function": ("devtrace.api.toplevel", "register_tensor_conversion_function"),
+    "variable_creator_scope": ("devtrace.api.toplevel", "variable_creator_scope"),
+    "load_op_library": ("devtrace.api.toplevel", "load_op_library"),
+    "load_library": ("devtrace.api.toplevel", "load_library"),
+    "nondifferentiable_batch_function": ("devtrace.api.toplevel", "nondifferentiable_batch_function"),
+    "Operation": ("devtrace.runtime.graph.operation", "Operation"),
 })
 
 

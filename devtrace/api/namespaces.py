@@ -32,7 +32,7 @@ experimental = namespace("experimental", numpy=Namespace(
                              random=Namespace(_prefix="experimental.numpy.random", **_tnp.RANDOM)),
                          **{d.name: d for d in _dtypes.EXPERIMENTAL})
 strings = namespace("strings")
-math = namespace("math")
+math = namespace("math", special=namespace("math.special"))
 linalg = namespace("linalg")
 nn = namespace("nn", experimental=namespace("nn.experimental"))
 ragged = namespace("ragged")

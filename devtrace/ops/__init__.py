@@ -58,3 +58,8 @@ from .math import segment_grad  # noqa: F401
 __all__ = ["API"]
 from .io import io_ops, parsing_ops  # noqa: F401 (tf.io's ops: files, bytes, tf.train.Example)
 from . import numpy  # noqa: F401 (tf.experimental.numpy: composes the ops above)
+from .math import special_ops  # noqa: F401 (tf.math.special, igamma, betainc, zeta, erfinv, ndtri …)
+from .math import math_more  # noqa: F401 (accumulate_n, zero_fraction, approx_top_k)
+from .array import array_more  # noqa: F401 (identity_n, dynamic_partition/stitch, space_to_batch, scan/fold …)
+from .control_flow import assert_ops  # noqa: F401 (tf.debugging.Assert)
+from .nn import nn_breadth  # noqa: F401 (tf.nn: conv3d, transposed/atrous convolutions, pools, lrn, dilation2d, ctc …)

@@ -25,10 +25,10 @@ class Sample(NamedTuple):
 
 
 def samples():
-    from . import arrays, image, math, more, nn, random
+    from . import arrays, image, math, more, nn, random, tfops
 
     out = []
-    for module in (math, arrays, nn, random, more, image):
+    for module in (math, arrays, nn, random, more, image, tfops):
         out.extend(module.SAMPLES)
     return out
 

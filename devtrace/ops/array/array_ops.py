@@ -415,7 +415,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         return with_host_inputs("OneHot", (i,), (depth, *values), attrs, scope)
 
 
-@public("linspace", "lin_space")
+@public("linspace", "compat.v1.lin_space")
 def linspace(start, stop, num, name=None, axis=0):
     dt = dtypes.as_dtype(dtypes.infer(start)) if not isinstance(start, Tensor) else start.dtype
     ends = [x if isinstance(x, Tensor) else constant(x, dt) for x in (start, stop)]

@@ -267,7 +267,7 @@ def _invert_permutation(xp, x):
 op("InvertPermutation", _invert_permutation, {"int32", "int64"}, shape=shapes.same)
 
 
-@public("math.invert_permutation", "invert_permutation")
+@public("math.invert_permutation", "compat.v1.invert_permutation")
 def invert_permutation(x, name=None):
     return execute("InvertPermutation", (as_tensor(x, slow_list=True),), name=name)
 

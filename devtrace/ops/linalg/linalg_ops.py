@@ -316,7 +316,7 @@ def expm(input, name=None):  # noqa: A002
     return execute("MatrixExponential", (as_tensor(input),), name=name)
 
 
-@public("linalg.band_part", "matrix_band_part")
+@public("linalg.band_part", "compat.v1.matrix_band_part")
 def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
     attrs = {"num_lower": int(host_arg(num_lower, dtypes.int64)), "num_upper": int(host_arg(num_upper, dtypes.int64))}
     return execute("MatrixBandPart", (as_tensor(input),), attrs, name=name)
@@ -332,7 +332,7 @@ def cross(a, b, name=None):
     return execute("Cross", (as_tensor(a), as_tensor(b)), name=name)
 
 
-@public("linalg.trace", "trace")
+@public("linalg.trace", "compat.v1.trace")
 def trace(x, name=None):
     return reduction_ops.reduce_sum(diag_part(x), axis=[-1], name=name)
 

@@ -302,7 +302,7 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
     return math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=keepdims))
 
 
-@public("math.count_nonzero", "count_nonzero")
+@public("math.count_nonzero", "compat.v1.count_nonzero")
 def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
     x = as_tensor(input)
     nonzero = math_ops.not_equal(x, array_ops.zeros_like(x))
