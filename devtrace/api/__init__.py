@@ -67,7 +67,7 @@ LAZY.update({
     "autograph": ("devtrace.autograph", None),
     "data": ("devtrace.data", None),
     "keras": ("devtrace.keras", None),
-    "test": ("devtrace.platform.device_lib", "test"),
+    "test": ("devtrace.test", None),
     "python": ("devtrace.platform.device_lib", "python"),
     "sysconfig": ("devtrace.platform.device_lib", "sysconfig"),
     "ragged": ("devtrace.api.namespaces", "ragged"),
