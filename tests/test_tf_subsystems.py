@@ -3,6 +3,7 @@ tf.summary against TensorFlow 2.21's answers (``tests/tf221_subsystems/captured.
 ``probe.py`` there under TensorFlow)."""
 
 import json
+import re
 import os
 import pathlib
 
@@ -108,3 +109,125 @@ def test_contains_saved_model_sees_devtraces_saved_models(tmp_path):
     tf.saved_model.save(Adder(), str(tmp_path / "m"), options=tf.saved_model.SaveOptions())
     assert tf.saved_model.contains_saved_model(str(tmp_path / "m"))
     assert tf.saved_model.load(str(tmp_path / "m"), options=tf.saved_model.LoadOptions()).add(tf.constant(2.0)).numpy() == 4.0
+
+
+# tf.summary
+
+import sys  # noqa: E402
+
+sys.path.insert(0, str(HERE))
+import summary_program  # noqa: E402
+
+from devtrace.ops.io import tfrecord  # noqa: E402
+
+SUMMARY = json.loads((HERE / "summary.json").read_text())
+
+
+def _records(logdir):
+    (path,) = pathlib.Path(logdir).iterdir()
+    return path, list(tfrecord.tf_record_iterator(str(path)))
+
+
+def test_summaries_write_tensorflows_event_records(tmp_path):
+    """Every record as TensorFlow writes it, but for the wall time (its first 9 bytes) and the
+    PNG's zlib stream header (libpng's window size), where the image decodes to the same pixels."""
+    summary_program.write_all(tf, tmp_path)
+    path, mine = _records(tmp_path)
+    want = [bytes.fromhex(r) for r in SUMMARY["records"]]
+    assert len(mine) == len(want)
+    for i, (a, b) in enumerate(zip(mine, want)):
+        if b"images" in b:
+            png = [tf.io.decode_png(s).numpy().tolist() for s in (a[a.index(b"\x89PNG"):a.index(b"IEND") + 8],
+                                                                  b[b.index(b"\x89PNG"):b.index(b"IEND") + 8])]
+            assert png[0] == png[1] and a[9:a.index(b"\x89PNG")] == b[9:b.index(b"\x89PNG")]
+        else:
+            assert a[9:] == b[9:], i
+    parts = path.name.split(".")
+    assert parts[:3] + [parts[-1]] == SUMMARY["filename_parts"] and int(parts[3]) > 0 and parts[5] == str(os.getpid())
+
+
+def test_tensorflow_reads_the_event_file_devtrace_writes(tmp_path):
+    """``devtrace_events.v2`` (read by TensorFlow's summary_iterator when captured) is what
+    devtrace writes today, and TensorFlow read from it the events it wrote itself."""
+    summary_program.write_all(tf, tmp_path)
+    _, mine = _records(tmp_path)
+    checked = list(tfrecord.tf_record_iterator(str(HERE / "devtrace_events.v2")))
+    assert [r[9:] for r in mine] == [r[9:] for r in checked]
+    tf_events = [e.split("\n", 1)[1] for e in SUMMARY["events"][1:]]
+    read = [e.split("\n", 1)[1] for e in SUMMARY["read_devtrace"][1:]]
+    assert [e for e in read if "images" not in e] == [e for e in tf_events if "images" not in e]
+
+
+def test_summary_state_answers_as_tensorflow(tmp_path):
+    s = SUMMARY
+    assert [bool(tf.summary.scalar("x", 1.0, step=1)), bool(tf.summary.should_record_summaries())] == s["no_writer"]
+    assert repr(tf.summary.experimental.get_step()) == s["get_step_none"]
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    with writer.as_default():
+        assert error(lambda: tf.summary.scalar("x", 1.0)) == s["no_step"]
+    with writer.as_default(step=3):
+        assert tf.summary.experimental.get_step() == s["get_step_default"]
+        assert bool(tf.summary.should_record_summaries()) is s["should_record"]
+        assert bool(tf.summary.scalar("loss", 0.5, step=1)) is s["scalar"]
+        with tf.summary.record_if(False):
+            assert [bool(tf.summary.scalar("never", 1.0)), bool(tf.summary.should_record_summaries())] == \
+                s["record_if_false"]
+        tf.summary.experimental.set_step(11)
+        assert tf.summary.experimental.get_step() == s["set_step_inside"]
+        with tf.summary.experimental.summary_scope("my scope!", "default") as (tag, scope):
+            assert [tag, scope] == s["summary_scope"]
+    writer.close()
+    assert repr(tf.summary.experimental.get_step()) == s["after_set_step"]
+    assert error(lambda: tf.summary.trace_export("t", step=0)) == s["trace_export_off"]
+    assert type(tf.summary.create_noop_writer()).__name__ == s["noop"]
+    assert repr(tf.summary.flush()) == s["flush_none"]
+
+
+def test_summaries_inside_a_function_are_written_when_it_runs(tmp_path):
+    writer = tf.summary.create_file_writer(str(tmp_path))
+
+    @tf.function
+    def f(x, step):
+        with writer.as_default():
+            tf.summary.scalar("x", x, step=step)
+        return x * 2
+
+    f(tf.constant(1.5), tf.constant(4, tf.int64))
+    f(tf.constant(2.5), tf.constant(5, tf.int64))
+    writer.flush()
+    _, records = _records(tmp_path)
+    # TensorFlow's "loss" record (step 3, 0.5) with the step, tag and value of each call
+    loss = bytes.fromhex(SUMMARY["records"][1])[9:]
+    want = [loss.replace(b"\x10\x03*!\n\x1f\n\x04loss", b"\x10" + bytes([step]) + b"*\x1e\n\x1c\n\x01x")
+            .replace(b"\x00\x00\x00?", value) for step, value in ((4, b"\x00\x00\xc0?"), (5, b"\x00\x00\x20@"))]
+    assert [r[9:] for r in records[1:]] == want
+
+
+# tf.lookup
+
+import lookup_program  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def lookups():
+    return lookup_program.cases(tf, error)
+
+
+@pytest.mark.parametrize("case", sorted(TF["lookup"]))
+def test_lookup_tables_answer_as_tensorflows(lookups, case):
+    assert lookups[case] == TF["lookup"][case]
+
+
+# the placement log
+
+from conftest import devtrace as run_devtrace  # noqa: E402
+
+
+def test_lookup_and_summary_ops_are_placed_and_logged_as_tensorflows():
+    done = run_devtrace("run", str(HERE / "placement_program.py"))
+    assert done.returncode == 0, done.stderr
+    placer = [line for line in done.stdout.splitlines() if re.match(r"^[^ ]+: \([^)]+\): /job", line)]
+    want = (HERE / "placement_tf.txt").read_text().splitlines()
+    assert want[-2:] == ["resource: (_Arg): /job:localhost/replica:0/task:0/device:CPU:0",
+                         "DestroyResourceOp: (DestroyResourceOp): /job:localhost/replica:0/task:0/device:CPU:0"]
+    assert placer == want[:-2]

@@ -71,6 +71,8 @@ LAZY.update({
     "python": ("devtrace.platform.device_lib", "python"),
     "sysconfig": ("devtrace.platform.device_lib", "sysconfig"),
     "ragged": ("devtrace.api.namespaces", "ragged"),
+    "lookup": ("devtrace.api.namespaces", "lookup"),
+    "summary": ("devtrace.summary", None),
     "sparse": ("devtrace.api.namespaces", "sparse"),
     "bitwise": ("devtrace.api.namespaces", "bitwise"),
     "io": ("devtrace.api.namespaces", "io"),

@@ -25,10 +25,10 @@ class Sample(NamedTuple):
 
 
 def samples():
-    from . import arrays, image, math, more, nn, random
+    from . import arrays, image, math, more, nn, random, tables
 
     out = []
-    for module in (math, arrays, nn, random, more, image):
+    for module in (math, arrays, nn, random, more, image, tables):
         out.extend(module.SAMPLES)
     return out
 

@@ -11,6 +11,8 @@ import tempfile
 import numpy as np
 import tensorflow as tf
 
+import lookup_program
+
 HERE = pathlib.Path(__file__).parent
 out = {}
 
@@ -56,5 +58,8 @@ out["saved_model"] = {
     "read_fingerprint_missing": error(lambda: sm.experimental.read_fingerprint("/nonexistent/model")),
     "contains_missing": sm.contains_saved_model("/nonexistent/model"),
 }
+
+# tf.lookup
+out["lookup"] = lookup_program.cases(tf, error)
 
 (HERE / "captured.json").write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
