@@ -231,3 +231,27 @@ def test_lookup_and_summary_ops_are_placed_and_logged_as_tensorflows():
     assert want[-2:] == ["resource: (_Arg): /job:localhost/replica:0/task:0/device:CPU:0",
                          "DestroyResourceOp: (DestroyResourceOp): /job:localhost/replica:0/task:0/device:CPU:0"]
     assert placer == want[:-2]
+
+
+# tf.train
+
+import train_program  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def train_cases(tmp_path_factory):
+    return train_program.cases(tf, error, str(tmp_path_factory.mktemp("train")))
+
+
+@pytest.mark.parametrize("case", sorted(TF["train"]))
+def test_train_answers_as_tensorflow(train_cases, case):
+    assert json.loads(json.dumps(train_cases[case])) == TF["train"][case]
+
+
+def test_checkpoint_options_that_ask_for_more_than_one_file_say_so(tmp_path):
+    ckpt = tf.train.Checkpoint(v=tf.Variable(1.0))
+    ckpt.write(str(tmp_path / "plain"), options=tf.train.CheckpointOptions())
+    with pytest.raises(AttributeError, match=r"devtrace does not implement tf.train.CheckpointOptions\(enable_async"):
+        ckpt.write(str(tmp_path / "async"), options=tf.train.CheckpointOptions(enable_async=True))
+    with pytest.raises(AttributeError, match="devtrace does not implement tf.train.CheckpointView yet"):
+        tf.train.CheckpointView(str(tmp_path / "plain"))

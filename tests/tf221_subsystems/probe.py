@@ -12,6 +12,7 @@ import numpy as np
 import tensorflow as tf
 
 import lookup_program
+import train_program
 
 HERE = pathlib.Path(__file__).parent
 out = {}
@@ -61,5 +62,6 @@ out["saved_model"] = {
 
 # tf.lookup
 out["lookup"] = lookup_program.cases(tf, error)
+out["train"] = train_program.cases(tf, error, tempfile.mkdtemp())
 
 (HERE / "captured.json").write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
