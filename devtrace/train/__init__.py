@@ -5,8 +5,9 @@ A checkpoint saves every variable reachable from the objects given to ``Checkpoi
 (``model/dense_1/w``), and restores them by the same paths. The files have TensorFlow's names —
 ``PREFIX.index``, ``PREFIX.data-00000-of-00001`` and the directory's ``checkpoint`` state file —
 in devtrace's own format: the index is JSON (``{"format": "devtrace-checkpoint", "version": 1,
-"variables": {path: {"dtype", "shape"}}}``), the data a NumPy ``.npz`` archive of the values
-by path. Both are written atomically; a restore is exact (same dtype, shape and bytes).
+"variables": {path: {"dtype", "shape"}}, "objects": [[[child name, child node], …] per node]}``,
+the objects being the object graph TensorFlow keeps too: ``views.object_graph``), the data a
+NumPy ``.npz`` archive of the values by path. Both are written atomically; a restore is exact (same dtype, shape and bytes).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..ops.io.example_proto import BytesList, Example, Feature, Features, FloatL
 from ..ops.io.sequence_example_proto import FeatureList, FeatureLists, SequenceExample  # noqa: F401
 from ..util.namespace import Namespace, missing
 
+from .views import object_graph
 from .checkpoint_reading import DATA_SUFFIX, latest_checkpoint, read_values  # noqa: F401 (tf.train.latest_checkpoint; saved_model reads values)
 
 
@@ -148,7 +150,7 @@ class Checkpoint:
         values = {path: v.numpy() for path, v in self._paths().items()}
         index = {"format": "devtrace-checkpoint", "version": 1,
                  "variables": {p: {"dtype": str(np.asarray(a).dtype), "shape": list(np.shape(a))}
-                               for p, a in values.items()}}
+                               for p, a in values.items()}, "objects": object_graph(self)}
         buffer = io.BytesIO()
         np.savez(buffer, **{f"v{i}": np.asarray(a) for i, a in enumerate(values.values())})
         _write_atomic_bytes(file_prefix + DATA_SUFFIX, buffer.getvalue())

@@ -52,7 +52,14 @@ def cases(tf, error, tmp):
     thread = threading.Thread(target=worker)
     thread.start()
     joined = error(lambda: coord.join([thread]))  # the worker's exception, raised by join
+    view = tf.train.CheckpointView(rooted)
+    other = M()
+    other.leaf2 = M()
+    matched, only_checkpoint, only_obj = view.diff(other)
+    view_cases = [view.children(0), view.descendants(), sorted(view.match(other)), sorted(matched),
+                  only_checkpoint, len(only_obj), tf.train.CheckpointView(path).children(0)]
     return {
+        "checkpoint_view": view_cases,
         "save_path": os.path.relpath(path, tmp),
         "list_variables": [[k, list(s)] for k, s in tf.train.list_variables(os.path.join(tmp, "ck"))],
         "list_variables_root": [[k, list(s)] for k, s in tf.train.list_variables(rooted)],
