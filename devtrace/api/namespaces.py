@@ -36,6 +36,7 @@ math = namespace("math", special=namespace("math.special"))
 linalg = namespace("linalg")
 nn = namespace("nn", experimental=namespace("nn.experimental"))
 ragged = namespace("ragged")
+lookup = namespace("lookup", experimental=namespace("lookup.experimental"))
 sparse = namespace("sparse")
 bitwise = namespace("bitwise")
 io = namespace("io", gfile=_gfile.namespace, TFRecordWriter=_tfrecord.TFRecordWriter,

@@ -17,6 +17,8 @@ from .random import random_ops  # noqa: F401
 from . import state_ops  # noqa: F401
 from .strings import string_ops  # noqa: F401
 from .strings import string_more  # noqa: F401
+from .lookup import lookup_ops  # noqa: F401
+from .summary import summary_ops  # noqa: F401
 from .array import indexing_ops  # noqa: F401
 from .linalg import linalg_ops  # noqa: F401
 from .array import manip_ops  # noqa: F401

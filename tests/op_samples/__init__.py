@@ -25,10 +25,10 @@ class Sample(NamedTuple):
 
 
 def samples():
-    from . import arrays, image, math, more, nn, random, tfops
+    from . import arrays, image, math, more, nn, random, tables, tfops
 
     out = []
-    for module in (math, arrays, nn, random, more, image, tfops):
+    for module in (math, arrays, nn, random, more, image, tfops, tables):
         out.extend(module.SAMPLES)
     return out
 
