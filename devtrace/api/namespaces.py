@@ -4,6 +4,8 @@ declarations' public names."""
 
 from __future__ import annotations
 
+from ..data._optional import Optional as _Optional
+from ..framework import dispatch as _dispatch, extension_type as _extension_type
 from ..platform import gfile as _gfile
 from ..ops.io import parsing_ops as _parsing, tfrecord as _tfrecord
 from ..util.namespace import Namespace
@@ -30,6 +32,17 @@ image = namespace("image")
 experimental = namespace("experimental", numpy=Namespace(
                              _prefix="experimental.numpy", **_tnp.FUNCTIONS,
                              random=Namespace(_prefix="experimental.numpy.random", **_tnp.RANDOM)),
+                         ExtensionType=_extension_type.ExtensionType,
+                         BatchableExtensionType=_extension_type.BatchableExtensionType,
+                         ExtensionTypeSpec=_extension_type.ExtensionTypeSpec,
+                         ExtensionTypeBatchEncoder=_extension_type.ExtensionTypeBatchEncoder,
+                         extension_type=Namespace(_prefix="experimental.extension_type",
+                                                  as_dict=_extension_type.as_dict),
+                         dispatch_for_api=_dispatch.dispatch_for_api,
+                         dispatch_for_unary_elementwise_apis=_dispatch.dispatch_for_unary_elementwise_apis,
+                         dispatch_for_binary_elementwise_apis=_dispatch.dispatch_for_binary_elementwise_apis,
+                         dispatch_for_binary_elementwise_assert_apis=_dispatch.dispatch_for_binary_elementwise_assert_apis,
+                         unregister_dispatch_for=_dispatch.unregister_dispatch_for, Optional=_Optional,
                          **{d.name: d for d in _dtypes.EXPERIMENTAL})
 strings = namespace("strings")
 math = namespace("math")
