@@ -30,6 +30,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from . import _input as inputs
+from ._types import (DistributedDataset, DistributedIterator, InputOptions, InputReplicationMode, RunOptions,
+                     Strategy, StrategyExtended)
 from .. import hooks
 from ._values import DistributedValues, Mirrored, PerReplica  # noqa: F401
 from ._values import regroup as _regroup, select as _select
@@ -477,6 +479,32 @@ def get_strategy():
     return _strategies[-1] if _strategies else _DEFAULT
 
 
+class OneDeviceStrategy(MirroredStrategy):
+    """``tf.distribute.OneDeviceStrategy(device)``: one replica, its variables and compute on ``device``."""
+
+    def __init__(self, device):
+        super().__init__(devices=[device])
+
+    def __repr__(self):
+        return f"<tensorflow.python.distribute.one_device_strategy.OneDeviceStrategy object at {id(self):#x}>"
+
+
+_SET: list = []  # experimental_set_strategy's entered scope
+
+
+def experimental_set_strategy(strategy) -> None:
+    """``tf.distribute.experimental_set_strategy``: ``strategy``'s scope entered for good (None: left)."""
+    while _SET:
+        _SET.pop().__exit__(None, None, None)
+    if strategy is not None:
+        scope = strategy.scope()
+        scope.__enter__()
+        _SET.append(scope)
+
+
+Strategy.register(MirroredStrategy)
+Strategy.register(_DefaultDistributionStrategy)
+StrategyExtended.register(MirroredExtended)
 InputContext = inputs.InputContext
 experimental = Namespace(_prefix="distribute.experimental", ValueContext=inputs.ValueContext)
 __getattr__ = missing("distribute")
