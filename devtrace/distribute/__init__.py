@@ -187,6 +187,10 @@ class MirroredExtended:
     def _cross_device_ops(self):
         return self._strategy._cross_device_ops
 
+    def variable_created_in_scope(self, v) -> bool:
+        """Whether ``v`` was made in this strategy's ``scope()``."""
+        return isinstance(v, MirroredVariable) and getattr(v, "_strategy", None) is self._strategy
+
     def all_reduce_sum(self, values) -> tuple:
         """``batch_reduce_to(SUM, per_replica, destinations=per_replica)`` for one value per
         replica: ``ReductionToOneDevice`` reduces on the first destination (``AddN``) and broadcasts
@@ -301,16 +305,22 @@ class MirroredStrategy:
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """Each global batch split across the replicas, each part on its replica's device."""
-        return inputs.DistributedDataset(self._devices, inputs.split_batches(dataset, len(self._devices)))
+        n = len(self._devices)
+        return inputs.DistributedDataset(self._devices, inputs.split_batches(dataset, n),
+                                         inputs.replica_spec(dataset.element_spec, n))
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
         """``dataset_fn(InputContext)`` gives per-replica batches; replicas take consecutive ones."""
         n = len(self._devices)
         dataset = dataset_fn(inputs.InputContext(1, 0, n))
-        return inputs.DistributedDataset(self._devices, inputs.consecutive_batches(dataset, n))
+        return inputs.DistributedDataset(self._devices, inputs.consecutive_batches(dataset, n),
+                                         inputs.replica_spec(dataset.element_spec, n))
 
     def experimental_distribute_values_from_function(self, value_fn):
-        return _regroup(inputs.values_from_function(self._devices, value_fn))
+        values = inputs.values_from_function(self._devices, value_fn)
+        if len(values) > 1 and not isinstance(values[0], (tuple, list, dict)):  # one per replica, even if equal
+            return PerReplica(values)
+        return _regroup(values)
 
     def gather(self, value, axis):
         """The replicas' values concatenated along ``axis`` on the current device (else CPU:0)."""
