@@ -244,3 +244,27 @@ def test_elementwise_dispatch():
         for handler in (unary, binary, asserts):
             tf.experimental.unregister_dispatch_for(handler)
     assert tf.add(1, 2).numpy() == 3 and type(tf.add).__name__ == "function"
+
+
+def test_structured_tensor_from_pyval_prints_as_tensorflow():
+    S = tf.experimental.StructuredTensor  # noqa: N806
+    st = S.from_pyval([{"a": 1, "n": ["x"]}, {"a": 2, "n": ["y", "z"]}])
+    assert repr(st) == ('<StructuredTensor(\n    fields={\n        "a": tf.Tensor([1 2], shape=(2,), dtype=int32),\n'
+                        '        "n": <tf.RaggedTensor [[b\'x\'], [b\'y\', b\'z\']]>},\n    shape=(2,))>')
+    assert st.to_pyval() == [{"a": 1, "n": [b"x"]}, {"a": 2, "n": [b"y", b"z"]}]
+    nested = S.from_pyval([{"a": {"b": 1}}, {"a": {"b": 2}}])
+    assert repr(nested) == ('<StructuredTensor(\n    fields={\n        "a": <StructuredTensor(\n                fields={\n'
+                            '                    "b": tf.Tensor([1 2], shape=(2,), dtype=int32)},\n'
+                            '                shape=(2,))>},\n    shape=(2,))>')
+    rows = S.from_pyval([[{"foo": 12}, {"foo": 33}], [], [{"foo": 99}]])
+    assert repr(rows.row_partitions) == "(tf.RowPartition(row_splits=[0 2 2 3]),)"
+    assert tuple(rows.shape) == (3, None)
+    assert repr(rows["foo"]) == "<tf.RaggedTensor [[12, 33], [], [99]]>"
+    assert repr(rows[0]["foo"]) == "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([12, 33], dtype=int32)>"
+    assert rows.merge_dims(0, 1)["foo"].numpy().tolist() == [12, 33, 99]
+    scalar = S.from_pyval({"a": 1.5, "s": "x", "e": []})
+    assert repr(scalar) == ('<StructuredTensor(\n    fields={\n        "a": tf.Tensor(1.5, shape=(), dtype=float32),\n'
+                            '        "e": tf.Tensor([], shape=(0,), dtype=float32),\n'
+                            '        "s": tf.Tensor(b\'x\', shape=(), dtype=string)},\n    shape=())>')
+    with pytest.raises(KeyError, match="'b'"):
+        S.from_pyval([{"a": 1}, {"b": 2}])

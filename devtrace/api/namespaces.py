@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..data._optional import Optional as _Optional
 from ..framework import dispatch as _dispatch, experimental as _experimental, extension_type as _extension_type
+from ..framework.structured_tensor import StructuredTensor as _StructuredTensor
 from ..platform import gfile as _gfile
 from ..ops.io import parsing_ops as _parsing, tfrecord as _tfrecord
 from ..util.namespace import Namespace
@@ -43,7 +44,7 @@ experimental = namespace("experimental", numpy=Namespace(
                          dispatch_for_binary_elementwise_apis=_dispatch.dispatch_for_binary_elementwise_apis,
                          dispatch_for_binary_elementwise_assert_apis=_dispatch.dispatch_for_binary_elementwise_assert_apis,
                          unregister_dispatch_for=_dispatch.unregister_dispatch_for, Optional=_Optional,
-                         dlpack=_experimental.dlpack, async_clear_error=_experimental.async_clear_error,
+                         dlpack=_experimental.dlpack, StructuredTensor=_StructuredTensor, async_clear_error=_experimental.async_clear_error,
                          async_scope=_experimental.async_scope, enable_strict_mode=_experimental.enable_strict_mode,
                          function_executor_type=_experimental.function_executor_type,
                          register_filesystem_plugin=_experimental.register_filesystem_plugin,
