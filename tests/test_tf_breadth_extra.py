@@ -88,3 +88,19 @@ def test_one_device_strategy_and_options():
     finally:
         tf.distribute.experimental_set_strategy(None)
     assert not tf.distribute.has_strategy()
+
+
+def test_forward_accumulator_jvps():
+    v = tf.Variable([1., 2.])
+    with tf.autodiff.ForwardAccumulator(v, tf.constant([1., 0.])) as acc:
+        y = v * v
+        z = tf.constant(3.)
+    assert acc.jvp(y).numpy().tolist() == [2.0, 0.0]
+    assert acc.jvp(z) is None
+    assert acc.jvp(z, unconnected_gradients=tf.UnconnectedGradients.ZERO).numpy() == 0.0
+    out = acc.jvp([y, {"a": y * 2}])  # y * 2 ran outside the accumulator: TensorFlow's None
+    assert out[0].numpy().tolist() == [2.0, 0.0] and out[1] == {"a": None}
+    x = tf.constant(2.)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(1.)) as acc:
+        s = tf.sin(x)
+    assert abs(acc.jvp(s).numpy() - -0.41614684) < 1e-6
