@@ -104,3 +104,30 @@ def test_forward_accumulator_jvps():
     with tf.autodiff.ForwardAccumulator(x, tf.constant(1.)) as acc:
         s = tf.sin(x)
     assert abs(acc.jvp(s).numpy() - -0.41614684) < 1e-6
+
+
+def test_io_decode_csv_compressed_sparse_feature_match_filenames(tmp_path):
+    import gzip
+    import zlib
+
+    cols = tf.io.decode_csv(["1,2.5,x", "3,,y"], [[0], [0.0], ["d"]])
+    assert [c.numpy().tolist() for c in cols] == [[1, 3], [2.5, 0.0], [b"x", b"y"]]
+    assert [c.dtype.name for c in cols] == ["int32", "float32", "string"]
+    for args, message in [((["1,2,3"], [[0], [0]]), "Expect 2 fields but have 3 in record 0"),
+                          ((["a,2"], [[0], [0]]), "Field 0 in record 0 is not a valid int32: a")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.io.decode_csv(*args)
+    assert tf.io.decode_compressed(tf.constant([zlib.compress(b"hello")]), "ZLIB").numpy().tolist() == [b"hello"]
+    assert tf.io.decode_compressed(gzip.compress(b"hi"), "GZIP").numpy() == b"hi"
+
+    def example(ix, v):
+        return tf.train.Example(features=tf.train.Features(feature={
+            "ix": tf.train.Feature(int64_list=tf.train.Int64List(value=ix)),
+            "v": tf.train.Feature(float_list=tf.train.FloatList(value=v))})).SerializeToString()
+    parsed = tf.io.parse_example([example([3, 1], [1., 2.]), example([5], [7.])],
+                                 {"sp": tf.io.SparseFeature("ix", "v", tf.float32, 10)})["sp"]
+    assert parsed.indices.numpy().tolist() == [[0, 1], [0, 3], [1, 5]]
+    assert parsed.values.numpy().tolist() == [2.0, 1.0, 7.0] and parsed.dense_shape.numpy().tolist() == [2, 10]
+    (tmp_path / "m1.txt").write_text("")
+    files = tf.io.match_filenames_once(str(tmp_path / "m*.txt"))
+    assert isinstance(files, tf.Variable) and files.numpy().tolist() == [str(tmp_path / "m1.txt").encode()]

@@ -59,7 +59,8 @@ bitwise = namespace("bitwise")
 io = namespace("io", gfile=_gfile.namespace, TFRecordWriter=_tfrecord.TFRecordWriter,
                TFRecordOptions=_tfrecord.TFRecordOptions, TFRecordCompressionType=_tfrecord.TFRecordCompressionType,
                FixedLenFeature=_parsing.FixedLenFeature, FixedLenSequenceFeature=_parsing.FixedLenSequenceFeature,
-               VarLenFeature=_parsing.VarLenFeature, RaggedFeature=_parsing.RaggedFeature)
+               VarLenFeature=_parsing.VarLenFeature, RaggedFeature=_parsing.RaggedFeature,
+               SparseFeature=_parsing.SparseFeature)
 raw_ops = namespace("raw_ops")  # none of TensorFlow's raw op functions yet: each says so
 # tf.version: the TensorFlow release devtrace's API follows (2.21's values, as that build reports them)
 version = Namespace(_prefix="version", VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",
