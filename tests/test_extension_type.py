@@ -268,3 +268,20 @@ def test_structured_tensor_from_pyval_prints_as_tensorflow():
                             '        "s": tf.Tensor(b\'x\', shape=(), dtype=string)},\n    shape=())>')
     with pytest.raises(KeyError, match="'b'"):
         S.from_pyval([{"a": 1}, {"b": 2}])
+
+
+def test_extension_types_through_tf_data():
+    class B(tf.experimental.BatchableExtensionType):
+        a: tf.Tensor
+        name: str = "b"
+    ds = tf.data.Dataset.from_tensor_slices(B([1, 2, 3]))
+    assert repr(ds.element_spec) == "B.Spec(a=TensorSpec(shape=(), dtype=tf.int32, name=None), name='b')"
+    assert repr(list(ds)[0]) == "B(a=<tf.Tensor: shape=(), dtype=int32, numpy=1>, name='b')"
+    assert [x.numpy() for x in ds.map(lambda x: x.a * 2)] == [2, 4, 6]
+    batched = ds.batch(2)
+    assert repr(batched.element_spec) == "B.Spec(a=TensorSpec(shape=(None,), dtype=tf.int32, name=None), name='b')"
+    assert [b.a.numpy().tolist() for b in batched] == [[1, 2], [3]]
+    pairs = tf.data.Dataset.from_tensor_slices((B([1, 2, 3]), [4, 5, 6])).filter(lambda x, y: y > 4)
+    assert [(x.a.numpy(), y.numpy()) for x, y in pairs] == [(2, 5), (3, 6)]
+    mt = list(tf.data.Dataset.from_tensors(MaskedTensor([1, 2], [True, False])))[0]
+    assert type(mt) is MaskedTensor and repr(mt) == MT_REPR

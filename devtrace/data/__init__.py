@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from . import _experimental as data_experimental, _readers as readers, _saving as saving
+from . import _experimental as data_experimental, _extension as extension, _readers as readers, _saving as saving
 from . import _sparse as data_sparse, _windows as data_windows
 from ._sparse import HostSparse
 from ._optional import Optional
@@ -63,6 +63,8 @@ def _pick(window, word):
 def map_structure(fn, *structures):
     """tf.data's structures: tuples and dicts nest; a list is one value (converted to a tensor)."""
     first = structures[0]
+    if isinstance(first, extension.Record):  # an extension type's tensors: the record kept (data._extension)
+        return type(first)((k, map_structure(fn, *[s[k] for s in structures])) for k in sorted(first))
     if isinstance(first, dict):
         return {k: map_structure(fn, *[s[k] for s in structures]) for k in sorted(first)}
     if isinstance(first, tuple):
@@ -181,7 +183,7 @@ class OwnedIterator:
             self._elements = itertools.islice(self._dataset._source(), self._count, None)
         element = next(self._elements)
         self._count += 1
-        return map_structure(_tensor, element)
+        return extension.values(map_structure(_tensor, element))
 
     def get_next(self):
         return next(self)
@@ -226,11 +228,11 @@ class Dataset(Transforms):
 
     @staticmethod
     def _as_tensors(element):
-        return map_structure(_tensor, element)
+        return extension.values(map_structure(_tensor, element))
 
     @staticmethod
     def _call(fn, element):
-        args = map_structure(_tensor, element)
+        args = extension.values(map_structure(_tensor, element))
         return fn(*args) if isinstance(args, tuple) else fn(args)
 
     @staticmethod
@@ -288,7 +290,7 @@ class Dataset(Transforms):
 
     @staticmethod
     def from_tensor_slices(tensors, name=None):
-        arrays = map_structure(_host, tensors)
+        arrays = map_structure(_host, extension.records(tensors))
         leaves = flatten(arrays)
         n = len(leaves[0])
         for leaf in leaves[1:]:
@@ -299,7 +301,7 @@ class Dataset(Transforms):
 
     @staticmethod
     def from_tensors(tensors, name=None):
-        arrays = map_structure(_host, tensors)
+        arrays = map_structure(_host, extension.records(tensors))
         return Dataset(lambda: iter([arrays]), map_structure(_spec, arrays), 1, "_TensorDataset")
 
     @staticmethod
@@ -327,9 +329,9 @@ class Dataset(Transforms):
     # -- transformations ----------------------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         def apply(element):
-            args = map_structure(_tensor, element)
+            args = extension.values(map_structure(_tensor, element))
             out = map_func(*args) if isinstance(args, tuple) else map_func(args)
-            return map_structure(_host, out)
+            return map_structure(_host, extension.records(out))
 
         def source():
             for element in self._source():
@@ -408,12 +410,12 @@ class Dataset(Transforms):
             raise InvalidArgumentError("Dataset was empty.") from None
         if next(it, None) is not None:
             raise InvalidArgumentError("Dataset had more than one element.")
-        return map_structure(_tensor, element)
+        return extension.values(map_structure(_tensor, element))
 
     def filter(self, predicate, name=None):
         def source():
             for element in self._source():
-                args = map_structure(_tensor, element)
+                args = extension.values(map_structure(_tensor, element))
                 if bool(predicate(*args) if isinstance(args, tuple) else predicate(args)):
                     yield element
         return Dataset(source, self._spec, UNKNOWN, "_FilterDataset")
@@ -467,7 +469,7 @@ class Dataset(Transforms):
 
     def flat_map(self, map_func, name=None):
         def apply(element):
-            args = map_structure(_tensor, element)
+            args = extension.values(map_structure(_tensor, element))
             return map_func(*args) if isinstance(args, tuple) else map_func(args)
 
         def source():
@@ -573,7 +575,7 @@ class Dataset(Transforms):
 
     @property
     def element_spec(self):
-        return self._spec
+        return extension.specs(self._spec)
 
     def __repr__(self):
         return f"<{self._kind} element_spec={self._spec}>"
