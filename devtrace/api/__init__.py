@@ -85,6 +85,8 @@ LAZY.update({
     "control_dependencies": ("devtrace.api.namespaces", "control_dependencies"),
     "inside_function": ("devtrace.api.namespaces", "inside_function"),
     "autodiff": ("devtrace.api.autodiff", None),
+    "types": ("devtrace.framework.types", "namespace"),
+    "TypeSpec": ("devtrace.framework.type_spec", "TypeSpec"),
     "zeros_initializer": ("devtrace.ops.init_ops", "Zeros"),
     "ones_initializer": ("devtrace.ops.init_ops", "Ones"),
     "constant_initializer": ("devtrace.ops.init_ops", "Constant"),
