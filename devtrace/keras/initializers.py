@@ -138,7 +138,40 @@ class LecunNormal(VarianceScaling):
         super().__init__(1.0, "fan_in", "truncated_normal", seed)
 
 
-_BY_NAME = {"glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform,
+class Orthogonal(_Random):
+    """Keras's: a normal draw of the flattened shape (rows at least columns), its QR's ``q`` with
+    the signs of ``r``'s diagonal (``Qr``, ``MatrixDiagPartV3``, ``Sign``, ``Mul`` as TensorFlow's
+    log shows), transposed back when rows were fewer, times ``gain``."""
+
+    def __init__(self, gain=1.0, seed=None):
+        super().__init__(seed)
+        self.gain = gain
+
+    def __call__(self, shape, dtype="float32"):
+        if len(shape) < 2:
+            raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: shape={shape} "
+                             f"of rank {len(shape)}.")
+        rows, cols = int(np.prod(shape[:-1])), int(shape[-1])
+        a = tf.random.stateless_normal([max(rows, cols), min(rows, cols)], self._seed(), dtype=dtype)
+        q, r = tf.linalg.qr(a)
+        q = q * tf.math.sign(tf.linalg.diag_part(r))
+        if rows < cols:
+            q = tf.transpose(q)
+        return self.gain * tf.reshape(q, list(shape))
+
+
+class Identity(Initializer):
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype="float32"):
+        if len(shape) != 2:
+            raise ValueError(f"Identity matrix initializer can only be used for 2D matrices. Received: "
+                             f"shape={shape} of rank {len(shape)}.")
+        return self.gain * tf.eye(shape[0], shape[1], dtype=dtype)
+
+
+_BY_NAME = {"orthogonal": Orthogonal, "identity": Identity, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform,
             "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
             "random_normal": RandomNormal, "random_uniform": RandomUniform, "uniform": RandomUniform,
             "normal": RandomNormal, "truncated_normal": TruncatedNormal, "zeros": Zeros, "ones": Ones,

@@ -22,6 +22,8 @@ from .layers_norm import BatchNormalization, Embedding, LayerNormalization
 from .layers_pooling import *  # noqa: F401,F403
 from .layers_pooling import __all__ as _pooling
 from .layers_reshaping import Permute, RepeatVector, UpSampling1D, UpSampling2D
+from .layers_recurrent import *  # noqa: F401,F403
+from .layers_recurrent import __all__ as _recurrent
 
 
 class Dense(Layer):
@@ -191,5 +193,5 @@ __all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormaliza
            "InputLayer", "KerasTensor", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU",
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",
            "concatenate", "maximum", "minimum", "multiply", "subtract", "Permute", "RepeatVector", "UpSampling1D",
-           "UpSampling2D", *_pooling]
+           "UpSampling2D", *_pooling, *_recurrent]
 __getattr__ = _missing("keras.layers")

@@ -9,13 +9,22 @@ from .engine import Layer, same_shape
 
 
 class Embedding(Layer):
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
+                 mask_zero=False, **kwargs):
         super().__init__(**kwargs)
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self._init = initializers.get(embeddings_initializer)
+        self._reg, self.mask_zero = embeddings_regularizer, mask_zero
+
+    def compute_mask(self, inputs, mask=None):
+        """With ``mask_zero``: ``NotEqual(ids, 0)``, the mask the next layers receive."""
+        if not self.mask_zero:
+            return None
+        return tf.not_equal(inputs, 0)
 
     def build(self, input_shape):
-        self.embeddings = self.add_weight((self.input_dim, self.output_dim), self._init, name="embeddings")
+        self.embeddings = self.add_weight((self.input_dim, self.output_dim), self._init, name="embeddings",
+                                          regularizer=self._reg)
         self.built = True
 
     def call(self, inputs):
