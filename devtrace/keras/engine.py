@@ -38,7 +38,7 @@ class KerasTensor:
     def __init__(self, shape, dtype="float32", layer=None, inputs=(), node_index=0, name=None):
         self.shape, self.dtype, self._layer, self._inputs = tuple(shape), dtype, layer, inputs
         self._node_index, self._tensor_index, self.name = node_index, 0, name or "keras_tensor"
-        self._siblings, self._call_kwargs = None, {}
+        self._siblings, self._call_kwargs, self._call_args = None, {}, ()
 
     def __repr__(self):
         return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, ragged=False, name={self.name}>"
@@ -151,9 +151,9 @@ class Layer(Module):
             shape = shape_of(inputs)
             self._check_input(shape)
             self._maybe_build(shape)
-            out = _symbolic_outputs(self, _symbolic_shape(self, shape), inputs, kwargs)
-            tensors = [v for value in kwargs.values() for v in (value if isinstance(value, (list, tuple)) else [value])
-                       if isinstance(v, KerasTensor)]
+            out = _symbolic_outputs(self, _symbolic_shape(self, shape), inputs, kwargs, args)
+            tensors = [v for value in list(args) + list(kwargs.values())
+                       for v in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, KerasTensor)]
             self._inbound_nodes.append(Node(self, (list(inputs) if isinstance(inputs, (list, tuple)) else [inputs])
                                             + tensors, out))
             return out
@@ -233,7 +233,7 @@ def _is_shape(value) -> bool:
     return isinstance(value, tuple) and all(d is None or isinstance(d, int) for d in value)
 
 
-def _symbolic_outputs(layer, shape, inputs, kwargs):
+def _symbolic_outputs(layer, shape, inputs, kwargs, args=()):
     """One ``KerasTensor`` per output: a layer that returns several (an RNN's ``return_state``) gives
     a list of shapes. The call's tensor keywords (``initial_state=``, ``mask=``) are kept for the
     model to pass when it runs."""
@@ -245,7 +245,7 @@ def _symbolic_outputs(layer, shape, inputs, kwargs):
     else:
         outs = [KerasTensor(shape, layer=layer, inputs=inputs, node_index=index)]
     for o in outs:
-        o._call_kwargs = dict(kwargs)
+        o._call_kwargs, o._call_args = dict(kwargs), tuple(args)
     return outs if outs[0]._siblings is not None else outs[0]
 
 

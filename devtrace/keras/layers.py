@@ -24,6 +24,12 @@ from .layers_pooling import __all__ as _pooling
 from .layers_reshaping import Permute, RepeatVector, UpSampling1D, UpSampling2D
 from .layers_recurrent import *  # noqa: F401,F403
 from .layers_recurrent import __all__ as _recurrent
+from .layers_conv_more import *  # noqa: F401,F403
+from .layers_conv_more import __all__ as _conv_more
+from .layers_more import *  # noqa: F401,F403
+from .layers_more import __all__ as _more
+from .layers_attention import *  # noqa: F401,F403
+from .layers_attention import __all__ as _attention
 
 
 class Dense(Layer):
@@ -74,7 +80,11 @@ class Softmax(Layer):
     compute_output_shape = same_shape
 
     def call(self, inputs, mask=None):
-        return tf.nn.softmax(inputs, axis=self.axis)
+        if mask is None:
+            return tf.nn.softmax(inputs, axis=self.axis)
+        from .layers_attention import _masked_softmax
+
+        return _masked_softmax(tf.convert_to_tensor(inputs), mask, self.axis)
 
 
 class ReLU(Layer):
@@ -180,6 +190,7 @@ def _functional(cls):
     return merge
 
 
+Convolution1D, Convolution2D = Conv1D, Conv2D
 add, subtract, multiply = _functional(Add), _functional(Subtract), _functional(Multiply)
 average, maximum, minimum = _functional(Average), _functional(Maximum), _functional(Minimum)
 
@@ -193,5 +204,5 @@ __all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormaliza
            "InputLayer", "KerasTensor", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU",
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",
            "concatenate", "maximum", "minimum", "multiply", "subtract", "Permute", "RepeatVector", "UpSampling1D",
-           "UpSampling2D", *_pooling, *_recurrent]
+           "UpSampling2D", "Convolution1D", "Convolution2D", *_pooling, *_recurrent, *_conv_more, *_more, *_attention]
 __getattr__ = _missing("keras.layers")

@@ -77,8 +77,12 @@ class LayerNormalization(Layer):
         self.axis, self.epsilon, self.center, self.scale = axis, epsilon, center, scale
         self._inits = (initializers.get(gamma_initializer), initializers.get(beta_initializer))
 
+    def _axes(self, rank):
+        return [a % rank for a in (self.axis if isinstance(self.axis, (list, tuple)) else [self.axis])]
+
     def build(self, input_shape):
-        dim = (input_shape[self.axis],)
+        input_shape = tuple(input_shape)
+        dim = tuple(input_shape[a] for a in self._axes(len(input_shape)))
         self.gamma = self.add_weight(dim, self._inits[0], name="gamma") if self.scale else None
         self.beta = self.add_weight(dim, self._inits[1], name="beta") if self.center else None
         self.built = True
@@ -87,6 +91,13 @@ class LayerNormalization(Layer):
 
     def call(self, inputs):
         x = tf.convert_to_tensor(inputs)
-        mean, variance = tf.nn.moments(x, [self.axis], keepdims=True)
-        return tf.nn.batch_normalization(x, mean, variance, self.beta, self.gamma, self.epsilon)
+        rank = len(x.shape)
+        axes = self._axes(rank)
+        mean, variance = tf.nn.moments(x, axes, keepdims=True)
+        shape = [x.shape[i] if i in axes else 1 for i in range(rank)]
+        gamma, beta = self.gamma, self.beta
+        if len(axes) > 1 or axes[0] != rank - 1:  # the weights broadcast over the normalized axes
+            gamma = tf.reshape(gamma, shape) if gamma is not None else None
+            beta = tf.reshape(beta, shape) if beta is not None else None
+        return tf.nn.batch_normalization(x, mean, variance, beta, gamma, self.epsilon)
 

@@ -247,6 +247,7 @@ def _topological(output) -> list:
         if t._layer is not None and id(t._layer) not in seen:
             visit(t._inputs)
             visit([v for v in _tensor_kwargs(t).values()])
+            visit([v for v in getattr(t, "_call_args", ()) if isinstance(v, (KerasTensor, list, tuple))])
             seen.add(id(t._layer))
             order.append(t._layer)
     visit(output)
@@ -263,7 +264,9 @@ def _run(t, values, training):
     kwargs.update({k: _run(v, values, training) for k, v in _tensor_kwargs(t).items()})
     if _takes_training(t._layer) and "training" not in kwargs:
         kwargs["training"] = training
-    out = t._layer(args, **kwargs)
+    extra = [_run(v, values, training) if isinstance(v, KerasTensor) or isinstance(v, (list, tuple)) and
+             any(isinstance(x, KerasTensor) for x in v) else v for v in getattr(t, "_call_args", ())]
+    out = t._layer(args, *extra, **kwargs)
     if getattr(t, "_siblings", None) is not None:  # one call, several outputs
         for sibling, value in zip(t._siblings, out):
             values[id(sibling)] = value
