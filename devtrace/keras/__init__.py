@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..util.namespace import missing
 
-from . import (activations, callbacks, config, datasets, initializers, layers, losses, metrics, models, ops, optimizers,
+from . import (activations, callbacks, config, datasets, initializers, layers, losses, metrics, models, ops, optimizers, random,
                regularizers, tree, utils)
 from .layers import Input, Layer
 from .models import Model, Sequential
@@ -14,4 +14,4 @@ from .variables import Variable
 __getattr__ = missing("keras")
 
 __all__ = ["Input", "Layer", "Model", "Sequential", "Variable", "activations", "callbacks", "config", "datasets", "initializers", "layers", "losses",
-           "metrics", "models", "ops", "optimizers", "regularizers", "tree", "utils"]
+           "metrics", "models", "ops", "optimizers", "random", "regularizers", "tree", "utils"]
