@@ -30,6 +30,10 @@ from .layers_more import *  # noqa: F401,F403
 from .layers_more import __all__ as _more
 from .layers_attention import *  # noqa: F401,F403
 from .layers_attention import __all__ as _attention
+from .layers_preprocessing import *  # noqa: F401,F403
+from .layers_preprocessing import __all__ as _preprocessing
+from .layers_text import *  # noqa: F401,F403
+from .layers_text import __all__ as _text
 
 
 class Dense(Layer):
@@ -204,5 +208,5 @@ __all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormaliza
            "InputLayer", "KerasTensor", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU",
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",
            "concatenate", "maximum", "minimum", "multiply", "subtract", "Permute", "RepeatVector", "UpSampling1D",
-           "UpSampling2D", "Convolution1D", "Convolution2D", *_pooling, *_recurrent, *_conv_more, *_more, *_attention]
+           "UpSampling2D", "Convolution1D", "Convolution2D", *_pooling, *_recurrent, *_conv_more, *_more, *_attention, *_preprocessing, *_text]
 __getattr__ = _missing("keras.layers")
