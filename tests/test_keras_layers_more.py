@@ -5,6 +5,7 @@ Keras's weight paths and shapes."""
 
 import json
 import pathlib
+import re
 import sys
 
 import numpy as np
@@ -21,8 +22,10 @@ keras = tf.keras
 
 
 def _short(path):
-    """A weight's path past its layer's own (auto-numbered) name."""
-    return path.split("/", 1)[1] if "/" in path else path
+    """A weight's path past its layer's own name, without the numbers auto-naming appends
+    (``sequential_3/lstm_9/lstm_cell/kernel``: ``lstm/lstm_cell/kernel``)."""
+    rest = path.split("/", 1)[1] if "/" in path else path
+    return re.sub(r"_\d+(?=/|$)", "", rest)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
