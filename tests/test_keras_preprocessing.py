@@ -1,5 +1,6 @@
 """Keras 3's preprocessing layers on devtrace (Rescaling, Resizing, CenterCrop, Normalization,
-CategoryEncoding, Discretization, Hashing, StringLookup, IntegerLookup, TextVectorization) give
+CategoryEncoding, Discretization, Hashing, StringLookup, IntegerLookup, TextVectorization; the
+seeded augmentations RandomFlip/Rotation/Zoom/Translation/Contrast/Brightness, twice each) give
 Keras 3.15's outputs and vocabularies (tests/keras_layers/captures/preprocessing.json, captured
 with TensorFlow 2.21 by tests/keras_layers/capture_preprocessing.py)."""
 
@@ -28,14 +29,23 @@ def _plain(value):
     return {"dtype": str(array.dtype), "value": array}
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_outputs_are_keras(name):
-    got, want = _plain(CASES[name](tf.keras)), CAPTURED[name]
-    if isinstance(want, dict):
+def _check(got, want):
+    if isinstance(want, dict) and want["dtype"].startswith("<U"):  # one token of a vocabulary
+        assert str(got["value"]) == want["value"]
+    elif isinstance(want, dict):
         assert got["dtype"] == want["dtype"]
-        np.testing.assert_allclose(got["value"], np.asarray(want["value"]), atol=1e-5)
+        np.testing.assert_allclose(got["value"], np.asarray(want["value"]), atol=1e-4)
+    elif want and isinstance(want[0], dict):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            _check(g, w)
     else:
         assert got == want
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_outputs_are_keras(name):
+    _check(_plain(CASES[name](tf.keras)), CAPTURED[name])
 
 
 def test_text_classification_pipeline_trains():

@@ -34,6 +34,8 @@ from .layers_preprocessing import *  # noqa: F401,F403
 from .layers_preprocessing import __all__ as _preprocessing
 from .layers_text import *  # noqa: F401,F403
 from .layers_text import __all__ as _text
+from .layers_augment import *  # noqa: F401,F403
+from .layers_augment import __all__ as _augment
 
 
 class Dense(Layer):
@@ -208,5 +210,5 @@ __all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormaliza
            "InputLayer", "KerasTensor", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU",
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",
            "concatenate", "maximum", "minimum", "multiply", "subtract", "Permute", "RepeatVector", "UpSampling1D",
-           "UpSampling2D", "Convolution1D", "Convolution2D", *_pooling, *_recurrent, *_conv_more, *_more, *_attention, *_preprocessing, *_text]
+           "UpSampling2D", "Convolution1D", "Convolution2D", *_pooling, *_recurrent, *_conv_more, *_more, *_attention, *_preprocessing, *_text, *_augment]
 __getattr__ = _missing("keras.layers")

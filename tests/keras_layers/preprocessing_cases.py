@@ -72,3 +72,30 @@ CASES = {
     "text_vocab_given": lambda keras: keras.layers.TextVectorization(vocabulary=["x", "y"],
                                                                      output_sequence_length=3)(["y x w", "x"]),
 }
+
+SMALL = (np.arange(2 * 5 * 6 * 2).reshape(2, 5, 6, 2) * 7 % 23).astype("float32")
+
+
+def _twice(layer):
+    """Two calls of a seeded augmentation: the generator steps between them."""
+    return [layer(SMALL), layer(SMALL)]
+
+
+CASES.update({
+    "random_flip": lambda keras: _twice(keras.layers.RandomFlip(seed=3)),
+    "random_flip_horizontal": lambda keras: _twice(keras.layers.RandomFlip("horizontal", seed=11)),
+    "random_rotation": lambda keras: _twice(keras.layers.RandomRotation(0.2, seed=5)),
+    "random_rotation_constant_nearest": lambda keras: _twice(
+        keras.layers.RandomRotation((-0.3, 0.1), fill_mode="constant", interpolation="nearest", fill_value=1.0,
+                                    seed=8)),
+    "random_zoom": lambda keras: _twice(keras.layers.RandomZoom(0.5, 0.2, seed=2)),
+    "random_zoom_wrap": lambda keras: _twice(keras.layers.RandomZoom((-0.4, -0.1), fill_mode="wrap", seed=6)),
+    "random_translation": lambda keras: _twice(keras.layers.RandomTranslation(0.2, 0.3, seed=4)),
+    "random_translation_nearest_fill": lambda keras: _twice(
+        keras.layers.RandomTranslation((-0.3, 0.3), 0.1, fill_mode="nearest", seed=9)),
+    "random_contrast": lambda keras: _twice(keras.layers.RandomContrast(0.5, seed=1)),
+    "random_brightness": lambda keras: _twice(keras.layers.RandomBrightness(0.3, value_range=(0, 20), seed=7)),
+    "augment_in_model_call": lambda keras: keras.Sequential([keras.layers.RandomFlip(seed=12)])(SMALL),
+    "augment_in_predict": lambda keras: keras.Sequential([keras.layers.RandomRotation(0.3, seed=12)]).predict(
+        SMALL, verbose=0),
+})
