@@ -89,6 +89,22 @@ class Layer(Module):
         self._build_shape = self._build_output_shape = None
         self._input_axes: dict = {}  # InputSpec(axes=…) once built: {axis: size}
         self._batch_input_shape = (None,) + tuple(input_shape) if input_shape is not None else None
+        self._dtype_arg = dtype
+
+    @property
+    def dtype_policy(self):
+        """The layer's ``DTypePolicy`` (from its ``dtype=``; devtrace's layers compute in float32)."""
+        from .dtype_policies import get
+
+        return get(self.__dict__.get("_dtype_arg"))
+
+    @property
+    def compute_dtype(self):
+        return self.dtype_policy.compute_dtype
+
+    @property
+    def variable_dtype(self):
+        return self.dtype_policy.variable_dtype
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
                    regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
