@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import devtrace as tf
+from devtrace.keras import engine
 
 HERE = pathlib.Path(__file__).resolve().parent / "keras_layers"
 sys.path.insert(0, str(HERE))
@@ -65,3 +66,22 @@ def test_a_transformer_block_builds_and_trains_functionally():
     data = np.random.RandomState(0).rand(4, 5, 8).astype("float32")
     history = model.fit(data, np.zeros((4, 2), "float32"), epochs=2, verbose=0)
     assert history.history["loss"][1] < history.history["loss"][0]
+
+
+def test_operators_on_keras_tensors_make_keras_operation_nodes(capsys):
+    """``h + x``, ``y[:, 0] * 2.0``, ``-z``: Keras's summary (captures/operators_summary.txt, by
+    capture_operators.py), and the model computes what the same ops compute eagerly."""
+    from capture_operators import build
+
+    saved = dict(engine._UIDS)
+    engine._UIDS.clear()  # names as in a fresh process (Keras's clear_session)
+    try:
+        model = build(keras)
+    finally:
+        engine._UIDS.clear()
+        engine._UIDS.update(saved)
+    model.summary()
+    assert capsys.readouterr().out == (HERE / "captures" / "operators_summary.txt").read_text()
+    x = np.random.RandomState(0).rand(2, 10, 4).astype("float32")
+    dense = model.layers[1]
+    np.testing.assert_allclose(model(x).numpy(), (-((dense(x) + x)[:, 0] * 2.0)).numpy(), atol=1e-6)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..util.namespace import missing
 
 from . import (activations, callbacks, config, datasets, dtype_policies, initializers, layers, losses, metrics,
-               models, ops, optimizers, random, regularizers, src, tree, utils)
+               models, ops, optimizers, random, regularizers, src, symbolic_ops, tree, utils)
 from .dtype_policies import DTypePolicy, FloatDTypePolicy
 from .layers import Input, Layer
 from .models import Model, Sequential
