@@ -1,5 +1,5 @@
 """Keras 3's convolutions past Conv1D/Conv2D, attention layers and smaller layers on devtrace: the
-same weights give Keras 3.15's outputs (tests/keras_layers/captures/layers.json, captured with
+same weights give Keras 3.15's outputs (and gradients, for the convolutions devtrace added ops for) (tests/keras_layers/captures/layers.json, captured with
 TensorFlow 2.21 by tests/keras_layers/capture_layers.py from the cases in layer_cases.py), with
 Keras's weight paths and shapes."""
 
@@ -16,7 +16,7 @@ from devtrace.keras import engine
 
 HERE = pathlib.Path(__file__).resolve().parent / "keras_layers"
 sys.path.insert(0, str(HERE))
-from layer_cases import CASES, call, inputs_for, weights_for  # noqa: E402
+from layer_cases import CASES, call, gradients, inputs_for, weights_for  # noqa: E402
 
 CAPTURED = json.loads((HERE / "captures" / "layers.json").read_text())["cases"]
 keras = tf.keras
@@ -38,11 +38,11 @@ def test_the_same_weights_give_keras_outputs(case):
     assert [(_short(w.path), list(w.shape)) for w in layer.weights] == \
         [(_short(p), s) for p, s in want["weights"]]
     layer.set_weights(weights_for(case, [tuple(s) for _, s in want["weights"]]))
-    out = call(layer, case, xs, np)
+    out = gradients(tf, layer, case, xs, np) if case.get("grad") else call(layer, case, xs, np)
     outs = out if isinstance(out, (list, tuple)) else [out]
     assert len(outs) == len(want["outputs"])
     for got, expected in zip(outs, want["outputs"]):
-        np.testing.assert_allclose(np.asarray(got), np.array(expected), atol=1e-5)
+        np.testing.assert_allclose(np.asarray(got), np.array(expected), rtol=1e-5, atol=1e-5)
 
 
 def test_symbolic_shapes_are_keras():

@@ -4,18 +4,15 @@ its own ``SeedGenerator`` as Keras's does (the same draws, in the same order, so
 gives Keras's values) and acts only in training — a call that does not say (``layer(x)``,
 ``model(x)``) trains, as in Keras; ``predict`` and ``evaluate`` pass ``training=False``.
 
-Rotation, zoom and translation move pixels by an affine transform. TensorFlow runs that as one op,
-``ImageProjectiveTransformV3``; devtrace does not declare that op yet and composes its sampling
-from TensorFlow's ops (the output grid mapped back, the coordinates folded as the fill mode folds
-them, four ``GatherNd`` reads blended bilinearly) — the same values, other ops in the log."""
+Rotation, zoom and translation move pixels by an affine transform: one
+``ImageProjectiveTransformV3``, as Keras's TensorFlow backend runs it."""
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
 import devtrace as tf
+from ..runtime.eager.executor import execute
 from . import keywords
 from . import random as keras_random
 from .engine import Layer
@@ -83,65 +80,11 @@ class RandomFlip(_Augment):
         return x
 
 
-def _fold(c, n, mode):
-    """TensorFlow's ``map_coordinate`` for the fill modes, on float coordinates."""
-    if mode == "constant":
-        return c
-    if n <= 1:
-        return tf.zeros_like(c)
-    if mode == "nearest":
-        return tf.clip_by_value(c, 0.0, n - 1.0)
-
-    def trunc(v):
-        return tf.cast(tf.cast(v, tf.int64), tf.float32)
-
-    if mode == "reflect":
-        sz2 = 2.0 * n
-        neg = sz2 * trunc(-c / sz2) + c
-        neg = tf.where(neg < -n, neg + sz2, -neg - 1.0)
-        pos = c - sz2 * trunc(c / sz2)
-        pos = tf.where(pos >= n, sz2 - pos - 1.0, pos)
-    elif mode == "wrap":
-        sz = n - 1.0
-        neg = c + n * (trunc(-c / sz) + 1.0)
-        pos = c - n * trunc(c / sz)
-    else:
-        raise NotImplementedError(f"devtrace does not implement the fill mode {mode!r} yet")
-    folded = tf.where(c < 0, neg, tf.where(c > n - 1, pos, c))
-    return tf.clip_by_value(folded, 0.0, n - 1.0)
-
-
 def affine_transform(images, transforms, interpolation="bilinear", fill_mode="constant", fill_value=0.0):
-    """``ImageProjectiveTransformV3``'s values: each output pixel ``(x, y)`` reads the input at
-    ``((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k)``, ``k = c0 x + c1 y + 1``."""
-    b, h, w, _ = images.shape
-    rows, cols = np.meshgrid(np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32), indexing="ij")
-    x, y = tf.constant(cols[None]), tf.constant(rows[None])
-    t = tf.reshape(tf.cast(transforms, tf.float32), [-1, 8, 1, 1])
-    a0, a1, a2, b0, b1, b2, c0, c1 = (t[:, i] for i in range(8))
-    k = c0 * x + c1 * y + 1.0
-    in_x = _fold((a0 * x + a1 * y + a2) / k, w, fill_mode)
-    in_y = _fold((b0 * x + b1 * y + b2) / k, h, fill_mode)
-    batch = tf.constant(np.broadcast_to(np.arange(b, dtype=np.int64)[:, None, None], (b, h, w)).copy())
-    fill = tf.constant(fill_value, tf.float32)
-
-    def read(yy, xx):
-        yi, xi = tf.cast(yy, tf.int64), tf.cast(xx, tf.int64)
-        inside = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w)
-        index = tf.stack([batch, tf.clip_by_value(yi, 0, h - 1), tf.clip_by_value(xi, 0, w - 1)], -1)
-        return tf.where(tf.expand_dims(inside, -1), tf.gather_nd(images, index), fill)
-
-    if interpolation == "nearest":
-        return read(tf.floor(in_y + 0.5), tf.floor(in_x + 0.5))
-    if interpolation != "bilinear":
-        raise NotImplementedError(f"devtrace does not implement the interpolation {interpolation!r} yet")
-    x0, y0 = tf.floor(in_x), tf.floor(in_y)
-    x1, y1 = x0 + 1.0, y0 + 1.0
-    wx0, wx1 = tf.expand_dims(x1 - in_x, -1), tf.expand_dims(in_x - x0, -1)
-    wy0, wy1 = tf.expand_dims(y1 - in_y, -1), tf.expand_dims(in_y - y0, -1)
-    top = wx0 * read(y0, x0) + wx1 * read(y0, x1)
-    bottom = wx0 * read(y1, x0) + wx1 * read(y1, x1)
-    return wy0 * top + wy1 * bottom
+    """Keras's TensorFlow ``affine_transform``: one ``ImageProjectiveTransformV3``."""
+    return execute("ImageProjectiveTransformV3", (tf.convert_to_tensor(images), tf.cast(transforms, tf.float32)),
+                   {"output_shape": tuple(images.shape[1:3]), "fill_value": float(fill_value),
+                    "interpolation": interpolation.upper(), "fill_mode": fill_mode.upper()})
 
 
 class _Affine(_Augment):

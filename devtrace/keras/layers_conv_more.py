@@ -1,6 +1,7 @@
 """Keras's convolutions past ``Conv1D``/``Conv2D`` (channels last): the transposed ones
 (``Conv1DTranspose``, ``Conv2DTranspose``: TensorFlow's ``conv2d_transpose``, the op
-``Conv2DBackpropInput``, a 1-D one on a height of one), the depthwise ones (``DepthwiseConv1D``,
+``Conv2DBackpropInput``, a 1-D one on a height of one; ``Conv3DTranspose``:
+``Conv3DBackpropInputV2``), ``Conv3D``, the depthwise ones (``DepthwiseConv1D``,
 ``DepthwiseConv2D``: ``DepthwiseConv2dNative``) and the separable ones (``SeparableConv1D``,
 ``SeparableConv2D``: ``DepthwiseConv2dNative`` then a 1x1 ``Conv2D``, as ``tf.nn.separable_conv2d``
 runs them). Keras's weight layouts: a transposed kernel is ``(*kernel_size, filters, in)``, a
@@ -12,7 +13,7 @@ import devtrace as tf
 from ..runtime.eager.executor import execute
 from . import activations, initializers, keywords
 from .engine import Layer
-from .layers_conv import _out_dim, _tuple
+from .layers_conv import _Conv, _out_dim, _tuple
 
 
 def _transposed_dim(size, kernel, stride, padding):
@@ -77,6 +78,11 @@ class _ConvTranspose(_Base):
         return (input_shape[0], *dims, self.filters)
 
     def _convolve(self, x):
+        if self.rank == 3:
+            sizes = [_transposed_dim(d, k, s, self.padding)
+                     for d, k, s in zip(list(x.shape[1:4]), self.kernel_size, self.strides)]
+            return tf.nn.conv3d_transpose(x, self.kernel, (x.shape[0], *sizes, self.filters), self.strides,
+                                          self.padding.upper())
         kernel = tf.expand_dims(self.kernel, 0) if self.rank == 1 else self.kernel
         sizes = self._pairs([_transposed_dim(d, k, s, self.padding)
                              for d, k, s in zip(list(x.shape[1:-1])[-self.rank:], self.kernel_size, self.strides)])
@@ -94,6 +100,23 @@ class Conv2DTranspose(_ConvTranspose):
 
 class Conv1DTranspose(_ConvTranspose):
     rank = 1
+
+
+class Conv3DTranspose(_ConvTranspose):
+    rank = 3
+
+
+class Conv3D(_Conv):
+    rank = 3
+
+    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid", data_format=None,
+                 dilation_rate=(1, 1, 1), **kwargs):
+        keywords.unimplemented("keras.layers.Conv3D", data_format=(data_format, (None, "channels_last")),
+                               dilation_rate=(_tuple(dilation_rate, 3), ((1, 1, 1),)))
+        super().__init__(filters, kernel_size, strides, padding, **kwargs)
+
+    def _convolve(self, x):
+        return tf.nn.conv3d(x, self.kernel, (1, *self.strides, 1), self.padding.upper())
 
 
 class _Depthwise(_Base):
@@ -170,9 +193,12 @@ class SeparableConv1D(_Separable):
     rank = 1
 
 
-Convolution1DTranspose, Convolution2DTranspose = Conv1DTranspose, Conv2DTranspose
+Convolution1DTranspose, Convolution2DTranspose, Convolution3DTranspose = Conv1DTranspose, Conv2DTranspose, \
+    Conv3DTranspose
+Convolution3D = Conv3D
 SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2D
 
-__all__ = ["Conv1DTranspose", "Conv2DTranspose", "Convolution1DTranspose", "Convolution2DTranspose", "DepthwiseConv1D",
+__all__ = ["Conv1DTranspose", "Conv2DTranspose", "Conv3D", "Conv3DTranspose", "Convolution1DTranspose",
+           "Convolution2DTranspose", "Convolution3D", "Convolution3DTranspose", "DepthwiseConv1D",
            "DepthwiseConv2D", "SeparableConv1D", "SeparableConv2D", "SeparableConvolution1D",
            "SeparableConvolution2D"]

@@ -10,7 +10,8 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(__file__))
-from layer_cases import CASES, call, inputs_for, weights_for  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from layer_cases import CASES, call, gradients, inputs_for, weights_for  # noqa: E402
 
 
 def run(case):
@@ -18,7 +19,7 @@ def run(case):
     xs = inputs_for(case)
     call(layer, case, xs, np)
     layer.set_weights(weights_for(case, [w.shape for w in layer.weights]))
-    out = call(layer, case, xs, np)
+    out = gradients(tf, layer, case, xs, np) if case.get("grad") else call(layer, case, xs, np)
     outs = out if isinstance(out, (list, tuple)) else [out]
     return {"weights": [[w.path, list(w.shape)] for w in layer.weights],
             "outputs": [np.asarray(o).tolist() for o in outs]}

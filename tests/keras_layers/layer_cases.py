@@ -49,6 +49,16 @@ CASES = [
      "shapes": [(2, 3, 4), (2, 5, 4), (2, 5, 4)]},
     {"id": "attention_causal", "layer": "keras.layers.Attention()", "shapes": [(2, 4, 3), (2, 4, 3)],
      "kwargs": "{'use_causal_mask': True}"},
+    {"id": "conv3d", "layer": "keras.layers.Conv3D(3, (2, 3, 2), strides=(1, 2, 1), padding='same')",
+     "shapes": [(2, 3, 5, 4, 2)]},
+    {"id": "conv3d_transpose", "layer": "keras.layers.Conv3DTranspose(2, 2, strides=2)", "shapes": [(1, 2, 3, 2, 3)]},
+    {"id": "depthwise2d_grad", "layer": "keras.layers.DepthwiseConv2D(3, strides=2, padding='same', "
+     "depth_multiplier=2)", "shapes": [(2, 5, 6, 3)], "grad": True},
+    {"id": "separable2d_grad", "layer": "keras.layers.SeparableConv2D(4, 2)", "shapes": [(2, 5, 5, 3)], "grad": True},
+    {"id": "conv3d_grad", "layer": "keras.layers.Conv3D(2, 2, padding='same')", "shapes": [(1, 3, 4, 3, 2)],
+     "grad": True},
+    {"id": "conv3d_transpose_grad", "layer": "keras.layers.Conv3DTranspose(2, 3, strides=(1, 2, 1), padding='same')",
+     "shapes": [(1, 2, 3, 2, 2)], "grad": True},
     {"id": "additive_attention", "layer": "keras.layers.AdditiveAttention()", "shapes": [(2, 3, 4), (2, 5, 4)]},
 ]
 
@@ -64,6 +74,16 @@ def inputs_for(case):
 def weights_for(case, shapes):
     rng = np.random.RandomState(1)
     return [(rng.standard_normal(s) * 0.5 + (1.0 if len(s) == 0 else 0.0)).astype("float32") for s in shapes]
+
+
+def gradients(tf, layer, case, xs, np_module):
+    """The gradients of ``sum(output ** 2)`` with respect to the weights, then the input."""
+    x = tf.constant(xs[0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = layer(x)
+        loss = tf.reduce_sum(y * y)
+    return tape.gradient(loss, list(layer.trainable_weights) + [x])
 
 
 def call(layer, case, xs, np_module):

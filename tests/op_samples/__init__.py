@@ -25,10 +25,10 @@ class Sample(NamedTuple):
 
 
 def samples():
-    from . import arrays, image, math, more, nn, random
+    from . import arrays, image, keras_ops, math, more, nn, random
 
     out = []
-    for module in (math, arrays, nn, random, more, image):
+    for module in (math, arrays, nn, random, more, image, keras_ops):
         out.extend(module.SAMPLES)
     return out
 
