@@ -179,16 +179,16 @@ class Layer(Module):
         building = not self.built
         self._maybe_build(shape)
         mask = kwargs.get("mask")
-        if mask is None and _takes_mask(self):
+        if mask is None:
             mask = masking.input_mask(inputs)
-            if mask is not None:
+            if mask is not None and _takes_mask(self):
                 kwargs["mask"] = mask
         with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op
             out = call_with_context(self, inputs, *args, **kwargs)
         if building:
             self._build_output_shape = shape_of(out)
         if mask is not None or type(self).compute_mask is not Layer.compute_mask:
-            _attach_masks(out, self.compute_mask(inputs, mask if mask is not None else masking.input_mask(inputs)))
+            _attach_masks(out, self.compute_mask(inputs, mask))
         return out
 
     def _check_input(self, shape):

@@ -39,6 +39,8 @@ from .layers_augment import __all__ as _augment
 
 
 class Dense(Layer):
+    supports_masking = True
+
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, **kwargs):
         super().__init__(**kwargs)
@@ -68,6 +70,8 @@ class Dense(Layer):
 
 
 class Activation(Layer):
+    supports_masking = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -79,6 +83,8 @@ class Activation(Layer):
 
 
 class Softmax(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
@@ -94,6 +100,7 @@ class Softmax(Layer):
 
 
 class ReLU(Layer):
+    supports_masking = True
     compute_output_shape = same_shape
 
     def call(self, inputs):
@@ -104,6 +111,8 @@ class Dropout(Layer):
     """Keras 3's dropout: a ``SeedGenerator`` (an int64 ``[seed, 0]`` state variable, its seed drawn
     from Python's ``random`` when the layer is made) gives each call the seed its state holds, then
     steps it by ``[0, 1]``; the mask is TensorFlow's ``stateless_dropout``'s (uniform >= rate)."""
+
+    supports_masking = True
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -157,6 +166,8 @@ class Reshape(Layer):
 
 
 class Lambda(Layer):
+    supports_masking = True
+
     def __init__(self, function, **kwargs):
         super().__init__(**kwargs)
         self.function = function

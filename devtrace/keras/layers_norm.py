@@ -38,6 +38,8 @@ class Embedding(Layer):
 
 
 class BatchNormalization(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
                  gamma_initializer="ones", moving_mean_initializer="zeros", moving_variance_initializer="ones",
                  **kwargs):
@@ -71,6 +73,8 @@ class BatchNormalization(Layer):
 
 
 class LayerNormalization(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
                  gamma_initializer="ones", **kwargs):
         super().__init__(**kwargs)

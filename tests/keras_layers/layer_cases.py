@@ -59,12 +59,22 @@ CASES = [
      "grad": True},
     {"id": "conv3d_transpose_grad", "layer": "keras.layers.Conv3DTranspose(2, 3, strides=(1, 2, 1), padding='same')",
      "shapes": [(1, 2, 3, 2, 2)], "grad": True},
+    {"id": "mask_through_dropout_to_lstm", "layer": "keras.Sequential([keras.layers.Embedding(6, 3, mask_zero=True), "
+     "keras.layers.Dropout(0.5), keras.layers.Dense(3), keras.layers.LSTM(2, return_sequences=True)])",
+     "shapes": [(2, 5)], "ints": 6},
+    {"id": "mask_to_global_average", "layer": "keras.Sequential([keras.layers.Embedding(6, 3, mask_zero=True), "
+     "keras.layers.GlobalAveragePooling1D(), keras.layers.Dense(2)])", "shapes": [(3, 5)], "ints": 6},
     {"id": "additive_attention", "layer": "keras.layers.AdditiveAttention()", "shapes": [(2, 3, 4), (2, 5, 4)]},
 ]
 
 
 def inputs_for(case):
     rng = np.random.RandomState(0)
+    if case.get("ints"):  # token ids, zeros (masked) at the ends
+        ids = rng.randint(1, case["ints"], case["shapes"][0])
+        ids[0, -2:] = 0
+        ids[-1, 1:] = 0
+        return [ids]
     xs = [rng.standard_normal(s).astype("float32") for s in case["shapes"]]
     for b, t in case.get("zero_steps", ()):
         xs[0][b, t] = 0.0
