@@ -1,4 +1,5 @@
-"""keras.random on devtrace draws Keras 3.15's values (tests/keras_layers/captures/random.json,
+"""keras.random on devtrace draws Keras 3.15's values, and keras.initializers serialize and draw as
+Keras's do (tests/keras_layers/captures/random.json,
 captured with TensorFlow 2.21 by tests/keras_layers/capture_random.py): the same stateless ops and
 seeds as Keras's TensorFlow backend."""
 
@@ -13,7 +14,7 @@ import devtrace as tf
 
 HERE = pathlib.Path(__file__).resolve().parent / "keras_layers"
 sys.path.insert(0, str(HERE))
-from random_cases import CASES  # noqa: E402
+from random_cases import CASES, INITIALIZERS  # noqa: E402
 
 CAPTURED = json.loads((HERE / "captures" / "random.json").read_text())
 
@@ -34,3 +35,13 @@ def test_a_seed_generator_steps_and_unseeded_draws_differ():
     assert not np.allclose(a.numpy(), b.numpy())
     with pytest.raises(ValueError, match="^Argument `seed` must be an integer. Received: seed=1.5$"):
         tf.keras.random.SeedGenerator(1.5)
+
+
+@pytest.mark.parametrize("name", list(INITIALIZERS))
+def test_initializers_serialize_and_draw_as_keras(name):
+    got = eval(INITIALIZERS[name], {"keras": tf.keras})  # noqa: S307 (the case table)
+    want = CAPTURED["initializers"][name]
+    if name.startswith("draw"):
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), atol=1e-6)
+    else:
+        assert got == want

@@ -13,3 +13,20 @@ CASES = {
     "seed_generator": "[keras.random.normal((3,), seed=g) for g in [keras.random.SeedGenerator(42)] for _ in range(2)]",
     "uniform_float64": "keras.random.uniform((3,), dtype='float64', seed=1)",
 }
+
+# keras.initializers: serialized forms, and seeded draws of each class
+INITIALIZERS = {
+    "serialize_glorot": "keras.initializers.serialize(keras.initializers.GlorotUniform(seed=3))",
+    "serialize_constant": "keras.initializers.serialize(keras.initializers.Constant(2.0))",
+    "serialize_variance": "keras.initializers.serialize(keras.initializers.VarianceScaling(2.0, 'fan_out', 'uniform'))",
+    "serialize_orthogonal": "keras.initializers.serialize(keras.initializers.Orthogonal())",
+    "serialize_normal": "keras.initializers.serialize(keras.initializers.RandomNormal(stddev=0.1, seed=2))",
+    "aliases": "[keras.initializers.glorot_uniform is keras.initializers.GlorotUniform, "
+               "keras.initializers.zeros is keras.initializers.Zeros, "
+               "keras.initializers.IdentityInitializer is keras.initializers.Identity]",
+    "draw_he_normal": "keras.initializers.he_normal(seed=1)((3, 4)).numpy().tolist()",
+    "draw_lecun_uniform": "keras.initializers.LecunUniform(seed=5)((2, 3)).numpy().tolist()",
+    "draw_identity": "keras.initializers.Identity(gain=2.0)((2, 3)).numpy().tolist()",
+    "draw_deserialized": "keras.initializers.get({'class_name': 'RandomUniform', "
+                         "'config': {'minval': 0.0, 'maxval': 2.0, 'seed': 4}})((3,)).numpy().tolist()",
+}
