@@ -11,8 +11,7 @@ from conftest import devtrace
 LACKING = [
     ("tf.import_graph_def", "tf.import_graph_def"), ("tf.nn.fractional_max_pool", "tf.nn.fractional_max_pool"),
     ("tf.linalg.LinearOperator", "tf.linalg.LinearOperator"), ("tf.nn.atrous_conv2d", "tf.nn.atrous_conv2d"),
-    ("tf.keras.InputSpec", "tf.keras.InputSpec"), ("tf.keras.layers.ActivityRegularization",
-                                                   "tf.keras.layers.ActivityRegularization"),
+    ("tf.keras.InputSpec", "tf.keras.InputSpec"), ("tf.keras.layers.ConvLSTM2D", "tf.keras.layers.ConvLSTM2D"),
     ("tf.compat.v1.AttrValue", "tf.compat.v1.AttrValue"), ("tf.raw_ops.AddV2", "tf.raw_ops.AddV2"),
     ("tf.data.ThreadingOptions", "tf.data.ThreadingOptions"),
     ("tf.distribute.experimental.TPUStrategy", "tf.distribute.experimental.TPUStrategy"),

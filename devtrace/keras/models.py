@@ -246,6 +246,8 @@ def _topological(output) -> list:
             return
         if t._layer is not None and id(t._layer) not in seen:
             visit(t._inputs)
+            visit([v for v in _tensor_kwargs(t).values()])
+            visit([v for v in getattr(t, "_call_args", ()) if isinstance(v, (KerasTensor, list, tuple))])
             seen.add(id(t._layer))
             order.append(t._layer)
     visit(output)
@@ -258,9 +260,26 @@ def _run(t, values, training):
     if id(t) in values:
         return values[id(t)]
     args = _run(t._inputs, values, training)
-    out = t._layer(args, training=training) if _takes_training(t._layer) else t._layer(args)
+    kwargs = dict(getattr(t, "_call_kwargs", {}))
+    kwargs.update({k: _run(v, values, training) for k, v in _tensor_kwargs(t).items()})
+    if _takes_training(t._layer) and "training" not in kwargs:
+        kwargs["training"] = training
+    extra = [_run(v, values, training) if isinstance(v, KerasTensor) or isinstance(v, (list, tuple)) and
+             any(isinstance(x, KerasTensor) for x in v) else v for v in getattr(t, "_call_args", ())]
+    out = t._layer(args, *extra, **kwargs)
+    if getattr(t, "_siblings", None) is not None:  # one call, several outputs
+        for sibling, value in zip(t._siblings, out):
+            values[id(sibling)] = value
+        return values[id(t)]
     values[id(t)] = out
     return out
+
+
+def _tensor_kwargs(t) -> dict:
+    """The symbolic call's keywords that hold ``KerasTensor``s (``initial_state=[h, c]``)."""
+    def symbolic(v):
+        return isinstance(v, KerasTensor) or isinstance(v, (list, tuple)) and any(isinstance(x, KerasTensor) for x in v)
+    return {k: v for k, v in getattr(t, "_call_kwargs", {}).items() if symbolic(v)}
 
 
 __getattr__ = _missing("keras.models")

@@ -50,6 +50,8 @@ from .image import codec_ops, image_ops  # noqa: F401
 from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
 from .nn import nn_dropout  # noqa: F401 (tf.nn.experimental's dropouts)
 from .nn import nn_more  # noqa: F401
+from .nn import conv3d_ops  # noqa: F401 (Conv3D, the depthwise convolution's gradients)
+from .image import projective  # noqa: F401 (ImageProjectiveTransformV3)
 from . import check_static  # noqa: F401 (tf.debugging's dtype and rank checks)
 from .ragged import ragged_dispatch, ragged_shape  # noqa: F401 (RaggedTensor operands: after the ops they dispatch)
 from .ragged import ragged_more  # noqa: F401
