@@ -14,9 +14,10 @@ import random
 import numpy as np
 
 import devtrace as tf
+from .serializable import Configurable
 
 
-class Initializer:
+class Initializer(Configurable):
     def __call__(self, shape, dtype="float32"):
         raise NotImplementedError
 

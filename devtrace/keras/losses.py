@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import devtrace as tf
+from .serializable import Configurable
 from . import config, keywords
 from devtrace.util.namespace import missing
 
@@ -13,7 +14,7 @@ from devtrace.util.namespace import missing
 REDUCTIONS = ("sum_over_batch_size", "sum", "none", None)
 
 
-class Loss:
+class Loss(Configurable):
     name = "loss"
     reduction = "sum_over_batch_size"
 

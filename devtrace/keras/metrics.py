@@ -10,10 +10,11 @@ from devtrace.util.namespace import missing as _missing
 import numpy as np
 
 import devtrace as tf
+from .serializable import Configurable
 from . import keywords, losses
 
 
-class Metric:
+class Metric(Configurable):
     def __init__(self, name=None, dtype=None):
         self.name = name or _default_name(type(self).__name__)
         self.reset_state()

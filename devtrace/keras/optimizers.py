@@ -11,10 +11,10 @@ import warnings
 import numpy as np
 
 import devtrace as tf
-from . import keywords, variables
+from . import keywords, serializable, variables
 
 
-class Optimizer:
+class Optimizer(serializable.Configurable):
     slots: tuple = ()  # (name, initial value) of each variable's slot variables
 
     def __init__(self, learning_rate=0.01, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
@@ -39,6 +39,12 @@ class Optimizer:
         self.built = False
         self._slots: dict = {}
         self._replica_of: dict = {}  # id(copy of a mirrored variable) -> (mirrored variable, replica)
+
+    def get_config(self) -> dict:
+        """The constructor's arguments, the name and the learning rate as they are now."""
+        config = {"name": self.name, "learning_rate": float(self._learning_rate.numpy())}
+        config.update((k, v) for k, v in serializable.init_config(self).items() if k not in config)
+        return config
 
     @property
     def learning_rate(self):
