@@ -141,6 +141,7 @@ class TensorFlowTrainer(Trainer):
         data = EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
         if hasattr(self, "build_for_data") and data.x is not None and not isinstance(data.x, list):
             self.build_for_data(data.x.shape[1:])
+        data.reset()
         verbose = 1 if verbose == "auto" else verbose
         cbs = callbacks_mod.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                                          verbose=verbose, epochs=epochs, steps=data.steps)
@@ -174,6 +175,7 @@ class TensorFlowTrainer(Trainer):
 
     def _evaluate(self, x, y, sample_weight, batch_size, steps, cbs) -> dict:
         data = EpochIterator(x, y, sample_weight, batch_size, steps)
+        data.reset()
         for cb in cbs:
             if isinstance(cb, callbacks_mod.ProgbarLogger) and not cb._in_fit:
                 cb.target = data.steps
