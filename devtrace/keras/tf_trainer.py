@@ -109,7 +109,7 @@ class TensorFlowTrainer(Trainer):
     def _run(self, kind, body, x, y, sw):
         """A built-in step: traced (``train`` returns ``(loss, pred)``, ``test`` ``(pred, loss)``),
         else eager; the eager step's error, when the trace failed alike, is the trace's (Keras's text)."""
-        args = (_constant(x), tf.constant(y)) + ((tf.constant(sw),) if sw is not None else ())
+        args = (_constant(x), _constant(y)) + ((_constant(sw),) if sw is not None else ())
         step, traced_error = self._traced(kind + ("_weighted" if sw is not None else ""), body, args)
         if step is not None:
             out = step(*args)
@@ -249,9 +249,14 @@ def _batch_size(x) -> int:
 
 
 def _constant(x):
+    """A host batch as Keras's data pipeline yields it: a tensor on the host (``tf.data``'s iterator
+    lives on the CPU), which the step copies to the device its ops run on, as TensorFlow does."""
     if isinstance(x, (list, tuple)):
         return [_constant(v) for v in x]
-    return x if isinstance(x, tf.Tensor) else tf.constant(x)
+    if isinstance(x, tf.Tensor):
+        return x
+    with tf.device("/job:localhost/replica:0/task:0/device:CPU:0"):
+        return tf.constant(x)
 
 
 def _tensors(data):
