@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from ..util.namespace import missing
 
-from . import (activations, callbacks, config, datasets, initializers, layers, losses, metrics, models, ops, optimizers,
+from . import (activations, backend, callbacks, config, datasets, initializers, layers, losses, metrics, models, ops, optimizers,
                regularizers, tree, utils)
+from .engine import KerasTensor
 from .layers import Input, Layer
 from .models import Model, Sequential
 from .variables import Variable
 
 __getattr__ = missing("keras")
 
-__all__ = ["Input", "Layer", "Model", "Sequential", "Variable", "activations", "callbacks", "config", "datasets", "initializers", "layers", "losses",
+__all__ = ["Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable", "activations", "backend", "callbacks", "config", "datasets", "initializers", "layers", "losses",
            "metrics", "models", "ops", "optimizers", "regularizers", "tree", "utils"]

@@ -15,7 +15,7 @@ import devtrace as tf
 from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
-from . import initializers, keywords, regularizers, serializable, variables
+from . import config, initializers, keywords, regularizers, serializable, variables
 
 _UIDS: dict = {}
 
@@ -79,6 +79,8 @@ def as_tensors(inputs):
 class Layer(serializable.Configurable, Module):
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
         keywords.check_layer(self, kwargs)
+        if config.floatx() != "float32" or config.image_data_format() != "channels_last":
+            config.check_layer(self, dict(serializable.init_config(self), dtype=dtype))
         input_shape = (input_dim,) if input_dim is not None else input_shape
         super().__init__(name=name or unique(snake(type(self).__name__)))
         self.trainable, self.built = trainable, False
@@ -136,7 +138,7 @@ class Layer(serializable.Configurable, Module):
 
     @classmethod
     def from_config(cls, config):
-        config = {k: serializable.deserialize(v) for k, v in config.items()}
+        config = {k: serializable.deserialize(v) if serializable.is_serialized(v) else v for k, v in config.items()}
         if config.get("dtype") in ("float32", None):
             config.pop("dtype", None)
         try:

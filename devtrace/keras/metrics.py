@@ -116,6 +116,12 @@ class MeanAbsoluteError(MeanMetricWrapper):
     fn = staticmethod(losses.mean_absolute_error)
 
 
+def _weights_like(sample_weight, size) -> np.ndarray:
+    """One weight a value: the sample weights broadcast over each sample's values, flattened."""
+    w = np.asarray(tf.convert_to_tensor(sample_weight).numpy(), np.float64).reshape(-1)
+    return np.repeat(w, size // w.size) if w.size and size % w.size == 0 else np.broadcast_to(w, (size,))
+
+
 class AUC(Metric):
     """ROC AUC from confusion counts at ``num_thresholds`` evenly spaced thresholds."""
 
@@ -137,11 +143,12 @@ class AUC(Metric):
     def update_state(self, y_true, y_pred, sample_weight=None):
         t = np.asarray(tf.convert_to_tensor(y_true).numpy(), np.float64).reshape(-1) > 0.5
         p = np.asarray(tf.convert_to_tensor(y_pred).numpy(), np.float64).reshape(-1)
+        w = np.ones_like(p) if sample_weight is None else _weights_like(sample_weight, p.size)
         above = p[None, :] > self._thresholds[:, None]
-        self._tp += (above & t).sum(1)
-        self._fp += (above & ~t).sum(1)
-        self._fn += (~above & t).sum(1)
-        self._tn += (~above & ~t).sum(1)
+        self._tp += ((above & t) * w).sum(1)
+        self._fp += ((above & ~t) * w).sum(1)
+        self._fn += ((~above & t) * w).sum(1)
+        self._tn += ((~above & ~t) * w).sum(1)
 
     def result(self):
         tpr = np.divide(self._tp, self._tp + self._fn, out=np.zeros_like(self._tp), where=(self._tp + self._fn) > 0)
@@ -237,20 +244,28 @@ class TopKCategoricalAccuracy(Mean):
 
 class SparseTopKCategoricalAccuracy(Mean):
     def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None, from_sorted_ids=False):
-        keywords.unimplemented("keras.metrics.SparseTopKCategoricalAccuracy", from_sorted_ids=(from_sorted_ids, False))
-        self.k = k
+        self.k, self.from_sorted_ids = k, from_sorted_ids
         super().__init__(name, dtype)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        labels = np.asarray(tf.convert_to_tensor(y_true).numpy()).astype(np.int64)
-        super().update_state(_in_top_k(labels, y_pred, self.k), sample_weight)
+        """``from_sorted_ids``: ``y_pred`` holds each sample's predicted class ids, best first."""
+        labels = np.asarray(tf.convert_to_tensor(y_true).numpy()).astype(np.int64).reshape(-1)
+        if self.from_sorted_ids:
+            ids = np.asarray(tf.convert_to_tensor(y_pred).numpy()).reshape(labels.size, -1)[:, :self.k]
+            matches = (ids == labels[:, None]).any(-1).astype(np.float32)
+        else:
+            matches = _in_top_k(labels, y_pred, self.k)
+        super().update_state(matches, sample_weight)
 
 
 class _Confusion(Metric):
     """Weighted counts of (label, prediction > threshold) outcomes."""
 
-    def __init__(self, thresholds=None, name=None, dtype=None):
-        self.thresholds = 0.5 if thresholds is None else thresholds
+    def __init__(self, thresholds=None, name=None, dtype=None, top_k=None, class_id=None):
+        """``top_k``: only each sample's k highest scores can be positive (the threshold then -inf by
+        default); ``class_id``: the counts of that one class (the last axis)."""
+        self.top_k, self.class_id = top_k, class_id
+        self.thresholds = thresholds if thresholds is not None else (0.5 if top_k is None else -np.inf)
         super().__init__(name, dtype)
 
     def reset_state(self):
@@ -259,6 +274,13 @@ class _Confusion(Metric):
     def update_state(self, y_true, y_pred, sample_weight=None):
         labels = np.asarray(tf.convert_to_tensor(y_true).numpy(), np.float64) > 0.5
         scores = np.asarray(tf.convert_to_tensor(y_pred).numpy(), np.float64)
+        if self.top_k is not None:  # the k highest of each row kept (ties: the first), the others -inf
+            order = np.argsort(-scores, axis=-1, kind="stable")[..., :self.top_k]
+            kept = np.full_like(scores, -np.inf)
+            np.put_along_axis(kept, order, np.take_along_axis(scores, order, axis=-1), axis=-1)
+            scores = kept
+        if self.class_id is not None:
+            labels, scores = labels[..., self.class_id], scores[..., self.class_id]
         predicted = scores > np.asarray(self.thresholds, np.float64).reshape(-1)[0]
         weights = np.ones_like(scores)
         if sample_weight is not None:  # one weight a sample: over its values
@@ -287,8 +309,7 @@ FalseNegatives = _count_metric("FalseNegatives", 1, 0)
 
 class Precision(_Confusion):
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
-        keywords.unimplemented("keras.metrics.Precision", top_k=(top_k, None), class_id=(class_id, None))
-        super().__init__(thresholds, name, dtype)
+        super().__init__(thresholds, name, dtype, top_k, class_id)
 
     def result(self):
         tp, fp = self._count(1, 1), self._count(0, 1)
@@ -297,8 +318,7 @@ class Precision(_Confusion):
 
 class Recall(_Confusion):
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
-        keywords.unimplemented("keras.metrics.Recall", top_k=(top_k, None), class_id=(class_id, None))
-        super().__init__(thresholds, name, dtype)
+        super().__init__(thresholds, name, dtype, top_k, class_id)
 
     def result(self):
         tp, fn = self._count(1, 1), self._count(1, 0)

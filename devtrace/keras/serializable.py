@@ -33,7 +33,7 @@ class Configurable:
 
     @classmethod
     def from_config(cls, config):
-        return cls(**{k: deserialize(v) if _is_serialized(v) else v for k, v in config.items()})
+        return cls(**{k: deserialize(v) if is_serialized(v) else v for k, v in config.items()})
 
 
 def record(obj, args, kwargs):
@@ -60,7 +60,7 @@ def init_config(obj) -> dict:
     return {k: serialize(v) for k, v in config.items()}
 
 
-def _is_serialized(value) -> bool:
+def is_serialized(value) -> bool:
     return isinstance(value, dict) and "class_name" in value and "config" in value
 
 
@@ -133,7 +133,7 @@ def _builtin_module(obj) -> str | None:
         return "keras.models"
     return {"initializers": "keras.initializers", "regularizers": "keras.regularizers", "losses": "keras.losses",
             "metrics": "keras.metrics", "optimizers": "keras.optimizers", "activations": "keras.activations",
-            "callbacks": "keras.callbacks"}.get(part, "keras")
+            "callbacks": "keras.callbacks", "schedules": "keras.optimizers.schedules"}.get(part, "keras")
 
 
 def serialize(obj):
@@ -188,7 +188,7 @@ def _keras_module(name):
 _SEARCHED = {"keras.layers": ["layers", "models"], "keras.models": ["models", "layers"],
              "keras.initializers": ["initializers"], "keras.regularizers": ["regularizers"], "keras.losses": ["losses"],
              "keras.metrics": ["metrics"], "keras.optimizers": ["optimizers"], "keras.activations": ["activations"],
-             "keras.callbacks": ["callbacks"]}
+             "keras.callbacks": ["callbacks"], "keras.optimizers.schedules": ["schedules"]}
 
 
 def _builtin(class_name, module):
@@ -225,7 +225,7 @@ def deserialize(config, custom_objects=None, safe_mode=True):
         return config
     if not isinstance(config, dict):
         raise TypeError(f"Could not parse config: {config}")
-    if not _is_serialized(config):
+    if not is_serialized(config):
         return {k: deserialize(v, custom_objects) for k, v in config.items()}
     class_name, inner = config["class_name"], config["config"]
     if class_name == "__numpy__":

@@ -13,6 +13,8 @@ import numpy as np
 import devtrace as tf
 from .dataset_utils import (image_dataset_from_directory, split_dataset, text_dataset_from_directory,  # noqa: F401
                             timeseries_dataset_from_array)
+from .backend import clear_session  # noqa: F401
+from .data import pack as pack_x_y_sample_weight, unpack as unpack_x_y_sample_weight  # noqa: F401
 from .datasets.files import get_file  # noqa: F401 (keras.utils.get_file)
 from .py_dataset import PyDataset, Sequence  # noqa: F401
 
