@@ -9,6 +9,7 @@ seed draw one from NumPy's global generator (as Keras does)."""
 from __future__ import annotations
 
 import builtins
+import gc
 import itertools
 import math as _math
 
@@ -26,8 +27,12 @@ def backend():
 
 
 def clear_session(free_memory=True):
-    """Keras's global state back to a new process's: layer names count from ``dense`` again."""
+    """Keras's global state back to a new process's: layer names count from ``dense`` again and
+    TensorFlow's default graph is new."""
     engine._UIDS.clear()
+    tf.compat.v1.reset_default_graph()
+    if free_memory:
+        gc.collect()
 
 
 def get_uid(prefix=""):
@@ -40,15 +45,19 @@ def is_keras_tensor(x):
 
 
 def standardize_dtype(dtype):
-    return tf.as_dtype(dtype).name if dtype is not None else floatx()
+    if dtype is None:
+        return floatx()
+    if hasattr(dtype, "name") and not isinstance(dtype, str):
+        return dtype.name
+    return {"float": "float32", "int": "int64", "double": "float64"}.get(str(dtype), str(dtype))
 
 
 def is_float_dtype(dtype):
-    return tf.as_dtype(dtype).is_floating
+    return standardize_dtype(dtype).startswith(("float", "bfloat"))
 
 
 def is_int_dtype(dtype):
-    return tf.as_dtype(dtype).is_integer
+    return standardize_dtype(dtype).startswith(("int", "uint"))
 
 
 def result_type(*dtypes):

@@ -31,7 +31,7 @@ class Trainer:
                                steps_per_execution=(steps_per_execution, 1),
                                jit_compile=(jit_compile, ("auto", False)))
         self.optimizer = optimizers_mod.get(optimizer)
-        self.loss = loss  # resolved at the first step, as Keras does
+        self.loss = self._compiled_loss = loss  # resolved at the first step, as Keras does; saved as given
         self._compile_metrics = metrics_mod.CompileMetrics(metrics) if metrics else None
         self._loss_tracker = metrics_mod.Mean(name="loss")
         self.compiled, self.run_eagerly, self._functions = True, bool(run_eagerly), StepFunctions()

@@ -24,6 +24,7 @@ from .tensor import value_of
 from . import function_placement, lowering, placer
 
 CONTROL_FLOW = lowering.CONTROL_FLOW
+_COPIES = "copies"  # the key, in a run's values, of the copies made so far: {(id(tensor), device): (tensor, copy)}
 
 
 def _host(tensor):
@@ -173,7 +174,7 @@ class PlacedFunction:
         if op.type in RESOURCE_OPS:
             variable, inputs = inputs[0], inputs[1:]
             inputs = ([variable._value] if op.type != "AssignVariableOp" else []) + inputs
-        copies = [self._on(ctx, t, device, seq, op, k) for k, t in enumerate(inputs)]
+        copies = [self._on(ctx, t, device, seq, op, k, values) for k, t in enumerate(inputs)]
         record = tuple.__new__(OpRecord, (seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
                                           [t._seq for t in inputs]) + NOT_RUN)
         attrs = runtime_attrs(op, lambda t: _host(value_of(values, t))) if op._dynamic else op._attrs
@@ -188,13 +189,21 @@ class PlacedFunction:
         return out
 
     @staticmethod
-    def _on(ctx, tensor, device, seq, op, index):
-        """The tensor on ``device``: itself, or a copy there (recorded and accounted)."""
+    def _on(ctx, tensor, device, seq, op, index, values):
+        """The tensor on ``device``: itself, or a copy there (recorded and accounted) — one per tensor
+        and device in a run, as TensorFlow's partitioned graph has one ``_Send``/``_Recv`` pair for
+        each tensor a device reads from another."""
         if tensor._device is device:
             return tensor
+        moved_already = values.setdefault(_COPIES, {})
+        key = (id(tensor), device.name)
+        if key in moved_already:
+            return moved_already[key][1]
         moved = onto_device(ctx, device, lambda: device.backend.copy_from(tensor._value, tensor._device.backend),
                             tensor._value, "_Send/_Recv", seq, tensor._dtype, op.name)
         ctx.trace.emit(ev.TensorCopied(seq, op.type, index, tensor._device.name, device.name,
                                        int(tensor._value.nbytes)))
         handle = allocate(ctx, device, moved, "_Send/_Recv", seq, tensor._dtype, op.name)
-        return Tensor(moved, device, handle, tensor._dtype, seq)
+        copy = Tensor(moved, device, handle, tensor._dtype, seq)
+        moved_already[key] = (tensor, copy)  # the source kept alive: its id names it for the whole run
+        return copy
