@@ -37,11 +37,11 @@ class Worker:
     """One interpreter running ``_train_programs.py worker``: a case name in, its step times out."""
 
     def __init__(self, label, argv, env):
-        self.label = label
+        self.label, self.env = label, env
         read, write = os.pipe()
         self.log = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=self.log, stderr=self.log,
-                                     env=dict(env, BENCH_RESULT_FD=str(write)), pass_fds=(write,), text=True)
+                                     cwd=tempfile.gettempdir(), env=dict(env, BENCH_RESULT_FD=str(write)), pass_fds=(write,), text=True)
         os.close(write)
         self.results = os.fdopen(read)
 
@@ -60,7 +60,7 @@ class Worker:
 
 
 def environment():
-    env = dict(os.environ)
+    env = dict(os.environ)  # run from elsewhere: ``python -m`` puts the working directory first on the path
     for name in ("DEVTRACE_SIMULATE", "DEVTRACE_MACHINE", "CUDA_VISIBLE_DEVICES"):
         env.pop(name, None)
     env["TF_CPP_MIN_LOG_LEVEL"] = "2"
@@ -69,7 +69,8 @@ def environment():
 
 def wall(argv, env):
     start = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir(), env=env,
+                   check=True)
     return time.perf_counter() - start
 
 
@@ -80,6 +81,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20, help="timed steps per case and round")
     parser.add_argument("--mnist", type=int, default=2048, help="images in the end-to-end MNIST run (0: skip)")
     parser.add_argument("--cases", default=",".join(c for c, _, _ in CASES))
+    parser.add_argument("--baseline", metavar="TREE", help="another devtrace checkout (a commit before a change), run "
+                        "as a third worker: its times are printed beside, to measure a change side by side")
     args = parser.parse_args()
     oracle = _oracle.python(args.oracle)
     env = environment()
@@ -87,41 +90,45 @@ def main() -> None:
     workers = {"devtrace": Worker("devtrace", devtrace + ["worker", str(args.steps)], env)}
     if oracle:
         workers["tensorflow"] = Worker("tensorflow", [oracle, PROGRAM, "worker", str(args.steps)], env)
+    if args.baseline:
+        workers["baseline"] = Worker("baseline", devtrace + ["worker", str(args.steps)],
+                                     dict(env, PYTHONPATH=os.path.abspath(args.baseline)))
     cases = [c for c in CASES if c[0] in args.cases.split(",")]
     medians = {(c, w): [] for c, _, _ in cases for w in workers}
+    order = list(workers.items())
     for _ in range(args.rounds):
         for case, _, _ in cases:
-            for name, worker in workers.items():
+            order = order[1:] + order[:1]  # who runs first (just after another's run) changes every time
+            for name, worker in order:
+                time.sleep(0.5)  # the other interpreter's thread pools stop spinning first
                 medians[case, name].append(statistics.median(worker.run(case)))
     for worker in workers.values():
         worker.close()
     e2e = {name: [] for name in workers}
     if args.mnist:
-        argv = {"devtrace": devtrace + ["mnist", str(args.mnist)], "tensorflow": [oracle, PROGRAM, "mnist", str(args.mnist)]}
+        argv = {"devtrace": devtrace + ["mnist", str(args.mnist)], "tensorflow": [oracle, PROGRAM, "mnist", str(args.mnist)],
+                "baseline": devtrace + ["mnist", str(args.mnist)]}
         for _ in range(args.rounds):
             for name in workers:
-                e2e[name].append(wall(argv[name], env))
-    print(f"{'per step (median)':<34} {'TF ms':>8} {'devtrace ms':>12} {'ratio':>7}")
+                e2e[name].append(wall(argv[name], workers[name].env))
+    print(f"{'per step (median)':<34} {'TF ms':>8} {'devtrace ms':>12} {'ratio':>7}"
+          + (f" {'baseline ms':>12} {'ratio':>7}" if args.baseline else ""))
     verdicts = []
-    for case, label, target in cases:
-        dt = min(medians[case, "devtrace"])
-        if oracle:
-            tf = min(medians[case, "tensorflow"])
-            ratio = statistics.median(d / t for d, t in zip(medians[case, "devtrace"], medians[case, "tensorflow"]))
-            print(f"{label:<34} {tf:>8.2f} {dt:>12.2f} {ratio:>6.2f}x")
-            if target is not None:
-                verdicts.append(_oracle.verdict(ratio, target, f"{label} <= {target:g}x TF"))
-        else:
-            print(f"{label:<34} {'-':>8} {dt:>12.2f}")
+    rows = [(label, target, {name: medians[case, name] for name in workers}, 1.0) for case, label, target in cases]
     if args.mnist:
-        dt = min(e2e["devtrace"])
-        if oracle:
-            tf = min(e2e["tensorflow"])
-            ratio = statistics.median(d / t for d, t in zip(e2e["devtrace"], e2e["tensorflow"]))
-            print(f"{f'MNIST convnet end to end ({args.mnist})':<34} {tf * 1e3:>8.0f} {dt * 1e3:>12.0f} {ratio:>6.2f}x")
-            verdicts.append(_oracle.verdict(ratio, 1.2, "MNIST convnet end to end <= 1.2x TF"))
-        else:
-            print(f"{f'MNIST convnet end to end ({args.mnist})':<34} {'-':>8} {dt * 1e3:>12.0f}")
+        rows.append((f"MNIST convnet end to end ({args.mnist})", 1.2, e2e, 1e3))
+    for label, target, times, scale in rows:
+        line = f"{label:<34} " + (f"{min(times['tensorflow']) * scale:>8.2f}" if oracle else f"{'-':>8}")
+        for name in ("devtrace", "baseline") if args.baseline else ("devtrace",):
+            line += f" {min(times[name]) * scale:>12.2f}"
+            if oracle:
+                ratio = statistics.median(d / t for d, t in zip(times[name], times["tensorflow"]))
+                line += f" {ratio:>6.2f}x"
+                if target is not None and name == "devtrace":
+                    verdicts.append(_oracle.verdict(ratio, target, f"{label} <= {target:g}x TF"))
+            else:
+                line += f" {'':>7}"
+        print(line)
     if verdicts:
         print()
         print("\n".join(verdicts))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...runtime import dtypes
+from ...runtime import blas_threads
 from ...runtime.eager.executor import execute
 from ..array import array_ops
 from .. import shapes
@@ -41,7 +42,7 @@ def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding=
     input positions its window covered."""
     kh, kw, c, o = filters.shape
     n, oh, ow, _ = grad.shape
-    pieces = xp.matmul(grad.reshape(-1, o), filters.reshape(-1, o).T).reshape(n, oh, ow, kh, kw, c)
+    pieces = blas_threads.matmul(xp, grad.reshape(-1, o), filters.reshape(-1, o).T).reshape(n, oh, ow, kh, kw, c)
     return _scatter(xp, _batch_of(input_sizes, grad), pieces, (kh, kw), strides, padding).astype(grad.dtype, copy=False)
 
 
@@ -49,7 +50,7 @@ def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VAL
     """The windows (im2col) transposed times the output gradient: one matrix product."""
     sizes = tuple(filter_sizes)
     cols = _im2col(xp, x, sizes[:2], strides, padding)
-    out = xp.matmul(cols.T, grad.reshape(-1, grad.shape[-1]))
+    out = blas_threads.matmul(xp, cols.T, grad.reshape(-1, grad.shape[-1]))
     return out.reshape(sizes[0], sizes[1], x.shape[3], grad.shape[-1]).astype(grad.dtype, copy=False)
 
 

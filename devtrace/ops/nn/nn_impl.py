@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...runtime import dtypes
+from ...runtime import blas_threads
 from ...runtime.context import context
 from ...runtime.eager.executor import execute
 from ...runtime.tensor_shape import shape_text
@@ -94,7 +95,7 @@ def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
     """im2col and one matrix product (BLAS), as TensorFlow's CPU kernel contracts (Eigen's)."""
     cols = _im2col(xp, x, filters.shape[:2], strides, padding)
     n, h, w = x.shape[0], *(_pad_amounts(x.shape[k + 1], filters.shape[k], strides[k], padding)[2] for k in (0, 1))
-    out = xp.matmul(cols, filters.reshape(-1, filters.shape[3]))
+    out = blas_threads.matmul(xp, cols, filters.reshape(-1, filters.shape[3]))
     return out.reshape(n, h, w, filters.shape[3]).astype(x.dtype, copy=False)
 
 
