@@ -63,6 +63,20 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
     best = _max_over_windows(xp, views)
     grad = grad.astype(x.dtype, copy=False)
     padded = xp.zeros((x.shape[0], x.shape[1] + top + bottom, x.shape[2] + left + right, x.shape[3]), x.dtype)
+    if x.dtype.kind == "f" and not bool(xp.isnan(best).any()) and bool(xp.isfinite(grad).all()):
+        # the common case, without masked selects (slow on unpredictable masks): the gradient times
+        # each element's "first maximum of its window" flag, the flags from elementwise logic
+        left_over = None  # windows whose maximum is still to be found
+        for k, view in enumerate(views):
+            hit = view == best
+            if left_over is not None:
+                hit &= left_over
+                left_over &= ~hit
+            else:
+                left_over = ~hit
+            i, j = divmod(k, kw)
+            padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += grad * hit
+        return padded[:, top:top + x.shape[1], left:left + x.shape[2], :].copy()
     taken = None
     for k, view in enumerate(views):
         hit = (view == best) | (view != view)
