@@ -81,11 +81,13 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20, help="timed steps per case and round")
     parser.add_argument("--mnist", type=int, default=2048, help="images in the end-to-end MNIST run (0: skip)")
     parser.add_argument("--cases", default=",".join(c for c, _, _ in CASES))
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="time steps by wall clock (default), or by the process's CPU time (steadier under load)")
     parser.add_argument("--baseline", metavar="TREE", help="another devtrace checkout (a commit before a change), run "
                         "as a third worker: its times are printed beside, to measure a change side by side")
     args = parser.parse_args()
     oracle = _oracle.python(args.oracle)
-    env = environment()
+    env = dict(environment(), BENCH_CLOCK=args.clock)
     devtrace = [sys.executable, "-m", "devtrace", "run", "--simulate", "1", PROGRAM, "--"]
     workers = {"devtrace": Worker("devtrace", devtrace + ["worker", str(args.steps)], env)}
     if oracle:
@@ -111,7 +113,7 @@ def main() -> None:
         for _ in range(args.rounds):
             for name in workers:
                 e2e[name].append(wall(argv[name], workers[name].env))
-    print(f"{'per step (median)':<34} {'TF ms':>8} {'devtrace ms':>12} {'ratio':>7}"
+    print(f"{'per step (median, ' + args.clock + ')':<34} {'TF ms':>8} {'devtrace ms':>12} {'ratio':>7}"
           + (f" {'baseline ms':>12} {'ratio':>7}" if args.baseline else ""))
     verdicts = []
     rows = [(label, target, {name: medians[case, name] for name in workers}, 1.0) for case, label, target in cases]
