@@ -15,8 +15,8 @@ from .declare import not_differentiable, op
 
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
 op("VarHandleOp", lambda xp, shape=None, debug_name="": None, stateful=True)
-op("ReadVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True)
-op("AssignVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True)
+op("ReadVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True, shape=shapes.same)
+op("AssignVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True, shape=shapes.same)
 # a variable's shape from its handle (a while gradient's zeros for a variable the loop reads); the node's
 # static shape is the ``variable_shape`` attr
 op("VariableShape", lambda xp, v, out_type="int32", variable_shape=(): xp.asarray(v.shape, dtype=out_type),
@@ -36,8 +36,8 @@ def _update(fn):
     return kernel
 
 
-op("AssignAddVariableOp", _update(lambda v, delta: v + delta), NUMERIC, stateful=True)
-op("AssignSubVariableOp", _update(lambda v, delta: v - delta), NUMERIC, stateful=True)
+op("AssignAddVariableOp", _update(lambda v, delta: v + delta), NUMERIC, stateful=True, shape=shapes.same)
+op("AssignSubVariableOp", _update(lambda v, delta: v - delta), NUMERIC, stateful=True, shape=shapes.same)
 # an assignment under a tape passes no gradient to what it assigned (TensorFlow's NotDifferentiable)
 not_differentiable("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp")
 op("VariableV2", lambda xp: None, _ANY_ON_CPU, shape=shapes.variable, stateful=True)
