@@ -4,17 +4,8 @@ computing run makes of them are still made — placed, traced and accounted alik
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..runtime import dtypes
-from ..runtime.compute_mode import Uncomputed
-from ..runtime.eager.executor import execute_const
-
-
-def constant(shape, dtype, name=None):
-    """The eager constant of a value that was not computed."""
-    dtype = dtypes.as_dtype(dtype)
-    return execute_const(Uncomputed(tuple(int(d) for d in shape), np.dtype(dtype.np), "_EagerConst"), dtype, name)
+from ..runtime.eager.uncomputed import constant
 
 
 class HostValue:

@@ -145,7 +145,11 @@ def plan(opdef, arrays, attrs, dtype=None):
     name = opdef.name
     if name in FROM_SHAPES:
         return opdef.fn(np, *arrays, **attrs)
-    computed = all(_computed(a) for a in arrays)
+    computed = True
+    for a in arrays:
+        if type(a) is Uncomputed or (type(a) is _LIST and not _computed(a)):
+            computed = False
+            break
     if computed and (name in VALUE_DEPENDENT or sum(getattr(a, "size", 1) for a in arrays) <= SMALL):
         planned = _planned(opdef, arrays, attrs, dtype)
         if planned is None or _elements(planned) <= SMALL:
@@ -249,10 +253,19 @@ def _planned(opdef, arrays, attrs, dtype):
 def _placeholder(op, dtype, shape):
     if shape is None or dtype is None:
         return None
-    dtype = dtypes.as_dtype(dtype)
-    if dtype.np is None or dtype in (dtypes.variant, dtypes.resource):
-        return None
-    for d in shape:
-        if d is None:
+    np_dtype = _NP.get(dtype)
+    if np_dtype is None:
+        dtype = dtypes.as_dtype(dtype)
+        if dtype.np is None or dtype in (dtypes.variant, dtypes.resource):
             return None
-    return Uncomputed(tuple(int(d) for d in shape), np.dtype(dtype.np), op)
+        np_dtype = _NP[dtype] = np.dtype(dtype.np)
+    for d in shape:
+        if type(d) is not int:
+            if d is None:
+                return None
+            shape = tuple(int(d) for d in shape)
+            break
+    return Uncomputed(shape if type(shape) is tuple else tuple(shape), np_dtype, op)
+
+
+_NP: dict = {}  # DType -> its NumPy dtype
