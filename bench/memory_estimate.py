@@ -182,7 +182,7 @@ def main(argv=None) -> int:
         print(f"{name} ({r['parameters'] / 1e6:.1f} M parameters), batch {args.batch} on {args.simulate}, "
               f"--compute {args.compute}: {r['wall_s']:.1f} s end to end, peak RSS {r['rss'] / 2**20:.0f} MiB")
         for device, peak in peaks.items():
-            print(f"  {device}  peak {peak / 2**20:10.1f} MiB")
+            print(f"  {device}  peak {peak / 2**20:10.1f} MiB ({peak} bytes)")
         if not args.small:
             ok_time, ok_rss = r["wall_s"] <= TARGET_S, r["rss"] <= TARGET_RSS
             print(f"  <= {TARGET_S:.0f} s: {'ok' if ok_time else 'MISSED'}; peak RSS <= 1 GiB: "

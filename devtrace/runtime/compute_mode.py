@@ -79,8 +79,8 @@ class Uncomputed:
 def not_computed(op: str) -> ValueNotComputed:
     """The mode's one line: where the program reads the value, and which op's value it is."""
     where = caller_location() or "the program"
-    return ValueNotComputed(f"{MODE}: {where} reads the value of a {op} output, which was not computed "
-                            f"(this mode places and accounts every op without computing values)")
+    return ValueNotComputed(f"{MODE}: {where} reads a value of op {op}, which was not computed (this mode "
+                            f"places, traces and accounts every op without computing values)")
 
 
 def shape_depends_on_values(op: str) -> ValueNotComputed:
