@@ -5,7 +5,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..trace import FORMATS
-from ._flags import Compat, Fraction, Growth, Limit, MachineFile, Simulate, Visible
+from ._flags import Compat, Compute, Fraction, Growth, Limit, MachineFile, Simulate, Visible
 
 CHECKS = "Checks (exit 3 when one fails)"
 
@@ -46,7 +46,7 @@ def run(
     max_peak: Annotated[Optional[float], typer.Option("--max-peak", metavar="MIB", min=0, rich_help_panel=CHECKS,
                                                       help="No device's peak memory above MIB.")] = None,
     simulate: Simulate = None, machine: MachineFile = None, visible: Visible = None, growth: Growth = None,
-    limit: Limit = None, fraction: Fraction = None, compat: Compat = None,
+    limit: Limit = None, fraction: Fraction = None, compat: Compat = None, compute: Compute = None,
 ):
     """Run an op program and render where each op ran, and why."""
     from ..errors import UsageError
@@ -75,7 +75,7 @@ def run(
     checks = _program.Checks.parse(expect or [], no_fallback, max_copies, max_peak)
     from ._flags import configure
 
-    ctx = configure(simulate, machine, visible, growth, limit, fraction, soft_placement, compat=compat)
+    ctx = configure(simulate, machine, visible, growth, limit, fraction, soft_placement, compat=compat, compute=compute)
     status, events = _program.run_program(ctx, program, args or [], log_placement=log_placement, format_=format_,
                                           trace_path=trace, log_to=log_to, output=output, html=html, layout=layout,
                                           keep_events=checks.active, trace_limit=trace_limit,

@@ -11,6 +11,8 @@ import numpy as np
 
 import devtrace as tf
 from ..distribute import MirroredVariable, PerReplica
+from ..errors import ValueNotComputed
+from .uncomputed import HostValue
 
 
 def replicated_step(model, x, y):
@@ -36,9 +38,12 @@ def replicated_step(model, x, y):
     reduced = [strategy.extended.all_reduce_sum(list(g)) for g in per_replica]
     model.optimizer.apply_replicated([[r[i] for r in reduced] for i in range(n)], variables, devices)
     sizes = [len(xi) for xi in xs]
-    loss_values = strategy.experimental_local_results(losses)
-    mean = sum(float(v.numpy()) * k for v, k in zip(loss_values, sizes)) / sum(sizes)
-    return mean, np.concatenate([p.numpy() for p in strategy.experimental_local_results(preds)])
+    loss_values, pred_values = strategy.experimental_local_results(losses), strategy.experimental_local_results(preds)
+    try:  # a float32 of its own, never the scalar cache's (a new loss each step would stay cached)
+        mean = np.float32(sum(float(v.numpy()) * k for v, k in zip(loss_values, sizes)) / sum(sizes))
+        return mean, np.concatenate([p.numpy() for p in pred_values])
+    except ValueNotComputed:  # --compute none: what Keras reads back, as placeholders
+        return HostValue((), tf.float32), HostValue((len(x),) + tuple(pred_values[0].shape[1:]), pred_values[0].dtype)
 
 
 def replicated_forward(model, x, y=None):

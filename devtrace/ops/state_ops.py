@@ -24,8 +24,8 @@ def _read(xp, v):
     return v if v.dtype.kind in "fc" else v.copy()
 
 
-op("ReadVariableOp", _read, _ANY_ON_CPU, stateful=True)
-op("AssignVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True)
+op("ReadVariableOp", _read, _ANY_ON_CPU, stateful=True, shape=shapes.same)
+op("AssignVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True, shape=shapes.same)
 # a variable's shape from its handle (a while gradient's zeros for a variable the loop reads); the node's
 # static shape is the ``variable_shape`` attr
 op("VariableShape", lambda xp, v, out_type="int32", variable_shape=(): xp.asarray(v.shape, dtype=out_type),
@@ -45,8 +45,8 @@ def _update(fn):
     return kernel
 
 
-op("AssignAddVariableOp", _update(lambda v, delta: v + delta), NUMERIC, stateful=True)
-op("AssignSubVariableOp", _update(lambda v, delta: v - delta), NUMERIC, stateful=True)
+op("AssignAddVariableOp", _update(lambda v, delta: v + delta), NUMERIC, stateful=True, shape=shapes.same)
+op("AssignSubVariableOp", _update(lambda v, delta: v - delta), NUMERIC, stateful=True, shape=shapes.same)
 # an assignment under a tape passes no gradient to what it assigned (TensorFlow's NotDifferentiable)
 not_differentiable("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp")
 op("VariableV2", lambda xp: None, _ANY_ON_CPU, shape=shapes.variable, stateful=True)

@@ -10,7 +10,6 @@ TensorFlow's message, plus a line saying what initialised the runtime and where.
 from __future__ import annotations
 
 import os
-import sys
 
 from ..devices import names
 from ..devices.physical import GPUInfo, Machine
@@ -20,6 +19,7 @@ from ..trace import events as ev
 from .. import hooks
 from . import memory
 from .devices import Device, LogicalDevice, LogicalDeviceConfiguration, PhysicalDevice
+from .locations import caller_location
 
 _CPU_FIELD_ERRORS = {  # TensorFlow's texts (two of them with a double space)
     "memory_limit": "Setting memory limit on CPU virtual devices is currently not supported",
@@ -27,23 +27,6 @@ _CPU_FIELD_ERRORS = {  # TensorFlow's texts (two of them with a double space)
     "experimental_device_ordinal": "Setting experimental_device_ordinal on CPU virtual  devices is currently not "
                                    "supported",
 }
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def caller_location() -> str | None:
-    """``file:line`` of the innermost frame outside devtrace (the user's program)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if filename.startswith("<"):
-            if not filename.startswith("<frozen"):
-                return f"{filename}:{frame.f_lineno}"  # <stdin>, <string>
-        elif not os.path.abspath(filename).startswith(_PACKAGE_DIR):
-            return f"{os.path.relpath(filename)}:{frame.f_lineno}"
-        frame = frame.f_back
-    return None
-
-
 class Context:
     __slots__ = ("_env", "_machine", "_probed", "_physical", "_visible", "_growth", "_virtual", "memory_fraction",
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
@@ -283,6 +266,10 @@ class Context:
                     device._backend = backend
                 devices.append(device)
                 n += 1
+        if self.machine.compute == "none":
+            from .compute_mode import install
+
+            install(devices)
         self.devices = devices
         self.devices_by_name = {d.name: d for d in devices}
         for d in devices:

@@ -220,7 +220,8 @@ class PlacedFunction:
         record = tuple.__new__(OpRecord, (seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
                                           [t._seq for t in inputs]) + NOT_RUN)
         attrs = runtime_attrs(op, lambda t: _host(value_of(values, t))) if op._dynamic else op._attrs
-        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name)
+        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name,
+                       op._kernel_dtype)
         if variable is not None and op.type.startswith("Assign"):
             variable._value = out
             return out
