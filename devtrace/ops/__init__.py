@@ -58,3 +58,4 @@ from .math import segment_grad  # noqa: F401
 __all__ = ["API"]
 from .io import io_ops, parsing_ops  # noqa: F401 (tf.io's ops: files, bytes, tf.train.Example)
 from . import numpy  # noqa: F401 (tf.experimental.numpy: composes the ops above)
+from . import collective_ops  # noqa: F401 (MultiWorkerMirroredStrategy's CollectiveReduceV2, CollectiveBcast*)

@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 
+from ..distribute.cluster_resolver import ClusterSpec  # noqa: F401 (tf.train.ClusterSpec)
 from ..errors import NotFoundError
 from ..module.module import Module
 from ..runtime.eager.variables import Variable

@@ -25,10 +25,10 @@ class Sample(NamedTuple):
 
 
 def samples():
-    from . import arrays, image, math, more, nn, random
+    from . import arrays, collective, image, math, more, nn, random
 
     out = []
-    for module in (math, arrays, nn, random, more, image):
+    for module in (math, arrays, nn, random, more, image, collective):
         out.extend(module.SAMPLES)
     return out
 
