@@ -32,7 +32,6 @@ from ..runtime.eager.executor import execute
 from ..runtime.eager.variables import Variable
 from ..runtime.scopes import device
 from ..runtime.values import convert_to_tensor
-from ..trace import events as ev
 from ..util.nest import flatten
 from . import _input as inputs
 from . import MirroredExtended, MirroredStrategy, MirroredVariable, ReduceOp, _destination, _reduce_op, \
@@ -144,8 +143,6 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
                       for task in others if task != self._task for d in ctx.logical_devices()
                       if d.name.startswith(self._task)]
             ctx.join_cluster(*_job_task(self._task), remote_devices=remote)
-            ctx.trace.emit(ev.Message("INFO", "Enabled multi-worker collective ops with available devices: "
-                                              f"{[d.name for d in ctx.logical_devices()]!r}"))
         self._devices = local
         self._communication = options
         self.extended = CollectiveAllReduceExtended(self)
@@ -155,15 +152,6 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
         if self._ordering_tokens:
             self._ordering_tokens += ordering_tokens(ctx, host)
         self._reduce_fns = {}
-        cluster = spec.as_dict() if spec else {}
-        if spec:
-            ctx.trace.emit(ev.Message("INFO", f"MultiWorkerMirroredStrategy with cluster_spec = {cluster!r}, "
-                                              f"task_type = {resolver.task_type!r}, task_id = {resolver.task_id!r}, "
-                                              f"num_workers = {self._num_workers!r}, local_devices = {local!r}, "
-                                              f"communication = {options.implementation}"))
-        else:
-            ctx.trace.emit(ev.Message("INFO", f"Single-worker MultiWorkerMirroredStrategy with local_devices = "
-                                              f"{local!r}, communication = {options.implementation}"))
 
     @property
     def num_replicas_in_sync(self) -> int:
