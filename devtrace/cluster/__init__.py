@@ -3,6 +3,8 @@ one worker process per task of a ``TF_CONFIG`` cluster (``launcher``), their col
 Ray actor (``transport``), and ``devtrace list --cluster`` probes every node (``nodes``). Ray is
 imported only here, and only when one of those runs."""
 
+import os
+
 INSTALL = "pip install 'devtrace[cluster]'"
 
 
@@ -32,3 +34,14 @@ def check_reachable(address: str, timeout: float = 3.0) -> None:
         socket.create_connection((host, int(port)), timeout=timeout).close()
     except OSError as e:
         raise UsageError(f"cannot reach the Ray cluster at {address}: {e.strerror or e}") from None
+
+
+LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+def loopback(address: str) -> None:
+    """A cluster on 127.0.0.1 is reached there: Ray would swap a loopback address for this host's
+    network address unless told it runs no multi-host cluster (its Windows/macOS setting)."""
+    host = address.split("://", 1)[-1].rpartition(":")[0]
+    if host in ("127.0.0.1", "localhost", "::1"):
+        os.environ[LOOPBACK_ENV] = "0"

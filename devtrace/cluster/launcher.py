@@ -17,7 +17,7 @@ import tempfile
 import uuid
 
 from ..output import printable
-from . import check_reachable, import_ray
+from . import check_reachable, import_ray, loopback
 from .transport import ENV, Rendezvous
 
 STOP_WITHIN_S = 10
@@ -74,10 +74,11 @@ def exit_status(rc: int) -> int:
 
 def run_workers(program: str, args: list, workers: int, forward: list, trace_path, address=None) -> int:
     """Run the cluster; returns the exit status (0, or the first failing worker's)."""
-    ray = import_ray("--workers")
     address = address or os.environ.get("RAY_ADDRESS")
     if address and address != "auto":
         check_reachable(address)
+        loopback(address)  # (before Ray is imported: it reads the setting then)
+    ray = import_ray("--workers")
     namespace = f"devtrace-{uuid.uuid4().hex[:12]}"
     quiet = dict(namespace=namespace, log_to_driver=False, configure_logging=False, include_dashboard=False)
     if address:

@@ -56,6 +56,9 @@ class RayTransport:
 
     def _handle(self):
         if self._actor is None:
+            from . import loopback
+
+            loopback(self.address)  # (before Ray is imported: it reads the setting then)
             import ray
 
             if not ray.is_initialized():

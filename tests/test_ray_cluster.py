@@ -1,0 +1,146 @@
+"""``devtrace run --workers`` on a real local Ray cluster, the one it starts on demand (127.0.0.1
+only) and shuts down. TensorFlow 2.21's capture of the same program on two CPU workers is in
+``tf221_multi_worker/``. (A ``ray.cluster_utils.Cluster`` reached with ``--cluster`` is not tested
+yet: the run hung there, unresolved at the deadline.)"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from conftest import ROOT, devtrace
+
+ray = pytest.importorskip("ray")
+from devtrace.trace import jsonl  # noqa: E402
+
+CAPTURE = os.path.join(ROOT, "tests", "tf221_multi_worker")
+EXECUTING = re.compile(r"^\[worker (\d)\] Executing op (\S+) in device (\S+)$")
+
+
+@pytest.fixture
+def cluster():
+    return None
+
+
+def _run(cluster, *args, env=None):
+    return devtrace("run", *args, env=dict(env or {}, RAY_ADDRESS=None, TF_CONFIG=None))
+
+
+def _tf_ops(worker: int) -> list:
+    with open(os.path.join(CAPTURE, f"eager_worker{worker}.log")) as f:
+        return [tuple(line.split()[2::3]) for line in f if line.startswith("Executing op")]
+
+
+COLLECTIVE_STEPS = {"VarHandleOp", "AssignVariableOp", "Fill", "CollectiveBcastSend", "CollectiveBcastRecv", "NoOp",
+                    "CollectiveReduceV2", "RealDiv", "AssignSubVariableOp"}
+
+
+def test_two_workers_log_tensorflows_collectives_on_their_tasks_and_merge_one_trace(cluster, tmp_path):
+    trace = tmp_path / "merged.jsonl"
+    r = _run(cluster, "--workers", "2", "--log-placement", "--trace", str(trace),
+             os.path.join(CAPTURE, "mw_eager.py"))
+    assert r.returncode == 0, r.stderr
+    for worker in (0, 1):
+        with open(os.path.join(CAPTURE, f"eager_worker{worker}.log")) as f:
+            tf_lines = f.read().splitlines()
+        printed = [line for line in tf_lines if not line.startswith(("Executing", "WARNING"))]
+        assert [f"[worker {worker}] {line}" for line in printed] == \
+            [line for line in r.stdout.splitlines() if line.startswith(f"[worker {worker}]")]
+        ours = [m.groups()[1:] for m in map(EXECUTING.match, r.stderr.splitlines()) if m and m[1] == str(worker)]
+        tf_ops = _tf_ops(worker)
+        assert {d for _, d in ours} == {d for _, d in tf_ops} == {f"/job:worker/replica:0/task:{worker}/device:CPU:0"}
+        assert [op for op, _ in ours if op in COLLECTIVE_STEPS] == [op for op, _ in tf_ops if op in COLLECTIVE_STEPS]
+    events = jsonl.read(str(trace))
+    ops = [e for e in events if e.kind == "op_placed"]
+    assert {e.device for e in ops} == {"/job:worker/replica:0/task:0/device:CPU:0",
+                                       "/job:worker/replica:0/task:1/device:CPU:0"}
+    assert len({e.seq for e in ops}) == len(ops)
+    copies = [e for e in events if e.kind == "tensor_copied" and e.op == "CollectiveReduceV2"]
+    assert [(c.src, c.dst) for c in copies] == [
+        ("/job:worker/replica:0/task:1/device:CPU:0", "/job:worker/replica:0/task:0/device:CPU:0")] * 2 + [
+        ("/job:worker/replica:0/task:0/device:CPU:0", "/job:worker/replica:0/task:1/device:CPU:0")] * 2
+    assert events[-1].kind == "trace_end"
+
+
+TRAIN = textwrap.dedent("""\
+    import numpy as np
+    import tensorflow as tf
+
+    strategy = tf.distribute.{strategy}()
+    rng = np.random.RandomState(0)
+    x_all = rng.rand(64, 5).astype(np.float32)
+    y_all = rng.rand(64, 1).astype(np.float32)
+    dataset = tf.data.Dataset.from_tensor_slices((x_all, y_all)).batch(16)
+    with strategy.scope():
+        w = tf.Variable(np.linspace(-1, 1, 5, dtype=np.float32).reshape(5, 1), name="w")
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum((tf.matmul(x, w) - y) ** 2) / 16.0
+        return loss, tape.gradient(loss, w)
+
+    for x, y in strategy.experimental_distribute_dataset(dataset):
+        loss, grad = strategy.run(step, args=(x, y))
+        total = strategy.reduce("SUM", grad, axis=None)
+        w.assign_sub(0.1 * total)
+        print("loss", repr(float(strategy.reduce("SUM", loss, axis=None))))
+    print("replicas", strategy.num_replicas_in_sync)
+""")
+
+
+def test_two_workers_of_two_gpus_train_as_four_replicas_of_one(cluster, tmp_path):
+    multi = tmp_path / "multi.py"
+    multi.write_text(TRAIN.format(strategy="MultiWorkerMirroredStrategy"))
+    single = tmp_path / "single.py"
+    single.write_text(TRAIN.format(strategy="MirroredStrategy"))
+    r = _run(cluster, "--workers", "2", "--simulate", "2", "--log-placement", str(multi))
+    assert r.returncode == 0, r.stderr
+    one = devtrace("run", "--simulate", "4", str(single))
+    assert one.returncode == 0, one.stderr
+    want = [float(line.split()[1]) for line in one.stdout.splitlines() if line.startswith("loss")]
+    for worker in (0, 1):
+        lines = [line.split("] ", 1)[1] for line in r.stdout.splitlines() if line.startswith(f"[worker {worker}]")]
+        assert lines[-1] == "replicas 4"
+        got = [float(line.split()[1]) for line in lines if line.startswith("loss")]
+        assert len(got) == len(want) == 4 and max(abs(a - b) for a, b in zip(got, want)) < 1e-5
+        placed = [m.groups()[1:] for m in map(EXECUTING.match, r.stderr.splitlines()) if m and m[1] == str(worker)]
+        reduces = {d for op, d in placed if op == "CollectiveReduceV2"}
+        assert reduces == {f"/job:worker/replica:0/task:{worker}/device:GPU:{g}" for g in (0, 1)}
+        assert {d for op, d in placed if op == "MatMul"} == reduces  # each replica's step on its own GPU
+
+
+FAILING = textwrap.dedent("""\
+    import json, os, sys, time
+    import tensorflow as tf
+
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    with strategy.scope():
+        v = tf.Variable(1.0)
+    if json.loads(os.environ["TF_CONFIG"])["task"]["index"] == 1:
+        sys.exit(7)
+    strategy.reduce("SUM", strategy.run(lambda: v * 2.0), axis=None)  # waits for worker 1 forever
+""")
+
+
+@pytest.mark.slow
+def test_a_failing_worker_stops_the_run_with_its_status_and_a_cut_trace(cluster, tmp_path):
+    program = tmp_path / "fail.py"
+    program.write_text(FAILING)
+    trace = tmp_path / "cut.jsonl"
+    start = time.monotonic()
+    r = _run(cluster, "--workers", "2", "--trace", str(trace), str(program))
+    assert r.returncode == 7, r.stderr
+    assert r.stderr.splitlines()[-1] == "devtrace: worker 1 failed (exit 7); the other workers were stopped"
+    assert time.monotonic() - start < 60
+    events = jsonl.read(str(trace))
+    assert events[-1].kind != "trace_end"  # cut: no trace_end
+    devices = {e.device for e in events if e.kind == "op_placed"}
+    assert "/job:worker/replica:0/task:1/device:CPU:0" in devices
+    leftover = subprocess.run(["pgrep", "-f", str(program)], capture_output=True, text=True).stdout.split()
+    assert leftover == []
+
