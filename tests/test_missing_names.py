@@ -15,7 +15,7 @@ LACKING = [
                                                    "tf.keras.layers.ActivityRegularization"),
     ("tf.compat.v1.AttrValue", "tf.compat.v1.AttrValue"), ("tf.raw_ops.AddV2", "tf.raw_ops.AddV2"),
     ("tf.data.ThreadingOptions", "tf.data.ThreadingOptions"),
-    ("tf.train.ClusterSpec", "tf.train.ClusterSpec"), ("tf.strings.unicode_script", "tf.strings.unicode_script"),
+    ("tf.train.ClusterDef", "tf.train.ClusterDef"), ("tf.strings.unicode_script", "tf.strings.unicode_script"),
     ("tf.constant(1.0).consumers", "tf.Tensor.consumers"), ("tf.Variable(1.0).to_proto", "tf.Variable.to_proto"),
 ]
 
