@@ -1,7 +1,7 @@
-"""``devtrace run --workers`` on a real local Ray cluster, the one it starts on demand (127.0.0.1
-only) and shuts down. TensorFlow 2.21's capture of the same program on two CPU workers is in
-``tf221_multi_worker/``. (A ``ray.cluster_utils.Cluster`` reached with ``--cluster`` is not tested
-yet: the run hung there, unresolved at the deadline.)"""
+"""``devtrace run --workers`` on a real local Ray cluster (``ray.cluster_utils.Cluster``: a head and
+a second node with fake GPU resources, 127.0.0.1 only), started once for the session and torn
+down; one run starts its own local cluster on demand instead. TensorFlow 2.21's capture of the same
+program on two CPU workers is in ``tf221_multi_worker/``."""
 
 import json
 import os
@@ -16,19 +16,28 @@ import pytest
 from conftest import ROOT, devtrace
 
 ray = pytest.importorskip("ray")
+from ray.cluster_utils import Cluster  # noqa: E402
+
 from devtrace.trace import jsonl  # noqa: E402
 
 CAPTURE = os.path.join(ROOT, "tests", "tf221_multi_worker")
 EXECUTING = re.compile(r"^\[worker (\d)\] Executing op (\S+) in device (\S+)$")
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def cluster():
-    return None
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 2, "node_ip_address": "127.0.0.1",
+                                                      "include_dashboard": False})
+    c.add_node(num_cpus=2, num_gpus=2, node_ip_address="127.0.0.1")
+    c.wait_for_nodes()
+    yield c.address
+    c.shutdown()
 
 
 def _run(cluster, *args, env=None):
-    return devtrace("run", *args, env=dict(env or {}, RAY_ADDRESS=None, TF_CONFIG=None))
+    """``--cluster`` the session's cluster (``None``: a local one started on demand)."""
+    where = ("--cluster", cluster) if cluster else ()
+    return devtrace("run", *where, *args, env=dict(env or {}, RAY_ADDRESS=None, TF_CONFIG=None))
 
 
 def _tf_ops(worker: int) -> list:
@@ -128,12 +137,12 @@ FAILING = textwrap.dedent("""\
 
 
 @pytest.mark.slow
-def test_a_failing_worker_stops_the_run_with_its_status_and_a_cut_trace(cluster, tmp_path):
+def test_a_failing_worker_stops_the_run_with_its_status_and_a_cut_trace(tmp_path):
     program = tmp_path / "fail.py"
     program.write_text(FAILING)
     trace = tmp_path / "cut.jsonl"
     start = time.monotonic()
-    r = _run(cluster, "--workers", "2", "--trace", str(trace), str(program))
+    r = _run(None, "--workers", "2", "--trace", str(trace), str(program))  # a local cluster, on demand
     assert r.returncode == 7, r.stderr
     assert r.stderr.splitlines()[-1] == "devtrace: worker 1 failed (exit 7); the other workers were stopped"
     assert time.monotonic() - start < 60

@@ -18,7 +18,7 @@ import uuid
 
 from ..output import printable
 from . import check_reachable, import_ray, loopback
-from .transport import ENV, Rendezvous
+from .transport import ENV, Rendezvous, relay
 
 STOP_WITHIN_S = 10
 BASE_PORT = 20000  # TF_CONFIG's addresses name the tasks; devtrace opens no port
@@ -35,15 +35,24 @@ class WorkerRunner:
 
         return ray.get_runtime_context().get_node_id()
 
-    def run(self, argv, env, cwd):
+    def run(self, argv, env, cwd, rendezvous, rank, world):
+        import threading
+        from multiprocessing.connection import Listener
+
         with tempfile.TemporaryDirectory(prefix="devtrace-worker-") as tmp:
             trace = os.path.join(tmp, "trace.jsonl")
             argv = [a if a != "{trace}" else trace for a in argv]
-            child_env = dict(os.environ, **env)
-            child_env.pop("RAY_ADDRESS", None)
+            authkey = os.urandom(16)
+            listener = Listener(os.path.join(tmp, "collectives"), family="AF_UNIX", authkey=authkey)
+            threading.Thread(target=relay, args=(listener, rendezvous, rank), daemon=True).start()
+            child_env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+            child_env.update(env)
+            child_env[ENV] = json.dumps({"socket": listener.address, "authkey": authkey.hex(), "rank": rank,
+                                         "world": world})
             self.proc = subprocess.Popen(argv, env=child_env, cwd=cwd, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, start_new_session=True)
             out, err = self.proc.communicate()
+            listener.close()
             data = b""
             if os.path.exists(trace):
                 with open(trace, "rb") as f:
@@ -84,7 +93,7 @@ def run_workers(program: str, args: list, workers: int, forward: list, trace_pat
     if address:
         ray.init(address=address, **quiet)
     else:
-        ray.init(num_cpus=workers + 1, _node_ip_address="127.0.0.1", **quiet)
+        ray.init(address="local", num_cpus=workers + 1, _node_ip_address="127.0.0.1", **quiet)
     try:
         return _run(ray, os.path.abspath(program), args, workers, forward, trace_path, namespace)
     finally:
@@ -96,13 +105,11 @@ def _run(ray, program, args, workers, forward, trace_path, namespace) -> int:
     rendezvous = ray.remote(num_cpus=0)(Rendezvous).options(name=actor, namespace=namespace).remote(workers)
     runner_cls = ray.remote(num_cpus=0, max_concurrency=2)(WorkerRunner)
     runners = [runner_cls.options(scheduling_strategy="SPREAD").remote() for _ in range(workers)]
-    gcs = ray.get_runtime_context().gcs_address
     argv = [sys.executable, "-m", "devtrace", "run", *forward, "--trace", "{trace}", program, "--", *args]
     refs = []
     for i, runner in enumerate(runners):
-        env = {"TF_CONFIG": tf_config(workers, i),
-               ENV: json.dumps({"address": gcs, "namespace": namespace, "actor": actor, "rank": i, "world": workers})}
-        refs.append(runner.run.remote(argv, env, os.getcwd()))
+        env = {"TF_CONFIG": tf_config(workers, i)}
+        refs.append(runner.run.remote(argv, env, os.getcwd(), rendezvous, i, workers))
     index = {ref: i for i, ref in enumerate(refs)}
     results: dict = {}
     failed = None

@@ -1,5 +1,6 @@
-"""The collectives' meeting point: a named Ray actor (``Rendezvous``) that sums the workers' arrays
-(``all_reduce``) and hands the chief's to the others (``broadcast``). Ray 2.60's
+"""The collectives' meeting point: a Ray actor (``Rendezvous``) that sums the workers' arrays
+(``all_reduce``) and hands the chief's to the others (``broadcast``). Each worker program reaches
+it through the Ray actor that started it, over a local socket (``PipeTransport``, ``relay``). Ray 2.60's
 ``ray.util.collective`` has no usable CPU backend in its wheel (GLOO needs ``pygloo``, which is not
 installed with it; NCCL needs CuPy arrays on real GPUs), so NumPy arrays go through the actor and
 Ray's object store. Sums are taken in rank order, so every worker gets the same bits."""
@@ -10,7 +11,7 @@ import asyncio
 import json
 import os
 
-ENV = "DEVTRACE_CLUSTER"  # {"address", "namespace", "actor", "rank", "world"}: set by the launcher
+ENV = "DEVTRACE_CLUSTER"  # {"socket", "authkey", "rank", "world"}: set by the worker's actor
 
 
 class Rendezvous:
@@ -46,36 +47,45 @@ class Rendezvous:
         return await self._meet(key, rank, array, lambda parts: parts[0])
 
 
-class RayTransport:
-    """A worker's end: connects to the cluster on its first collective."""
+class PipeTransport:
+    """A worker program's end: its collectives go over a local socket to the Ray actor that started
+    it (``relay``), which calls the ``Rendezvous``; the program itself never connects to Ray."""
 
-    def __init__(self, address: str, namespace: str, actor: str, rank: int, world: int):
-        self.address, self.namespace, self.actor_name = address, namespace, actor
+    def __init__(self, address: str, authkey: bytes, rank: int, world: int):
+        self.address, self.authkey = address, authkey
         self.rank, self.world = rank, world
-        self._actor = None
+        self._conn = None
 
-    def _handle(self):
-        if self._actor is None:
-            from . import loopback
+    def _call(self, op: str, key: str, array):
+        if self._conn is None:
+            from multiprocessing.connection import Client
 
-            loopback(self.address)  # (before Ray is imported: it reads the setting then)
-            import ray
-
-            if not ray.is_initialized():
-                ray.init(address=self.address, namespace=self.namespace, log_to_driver=False,
-                         configure_logging=False, include_dashboard=False)
-            self._actor = ray.get_actor(self.actor_name, namespace=self.namespace)
-        return self._actor
+            self._conn = Client(self.address, family="AF_UNIX", authkey=self.authkey)
+        self._conn.send((op, key, array))
+        return self._conn.recv()
 
     def all_reduce(self, key: str, array):
-        import ray
-
-        return ray.get(self._handle().all_reduce.remote(key, self.rank, array))
+        return self._call("all_reduce", key, array)
 
     def broadcast(self, key: str, array=None):
-        import ray
+        return self._call("broadcast", key, array)
 
-        return ray.get(self._handle().broadcast.remote(key, self.rank, array))
+
+def relay(listener, rendezvous, rank: int) -> None:
+    """In the worker's Ray actor: serve the program's collectives until it closes its end."""
+    import ray
+
+    try:
+        conn = listener.accept()
+    except OSError:
+        return
+    with conn:
+        while True:
+            try:
+                op, key, array = conn.recv()
+            except (EOFError, OSError):
+                return
+            conn.send(ray.get(getattr(rendezvous, op).remote(key, rank, array)))
 
 
 def install_from_env(env=None) -> bool:
@@ -86,5 +96,5 @@ def install_from_env(env=None) -> bool:
     if not text:
         return False
     spec = json.loads(text)
-    collective.install(RayTransport(spec["address"], spec["namespace"], spec["actor"], spec["rank"], spec["world"]))
+    collective.install(PipeTransport(spec["socket"], bytes.fromhex(spec["authkey"]), spec["rank"], spec["world"]))
     return True
