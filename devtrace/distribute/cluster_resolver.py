@@ -34,7 +34,8 @@ class ClusterSpec:
                                 f"strings.")
 
     def __repr__(self):
-        return f"ClusterSpec({self.as_dict()!r})"
+        jobs = self.as_dict()
+        return "ClusterSpec({" + ", ".join(f"{k!r}: {jobs[k]!r}" for k in sorted(jobs)) + "})"
 
     def __eq__(self, other):
         return isinstance(other, ClusterSpec) and self.as_dict() == other.as_dict()
@@ -185,12 +186,16 @@ class TFConfigClusterResolver(ClusterResolver):
         return ClusterSpec(load_tf_config().get("cluster", {}))
 
     def master(self, task_type=None, task_id=None, rpc_layer=None) -> str:
+        """``session_master`` if set; ``""`` for a cluster of one task; else the task's address."""
+        session_master = load_tf_config().get("session_master")
+        if session_master is not None:
+            return session_master
+        spec = self.cluster_spec()
+        if not spec.jobs or (len(spec.jobs) == 1 and len(spec.job_tasks(spec.jobs[0])) == 1):
+            return ""
         task_type = self.task_type if task_type is None else task_type
         task_id = self.task_id if task_id is None else task_id
-        spec = self.cluster_spec()
-        if task_type is not None and task_id is not None:
-            return _address(spec, task_type, task_id, rpc_layer or self.rpc_layer)
-        return ""
+        return _address(spec, task_type, task_id, rpc_layer if rpc_layer is not None else self.rpc_layer)
 
 
 # -- multi_worker_util's checks (TensorFlow's texts) ----------------------------------------------
