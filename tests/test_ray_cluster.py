@@ -153,3 +153,26 @@ def test_a_failing_worker_stops_the_run_with_its_status_and_a_cut_trace(tmp_path
     leftover = subprocess.run(["pgrep", "-f", str(program)], capture_output=True, text=True).stdout.split()
     assert leftover == []
 
+
+
+def _error(lines: list) -> list:
+    start = next(i for i, line in enumerate(lines) if line.startswith("ValueError: Attempt to convert"))
+    end = next(i for i in range(start, len(lines)) if lines[i].endswith(") to a Tensor."))
+    return lines[start:end + 1]
+
+
+def test_the_keras_tutorial_fails_in_fit_as_tensorflow_2_21_does(cluster):
+    """TensorFlow's multi-worker Keras tutorial (small, offline) cannot fit in TF 2.21 + Keras 3.15:
+    Keras reduces its first (x, y) batch with ``strategy.reduce``, which fails on a tuple."""
+    r = _run(cluster, "--workers", "2", os.path.join(CAPTURE, "mw_keras.py"))
+    assert r.returncode == 1
+    failed = 0
+    for worker in (0, 1):
+        ours = [line.split("] ", 1)[1] if "] " in line else "" for line in r.stderr.splitlines()
+                if line.startswith(f"[worker {worker}]")]
+        if not any(line.startswith("ValueError: Attempt") for line in ours):
+            continue  # stopped before it failed too
+        with open(os.path.join(CAPTURE, f"keras_fit_worker{worker}.txt")) as f:
+            assert _error(ours) == _error(f.read().splitlines())
+        failed += 1
+    assert failed >= 1
