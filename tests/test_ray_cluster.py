@@ -176,3 +176,21 @@ def test_the_keras_tutorial_fails_in_fit_as_tensorflow_2_21_does(cluster):
             assert _error(ours) == _error(f.read().splitlines())
         failed += 1
     assert failed >= 1
+
+
+def test_list_cluster_probes_every_node(cluster):
+    r = devtrace("list", "--cluster", cluster, "--simulate", "2", "--json", env={"RAY_ADDRESS": None})
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["schema"] == 1 and len(report["nodes"]) == 2
+    assert len({n["node_id"] for n in report["nodes"]}) == 2
+    for node in report["nodes"]:
+        assert node["address"] == "127.0.0.1" and node["backend"] == "simulated"
+        assert [(d["index"], d["model"], d["mig"], d["health"]) for d in node["devices"]] == [
+            (0, "devtrace Simulated GPU", None, "ok"), (1, "devtrace Simulated GPU", None, "ok")]
+    table = devtrace("list", "--cluster", cluster, "--simulate", "1", env={"RAY_ADDRESS": None})
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0] == "Cluster: 2 nodes" and lines[1].split() == ["NODE", "GPU", "MODEL", "MEMORY", "UUID", "MIG",
+                                                                    "HEALTH"]
+    assert len(lines) == 4 and all("(127.0.0.1)" in line and line.endswith(" ok") for line in lines[2:])

@@ -86,7 +86,7 @@ def run_workers(program: str, args: list, workers: int, forward: list, trace_pat
     address = address or os.environ.get("RAY_ADDRESS")
     if address and address != "auto":
         check_reachable(address)
-        loopback(address)  # (before Ray is imported: it reads the setting then)
+    loopback(address or "127.0.0.1:0")  # (before Ray is imported: it reads the setting then)
     ray = import_ray("--workers")
     namespace = f"devtrace-{uuid.uuid4().hex[:12]}"
     quiet = dict(namespace=namespace, log_to_driver=False, configure_logging=False, include_dashboard=False)
