@@ -107,8 +107,12 @@ def test_two_workers_of_two_gpus_train_as_four_replicas_of_one(cluster, tmp_path
     multi.write_text(TRAIN.format(strategy="MultiWorkerMirroredStrategy"))
     single = tmp_path / "single.py"
     single.write_text(TRAIN.format(strategy="MirroredStrategy"))
-    r = _run(cluster, "--workers", "2", "--simulate", "2", "--log-placement", str(multi))
+    r = _run(cluster, "--workers", "2", "--simulate", "2", "--log-placement", "--format", "summary",
+             "--expect", "CollectiveReduceV2=GPU", "--max-peak", "1", str(multi))
     assert r.returncode == 0, r.stderr
+    summary = [line.split() for line in r.stdout.splitlines() if line.startswith("/job:")]  # of the merged trace
+    assert [row[0] for row in summary] == [f"/job:worker/replica:0/task:{t}/device:{d}" for t in (0, 1)
+                                           for d in ("CPU:0", "GPU:0", "GPU:1")]
     one = devtrace("run", "--simulate", "4", str(single))
     assert one.returncode == 0, one.stderr
     want = [float(line.split()[1]) for line in one.stdout.splitlines() if line.startswith("loss")]

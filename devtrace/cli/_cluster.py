@@ -1,9 +1,10 @@
-"""``devtrace run --workers N``: the flags each worker's ``devtrace run`` gets, and the launch."""
+"""``devtrace run --workers N``: the flags each worker's ``devtrace run`` gets, the launch, and what
+is done with the merged trace: ``--format`` (other than the live tf2 log) rendered from it, and
+the checks (``--expect``, ``--no-fallback``, ``--max-copies``, ``--max-peak``) run over it."""
 
 from __future__ import annotations
 
-_FLAGS = {"format_": "--format", "group_by": "--group-by", "trace_limit": "--trace-limit", "log_to": "--log-to",
-          "layout": "--layout", "max_copies": "--max-copies", "max_peak": "--max-peak", "simulate": "--simulate",
+_FLAGS = {"trace_limit": "--trace-limit", "log_to": "--log-to", "simulate": "--simulate",
           "machine": "--machine", "visible": "--visible", "limit": "--limit", "fraction": "--fraction",
           "compat": "--compat"}
 _DEFAULTS = {"format_": "tf2", "log_to": "stderr", "layout": "measured"}
@@ -14,19 +15,19 @@ def worker_flags(options: dict) -> list[str]:
     out = []
     if options["log_placement"]:
         out.append("--log-placement")
-    if options["no_fallback"]:
-        out.append("--no-fallback")
     if options["soft_placement"] is not None:
         out.append("--soft-placement" if options["soft_placement"] else "--no-soft-placement")
     if options["growth"] is not None:
         out.append("--growth" if options["growth"] else "--no-growth")
-    for spec in options["expect"] or ():
-        out += ["--expect", spec]
     for key, flag in _FLAGS.items():
         value = options[key]
         if value is not None and value != _DEFAULTS.get(key):
             out += [flag, str(value)]
     return out
+
+
+import os
+import sys
 
 
 def run_on_cluster(program, args, workers, cluster, trace, output, html, options) -> int:
@@ -42,10 +43,32 @@ def run_on_cluster(program, args, workers, cluster, trace, output, html, options
                              f"and render it with devtrace timeline/report")
     _check_program(program)
     check_tf_config(workers)
+    from ..trace import FORMATS
+    from ._program import Checks, check_group_by, render
+
+    fmt = options["format_"]
+    if fmt not in FORMATS:
+        raise UsageError(f"--format {fmt}: choose one of {', '.join(FORMATS)}")
+    check_group_by(options["group_by"], fmt)
+    checks = Checks.parse(options["expect"] or [], options["no_fallback"], options["max_copies"], options["max_peak"])
     trace = output_path(trace, "--trace", [(program, "the program being run")])
     from ..cluster.launcher import run_workers
 
-    return run_workers(program, args, workers, worker_flags(options), trace, cluster)
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="devtrace-merged-") as tmp:
+        merged = trace or os.path.join(tmp, "merged.jsonl")
+        status = run_workers(program, args, workers, worker_flags(options), merged, cluster)
+        if fmt == "tf2" and not checks.active:
+            return status
+        from ..trace import jsonl
+
+        events = jsonl.read(merged)
+    if fmt != "tf2":
+        sys.stdout.write(render(events, fmt, options["layout"], options["group_by"]).rstrip("\n") + "\n")
+    if status == 0:
+        checks.enforce(events)
+    return status
 
 
 def check_tf_config(workers: int, env=None) -> None:
