@@ -65,3 +65,27 @@ def replicated_forward(model, x, y=None):
         return pred, None
     values = strategy.experimental_local_results(losses)
     return pred, sum(float(v.numpy()) * len(xi) for v, xi in zip(values, xs)) / len(x)
+
+
+def multi_worker_build(strategy, data):
+    """Keras 3.15's ``_maybe_symbolic_build`` under a multi-worker strategy: this worker's share of
+    the first batch, one ``PerReplica`` per leaf, reduced with ``strategy.reduce("MEAN", (x, y))`` —
+    which TensorFlow 2.21 cannot reduce (a tuple of ``PerReplica``), so ``fit`` fails there with its
+    ``ValueError`` (``tests/tf221_multi_worker/keras_fit_worker*.txt``)."""
+    from .data import unpack
+
+    for _, batch in data:
+        x, y, _ = unpack(batch)
+        if y is None:
+            return
+        mine = [strategy._id + strategy._num_workers * j for j in range(len(strategy._devices))]
+        parts = []
+        for leaf in (x, y):
+            pieces = np.array_split(np.asarray(leaf), strategy.num_replicas_in_sync)
+            values = []
+            for d, i in zip(strategy._devices, mine):
+                with tf.device(d):
+                    values.append(tf.constant(pieces[i]))
+            parts.append(PerReplica(values))
+        strategy.reduce("MEAN", tuple(parts), axis=None)
+        return

@@ -67,3 +67,4 @@ from .math import math_more  # noqa: F401 (accumulate_n, zero_fraction, approx_t
 from .array import array_more  # noqa: F401 (identity_n, dynamic_partition/stitch, space_to_batch, scan/fold …)
 from .control_flow import assert_ops  # noqa: F401 (tf.debugging.Assert)
 from .nn import nn_breadth  # noqa: F401 (tf.nn: conv3d, transposed/atrous convolutions, pools, lrn, dilation2d, ctc …)
+from . import collective_ops  # noqa: F401 (MultiWorkerMirroredStrategy's CollectiveReduceV2, CollectiveBcast*)
