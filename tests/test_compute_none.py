@@ -154,7 +154,8 @@ def test_no_buffer_is_allocated_for_a_planned_output(monkeypatch):
 # sample reads a value: a TF1 session fetches, an eager tf.cond takes its predicate's value)
 CANNOT = {**{op: "shape" for op in ("Where", "Unique", "UniqueWithCounts", "SegmentSum", "SegmentMean", "SegmentProd",
                                     "SegmentMax", "SegmentMin", "StringFormat", "PrintV2", "EagerPyFunc",
-                                    "NonMaxSuppressionV3", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps")},
+                                    "NonMaxSuppressionV3", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps",
+                                    "CTCGreedyDecoder")},
           **{op: "read" for op in ("Placeholder", "VariableV2", "Assign", "AssignAdd", "AssignSub",
                                    "PlaceholderWithDefault", "StatelessIf", "If", "OptionalFromValue",
                                    "OptionalGetValue", "OptionalNone")}}

@@ -36,8 +36,10 @@ SMALL = 1 << 12
 # ops that read only their inputs' shapes: their kernels run on placeholders
 FROM_SHAPES = frozenset(("Shape", "ShapeN", "Size", "Rank", "VariableShape", "BroadcastArgs",
                          "BroadcastGradientArgs", "VarHandleOp", "NoOp", "VarIsInitializedOp"))
+# ops with no output that check values: nothing to plan, and nothing checked (the values are not there)
+UNCHECKED = frozenset(("Assert",))
 # ops whose output shape depends on the values of their inputs
-VALUE_DEPENDENT = frozenset(("Where", "Unique", "UniqueWithCounts", "DenseBincount", "EagerPyFunc", "PrintV2",
+VALUE_DEPENDENT = frozenset(("Where", "CTCGreedyDecoder", "ComputeAccidentalHits", "Unique", "UniqueWithCounts", "DenseBincount", "EagerPyFunc", "PrintV2",
                              "SegmentSum", "SegmentMean", "SegmentProd", "SegmentMax", "SegmentMin",
                              "StringFormat", "NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5",
                              "NonMaxSuppressionWithOverlaps",
@@ -145,6 +147,8 @@ def plan(opdef, arrays, attrs, dtype=None):
     name = opdef.name
     if name in FROM_SHAPES:
         return opdef.fn(np, *arrays, **attrs)
+    if name in UNCHECKED and not all(_computed(a) for a in arrays):
+        return None
     computed = True
     for a in arrays:
         if type(a) is Uncomputed or (type(a) is _LIST and not _computed(a)):

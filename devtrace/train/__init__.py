@@ -19,7 +19,6 @@ import time
 
 import numpy as np
 
-from ..distribute.cluster_resolver import ClusterSpec  # noqa: F401 (tf.train.ClusterSpec)
 from ..module.module import Module
 from ..runtime.eager.variables import Variable
 from ..ops.io.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List  # noqa: F401
@@ -246,7 +245,7 @@ class CheckpointManager:
 
 from .checkpoint_reading import (CheckpointOptions, checkpoints_iterator, get_checkpoint_state,  # noqa: E402,F401
                                  list_variables, load_checkpoint, load_variable)
-from .cluster import ClusterDef, ClusterSpec, JobDef, ServerDef  # noqa: E402,F401
+from ..distribute.cluster_spec import ClusterDef, ClusterSpec, JobDef, ServerDef  # noqa: E402,F401
 from .coordinator import Coordinator  # noqa: E402,F401
 from .moving_averages import ExponentialMovingAverage  # noqa: E402,F401
 from .views import CheckpointView, TrackableView  # noqa: E402,F401
