@@ -11,11 +11,11 @@ from conftest import devtrace
 LACKING = [
     ("tf.import_graph_def", "tf.import_graph_def"), ("tf.nn.fractional_max_pool", "tf.nn.fractional_max_pool"),
     ("tf.nn.RNNCellDeviceWrapper", "tf.nn.RNNCellDeviceWrapper"), ("tf.nn.fractional_avg_pool", "tf.nn.fractional_avg_pool"),
-    ("tf.keras.InputSpec", "tf.keras.InputSpec"), ("tf.keras.layers.ActivityRegularization",
-                                                   "tf.keras.layers.ActivityRegularization"),
+    ("tf.keras.InputSpec", "tf.keras.InputSpec"), ("tf.keras.layers.ConvLSTM2D", "tf.keras.layers.ConvLSTM2D"),
     ("tf.compat.v1.AttrValue", "tf.compat.v1.AttrValue"), ("tf.raw_ops.AddV2", "tf.raw_ops.AddV2"),
-    ("tf.data.ThreadingOptions", "tf.data.ThreadingOptions"),
-    ("tf.train.ClusterSpec", "tf.train.ClusterSpec"), ("tf.strings.unicode_script", "tf.strings.unicode_script"),
+    ("tf.data.experimental.rejection_resample", "tf.data.experimental.rejection_resample"),
+    ("tf.distribute.experimental.TPUStrategy", "tf.distribute.experimental.TPUStrategy"),
+    ("tf.strings.unicode_script", "tf.strings.unicode_script"),
     ("tf.constant(1.0).consumers", "tf.Tensor.consumers"), ("tf.Variable(1.0).to_proto", "tf.Variable.to_proto"),
 ]
 

@@ -17,6 +17,8 @@ from .random import random_ops  # noqa: F401
 from . import state_ops  # noqa: F401
 from .strings import string_ops  # noqa: F401
 from .strings import string_more  # noqa: F401
+from .lookup import lookup_ops  # noqa: F401
+from .summary import summary_ops  # noqa: F401
 from .array import indexing_ops  # noqa: F401
 from .linalg import linalg_ops  # noqa: F401
 from .array import manip_ops  # noqa: F401
@@ -48,6 +50,8 @@ from .image import codec_ops, image_ops  # noqa: F401
 from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
 from .nn import nn_dropout  # noqa: F401 (tf.nn.experimental's dropouts)
 from .nn import nn_more  # noqa: F401
+from .nn import conv3d_ops  # noqa: F401 (Conv3D, the depthwise convolution's gradients)
+from .image import projective  # noqa: F401 (ImageProjectiveTransformV3)
 from . import check_static  # noqa: F401 (tf.debugging's dtype and rank checks)
 from .ragged import ragged_dispatch, ragged_shape  # noqa: F401 (RaggedTensor operands: after the ops they dispatch)
 from .ragged import ragged_more  # noqa: F401
@@ -56,7 +60,7 @@ from .random import random_grad  # noqa: F401
 from .math import segment_grad  # noqa: F401
 
 __all__ = ["API"]
-from .io import io_ops, parsing_ops  # noqa: F401 (tf.io's ops: files, bytes, tf.train.Example)
+from .io import csv_ops, io_ops, parsing_ops  # noqa: F401 (tf.io's ops: files, bytes, tf.train.Example)
 from . import numpy  # noqa: F401 (tf.experimental.numpy: composes the ops above)
 from .math import special_ops  # noqa: F401 (tf.math.special, igamma, betainc, zeta, erfinv, ndtri …)
 from .math import math_more  # noqa: F401 (accumulate_n, zero_fraction, approx_top_k)
@@ -69,3 +73,4 @@ from .sparse import sparse_breadth  # noqa: F401 (sparse segment reductions, ret
 from .strings import string_breadth  # noqa: F401 (to_hash_bucket, to_hash_bucket_strong, unicode_encode)
 from .linalg import linear_operator  # noqa: F401 (tf.linalg.LinearOperator*, linalg.experimental.conjugate_gradient)
 from . import check_more  # noqa: F401 (tf.debugging: assert_all_finite, assert_near, assert_shapes)
+from . import collective_ops  # noqa: F401 (MultiWorkerMirroredStrategy's CollectiveReduceV2, CollectiveBcast*)

@@ -71,10 +71,10 @@ op("Pad", _pad, _ANY_ON_CPU, shape=_pad_shape, host_args={"paddings": "paddings"
 op("PadV2", _pad, _ANY_ON_CPU, shape=_pad_shape,
    host_args={"paddings": "paddings", "constant_values": "constant_values@T"})
 op("MirrorPad", _mirror_pad, _ANY_ON_CPU, shape=_pad_shape, host_args={"paddings": "paddings"})
-op("Roll", _roll, _ANY_ON_CPU, host_args={"shift": "shift", "axis": "axis"})
-op("ReverseSequence", _reverse_sequence, _ANY_ON_CPU, mixed_dtypes=True)
-op("LowerBound", _bound("left"), NUMERIC, mixed_dtypes=True)
-op("UpperBound", _bound("right"), NUMERIC, mixed_dtypes=True)
+op("Roll", _roll, _ANY_ON_CPU, host_args={"shift": "shift", "axis": "axis"}, shape=shapes.same)
+op("ReverseSequence", _reverse_sequence, _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
+op("LowerBound", _bound("left"), NUMERIC, mixed_dtypes=True, shape=shapes.bound)
+op("UpperBound", _bound("right"), NUMERIC, mixed_dtypes=True, shape=shapes.bound)
 not_differentiable("LowerBound", "UpperBound")
 
 

@@ -182,15 +182,17 @@ op("EagerPyFunc", _py_call, {CPU: ALL_TYPES, GPU: DEVICE_SAFE - {"int32", "varia
 
 @public("py_function")
 def py_function(func=None, inp=None, Tout=None, name=None):
-    """``tf.py_function``: run Python on tensors, eagerly or as a node of a tf.function graph
-    (``func=None``: a decorator, its arguments the inputs)."""
+    """``tf.py_function``: run Python on tensors, eagerly or as a node of a tf.function graph.
+    Without ``func``, a decorator: the decorated function's arguments are ``inp``."""
     from ...runtime.dtypes import as_dtype
 
     if func is None:
-        def decorate(f):
+        import functools
+
+        def decorate(fn):
+            @functools.wraps(fn)
             def wrapper(*args):
-                return py_function(f, list(args), Tout, name)
-            wrapper.__name__ = getattr(f, "__name__", "py_function")
+                return py_function(fn, list(args), Tout, name)
             return wrapper
         return decorate
 

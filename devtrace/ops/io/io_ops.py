@@ -182,3 +182,11 @@ def decode_padded_raw(input_bytes, fixed_length, out_type, little_endian=True, n
     return execute("DecodePaddedRaw", (_string(input_bytes),), {
         "fixed_length": int(fixed_length), "out_type": dtypes.as_dtype(out_type).name,
         "little_endian": bool(little_endian)}, name=name, dtype=dtypes.string)
+
+
+@public("io.match_filenames_once")
+def match_filenames_once(pattern, name=None):
+    """A variable holding the files matching ``pattern`` (matched once, when it is made)."""
+    from ...runtime.eager.variables import Variable
+
+    return Variable(matching_files(pattern), trainable=False, name=name)

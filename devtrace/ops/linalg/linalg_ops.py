@@ -14,6 +14,7 @@ from ...runtime.registry import CPU, GPU
 from ..array import array_ops
 from ..math import complex_ops, math_ops, reduction_ops
 from ..declare import as_tensor, host_arg, on_host, op, public
+from .. import shapes
 from .diag_ops import diag, diag_part, set_diag  # noqa: F401 (linalg_grad reads them here)
 
 _F = frozenset(("float16", "float32", "float64", "complex64", "complex128"))
@@ -179,7 +180,7 @@ op("Cholesky", _cholesky, _F, shape=_unknown)
 op("SelfAdjointEigV2", _eigh, _F, shape=_outputs(2), multi=True)
 op("Eig", _eig, _F, devices=(CPU,), shape=_outputs(2), multi=True)
 op("MatrixBandPart", _band_part, None, shape=_unknown, host_args={"num_lower": "num_lower", "num_upper": "num_upper"})
-op("Einsum", _einsum, None, shape=_unknown, number_attr="N")
+op("Einsum", _einsum, None, shape=shapes.einsum, number_attr="N")
 op("Cross", lambda xp, a, b: xp.cross(a, b), None, shape=lambda name, shapes, attrs, dtype: (dtype, shapes[0]))
 op("MatrixExponential", _expm, _F, devices=(CPU, GPU), shape=_unknown)
 

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ...errors import InvalidArgumentError
-from ...runtime import dtypes
+from ...runtime import blas_threads, dtypes
 from ...runtime.dtypes import FLOATS, INTEGERS, NUMERIC, REAL
 from ...runtime.eager.executor import execute, execute_binary
 from ...runtime.tensor import Tensor
@@ -281,7 +281,8 @@ def _histogram(xp, values, value_range, nbins=100, dtype="int32"):
     return xp.asarray(np.bincount(bins, minlength=nbins).astype(dtypes.as_dtype(dtype).np))
 
 
-op("HistogramFixedWidth", _histogram, {CPU: REAL, GPU: FLOATS}, host_args=("nbins",))  # GPU: float values only
+op("HistogramFixedWidth", _histogram, {CPU: REAL, GPU: FLOATS}, host_args=("nbins",),
+   shape=lambda name, shapes, attrs, dtype: (dtypes.as_dtype(attrs.get("dtype", "int32")), (int(attrs.get("nbins", 100)),)))  # GPU: float values only
 
 
 @public("histogram_fixed_width")
@@ -313,8 +314,8 @@ def _matmul(xp, a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adj
         a = xp.conj(a)
     if adjoint_b:
         b = xp.conj(b)
-    return xp.matmul(xp.swapaxes(a, -1, -2) if transpose_a or adjoint_a else a,
-                     xp.swapaxes(b, -1, -2) if transpose_b or adjoint_b else b)
+    return blas_threads.matmul(xp, xp.swapaxes(a, -1, -2) if transpose_a or adjoint_a else a,
+                               xp.swapaxes(b, -1, -2) if transpose_b or adjoint_b else b)
 
 
 op("MatMul", _matmul, NUMERIC, shape=shapes.matmul)

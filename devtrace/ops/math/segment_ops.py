@@ -15,6 +15,7 @@ from ..declare import as_tensor, gradient, host_arg, on_host, op, op_scope, publ
 from ..array.indexing_ops import gather
 from ..array import array_ops
 from ..array.array_ops import cast, reshape, where, zeros_like
+from .. import shapes
 from .math_ops import add, divide, greater_equal, maximum, sqrt
 from .reduction_ops import reduce_max
 
@@ -56,7 +57,8 @@ for _kind in ("sum", "prod", "max", "min", "mean"):
        mixed_dtypes=True)
 for _kind in ("sum", "prod", "max", "min"):
     op(f"UnsortedSegment{_kind.capitalize()}", _segment_kernel(_kind, True),
-       REAL if _kind in ("max", "min") else NUMERIC, mixed_dtypes=True, host_args={"num_segments": "num_segments"})
+       REAL if _kind in ("max", "min") else NUMERIC, mixed_dtypes=True, host_args={"num_segments": "num_segments"},
+       shape=shapes.unsorted_segment)
 
 
 def _sorted(kind):
