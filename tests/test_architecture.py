@@ -108,12 +108,12 @@ def _room(name: str) -> str:
 LEAVES = ("devtrace.errors", "devtrace.output", "devtrace.hooks")
 GENERATED = "devtrace.generated"
 UTIL = "devtrace.util"
-TOOL = ("devtrace.cli", "devtrace.terminal")  # the tool: its commands and what it shows while a program runs
+TOOL = ("devtrace.cli", "devtrace.terminal", "devtrace.cluster")  # the tool: its commands, what it shows while a program runs, its Ray launcher
 API = "devtrace.api"  # the public tf surface: it re-exports the rooms below it
 # the rooms that implement TensorFlow's API, lowest first (a room imports only rooms before it)
 TF_ROOMS = tuple(_room(r) for r in (
-    "platform", "ops", "autograph", "backprop", "module", "polymorphic_function", "framework",
-    "data", "config", "distribute", "train", "saved_model", "keras"))
+    "platform", "ops", "autograph", "backprop", "module", "polymorphic_function", "framework", "summary",
+    "data", "config", "distribute", "train", "saved_model", "test", "keras"))
 ABOVE_RUNTIME = TF_ROOMS + (API,) + TOOL
 
 

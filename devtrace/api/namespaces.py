@@ -50,10 +50,11 @@ experimental = namespace("experimental", numpy=Namespace(
                          register_filesystem_plugin=_experimental.register_filesystem_plugin,
                          **{d.name: d for d in _dtypes.EXPERIMENTAL})
 strings = namespace("strings")
-math = namespace("math")
+math = namespace("math", special=namespace("math.special"))
 linalg = namespace("linalg")
 nn = namespace("nn", experimental=namespace("nn.experimental"))
 ragged = namespace("ragged")
+lookup = namespace("lookup", experimental=namespace("lookup.experimental"))
 sparse = namespace("sparse")
 bitwise = namespace("bitwise")
 io = namespace("io", gfile=_gfile.namespace, TFRecordWriter=_tfrecord.TFRecordWriter,

@@ -35,7 +35,7 @@ from ._types import (DistributedDataset, DistributedIterator, InputOptions, Inpu
 from .. import hooks
 from ._values import DistributedValues, Mirrored, PerReplica  # noqa: F401
 from ._values import regroup as _regroup, select as _select
-from ._devices import HOST as _HOST, all_local_devices, check_single_worker, resolve as _resolve
+from ._devices import host as _host, all_local_devices, check_single_worker, resolve as _resolve
 from ._cross_device_ops import (CollectiveAllReduce, CrossDeviceOps, HierarchicalCopyAllReduce, NcclAllReduce,
                                 ReductionToOneDevice, collective_ops, ordering_tokens)
 from ..polymorphic_function.function import function as tf_function
@@ -434,7 +434,7 @@ def _mean_reduce_helper(axis):
 def _destination() -> str:
     """``device_util.current() or "/device:CPU:0"``, resolved."""
     scope = context().scope
-    return _resolve(scope) if scope else _HOST
+    return _resolve(scope) if scope else _host()
 
 
 def _reduce_op(reduce_op) -> ReduceOp:
@@ -566,5 +566,34 @@ Strategy.register(MirroredStrategy)
 Strategy.register(_DefaultDistributionStrategy)
 StrategyExtended.register(MirroredExtended)
 InputContext = inputs.InputContext
-experimental = Namespace(_prefix="distribute.experimental", ValueContext=inputs.ValueContext)
-__getattr__ = missing("distribute")
+# names of modules that build on this one (multi_worker subclasses MirroredStrategy): loaded on first use
+_LATER = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWorkerMirroredStrategy"),
+          "cluster_resolver": ("cluster_resolver", "namespace")}
+_LATER_EXPERIMENTAL = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWorkerMirroredStrategy"),
+                       "CommunicationOptions": ("multi_worker", "CommunicationOptions"),
+                       "CommunicationImplementation": ("multi_worker", "CommunicationImplementation"),
+                       "CollectiveCommunication": ("multi_worker", "CommunicationImplementation")}
+
+
+def _later(table, name):
+    import importlib
+
+    module, attribute = table[name]
+    return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+
+
+class _Experimental(Namespace):
+    def __getattr__(self, name):
+        if name in _LATER_EXPERIMENTAL:
+            return _later(_LATER_EXPERIMENTAL, name)
+        return super().__getattr__(name)
+
+
+experimental = _Experimental(_prefix="distribute.experimental", ValueContext=inputs.ValueContext)
+_missing = missing("distribute")
+
+
+def __getattr__(name):
+    if name in _LATER:
+        return _later(_LATER, name)
+    return _missing(name)

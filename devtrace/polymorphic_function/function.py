@@ -160,20 +160,41 @@ class ConcreteFunction:
         return _tensors(flatten(self.graph.outputs))
 
     def pretty_printed_signature(self, verbose=True) -> str:
-        """TensorFlow's layout: parameters, output type, captures (by id, as TensorFlow shows them)."""
-        args, kwargs = self.structured_input_signature
-        lines = ["Input Parameters:"]
-        for spec in list(args) + list(kwargs.values()):
-            if isinstance(spec, TensorSpec):
-                lines.append(f"  {spec.name} (POSITIONAL_OR_KEYWORD): {TensorSpec(spec._dims(), spec.dtype)!r}")
-        lines.append("Output Type:")
+        """TensorFlow's layout: parameters (a Python value as ``Literal[…]``), output type, captures (by
+        id, as TensorFlow shows them); ``verbose=False``: one line, ``(x: …, *, z: …) -> …``."""
+        params = self._parameters()
         out = self.graph.outputs
-        lines.append(f"  {TensorSpec(tuple(out.shape), out.dtype)!r}" if isinstance(out, Tensor) else f"  {out!r}")
-        lines.append("Captures:")
+        output = repr(TensorSpec(tuple(out.shape), out.dtype)) if isinstance(out, Tensor) else repr(out)
+        if not verbose:
+            shown, star = [], False
+            for name, kind, value in params:
+                if kind == "KEYWORD_ONLY" and not star:
+                    shown.append("*")
+                    star = True
+                shown.append(f"{name}: {value}")
+            return f"({', '.join(shown)}) -> {output}"
+        lines = ["Input Parameters:"] + [f"  {name} ({kind}): {value}" for name, kind, value in params]
+        lines += ["Output Type:", f"  {output}", "Captures:"]
         captured = [(value, node) for value, node in self.graph.captures.values()]
         lines += [f"  {id(v)}: TensorSpec(shape={node.shape}, dtype={node.dtype!r}, name=None)"
                   for v, node in captured] or ["  None"]
         return "\n".join(lines)
+
+    def _parameters(self) -> list:
+        """``(name, kind, type text)`` per parameter, in the Python function's order."""
+        args, kwargs = self.structured_input_signature
+
+        def text(value):
+            if isinstance(value, TensorSpec):
+                return repr(TensorSpec(value._dims(), value.dtype))
+            return f"Literal[{value!r}]"
+        try:
+            signature = inspect.signature(self._function.python_function)
+            bound = signature.bind(*args, **kwargs).arguments
+        except (TypeError, ValueError):  # a builtin or a partial: the specs' own names
+            return [(v.name, "POSITIONAL_OR_KEYWORD", text(v)) for v in list(args) + list(kwargs.values())
+                    if isinstance(v, TensorSpec)]
+        return [(name, signature.parameters[name].kind.name, text(value)) for name, value in bound.items()]
 
     def _call_flat(self, tensors, variables=()):
         """Run the function on ``tensors``; ``variables``: the call's variable arguments, in
@@ -242,6 +263,10 @@ class Function:
                              self._reduce_retracing, self._autograph)
             instance.__dict__[f"_tf_function_{self._name}"] = bound
         return bound
+
+    def pretty_printed_concrete_signatures(self, verbose=True) -> str:
+        """Every trace's signature, in the order they were traced."""
+        return ("\n\n" if verbose else "\n").join(c.pretty_printed_signature(verbose) for c in self._concrete.values())
 
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count

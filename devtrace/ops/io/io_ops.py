@@ -139,12 +139,12 @@ op("DecodePaddedRaw", _decode_padded_raw, {CPU: {"string"}}, devices=(CPU,), mix
    shape=lambda name, s, attrs, dtype: (dtypes.as_dtype(attrs["out_type"]), None))
 
 
-@public("io.read_file", "read_file")
+@public("io.read_file", "compat.v1.read_file")
 def read_file(filename, name=None):
     return execute("ReadFile", (_string(filename),), None, name=name, dtype=dtypes.string)
 
 
-@public("io.write_file", "write_file")
+@public("io.write_file", "compat.v1.write_file")
 def write_file(filename, contents, name=None):
     execute("WriteFile", (_string(filename), _string(contents)), None, name=name, dtype=dtypes.string)
 
