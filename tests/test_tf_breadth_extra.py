@@ -149,3 +149,20 @@ def test_one_device_strategy_plain_variables_and_the_default_strategy():
         default.extended.worker_devices
     batches = default.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2))
     assert [b.numpy().tolist() for b in batches] == [[0, 1], [2, 3]]
+
+
+def test_pad_to_cardinality():
+    ds = tf.data.Dataset.from_tensor_slices({"a": [1, 2]}).apply(tf.data.experimental.pad_to_cardinality(3))
+    assert [(int(e["a"]), bool(e["valid"])) for e in ds.as_numpy_iterator()] == [(1, True), (2, True), (0, False)]
+    assert ds.cardinality().numpy() == 3
+    with pytest.raises(ValueError, match="^`pad_to_cardinality` requires its input dataset to be a dictionary.$"):
+        tf.data.Dataset.range(3).apply(tf.data.experimental.pad_to_cardinality(5))
+    with pytest.raises(ValueError, match=r"must have a cardinalty less than the target cardinality \(2\), but has "
+                                         r"cardinality 3$"):
+        tf.data.Dataset.from_tensor_slices({"a": [1, 2, 3]}).apply(tf.data.experimental.pad_to_cardinality(2))
+
+
+def test_data_experimental_tfrecord_writer(tmp_path):
+    path = str(tmp_path / "r.tfrecord")
+    tf.data.experimental.TFRecordWriter(path).write(tf.data.Dataset.from_tensor_slices([b"a", b"bc"]))
+    assert [r.numpy() for r in tf.data.TFRecordDataset(path)] == [b"a", b"bc"]

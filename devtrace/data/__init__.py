@@ -689,7 +689,8 @@ experimental = Namespace(
     **{name: getattr(data_experimental, name) for name in (
         "choose_from_datasets", "sample_from_datasets", "get_single_element", "ignore_errors", "unbatch",
         "map_and_batch", "parallel_interleave", "snapshot", "copy_to_device", "at", "get_next_as_optional",
-        "enable_debug_mode", "Reducer", "group_by_reducer", "parse_example_dataset", "TFRecordWriter")})
+        "enable_debug_mode", "Reducer", "group_by_reducer", "parse_example_dataset", "TFRecordWriter",
+        "pad_to_cardinality")})
 
 
 def _batched_features(file_pattern, batch_size, features, reader=None, label_key=None, reader_args=None,
