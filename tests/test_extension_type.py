@@ -331,3 +331,14 @@ def test_own_spec_input_signature_cond_and_loops():
     out = h(mt)
     assert type(out) is Masked and out.values.numpy().tolist() == [4.0, 5.0, 6.0]
     assert out.mask.numpy().tolist() == [True, False, True]
+
+
+class Node(tf.experimental.ExtensionType):
+    value: tf.Tensor
+    children: typing.Tuple["Node", ...] = ()
+
+
+def test_forward_references_resolve_on_first_use():
+    n = Node(1, [Node(2), Node(3)])
+    assert [t.numpy() for t in tf.nest.flatten(n, expand_composites=True)] == [1, 2, 3]
+    assert _error(lambda: Node(1, [3])) == "TypeError: children[0]: expected 'Node', got 'int'"

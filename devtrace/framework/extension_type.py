@@ -139,13 +139,23 @@ def _convert(value, annotation, path: str, for_spec: bool = False):
     return value
 
 
-def _fields(cls) -> dict:
+def _unresolved(annotation) -> bool:
+    """An annotation naming a class by a string not resolved yet (itself, one defined later)."""
+    return isinstance(annotation, (str, typing.ForwardRef)) or any(_unresolved(a) for a in typing.get_args(annotation))
+
+
+def _fields(cls, strict: bool = False) -> dict:
     """``{name: (annotation, default)}`` of an ExtensionType subclass, base classes' first."""
     out = {}
     for klass in reversed(cls.__mro__):
         if vars(klass).get("_tf_extension_type_base") or not issubclass(klass, ExtensionType):
             continue
-        hints = typing.get_type_hints(klass, include_extras=False) if "__annotations__" in vars(klass) else {}
+        try:
+            hints = typing.get_type_hints(klass) if "__annotations__" in vars(klass) else {}
+        except NameError:  # a forward reference (the class itself, one defined later): resolved on first use
+            if strict:
+                raise
+            hints = {}
         for name in vars(klass).get("__annotations__", {}):
             if name.startswith("__") or typing.get_origin(hints.get(name)) is typing.ClassVar:
                 continue
@@ -289,7 +299,14 @@ class ExtensionType:
 
     @classmethod
     def _tf_extension_type_fields(cls) -> dict:
-        return cls._tf_extension_type_fields_cache
+        fields = cls._tf_extension_type_fields_cache
+        if any(_unresolved(a) for a, _ in fields.values()):
+            try:  # (the defaults left the class when it was made: they are kept from the first reading)
+                fields = cls._tf_extension_type_fields_cache = {
+                    name: (annotation, fields[name][1]) for name, (annotation, _) in _fields(cls, strict=True).items()}
+            except NameError:
+                pass
+        return fields
 
     def _tf_extension_type_finish(self) -> None:
         """After a constructor: every field set, converted, then ``__validate__``."""
