@@ -14,5 +14,6 @@ from .variables import Variable
 
 __getattr__ = missing("keras")
 
-__all__ = ["DTypePolicy", "FloatDTypePolicy", "Input", "Layer", "Model", "Sequential", "Variable", "activations", "callbacks", "config", "datasets", "dtype_policies", "initializers", "layers", "losses",
+__all__ = ["DTypePolicy", "FloatDTypePolicy", "Input", "Layer", "Model", "Sequential", "Variable", "activations",
+           "callbacks", "config", "datasets", "dtype_policies", "initializers", "layers", "losses",
            "metrics", "models", "ops", "optimizers", "random", "regularizers", "src", "tree", "utils"]

@@ -112,7 +112,8 @@ class LSTMCell(_DropoutMasks, Layer):
 
     def build(self, input_shape):
         u = self.units
-        self.kernel = self.add_weight((input_shape[-1], 4 * u), self._inits[0], name="kernel", regularizer=self._regs[0])
+        self.kernel = self.add_weight((input_shape[-1], 4 * u), self._inits[0], name="kernel",
+                                      regularizer=self._regs[0])
         self.recurrent_kernel = self.add_weight((u, 4 * u), self._inits[1], name="recurrent_kernel",
                                                 regularizer=self._regs[1])
         if self.use_bias:
@@ -167,7 +168,8 @@ class GRUCell(_DropoutMasks, Layer):
 
     def build(self, input_shape):
         u = self.units
-        self.kernel = self.add_weight((input_shape[-1], 3 * u), self._inits[0], name="kernel", regularizer=self._regs[0])
+        self.kernel = self.add_weight((input_shape[-1], 3 * u), self._inits[0], name="kernel",
+                                      regularizer=self._regs[0])
         self.recurrent_kernel = self.add_weight((u, 3 * u), self._inits[1], name="recurrent_kernel",
                                                 regularizer=self._regs[1])
         shape = (2, 3 * u) if self.reset_after else (3 * u,)

@@ -99,3 +99,11 @@ CASES.update({
     "augment_in_predict": lambda keras: keras.Sequential([keras.layers.RandomRotation(0.3, seed=12)]).predict(
         SMALL, verbose=0),
 })
+
+CASES.update({
+    "random_crop": lambda keras: _twice(keras.layers.RandomCrop(3, 4, seed=2)),
+    "random_crop_inference": lambda keras: keras.layers.RandomCrop(3, 4, seed=2)(SMALL, training=False),
+    "group_normalization": lambda keras: keras.layers.GroupNormalization(groups=2)(
+        np.arange(24.0).reshape(2, 3, 4)),
+    "group_normalization_images": lambda keras: keras.layers.GroupNormalization(groups=1, epsilon=0.1)(SMALL),
+})
