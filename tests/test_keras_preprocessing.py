@@ -1,6 +1,7 @@
 """Keras 3's preprocessing layers on devtrace (Rescaling, Resizing, CenterCrop, Normalization,
 CategoryEncoding, Discretization, Hashing, StringLookup, IntegerLookup, TextVectorization; the
-seeded augmentations RandomFlip/Rotation/Zoom/Translation/Contrast/Brightness, twice each) give
+seeded augmentations RandomFlip/Rotation/Zoom/Translation/Contrast/Brightness/Crop, twice each;
+GroupNormalization; keras.ops.image's color conversions, affine_transform, extract_patches, pad and crop) give
 Keras 3.15's outputs and vocabularies (tests/keras_layers/captures/preprocessing.json, captured
 with TensorFlow 2.21 by tests/keras_layers/capture_preprocessing.py)."""
 
