@@ -11,7 +11,7 @@ PROGRAMS = os.path.join(FIXTURES, "programs")
 MACHINES = os.path.join(FIXTURES, "machines")
 
 # Environment variables that change what devtrace sees; tests start from none of them.
-_ENV = ("DEVTRACE_SIMULATE", "DEVTRACE_MACHINE", "DEVTRACE_COMPAT", "DEVTRACE_DEBUG", "CUDA_VISIBLE_DEVICES",
+_ENV = ("DEVTRACE_SIMULATE", "DEVTRACE_MACHINE", "DEVTRACE_COMPAT", "DEVTRACE_COMPUTE", "DEVTRACE_DEBUG", "CUDA_VISIBLE_DEVICES",
         "CUDA_DEVICE_ORDER", "TF_FORCE_GPU_ALLOW_GROWTH")
 
 

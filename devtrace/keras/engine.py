@@ -15,7 +15,7 @@ import devtrace as tf
 from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
-from . import initializers, keywords, masking, regularizers, variables
+from . import config, initializers, keywords, masking, regularizers, serializable, variables
 
 _UIDS: dict = {}
 
@@ -77,9 +77,11 @@ def as_tensors(inputs):
     return inputs
 
 
-class Layer(Module):
+class Layer(serializable.Configurable, Module):
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
         keywords.check_layer(self, kwargs)
+        if config.floatx() != "float32" or config.image_data_format() != "channels_last":
+            config.check_layer(self, dict(serializable.init_config(self), dtype=dtype))
         input_shape = (input_dim,) if input_dim is not None else input_shape
         super().__init__(name=name or unique(snake(type(self).__name__)))
         self.trainable, self.built = trainable, False
@@ -143,6 +145,24 @@ class Layer(Module):
 
     def build(self, input_shape):
         self.built = True
+
+    def get_config(self) -> dict:
+        """Keras's: the name, ``trainable``, the dtype policy, then the constructor's arguments."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": serializable.dtype_policy()}
+        config.update((k, v) for k, v in serializable.init_config(self).items()
+                      if k not in config and not (k in ("input_shape", "input_dim") and v is None))
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = {k: serializable.deserialize(v) if serializable.is_serialized(v) else v for k, v in config.items()}
+        if config.get("dtype") in ("float32", None):
+            config.pop("dtype", None)
+        try:
+            return cls(**config)
+        except Exception as e:  # noqa: BLE001 (Keras's text, naming the class and its config)
+            raise TypeError(f"Error when deserializing class '{cls.__name__}' using config={config}.\n\n"
+                            f"Exception encountered: {e}") from None
 
     def call(self, inputs, *args, **kwargs):
         return inputs
@@ -358,6 +378,10 @@ class InputLayer(Layer):
         self.built = True
         self.output = KerasTensor(batch_shape, dtype, layer=self, name=self.name)
         self._inbound_nodes.append(Node(self, [], self.output))
+
+    def get_config(self) -> dict:
+        return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": False, "ragged": False,
+                "name": self.name, "optional": False}
 
 
 def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None, batch_shape=None, name=None,  # noqa: N802

@@ -15,9 +15,10 @@ import numpy as np
 
 import devtrace as tf
 from . import keywords
+from .serializable import Configurable
 
 
-class Initializer:
+class Initializer(Configurable):
     def __call__(self, shape, dtype="float32"):
         raise NotImplementedError
 
