@@ -109,14 +109,6 @@ op("AvgPool3D", _pool_nd("avg"), {CPU: {"bfloat16", "float32"}, GPU: {"bfloat16"
    shape=_unknown)
 
 
-@gradient("Conv3D")
-def _conv3d_grad(op, grad):
-    x, filters = op.inputs
-    strides = (1,) + tuple(op.attrs["strides"]) + (1,)
-    return (execute("Conv3DBackpropInputV2", (filters, grad), {"input_sizes": tuple(x.shape), "strides": strides,
-                                                               "padding": op.attrs["padding"]}), None)
-
-
 @public("nn.conv3d")
 def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):  # noqa: A002
     dil = _ints(dilations, 3)
