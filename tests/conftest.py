@@ -123,8 +123,8 @@ def op_device(request):
         assert backend.name == "cupy"
         run = backend.run
 
-        def checked_run(kernel, arrays, attrs):
-            out = run(kernel, arrays, attrs)
+        def checked_run(kernel, arrays, attrs, *rest, **kwargs):
+            out = run(kernel, arrays, attrs, *rest, **kwargs)
             outputs = out if type(out) is tuple else () if out is None else (out,)  # several: Unpack, TopKV2
             if not all(isinstance(o, fake.ndarray) or _device_list(o, fake) for o in outputs):
                 raise AssertionError(f"{kernel} returned {type(out).__name__}, not a CuPy array: compute with xp")
