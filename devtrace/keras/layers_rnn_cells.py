@@ -224,9 +224,11 @@ class StackedRNNCells(Layer):
     def __init__(self, cells, **kwargs):
         super().__init__(**kwargs)
         for cell in cells:
-            if "call" not in dir(cell) or "state_size" not in dir(cell):
-                raise ValueError(f"All cells must have a `call` method and a `state_size` attribute. Received "
-                                 f"cells={cells}")
+            if "call" not in dir(cell):
+                raise ValueError(f"All cells must have a `call` method. Received cell without a `call` method: {cell}")
+            if "state_size" not in dir(cell):
+                raise ValueError(f"All cells must have a `state_size` attribute. Received cell without a "
+                                 f"`state_size`: {cell}")
         self.cells = list(cells)
 
     @property

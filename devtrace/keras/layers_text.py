@@ -43,7 +43,7 @@ class _IndexLookup(Layer):
         super().__init__(**kwargs)
         where = f"keras.layers.{type(self).__name__}"
         keywords.unimplemented(where, sparse=(sparse, False), pad_to_max_tokens=(pad_to_max_tokens, False))
-        if num_oov_indices not in (0, 1):
+        if num_oov_indices != 1:
             raise NotImplementedError(f"devtrace does not implement {where}(num_oov_indices=...) yet")
         if output_mode not in ("int", "one_hot", "multi_hot", "count", "tf_idf"):
             raise ValueError(f"Invalid value for argument `output_mode`. Expected one of {{'int', 'one_hot', "
@@ -153,9 +153,6 @@ class _IndexLookup(Layer):
             pos = tf.minimum(tf.searchsorted(sorted_hashes, h, side="left", out_type=tf.int64),
                              sorted_hashes.shape[0] - 1)
             hit = tf.equal(tf.gather(sorted_hashes, pos), h)
-            if self.num_oov_indices == 0 and not bool(tf.reduce_all(hit)):
-                raise tf.errors.InvalidArgumentError(None, None, "When `num_oov_indices=0` all inputs should be in "
-                                                     "vocabulary, found OOV values")
             found_index = tf.where(hit, tf.gather(indices, pos), tf.constant(oov, tf.int64))
         out = tf.reshape(found_index, shape)
         if self.mask_token is not None:
