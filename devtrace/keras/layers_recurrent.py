@@ -177,6 +177,10 @@ class SimpleRNN(RNN):
         self._make(cell_args, kwargs)
 
     def _make(self, cell_args, kwargs):
+        """Keras takes (and drops) ``implementation``: 2 is the fused matmul devtrace runs; 1 (a matmul
+        per gate) would give the same values through other ops."""
+        keywords.unimplemented(f"keras.layers.{type(self).__name__}",
+                               implementation=(kwargs.pop("implementation", 2), 2))
         rnn_args = _split_kwargs(kwargs)
         for key in ("activity_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint"):
             keywords.unimplemented(f"keras.layers.{type(self).__name__}", **{key: (kwargs.pop(key, None), None)})
