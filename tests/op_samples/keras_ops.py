@@ -1,5 +1,5 @@
-"""Samples: the ops added for Keras's layers — the 3-D filter's gradient, ImageProjectiveTransformV3
-(references computed here with NumPy)."""
+"""Samples: the ops added for Keras's layers — 3-D convolutions and their gradients, the depthwise
+convolution's gradients, ImageProjectiveTransformV3 (references computed here with NumPy)."""
 
 import numpy as np
 
@@ -26,12 +26,29 @@ def _conv3d(x, w):
     return tf.nn.conv3d(x, w, [1, 1, 1, 1, 1], "VALID")
 
 
+def _depthwise(x, w):
+    return tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID")
+
+
 _W3 = np.ones((1, 2, 2, 1, 1), np.float32)
+_WD = np.ones((2, 2, 2, 1), np.float32)
+# each input element's count of the VALID windows covering it (stride 1): 2x2 windows over a 3x3 plane
+_COVER = np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], np.float32)
 
 SAMPLES = [
+    Sample("Conv3D", lambda: _conv3d(t(VOL), t(_W3)),
+           np.array([[[[VOL[0, d, i:i + 2, j:j + 2, 0].sum()] for j in range(2)] for i in range(2)] for d in range(2)],
+                    np.float32)[None]),
+    Sample("Conv3DBackpropInputV2", lambda: _grads(_conv3d, VOL, _W3)[0],
+           np.broadcast_to(_COVER[None, None, :, :, None], VOL.shape)),
     Sample("Conv3DBackpropFilterV2", lambda: _grads(_conv3d, VOL, _W3)[1],
            np.array([[VOL[0, :, i:i + 2, j:j + 2, 0].sum() for j in range(2)] for i in range(2)],
                     np.float32).reshape(1, 2, 2, 1, 1)),
+    Sample("DepthwiseConv2dNativeBackpropInput", lambda: _grads(_depthwise, IMG, _WD)[0],
+           np.broadcast_to(_COVER[None, :, :, None], IMG.shape)),
+    Sample("DepthwiseConv2dNativeBackpropFilter", lambda: _grads(_depthwise, IMG, _WD)[1],
+           np.array([[[IMG[0, i:i + 2, j:j + 2, c].sum() for c in range(2)] for j in range(2)] for i in range(2)],
+                    np.float32).reshape(2, 2, 2, 1)),
     Sample("ImageProjectiveTransformV3",
            lambda: execute("ImageProjectiveTransformV3",
                            (t(IMG), t(np.array([[1, 0, 1, 0, 1, 0, 0, 0]], np.float32))),

@@ -1,6 +1,6 @@
-"""The rest of ``tf.nn`` (issue 28's breadth): 3-D convolution and pooling (``Conv3D``,
-``Conv3DBackpropInputV2``, ``MaxPool3D``, ``AvgPool3D``), ``LRN``, ``Dilation2D``,
-``MaxPoolWithArgmax``, the depthwise backprops, ``CTCGreedyDecoder`` and ``ComputeAccidentalHits``
+"""The rest of ``tf.nn`` (issue 28's breadth): 3-D pooling (``MaxPool3D``, ``AvgPool3D``; the 3-D
+convolution's ops are ``conv3d_ops``'s), ``LRN``, ``Dilation2D``,
+``MaxPoolWithArgmax``, ``CTCGreedyDecoder`` and ``ComputeAccidentalHits``
 (ops with TensorFlow's kernels per device type); and what TensorFlow composes from ops:
 ``convolution``/``conv_transpose`` and their 1-D/2-D/3-D/atrous forms (dilations through
 ``SpaceToBatchND``/``BatchToSpaceND``, as TensorFlow's ``with_space_to_batch``), ``pool``,
@@ -20,6 +20,7 @@ from ...runtime.registry import CPU, GPU
 from ...runtime.tensor import Tensor
 from ...runtime.values import constant
 from ..declare import API, as_tensor, gradient, not_differentiable, on_host, op, public
+from .conv3d_ops import conv3d, conv3d_transpose
 from .nn_impl import _pad_amounts, _pair
 
 _F = frozenset(("bfloat16", "float16", "float32", "float64"))
@@ -58,11 +59,6 @@ def _windows_nd(xp, x, window, strides, padding, fill=0.0):
     return xp.asarray(view.transpose(order))
 
 
-def _conv3d(xp, x, filters, strides=(1, 1, 1), padding="VALID", dilations=(1, 1, 1)):
-    win = _windows_nd(xp, x, filters.shape[:3], strides, padding)
-    return xp.einsum("ndhwijkc,ijkco->ndhwo", win, filters).astype(x.dtype)
-
-
 def _conv_transpose_nd(xp, filters, grad, input_sizes=(), strides=(), padding="VALID"):
     """The gradient of an N-d convolution to its input (a transposed convolution): each output
     position's contribution, through the filter, added back over its window."""
@@ -99,23 +95,10 @@ def _unknown(name, shapes, attrs, dtype):
     return dtype, None
 
 
-op("Conv3D", _conv3d, _F, shape=_unknown)
-op("Conv3DBackpropInputV2", lambda xp, filters, grad, input_sizes=(), strides=(), padding="VALID":
-   _conv_transpose_nd(xp, filters, grad, input_sizes, tuple(strides)[1:-1], padding), _F,
-   host_args={"input_sizes": "input_sizes"}, shape=_unknown)
 op("MaxPool3D", _pool_nd("max"), {CPU: {"bfloat16", "float32"}, GPU: {"bfloat16", "float16", "float32"}},
    shape=_unknown)
 op("AvgPool3D", _pool_nd("avg"), {CPU: {"bfloat16", "float32"}, GPU: {"bfloat16", "float16", "float32"}},
    shape=_unknown)
-
-
-@public("nn.conv3d")
-def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):  # noqa: A002
-    dil = _ints(dilations, 3)
-    if dil != (1, 1, 1):
-        raise NotImplementedError("devtrace does not implement tf.nn.conv3d with dilations yet")
-    return execute("Conv3D", (as_tensor(input), as_tensor(filters)),
-                   {"strides": _ints(strides, 3), "padding": padding.upper(), "dilations": dil}, name=name)
 
 
 def _transpose_sizes(output_shape):
@@ -140,14 +123,6 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
     sizes = _transpose_sizes(output_shape)
     out = conv2d_transpose(x, f, [sizes[0], 1] + sizes[1:], [1, _ints(strides, 1)[0]], padding)
     return API["squeeze"](out, [1], name=name)
-
-
-@public("nn.conv3d_transpose")
-def conv3d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NDHWC",  # noqa: A002
-                     dilations=None, name=None):
-    return execute("Conv3DBackpropInputV2", (as_tensor(filters), as_tensor(input)),
-                   {"input_sizes": tuple(_transpose_sizes(output_shape)),
-                    "strides": (1,) + _ints(strides, 3) + (1,), "padding": padding.upper()}, name=name)
 
 
 @public("nn.conv_transpose")
@@ -386,31 +361,11 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", out
     return MaxPoolWithArgmax(out, arg)
 
 
-def _depthwise_input_grad(xp, filters, grad, input_sizes=(), strides=(), padding="VALID"):
-    n, h, w, c = [int(v) for v in input_sizes]
-    kh, kw, _, m = filters.shape
-    expanded = xp.zeros((kh, kw, c, c * m), filters.dtype)  # the depthwise filter as a full one
-    for ch in range(c):
-        expanded[:, :, ch, ch * m:(ch + 1) * m] = filters[:, :, ch, :]
-    return _conv_transpose_nd(xp, expanded, grad, (n, h, w, c), tuple(strides)[1:3], padding)
-
-
-def _depthwise_filter_grad(xp, x, grad, filter_sizes=(), strides=(), padding="VALID"):
-    kh, kw, c, m = [int(v) for v in filter_sizes]
-    win = _windows_nd(xp, x, (kh, kw), tuple(strides)[1:3], padding)  # (n, oh, ow, kh, kw, c)
-    g = grad.reshape(grad.shape[:3] + (c, m))
-    return xp.einsum("nhwijc,nhwcm->ijcm", win, g).astype(grad.dtype)
-
-
-op("DepthwiseConv2dNativeBackpropInput", _depthwise_input_grad, _F, host_args=("input_sizes",), shape=_unknown)
-op("DepthwiseConv2dNativeBackpropFilter", _depthwise_filter_grad, _F, host_args=("filter_sizes",), shape=_unknown)
-
-
 @public("nn.depthwise_conv2d_backprop_input")
 def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,  # noqa: A002
                                     data_format="NHWC", dilations=None, name=None):
     return execute("DepthwiseConv2dNativeBackpropInput", (as_tensor(filter), as_tensor(out_backprop)),
-                   {"input_sizes": tuple(_transpose_sizes(input_sizes)), "strides": tuple(strides),
+                   {"input_sizes": tuple(_transpose_sizes(input_sizes)), "strides": tuple(strides)[1:3],
                     "padding": padding.upper()}, name=name)
 
 
@@ -418,7 +373,7 @@ def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, 
 def depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
                                      data_format="NHWC", dilations=None, name=None):
     return execute("DepthwiseConv2dNativeBackpropFilter", (as_tensor(input), as_tensor(out_backprop)),
-                   {"filter_sizes": tuple(_transpose_sizes(filter_sizes)), "strides": tuple(strides),
+                   {"filter_sizes": tuple(_transpose_sizes(filter_sizes)), "strides": tuple(strides)[1:3],
                     "padding": padding.upper()}, name=name)
 
 
