@@ -18,6 +18,17 @@ def _model():
     return m
 
 
+def _under(setter, value, make):
+    """``make()`` with a Keras setting changed, the setting restored after (a process-wide one)."""
+    from devtrace.keras import config
+
+    setter(value)
+    try:
+        return make()
+    finally:
+        config.reset()
+
+
 @pytest.mark.parametrize("call, text", [
     (lambda: _model().compile(jit_compile=True), "Model.compile(jit_compile=...)"),
     (lambda: _model().compile(loss="mse", loss_weights=[2.0]), "Model.compile(loss_weights=...)"),
@@ -34,9 +45,10 @@ def _model():
     (lambda: keras.Input(shape=(2,), sparse=True), "keras.Input(sparse=...)"),
     (lambda: keras.metrics.AUC(curve="PR"), "keras.metrics.AUC(curve=...)"),
     (lambda: keras.losses.Huber(reduction="mean"), "keras.losses.Huber(reduction=...)"),
-    (lambda: keras.config.set_floatx("float64"), "keras.config.set_floatx(value=...)"),
-    (lambda: keras.config.set_image_data_format("channels_first"), "keras.config.set_image_data_format(data_format=...)"),
-    (lambda: keras.metrics.Precision(top_k=2), "keras.metrics.Precision(top_k=...)"),
+    (lambda: _under(keras.config.set_floatx, "float64", lambda: keras.layers.Dense(2)),
+     "keras.layers.Dense under keras.config.set_floatx('float64')"),
+    (lambda: _under(keras.config.set_image_data_format, "channels_first", lambda: keras.layers.Conv2D(2, 3)),
+     "keras.layers.Conv2D under keras.config.set_image_data_format('channels_first')"),
     (lambda: keras.layers.UpSampling2D(interpolation="bilinear"), "keras.layers.UpSampling2D(interpolation=...)"),
     (lambda: keras.ops.quantile([1.0, 2.0], 0.5, method="lower"), "keras.ops.quantile(method=...)"),
 ])

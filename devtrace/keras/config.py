@@ -8,6 +8,7 @@ from __future__ import annotations
 from devtrace.util.namespace import missing as _missing
 
 from . import keywords
+from ..generated.keras_layer_args import ARGS
 
 _DEFAULTS = {"epsilon": 1e-7, "floatx": "float32", "image_data_format": "channels_last"}
 _state = dict(_DEFAULTS)
@@ -60,8 +61,8 @@ def check_layer(layer, arguments: dict) -> None:
     if _state["floatx"] != "float32" and arguments.get("dtype") is None:
         raise NotImplementedError(f"devtrace does not implement keras.layers.{name} under "
                                   f"keras.config.set_floatx({_state['floatx']!r}) yet")
-    if _state["image_data_format"] != "channels_last" and "data_format" in arguments \
-            and arguments["data_format"] is None:
+    if _state["image_data_format"] != "channels_last" and arguments.get("data_format") is None \
+            and "data_format" in ARGS.get(name, ()):  # Keras's layer reads the setting (its data_format=None)
         raise NotImplementedError(f"devtrace does not implement keras.layers.{name} under "
                                   f"keras.config.set_image_data_format({_state['image_data_format']!r}) yet")
 

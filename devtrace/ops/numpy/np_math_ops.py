@@ -40,7 +40,7 @@ maximum = _binary("maximum")
 minimum = _binary("minimum")
 power = _binary("pow")
 true_divide = divide = _binary("truediv", promote_float=True)
-floor_divide = _binary("floordiv")
+floor_divide = _binary("math.floordiv")
 mod = remainder = _binary("math.floormod")
 arctan2 = _binary("atan2", promote_float=True)
 equal = _binary("equal")
@@ -67,7 +67,7 @@ def _logical(op):
 
 logical_and = _logical("logical_and")
 logical_or = _logical("logical_or")
-logical_xor = _logical("logical_xor")
+logical_xor = _logical("math.logical_xor")
 
 
 def logical_not(x):
@@ -91,10 +91,10 @@ square = _unary("square")
 isnan = _unary("math.is_nan", True)
 isinf = _unary("math.is_inf", True)
 isfinite = _unary("math.is_finite", True)
-conj = conjugate = _unary("conj")
-real = _unary("real")
-imag = _unary("imag")
-angle = _unary("angle")
+conj = conjugate = _unary("math.conj")
+real = _unary("math.real")
+imag = _unary("math.imag")
+angle = _unary("math.angle")
 
 
 def fabs(x):
@@ -187,7 +187,7 @@ def isposinf(x):
 
 def iscomplex(x):
     x = asarray(x)
-    return tf("not_equal")(tf("imag")(x), 0) if x.dtype.is_complex else tf("zeros_like")(x, "bool")
+    return tf("not_equal")(tf("math.imag")(x), 0) if x.dtype.is_complex else tf("zeros_like")(x, "bool")
 
 
 def isreal(x):
@@ -267,14 +267,14 @@ def lcm(x1, x2):
     divisor = gcd(a, b)
     zero = tf("equal")(divisor, tf("zeros_like")(divisor))
     safe = tf("where")(zero, tf("ones_like")(divisor), divisor)
-    return tf("where")(zero, divisor, tf("abs")(tf("floordiv")(a, safe) * b))
+    return tf("where")(zero, divisor, tf("abs")(tf("math.floordiv")(a, safe) * b))
 
 
 def _bitwise(name):
     def fn(x1, x2):
         a, b = _operands(x1, x2)
         if a.dtype.is_bool:
-            return tf({"and": "logical_and", "or": "logical_or", "xor": "logical_xor"}[name])(a, b)
+            return tf({"and": "logical_and", "or": "logical_or", "xor": "math.logical_xor"}[name])(a, b)
         return tf(f"bitwise.bitwise_{name}")(a, b)
     return fn
 
@@ -351,7 +351,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=None):
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=None):
     a = _float_for_mean(asarray(a), dtype)
     centred = a - tf("reduce_mean")(a, axis=_axis(axis), keepdims=True)
-    squares = tf("real")(centred * tf("conj")(centred)) if a.dtype.is_complex else tf("square")(centred)
+    squares = tf("math.real")(centred * tf("math.conj")(centred)) if a.dtype.is_complex else tf("square")(centred)
     total = tf("reduce_sum")(squares, axis=_axis(axis), keepdims=bool(keepdims))
     n = int(np.prod(a.shape.as_list())) // int(np.prod(total.shape.as_list()) or 1) if axis is not None \
         else int(np.prod(a.shape.as_list()))
@@ -431,7 +431,7 @@ def _cumulative(op):
 
 
 cumsum = _cumulative("cumsum")
-cumprod = _cumulative("cumprod")
+cumprod = _cumulative("math.cumprod")
 
 
 def all(a, axis=None, keepdims=None):
@@ -500,7 +500,7 @@ def dot(a, b):
 
 def vdot(a, b):
     a, b = _operands(a, b)
-    return tf("reduce_sum")(tf("conj")(ravel(a)) * ravel(b))
+    return tf("reduce_sum")(tf("math.conj")(ravel(a)) * ravel(b))
 
 
 def tensordot(a, b, axes=2):
