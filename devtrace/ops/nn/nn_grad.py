@@ -38,20 +38,33 @@ def _batch_of(sizes, grad) -> tuple:
 
 
 def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding="VALID"):
-    """Each output position's gradient times the filter (one matrix product), added back onto the
-    input positions its window covered."""
+    """Per window offset: each output position's gradient times that offset's filter slice (one
+    matrix product), added onto the input positions the offset covered."""
     kh, kw, c, o = filters.shape
     n, oh, ow, _ = grad.shape
-    pieces = blas_threads.matmul(xp, grad.reshape(-1, o), filters.reshape(-1, o).T).reshape(n, oh, ow, kh, kw, c)
-    return _scatter(xp, _batch_of(input_sizes, grad), pieces, (kh, kw), strides, padding).astype(grad.dtype, copy=False)
+    shape = _batch_of(input_sizes, grad)
+    (sh, sw) = strides
+    top, bottom, _ = _pad_amounts(shape[1], kh, sh, padding)
+    left, right, _ = _pad_amounts(shape[2], kw, sw, padding)
+    padded = xp.zeros((shape[0], shape[1] + top + bottom, shape[2] + left + right, shape[3]), grad.dtype)
+    rows = grad.reshape(-1, o)
+    for i in range(kh):
+        for j in range(kw):
+            piece = blas_threads.matmul(xp, rows, filters[i, j].T).reshape(n, oh, ow, c)
+            padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += piece.astype(grad.dtype, copy=False)
+    return padded[:, top:top + shape[1], left:left + shape[2], :].copy()
 
 
 def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VALID"):
-    """The windows (im2col) transposed times the output gradient: one matrix product."""
+    """Per window offset: the input elements it covered, transposed, times the output gradient (one
+    matrix product each)."""
     sizes = tuple(filter_sizes)
-    cols = _im2col(xp, x, sizes[:2], strides, padding)
-    out = blas_threads.matmul(xp, cols.T, grad.reshape(-1, grad.shape[-1]))
-    return out.reshape(sizes[0], sizes[1], x.shape[3], grad.shape[-1]).astype(grad.dtype, copy=False)
+    rows = grad.reshape(-1, grad.shape[-1])
+    out = xp.empty((sizes[0], sizes[1], x.shape[3], grad.shape[-1]), grad.dtype)
+    for k, view in enumerate(_offsets(xp, x, sizes[:2], strides, padding)):
+        out[k // sizes[1], k % sizes[1]] = blas_threads.matmul(xp, xp.ascontiguousarray(view).reshape(-1, x.shape[3]).T,
+                                                               rows)
+    return out
 
 
 def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALID"):
