@@ -75,10 +75,13 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
     views = _offsets(xp, x, ksize, strides, padding, _pool_fill(x.dtype))
     best = _max_over_windows(xp, views)
     grad = grad.astype(x.dtype, copy=False)
-    padded = xp.zeros((x.shape[0], x.shape[1] + top + bottom, x.shape[2] + left + right, x.shape[3]), x.dtype)
+    size = (x.shape[0], x.shape[1] + top + bottom, x.shape[2] + left + right, x.shape[3])
     if x.dtype.kind == "f" and not bool(xp.isnan(best).any()) and bool(xp.isfinite(grad).all()):
         # the common case, without masked selects (slow on unpredictable masks): the gradient times
-        # each element's "first maximum of its window" flag, the flags from elementwise logic
+        # each element's "first maximum of its window" flag, the flags from elementwise logic.
+        # Windows that tile the input exactly (2x2, stride 2, even sizes) write each element once.
+        tiled = (sh, sw) == (kh, kw) and (oh * kh, ow * kw) == size[1:3]
+        padded = xp.empty(size, x.dtype) if tiled else xp.zeros(size, x.dtype)
         left_over = None  # windows whose maximum is still to be found
         for k, view in enumerate(views):
             hit = view == best
@@ -88,8 +91,17 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
             else:
                 left_over = ~hit
             i, j = divmod(k, kw)
-            padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += grad * hit
-        return padded[:, top:top + x.shape[1], left:left + x.shape[2], :].copy()
+            part = grad * hit
+            target = padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :]
+            if tiled:
+                part += 0  # -0.0 (a negative gradient times no hit) is 0.0, as a sum onto zeros gives
+                target[...] = part
+            else:
+                target += part
+        if top or bottom or left or right:
+            return padded[:, top:top + x.shape[1], left:left + x.shape[2], :].copy()
+        return padded
+    padded = xp.zeros(size, x.dtype)
     taken = None
     for k, view in enumerate(views):
         hit = (view == best) | (view != view)
