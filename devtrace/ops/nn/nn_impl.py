@@ -115,7 +115,8 @@ def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
 
 
 def _pool_fill(dtype):
-    return -np.inf if dtype.kind in "fc" else np.iinfo(dtype).min
+    """What max pooling pads with: an integer type's least value, else -inf (bfloat16's kind is 'V')."""
+    return np.iinfo(dtype).min if dtype.kind in "iu" else -np.inf
 
 
 def _max_over_windows(xp, views):
