@@ -105,6 +105,17 @@ class PlacedFunction:
                     values[i] = self._node(ctx, op, device, values)
                     executed += 1
                     continue
+                if len(step) == 3:  # a Const: _node's, with its record made once but for the seq
+                    array, dtype, record = step
+                    trace._seq = seq = trace._seq + 1
+                    value = onto_device(ctx, device, lambda: device.backend.from_host(array), array, "Const", seq,
+                                        dtype, record[1])
+                    trace.append(_NEW(OpRecord, (seq,) + record))
+                    handle = None if host_memory_const(op, device) else allocate(ctx, device, value, "Const", seq,
+                                                                                 dtype, record[1])
+                    values[i] = Tensor(value, device, handle, dtype, seq)
+                    executed += 1
+                    continue
                 # _node's common case spelled out: inputs from this run's values, all on the node's device
                 opdef, head, sources, attrs = step
                 inputs = []
@@ -141,7 +152,11 @@ class PlacedFunction:
                 continue
             device = self.devices[i]
             step = None
-            if op.type not in CONTROL_FLOW and op.type != "Const" and op.type not in RESOURCE_OPS and not op._dynamic:
+            if op.type == "Const":  # OpPlaced's fields but the seq, as an OpRecord completes them
+                array = op._attrs["value"]
+                step = (array, op._outputs[0]._dtype, ("Const", op.name, op._device, device.name, self.reasons[i], [],
+                                                       list(array.shape), op._outputs[0]._dtype.name, 0, None))
+            elif op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS and not op._dynamic:
                 head = (op.type, op.name, op._device, device.name, self.reasons[i])
                 sources = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
                 step = (REGISTRY[op.type], head, sources, op._attrs or None)
