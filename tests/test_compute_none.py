@@ -224,7 +224,8 @@ def test_bench_scenario_small(tmp_path):
                                compute], capture_output=True, text=True, cwd=ROOT, timeout=300)
         assert done.returncode == 0, done.stderr
         runs[compute] = done.stdout
-    peaks = {c: re.findall(r"^  (/device:GPU:\d) +peak +[\d.]+ MiB \((\d+) bytes\)$", out, re.M) for c, out in runs.items()}
+    line = re.compile(r"^  (/device:GPU:\d) +peak +[\d.]+ MiB \((\d+) bytes\)$", re.M)
+    peaks = {compute: line.findall(out) for compute, out in runs.items()}
     assert len(peaks["none"]) == 16 and peaks["none"] == peaks["all"]
     assert re.search(r"^resnet50 \(0\.2 M parameters\), batch 16 on 8xH100, --compute none: [\d.]+ s end to end, "
                      r"peak RSS \d+ MiB$", runs["none"], re.M)
