@@ -227,8 +227,8 @@ def test_bench_scenario_small(tmp_path):
     line = re.compile(r"^  (/device:GPU:\d) +peak +[\d.]+ MiB \((\d+) bytes\)$", re.M)
     peaks = {compute: line.findall(out) for compute, out in runs.items()}
     assert len(peaks["none"]) == 16 and peaks["none"] == peaks["all"]
-    assert re.search(r"^resnet50 \(0\.2 M parameters\), batch 16 on 8xH100, --compute none: [\d.]+ s end to end, "
-                     r"peak RSS \d+ MiB$", runs["none"], re.M)
+    assert re.search(r"^resnet50 \(0\.2 M parameters\), batch 16 on 8xH100, --compute none: [\d.]+ s end to end "
+                     r"\([\d.]+ s of CPU\), peak RSS \d+ MiB$", runs["none"], re.M)
 
 
 def test_an_oom_is_the_computing_runs(tmp_path):
