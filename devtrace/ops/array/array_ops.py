@@ -297,7 +297,8 @@ def _tile(xp, x, multiples=()):
 
 
 op("Tile", _tile, _ANY_ON_CPU, host_args={"multiples": "multiples"}, shape=shapes.tile)
-op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args={"axis": "axis"}, shape=shapes.same)
+op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args={"axis": "axis"},
+   shape=shapes.same)
 op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args={"shape": "shape"}, shape=shapes.broadcast_to)
 op("OneHot", lambda xp, i, depth=0, on=1.0, off=0.0, axis=-1, dtype="float32": xp.where(
     xp.expand_dims(i, axis) == xp.arange(depth).reshape([-1 if k == (axis % (i.ndim + 1)) else 1
