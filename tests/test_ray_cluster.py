@@ -198,3 +198,13 @@ def test_list_cluster_probes_every_node(cluster):
     assert lines[0] == "Cluster: 2 nodes" and lines[1].split() == ["NODE", "GPU", "MODEL", "MEMORY", "UUID", "MIG",
                                                                     "HEALTH"]
     assert len(lines) == 4 and all("(127.0.0.1)" in line and line.endswith(" ok") for line in lines[2:])
+
+
+def test_without_simulate_each_worker_gets_its_share_of_the_clusters_gpus(cluster, tmp_path):
+    program = tmp_path / "gpus.py"
+    program.write_text("import os\nprint(os.environ.get('CUDA_VISIBLE_DEVICES'))\n")
+    r = _run(cluster, "--workers", "2", str(program))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert [line.split()[:2] for line in lines] == [["[worker", "0]"], ["[worker", "1]"]]
+    assert sorted(line.split()[-1] for line in lines) == ["0", "1"]  # the second node's two GPUs, one each
