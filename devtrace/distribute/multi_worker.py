@@ -168,6 +168,7 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
         total = sum(np.asarray(v.numpy(), dtype=np.float64 if v.dtype.is_floating else None) for v in values)
         total = np.asarray(total).astype(values[0].numpy().dtype)
         if self._transport is not None:
+            context().trace.flush()  # this worker may wait here for ever (a peer died): its trace so far is written
             total = self._transport.all_reduce(f"reduce/{key}", total)
         collective.prepare(key, total)
         out = []
@@ -184,6 +185,7 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
         chief, ``CollectiveBcastRecv`` on the others)."""
         key = next(self._keys)
         attrs = dict(self._attrs(key), shape=tuple(value.shape))
+        context().trace.flush()
         if self._id == 0:
             self._transport.broadcast(f"bcast/{key}", value.numpy())
             execute("CollectiveBcastSend", (value,), attrs)
