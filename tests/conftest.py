@@ -58,7 +58,7 @@ def logged(stderr: str) -> list:
     return _PLACER_LINE.sub("", stderr).splitlines()
 
 
-def devtrace(*args, env=None, cwd=ROOT, stdin=None):
+def devtrace(*args, env=None, cwd=ROOT, stdin=None, timeout=120):
     """Run the CLI in a subprocess, as a user would (exit code, stdout, stderr)."""
     full_env = {k: v for k, v in os.environ.items() if k not in _ENV}
     full_env.update({"COLUMNS": "200", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"})
@@ -70,7 +70,7 @@ def devtrace(*args, env=None, cwd=ROOT, stdin=None):
         else:
             full_env[name] = value
     done = subprocess.run([sys.executable, "-m", "devtrace", *args], capture_output=True, text=True,
-                          env=full_env, cwd=cwd, input=stdin, timeout=120)
+                          env=full_env, cwd=cwd, input=stdin, timeout=timeout)
     return done
 
 
