@@ -11,7 +11,7 @@ import numpy as np
 
 import devtrace as tf
 from . import keywords, losses
-from .metric_base import Mean, Metric, _default_name  # noqa: F401 (keras.metrics.Mean, Metric)
+from .metric_base import Mean, Metric, _default_name, _result  # noqa: F401 (keras.metrics.Mean, Metric)
 
 
 class MeanMetricWrapper(Mean):
@@ -117,7 +117,7 @@ class AUC(Metric):
         tpr = np.divide(self._tp, self._tp + self._fn, out=np.zeros_like(self._tp), where=(self._tp + self._fn) > 0)
         fpr = np.divide(self._fp, self._fp + self._tn, out=np.zeros_like(self._fp), where=(self._fp + self._tn) > 0)
         area = np.sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2.0)
-        return tf.constant(float(area), tf.float32)
+        return _result(float(area))
 
 
 # ---- Keras 3's further metrics: running means of the losses, RootMeanSquaredError, top-k accuracies,
@@ -259,7 +259,7 @@ class _Confusion(Metric):
 
 def _count_metric(cls_name, t, p):
     def result(self):
-        return tf.constant(self._count(t, p), tf.float32)
+        return _result(self._count(t, p))
 
     return type(cls_name, (_Confusion,), {"result": result, "__module__": __name__})
 
@@ -276,7 +276,7 @@ class Precision(_Confusion):
 
     def result(self):
         tp, fp = self._count(1, 1), self._count(0, 1)
-        return tf.constant(tp / (tp + fp) if tp + fp else 0.0, tf.float32)
+        return _result(tp / (tp + fp) if tp + fp else 0.0)
 
 
 class Recall(_Confusion):
@@ -285,7 +285,7 @@ class Recall(_Confusion):
 
     def result(self):
         tp, fn = self._count(1, 1), self._count(1, 0)
-        return tf.constant(tp / (tp + fn) if tp + fn else 0.0, tf.float32)
+        return _result(tp / (tp + fn) if tp + fn else 0.0)
 
 
 _BY_NAME = {"binary_accuracy": BinaryAccuracy, "categorical_accuracy": CategoricalAccuracy,
@@ -330,7 +330,7 @@ class CompileMetrics(Metric):
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if not self.built:
-            y, pred = np.asarray(tf.convert_to_tensor(y_true).numpy()), np.asarray(tf.convert_to_tensor(y_pred).numpy())
+            y, pred = tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)  # get() reads their shapes only
             self.metrics = [get(m, y, pred) for m in self._identifiers]
             self.built = True
         for m in self.metrics:

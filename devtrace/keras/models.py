@@ -329,7 +329,7 @@ def _topological(outputs, inputs=None) -> list:
             return
         index.setdefault(id(t._layer), (len(index), t._layer))
         if id(t) not in given:
-            for parent in _flat(t._inputs):
+            for parent in _parents(t):
                 visit(parent)
         done.add((id(t._layer), t._node_index))
         order.append(t)
@@ -341,11 +341,19 @@ def _topological(outputs, inputs=None) -> list:
         key = (id(t._layer), t._node_index)
         depth = max(node_depth.setdefault(key, 0), layer_depth.get(id(t._layer), 0))
         layer_depth[id(t._layer)] = node_depth[key] = depth
-        for parent in [] if id(t) in given else _flat(t._inputs):
+        for parent in [] if id(t) in given else _parents(t):
             parent_key = (id(parent._layer), parent._node_index)
             node_depth[parent_key] = max(depth + 1, node_depth.get(parent_key, 0))
     ranked = sorted(index.values(), key=lambda item: (-layer_depth[id(item[1])], item[0]))
     return [layer for _, layer in ranked]
+
+
+def _parents(t) -> list:
+    """The symbolic tensors a layer call read: its inputs, tensor keyword arguments (an attention
+    layer's ``value=``) and tensors among its other call arguments."""
+    extra = list(_tensor_kwargs(t).values()) + [v for v in getattr(t, "_call_args", ())
+                                                 if isinstance(v, (KerasTensor, list, tuple))]
+    return [p for p in _flat(t._inputs) + _flat(extra) if isinstance(p, KerasTensor)]
 
 
 def _run(t, values, training):
@@ -354,9 +362,26 @@ def _run(t, values, training):
     if id(t) in values:
         return values[id(t)]
     args = _run(t._inputs, values, training)
-    out = t._layer(args, training=training) if _takes_training(t._layer) else t._layer(args)
+    kwargs = dict(getattr(t, "_call_kwargs", {}))
+    kwargs.update({k: _run(v, values, training) for k, v in _tensor_kwargs(t).items()})
+    if _takes_training(t._layer) and "training" not in kwargs:
+        kwargs["training"] = training
+    extra = [_run(v, values, training) if isinstance(v, KerasTensor) or isinstance(v, (list, tuple)) and
+             any(isinstance(x, KerasTensor) for x in v) else v for v in getattr(t, "_call_args", ())]
+    out = t._layer(args, *extra, **kwargs)
+    if getattr(t, "_siblings", None) is not None:  # one call, several outputs
+        for sibling, value in zip(t._siblings, out):
+            values[id(sibling)] = value
+        return values[id(t)]
     values[id(t)] = out
     return out
+
+
+def _tensor_kwargs(t) -> dict:
+    """The symbolic call's keywords that hold ``KerasTensor``s (``initial_state=[h, c]``)."""
+    def symbolic(v):
+        return isinstance(v, KerasTensor) or isinstance(v, (list, tuple)) and any(isinstance(x, KerasTensor) for x in v)
+    return {k: v for k, v in getattr(t, "_call_kwargs", {}).items() if symbolic(v)}
 
 
 __getattr__ = _missing("keras.models")

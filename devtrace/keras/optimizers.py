@@ -3,7 +3,7 @@ variables created beside each variable (on its device)."""
 
 from __future__ import annotations
 
-from devtrace.util.namespace import missing as _missing
+from devtrace.util.namespace import Namespace as _Namespace, missing as _missing
 
 import contextlib
 import warnings
@@ -218,5 +218,19 @@ def get(identifier):
         raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
     return _BY_NAME[str(identifier).lower()]()
 
+
+class LegacyOptimizerWarning:
+    """``keras.optimizers.legacy.*``: Keras 2's optimizers, which Keras 3 refuses when made."""
+
+    def __init__(self, *args, **kwargs):
+        raise ImportError(
+            "`keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to continue using a "
+            "`tf.keras.optimizers.legacy` optimizer, you can install the `tf_keras` package (Keras 2) and set the "
+            "environment variable `TF_USE_LEGACY_KERAS=True` to configure TensorFlow to use `tf_keras` when "
+            "accessing `tf.keras`.")
+
+
+legacy = _Namespace(_prefix="keras.optimizers.legacy", **dict.fromkeys(
+    ("Adagrad", "Adam", "Ftrl", "Optimizer", "RMSprop", "SGD"), LegacyOptimizerWarning))
 
 __getattr__ = _missing("keras.optimizers")

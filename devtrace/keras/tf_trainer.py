@@ -139,6 +139,10 @@ class TensorFlowTrainer(Trainer):
         x, y, sample_weight, validation_data = split_validation(x, y, sample_weight, validation_split,
                                                                 validation_data)
         data = EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
+        if getattr(self._strategy, "_num_workers", 1) > 1:
+            from .distributed import multi_worker_build
+
+            multi_worker_build(self._strategy, data)
         if hasattr(self, "build_for_data") and data.x is not None and not isinstance(data.x, list):
             self.build_for_data(data.x.shape[1:])
         data.reset()

@@ -7,6 +7,7 @@ metrics as one ``compile_metrics``, the metrics a model holds as attributes), ``
 from __future__ import annotations
 
 import devtrace as tf
+from devtrace.errors import ValueNotComputed
 from . import keywords
 from . import losses as losses_mod
 from . import metrics as metrics_mod
@@ -102,5 +103,7 @@ def pythonify(logs) -> dict:
             value = float(value.numpy() if isinstance(value, tf.Tensor) else value)
         except (TypeError, ValueError):
             pass
+        except ValueNotComputed:  # --compute none: no number to show
+            continue
         result[key] = value
     return result

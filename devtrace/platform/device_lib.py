@@ -77,9 +77,42 @@ def get_build_info() -> collections.OrderedDict:
     return collections.OrderedDict(is_cuda_build=is_built_with_cuda(), is_rocm_build=False, is_tensorrt_build=False)
 
 
-test = Namespace(_prefix="test", is_built_with_cuda=is_built_with_cuda, is_built_with_gpu_support=is_built_with_cuda,
-                 is_built_with_rocm=lambda: False, is_built_with_xla=lambda: True, gpu_device_name=gpu_device_name,
-                 is_gpu_available=is_gpu_available)
+def is_built_with_rocm() -> bool:
+    return False
+
+
+def is_built_with_xla() -> bool:
+    return True
+
+
 python = Namespace(_prefix="python", client=Namespace(_prefix="python.client", device_lib=Namespace(
     _prefix="python.client.device_lib", list_local_devices=list_local_devices)))
-sysconfig = Namespace(_prefix="sysconfig", get_build_info=get_build_info)
+def _package_dir() -> str:
+    """The directory of the package that answers ``import tensorflow`` (devtrace's)."""
+    import os
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def get_include() -> str:
+    import os
+
+    return os.path.join(_package_dir(), "include")
+
+
+def get_lib() -> str:
+    return _package_dir()
+
+
+def get_compile_flags() -> list:
+    """As TensorFlow 2.21's Linux build answers (its C++ ABI, standard and Eigen alignment)."""
+    return [f"-I{get_include()}", "-D_GLIBCXX_USE_CXX11_ABI=1", "--std=c++17", "-DEIGEN_MAX_ALIGN_BYTES=64"]
+
+
+def get_link_flags() -> list:
+    return [f"-L{get_lib()}", "-l:libtensorflow_framework.so.2"]
+
+
+sysconfig = Namespace(_prefix="sysconfig", get_build_info=get_build_info, get_include=get_include, get_lib=get_lib,
+                      get_compile_flags=get_compile_flags, get_link_flags=get_link_flags,
+                      CXX11_ABI_FLAG=1, CXX_VERSION=201703, MONOLITHIC_BUILD=0)

@@ -28,7 +28,14 @@ from ..runtime.tensor import Tensor
 from ..runtime.values import constant
 from ..runtime.eager.variables import Variable
 from ..train import Checkpoint, _variables, read_values
-from ..util.namespace import missing
+from ..util.namespace import Namespace, missing
+from .options import (ASSETS_DIRECTORY, ASSETS_KEY, CLASSIFY_INPUTS, CLASSIFY_METHOD_NAME,  # noqa: F401
+                      CLASSIFY_OUTPUT_CLASSES, CLASSIFY_OUTPUT_SCORES, DEBUG_DIRECTORY, DEBUG_INFO_FILENAME_PB,
+                      DEFAULT_SERVING_SIGNATURE_DEF_KEY, GPU, PREDICT_INPUTS, PREDICT_METHOD_NAME, PREDICT_OUTPUTS,
+                      REGRESS_INPUTS, REGRESS_METHOD_NAME, REGRESS_OUTPUTS, SAVED_MODEL_FILENAME_PB,
+                      SAVED_MODEL_FILENAME_PBTXT, SAVED_MODEL_SCHEMA_VERSION, SERVING, TPU, TRAINING,
+                      VARIABLES_DIRECTORY, VARIABLES_FILENAME, Asset, Fingerprint, LoadOptions, SaveOptions,
+                      TrackableResource, VariablePolicy, contains_saved_model, read_fingerprint)
 
 FORMAT = "devtrace-saved-model"
 
@@ -235,5 +242,9 @@ def _attach(obj, parts, variable) -> None:
         obj = child
     setattr(obj, parts[-1], variable)
 
+
+experimental = Namespace(_prefix="saved_model.experimental", Fingerprint=Fingerprint,
+                         TrackableResource=TrackableResource, VariablePolicy=VariablePolicy,
+                         read_fingerprint=read_fingerprint)
 
 __getattr__ = missing("saved_model")  # a name devtrace lacks says so (util.namespace)

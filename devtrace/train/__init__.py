@@ -5,8 +5,9 @@ A checkpoint saves every variable reachable from the objects given to ``Checkpoi
 (``model/dense_1/w``), and restores them by the same paths. The files have TensorFlow's names —
 ``PREFIX.index``, ``PREFIX.data-00000-of-00001`` and the directory's ``checkpoint`` state file —
 in devtrace's own format: the index is JSON (``{"format": "devtrace-checkpoint", "version": 1,
-"variables": {path: {"dtype", "shape"}}}``), the data a NumPy ``.npz`` archive of the values
-by path. Both are written atomically; a restore is exact (same dtype, shape and bytes).
+"variables": {path: {"dtype", "shape"}}, "objects": [[[child name, child node], …] per node]}``,
+the objects being the object graph TensorFlow keeps too: ``views.object_graph``), the data a
+NumPy ``.npz`` archive of the values by path. Both are written atomically; a restore is exact (same dtype, shape and bytes).
 """
 
 from __future__ import annotations
@@ -14,18 +15,19 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
 import time
 
 import numpy as np
 
-from ..errors import NotFoundError
+from ..distribute.cluster_resolver import ClusterSpec  # noqa: F401 (tf.train.ClusterSpec)
 from ..module.module import Module
 from ..runtime.eager.variables import Variable
 from ..ops.io.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List  # noqa: F401
-from ..util.namespace import missing
+from ..ops.io.sequence_example_proto import FeatureList, FeatureLists, SequenceExample  # noqa: F401
+from ..util.namespace import Namespace, missing
 
-DATA_SUFFIX = ".data-00000-of-00001"
+from .views import object_graph
+from .checkpoint_reading import DATA_SUFFIX, latest_checkpoint, read_values  # noqa: F401 (tf.train.latest_checkpoint; saved_model reads values)
 
 
 def _children(obj):
@@ -72,6 +74,15 @@ def _write_atomic_bytes(path: str, data: bytes) -> None:
             os.unlink(tmp)
 
 
+def _one_file(options) -> None:
+    """devtrace writes one file, synchronously: the options that ask otherwise say so."""
+    if options is None:
+        return
+    for name in ("experimental_sharding_callback", "experimental_enable_async_checkpoint", "enable_async"):
+        if getattr(options, name, None):
+            raise AttributeError(f"devtrace does not implement tf.train.CheckpointOptions({name}=...) yet")
+
+
 class CheckpointLoadStatus:
     """What ``restore`` returns: which saved values found a variable."""
 
@@ -91,6 +102,24 @@ class CheckpointLoadStatus:
 
     def expect_partial(self):
         return self
+
+
+class InitializationOnlyStatus:
+    """What ``restore(None)`` returns: nothing was restored; the variables keep their initial values."""
+
+    def _nothing(self):
+        raise AssertionError("No checkpoint specified (save_path=None); nothing is being restored.")
+
+    assert_consumed = assert_existing_objects_matched = assert_nontrivial_match = _nothing
+
+    def expect_partial(self):
+        return self
+
+    def initialize_or_restore(self, session=None):
+        return None
+
+    def run_restore_ops(self, session=None):
+        return None
 
 
 class Checkpoint:
@@ -114,29 +143,32 @@ class Checkpoint:
         found["save_counter"] = self.save_counter
         return found
 
-    def write(self, file_prefix) -> str:
+    def write(self, file_prefix, options=None) -> str:
         """Write the variables' values to ``file_prefix`` (no numbering, no state file)."""
+        _one_file(options)
         file_prefix = os.fspath(file_prefix)
         os.makedirs(os.path.dirname(os.path.abspath(file_prefix)), exist_ok=True)
         values = {path: v.numpy() for path, v in self._paths().items()}
         index = {"format": "devtrace-checkpoint", "version": 1,
                  "variables": {p: {"dtype": str(np.asarray(a).dtype), "shape": list(np.shape(a))}
-                               for p, a in values.items()}}
+                               for p, a in values.items()}, "objects": object_graph(self)}
         buffer = io.BytesIO()
         np.savez(buffer, **{f"v{i}": np.asarray(a) for i, a in enumerate(values.values())})
         _write_atomic_bytes(file_prefix + DATA_SUFFIX, buffer.getvalue())
         _write_atomic_bytes(file_prefix + ".index", json.dumps(index, indent=1).encode())
         return file_prefix
 
-    def save(self, file_prefix) -> str:
+    def save(self, file_prefix, options=None) -> str:
         """``write`` to ``file_prefix-N`` (N: the save counter, incremented) and record it in the
         directory's ``checkpoint`` state file."""
         self.save_counter.assign(self.save_counter.numpy() + 1)
-        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}")
+        path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter.numpy())}", options)
         _write_state(os.path.dirname(os.path.abspath(path)), [path])
         return path
 
-    def read(self, save_path) -> CheckpointLoadStatus:
+    def read(self, save_path, options=None) -> CheckpointLoadStatus:
+        if save_path is None:
+            return InitializationOnlyStatus()
         saved = read_values(save_path)
         targets = self._paths()
         for path, value in saved.items():
@@ -145,21 +177,6 @@ class Checkpoint:
         return CheckpointLoadStatus(sorted(set(saved) - set(targets)), sorted(set(targets) - set(saved)))
 
     restore = read
-
-
-def read_values(save_path) -> dict:
-    """``{path: array}`` of a checkpoint; TensorFlow's ``NotFoundError`` when there is none."""
-    save_path = os.fspath(save_path)
-    try:
-        with open(save_path + ".index", encoding="utf-8") as f:
-            index = json.load(f)
-        with np.load(save_path + DATA_SUFFIX) as data:
-            arrays = [data[f"v{i}"] for i in range(len(index["variables"]))]
-    except (OSError, ValueError, KeyError):
-        raise NotFoundError(f"Error when restoring from checkpoint or SavedModel at {save_path}: Unsuccessful "
-                            f"TensorSliceReader constructor: Failed to find any matching files for "
-                            f"{save_path}") from None
-    return dict(zip(index["variables"], arrays))
 
 
 def _write_state(directory: str, paths: list, timestamps=None, preserved=None) -> None:
@@ -172,24 +189,16 @@ def _write_state(directory: str, paths: list, timestamps=None, preserved=None) -
     _write_atomic_bytes(os.path.join(directory, "checkpoint"), text.encode())
 
 
-def latest_checkpoint(checkpoint_dir) -> str | None:
-    """The newest checkpoint the directory's ``checkpoint`` state file names, or ``None``."""
-    try:
-        with open(os.path.join(os.fspath(checkpoint_dir), "checkpoint"), encoding="utf-8") as f:
-            text = f.read()
-    except OSError:
-        return None
-    m = re.search(r'^model_checkpoint_path: "(.*)"$', text, re.M)
-    if m is None:
-        return None
-    path = os.path.join(os.fspath(checkpoint_dir), m.group(1))
-    return path if os.path.exists(path + ".index") else None
-
-
 class CheckpointManager:
     """Numbered saves of a checkpoint in a directory, keeping the newest ``max_to_keep``."""
 
-    def __init__(self, checkpoint, directory, max_to_keep, checkpoint_name="ckpt"):
+    def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None, checkpoint_name="ckpt",
+                 step_counter=None, checkpoint_interval=None, init_fn=None):
+        if keep_checkpoint_every_n_hours is not None or step_counter is not None or checkpoint_interval is not None:
+            raise AttributeError("devtrace does not implement tf.train.CheckpointManager(keep_checkpoint_every_n_hours"
+                                 "=..., step_counter=..., checkpoint_interval=...) yet")
+        self.checkpoint_interval = None
+        self._init_fn = init_fn
         self._checkpoint = checkpoint
         self._directory = os.fspath(directory)
         self._max_to_keep = max_to_keep
@@ -210,10 +219,19 @@ class CheckpointManager:
     def latest_checkpoint(self) -> str | None:
         return self._checkpoints[-1] if self._checkpoints else latest_checkpoint(self._directory)
 
-    def save(self, checkpoint_number=None) -> str:
+    def restore_or_initialize(self):
+        """Restore the newest checkpoint and return its path; with none, call ``init_fn`` (``None``)."""
+        if self.latest_checkpoint is not None:
+            self._checkpoint.restore(self.latest_checkpoint)
+            return self.latest_checkpoint
+        if self._init_fn is not None:
+            self._init_fn()
+        return None
+
+    def save(self, checkpoint_number=None, check_interval=True, options=None) -> str:
         if checkpoint_number is not None:
             self._checkpoint.save_counter.assign(int(checkpoint_number) - 1)
-        path = self._checkpoint.save(self._prefix)
+        path = self._checkpoint.save(self._prefix, options)
         self._checkpoints.append(path)
         self._timestamps.append(time.time())
         while self._max_to_keep is not None and len(self._checkpoints) > self._max_to_keep:
@@ -225,5 +243,19 @@ class CheckpointManager:
         _write_state(self._directory, self._checkpoints, self._timestamps, self._created)
         return path
 
+
+from .checkpoint_reading import (CheckpointOptions, checkpoints_iterator, get_checkpoint_state,  # noqa: E402,F401
+                                 list_variables, load_checkpoint, load_variable)
+from .cluster import ClusterDef, ClusterSpec, JobDef, ServerDef  # noqa: E402,F401
+from .coordinator import Coordinator  # noqa: E402,F401
+from .moving_averages import ExponentialMovingAverage  # noqa: E402,F401
+from .views import CheckpointView, TrackableView  # noqa: E402,F401
+from . import experimental_api as _experimental  # noqa: E402
+
+experimental = Namespace(_prefix="train.experimental", PythonState=_experimental.PythonState,
+                         ShardableTensor=_experimental.ShardableTensor,
+                         ShardingCallback=_experimental.ShardingCallback,
+                         ShardByTaskPolicy=_experimental.ShardByTaskPolicy,
+                         MaxShardSizePolicy=_experimental.MaxShardSizePolicy)
 
 __getattr__ = missing("train")  # a name devtrace lacks says so (util.namespace)

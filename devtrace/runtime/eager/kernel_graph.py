@@ -36,8 +36,8 @@ def announce(ctx, opdef, inputs, attrs, dtype, device, resource=None) -> None:
     kind = attrs["dtype"] if attrs and isinstance(attrs.get("dtype"), str) else kind  # OneHot's T
     dtypes = [t._dtype.name for t in inputs]
     t_outputs = {"T"} if any(by == "T" for _, _, by in outs) else set()  # T is the kernel's dtype (OneHot's on_value)
-    if resource is not None and len(dtypes) < len(ins):  # the handle is not among devtrace's inputs
-        dtypes.insert(0, "resource")
+    if (resource is not None or (ins and ins[0][2] == "resource")) and len(dtypes) < len(ins):
+        dtypes.insert(0, "resource")  # the handle (a variable's, a table's, a writer's) is not among devtrace's inputs
     args = [(name, "_DeviceArg" if on_device and t == "int32" else "_Arg")
             for name, t in _args(ins, dtypes, opdef.host_args, dict(attrs or {}, **dict.fromkeys(t_outputs)), kind)]
     retvals = [(name, "_DeviceRetval" if on_device and t == "int32" else "_Retval")

@@ -1,0 +1,1 @@
+"""``tf.lookup``: hash tables as TensorFlow's lookup ops."""

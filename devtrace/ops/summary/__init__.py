@@ -1,0 +1,1 @@
+"""``tf.summary``'s ops: TensorBoard event files."""
