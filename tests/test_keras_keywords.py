@@ -34,9 +34,6 @@ def _model():
     (lambda: keras.Input(shape=(2,), sparse=True), "keras.Input(sparse=...)"),
     (lambda: keras.metrics.AUC(curve="PR"), "keras.metrics.AUC(curve=...)"),
     (lambda: keras.losses.Huber(reduction="mean"), "keras.losses.Huber(reduction=...)"),
-    (lambda: keras.config.set_floatx("float64"), "keras.config.set_floatx(value=...)"),
-    (lambda: keras.config.set_image_data_format("channels_first"), "keras.config.set_image_data_format(data_format=...)"),
-    (lambda: keras.metrics.Precision(top_k=2), "keras.metrics.Precision(top_k=...)"),
     (lambda: keras.layers.UpSampling2D(interpolation="bilinear"), "keras.layers.UpSampling2D(interpolation=...)"),
     (lambda: keras.ops.quantile([1.0, 2.0], 0.5, method="lower"), "keras.ops.quantile(method=...)"),
 ])
@@ -44,6 +41,31 @@ def test_a_keyword_devtrace_does_not_implement_fails_naming_it(call, text):
     with pytest.raises(NotImplementedError, match=r"^devtrace does not implement " + __import__("re").escape(text)
                        + " yet$"):
         call()
+
+
+def test_a_layer_made_under_another_floatx_or_image_data_format_fails_naming_the_setting():
+    """keras.config takes Keras's values (floatx() and image_data_format() say them back); devtrace's
+    layers keep float32 and channels_last, so a layer that would follow the setting fails naming it."""
+    from devtrace.keras import config
+
+    try:
+        keras.config.set_floatx("float64")
+        assert keras.config.floatx() == "float64"
+        with pytest.raises(NotImplementedError, match=r"^devtrace does not implement keras.layers.Dense under "
+                                                      r"keras.config.set_floatx\('float64'\) yet$"):
+            keras.layers.Dense(2)
+        keras.config.set_floatx("float32")
+        keras.config.set_image_data_format("channels_first")
+        assert keras.config.image_data_format() == "channels_first"
+        with pytest.raises(NotImplementedError, match=r"^devtrace does not implement keras.layers.Conv2D under "
+                                                      r"keras.config.set_image_data_format\('channels_first'\) yet$"):
+            keras.layers.Conv2D(2, 3)
+        keras.layers.Conv2D(2, 3, data_format="channels_last")
+        keras.layers.Dense(2)  # no data_format: the setting does not concern it
+        with pytest.raises(ValueError, match=r"^Unknown `floatx` value: float8. Expected one of"):
+            keras.config.set_floatx("float8")
+    finally:
+        config.reset()
 
 
 def test_keywords_given_their_defaults_change_nothing_and_pass():
