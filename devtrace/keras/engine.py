@@ -81,7 +81,10 @@ class Layer(serializable.Configurable, Module):
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
         keywords.check_layer(self, kwargs)
         if config.floatx() != "float32" or config.image_data_format() != "channels_last":
-            config.check_layer(self, dict(serializable.init_config(self), dtype=dtype))
+            arguments = dict(serializable.init_config(self), dtype=dtype)
+            if "data_format" in keywords.ARGS.get(keywords.keras_class(self), {}):
+                arguments.setdefault("data_format", None)  # Keras's default: the global setting
+            config.check_layer(self, arguments)
         input_shape = (input_dim,) if input_dim is not None else input_shape
         super().__init__(name=name or unique(snake(type(self).__name__)))
         self.trainable, self.built = trainable, False
