@@ -55,7 +55,8 @@ def test_a_test_case_runs_under_unittest():
             if not tf.test.is_built_with_cuda():
                 self.skipTest("test is only applicable on GPU")
 
-    result = unittest.TextTestRunner(stream=open(os.devnull, "w")).run(unittest.defaultTestLoader.loadTestsFromTestCase(T))
+    with open(os.devnull, "w") as devnull:
+        result = unittest.TextTestRunner(stream=devnull).run(unittest.defaultTestLoader.loadTestsFromTestCase(T))
     assert result.wasSuccessful() and result.testsRun == 2
 
 
@@ -108,7 +109,8 @@ def test_contains_saved_model_sees_devtraces_saved_models(tmp_path):
 
     tf.saved_model.save(Adder(), str(tmp_path / "m"), options=tf.saved_model.SaveOptions())
     assert tf.saved_model.contains_saved_model(str(tmp_path / "m"))
-    assert tf.saved_model.load(str(tmp_path / "m"), options=tf.saved_model.LoadOptions()).add(tf.constant(2.0)).numpy() == 4.0
+    loaded = tf.saved_model.load(str(tmp_path / "m"), options=tf.saved_model.LoadOptions())
+    assert loaded.add(tf.constant(2.0)).numpy() == 4.0
 
 
 # tf.summary

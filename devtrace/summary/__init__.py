@@ -296,7 +296,7 @@ def image(name, data, step=None, max_outputs=3, description=None):
             limited = images[:max_outputs]
             encoded = [API["image.encode_png"](limited[i]) for i in range(int(limited.shape[0]))]
             shape = images.shape
-            dimensions = [constant(str(shape[2]).encode(), dtypes.string), constant(str(shape[1]).encode(), dtypes.string)]
+            dimensions = [constant(str(shape[i]).encode(), dtypes.string) for i in (2, 1)]  # width, height
             return API["stack"](dimensions + encoded)
         return write(tag, lazy, step, meta)
 

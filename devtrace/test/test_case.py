@@ -164,7 +164,8 @@ class TestCase(unittest.TestCase):
         high = target < upper_bound if open_upper_bound else target <= upper_bound
         bad = np.logical_not(np.logical_and(low, high))
         if np.any(bad):
-            interval = f"{'(' if open_lower_bound else '['}{lower_bound}, {upper_bound}{')' if open_upper_bound else ']'}"
+            low, high = "(" if open_lower_bound else "[", ")" if open_upper_bound else "]"
+            interval = f"{low}{lower_bound}, {upper_bound}{high}"
             raise AssertionError(f"{np.sum(bad)} of the {target.size} element(s) are outside the range {interval}. "
                                  f"Subscript(s) and value(s) of the offending elements:\n"
                                  + "\n".join(f"{tuple(int(i) for i in idx)}: {target[tuple(idx)]}"
