@@ -37,7 +37,16 @@ def _attach_console(ctx) -> None:
     interrupts.install()
 
 
+def _api_replaced(old, new) -> None:
+    """The ``tf`` attributes kept here and in ``import tensorflow``'s modules follow a replaced API."""
+    for module in [sys.modules[__name__]] + [m for m in list(sys.modules.values()) if "__devtrace__" in getattr(m, "__dict__", {})]:
+        for name, value in list(vars(module).items()):
+            if value is old:
+                setattr(module, name, new)
+
+
 hooks.CONTEXT_CREATED.append(_attach_console)
+hooks.API_REPLACED.append(_api_replaced)
 hooks.LOAD_OPS.append(lambda: importlib.import_module("devtrace.ops"))
 
 _HERE = os.path.dirname(os.path.abspath(__file__))

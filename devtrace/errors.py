@@ -171,6 +171,11 @@ class CheckFailed(DevtraceError):
     exit_code = 3
 
 
+class ValueNotComputed(DevtraceError):
+    """``--compute none``: the program read a value no kernel computed (``.numpy()``, ``print``, a
+    Python ``if`` on a tensor, ``float()``); one line naming the mode, the op and the program's line."""
+
+
 class DeviceSpecError(UsageError):
     """A device string that does not parse (or a bad ``DeviceSpec`` field).
 

@@ -8,8 +8,12 @@ console there, which prints warnings and the live placement log).
 ``DISTRIBUTION``: ``where()`` → ``(strategy, replica id)`` inside a distribution strategy's
 ``scope()`` (replica id None) or ``run`` (the replica's), else None; ``devtrace.distribute``
 registers it, ``tf.random.Generator`` asks it (its draws differ per replica, as TensorFlow's).
+``API_REPLACED``: called with ``(old, new)`` when a public function is replaced by one that
+dispatches (``tf.experimental.dispatch_for_api``): the package's ``__init__`` updates the
+attributes it and ``import tensorflow``'s modules keep.
 """
 
+API_REPLACED: list = []
 CONTEXT_CREATED: list = []
 LOAD_OPS: list = []
 DISTRIBUTION: list = []

@@ -11,7 +11,7 @@ PROGRAMS = os.path.join(FIXTURES, "programs")
 MACHINES = os.path.join(FIXTURES, "machines")
 
 # Environment variables that change what devtrace sees; tests start from none of them.
-_ENV = ("DEVTRACE_SIMULATE", "DEVTRACE_MACHINE", "DEVTRACE_COMPAT", "DEVTRACE_DEBUG", "CUDA_VISIBLE_DEVICES",
+_ENV = ("DEVTRACE_SIMULATE", "DEVTRACE_MACHINE", "DEVTRACE_COMPAT", "DEVTRACE_COMPUTE", "DEVTRACE_DEBUG", "CUDA_VISIBLE_DEVICES",
         "CUDA_DEVICE_ORDER", "TF_FORCE_GPU_ALLOW_GROWTH")
 
 
@@ -123,8 +123,8 @@ def op_device(request):
         assert backend.name == "cupy"
         run = backend.run
 
-        def checked_run(kernel, arrays, attrs):
-            out = run(kernel, arrays, attrs)
+        def checked_run(kernel, arrays, attrs, *rest, **kwargs):
+            out = run(kernel, arrays, attrs, *rest, **kwargs)
             outputs = out if type(out) is tuple else () if out is None else (out,)  # several: Unpack, TopKV2
             if not all(isinstance(o, fake.ndarray) or _device_list(o, fake) for o in outputs):
                 raise AssertionError(f"{kernel} returned {type(out).__name__}, not a CuPy array: compute with xp")

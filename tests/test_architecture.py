@@ -108,11 +108,11 @@ def _room(name: str) -> str:
 LEAVES = ("devtrace.errors", "devtrace.output", "devtrace.hooks")
 GENERATED = "devtrace.generated"
 UTIL = "devtrace.util"
-TOOL = ("devtrace.cli", "devtrace.terminal")  # the tool: its commands and what it shows while a program runs
+TOOL = ("devtrace.cli", "devtrace.terminal", "devtrace.cluster")  # the tool: its commands, what it shows while a program runs, its Ray launcher
 API = "devtrace.api"  # the public tf surface: it re-exports the rooms below it
 # the rooms that implement TensorFlow's API, lowest first (a room imports only rooms before it)
 TF_ROOMS = tuple(_room(r) for r in (
-    "platform", "ops", "autograph", "backprop", "module", "polymorphic_function", "summary",
+    "platform", "ops", "autograph", "backprop", "module", "polymorphic_function", "framework", "summary",
     "data", "config", "distribute", "train", "saved_model", "test", "keras"))
 ABOVE_RUNTIME = TF_ROOMS + (API,) + TOOL
 
@@ -163,7 +163,7 @@ def test_the_rules_see_a_forbidden_import():
 # the rooms that never write to the terminal: what a program prints as TensorFlow would (tf.print,
 # Keras's progress bars, TensorFlow's warnings) belongs to the rooms of the tf API; devtrace's own
 # output to the tool side (cli, terminal), the trace's renderers and ``output``
-SILENT = ("devtrace.runtime", "devtrace.devices", UTIL, GENERATED, "devtrace.hooks",
+SILENT = ("devtrace.runtime", "devtrace.devices", UTIL, GENERATED, "devtrace.hooks", "devtrace.framework",
           "devtrace.data", "devtrace.config", "devtrace.distribute", "devtrace.train", "devtrace.saved_model",
           "devtrace.module", API)
 

@@ -162,7 +162,7 @@ def test_help_and_version():
 def test_help_and_list_do_not_import_cupy_or_nvml():
     code = ("import sys, runpy; sys.argv = ['devtrace'] + sys.argv[1:]\n"
             "try:\n    runpy.run_module('devtrace', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in ('cupy', 'pynvml', 'numpy') if m in sys.modules), file=sys.stderr)")
+            "print(sorted(m for m in ('cupy', 'pynvml', 'numpy', 'ray') if m in sys.modules), file=sys.stderr)")
     cases = [(["--help"], []), (["list", "--simulate", "2"], []), (["list", "--simulate", "2", "--json"], [])]
     if not os.path.exists("/dev/nvidiactl"):  # CPU-only: nothing to ask NVML, so it is not even imported
         cases.append((["list"], []))

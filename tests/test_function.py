@@ -243,3 +243,19 @@ def test_automatic_control_dependencies_noop_as_tensorflow_2_21_makes_it():
             "Identity"]
     assert [op if not op.startswith("__inference") else "__inference_assigns_N" for op in body
             if op not in ("_EagerConst", "Const")] == call * 2
+
+
+def test_variable_made_on_the_first_call_from_a_fill():
+    """A slot-like initial value (``tf.fill``: its dims a host input of the node) lifted out of the
+    trace, as Keras's optimizers make theirs in a ``tf.function`` training step. TensorFlow 2.21:
+    ``[[2.5, 2.5, 2.5], [2.5, 2.5, 2.5]]``."""
+    machine()
+    made = []
+
+    @tf.function
+    def f(x):
+        if not made:
+            made.append(tf.Variable(tf.fill([2, 3], tf.constant(0.5)) + x))
+        return made[0] + x
+
+    assert f(tf.ones([2, 3])).numpy().tolist() == [[2.5, 2.5, 2.5], [2.5, 2.5, 2.5]]

@@ -101,3 +101,19 @@ def test_an_op_without_a_gpu_kernel_falls_back_to_the_cpu(op_device):
     with tf.device(op_device):
         y = tf.random.shuffle(tf.constant([1.5, 2.5]))
     assert y.device.endswith("CPU:0")  # RandomShuffle has only a CPU kernel in TensorFlow 2.21
+
+
+def test_every_op_is_declared_once():
+    """One declaration per op (the brief: an op is declared once): a second ``op("X", …)`` in another
+    module silently replaces the first at import, kernels, shape function and all."""
+    import collections
+    import pathlib
+    import re
+
+    ops = pathlib.Path(__file__).resolve().parents[1] / "devtrace" / "ops"
+    declared = collections.defaultdict(list)
+    for path in ops.rglob("*.py"):
+        for m in re.finditer(r'^\s*(?:op|binary|unary)\("([A-Za-z0-9_]+)"', path.read_text(encoding="utf-8"), re.M):
+            declared[m.group(1)].append(str(path.relative_to(ops)))
+    assert {name: where for name, where in declared.items() if len(where) > 1} == {}
+    assert len(declared) > 250  # the pattern still finds the declarations (others are made in loops)

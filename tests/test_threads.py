@@ -62,6 +62,42 @@ def test_threads_write_one_trace_with_every_op_once(tmp_path):
     assert by_device == {"GPU:0": 4 * n, "GPU:1": 4 * n}
     # each op's inputs were made before it, on its own thread's chain
     assert all(0 < r["inputs"][0] < r["seq"] for r in adds)
+    # each op line names its thread (numbered from 1 as they first ran an op; the main thread is 0 and
+    # not written), agreeing with the thread records before it; each thread's chain of 300 adds is its own
+    current, names, per_thread = 0, {}, {}
+    for r in records:
+        if r["event"] == "thread":
+            current = r["thread"]
+            names[current] = r["name"]
+        elif r["event"] == "op_placed":
+            assert r.get("thread", 0) == current
+            if r["op"] == "AddV2":
+                per_thread.setdefault(current, []).append(r)
+    assert sorted(per_thread) == list(range(1, 9))
+    assert all(len(rs) == n for rs in per_thread.values())
+    assert all(re.fullmatch(r"Thread-\d+ \(work\)", names[t]) for t in per_thread)
+    for rs in per_thread.values():  # one thread's adds: each reads the one before it
+        assert all(b["inputs"][0] == a["seq"] for a, b in zip(rs, rs[1:]))
+    # the views say which thread ran what: the timeline's metadata and each op's args
+    done = devtrace("timeline", str(trace))
+    assert done.returncode == 0, done.stderr
+    timeline = json.loads(done.stdout)
+    meta = timeline["metadata"]["devtrace"] if "metadata" in timeline else timeline["otherData"]
+    threads = {t["name"]: t["ops"] for t in meta["threads"]}
+    assert "MainThread" not in threads  # it ran no op here
+    assert threads == {names[t]: sum(1 for r in ops if r.get("thread") == t) for t in per_thread}
+    drawn = [e for e in timeline["traceEvents"] if e.get("cat") == "op" and e["name"] == "AddV2"]
+    assert {e["args"]["thread"] for e in drawn} == {names[t] for t in per_thread}
+
+
+def test_the_summary_counts_each_threads_ops():
+    done = devtrace("run", os.path.join(PROGRAMS, "threaded_ops.py"), "20", "--simulate", "2", "--format", "summary")
+    assert done.returncode == 0, done.stderr
+    line = next(x for x in done.stderr.splitlines() if x.startswith("threads: "))  # the report: on stderr
+    # each worker: its constant and 20 adds, and the first on each GPU the shared 1.0; the main thread none
+    assert re.fullmatch(r"threads: 8 \(ops:( Thread-\d+ \(work\) 2[12],){7} Thread-\d+ \(work\) 2[12]\)", line), line
+    counts = sorted(int(n) for n in re.findall(r"\) (\d+)", line))
+    assert counts == [21] * 6 + [22] * 2
 
 
 def test_main_returning_first_still_traces_its_threads_ops(tmp_path):

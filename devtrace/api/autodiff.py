@@ -1,8 +1,9 @@
-"""``tf.autodiff``: ``GradientTape`` (``ForwardAccumulator``, forward-mode differentiation, is not
-implemented: reading it says so)."""
+"""``tf.autodiff``: ``GradientTape`` and ``ForwardAccumulator`` (forward-mode JVPs, computed
+from reverse mode: ``backprop/forward_accumulator.py``)."""
 
 from ..backprop.backprop import GradientTape
+from ..backprop.forward_accumulator import ForwardAccumulator
 from ..util.namespace import missing
 
-__all__ = ["GradientTape"]
+__all__ = ["ForwardAccumulator", "GradientTape"]
 __getattr__ = missing("autodiff")

@@ -4,6 +4,9 @@ declarations' public names."""
 
 from __future__ import annotations
 
+from ..data._optional import Optional as _Optional
+from ..framework import dispatch as _dispatch, experimental as _experimental, extension_type as _extension_type
+from ..framework.structured_tensor import StructuredTensor as _StructuredTensor
 from ..platform import gfile as _gfile
 from ..ops.io import parsing_ops as _parsing, tfrecord as _tfrecord
 from ..util.namespace import Namespace
@@ -30,9 +33,24 @@ image = namespace("image")
 experimental = namespace("experimental", numpy=Namespace(
                              _prefix="experimental.numpy", **_tnp.FUNCTIONS,
                              random=Namespace(_prefix="experimental.numpy.random", **_tnp.RANDOM)),
+                         ExtensionType=_extension_type.ExtensionType,
+                         BatchableExtensionType=_extension_type.BatchableExtensionType,
+                         ExtensionTypeSpec=_extension_type.ExtensionTypeSpec,
+                         ExtensionTypeBatchEncoder=_extension_type.ExtensionTypeBatchEncoder,
+                         extension_type=Namespace(_prefix="experimental.extension_type",
+                                                  as_dict=_extension_type.as_dict),
+                         dispatch_for_api=_dispatch.dispatch_for_api,
+                         dispatch_for_unary_elementwise_apis=_dispatch.dispatch_for_unary_elementwise_apis,
+                         dispatch_for_binary_elementwise_apis=_dispatch.dispatch_for_binary_elementwise_apis,
+                         dispatch_for_binary_elementwise_assert_apis=_dispatch.dispatch_for_binary_elementwise_assert_apis,
+                         unregister_dispatch_for=_dispatch.unregister_dispatch_for, Optional=_Optional,
+                         dlpack=_experimental.dlpack, StructuredTensor=_StructuredTensor, async_clear_error=_experimental.async_clear_error,
+                         async_scope=_experimental.async_scope, enable_strict_mode=_experimental.enable_strict_mode,
+                         function_executor_type=_experimental.function_executor_type,
+                         register_filesystem_plugin=_experimental.register_filesystem_plugin,
                          **{d.name: d for d in _dtypes.EXPERIMENTAL})
 strings = namespace("strings")
-math = namespace("math")
+math = namespace("math", special=namespace("math.special"))
 linalg = namespace("linalg")
 nn = namespace("nn", experimental=namespace("nn.experimental"))
 ragged = namespace("ragged")
@@ -42,7 +60,8 @@ bitwise = namespace("bitwise")
 io = namespace("io", gfile=_gfile.namespace, TFRecordWriter=_tfrecord.TFRecordWriter,
                TFRecordOptions=_tfrecord.TFRecordOptions, TFRecordCompressionType=_tfrecord.TFRecordCompressionType,
                FixedLenFeature=_parsing.FixedLenFeature, FixedLenSequenceFeature=_parsing.FixedLenSequenceFeature,
-               VarLenFeature=_parsing.VarLenFeature, RaggedFeature=_parsing.RaggedFeature)
+               VarLenFeature=_parsing.VarLenFeature, RaggedFeature=_parsing.RaggedFeature,
+               SparseFeature=_parsing.SparseFeature)
 raw_ops = namespace("raw_ops")  # none of TensorFlow's raw op functions yet: each says so
 # tf.version: the TensorFlow release devtrace's API follows (2.21's values, as that build reports them)
 version = Namespace(_prefix="version", VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",

@@ -1,8 +1,9 @@
 """``tf.type_spec_from_value``: the spec of a tensor (``TensorSpec``), RaggedTensor
-(``RaggedTensorSpec``) or SparseTensor (``SparseTensorSpec``)."""
+(``RaggedTensorSpec``), SparseTensor (``SparseTensorSpec``) or extension type (its ``Spec``)."""
 
 from __future__ import annotations
 
+from ..framework.extension_type import ExtensionType
 from ..ops.declare import as_tensor
 from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from ..ops.sparse.sparse_ops import SparseTensorSpec
@@ -11,6 +12,8 @@ from ..polymorphic_function.function import TensorSpec
 
 
 def type_spec_from_value(value):
+    if isinstance(value, ExtensionType):
+        return value._type_spec
     if isinstance(value, RaggedTensor):
         return RaggedTensorSpec(value.shape, value.dtype, value.ragged_rank, value.row_splits.dtype)
     if isinstance(value, SparseTensor):

@@ -73,14 +73,18 @@ def _named_after(ctx, record):
     return get_default_graph().name_scope(record.outputs[0]._op.name + "_grad")
 
 
-def gradients(graph, ys, xs, grad_ys) -> list:
+def gradients(graph, ys, xs, grad_ys, stop=()) -> list:
     """The gradient of ``ys`` (weighted by ``grad_ys``) for each placeholder of ``graph`` in
-    ``xs`` (``None`` where it has none, or for an ``xs`` entry that is ``None``)."""
+    ``xs`` (``None`` where it has none, or for an ``xs`` entry that is ``None``); the ops making a
+    tensor of ``stop`` are left out (``tf.gradients``' ``stop_gradients``: they are constants)."""
     tape = Tape(persistent=True, watch_accessed_variables=False)
     for x in xs:
         if x is not None:
             tape.watch(x)
+    stopped = {id(t) for t in stop}
     for op in graph._ops:
+        if any(id(out) in stopped for out in op._outputs):
+            continue
         if op._outputs and op.type != "Placeholder":
             tape.record(op.type, op._attrs, kernel_inputs(op), tuple(op._outputs), None)
     # (a loop's variable handle too: its gradient is the sum of the reads')

@@ -22,6 +22,10 @@ Compat = Annotated[Optional[str], typer.Option(
     "--compat", metavar="tf2|tf1", rich_help_panel=PANEL,
     help="Which TensorFlow to behave as: tf2 (2.21, the default) or tf1 (the 2017 guide's: Cast on the CPU "
          "only, TF1 graph order, ref variables; also DEVTRACE_COMPAT).")]
+Compute = Annotated[Optional[str], typer.Option(
+    "--compute", metavar="all|none", rich_help_panel=PANEL,
+    help="all (the default) runs every kernel; none places, logs, traces and accounts every op as a computing "
+         "run does without computing values: device memory of full-size models in seconds (also DEVTRACE_COMPUTE).")]
 Visible = Annotated[Optional[str], typer.Option(
     "--visible", metavar="0,2", rich_help_panel=PANEL,
     help="GPUs the runtime may use (set_visible_devices), by physical index.")]
@@ -70,9 +74,9 @@ def parse_limits(text: str) -> list[int]:
 
 
 def configure(simulate=None, machine=None, visible=None, growth=None, limit=None, fraction=None,
-              soft_placement=None, compat=None):
+              soft_placement=None, compat=None, compute=None):
     """A fresh runtime context for this machine and configuration."""
-    from ..devices.discovery import compat_mode, probe
+    from ..devices.discovery import compat_mode, compute_mode, probe
     from .. import config
     from ..runtime.context import reset_context
 
@@ -88,8 +92,9 @@ def configure(simulate=None, machine=None, visible=None, growth=None, limit=None
                          "(TensorFlow: it's invalid to set per_process_gpu_memory_fraction when virtual_devices is set)")
     limits = parse_limits(limit) if limit is not None else None
     compat_mode(compat)  # a bad --compat before a bad machine: the flag the user typed is named
+    compute_mode(compute)
     ctx = reset_context()
-    ctx.set_machine(probe(simulate=simulate, machine=machine, compat=compat), deferred=True)
+    ctx.set_machine(probe(simulate=simulate, machine=machine, compat=compat, compute=compute), deferred=True)
     if visible is None and growth is None and limits is None and fraction is None:
         if soft_placement is not None:
             config.set_soft_device_placement(soft_placement)

@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, field
 
 from ..util import interrupts, runlock
-from ..errors import CheckFailed, ResourceExhaustedError, UsageError, debugging, internal_line, is_internal
+from ..errors import CheckFailed, ResourceExhaustedError, UsageError, ValueNotComputed, debugging, internal_line, is_internal
 from ..output import MiB, printable
 from ..trace import events as ev
 
@@ -67,6 +67,17 @@ def _report_exception(exc: BaseException, program: str) -> None:
         return
     name = type(exc).__name__
     sys.stderr.write(printable(f"Error: {os.path.basename(program)} raised {name}" + (f": {first}" if first else "")) + "\n")
+
+
+def _value_not_computed(exc: BaseException):
+    """The ``--compute none`` value read behind ``exc`` (itself, or what it was raised from)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, ValueNotComputed):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def record_memory_stats(ctx) -> None:
@@ -140,7 +151,11 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     except BaseException as e:  # the program's own failure: its traceback, then one line
         _record(ctx)  # the traceback still holds the program's frames, so its tensors are alive
         _flush(sys.stdout)
-        _report_exception(e, program)
+        uncomputed = _value_not_computed(e)
+        if uncomputed is not None:  # --compute none: one line, no traceback
+            sys.stderr.write(printable(f"Error: {uncomputed}") + "\n")
+        else:
+            _report_exception(e, program)
         if ctx.trace.last_oom is not None and isinstance(e, ResourceExhaustedError):
             from ..trace.render_summary import oom_report
 

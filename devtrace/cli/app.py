@@ -130,6 +130,18 @@ def __getattr__(name):
     raise AttributeError(name)
 
 
+def _cluster_value(args: list) -> list:
+    """``devtrace list --cluster`` with no address (at the end, or before another option) means
+    ``--cluster auto`` (RAY_ADDRESS, else a local cluster): Click has no optional option values."""
+    out = list(args)
+    for i, arg in enumerate(out):
+        if arg == "--":
+            break
+        if arg == "--cluster" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = "--cluster=auto"
+    return out
+
+
 def main() -> None:
     """The command line: its exit status is the command's, or 130/143 when a signal ended it at
     any moment (temp files removed); a failed final write of stdout is one line."""
@@ -142,6 +154,8 @@ def main() -> None:
         try:
             _standard_streams()
             command = sys.argv[1] if len(sys.argv) > 1 else None
+            if command == "list":
+                sys.argv[2:] = _cluster_value(sys.argv[2:])
             completing = "_DEVTRACE_COMPLETE" in os.environ
             build_app(command if command in COMMANDS and not completing else None)(prog_name="devtrace")
             code = 0

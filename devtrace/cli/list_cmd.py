@@ -1,6 +1,6 @@
 """``devtrace list``: physical devices and the logical devices the configuration produces."""
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -15,10 +15,21 @@ def list_devices(
                                               help="Exit 3 unless at least N logical GPUs exist.")] = 0,
     simulate: Simulate = None, machine: MachineFile = None, visible: Visible = None, growth: Growth = None,
     limit: Limit = None, fraction: Fraction = None, compat: Compat = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        "--cluster", metavar="[ADDRESS]", is_flag=False, flag_value="auto",
+        help="Every node of a Ray cluster (ADDRESS, else RAY_ADDRESS, else a local one): one probe per node, "
+             "one table (--json: a top-level nodes list). Needs the cluster extra.")] = None,
 ):
     """List physical and logical devices (as a table, or --json)."""
     from ..errors import CheckFailed
     from .. import output as _output
+
+    if cluster is not None:
+        from ..cluster.nodes import cluster_report, print_cluster
+
+        report = cluster_report(cluster, simulate, machine)
+        _output.print_json(report) if json_ else print_cluster(report)
+        return
     from ._flags import configure
 
     ctx = configure(simulate, machine, visible, growth, limit, fraction, compat=compat)

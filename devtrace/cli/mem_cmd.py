@@ -4,7 +4,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ._flags import Compat, Fraction, Growth, Limit, MachineFile, Simulate, Visible
+from ._flags import Compat, Compute, Fraction, Growth, Limit, MachineFile, Simulate, Visible
 
 
 def mem(
@@ -12,14 +12,14 @@ def mem(
     args: Annotated[Optional[list[str]], typer.Argument(metavar="[-- ARGS…]", help="Arguments for the program.")] = None,
     json_: Annotated[bool, typer.Option("--json", help="Machine-readable output (schema 1).")] = False,
     simulate: Simulate = None, machine: MachineFile = None, visible: Visible = None, growth: Growth = None,
-    limit: Limit = None, fraction: Fraction = None, compat: Compat = None,
+    limit: Limit = None, fraction: Fraction = None, compat: Compat = None, compute: Compute = None,
 ):
     """Device memory per logical device: at initialisation, or after a program ran."""
     from .. import output as _output
     from . import _program
     from ._flags import configure
 
-    ctx = configure(simulate, machine, visible, growth, limit, fraction, compat=compat)
+    ctx = configure(simulate, machine, visible, growth, limit, fraction, compat=compat, compute=compute)
     status = 0
     if program is not None:
         if json_:  # keep stdout for the JSON document: the program's own prints go to stderr

@@ -1,13 +1,15 @@
 """``devtrace run PROG.py``: run an op program under a configuration and render its trace."""
 
+import os
 from typing import Annotated, Optional
 
 import typer
 
 from ..trace import FORMATS
-from ._flags import Compat, Fraction, Growth, Limit, MachineFile, Simulate, Visible
+from ._flags import Compat, Compute, Fraction, Growth, Limit, MachineFile, Simulate, Visible
 
 CHECKS = "Checks (exit 3 when one fails)"
+CLUSTER = "Cluster (Ray)"
 
 
 def run(
@@ -46,11 +48,31 @@ def run(
     max_peak: Annotated[Optional[float], typer.Option("--max-peak", metavar="MIB", min=0, rich_help_panel=CHECKS,
                                                       help="No device's peak memory above MIB.")] = None,
     simulate: Simulate = None, machine: MachineFile = None, visible: Visible = None, growth: Growth = None,
-    limit: Limit = None, fraction: Fraction = None, compat: Compat = None,
+    limit: Limit = None, fraction: Fraction = None, compat: Compat = None, compute: Compute = None,
+    workers: Annotated[Optional[int], typer.Option(
+        "--workers", metavar="N", min=1, rich_help_panel=CLUSTER,
+        help="Run N workers of the program (TF_CONFIG tasks worker:0…N-1) on a Ray cluster: a local one "
+             "(127.0.0.1) unless --cluster/RAY_ADDRESS names one. Needs the cluster extra.")] = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        "--cluster", metavar="ADDRESS", rich_help_panel=CLUSTER,
+        help="The Ray cluster --workers runs on (HOST:PORT; default RAY_ADDRESS, else a local one).")] = None,
 ):
     """Run an op program and render where each op ran, and why."""
     from ..errors import UsageError
     from . import _program
+
+    if workers is not None or cluster is not None:
+        from ._cluster import run_on_cluster
+
+        raise typer.Exit(run_on_cluster(program, args or [], workers, cluster, trace, output, html, dict(
+            log_placement=log_placement, soft_placement=soft_placement, format_=format_, group_by=group_by,
+            trace_limit=trace_limit, log_to=log_to, layout=layout, expect=expect, no_fallback=no_fallback,
+            max_copies=max_copies, max_peak=max_peak, simulate=simulate, machine=machine, visible=visible,
+            growth=growth, limit=limit, fraction=fraction, compat=compat)))
+    if os.environ.get("DEVTRACE_CLUSTER"):  # a worker --workers started: its collectives' transport
+        from ..cluster.transport import install_from_env
+
+        install_from_env()
 
     if format_ not in FORMATS:
         raise UsageError(f"--format {format_}: choose one of {', '.join(FORMATS)}")
@@ -75,7 +97,7 @@ def run(
     checks = _program.Checks.parse(expect or [], no_fallback, max_copies, max_peak)
     from ._flags import configure
 
-    ctx = configure(simulate, machine, visible, growth, limit, fraction, soft_placement, compat=compat)
+    ctx = configure(simulate, machine, visible, growth, limit, fraction, soft_placement, compat=compat, compute=compute)
     status, events = _program.run_program(ctx, program, args or [], log_placement=log_placement, format_=format_,
                                           trace_path=trace, log_to=log_to, output=output, html=html, layout=layout,
                                           keep_events=checks.active, trace_limit=trace_limit,

@@ -13,12 +13,15 @@ import os
 
 import numpy as np
 
-from . import _experimental as data_experimental, _readers as readers, _saving as saving
+from . import _experimental as data_experimental, _extension as extension, _readers as readers, _saving as saving
 from . import _sparse as data_sparse, _windows as data_windows
 from ._sparse import HostSparse
 from ._optional import Optional
-from ._options import Options
+from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
+                       OptimizationOptions, Options, ServiceOptions, SHARD_HINT, ThreadingOptions)
+from ._csv import csv_dataset, make_csv_dataset, sql_dataset
 from ._transforms import Transforms
+from ..errors import InvalidArgumentError, OpError
 from ..polymorphic_function.function import TensorSpec
 from ..ops.sparse.sparse_tensor import SparseTensor
 from ..ops.sparse.sparse_ops import SparseTensorSpec
@@ -60,6 +63,8 @@ def _pick(window, word):
 def map_structure(fn, *structures):
     """tf.data's structures: tuples and dicts nest; a list is one value (converted to a tensor)."""
     first = structures[0]
+    if isinstance(first, extension.Record):  # an extension type's tensors: the record kept (data._extension)
+        return type(first)((k, map_structure(fn, *[s[k] for s in structures])) for k in sorted(first))
     if isinstance(first, dict):
         return {k: map_structure(fn, *[s[k] for s in structures]) for k in sorted(first)}
     if isinstance(first, tuple):
@@ -178,7 +183,7 @@ class OwnedIterator:
             self._elements = itertools.islice(self._dataset._source(), self._count, None)
         element = next(self._elements)
         self._count += 1
-        return map_structure(_tensor, element)
+        return extension.values(map_structure(_tensor, element))
 
     def get_next(self):
         return next(self)
@@ -223,11 +228,11 @@ class Dataset(Transforms):
 
     @staticmethod
     def _as_tensors(element):
-        return map_structure(_tensor, element)
+        return extension.values(map_structure(_tensor, element))
 
     @staticmethod
     def _call(fn, element):
-        args = map_structure(_tensor, element)
+        args = extension.values(map_structure(_tensor, element))
         return fn(*args) if isinstance(args, tuple) else fn(args)
 
     @staticmethod
@@ -285,7 +290,7 @@ class Dataset(Transforms):
 
     @staticmethod
     def from_tensor_slices(tensors, name=None):
-        arrays = map_structure(_host, tensors)
+        arrays = map_structure(_host, extension.records(tensors))
         leaves = flatten(arrays)
         n = len(leaves[0])
         for leaf in leaves[1:]:
@@ -296,7 +301,7 @@ class Dataset(Transforms):
 
     @staticmethod
     def from_tensors(tensors, name=None):
-        arrays = map_structure(_host, tensors)
+        arrays = map_structure(_host, extension.records(tensors))
         return Dataset(lambda: iter([arrays]), map_structure(_spec, arrays), 1, "_TensorDataset")
 
     @staticmethod
@@ -323,19 +328,94 @@ class Dataset(Transforms):
 
     # -- transformations ----------------------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        def apply(element):
+            args = extension.values(map_structure(_tensor, element))
+            out = map_func(*args) if isinstance(args, tuple) else map_func(args)
+            return map_structure(_host, extension.records(out))
+
         def source():
             for element in self._source():
-                args = map_structure(_tensor, element)
-                out = map_func(*args) if isinstance(args, tuple) else map_func(args)
-                yield map_structure(_host, out)
+                yield apply(element)
         first = next(iter(source()), None)
         spec = map_structure(_spec, first) if first is not None else self._spec
-        return Dataset(source, spec, self._cardinality, "_MapDataset")
+        out = Dataset(source, spec, self._cardinality, "_MapDataset")
+        out._mapped = (self, apply)  # what ignore_errors reruns element by element
+        return out
+
+    def ignore_errors(self, log_warning=False, name=None):
+        """The elements whose computation raised no error (a map's failing elements dropped)."""
+        mapped = getattr(self, "_mapped", None)
+
+        def source():
+            if mapped is None:
+                it = self._source()
+                while True:
+                    try:
+                        yield next(it)
+                    except StopIteration:
+                        return
+                    except OpError:  # the source itself failed: nothing after it
+                        return
+            parent, apply = mapped
+            for element in parent._source():
+                try:
+                    yield apply(element)
+                except OpError:
+                    continue
+        return Dataset(source, self._spec, UNKNOWN, "_IgnoreErrorsDataset")
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        """Elements of ``datasets`` in the order ``choice_dataset``'s indices pick them."""
+        datasets = list(datasets)
+
+        def source():
+            its = [d._source() for d in datasets]
+            for choice in choice_dataset._source():
+                try:
+                    yield next(its[int(choice)])
+                except StopIteration:
+                    if stop_on_empty_dataset:
+                        return
+        return Dataset(source, datasets[0]._spec, UNKNOWN, "_DirectedInterleaveDataset")
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        """Elements of ``datasets`` drawn at random by ``weights`` (devtrace's draws are NumPy's,
+        not TensorFlow's stream)."""
+        datasets = list(datasets)
+        p = np.full(len(datasets), 1.0 / len(datasets)) if weights is None else np.asarray(
+            weights.numpy() if isinstance(weights, Tensor) else weights, np.float64)
+
+        def source():
+            rng = np.random.default_rng(seed)
+            its, live, probs = [d._source() for d in datasets], list(range(len(datasets))), p / p.sum()
+            while live:
+                k = live[int(rng.choice(len(live), p=probs[live] / probs[live].sum()))]
+                try:
+                    yield next(its[k])
+                except StopIteration:
+                    if stop_on_empty_dataset:
+                        return
+                    live.remove(k)
+        return Dataset(source, datasets[0]._spec, UNKNOWN, "_DirectedInterleaveDataset")
+
+    def get_single_element(self, name=None):
+        """The dataset's one element (TensorFlow's error for none or more)."""
+        it = self._source()
+        try:
+            element = next(it)
+        except StopIteration:
+            raise InvalidArgumentError("Dataset was empty.") from None
+        if next(it, None) is not None:
+            raise InvalidArgumentError("Dataset had more than one element.")
+        return extension.values(map_structure(_tensor, element))
 
     def filter(self, predicate, name=None):
         def source():
             for element in self._source():
-                args = map_structure(_tensor, element)
+                args = extension.values(map_structure(_tensor, element))
                 if bool(predicate(*args) if isinstance(args, tuple) else predicate(args)):
                     yield element
         return Dataset(source, self._spec, UNKNOWN, "_FilterDataset")
@@ -389,7 +469,7 @@ class Dataset(Transforms):
 
     def flat_map(self, map_func, name=None):
         def apply(element):
-            args = map_structure(_tensor, element)
+            args = extension.values(map_structure(_tensor, element))
             return map_func(*args) if isinstance(args, tuple) else map_func(args)
 
         def source():
@@ -495,7 +575,7 @@ class Dataset(Transforms):
 
     @property
     def element_spec(self):
-        return self._spec
+        return extension.specs(self._spec)
 
     def __repr__(self):
         return f"<{self._kind} element_spec={self._spec}>"
@@ -557,7 +637,43 @@ experimental = Namespace(
         path, compression, shard_func, checkpoint_args),
     load=lambda path, element_spec=None, compression=None, reader_func=None: Dataset.load(
         path, element_spec, compression, reader_func),
-    from_list=lambda elements, name=None: Dataset.from_tensor_slices(_listed(elements)))
+    from_list=lambda elements, name=None: Dataset.from_tensor_slices(_listed(elements)),
+    AutoShardPolicy=AutoShardPolicy, AutotuneAlgorithm=AutotuneAlgorithm, AutotuneOptions=AutotuneOptions,
+    DistributeOptions=DistributeOptions, ExternalStatePolicy=ExternalStatePolicy,
+    OptimizationOptions=OptimizationOptions, ServiceOptions=ServiceOptions, ThreadingOptions=ThreadingOptions,
+    SHARD_HINT=SHARD_HINT,
+    CsvDataset=lambda *args, **kwargs: csv_dataset(Dataset, *args, **kwargs),
+    make_csv_dataset=lambda *args, **kwargs: make_csv_dataset(Dataset, *args, **kwargs),
+    SqlDataset=lambda *args, **kwargs: sql_dataset(Dataset, *args, **kwargs),
+    make_batched_features_dataset=lambda *args, **kwargs: _batched_features(*args, **kwargs),
+    **{name: getattr(data_experimental, name) for name in (
+        "choose_from_datasets", "sample_from_datasets", "get_single_element", "ignore_errors", "unbatch",
+        "map_and_batch", "parallel_interleave", "snapshot", "copy_to_device", "at", "get_next_as_optional",
+        "enable_debug_mode", "Reducer", "group_by_reducer", "parse_example_dataset", "TFRecordWriter")})
+
+
+def _batched_features(file_pattern, batch_size, features, reader=None, label_key=None, reader_args=None,
+                      num_epochs=None, shuffle=True, shuffle_buffer_size=10000, shuffle_seed=None,
+                      prefetch_buffer_size=None, reader_num_threads=None, parser_num_threads=None,
+                      sloppy_ordering=False, drop_final_batch=False):
+    """``tf.data.experimental.make_batched_features_dataset``: batches of parsed ``tf.train.Example``s."""
+    from ..ops.io.parsing_ops import parse_example
+    from ..platform import gfile
+
+    files = gfile.glob(file_pattern) if isinstance(file_pattern, str) else file_pattern
+    dataset = (reader or TFRecordDataset)(files, *(reader_args or ()))
+    if num_epochs != 1:
+        dataset = dataset.repeat(num_epochs)
+    if shuffle:
+        dataset = dataset.shuffle(shuffle_buffer_size, shuffle_seed)
+
+    def parse(serialized):
+        parsed = parse_example(serialized, features)
+        return parsed if label_key is None else (parsed, parsed.pop(label_key))
+    return dataset.batch(batch_size, drop_final_batch).map(parse)
+
+
+ThreadingOptions = ThreadingOptions  # tf.data.ThreadingOptions
 
 
 __getattr__ = missing("data")  # a name devtrace lacks says so (util.namespace)

@@ -60,3 +60,111 @@ def prefetch_to_device(device, buffer_size=None):
     """Elements arrive on the device in scope where iteration runs (CPU here, as TensorFlow's
     ``prefetch_to_device`` to the CPU does)."""
     return lambda dataset: dataset
+
+
+def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=False):
+    return type(choice_dataset).choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+
+def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False):
+    return type(datasets[0]).sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+
+
+def get_single_element(dataset):
+    return dataset.get_single_element()
+
+
+def ignore_errors(log_warning=False):
+    return lambda dataset: dataset.ignore_errors(log_warning)
+
+
+def unbatch():
+    return lambda dataset: dataset.unbatch()
+
+
+def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainder=False, num_parallel_calls=None):
+    return lambda dataset: dataset.map(map_func).batch(batch_size, drop_remainder)
+
+
+def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False, buffer_output_elements=None,
+                        prefetch_input_elements=None):
+    return lambda dataset: dataset.interleave(map_func, cycle_length, block_length)
+
+
+def snapshot(path, compression="AUTO", reader_func=None, shard_func=None):
+    """The elements as they are (devtrace's pipelines are recomputed, not snapshotted)."""
+    return lambda dataset: dataset
+
+
+def copy_to_device(target_device, source_device="/cpu:0"):
+    return lambda dataset: dataset
+
+
+def at(dataset, index):
+    """The element at ``index`` (TensorFlow's error out of range)."""
+    from ..errors import OutOfRangeError
+
+    for i, element in enumerate(dataset):
+        if i == int(index):
+            return element
+    raise OutOfRangeError(f"Index {int(index)} is out of range.")
+
+
+def get_next_as_optional(iterator):
+    return iterator.get_next_as_optional()
+
+
+def enable_debug_mode():
+    """Nothing to change: devtrace's pipelines already run in order, one element at a time."""
+
+
+class Reducer:
+    """``tf.data.experimental.Reducer``: how ``group_by_reducer`` folds a group's elements."""
+
+    def __init__(self, init_func, reduce_func, finalize_func):
+        self.init_func, self.reduce_func, self.finalize_func = init_func, reduce_func, finalize_func
+
+
+def group_by_reducer(key_func, reducer):
+    """Each key's elements folded by ``reducer``, one element per key in the order keys appear."""
+    def apply(dataset):
+        states, order = {}, []
+        for element in dataset:
+            key = key_func(*element) if isinstance(element, tuple) else key_func(element)
+            k = key.numpy().item()
+            if k not in states:
+                states[k] = reducer.init_func(key)
+                order.append((k, key))
+            states[k] = reducer.reduce_func(states[k], element)
+        finals = [reducer.finalize_func(key, states[k]) for k, key in order]
+        return type(dataset).from_tensor_slices(_stacked(finals)) if finals else dataset.take(0)
+    return apply
+
+
+def _stacked(values: list):
+    from ..util.nest import map_structure
+    import numpy as np
+
+    return map_structure(lambda *xs: np.stack([x.numpy() if hasattr(x, "numpy") else np.asarray(x) for x in xs]),
+                         *values)
+
+
+def parse_example_dataset(features, num_parallel_calls=1, deterministic=None):
+    from ..ops.io.parsing_ops import parse_example
+
+    return lambda dataset: dataset.map(lambda serialized: parse_example(serialized, features))
+
+
+class TFRecordWriter:
+    """``tf.data.experimental.TFRecordWriter(filename, compression_type)``: ``write(dataset)``
+    writes a dataset of strings as one TFRecord file."""
+
+    def __init__(self, filename, compression_type=None):
+        self._filename, self._compression = filename, compression_type
+
+    def write(self, dataset):
+        from ..ops.io.tfrecord import TFRecordOptions, TFRecordWriter as Writer
+
+        with Writer(self._filename, TFRecordOptions(compression_type=self._compression or "")) as writer:
+            for record in dataset:
+                writer.write(record.numpy())

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 from ..errors import InvalidArgumentError
+from ..polymorphic_function.function import TensorSpec
 from ..runtime import dtypes
-from ..runtime.values import constant
+from ..runtime.tensor import Tensor
+from ..runtime.values import constant, convert_to_tensor
+from ..util.nest import map_structure
 
 
 class Optional:
     def __init__(self, value, element_spec, has_value: bool):
         self._value, self._spec, self._has = value, element_spec, has_value
+
+    @staticmethod
+    def from_value(value):
+        """An optional holding ``value`` (its tensors, the Python values converted)."""
+        value = map_structure(lambda v: v if hasattr(type(v), "_nest_components") else convert_to_tensor(v), value)
+        spec = map_structure(lambda v: TensorSpec.from_tensor(v) if isinstance(v, Tensor) else v._type_spec, value)
+        return Optional(value, spec, True)
 
     @staticmethod
     def empty(element_spec):

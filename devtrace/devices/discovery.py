@@ -42,21 +42,41 @@ def compat_mode(flag: str | None = None, env=None) -> str:
     return value
 
 
+# ``--compute`` / ``DEVTRACE_COMPUTE``: "all" runs every kernel; "none" places, logs, traces and accounts
+# every op as a computing run does, its outputs planned from shape functions (runtime/compute_mode.py)
+COMPUTE = {"all": "every kernel computes (the default)", "none": "no kernel computes: placement and memory only"}
+
+
+def compute_mode(flag: str | None = None, env=None) -> str:
+    """``--compute`` (``flag``), else ``DEVTRACE_COMPUTE``, else ``"all"``; a bad value is one line
+    naming the flag or the variable."""
+    env = os.environ if env is None else env
+    value, source = (flag, "--compute ") if flag is not None else (env.get("DEVTRACE_COMPUTE") or None,
+                                                                  "DEVTRACE_COMPUTE=")
+    if value is None:
+        return "all"
+    if value not in COMPUTE:
+        raise UsageError(f"{source}{value}: choose all (every kernel computes, the default) or none (ops are "
+                         f"placed, traced and accounted, no value is computed)")
+    return value
+
+
 def discover(simulate: str | None = None, machine: str | None = None, env=None, nvml_module=None,
-             compat: str | None = None) -> Machine:
+             compat: str | None = None, compute: str | None = None) -> Machine:
     """What this process sees. ``simulate``/``machine`` win over ``DEVTRACE_SIMULATE`` /
     ``DEVTRACE_MACHINE``, ``compat`` over ``DEVTRACE_COMPAT``; ``CUDA_VISIBLE_DEVICES`` and
     ``CUDA_DEVICE_ORDER`` apply to real and simulated GPUs alike. Raises ``UsageError`` for bad
     specs, files and env values."""
-    return visible_machine(probe(simulate, machine, env, nvml_module, compat), env)
+    return visible_machine(probe(simulate, machine, env, nvml_module, compat, compute), env)
 
 
 def probe(simulate: str | None = None, machine: str | None = None, env=None, nvml_module=None,
-          compat: str | None = None) -> Machine:
+          compat: str | None = None, compute: str | None = None) -> Machine:
     """Every GPU of the machine, before ``CUDA_VISIBLE_DEVICES``/``CUDA_DEVICE_ORDER`` (which
     :func:`visible_machine` applies at the process's first device use, as CUDA reads them then)."""
     env = os.environ if env is None else env
     mode = compat_mode(compat, env)
+    computing = compute_mode(compute, env)
     source = None
     if simulate is None and machine is None:  # DEVTRACE_MACHINE wins when both are set
         machine = env.get("DEVTRACE_MACHINE") or None
@@ -75,7 +95,7 @@ def probe(simulate: str | None = None, machine: str | None = None, env=None, nvm
             gpus, unavailable, note = nvml.probe_devices(nvml_module, force=bool(use_nvml))
         backend = "nvml" if gpus else "cpu"
     return Machine(cpu=cpu.probe(), gpus=tuple(gpus), all_gpus=tuple(gpus), backend=backend, note=note,
-                   unavailable=tuple(unavailable), compat=mode)
+                   unavailable=tuple(unavailable), compat=mode, compute=computing)
 
 
 def visible_machine(probed: Machine, env=None) -> Machine:

@@ -196,6 +196,9 @@ def are_compatible(a: DeviceSpec, b: DeviceSpec) -> bool:
     return True
 
 
+LOCAL_TASK = "/job:localhost/replica:0/task:0"
+
+
 def full_name(device_type: str, index: int) -> str:
     """``/job:localhost/replica:0/task:0/device:{device_type}:{index}``."""
     return f"/job:localhost/replica:0/task:0/device:{device_type}:{index}"

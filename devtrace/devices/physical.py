@@ -50,3 +50,5 @@ class Machine:
     # which TensorFlow the runtime behaves as (``--compat`` / ``DEVTRACE_COMPAT``, never a machine file's):
     # "tf2", TensorFlow 2.21; "tf1", the seeds' older TensorFlow (discovery.COMPAT)
     compat: str = "tf2"
+    # whether kernels compute (``--compute`` / ``DEVTRACE_COMPUTE``): "all", or "none" (discovery.COMPUTE)
+    compute: str = "all"

@@ -30,10 +30,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from . import _input as inputs
+from ._types import (DistributedDataset, DistributedIterator, InputOptions, InputReplicationMode, RunOptions,
+                     Strategy, StrategyExtended)
 from .. import hooks
 from ._values import DistributedValues, Mirrored, PerReplica  # noqa: F401
 from ._values import regroup as _regroup, select as _select
-from ._devices import HOST as _HOST, all_local_devices, check_single_worker, resolve as _resolve
+from ._devices import host as _host, all_local_devices, check_single_worker, resolve as _resolve
 from ._cross_device_ops import (CollectiveAllReduce, CrossDeviceOps, HierarchicalCopyAllReduce, NcclAllReduce,
                                 ReductionToOneDevice, collective_ops, ordering_tokens)
 from ..polymorphic_function.function import function as tf_function
@@ -185,6 +187,10 @@ class MirroredExtended:
     def _cross_device_ops(self):
         return self._strategy._cross_device_ops
 
+    def variable_created_in_scope(self, v) -> bool:
+        """Whether ``v`` was made in this strategy's ``scope()``."""
+        return isinstance(v, MirroredVariable) and getattr(v, "_strategy", None) is self._strategy
+
     def all_reduce_sum(self, values) -> tuple:
         """``batch_reduce_to(SUM, per_replica, destinations=per_replica)`` for one value per
         replica: ``ReductionToOneDevice`` reduces on the first destination (``AddN``) and broadcasts
@@ -299,16 +305,22 @@ class MirroredStrategy:
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """Each global batch split across the replicas, each part on its replica's device."""
-        return inputs.DistributedDataset(self._devices, inputs.split_batches(dataset, len(self._devices)))
+        n = len(self._devices)
+        return inputs.DistributedDataset(self._devices, inputs.split_batches(dataset, n),
+                                         inputs.replica_spec(dataset.element_spec, n))
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
         """``dataset_fn(InputContext)`` gives per-replica batches; replicas take consecutive ones."""
         n = len(self._devices)
         dataset = dataset_fn(inputs.InputContext(1, 0, n))
-        return inputs.DistributedDataset(self._devices, inputs.consecutive_batches(dataset, n))
+        return inputs.DistributedDataset(self._devices, inputs.consecutive_batches(dataset, n),
+                                         inputs.replica_spec(dataset.element_spec, n))
 
     def experimental_distribute_values_from_function(self, value_fn):
-        return _regroup(inputs.values_from_function(self._devices, value_fn))
+        values = inputs.values_from_function(self._devices, value_fn)
+        if len(values) > 1 and not isinstance(values[0], (tuple, list, dict)):  # one per replica, even if equal
+            return PerReplica(values)
+        return _regroup(values)
 
     def gather(self, value, axis):
         """The replicas' values concatenated along ``axis`` on the current device (else CPU:0)."""
@@ -422,7 +434,7 @@ def _mean_reduce_helper(axis):
 def _destination() -> str:
     """``device_util.current() or "/device:CPU:0"``, resolved."""
     scope = context().scope
-    return _resolve(scope) if scope else _HOST
+    return _resolve(scope) if scope else _host()
 
 
 def _reduce_op(reduce_op) -> ReduceOp:
@@ -477,6 +489,61 @@ def get_strategy():
     return _strategies[-1] if _strategies else _DEFAULT
 
 
+class OneDeviceStrategy(MirroredStrategy):
+    """``tf.distribute.OneDeviceStrategy(device)``: one replica, its variables and compute on ``device``."""
+
+    def __init__(self, device):
+        super().__init__(devices=[device])
+
+    def __repr__(self):
+        return f"<tensorflow.python.distribute.one_device_strategy.OneDeviceStrategy object at {id(self):#x}>"
+
+
+_SET: list = []  # experimental_set_strategy's entered scope
+
+
+def experimental_set_strategy(strategy) -> None:
+    """``tf.distribute.experimental_set_strategy``: ``strategy``'s scope entered for good (None: left)."""
+    while _SET:
+        _SET.pop().__exit__(None, None, None)
+    if strategy is not None:
+        scope = strategy.scope()
+        scope.__enter__()
+        _SET.append(scope)
+
+
+Strategy.register(MirroredStrategy)
+Strategy.register(_DefaultDistributionStrategy)
+StrategyExtended.register(MirroredExtended)
 InputContext = inputs.InputContext
-experimental = Namespace(_prefix="distribute.experimental", ValueContext=inputs.ValueContext)
-__getattr__ = missing("distribute")
+# names of modules that build on this one (multi_worker subclasses MirroredStrategy): loaded on first use
+_LATER = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWorkerMirroredStrategy"),
+          "cluster_resolver": ("cluster_resolver", "namespace")}
+_LATER_EXPERIMENTAL = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWorkerMirroredStrategy"),
+                       "CommunicationOptions": ("multi_worker", "CommunicationOptions"),
+                       "CommunicationImplementation": ("multi_worker", "CommunicationImplementation"),
+                       "CollectiveCommunication": ("multi_worker", "CommunicationImplementation")}
+
+
+def _later(table, name):
+    import importlib
+
+    module, attribute = table[name]
+    return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+
+
+class _Experimental(Namespace):
+    def __getattr__(self, name):
+        if name in _LATER_EXPERIMENTAL:
+            return _later(_LATER_EXPERIMENTAL, name)
+        return super().__getattr__(name)
+
+
+experimental = _Experimental(_prefix="distribute.experimental", ValueContext=inputs.ValueContext)
+_missing = missing("distribute")
+
+
+def __getattr__(name):
+    if name in _LATER:
+        return _later(_LATER, name)
+    return _missing(name)

@@ -12,11 +12,16 @@ from ..runtime.devices import LogicalDevice
 HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
+def host() -> str:
+    """This task's CPU:0 (``/job:worker/replica:0/task:N/…`` on a cluster's worker)."""
+    return f"{context().task}/device:CPU:0"
+
+
 def resolve(d) -> str:
     """``device_util.resolve``: a device string or ``LogicalDevice`` as a full name."""
     if isinstance(d, LogicalDevice):
         d = d.name
-    return DeviceSpec.from_string(HOST).make_merged_spec(DeviceSpec.from_string(d)).to_string()
+    return DeviceSpec.from_string(host()).make_merged_spec(DeviceSpec.from_string(d)).to_string()
 
 
 def all_local_devices() -> list[str]:

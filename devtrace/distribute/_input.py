@@ -39,22 +39,58 @@ class ValueContext:
         self.num_replicas_in_sync = num_replicas_in_sync
 
 
+class PerReplicaSpec:
+    """The type of a ``PerReplica`` value: one spec per replica."""
+
+    def __init__(self, *value_specs):
+        self._value_specs = tuple(value_specs)
+
+    def __eq__(self, other):
+        return isinstance(other, PerReplicaSpec) and self._value_specs == other._value_specs
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"PerReplicaSpec({', '.join(repr(s) for s in self._value_specs)})"
+
+
+def replica_spec(element_spec, n: int):
+    """A distributed dataset's element spec: each tensor's spec per replica, its batch dim unknown
+    (a global batch splits unevenly at the end); one replica's values are plain."""
+    def per_replica(spec):
+        shape = None if spec.shape.rank is None else (None,) + tuple(spec.shape)[1:]
+        one = type(spec)(shape, spec.dtype)
+        return one if n == 1 else PerReplicaSpec(*[one] * n)
+    return map_structure(per_replica, element_spec)
+
+
 class DistributedDataset:
     """What ``experimental_distribute_dataset`` returns: iterating gives one ``PerReplica`` (or
     a structure of them) per step."""
 
-    def __init__(self, devices, rounds):
+    def __init__(self, devices, rounds, element_spec=None):
         self._devices = devices
         self._rounds = rounds  # () -> iterator of [one element (numpy structure) per replica]
+        self.element_spec = element_spec
 
     def __iter__(self):
-        return DistributedIterator(self._devices, self._rounds())
+        return DistributedIterator(self._devices, self._rounds(), self.element_spec)
 
 
 class DistributedIterator:
-    def __init__(self, devices, rounds):
+    def __init__(self, devices, rounds, element_spec=None):
         self._devices = devices
         self._rounds = rounds
+        self.element_spec = element_spec
+
+    def get_next_as_optional(self):
+        """The next step's values as an optional (empty at the end of the dataset)."""
+        from ..data._optional import Optional
+
+        try:
+            return Optional(next(self), self.element_spec, True)
+        except StopIteration:
+            return Optional.empty(self.element_spec)
 
     def __iter__(self):
         return self

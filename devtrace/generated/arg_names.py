@@ -61,6 +61,8 @@ ARG_NAMES = {
     "Cumprod": (("x@T", "axis"), ("out@T",), ()),
     "Cumsum": (("x@T", "axis"), ("out@T",), ()),
     "CumulativeLogsumexp": (("x@T", "axis"), ("out@T",), ("axis",)),
+    "DecodeCSV": (("records:string", "record_defaults*"), ("output*",), ()),
+    "DecodeCompressed": (("bytes:string",), ("output:string",), ()),
     "DenseBincount": (("input", "size", "weights@T"), ("output@T",), ()),
     "DepthToSpace": (("input@T",), ("output@T",), ()),
     "Digamma": (("x@T",), ("y@T",), ()),

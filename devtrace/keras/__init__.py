@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from ..util.namespace import missing
 
-from . import (activations, callbacks, config, datasets, initializers, layers, losses, metrics, models, ops, optimizers,
-               regularizers, tree, utils)
+from . import (activations, backend, callbacks, config, datasets, dtype_policies, initializers, layers, losses,
+               metrics, models, ops, optimizers, random, regularizers, src, symbolic_ops, tree, utils)
+from .dtype_policies import DTypePolicy, FloatDTypePolicy
+from .engine import KerasTensor
 from .layers import Input, Layer
 from .models import Model, Sequential
 from .variables import Variable
 
 __getattr__ = missing("keras")
 
-__all__ = ["Input", "Layer", "Model", "Sequential", "Variable", "activations", "callbacks", "config", "datasets", "initializers", "layers", "losses",
-           "metrics", "models", "ops", "optimizers", "regularizers", "tree", "utils"]
+__all__ = ["DTypePolicy", "FloatDTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
+           "activations", "backend", "callbacks", "config", "datasets", "dtype_policies", "initializers", "layers",
+           "losses", "metrics", "models", "ops", "optimizers", "random", "regularizers", "src", "tree", "utils"]

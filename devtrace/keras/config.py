@@ -1,6 +1,7 @@
 """``keras.config``: the backend (always TensorFlow here), ``epsilon`` (read by the losses), and
-``floatx``/``image_data_format``/the dtype policy, which devtrace's layers keep at Keras's defaults
-(``float32``, ``channels_last``): setting another value fails naming it."""
+``floatx``/``image_data_format``/the dtype policy. ``floatx`` and ``image_data_format`` take any value
+Keras takes; devtrace's layers keep Keras's defaults (``float32``, ``channels_last``), so a layer
+made while another is set fails naming the setting (``check_layer``), never silently ignoring it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from devtrace.util.namespace import missing as _missing
 
 from . import keywords
 
-_DEFAULTS = {"epsilon": 1e-7}
+_DEFAULTS = {"epsilon": 1e-7, "floatx": "float32", "image_data_format": "channels_last"}
 _state = dict(_DEFAULTS)
 
 
@@ -31,19 +32,38 @@ def set_epsilon(value):
 
 
 def floatx():
-    return "float32"
+    return _state["floatx"]
 
 
 def set_floatx(value):
-    keywords.unimplemented("keras.config.set_floatx", value=(value, "float32"))
+    accepted = {"bfloat16", "float16", "float32", "float64"}
+    if value not in accepted:
+        raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {accepted}")
+    _state["floatx"] = str(value)
 
 
 def image_data_format():
-    return "channels_last"
+    return _state["image_data_format"]
 
 
 def set_image_data_format(data_format):
-    keywords.unimplemented("keras.config.set_image_data_format", data_format=(data_format, "channels_last"))
+    data_format = str(data_format).lower()
+    if data_format not in {"channels_first", "channels_last"}:
+        raise ValueError("The `data_format` argument must be one of {'channels_first', 'channels_last'}. "
+                         f"Received: data_format={data_format}")
+    _state["image_data_format"] = data_format
+
+
+def check_layer(layer, arguments: dict) -> None:
+    """A layer made under a ``floatx`` or ``image_data_format`` devtrace's layers do not follow."""
+    name = type(layer).__name__
+    if _state["floatx"] != "float32" and arguments.get("dtype") is None:
+        raise NotImplementedError(f"devtrace does not implement keras.layers.{name} under "
+                                  f"keras.config.set_floatx({_state['floatx']!r}) yet")
+    if _state["image_data_format"] != "channels_last" and "data_format" in arguments \
+            and arguments["data_format"] is None:
+        raise NotImplementedError(f"devtrace does not implement keras.layers.{name} under "
+                                  f"keras.config.set_image_data_format({_state['image_data_format']!r}) yet")
 
 
 def set_dtype_policy(policy):

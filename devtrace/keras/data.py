@@ -8,11 +8,14 @@ samples."""
 
 from __future__ import annotations
 
+import itertools
+import random
 import warnings
 
 import numpy as np
 
 import devtrace as tf
+from .py_dataset import PyDataset, standardize
 
 _RAN_OUT = ("Your input ran out of data; interrupting training. Make sure that your dataset or generator can "
             "generate at least `steps_per_epoch * epochs` batches. You may need to use the `.repeat()` function "
@@ -75,6 +78,19 @@ class EpochIterator:
         if class_weight is not None and sample_weight is not None:
             raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
         self._iterator, self._seen = None, 0
+        self.py_dataset = x if isinstance(x, PyDataset) else None
+        if self.py_dataset is not None:
+            for name, given in (("y", y), ("sample_weights", sample_weight)):
+                if given is not None:
+                    what = "the targets" if name == "y" else "the sample weights"
+                    raise ValueError(f"When providing `x` as a PyDataset, `{name}` should not be passed. Instead, "
+                                     f"{what} should be included as part of the PyDataset.")
+            self.x, self.num_batches = None, x.num_batches
+            x.workers, x.use_multiprocessing  # noqa: B018 (Keras reads them: its warning when super() was not called)
+            if self.num_batches is None and shuffle:
+                warnings.warn("`shuffle=True` was passed, but will be ignored since the data `x` was provided as an "
+                              "infinite PyDataset. The PyDataset is expected to already be shuffled.", stacklevel=3)
+            return
         if self.dataset is not None:
             cardinality = int(self.dataset.cardinality().numpy())
             self.num_batches = cardinality if cardinality >= 0 else None
@@ -94,6 +110,9 @@ class EpochIterator:
         return self.steps_per_epoch or self.num_batches
 
     def _pass(self):
+        if self.py_dataset is not None:
+            yield from self._py_pass()
+            return
         if self.dataset is not None:
             for element in self.dataset:
                 yield self._weighted(element)
@@ -105,6 +124,15 @@ class EpochIterator:
             sw = self.sample_weight[idx] if self.sample_weight is not None else None
             yield self._weighted(pack(_take(self.x, idx), y, sw))
 
+    def _py_pass(self):
+        """One pass over a ``PyDataset``'s batches (in a shuffled order when asked)."""
+        count = self.num_batches
+        order = list(range(count)) if count is not None else itertools.count()
+        if self.shuffle and count is not None:
+            random.shuffle(order)
+        for index in order:
+            yield self._weighted(standardize(self.py_dataset[index]))
+
     def _weighted(self, batch):
         if self.class_weight is None:
             return batch
@@ -114,7 +142,22 @@ class EpochIterator:
         return x, y, class_weights(y, self.class_weight)
 
     def __iter__(self):
-        """``(step, batch)`` for one epoch."""
+        """``(step, batch)`` for one epoch (a ``PyDataset``'s epoch hooks around it)."""
+        if self.py_dataset is None:
+            yield from self._epoch()
+            return
+        self.py_dataset.on_epoch_begin()
+        yield from self._epoch()
+        self.py_dataset.on_epoch_end()
+
+    def reset(self) -> None:
+        """Keras's ``EpochIterator.reset`` as ``fit``/``evaluate`` begin: a fresh pass, and a
+        ``PyDataset``'s ``on_epoch_end`` (Keras calls it there too)."""
+        self._iterator, self._seen = None, 0
+        if self.py_dataset is not None:
+            self.py_dataset.on_epoch_end()
+
+    def _epoch(self):
         steps = self.steps_per_epoch or self.num_batches or -1
         if steps < 0:
             yield from enumerate(self._pass())

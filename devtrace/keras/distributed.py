@@ -11,6 +11,8 @@ import numpy as np
 
 import devtrace as tf
 from ..distribute import MirroredVariable, PerReplica
+from ..errors import ValueNotComputed
+from .uncomputed import HostValue
 
 
 def replicated_step(model, x, y):
@@ -36,9 +38,12 @@ def replicated_step(model, x, y):
     reduced = [strategy.extended.all_reduce_sum(list(g)) for g in per_replica]
     model.optimizer.apply_replicated([[r[i] for r in reduced] for i in range(n)], variables, devices)
     sizes = [len(xi) for xi in xs]
-    loss_values = strategy.experimental_local_results(losses)
-    mean = sum(float(v.numpy()) * k for v, k in zip(loss_values, sizes)) / sum(sizes)
-    return mean, np.concatenate([p.numpy() for p in strategy.experimental_local_results(preds)])
+    loss_values, pred_values = strategy.experimental_local_results(losses), strategy.experimental_local_results(preds)
+    try:  # a float32 of its own, never the scalar cache's (a new loss each step would stay cached)
+        mean = np.float32(sum(float(v.numpy()) * k for v, k in zip(loss_values, sizes)) / sum(sizes))
+        return mean, np.concatenate([p.numpy() for p in pred_values])
+    except ValueNotComputed:  # --compute none: what Keras reads back, as placeholders
+        return HostValue((), tf.float32), HostValue((len(x),) + tuple(pred_values[0].shape[1:]), pred_values[0].dtype)
 
 
 def replicated_forward(model, x, y=None):
@@ -60,3 +65,27 @@ def replicated_forward(model, x, y=None):
         return pred, None
     values = strategy.experimental_local_results(losses)
     return pred, sum(float(v.numpy()) * len(xi) for v, xi in zip(values, xs)) / len(x)
+
+
+def multi_worker_build(strategy, data):
+    """Keras 3.15's ``_maybe_symbolic_build`` under a multi-worker strategy: this worker's share of
+    the first batch, one ``PerReplica`` per leaf, reduced with ``strategy.reduce("MEAN", (x, y))`` —
+    which TensorFlow 2.21 cannot reduce (a tuple of ``PerReplica``), so ``fit`` fails there with its
+    ``ValueError`` (``tests/tf221_multi_worker/keras_fit_worker*.txt``)."""
+    from .data import unpack
+
+    for _, batch in data:
+        x, y, _ = unpack(batch)
+        if y is None:
+            return
+        mine = [strategy._id + strategy._num_workers * j for j in range(len(strategy._devices))]
+        parts = []
+        for leaf in (x, y):
+            pieces = np.array_split(np.asarray(leaf), strategy.num_replicas_in_sync)
+            values = []
+            for d, i in zip(strategy._devices, mine):
+                with tf.device(d):
+                    values.append(tf.constant(pieces[i]))
+            parts.append(PerReplica(values))
+        strategy.reduce("MEAN", tuple(parts), axis=None)
+        return

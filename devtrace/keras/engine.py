@@ -15,7 +15,7 @@ import devtrace as tf
 from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
-from . import initializers, keywords, regularizers, variables
+from . import config, initializers, keywords, masking, regularizers, serializable, variables
 
 _UIDS: dict = {}
 
@@ -38,6 +38,7 @@ class KerasTensor:
     def __init__(self, shape, dtype="float32", layer=None, inputs=(), node_index=0, name=None):
         self.shape, self.dtype, self._layer, self._inputs = tuple(shape), dtype, layer, inputs
         self._node_index, self._tensor_index, self.name = node_index, 0, name or "keras_tensor"
+        self._siblings, self._call_kwargs, self._call_args = None, {}, ()
 
     def __repr__(self):
         return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, ragged=False, name={self.name}>"
@@ -76,9 +77,11 @@ def as_tensors(inputs):
     return inputs
 
 
-class Layer(Module):
+class Layer(serializable.Configurable, Module):
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
         keywords.check_layer(self, kwargs)
+        if config.floatx() != "float32" or config.image_data_format() != "channels_last":
+            config.check_layer(self, dict(serializable.init_config(self), dtype=dtype))
         input_shape = (input_dim,) if input_dim is not None else input_shape
         super().__init__(name=name or unique(snake(type(self).__name__)))
         self.trainable, self.built = trainable, False
@@ -88,6 +91,22 @@ class Layer(Module):
         self._build_shape = self._build_output_shape = None
         self._input_axes: dict = {}  # InputSpec(axes=…) once built: {axis: size}
         self._batch_input_shape = (None,) + tuple(input_shape) if input_shape is not None else None
+        self._dtype_arg = dtype
+
+    @property
+    def dtype_policy(self):
+        """The layer's ``DTypePolicy`` (from its ``dtype=``; devtrace's layers compute in float32)."""
+        from .dtype_policies import get
+
+        return get(self.__dict__.get("_dtype_arg"))
+
+    @property
+    def compute_dtype(self):
+        return self.dtype_policy.compute_dtype
+
+    @property
+    def variable_dtype(self):
+        return self.dtype_policy.variable_dtype
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
                    regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
@@ -127,6 +146,24 @@ class Layer(Module):
     def build(self, input_shape):
         self.built = True
 
+    def get_config(self) -> dict:
+        """Keras's: the name, ``trainable``, the dtype policy, then the constructor's arguments."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": serializable.dtype_policy()}
+        config.update((k, v) for k, v in serializable.init_config(self).items()
+                      if k not in config and not (k in ("input_shape", "input_dim") and v is None))
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = {k: serializable.deserialize(v) if serializable.is_serialized(v) else v for k, v in config.items()}
+        if config.get("dtype") in ("float32", None):
+            config.pop("dtype", None)
+        try:
+            return cls(**config)
+        except Exception as e:  # noqa: BLE001 (Keras's text, naming the class and its config)
+            raise TypeError(f"Error when deserializing class '{cls.__name__}' using config={config}.\n\n"
+                            f"Exception encountered: {e}") from None
+
     def call(self, inputs, *args, **kwargs):
         return inputs
 
@@ -139,24 +176,39 @@ class Layer(Module):
             self.build(shape)
             self.built = True
 
+    supports_masking = False
+
+    def compute_mask(self, inputs, previous_mask):
+        """Keras's: a layer that supports masking passes its input's mask on; others drop it."""
+        return previous_mask if self.supports_masking else None
+
     def __call__(self, inputs, *args, **kwargs):
         if is_symbolic(inputs):
             shape = shape_of(inputs)
             self._check_input(shape)
             self._maybe_build(shape)
-            out = KerasTensor(_symbolic_shape(self, shape), layer=self, inputs=inputs,
-                              node_index=len(self._inbound_nodes))
-            self._inbound_nodes.append(Node(self, inputs, out))
+            out = _symbolic_outputs(self, _symbolic_shape(self, shape), inputs, kwargs, args)
+            tensors = [v for value in list(args) + list(kwargs.values())
+                       for v in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, KerasTensor)]
+            self._inbound_nodes.append(Node(self, (list(inputs) if isinstance(inputs, (list, tuple)) else [inputs])
+                                            + tensors, out))
             return out
         inputs = as_tensors(inputs)
         shape = shape_of(inputs)
         self._check_input(shape)
         building = not self.built
         self._maybe_build(shape)
+        mask = kwargs.get("mask")
+        if mask is None:
+            mask = masking.input_mask(inputs)
+            if mask is not None and _takes_mask(self):
+                kwargs["mask"] = mask
         with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op
             out = call_with_context(self, inputs, *args, **kwargs)
         if building:
             self._build_output_shape = shape_of(out)
+        if mask is not None or type(self).compute_mask is not Layer.compute_mask:
+            _attach_masks(out, self.compute_mask(inputs, mask))
         return out
 
     def _check_input(self, shape):
@@ -194,6 +246,43 @@ class Layer(Module):
 
     def count_params(self) -> int:
         return int(sum(np.prod(w.shape) for w in self.weights))
+
+
+def _takes_mask(layer) -> bool:
+    cls = type(layer)
+    if "_call_takes_mask" not in cls.__dict__:
+        cls._call_takes_mask = "mask" in inspect.signature(layer.call).parameters
+    return cls._call_takes_mask
+
+
+def _attach_masks(out, mask) -> None:
+    if mask is None:
+        return
+    if isinstance(out, (list, tuple)):
+        for o, m in zip(out, mask if isinstance(mask, (list, tuple)) else [mask] * len(out)):
+            masking.set_mask(o, m)
+    else:
+        masking.set_mask(out, mask)
+
+
+def _is_shape(value) -> bool:
+    return isinstance(value, tuple) and all(d is None or isinstance(d, int) for d in value)
+
+
+def _symbolic_outputs(layer, shape, inputs, kwargs, args=()):
+    """One ``KerasTensor`` per output: a layer that returns several (an RNN's ``return_state``) gives
+    a list of shapes. The call's tensor keywords (``initial_state=``, ``mask=``) are kept for the
+    model to pass when it runs."""
+    index = len(layer._inbound_nodes)
+    if isinstance(shape, (list, tuple)) and not _is_shape(tuple(shape)):
+        outs = [KerasTensor(tuple(s), layer=layer, inputs=inputs, node_index=index) for s in shape]
+        for i, o in enumerate(outs):
+            o._tensor_index, o._siblings = i, outs
+    else:
+        outs = [KerasTensor(shape, layer=layer, inputs=inputs, node_index=index)]
+    for o in outs:
+        o._call_kwargs, o._call_args = dict(kwargs), tuple(args)
+    return outs if outs[0]._siblings is not None else outs[0]
 
 
 def _name_scope() -> str:
@@ -289,6 +378,10 @@ class InputLayer(Layer):
         self.built = True
         self.output = KerasTensor(batch_shape, dtype, layer=self, name=self.name)
         self._inbound_nodes.append(Node(self, [], self.output))
+
+    def get_config(self) -> dict:
+        return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": False, "ragged": False,
+                "name": self.name, "optional": False}
 
 
 def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None, batch_shape=None, name=None,  # noqa: N802

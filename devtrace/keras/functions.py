@@ -43,7 +43,9 @@ class StepFunctions:
             try:
                 fn.get_concrete_function(*(signature or args))
             except Exception as traced:  # noqa: BLE001 (handed back: raised when the eager step fails alike)
-                errors.append(traced)
+                # without this frame: kept, the error's traceback would hold this frame, its frame the
+                # error (a cycle: the trace's tensors would wait for the garbage collector)
+                errors.append(traced.with_traceback(traced.__traceback__.tb_next))
                 continue
             self._functions[kind] = fn
             return fn, None

@@ -14,11 +14,23 @@ import random
 import numpy as np
 
 import devtrace as tf
+from . import keywords
+from .serializable import Configurable
 
 
-class Initializer:
+class Initializer(Configurable):
     def __call__(self, shape, dtype="float32"):
         raise NotImplementedError
+
+    def get_config(self):
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def clone(self):
+        return self.__class__.from_config(self.get_config())
 
 
 class Constant(Initializer):
@@ -26,6 +38,9 @@ class Constant(Initializer):
 
     def __init__(self, value=0.0):
         self.value = value
+
+    def get_config(self):
+        return {"value": self.value}
 
     def __call__(self, shape, dtype="float32"):
         return tf.fill(list(shape), tf.constant(self.value, dtype))
@@ -35,6 +50,9 @@ class Zeros(Constant):
     def __init__(self):
         super().__init__(0.0)
 
+    def get_config(self):
+        return {}
+
     def __call__(self, shape, dtype="float32"):
         return tf.zeros(list(shape), dtype)
 
@@ -43,13 +61,20 @@ class Ones(Constant):
     def __init__(self):
         super().__init__(1.0)
 
+    def get_config(self):
+        return {}
+
     def __call__(self, shape, dtype="float32"):
         return tf.ones(list(shape), dtype)
 
 
 class _Random(Initializer):
     def __init__(self, seed=None):
+        self._seed_arg = seed
         self.seed = seed if seed is not None else random.randint(1, int(1e9))  # Keras's make_default_seed
+
+    def get_config(self):
+        return {"seed": self._seed_arg}
 
     def _seed(self):
         return [(self.seed & 0xFFFFFFFF ^ 0x80000000) - 0x80000000, 0]  # draw_seed: int32 bits of [seed, 0]
@@ -60,6 +85,9 @@ class RandomUniform(_Random):
         super().__init__(seed)
         self.minval, self.maxval = minval, maxval
 
+    def get_config(self):
+        return {"seed": self._seed_arg, "minval": self.minval, "maxval": self.maxval}
+
     def __call__(self, shape, dtype="float32"):
         return tf.random.stateless_uniform(list(shape), self._seed(), minval=self.minval, maxval=self.maxval,
                                            dtype=dtype)
@@ -69,6 +97,9 @@ class RandomNormal(_Random):
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         super().__init__(seed)
         self.mean, self.stddev = mean, stddev
+
+    def get_config(self):
+        return {"seed": self._seed_arg, "mean": self.mean, "stddev": self.stddev}
 
     def __call__(self, shape, dtype="float32"):
         return tf.random.stateless_normal(list(shape), self._seed(), mean=self.mean, stddev=self.stddev, dtype=dtype)
@@ -90,9 +121,16 @@ def _fans(shape):
 
 
 class VarianceScaling(_Random):
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None,
+                 output_axes=None):
+        keywords.unimplemented(f"keras.initializers.{type(self).__name__}", input_axes=(input_axes, None),
+                               output_axes=(output_axes, None))
         super().__init__(seed)
         self.scale, self.mode, self.distribution = scale, mode, distribution
+
+    def get_config(self):
+        return {"seed": self._seed_arg, "scale": self.scale, "mode": self.mode, "distribution": self.distribution,
+                "input_axes": None, "output_axes": None}
 
     def __call__(self, shape, dtype="float32"):
         fan_in, fan_out = _fans(tuple(shape))
@@ -109,44 +147,113 @@ class VarianceScaling(_Random):
 
 
 class GlorotUniform(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_avg", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_avg", "uniform", seed, input_axes, output_axes)
+
+    def get_config(self):
+        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
 
 
 class GlorotNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed, input_axes, output_axes)
+
+    def get_config(self):
+        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
 
 
 class HeUniform(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(2.0, "fan_in", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(2.0, "fan_in", "uniform", seed, input_axes, output_axes)
+
+    def get_config(self):
+        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
 
 
 class HeNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(2.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
+
+    def get_config(self):
+        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
 
 
 class LecunUniform(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_in", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_in", "uniform", seed, input_axes, output_axes)
+
+    def get_config(self):
+        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
 
 
 class LecunNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
+
+    def get_config(self):
+        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
 
 
-_BY_NAME = {"glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform,
+class Orthogonal(_Random):
+    """Keras's: a normal draw of the flattened shape (rows at least columns), its QR's ``q`` with
+    the signs of ``r``'s diagonal (``Qr``, ``MatrixDiagPartV3``, ``Sign``, ``Mul`` as TensorFlow's
+    log shows), transposed back when rows were fewer, times ``gain``."""
+
+    def __init__(self, gain=1.0, seed=None):
+        super().__init__(seed)
+        self.gain = gain
+
+    def get_config(self):
+        return {"seed": self._seed_arg, "gain": self.gain}
+
+    def __call__(self, shape, dtype="float32"):
+        if len(shape) < 2:
+            raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: shape={shape} "
+                             f"of rank {len(shape)}.")
+        rows, cols = int(np.prod(shape[:-1])), int(shape[-1])
+        a = tf.random.stateless_normal([max(rows, cols), min(rows, cols)], self._seed(), dtype=dtype)
+        q, r = tf.linalg.qr(a)
+        q = q * tf.math.sign(tf.linalg.diag_part(r))
+        if rows < cols:
+            q = tf.transpose(q)
+        return self.gain * tf.reshape(q, list(shape))
+
+
+class Identity(Initializer):
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype="float32"):
+        if len(shape) != 2:
+            raise ValueError(f"Identity matrix initializer can only be used for 2D matrices. Received: "
+                             f"shape={shape} of rank {len(shape)}.")
+        return self.gain * tf.eye(shape[0], shape[1], dtype=dtype)
+
+
+_BY_NAME = {"orthogonal": Orthogonal, "identity": Identity, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform,
             "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
             "random_normal": RandomNormal, "random_uniform": RandomUniform, "uniform": RandomUniform,
             "normal": RandomNormal, "truncated_normal": TruncatedNormal, "zeros": Zeros, "ones": Ones,
             "constant": Constant}
 
 
+def serialize(initializer):
+    return {"module": "keras.initializers", "class_name": type(initializer).__name__,
+            "config": initializer.get_config(), "registered_name": None}
+
+
+def deserialize(config, custom_objects=None):
+    name = config["class_name"]
+    cls = (custom_objects or {}).get(name) or _CLASSES.get(name)
+    if cls is None:
+        raise ValueError(f"Could not interpret initializer identifier: {config}")
+    return cls(**config.get("config", {}))
+
+
 def get(identifier):
-    """A new initializer for a name or class (an unseeded one draws its seed now), or the object."""
+    """A new initializer for a name, class or config dict (an unseeded one draws its seed now), or the object."""
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     if isinstance(identifier, type):
         return identifier()
     if callable(identifier):
@@ -155,5 +262,17 @@ def get(identifier):
         raise ValueError(f"Could not interpret initializer identifier: {identifier}")
     return _BY_NAME[identifier]()
 
+
+_CLASSES = {cls.__name__: cls for cls in (Constant, Zeros, Ones, RandomUniform, RandomNormal, TruncatedNormal,
+                                          VarianceScaling, GlorotUniform, GlorotNormal, HeUniform, HeNormal,
+                                          LecunUniform, LecunNormal, Orthogonal, Identity)}
+
+# Keras 3's other names for the same classes
+constant, zeros, ones, identity, orthogonal = Constant, Zeros, Ones, Identity, Orthogonal
+random_normal, random_uniform, truncated_normal, variance_scaling = RandomNormal, RandomUniform, TruncatedNormal, \
+    VarianceScaling
+glorot_normal, glorot_uniform, he_normal, he_uniform, lecun_normal, lecun_uniform = GlorotNormal, GlorotUniform, \
+    HeNormal, HeUniform, LecunNormal, LecunUniform
+IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal
 
 __getattr__ = _missing("keras.initializers")

@@ -22,9 +22,25 @@ from .layers_norm import BatchNormalization, Embedding, LayerNormalization
 from .layers_pooling import *  # noqa: F401,F403
 from .layers_pooling import __all__ as _pooling
 from .layers_reshaping import Permute, RepeatVector, UpSampling1D, UpSampling2D
+from .layers_recurrent import *  # noqa: F401,F403
+from .layers_recurrent import __all__ as _recurrent
+from .layers_conv_more import *  # noqa: F401,F403
+from .layers_conv_more import __all__ as _conv_more
+from .layers_more import *  # noqa: F401,F403
+from .layers_more import __all__ as _more
+from .layers_attention import *  # noqa: F401,F403
+from .layers_attention import __all__ as _attention
+from .layers_preprocessing import *  # noqa: F401,F403
+from .layers_preprocessing import __all__ as _preprocessing
+from .layers_text import *  # noqa: F401,F403
+from .layers_text import __all__ as _text
+from .layers_augment import *  # noqa: F401,F403
+from .layers_augment import __all__ as _augment
 
 
 class Dense(Layer):
+    supports_masking = True
+
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, **kwargs):
         super().__init__(**kwargs)
@@ -54,6 +70,8 @@ class Dense(Layer):
 
 
 class Activation(Layer):
+    supports_masking = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -65,6 +83,8 @@ class Activation(Layer):
 
 
 class Softmax(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
@@ -72,10 +92,15 @@ class Softmax(Layer):
     compute_output_shape = same_shape
 
     def call(self, inputs, mask=None):
-        return tf.nn.softmax(inputs, axis=self.axis)
+        if mask is None:
+            return tf.nn.softmax(inputs, axis=self.axis)
+        from .layers_attention import _masked_softmax
+
+        return _masked_softmax(tf.convert_to_tensor(inputs), mask, self.axis)
 
 
 class ReLU(Layer):
+    supports_masking = True
     compute_output_shape = same_shape
 
     def call(self, inputs):
@@ -86,6 +111,8 @@ class Dropout(Layer):
     """Keras 3's dropout: a ``SeedGenerator`` (an int64 ``[seed, 0]`` state variable, its seed drawn
     from Python's ``random`` when the layer is made) gives each call the seed its state holds, then
     steps it by ``[0, 1]``; the mask is TensorFlow's ``stateless_dropout``'s (uniform >= rate)."""
+
+    supports_masking = True
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -139,6 +166,8 @@ class Reshape(Layer):
 
 
 class Lambda(Layer):
+    supports_masking = True
+
     def __init__(self, function, **kwargs):
         super().__init__(**kwargs)
         self.function = function
@@ -178,6 +207,7 @@ def _functional(cls):
     return merge
 
 
+Convolution1D, Convolution2D = Conv1D, Conv2D
 add, subtract, multiply = _functional(Add), _functional(Subtract), _functional(Multiply)
 average, maximum, minimum = _functional(Average), _functional(Maximum), _functional(Minimum)
 
@@ -191,5 +221,5 @@ __all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormaliza
            "InputLayer", "KerasTensor", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU",
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",
            "concatenate", "maximum", "minimum", "multiply", "subtract", "Permute", "RepeatVector", "UpSampling1D",
-           "UpSampling2D", *_pooling]
+           "UpSampling2D", "Convolution1D", "Convolution2D", *_pooling, *_recurrent, *_conv_more, *_more, *_attention, *_preprocessing, *_text, *_augment]
 __getattr__ = _missing("keras.layers")

@@ -9,13 +9,22 @@ from .engine import Layer, same_shape
 
 
 class Embedding(Layer):
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
+                 mask_zero=False, **kwargs):
         super().__init__(**kwargs)
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self._init = initializers.get(embeddings_initializer)
+        self._reg, self.mask_zero = embeddings_regularizer, mask_zero
+
+    def compute_mask(self, inputs, mask=None):
+        """With ``mask_zero``: ``NotEqual(ids, 0)``, the mask the next layers receive."""
+        if not self.mask_zero:
+            return None
+        return tf.not_equal(inputs, 0)
 
     def build(self, input_shape):
-        self.embeddings = self.add_weight((self.input_dim, self.output_dim), self._init, name="embeddings")
+        self.embeddings = self.add_weight((self.input_dim, self.output_dim), self._init, name="embeddings",
+                                          regularizer=self._reg)
         self.built = True
 
     def call(self, inputs):
@@ -29,6 +38,8 @@ class Embedding(Layer):
 
 
 class BatchNormalization(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
                  gamma_initializer="ones", moving_mean_initializer="zeros", moving_variance_initializer="ones",
                  **kwargs):
@@ -62,14 +73,20 @@ class BatchNormalization(Layer):
 
 
 class LayerNormalization(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
                  gamma_initializer="ones", **kwargs):
         super().__init__(**kwargs)
         self.axis, self.epsilon, self.center, self.scale = axis, epsilon, center, scale
         self._inits = (initializers.get(gamma_initializer), initializers.get(beta_initializer))
 
+    def _axes(self, rank):
+        return [a % rank for a in (self.axis if isinstance(self.axis, (list, tuple)) else [self.axis])]
+
     def build(self, input_shape):
-        dim = (input_shape[self.axis],)
+        input_shape = tuple(input_shape)
+        dim = tuple(input_shape[a] for a in self._axes(len(input_shape)))
         self.gamma = self.add_weight(dim, self._inits[0], name="gamma") if self.scale else None
         self.beta = self.add_weight(dim, self._inits[1], name="beta") if self.center else None
         self.built = True
@@ -78,6 +95,13 @@ class LayerNormalization(Layer):
 
     def call(self, inputs):
         x = tf.convert_to_tensor(inputs)
-        mean, variance = tf.nn.moments(x, [self.axis], keepdims=True)
-        return tf.nn.batch_normalization(x, mean, variance, self.beta, self.gamma, self.epsilon)
+        rank = len(x.shape)
+        axes = self._axes(rank)
+        mean, variance = tf.nn.moments(x, axes, keepdims=True)
+        shape = [x.shape[i] if i in axes else 1 for i in range(rank)]
+        gamma, beta = self.gamma, self.beta
+        if len(axes) > 1 or axes[0] != rank - 1:  # the weights broadcast over the normalized axes
+            gamma = tf.reshape(gamma, shape) if gamma is not None else None
+            beta = tf.reshape(beta, shape) if beta is not None else None
+        return tf.nn.batch_normalization(x, mean, variance, beta, gamma, self.epsilon)
 

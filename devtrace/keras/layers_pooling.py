@@ -42,7 +42,13 @@ class _GlobalPooling(Layer):
         keywords.unimplemented(f"keras.layers.{type(self).__name__}", data_format=(data_format, (None, "channels_last")))
         self.keepdims = keepdims
 
-    def call(self, inputs):
+    def call(self, inputs, mask=None):
+        if mask is not None and self._reduce is tf.reduce_mean and self.rank == 1:
+            # Keras's GlobalAveragePooling1D: the mean of the unmasked steps only
+            x = tf.convert_to_tensor(inputs)
+            keep = tf.expand_dims(tf.cast(mask, tf.bool), 2)
+            total = tf.reduce_sum(tf.where(keep, x, tf.zeros((), x.dtype)), axis=1, keepdims=self.keepdims)
+            return total / tf.reduce_sum(tf.cast(keep, x.dtype), axis=1, keepdims=self.keepdims)
         return self._reduce(inputs, axis=list(range(1, self.rank + 1)), keepdims=self.keepdims)
 
     def compute_output_shape(self, input_shape):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import devtrace as tf
+from .serializable import Configurable
 from . import config, keywords
 from devtrace.util.namespace import missing
 
@@ -13,7 +14,7 @@ from devtrace.util.namespace import missing
 REDUCTIONS = ("sum_over_batch_size", "sum", "none", None)
 
 
-class Loss:
+class Loss(Configurable):
     name = "loss"
     reduction = "sum_over_batch_size"
 
@@ -30,7 +31,7 @@ class Loss:
     def __call__(self, y_true, y_pred, sample_weight=None):
         """The per-sample losses reduced as ``reduction`` says: by default their mean; weighted,
         their sum times the weights over their count (Keras's ``sum_over_batch_size``)."""
-        y_true, y_pred = same_rank(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
+        y_true, y_pred = same_rank(_float32(y_true), _float32(y_pred))  # Keras converts both to the loss's dtype
         values = self.call(y_true, y_pred)
         if sample_weight is not None:
             weights = tf.cast(tf.convert_to_tensor(sample_weight), values.dtype)
@@ -42,6 +43,11 @@ class Loss:
         if self.reduction == "sum":
             return tf.reduce_sum(values)
         return tf.reduce_mean(values)
+
+
+def _float32(value):
+    value = tf.convert_to_tensor(value)
+    return value if value.dtype == tf.float32 else tf.cast(value, tf.float32)
 
 
 def same_rank(y_true, y_pred):
@@ -136,6 +142,69 @@ _BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError, "ma
             "mean_absolute_error": MeanAbsoluteError, "binary_crossentropy": BinaryCrossentropy,
             "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
             "categorical_crossentropy": CategoricalCrossentropy, "huber": Huber, "huber_loss": Huber}
+
+
+def _bce_probabilities(y_true, p):
+    """Keras's ``binary_crossentropy`` of probabilities: clipped to ``[ε, 1 - ε]``, ``ε`` added in the logs."""
+    eps = config.epsilon()
+    p = tf.clip_by_value(p, eps, 1.0 - eps)
+    return -(y_true * tf.math.log(p + eps) + (1.0 - y_true) * tf.math.log(1.0 - p + eps))
+
+
+def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False,
+                              label_smoothing=0.0, axis=-1):
+    """Binary cross-entropy down-weighting the well-classified samples by ``(1 - p_t) ** gamma``."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if from_logits:
+        y_pred = tf.sigmoid(y_pred)
+    p_t = y_true * y_pred + (1.0 - y_true) * (1.0 - y_pred)
+    focal = tf.pow(1.0 - p_t, gamma) * _bce_probabilities(y_true, y_pred)
+    if apply_class_balancing:
+        focal = (y_true * alpha + (1.0 - y_true) * (1.0 - alpha)) * focal
+    return tf.reduce_mean(focal, axis=axis)
+
+
+def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0,
+                                   axis=-1):
+    y_true, y_pred = _pair(y_true, y_pred)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / float(y_true.shape[-1])
+    if from_logits:
+        y_pred = tf.nn.softmax(y_pred, axis=axis)
+    output = y_pred / tf.reduce_sum(y_pred, axis=axis, keepdims=True)
+    output = tf.clip_by_value(output, config.epsilon(), 1.0 - config.epsilon())
+    cce = -y_true * tf.math.log(output)
+    return tf.reduce_sum(tf.pow(1.0 - output, gamma) * alpha * cce, axis=axis)
+
+
+class BinaryFocalCrossentropy(Loss):
+    name = "binary_focal_crossentropy"
+
+    def __init__(self, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0,
+                 axis=-1, reduction="sum_over_batch_size", name="binary_focal_crossentropy", dtype=None):
+        self.apply_class_balancing, self.alpha, self.gamma = apply_class_balancing, alpha, gamma
+        self.from_logits, self.label_smoothing, self.axis = from_logits, label_smoothing, axis
+        self._configure(reduction, name, "keras.losses.BinaryFocalCrossentropy")
+
+    def call(self, y_true, y_pred):
+        return binary_focal_crossentropy(y_true, y_pred, self.apply_class_balancing, self.alpha, self.gamma,
+                                         self.from_logits, self.label_smoothing, self.axis)
+
+
+class CategoricalFocalCrossentropy(Loss):
+    name = "categorical_focal_crossentropy"
+
+    def __init__(self, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1,
+                 reduction="sum_over_batch_size", name="categorical_focal_crossentropy", dtype=None):
+        self.alpha, self.gamma, self.from_logits = alpha, gamma, from_logits
+        self.label_smoothing, self.axis = label_smoothing, axis
+        self._configure(reduction, name, "keras.losses.CategoricalFocalCrossentropy")
+
+    def call(self, y_true, y_pred):
+        return categorical_focal_crossentropy(y_true, y_pred, self.alpha, self.gamma, self.from_logits,
+                                              self.label_smoothing, self.axis)
 
 
 class LossFunctionWrapper(Loss):
@@ -316,7 +385,8 @@ _BY_NAME.update({"hinge": Hinge, "squared_hinge": SquaredHinge, "categorical_hin
                  "logcosh": LogCosh, "mape": MeanAbsolutePercentageError,
                  "mean_absolute_percentage_error": MeanAbsolutePercentageError,
                  "msle": MeanSquaredLogarithmicError, "mean_squared_logarithmic_error": MeanSquaredLogarithmicError,
-                 "cosine_similarity": CosineSimilarity})
+                 "cosine_similarity": CosineSimilarity, "binary_focal_crossentropy": BinaryFocalCrossentropy,
+                 "categorical_focal_crossentropy": CategoricalFocalCrossentropy})
 
 
 def get(identifier):

@@ -11,43 +11,7 @@ import numpy as np
 
 import devtrace as tf
 from . import keywords, losses
-
-
-class Metric:
-    def __init__(self, name=None, dtype=None):
-        self.name = name or _default_name(type(self).__name__)
-        self.reset_state()
-
-    def reset_state(self):
-        self._total, self._count = 0.0, 0.0
-
-    def result(self):
-        return tf.constant(self._total / self._count if self._count else 0.0, tf.float32)
-
-    def __call__(self, *args, **kwargs):
-        self.update_state(*args, **kwargs)
-        return self.result()
-
-
-def _default_name(cls_name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(cls_name))
-
-
-class Mean(Metric):
-    def update_state(self, values, sample_weight=None):
-        """A weighted mean when given ``sample_weight`` (broadcast to the values: Keras's loss tracker
-        passes the batch size)."""
-        v = np.asarray(tf.convert_to_tensor(values).numpy(), np.float64)
-        if sample_weight is None:
-            self._total += float(v.sum())
-            self._count += v.size
-            return
-        w = np.asarray(tf.convert_to_tensor(sample_weight).numpy(), np.float64)
-        while w.ndim > v.ndim and w.shape[-1] == 1:
-            w = w.squeeze(-1)
-        w = np.broadcast_to(w.reshape(w.shape + (1,) * (v.ndim - w.ndim)), v.shape)
-        self._total += float((v * w).sum())
-        self._count += float(w.sum())
+from .metric_base import Mean, Metric, _default_name, _result  # noqa: F401 (keras.metrics.Mean, Metric)
 
 
 class MeanMetricWrapper(Mean):
@@ -115,6 +79,12 @@ class MeanAbsoluteError(MeanMetricWrapper):
     fn = staticmethod(losses.mean_absolute_error)
 
 
+def _weights_like(sample_weight, size) -> np.ndarray:
+    """One weight a value: the sample weights broadcast over each sample's values, flattened."""
+    w = np.asarray(tf.convert_to_tensor(sample_weight).numpy(), np.float64).reshape(-1)
+    return np.repeat(w, size // w.size) if w.size and size % w.size == 0 else np.broadcast_to(w, (size,))
+
+
 class AUC(Metric):
     """ROC AUC from confusion counts at ``num_thresholds`` evenly spaced thresholds."""
 
@@ -136,17 +106,18 @@ class AUC(Metric):
     def update_state(self, y_true, y_pred, sample_weight=None):
         t = np.asarray(tf.convert_to_tensor(y_true).numpy(), np.float64).reshape(-1) > 0.5
         p = np.asarray(tf.convert_to_tensor(y_pred).numpy(), np.float64).reshape(-1)
+        w = np.ones_like(p) if sample_weight is None else _weights_like(sample_weight, p.size)
         above = p[None, :] > self._thresholds[:, None]
-        self._tp += (above & t).sum(1)
-        self._fp += (above & ~t).sum(1)
-        self._fn += (~above & t).sum(1)
-        self._tn += (~above & ~t).sum(1)
+        self._tp += ((above & t) * w).sum(1)
+        self._fp += ((above & ~t) * w).sum(1)
+        self._fn += ((~above & t) * w).sum(1)
+        self._tn += ((~above & ~t) * w).sum(1)
 
     def result(self):
         tpr = np.divide(self._tp, self._tp + self._fn, out=np.zeros_like(self._tp), where=(self._tp + self._fn) > 0)
         fpr = np.divide(self._fp, self._fp + self._tn, out=np.zeros_like(self._fp), where=(self._fp + self._tn) > 0)
         area = np.sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2.0)
-        return tf.constant(float(area), tf.float32)
+        return _result(float(area))
 
 
 # ---- Keras 3's further metrics: running means of the losses, RootMeanSquaredError, top-k accuracies,
@@ -236,20 +207,28 @@ class TopKCategoricalAccuracy(Mean):
 
 class SparseTopKCategoricalAccuracy(Mean):
     def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None, from_sorted_ids=False):
-        keywords.unimplemented("keras.metrics.SparseTopKCategoricalAccuracy", from_sorted_ids=(from_sorted_ids, False))
-        self.k = k
+        self.k, self.from_sorted_ids = k, from_sorted_ids
         super().__init__(name, dtype)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        labels = np.asarray(tf.convert_to_tensor(y_true).numpy()).astype(np.int64)
-        super().update_state(_in_top_k(labels, y_pred, self.k), sample_weight)
+        """``from_sorted_ids``: ``y_pred`` holds each sample's predicted class ids, best first."""
+        labels = np.asarray(tf.convert_to_tensor(y_true).numpy()).astype(np.int64).reshape(-1)
+        if self.from_sorted_ids:
+            ids = np.asarray(tf.convert_to_tensor(y_pred).numpy()).reshape(labels.size, -1)[:, :self.k]
+            matches = (ids == labels[:, None]).any(-1).astype(np.float32)
+        else:
+            matches = _in_top_k(labels, y_pred, self.k)
+        super().update_state(matches, sample_weight)
 
 
 class _Confusion(Metric):
     """Weighted counts of (label, prediction > threshold) outcomes."""
 
-    def __init__(self, thresholds=None, name=None, dtype=None):
-        self.thresholds = 0.5 if thresholds is None else thresholds
+    def __init__(self, thresholds=None, name=None, dtype=None, top_k=None, class_id=None):
+        """``top_k``: only each sample's k highest scores can be positive (the threshold then -inf by
+        default); ``class_id``: the counts of that one class (the last axis)."""
+        self.top_k, self.class_id = top_k, class_id
+        self.thresholds = thresholds if thresholds is not None else (0.5 if top_k is None else -np.inf)
         super().__init__(name, dtype)
 
     def reset_state(self):
@@ -258,6 +237,13 @@ class _Confusion(Metric):
     def update_state(self, y_true, y_pred, sample_weight=None):
         labels = np.asarray(tf.convert_to_tensor(y_true).numpy(), np.float64) > 0.5
         scores = np.asarray(tf.convert_to_tensor(y_pred).numpy(), np.float64)
+        if self.top_k is not None:  # the k highest of each row kept (ties: the first), the others -inf
+            order = np.argsort(-scores, axis=-1, kind="stable")[..., :self.top_k]
+            kept = np.full_like(scores, -np.inf)
+            np.put_along_axis(kept, order, np.take_along_axis(scores, order, axis=-1), axis=-1)
+            scores = kept
+        if self.class_id is not None:
+            labels, scores = labels[..., self.class_id], scores[..., self.class_id]
         predicted = scores > np.asarray(self.thresholds, np.float64).reshape(-1)[0]
         weights = np.ones_like(scores)
         if sample_weight is not None:  # one weight a sample: over its values
@@ -273,7 +259,7 @@ class _Confusion(Metric):
 
 def _count_metric(cls_name, t, p):
     def result(self):
-        return tf.constant(self._count(t, p), tf.float32)
+        return _result(self._count(t, p))
 
     return type(cls_name, (_Confusion,), {"result": result, "__module__": __name__})
 
@@ -286,22 +272,20 @@ FalseNegatives = _count_metric("FalseNegatives", 1, 0)
 
 class Precision(_Confusion):
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
-        keywords.unimplemented("keras.metrics.Precision", top_k=(top_k, None), class_id=(class_id, None))
-        super().__init__(thresholds, name, dtype)
+        super().__init__(thresholds, name, dtype, top_k, class_id)
 
     def result(self):
         tp, fp = self._count(1, 1), self._count(0, 1)
-        return tf.constant(tp / (tp + fp) if tp + fp else 0.0, tf.float32)
+        return _result(tp / (tp + fp) if tp + fp else 0.0)
 
 
 class Recall(_Confusion):
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
-        keywords.unimplemented("keras.metrics.Recall", top_k=(top_k, None), class_id=(class_id, None))
-        super().__init__(thresholds, name, dtype)
+        super().__init__(thresholds, name, dtype, top_k, class_id)
 
     def result(self):
         tp, fn = self._count(1, 1), self._count(1, 0)
-        return tf.constant(tp / (tp + fn) if tp + fn else 0.0, tf.float32)
+        return _result(tp / (tp + fn) if tp + fn else 0.0)
 
 
 _BY_NAME = {"binary_accuracy": BinaryAccuracy, "categorical_accuracy": CategoricalAccuracy,
@@ -346,7 +330,7 @@ class CompileMetrics(Metric):
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if not self.built:
-            y, pred = np.asarray(tf.convert_to_tensor(y_true).numpy()), np.asarray(tf.convert_to_tensor(y_pred).numpy())
+            y, pred = tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)  # get() reads their shapes only
             self.metrics = [get(m, y, pred) for m in self._identifiers]
             self.built = True
         for m in self.metrics:
@@ -357,5 +341,9 @@ class CompileMetrics(Metric):
             raise ValueError("Cannot get result() since the metric has not yet been built.")
         return {m.name: m.result() for m in self.metrics}
 
+
+from .metrics_more import (BinaryIoU, ConcordanceCorrelation, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU,  # noqa: E402
+                           PearsonCorrelation, PrecisionAtRecall, R2Score, RecallAtPrecision, SensitivityAtSpecificity,
+                           SpecificityAtSensitivity, concordance_correlation, pearson_correlation)
 
 __getattr__ = _missing("keras.metrics")

@@ -8,10 +8,8 @@ from devtrace.util.namespace import missing as _missing
 
 import inspect
 
-import numpy as np
-
 import devtrace as tf
-from . import keywords
+from . import keywords, saving_lib as saving, serializable
 from . import summary as summary_mod
 from .engine import InputLayer, KerasTensor, Layer, as_tensors, call_with_context, is_symbolic, outermost_call, unique
 from .tf_trainer import TensorFlowTrainer
@@ -22,10 +20,19 @@ class Model(TensorFlowTrainer, Layer):
         Layer.__init__(self, name=name, **kwargs)
         TensorFlowTrainer.__init__(self)
         self._inputs, self._outputs = inputs, outputs
-        self._operations = _topological(outputs) if outputs is not None else []
+        self._operations = _topological(outputs, inputs) if outputs is not None else []
         self.built = outputs is not None
 
     # -- structure ------------------------------------------------------------------------------
+    @property
+    def inputs(self):
+        """A graph's input tensors, as a list (Keras's ``model.inputs``)."""
+        return _flat(self._inputs) if self._inputs is not None else None
+
+    @property
+    def outputs(self):
+        return _flat(self._outputs) if self._outputs is not None else None
+
     @property
     def layers(self) -> list:
         if self._operations:
@@ -85,24 +92,56 @@ class Model(TensorFlowTrainer, Layer):
                 raise ValueError(f"Input {i} with name '{spec._layer.name}' of layer '{self.name}' is incompatible "
                                  f"with the layer: expected shape={spec.shape}, found shape={shape}")
 
-    def save_weights(self, filepath, overwrite=True):
-        """The weights in model order. Keras writes HDF5; devtrace writes NumPy's ``.npz`` format under
-        the same required name (``load_weights`` reads it back; Keras cannot)."""
-        _check_weights_path(filepath)
-        with open(filepath, "wb") as f:
-            np.savez(f, *self.get_weights())
+    def save_weights(self, filepath, overwrite=True, max_shard_size=None):
+        """``saving.save_weights``: Keras's required name, devtrace's ``.npz`` inside (see ``saving``)."""
+        saving.save_weights(self, filepath, overwrite, max_shard_size)
 
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
-        objects_to_skip, by_name = kwargs.pop("objects_to_skip", None), kwargs.pop("by_name", None)
-        if kwargs:
-            raise ValueError(f"Invalid keyword arguments: {kwargs}")
-        _check_weights_path(filepath)
-        if by_name is not None:
-            raise ValueError(f"`by_name` only supports loading legacy '.h5' or '.hdf5' files. Received: {filepath}")
-        keywords.unimplemented("Model.load_weights", skip_mismatch=(skip_mismatch, False),
-                               objects_to_skip=(objects_to_skip, None))
-        with np.load(filepath) as stored:
-            self.set_weights([stored[f"arr_{i}"] for i in range(len(stored.files))])
+        saving.load_weights(self, filepath, skip_mismatch, **kwargs)
+
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        saving.save_model(self, filepath, overwrite, zipped, **kwargs)
+
+    def to_json(self, **kwargs) -> str:
+        return saving.to_json(self, **kwargs)
+
+    def get_config(self) -> dict:
+        """A graph's layers and how they connect (Keras's functional config); a subclassed model's,
+        its constructor's arguments."""
+        if self._outputs is None:
+            return Layer.get_config(self)
+        layers = []
+        for layer in self._operations:
+            entry = serializable.serialize(layer)
+            entry.pop("build_config", None)
+            entry["name"] = layer.name
+            entry["inbound_nodes"] = [] if isinstance(layer, InputLayer) else [
+                {"args": [_history(node.output._inputs)], "kwargs": {}} for node in layer._inbound_nodes]
+            layers.append(entry)
+        ends = {}
+        for key, tensors in (("input_layers", self._inputs), ("output_layers", self._outputs)):
+            flat = tensors if isinstance(tensors, (list, tuple)) else [tensors]
+            refs = [[t._layer.name, t._node_index, 0] for t in flat]
+            ends[key] = refs if isinstance(tensors, (list, tuple)) else refs[0]
+        return {"name": self.name, "trainable": self.trainable, "layers": layers, **ends}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        if "layers" not in config or "input_layers" not in config:
+            return Layer.from_config.__func__(cls, config)
+        made, outputs = {}, {}
+        for entry in config["layers"]:
+            layer = made[entry["name"]] = serializable.deserialize(
+                {k: v for k, v in entry.items() if k not in ("name", "inbound_nodes")}, custom_objects)
+            if isinstance(layer, InputLayer):
+                outputs[(layer.name, 0)] = layer.output
+            for i, node in enumerate(entry["inbound_nodes"]):
+                outputs[(layer.name, i)] = layer(_tensors_of(node["args"][0], outputs))
+        ends = [[outputs[(name, node)] for name, node, _ in refs] if refs and isinstance(refs[0], list)
+                else outputs[(refs[0], refs[1])] for refs in (config["input_layers"], config["output_layers"])]
+        model = cls(inputs=ends[0], outputs=ends[1], name=config.get("name"))
+        model.trainable = config.get("trainable", True)
+        return model
 
     def compute_output_shape(self, input_shape):
         """A graph's output shape (batch ``None``); a Sequential's, through its layers."""
@@ -133,8 +172,8 @@ class Functional(Model):
 
 def _functional_new(cls, *args, **kwargs):
     if cls is Model and (kwargs.get("outputs") is not None or len(args) >= 2):
-        return object.__new__(Functional)
-    return object.__new__(cls)
+        return serializable.record(object.__new__(Functional), args, kwargs)
+    return serializable.record(object.__new__(cls), args, kwargs)
 
 
 Model.__new__ = _functional_new
@@ -186,6 +225,28 @@ class Sequential(Model):
     def layers(self) -> list:
         return list(self._stack)
 
+    def get_config(self) -> dict:
+        layers = [serializable.serialize(layer) for layer in self._stack]
+        first = self._stack[0]._inbound_nodes[0].input_tensors[0] if self._stack and self._stack[0]._inbound_nodes \
+            else None
+        if first is not None and self._last is not None and isinstance(first._layer, InputLayer):
+            layers.insert(0, serializable.serialize(first._layer))
+        config = {"name": self.name, "trainable": self.trainable, "dtype": serializable.dtype_policy(),
+                  "layers": layers}
+        if first is not None and self._last is not None:
+            config["build_input_shape"] = list(first.shape)
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        model = cls(name=config.get("name"), trainable=config.get("trainable", True))
+        for entry in config.get("layers", []):
+            layer = serializable.deserialize(entry, custom_objects)
+            model.add(layer.output if isinstance(layer, InputLayer) else layer)
+        if not model.built and config.get("build_input_shape"):
+            model.build_for_data(tuple(config["build_input_shape"][1:]))
+        return model
+
     def call(self, inputs, training=None, mask=None, **kwargs):
         x = inputs
         for layer in self._stack:
@@ -193,9 +254,24 @@ class Sequential(Model):
         return x
 
 
-def _check_weights_path(filepath) -> None:
-    if not str(filepath).endswith(".weights.h5"):
-        raise ValueError(f"The filename must end in `.weights.h5`. Received: filepath={filepath}")
+def _history(inputs):
+    """A node's arguments as Keras's config writes them: each tensor by its layer, node and index."""
+    if isinstance(inputs, (list, tuple)):
+        return [_history(t) for t in inputs]
+    return {"class_name": "__keras_tensor__", "config": {"shape": list(inputs.shape), "dtype": inputs.dtype,
+                                                         "keras_history": [inputs._layer.name, inputs._node_index, 0]}}
+
+
+def _tensors_of(args, outputs):
+    if isinstance(args, list):
+        return [_tensors_of(a, outputs) for a in args]
+    name, node, _ = args["config"]["keras_history"]
+    return outputs[(name, node)]
+
+
+load_model = saving.load_model
+save_model = saving.save_model
+model_from_json = saving.model_from_json
 
 
 def _model_input_shape(layer):
@@ -235,21 +311,49 @@ def _takes_training(layer) -> bool:
     return "training" in inspect.signature(layer.call).parameters
 
 
-def _topological(output) -> list:
-    """The layers a graph runs (its ``InputLayer``s too), each after the layers it reads."""
-    order, seen = [], set()
+def _flat(tensors) -> list:
+    if isinstance(tensors, (list, tuple)):
+        return [t for item in tensors for t in _flat(item)]
+    return [tensors]
+
+
+def _topological(outputs, inputs=None) -> list:
+    """The layers a graph runs (its ``InputLayer``s too) in Keras's order (``_map_graph``): by
+    depth from the outputs, deepest first; within a depth, in the order a walk from the outputs
+    first meets them."""
+    given = {id(t) for t in _flat(inputs)} if inputs is not None else set()
+    order, index, done = [], {}, set()
 
     def visit(t):
-        if isinstance(t, (list, tuple)):
-            for item in t:
-                visit(item)
+        if t._layer is None or (id(t._layer), t._node_index) in done:
             return
-        if t._layer is not None and id(t._layer) not in seen:
-            visit(t._inputs)
-            seen.add(id(t._layer))
-            order.append(t._layer)
-    visit(output)
-    return order
+        index.setdefault(id(t._layer), (len(index), t._layer))
+        if id(t) not in given:
+            for parent in _parents(t):
+                visit(parent)
+        done.add((id(t._layer), t._node_index))
+        order.append(t)
+
+    for t in _flat(outputs):
+        visit(t)
+    node_depth, layer_depth = {}, {}
+    for t in reversed(order):
+        key = (id(t._layer), t._node_index)
+        depth = max(node_depth.setdefault(key, 0), layer_depth.get(id(t._layer), 0))
+        layer_depth[id(t._layer)] = node_depth[key] = depth
+        for parent in [] if id(t) in given else _parents(t):
+            parent_key = (id(parent._layer), parent._node_index)
+            node_depth[parent_key] = max(depth + 1, node_depth.get(parent_key, 0))
+    ranked = sorted(index.values(), key=lambda item: (-layer_depth[id(item[1])], item[0]))
+    return [layer for _, layer in ranked]
+
+
+def _parents(t) -> list:
+    """The symbolic tensors a layer call read: its inputs, tensor keyword arguments (an attention
+    layer's ``value=``) and tensors among its other call arguments."""
+    extra = list(_tensor_kwargs(t).values()) + [v for v in getattr(t, "_call_args", ())
+                                                 if isinstance(v, (KerasTensor, list, tuple))]
+    return [p for p in _flat(t._inputs) + _flat(extra) if isinstance(p, KerasTensor)]
 
 
 def _run(t, values, training):
@@ -258,9 +362,26 @@ def _run(t, values, training):
     if id(t) in values:
         return values[id(t)]
     args = _run(t._inputs, values, training)
-    out = t._layer(args, training=training) if _takes_training(t._layer) else t._layer(args)
+    kwargs = dict(getattr(t, "_call_kwargs", {}))
+    kwargs.update({k: _run(v, values, training) for k, v in _tensor_kwargs(t).items()})
+    if _takes_training(t._layer) and "training" not in kwargs:
+        kwargs["training"] = training
+    extra = [_run(v, values, training) if isinstance(v, KerasTensor) or isinstance(v, (list, tuple)) and
+             any(isinstance(x, KerasTensor) for x in v) else v for v in getattr(t, "_call_args", ())]
+    out = t._layer(args, *extra, **kwargs)
+    if getattr(t, "_siblings", None) is not None:  # one call, several outputs
+        for sibling, value in zip(t._siblings, out):
+            values[id(sibling)] = value
+        return values[id(t)]
     values[id(t)] = out
     return out
+
+
+def _tensor_kwargs(t) -> dict:
+    """The symbolic call's keywords that hold ``KerasTensor``s (``initial_state=[h, c]``)."""
+    def symbolic(v):
+        return isinstance(v, KerasTensor) or isinstance(v, (list, tuple)) and any(isinstance(x, KerasTensor) for x in v)
+    return {k: v for k, v in getattr(t, "_call_kwargs", {}).items() if symbolic(v)}
 
 
 __getattr__ = _missing("keras.models")

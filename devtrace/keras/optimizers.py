@@ -3,7 +3,7 @@ variables created beside each variable (on its device)."""
 
 from __future__ import annotations
 
-from devtrace.util.namespace import missing as _missing
+from devtrace.util.namespace import Namespace as _Namespace, missing as _missing
 
 import contextlib
 import warnings
@@ -11,10 +11,10 @@ import warnings
 import numpy as np
 
 import devtrace as tf
-from . import keywords, variables
+from . import keywords, schedules, serializable, variables
 
 
-class Optimizer:
+class Optimizer(serializable.Configurable):
     slots: tuple = ()  # (name, initial value) of each variable's slot variables
 
     def __init__(self, learning_rate=0.01, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
@@ -32,6 +32,10 @@ class Optimizer:
         # Keras's ``iteration`` counter and ``learning_rate`` (float32), made with the optimizer (mirrored
         # in a strategy's scope); every update reads the rate, so a traced step sees later assignments
         self.name = name or type(self).__name__.lower()
+        # a schedule's rate is computed from ``iterations`` into the rate variable before each update
+        self._schedule = learning_rate if isinstance(learning_rate, schedules.LearningRateSchedule) else None
+        if self._schedule is not None:
+            learning_rate = float(self._schedule(0).numpy())
         with tf.name_scope(self.name):
             self.iterations = variables.make(tf.constant(0, tf.int64), "iteration", False)
             self._learning_rate = variables.make(tf.constant(float(learning_rate), tf.float32), "learning_rate",
@@ -40,13 +44,31 @@ class Optimizer:
         self._slots: dict = {}
         self._replica_of: dict = {}  # id(copy of a mirrored variable) -> (mirrored variable, replica)
 
+    def get_config(self) -> dict:
+        """The constructor's arguments, the name and the learning rate as they are now (or its schedule)."""
+        rate = serializable.serialize(self._schedule) if self._schedule is not None \
+            else float(self._learning_rate.numpy())
+        config = {"name": self.name, "learning_rate": rate}
+        config.update((k, v) for k, v in serializable.init_config(self).items() if k not in config)
+        return config
+
     @property
     def learning_rate(self):
         return self._learning_rate
 
     @learning_rate.setter
     def learning_rate(self, value):
+        if self._schedule is not None:
+            raise TypeError("This optimizer was created with a `LearningRateSchedule` object as its `learning_rate` "
+                            "constructor argument, hence its learning rate is not settable. If you need the learning "
+                            "rate to be settable, you should instantiate the optimizer with a float `learning_rate` "
+                            "argument.")
         self._learning_rate.assign(float(value))
+
+    def _scheduled(self) -> None:
+        """The rate of this step, from the schedule (when there is one) at ``iterations``."""
+        if self._schedule is not None:
+            self._learning_rate.assign(tf.cast(self._schedule(self.iterations), tf.float32))
 
     @property
     def variables(self) -> list:
@@ -92,6 +114,7 @@ class Optimizer:
         """One update; returns ``iterations`` (Keras 3's, for tf.keras's callers)."""
         pairs = [(g, v) for g, v in grads_and_vars]
         self.build([v for _, v in pairs])
+        self._scheduled()
         for grad, var in pairs:
             if grad is not None:
                 self._update(tf.convert_to_tensor(grad), var)
@@ -112,6 +135,7 @@ class Optimizer:
         """One step under a ``MirroredStrategy``: each replica applies its all-reduced gradients to its
         own copy of every mirrored variable (and of its slots), on its device."""
         self.build(variables)
+        self._scheduled()
         for i, (grads, dev) in enumerate(zip(grads_per_replica, devices)):
             with tf.device(dev):
                 for grad, var in zip(grads, variables):
@@ -194,5 +218,19 @@ def get(identifier):
         raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
     return _BY_NAME[str(identifier).lower()]()
 
+
+class LegacyOptimizerWarning:
+    """``keras.optimizers.legacy.*``: Keras 2's optimizers, which Keras 3 refuses when made."""
+
+    def __init__(self, *args, **kwargs):
+        raise ImportError(
+            "`keras.optimizers.legacy` is not supported in Keras 3. When using `tf.keras`, to continue using a "
+            "`tf.keras.optimizers.legacy` optimizer, you can install the `tf_keras` package (Keras 2) and set the "
+            "environment variable `TF_USE_LEGACY_KERAS=True` to configure TensorFlow to use `tf_keras` when "
+            "accessing `tf.keras`.")
+
+
+legacy = _Namespace(_prefix="keras.optimizers.legacy", **dict.fromkeys(
+    ("Adagrad", "Adam", "Ftrl", "Optimizer", "RMSprop", "SGD"), LegacyOptimizerWarning))
 
 __getattr__ = _missing("keras.optimizers")

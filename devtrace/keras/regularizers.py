@@ -6,9 +6,10 @@ from __future__ import annotations
 from devtrace.util.namespace import missing as _missing
 
 import devtrace as tf
+from .serializable import Configurable
 
 
-class Regularizer:
+class Regularizer(Configurable):
     def __call__(self, x):
         return tf.constant(0.0)
 

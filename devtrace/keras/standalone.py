@@ -53,7 +53,7 @@ class View(types.ModuleType):
             raise AttributeError(f"module '{self.__name__}' has no attribute '{attr}'")
         child = f"{self._path}.{attr}" if self._path else attr
         try:
-            value = getattr(self.__devtrace__, attr)
+            value = _only_standalone(child) or getattr(self.__devtrace__, attr)
         except AttributeError:
             if child not in NAMES:
                 raise AttributeError(f"devtrace does not implement keras.{child} yet") from None
@@ -65,6 +65,15 @@ class View(types.ModuleType):
 
     def __dir__(self):
         return sorted(self._names)
+
+
+def _only_standalone(child: str):
+    """A namespace only standalone Keras has (``keras.saving``; ``tf.keras`` has none): its module."""
+    if child == "saving":
+        from . import saving_lib
+
+        return saving_lib
+    return None
 
 
 def top():

@@ -76,7 +76,10 @@ def _output_shape(layer, sequential) -> str:
     then (Keras built it symbolically on that shape); else ``compute_output_shape`` of the shape the
     layer was built on, or "?" for a layer without one."""
     if layer._inbound_nodes:
-        shape = layer._inbound_nodes[-1].output.shape
+        output = layer._inbound_nodes[-1].output
+        if isinstance(output, (list, tuple)):  # several outputs (an RNN's return_state)
+            return "[" + ", ".join("(" + ", ".join(str(d) for d in o.shape) + ")" for o in output) + "]"
+        shape = output.shape
     elif sequential and layer._build_output_shape is not None:
         shape = layer._build_output_shape
     else:

@@ -14,7 +14,6 @@ import devtrace as tf
 from . import callbacks as callbacks_mod
 from . import keywords
 from .data import EpochIterator, pack, split_validation, unpack
-from .progress import Progress
 from .training import Trainer, pythonify
 
 
@@ -110,7 +109,7 @@ class TensorFlowTrainer(Trainer):
     def _run(self, kind, body, x, y, sw):
         """A built-in step: traced (``train`` returns ``(loss, pred)``, ``test`` ``(pred, loss)``),
         else eager; the eager step's error, when the trace failed alike, is the trace's (Keras's text)."""
-        args = (_constant(x), tf.constant(y)) + ((tf.constant(sw),) if sw is not None else ())
+        args = (_constant(x), _constant(y)) + ((_constant(sw),) if sw is not None else ())
         step, traced_error = self._traced(kind + ("_weighted" if sw is not None else ""), body, args)
         if step is not None:
             out = step(*args)
@@ -140,56 +139,58 @@ class TensorFlowTrainer(Trainer):
         x, y, sample_weight, validation_data = split_validation(x, y, sample_weight, validation_split,
                                                                 validation_data)
         data = EpochIterator(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
+        if getattr(self._strategy, "_num_workers", 1) > 1:
+            from .distributed import multi_worker_build
+
+            multi_worker_build(self._strategy, data)
         if hasattr(self, "build_for_data") and data.x is not None and not isinstance(data.x, list):
             self.build_for_data(data.x.shape[1:])
-        history = callbacks_mod.History()
+        data.reset()
         verbose = 1 if verbose == "auto" else verbose
-        cbs = callbacks_mod.CallbackList(list(callbacks or []) + [history], self,
-                                         {"verbose": verbose, "epochs": epochs, "steps": data.steps})
+        cbs = callbacks_mod.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+                                         verbose=verbose, epochs=epochs, steps=data.steps)
         self.stop_training = False
+        self._initial_epoch = None
         cbs.call("on_train_begin", {})
+        initial_epoch = self._initial_epoch or initial_epoch  # BackupAndRestore's resumed epoch
         logs, training_logs = {}, None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
-            progress = Progress(data.steps, verbose)
-            progress.epoch(epoch, epochs)
             cbs.call("on_epoch_begin", epoch, {})
             for step, batch in data:
                 cbs.call("on_train_batch_begin", step, {})
                 logs = self._train_batch(batch)
-                progress.step(step + 1, pythonify(logs))
                 cbs.call("on_train_batch_end", step, pythonify(logs))
                 if self.stop_training:
                     break
             epoch_logs = dict(self._metrics_result_or_logs(logs))
             if validation_data is not None and _due(epoch, validation_freq):
                 val_x, val_y, val_sw = unpack(validation_data)
-                val = self._evaluate(val_x, val_y, val_sw, validation_batch_size or batch_size, validation_steps,
-                                     cbs, Progress(0, 0))
+                val = self._evaluate(val_x, val_y, val_sw, validation_batch_size or batch_size, validation_steps, cbs)
                 epoch_logs.update({f"val_{k}": v for k, v in val.items()})
             epoch_logs = pythonify(epoch_logs)
-            progress.end(epoch_logs)
             cbs.call("on_epoch_end", epoch, dict(epoch_logs))  # the callbacks share a copy (a scheduler adds to it)
             training_logs = epoch_logs
             if self.stop_training:
                 break
         cbs.call("on_train_end", training_logs or {})
-        self.history = history
-        return history
+        self.history = cbs._history
+        return self.history
 
-    def _evaluate(self, x, y, sample_weight, batch_size, steps, cbs, progress) -> dict:
+    def _evaluate(self, x, y, sample_weight, batch_size, steps, cbs) -> dict:
         data = EpochIterator(x, y, sample_weight, batch_size, steps)
-        progress.steps = progress.steps or data.steps
+        data.reset()
+        for cb in cbs:
+            if isinstance(cb, callbacks_mod.ProgbarLogger) and not cb._in_fit:
+                cb.target = data.steps
         cbs.call("on_test_begin", {})
         self.reset_metrics()
         logs = {}
         for step, batch in data:
             cbs.call("on_test_batch_begin", step, {})
             logs = self._test_batch(batch)
-            progress.step(step + 1, pythonify(logs))
             cbs.call("on_test_batch_end", step, pythonify(logs))
         logs = pythonify(self._metrics_result_or_logs(logs))
-        progress.end(logs)
         cbs.call("on_test_end", logs)
         return logs
 
@@ -199,8 +200,8 @@ class TensorFlowTrainer(Trainer):
         if kwargs:
             raise ValueError(f"Arguments not recognized: {kwargs}")
         verbose = 1 if verbose == "auto" else verbose
-        cbs = callbacks_mod.CallbackList(list(callbacks or []), self, {"verbose": verbose, "epochs": 1})
-        logs = self._evaluate(x, y, sample_weight, batch_size, steps, cbs, Progress(0, verbose))
+        cbs = callbacks_mod.CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1)
+        logs = self._evaluate(x, y, sample_weight, batch_size, steps, cbs)
         if return_dict:
             return logs
         return _in_metric_order(self, logs)
@@ -209,18 +210,15 @@ class TensorFlowTrainer(Trainer):
         """NumPy values, batch by batch (32 by default), as Keras returns them."""
         data = EpochIterator(x, None, None, batch_size, steps)
         verbose = 1 if verbose == "auto" else verbose
-        cbs = callbacks_mod.CallbackList(list(callbacks or []), self, {"verbose": verbose, "epochs": 1,
-                                                                        "steps": data.steps})
-        progress = Progress(data.steps, verbose)
+        cbs = callbacks_mod.CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+                                         steps=data.steps)
         cbs.call("on_predict_begin", {})
         out = []
         for step, batch in data:
             cbs.call("on_predict_batch_begin", step, {})
             pred = self._predict_batch(batch)
             out.append(np.asarray(pred))
-            progress.step(step + 1, {})
             cbs.call("on_predict_batch_end", step, {"outputs": pred})
-        progress.end({})
         cbs.call("on_predict_end", {})
         return np.concatenate(out)
 
@@ -255,9 +253,14 @@ def _batch_size(x) -> int:
 
 
 def _constant(x):
+    """A host batch as Keras's data pipeline yields it: a tensor on the host (``tf.data``'s iterator
+    lives on the CPU), which the step copies to the device its ops run on, as TensorFlow does."""
     if isinstance(x, (list, tuple)):
         return [_constant(v) for v in x]
-    return x if isinstance(x, tf.Tensor) else tf.constant(x)
+    if isinstance(x, tf.Tensor):
+        return x
+    with tf.device("/job:localhost/replica:0/task:0/device:CPU:0"):
+        return tf.constant(x)
 
 
 def _tensors(data):

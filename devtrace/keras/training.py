@@ -7,6 +7,7 @@ metrics as one ``compile_metrics``, the metrics a model holds as attributes), ``
 from __future__ import annotations
 
 import devtrace as tf
+from devtrace.errors import ValueNotComputed
 from . import keywords
 from . import losses as losses_mod
 from . import metrics as metrics_mod
@@ -31,7 +32,7 @@ class Trainer:
                                steps_per_execution=(steps_per_execution, 1),
                                jit_compile=(jit_compile, ("auto", False)))
         self.optimizer = optimizers_mod.get(optimizer)
-        self.loss = loss  # resolved at the first step, as Keras does
+        self.loss = self._compiled_loss = loss  # resolved at the first step, as Keras does; saved as given
         self._compile_metrics = metrics_mod.CompileMetrics(metrics) if metrics else None
         self._loss_tracker = metrics_mod.Mean(name="loss")
         self.compiled, self.run_eagerly, self._functions = True, bool(run_eagerly), StepFunctions()
@@ -102,5 +103,7 @@ def pythonify(logs) -> dict:
             value = float(value.numpy() if isinstance(value, tf.Tensor) else value)
         except (TypeError, ValueError):
             pass
+        except ValueNotComputed:  # --compute none: no number to show
+            continue
         result[key] = value
     return result

@@ -1,5 +1,6 @@
 """``tf.keras.utils``: ``set_random_seed`` (Python's, NumPy's and TensorFlow's global seeds, as
-Keras sets them), ``to_categorical`` and ``pad_sequences``."""
+Keras sets them), ``to_categorical``, ``normalize``, ``pad_sequences``, ``get_file``, ``PyDataset`` and
+the dataset makers (``dataset_utils``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import random
 import numpy as np
 
 import devtrace as tf
+from .dataset_utils import (image_dataset_from_directory, split_dataset, text_dataset_from_directory,  # noqa: F401
+                            timeseries_dataset_from_array)
+from .backend import clear_session  # noqa: F401
+from .data import pack as pack_x_y_sample_weight, unpack as unpack_x_y_sample_weight  # noqa: F401
 from .datasets.files import get_file  # noqa: F401 (keras.utils.get_file)
+from .model_visualization import model_to_dot, plot_model  # noqa: F401
+from .py_dataset import PyDataset, Sequence  # noqa: F401
 
 
 def set_random_seed(seed):
@@ -30,6 +37,18 @@ def to_categorical(x, num_classes=None):
     if len(shape) > 1 and shape[-1] == 1:
         shape = shape[:-1]
     return out.reshape(tuple(shape) + (num_classes,))
+
+
+def normalize(x, axis=-1, order=2):
+    """``x`` over its ``order``-norm along ``axis`` (a zero norm left as 1), as Keras does."""
+    if isinstance(x, np.ndarray):
+        norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+        norm[norm == 0] = 1
+        return x / np.expand_dims(norm, axis or -1)
+    if order != 2:
+        raise NotImplementedError("devtrace does not implement keras.utils.normalize(order=...) of a tensor yet")
+    x = tf.convert_to_tensor(x)
+    return x * tf.math.rsqrt(tf.maximum(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True), 1e-12))
 
 
 def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre", value=0.0):

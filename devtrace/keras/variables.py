@@ -15,6 +15,14 @@ class KerasVariable(tf.Variable):
     def name(self) -> str:
         return self.path.rsplit("/", 1)[-1]
 
+    def __round__(self, ndigits=None):
+        """Keras's: ``round(variable, n)`` is a tensor, rounded to ``n`` decimals."""
+        value = self.value()
+        if not ndigits:
+            return tf.round(value)
+        factor = tf.cast(10.0 ** ndigits, value.dtype)
+        return tf.round(value * factor) / factor
+
     def __repr__(self):
         value = self.numpy()
         text = str(value.item()) if getattr(value, "ndim", 0) == 0 else str(value)

@@ -50,6 +50,8 @@ from .image import codec_ops, image_ops  # noqa: F401
 from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
 from .nn import nn_dropout  # noqa: F401 (tf.nn.experimental's dropouts)
 from .nn import nn_more  # noqa: F401
+from .nn import conv3d_ops  # noqa: F401 (Conv3D, the depthwise convolution's gradients)
+from .image import projective  # noqa: F401 (ImageProjectiveTransformV3)
 from . import check_static  # noqa: F401 (tf.debugging's dtype and rank checks)
 from .ragged import ragged_dispatch, ragged_shape  # noqa: F401 (RaggedTensor operands: after the ops they dispatch)
 from .ragged import ragged_more  # noqa: F401
@@ -58,5 +60,11 @@ from .random import random_grad  # noqa: F401
 from .math import segment_grad  # noqa: F401
 
 __all__ = ["API"]
-from .io import io_ops, parsing_ops  # noqa: F401 (tf.io's ops: files, bytes, tf.train.Example)
+from .io import csv_ops, io_ops, parsing_ops  # noqa: F401 (tf.io's ops: files, bytes, tf.train.Example)
 from . import numpy  # noqa: F401 (tf.experimental.numpy: composes the ops above)
+from .math import special_ops  # noqa: F401 (tf.math.special, igamma, betainc, zeta, erfinv, ndtri …)
+from .math import math_more  # noqa: F401 (accumulate_n, zero_fraction, approx_top_k)
+from .array import array_more  # noqa: F401 (identity_n, dynamic_partition/stitch, space_to_batch, scan/fold …)
+from .control_flow import assert_ops  # noqa: F401 (tf.debugging.Assert)
+from .nn import nn_breadth  # noqa: F401 (tf.nn: conv3d, transposed/atrous convolutions, pools, lrn, dilation2d, ctc …)
+from . import collective_ops  # noqa: F401 (MultiWorkerMirroredStrategy's CollectiveReduceV2, CollectiveBcast*)

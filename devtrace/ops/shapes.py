@@ -8,6 +8,8 @@ dtype the kernel is chosen for. A shape is a tuple whose dims are ints or ``None
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..runtime import dtypes
 
 
@@ -218,3 +220,131 @@ def rank(name, shapes, attrs, dtype):
 
 def is_initialized(name, shapes, attrs, dtype):
     return dtypes.bool_, ()
+
+
+def _ints(value) -> tuple | None:
+    """A host argument as a tuple of ints; ``None`` when it is not known (a graph's dynamic input)."""
+    if value is None:
+        return None
+    try:
+        return tuple(int(v) for v in np.ravel(np.asarray(value)))
+    except Exception:  # noqa: BLE001 (a symbolic tensor, a value not computed: not known here)
+        return None
+
+
+def _known(*shapes) -> bool:
+    return all(s is not None for s in shapes)
+
+
+def transpose(name, shapes, attrs, dtype):
+    x, perm = shapes[0], _ints(attrs.get("perm"))
+    if x is None or perm is None or sorted(perm) != list(range(len(x))):
+        return dtype, None
+    return dtype, tuple(x[p] for p in perm)
+
+
+def concat(name, shapes, attrs, dtype):
+    """``ConcatV2``: the inputs' shape, their sizes along ``axis`` added."""
+    axis = _ints(attrs.get("axis", 0))
+    if not shapes or not _known(*shapes) or axis is None or len({len(s) for s in shapes}) != 1 or not shapes[0]:
+        return dtype, None
+    k = axis[0] % len(shapes[0])
+    sizes = [s[k] for s in shapes]
+    out = list(shapes[0])
+    out[k] = None if None in sizes else sum(sizes)
+    return dtype, tuple(out)
+
+
+def pack(name, shapes, attrs, dtype):
+    """``Pack``: the inputs' shape with their count inserted at ``axis``."""
+    if not shapes or not _known(*shapes):
+        return dtype, None
+    x = tuple(shapes[0])
+    k = int(attrs.get("axis", 0)) % (len(x) + 1)
+    return dtype, x[:k] + (len(shapes),) + x[k:]
+
+
+def broadcast_to(name, shapes, attrs, dtype):
+    return dtype, _ints(attrs.get("shape"))
+
+
+def slice_(name, shapes, attrs, dtype):
+    x, begin, size = shapes[0], _ints(attrs.get("begin")), _ints(attrs.get("size"))
+    if x is None or begin is None or size is None or len(begin) != len(x) or len(size) != len(x):
+        return dtype, None
+    return dtype, tuple(None if d is None and s == -1 else (d - b if s == -1 else s) for d, b, s in zip(x, begin, size))
+
+
+def one_hot(name, shapes, attrs, dtype):
+    """``OneHot``: the indices' shape with ``depth`` inserted at ``axis``, the ``dtype`` attr's type."""
+    indices, depth = shapes[0], _ints(attrs.get("depth"))
+    out_dtype = dtypes.as_dtype(attrs.get("dtype", "float32"))
+    if indices is None or depth is None:
+        return out_dtype, None
+    axis = int(attrs.get("axis", -1))
+    k = len(indices) if axis == -1 else axis
+    return out_dtype, tuple(indices[:k]) + (depth[0],) + tuple(indices[k:])
+
+
+def gather_nd(name, shapes, attrs, dtype):
+    params, indices = shapes[0], shapes[1]
+    if not _known(params, indices) or not indices or indices[-1] is None:
+        return dtype, None
+    return dtype, tuple(indices[:-1]) + tuple(params[indices[-1]:])
+
+
+def unsorted_segment(name, shapes, attrs, dtype):
+    """``UnsortedSegment*``: ``num_segments`` rows of the data's dims past the segment ids'."""
+    data, ids, n = shapes[0], shapes[1], _ints(attrs.get("num_segments"))
+    if not _known(data, ids) or n is None:
+        return dtype, None
+    return dtype, (n[0],) + tuple(data[len(ids):])
+
+
+def bound(name, shapes, attrs, dtype):
+    """``LowerBound``/``UpperBound``: one index per searched value, of ``out_type``."""
+    return dtypes.as_dtype(attrs.get("out_type", "int32")), shapes[1]
+
+
+def einsum(name, shapes, attrs, dtype):
+    """``Einsum``: each output label's size, as its inputs give it (1s broadcast), the ellipsis's
+    dims broadcast across inputs; without ``->``, the labels seen once, sorted (NumPy's rule)."""
+    equation = attrs.get("equation", "").replace(" ", "")
+    if not _known(*shapes):
+        return dtype, None
+    lhs, arrow, rhs = equation.partition("->")
+    sizes, counts, ellipsis = {}, {}, ()
+    for spec, shape in zip(lhs.split(","), shapes):
+        if "..." in spec:
+            head, tail = spec.split("...")
+            n = len(shape) - len(head) - len(tail)
+            ellipsis = _broadcast(name, [ellipsis, tuple(shape[len(head):len(head) + n])])
+            labelled = list(zip(head, shape[:len(head)])) + list(zip(tail, shape[len(head) + n:]))
+        else:
+            labelled = list(zip(spec, shape))
+        for label, size in labelled:
+            counts[label] = counts.get(label, 0) + 1
+            if sizes.get(label) in (None, 1):
+                sizes[label] = size
+    if not arrow:
+        rhs = ("..." if "..." in lhs else "") + "".join(sorted(k for k, c in counts.items() if c == 1))
+    head, dots, tail = rhs.partition("...")
+    out = [sizes.get(k) for k in head] + (list(ellipsis) if dots else []) + [sizes.get(k) for k in tail]
+    return dtype, tuple(out)
+
+
+def depthwise_conv2d(name, shapes, attrs, dtype):
+    """``DepthwiseConv2dNative`` (NHWC, filters ``[h, w, in, multiplier]``)."""
+    x, f = shapes[0], shapes[1]
+    if not _known(x, f):
+        return dtype, None
+    strides, padding = tuple(attrs.get("strides", (1, 1))), attrs.get("padding", "VALID")
+    h, w = x[1], x[2]
+    if padding == "EXPLICIT":
+        pads = _ints(attrs.get("explicit_paddings"))
+        if pads is None:
+            return dtype, None
+        h, w, padding = h + pads[2] + pads[3], w + pads[4] + pads[5], "VALID"
+    sh, sw = strides[-2:] if len(strides) == 2 else strides[1:3]
+    channels = None if x[3] is None or f[3] is None else x[3] * f[3]
+    return dtype, (x[0], _window_dim(h, f[0], sh, padding), _window_dim(w, f[1], sw, padding), channels)

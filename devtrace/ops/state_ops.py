@@ -15,8 +15,17 @@ from .declare import not_differentiable, op
 
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
 op("VarHandleOp", lambda xp, shape=None, debug_name="": None, stateful=True)
-op("ReadVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True)
-op("AssignVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True)
+
+
+def _read(xp, v):
+    """The variable's buffer itself, as TensorFlow's read shares it (its output is accounted as its
+    own all the same): every kernel that updates a variable makes a new array, except
+    ``ResourceCountUpTo``'s increment in place — so an integer variable's read is a copy."""
+    return v if v.dtype.kind in "fc" else v.copy()
+
+
+op("ReadVariableOp", _read, _ANY_ON_CPU, stateful=True, shape=shapes.same)
+op("AssignVariableOp", lambda xp, v: v.copy(), _ANY_ON_CPU, stateful=True, shape=shapes.same)
 # a variable's shape from its handle (a while gradient's zeros for a variable the loop reads); the node's
 # static shape is the ``variable_shape`` attr
 op("VariableShape", lambda xp, v, out_type="int32", variable_shape=(): xp.asarray(v.shape, dtype=out_type),
@@ -36,8 +45,8 @@ def _update(fn):
     return kernel
 
 
-op("AssignAddVariableOp", _update(lambda v, delta: v + delta), NUMERIC, stateful=True)
-op("AssignSubVariableOp", _update(lambda v, delta: v - delta), NUMERIC, stateful=True)
+op("AssignAddVariableOp", _update(lambda v, delta: v + delta), NUMERIC, stateful=True, shape=shapes.same)
+op("AssignSubVariableOp", _update(lambda v, delta: v - delta), NUMERIC, stateful=True, shape=shapes.same)
 # an assignment under a tape passes no gradient to what it assigned (TensorFlow's NotDifferentiable)
 not_differentiable("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp")
 op("VariableV2", lambda xp: None, _ANY_ON_CPU, shape=shapes.variable, stateful=True)

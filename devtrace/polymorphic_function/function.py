@@ -78,12 +78,23 @@ def functions_run_eagerly() -> bool:
     return _RUN_EAGERLY[0]
 
 
+def _extension(value) -> bool:
+    """An extension type value (``tf.experimental.ExtensionType``): its tensors are arguments."""
+    return hasattr(type(value), "_tf_extension_type_fields")
+
+
+def _extension_spec(value) -> bool:
+    return hasattr(getattr(value, "value_type", None), "_tf_extension_type_fields")
+
+
 def _key_of(value):
     """A call argument's part of the signature."""
     if isinstance(value, Tensor):
         return ("T", tuple(value.shape), value.dtype.name)
     if isinstance(value, TensorSpec):
         return ("T",) + value._key()
+    if _extension(value) or _extension_spec(value):  # by its spec: its tensors' shapes and dtypes, its other fields
+        return ("X",) + (value._type_spec if _extension(value) else value)._key()
     if isinstance(value, Variable):  # a variable argument is its spec: one trace serves all of one shape and dtype
         return ("V", type(value).__name__, tuple(value.shape), value.dtype.name)
     if isinstance(value, dict):
@@ -100,7 +111,22 @@ def _key_of(value):
 def _ragged(args, kwargs) -> bool:
     """A RaggedTensor among the arguments: devtrace runs the Python function eagerly then (README,
     deliberate differences: no trace of a ragged tensor's components)."""
-    return any(isinstance(v, RaggedTensor) for v in flatten((list(args), kwargs)))
+    def ragged(value) -> bool:
+        if _extension(value):  # one inside an extension type too
+            return any(ragged(part) for part in value._nest_components())
+        return isinstance(value, RaggedTensor)
+    return any(ragged(v) for v in flatten((list(args), kwargs)))
+
+
+def _tensors(flat) -> list:
+    """The tensors of flattened arguments (an extension type's, in its fields' order)."""
+    out = []
+    for value in flat:
+        if isinstance(value, Tensor):
+            out.append(value)
+        elif _extension(value):
+            out.extend(value._nest_flat())
+    return out
 
 
 def _replica() -> tuple:
@@ -131,23 +157,44 @@ class ConcreteFunction:
 
     @property
     def outputs(self) -> list:
-        return [t for t in flatten(self.graph.outputs) if isinstance(t, Tensor)]
+        return _tensors(flatten(self.graph.outputs))
 
     def pretty_printed_signature(self, verbose=True) -> str:
-        """TensorFlow's layout: parameters, output type, captures (by id, as TensorFlow shows them)."""
-        args, kwargs = self.structured_input_signature
-        lines = ["Input Parameters:"]
-        for spec in list(args) + list(kwargs.values()):
-            if isinstance(spec, TensorSpec):
-                lines.append(f"  {spec.name} (POSITIONAL_OR_KEYWORD): {TensorSpec(spec._dims(), spec.dtype)!r}")
-        lines.append("Output Type:")
+        """TensorFlow's layout: parameters (a Python value as ``Literal[…]``), output type, captures (by
+        id, as TensorFlow shows them); ``verbose=False``: one line, ``(x: …, *, z: …) -> …``."""
+        params = self._parameters()
         out = self.graph.outputs
-        lines.append(f"  {TensorSpec(tuple(out.shape), out.dtype)!r}" if isinstance(out, Tensor) else f"  {out!r}")
-        lines.append("Captures:")
+        output = repr(TensorSpec(tuple(out.shape), out.dtype)) if isinstance(out, Tensor) else repr(out)
+        if not verbose:
+            shown, star = [], False
+            for name, kind, value in params:
+                if kind == "KEYWORD_ONLY" and not star:
+                    shown.append("*")
+                    star = True
+                shown.append(f"{name}: {value}")
+            return f"({', '.join(shown)}) -> {output}"
+        lines = ["Input Parameters:"] + [f"  {name} ({kind}): {value}" for name, kind, value in params]
+        lines += ["Output Type:", f"  {output}", "Captures:"]
         captured = [(value, node) for value, node in self.graph.captures.values()]
         lines += [f"  {id(v)}: TensorSpec(shape={node.shape}, dtype={node.dtype!r}, name=None)"
                   for v, node in captured] or ["  None"]
         return "\n".join(lines)
+
+    def _parameters(self) -> list:
+        """``(name, kind, type text)`` per parameter, in the Python function's order."""
+        args, kwargs = self.structured_input_signature
+
+        def text(value):
+            if isinstance(value, TensorSpec):
+                return repr(TensorSpec(value._dims(), value.dtype))
+            return f"Literal[{value!r}]"
+        try:
+            signature = inspect.signature(self._function.python_function)
+            bound = signature.bind(*args, **kwargs).arguments
+        except (TypeError, ValueError):  # a builtin or a partial: the specs' own names
+            return [(v.name, "POSITIONAL_OR_KEYWORD", text(v)) for v in list(args) + list(kwargs.values())
+                    if isinstance(v, TensorSpec)]
+        return [(name, signature.parameters[name].kind.name, text(value)) for name, value in bound.items()]
 
     def _call_flat(self, tensors, variables=()):
         """Run the function on ``tensors``; ``variables``: the call's variable arguments, in
@@ -174,7 +221,7 @@ class ConcreteFunction:
         return _map(self.graph.outputs, result)
 
     def __call__(self, *args, **kwargs):
-        return self._call_flat([a for a in flatten((args, kwargs)) if isinstance(a, Tensor)])
+        return self._call_flat(_tensors(flatten((args, kwargs))))
 
 
 def _identity(tensor):
@@ -217,6 +264,10 @@ class Function:
             instance.__dict__[f"_tf_function_{self._name}"] = bound
         return bound
 
+    def pretty_printed_concrete_signatures(self, verbose=True) -> str:
+        """Every trace's signature, in the order they were traced."""
+        return ("\n\n" if verbose else "\n").join(c.pretty_printed_signature(verbose) for c in self._concrete.values())
+
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count
 
@@ -250,7 +301,12 @@ class Function:
     def _trace(self, args, kwargs, values=()) -> ConcreteFunction:
         """A new trace; one that created variables is traced again refusing new ones (TensorFlow's
         check that they are created on the first call only). ``values``: the call's arguments."""
-        arguments = [v if isinstance(v, Tensor) else None for v in values if isinstance(v, (Tensor, TensorSpec))]
+        arguments = []
+        for v in values:
+            if isinstance(v, (Tensor, TensorSpec)):
+                arguments.append(v if isinstance(v, Tensor) else None)
+            elif _extension(v) or _extension_spec(v):
+                arguments.extend(v._nest_flat() if _extension(v) else [None] * len(v._flat_specs()))
         concrete, created = self._trace_once(args, kwargs, arguments, not self._tracing_count)
         if created:
             concrete, _ = self._trace_once(args, kwargs, arguments, False)
@@ -270,6 +326,14 @@ class Function:
                     graph.inputs.append(node)
                     specs.append(TensorSpec(spec._dims(), spec.dtype, name))
                     return node
+                if _extension(value) or _extension_spec(value):  # a placeholder for each of its tensors
+                    spec = value._type_spec if _extension(value) else value
+                    nodes = []
+                    for i, part in enumerate(spec._flat_specs()):
+                        nodes.append(graph.placeholder(part.dtype, part._dims(), name if not i else f"{name}_{i}"))
+                        graph.inputs.append(nodes[-1])
+                    specs.append(spec)
+                    return spec._from_flat(nodes)
                 return value
             sym_args = [symbolic(a, n) for a, n in zip(args, names)]
             sym_kwargs = {k: symbolic(v, k) for k, v in kwargs.items()}
@@ -287,9 +351,11 @@ class Function:
             # Python values returned become constants; every output leaves through an Identity node
             graph.outputs = _map(outputs, lambda v: v if v is None else
                                  _identity(v if isinstance(v, Tensor) else convert_to_tensor(v)))
-            graph.add_control_output([t for t in flatten(graph.outputs) if isinstance(t, Tensor)])
-        signature = tuple(specs.pop(0) if isinstance(a, (Tensor, TensorSpec)) else a for a in args)
-        signature_kwargs = {k: specs.pop(0) if isinstance(v, (Tensor, TensorSpec)) else v for k, v in kwargs.items()}
+            graph.add_control_output(_tensors(flatten(graph.outputs)))
+        def symbolic_arg(v) -> bool:
+            return isinstance(v, (Tensor, TensorSpec)) or _extension(v) or _extension_spec(v)
+        signature = tuple(specs.pop(0) if symbolic_arg(a) else a for a in args)
+        signature_kwargs = {k: specs.pop(0) if symbolic_arg(v) else v for k, v in kwargs.items()}
         return ConcreteFunction(self, graph, signature, signature_kwargs), lifter.created
 
     def _parameter_names(self, n: int) -> list:
@@ -322,7 +388,7 @@ class Function:
         else:
             concrete = self._concrete_for(args, kwargs, call=True)
         flat = flatten((list(args), kwargs))
-        return concrete._call_flat([a for a in flat if isinstance(a, Tensor)], [a for a in flat if isinstance(a, Variable)])
+        return concrete._call_flat(_tensors(flat), [a for a in flat if isinstance(a, Variable)])
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
@@ -348,4 +414,9 @@ def _bind(value, spec):
 
 
 def _map(structure, fn):
-    return map_structure(fn, structure)
+    """``fn`` on each value of ``structure`` (an extension type's: on each of its tensors)."""
+    def leaf(value):
+        if _extension(value):
+            return value._type_spec._from_flat([fn(t) for t in value._nest_flat()])
+        return fn(value)
+    return map_structure(leaf, structure)

@@ -15,6 +15,7 @@ from ..runtime.eager import variables
 from ..runtime.eager.executor import execute
 from ..runtime.eager.variables import Variable
 from ..runtime.graph.graph import init_scope
+from ..runtime.graph.host_consts import kernel_inputs, runtime_attrs
 from ..runtime.graph.tensor import SymbolicTensor
 from ..runtime.values import constant
 
@@ -52,9 +53,14 @@ class _Evaluator:
             return constant(op._attrs["value"], op._outputs[0]._dtype)
         if op.type == "ReadVariableOp":
             return self.captured(op._inputs[0]._op).read_value()
-        inputs = tuple(self(t) for t in op._inputs)
+        inputs = tuple(self(t) for t in (kernel_inputs(op) if op._n_host else op._inputs))
         dtype = as_dtype(op._kernel_dtype) if op._kernel_dtype else None
-        return execute(op.type, inputs, op._attrs, dtype=dtype)
+        attrs = runtime_attrs(op, self._host) if op._dynamic else op._attrs
+        return execute(op.type, inputs, attrs, dtype=dtype)
+
+    def _host(self, tensor):
+        value = self(tensor)
+        return value._device.backend.to_host(value._value)
 
     def __call__(self, tensor):
         if not isinstance(tensor, SymbolicTensor):

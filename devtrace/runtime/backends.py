@@ -21,7 +21,7 @@ class NumpyBackend:
     xp = np
     direct = True  # the executor may call kernels with ``xp`` itself, skipping ``run``
 
-    def run(self, kernel, arrays, attrs):
+    def run(self, kernel, arrays, attrs, opdef=None, dtype=None):
         return kernel(np, *arrays, **attrs) if attrs else kernel(np, *arrays)
 
     def from_host(self, array):
@@ -121,7 +121,7 @@ class CupyBackend:
             raise failure
         raise PoolExhausted(*refused)
 
-    def run(self, kernel, arrays, attrs):
+    def run(self, kernel, arrays, attrs, opdef=None, dtype=None):
         if any(type(a) is np.ndarray for a in arrays):
             return self._call(self._run_with_host_inputs, kernel, arrays, attrs)
         if attrs:

@@ -10,7 +10,6 @@ TensorFlow's message, plus a line saying what initialised the runtime and where.
 from __future__ import annotations
 
 import os
-import sys
 
 from ..devices import names
 from ..devices.physical import GPUInfo, Machine
@@ -20,6 +19,7 @@ from ..trace import events as ev
 from .. import hooks
 from . import memory
 from .devices import Device, LogicalDevice, LogicalDeviceConfiguration, PhysicalDevice
+from .locations import caller_location
 
 _CPU_FIELD_ERRORS = {  # TensorFlow's texts (two of them with a double space)
     "memory_limit": "Setting memory limit on CPU virtual devices is currently not supported",
@@ -27,28 +27,13 @@ _CPU_FIELD_ERRORS = {  # TensorFlow's texts (two of them with a double space)
     "experimental_device_ordinal": "Setting experimental_device_ordinal on CPU virtual  devices is currently not "
                                    "supported",
 }
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def caller_location() -> str | None:
-    """``file:line`` of the innermost frame outside devtrace (the user's program)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if filename.startswith("<"):
-            if not filename.startswith("<frozen"):
-                return f"{filename}:{frame.f_lineno}"  # <stdin>, <string>
-        elif not os.path.abspath(filename).startswith(_PACKAGE_DIR):
-            return f"{os.path.relpath(filename)}:{frame.f_lineno}"
-        frame = frame.f_back
-    return None
-
-
 class Context:
     __slots__ = ("_env", "_machine", "_probed", "_physical", "_visible", "_growth", "_virtual", "memory_fraction",
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
                  "devices_by_name", "scope", "scope_spec", "scope_reason", "trace", "placement_cache", "colocation_cache",
-                 "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "threaded", "__weakref__")
+                 "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "threaded", "thread_marked", "task",
+                 "remote_devices",
+                 "__weakref__")
 
     def __init__(self, machine: Machine | None = None, env=None):
         self._env = os.environ if env is None else env
@@ -69,6 +54,7 @@ class Context:
         self.scope = ""  # merged device string of the innermost device() scope ("" = none)
         self.scope_spec = None
         self.trace = ev.Trace()
+        self.thread_marked = [0, 0]  # the thread the trace's latest records came from, the one before (threads.py)
         self.placement_cache: dict = {}
         self.kernel_graphs: set = set()  # the eager op signatures whose one-op function is built
         self.scope_reason = ev.EXPLICIT  # the reason ops placed by the scope get (colocated: gradients)
@@ -81,6 +67,8 @@ class Context:
         self.list_arg_seq = 0  # the last constant made from a Python list argument (errors: op_error_suffix)
         self.options: dict = {}  # tf.config's threading, execution mode and optimizer settings (config_options)
         self.threaded = False  # the program started a thread: every op holds the run's lock (threads.py)
+        self.task = names.LOCAL_TASK  # /job:worker/replica:0/task:1 once a cluster's strategy names it
+        self.remote_devices: list[LogicalDevice] = []  # the other workers' devices (list_logical_devices)
 
     # -- discovery -------------------------------------------------------------------------
     @property
@@ -264,7 +252,7 @@ class Context:
         devices: list[Device] = []
         onednn = memory.onednn_allocator(self.machine.cpu.memory_total)
         for i in range(len(cpu_configs)):
-            devices.append(Device(names.full_name("CPU", i), "CPU", i, None, None,
+            devices.append(Device(f"{self.task}/device:CPU:{i}", "CPU", i, None, None,
                                   memory.HostAllocator(f"cpu_{i}", onednn), memory.HOST, "", self.trace))
         n = 0
         for phys, device_policies in zip(gpus, policies):
@@ -273,7 +261,7 @@ class Context:
             if gpu.backend == "nvml":
                 platform_id = self._cuda_ordinal(gpu, platform_id)
             for policy in device_policies:
-                name = names.full_name("GPU", n)
+                name = f"{self.task}/device:GPU:{n}"
                 allocator, backend = self._gpu_memory(gpu, platform_id, policy, name, f"GPU_{n}_bfc")
                 device = Device(name, "GPU", n, gpu, platform_id, allocator, policy,
                                 gpu.short_description(platform_id), self.trace)
@@ -281,6 +269,10 @@ class Context:
                     device._backend = backend
                 devices.append(device)
                 n += 1
+        if self.machine.compute == "none":
+            from .compute_mode import install
+
+            install(devices)
         self.devices = devices
         self.devices_by_name = {d.name: d for d in devices}
         for d in devices:
@@ -332,8 +324,30 @@ class Context:
 
     def logical_devices(self, device_type=None) -> list[LogicalDevice]:
         self.ensure_initialized("list_logical_devices()")
+        if self.task != names.LOCAL_TASK:  # a cluster's worker: full names, the other workers' too
+            every = sorted([LogicalDevice(d.name, d.device_type) for d in self.devices] + self.remote_devices,
+                           key=lambda d: int(d.name.split("/task:")[1].split("/")[0]))
+            return [d for d in every if device_type is None or d.device_type == device_type]
         return [LogicalDevice(d.short_name, d.device_type) for d in self.devices
                 if device_type is None or d.device_type == device_type]
+
+    def join_cluster(self, job: str, task: int, remote_devices=()) -> None:
+        """``enable_collective_ops``: this process becomes ``/job:{job}/replica:0/task:{task}`` and its
+        devices are named so (renamed, and announced again, when they exist already)."""
+        self.task = f"/job:{job}/replica:0/task:{task}"
+        self.remote_devices = list(remote_devices)
+        if self.initialized_by is None:
+            return
+        for d in self.devices:
+            d.name = f"{self.task}{d.short_name}"
+            self.trace.emit(ev.DeviceCreated(d.name, d.device_type, d.platform_id, d.allocator.limit,
+                                             d.description, d.gpu is not None and d.gpu.backend == "simulated"))
+        self.devices_by_name = {d.name: d for d in self.devices}
+        for d in self.devices:
+            self.devices_by_name[d.short_name] = d
+        self.placement_cache.clear()
+        self.colocation_cache.clear()
+        self.scalar_cache.clear()
 
     def find_device(self, name: str) -> Device | None:
         return self.devices_by_name.get(name)

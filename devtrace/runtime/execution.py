@@ -70,7 +70,7 @@ def _list_argument(ctx, seq: int) -> bool:
     return False
 
 
-def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
+def run_step(ctx, device, opdef, arrays, attrs, record, node=None, dtype=None):
     """Run ``opdef`` on ``device``; returns the output ``Tensor``, or ``None`` for an op without one.
 
     ``record`` is how the op enters the trace, and gives its ``seq``: an ``OpRecord`` of what is
@@ -78,6 +78,7 @@ def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
     ``OpPlaced`` already emitted (the live log printed it before the kernel ran; a session's node
     was recorded when placed): the step fills in what only the run knows — output shape, dtype,
     time and the bytes in use on the device once the output is accounted (a node: its first run).
+    ``dtype``: the dtype the kernel is chosen for (``--compute none`` plans its outputs from it).
     """
     xp = device.xp
     if not arrays and opdef.shape is not None and device.device_type == "GPU":
@@ -91,8 +92,8 @@ def run_step(ctx, device, opdef, arrays, attrs, record, node=None):
                 out = opdef.fn(xp, arrays[0], arrays[1])
             else:
                 out = opdef.fn(xp, *arrays)
-        else:
-            out = device.backend.run(opdef.fn, arrays, attrs)
+        else:  # a real GPU's CuPy, or --compute none's planner (compute_mode.py)
+            out = device.backend.run(opdef.fn, arrays, attrs, opdef, dtype)
     except KERNEL_ERRORS as e:  # a real GPU's PoolExhausted too: a MemoryError
         raise kernel_failed(ctx, device, opdef, arrays, attrs, record, node, e) from None
     return finish(ctx, device, opdef, out, record, node, perf_counter_ns() - start)

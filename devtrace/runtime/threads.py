@@ -24,6 +24,7 @@ PER_THREAD = ("scope", "scope_spec", "scope_reason", "name_scope", "tapes", "lis
 _saved: WeakKeyDictionary = WeakKeyDictionary()  # thread -> its PER_THREAD values while another holds the context
 _holder = None  # the thread whose PER_THREAD values the context holds
 _start = threading.Thread.start
+_numbers: WeakKeyDictionary = WeakKeyDictionary()  # thread other than the main one -> its number in the trace
 _started: WeakSet = WeakSet()  # the threads started since devtrace watched threading.Thread.start
 _watched = None  # the newest context (context.py hands each to ``watch``)
 active = False  # a thread was started: tensor frees take the lock (tensor.py)
@@ -48,6 +49,25 @@ def own(ctx) -> None:
     for f, v in zip(PER_THREAD, state):
         setattr(ctx, f, v)
     _holder = me
+    _mark(ctx, me)
+
+
+def _mark(ctx, thread) -> None:
+    """Record that the records from here on are ``thread``'s (one ``ThreadSwitched`` per switch)."""
+    number = 0 if thread is threading.main_thread() else _numbers.get(thread)
+    if number is None:
+        number = _numbers[thread] = len(_numbers) + 1
+    marked = ctx.thread_marked  # [the thread of the trace's latest records, the one before it]
+    if marked[0] == number:
+        return
+    records = ctx.trace._events
+    if records and type(records[-1]) is ev.ThreadSwitched:  # the thread switched to recorded nothing
+        records.pop()
+        marked[0] = marked[1]
+        if marked[0] == number:
+            return
+    marked[:] = [number, marked[0]]
+    ctx.trace.append(ev.ThreadSwitched(number, thread.name))
 
 
 def locked(ctx, fn, *args):
@@ -67,6 +87,7 @@ def _enable(ctx) -> None:
             if _holder is None:
                 _holder = threading.current_thread()  # the context holds the starting thread's values
             ctx.threaded = True
+            _mark(ctx, _holder)
 
 
 def _start_watched(self):
@@ -84,6 +105,7 @@ def watch(ctx) -> None:
     if threading.Thread.start is not _start_watched:
         threading.Thread.start = _start_watched
     _saved.clear()
+    _numbers.clear()
     _holder = None
     if any(t.is_alive() for t in list(_started)):
         _enable(ctx)

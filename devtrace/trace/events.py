@@ -257,6 +257,18 @@ class FunctionCall(Event):
 
 
 @dataclass(slots=True, repr=False, eq=False)
+class ThreadSwitched(Event):
+    """The records after this one come from another of the program's threads (``runtime/threads.py``).
+    A trace starts on ``thread`` 0, the main thread; the others are numbered from 1 in the order
+    they first used the runtime. In JSONL, each ``op_placed`` line of a thread other than 0 also carries
+    ``"thread": N``."""
+
+    kind = "thread"
+    thread: int
+    name: str  # the thread's name (threading.Thread.name)
+
+
+@dataclass(slots=True, repr=False, eq=False)
 class KernelGraph(Event):
     """The one-op function TensorFlow builds the first time an op signature runs eagerly, as its
     placer placed it (``_Arg`` nodes, the op, ``_Retval`` nodes): heard by the live placement log
@@ -291,7 +303,7 @@ def output_bytes(shape, dtype):
 EVENT_TYPES = {
     cls.kind: cls
     for cls in (TraceStart, TraceEnd, TraceLimited, DeviceCreated, OpPlaced, TensorCopied, MemoryReserved, MemoryStats,
-                OOM, ConfigRejected, Message, DeviceMapping, SessionRun, FunctionCall)
+                OOM, ConfigRejected, Message, DeviceMapping, SessionRun, FunctionCall, ThreadSwitched)
 }
 
 

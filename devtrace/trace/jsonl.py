@@ -12,7 +12,7 @@ import json
 import os
 
 from ..errors import UsageError
-from .events import EVENT_TYPES, SCHEMA, OpRecord, TraceEnd, TraceStart
+from .events import EVENT_TYPES, SCHEMA, OpPlaced, OpRecord, ThreadSwitched, TraceEnd, TraceStart
 from .lines import MAX_DEPTH, read_lines, too_deep
 
 
@@ -172,6 +172,8 @@ class Stream:
         for raw in self.lines():
             record = loads(raw)
             del record["schema"]
+            if record["event"] == "op_placed":
+                record.pop("thread", None)  # (the thread records before it say it)
             yield types[record.pop("event")](**record)
 
 
@@ -223,9 +225,13 @@ def _encode_lines(events, encode, names) -> str:
     out = []
     heads = names.setdefault(str, {})
     tails = names.setdefault(tuple, {})
+    thread = names.get(int, 0)  # the thread the stream's latest records came from (ThreadSwitched)
     append = out.append
     for e in events:
         if type(e) is OpRecord:
+            if thread:
+                append(_thread_line(_encode_lines((e,), encode, {**names, int: 0})[:-1], thread))
+                continue
             op, node, requested, device, reason, shape, dtype = e.op, e.node, e.requested, e.device, e.reason, \
                 e.shape, e.dtype
             if type(shape) is list:
@@ -244,17 +250,27 @@ def _encode_lines(events, encode, names) -> str:
                        f'"mem_in_use": {"null" if mem is None else mem}}}')
             continue
         cls = type(e)
+        if cls is ThreadSwitched:
+            thread = names[int] = e.thread
         fs = names.get(cls)
         if fs is None:
             fs = names[cls] = tuple(_field_names(cls))
         d = {"schema": SCHEMA, "event": e.kind}
         for f in fs:
             d[f] = getattr(e, f)
+        if thread and cls is OpPlaced:
+            d["thread"] = thread
         out.append(encode(d))
     return "\n".join(out) + "\n" if out else ""
 
 
 assert SCHEMA == 1, "the op line's literal schema in _encode_lines"
+
+
+def _thread_line(line: str, thread: int) -> str:
+    """An op line of a thread other than the main one: its thread's number as the last key."""
+    return f'{line[:-1]}, "thread": {thread}}}'
+
 
 
 def _texts(op, node, requested, device, reason, shape, dtype, heads: dict, tails: dict, encode) -> tuple[str, str]:
@@ -291,7 +307,7 @@ _INT, _STR, _LIST, _BOOL = "an integer", "a string", "a list", "true or false"
 _TYPES = {  # what each field of the wire format holds; "or null" fields may also be null
     **dict.fromkeys(("seq", "input_index", "nbytes", "total_reserved", "reserved", "in_use", "peak", "num_allocs",
                      "largest_alloc", "num_regions", "num_ooms", "duration_ns", "index", "ops", "session",
-                     "events", "copies", "copy_bytes", "calls"), _INT),
+                     "events", "copies", "copy_bytes", "calls", "thread"), _INT),
     **dict.fromkeys(("physical_index", "memory_limit", "limit", "mem_in_use", "status"), _INT + " or null"),
     **dict.fromkeys(("op", "device", "src", "dst", "name", "device_type", "reason", "allocator", "policy",
                      "requested", "level", "text", "call", "message", "mode", "source", "function", "description"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .limit import limited_note
-from ..output import format_bytes
+from ..output import format_bytes, printable
 from .render_table import device_sort_key, short_device
 
 
@@ -20,10 +20,12 @@ def summarize(events) -> dict:
     devices: set[str] = set()
     ops = copies = copy_bytes = ooms = 0
     limited = None
+    thread, thread_names, thread_ops = 0, {0: "MainThread"}, {}
     for e in events:
         kind = e.kind
         if kind == "op_placed":
             ops += 1
+            thread_ops[thread] = thread_ops.get(thread, 0) + 1
             ops_per_device[e.device] = ops_per_device.get(e.device, 0) + 1
             devices.add(e.device)
             if e.reason == ev.FALLBACK:
@@ -38,6 +40,9 @@ def summarize(events) -> dict:
             ooms += 1
         elif kind == "device_created":
             devices.add(e.name)
+        elif kind == "thread":
+            thread = e.thread
+            thread_names[thread] = e.name
         elif kind == "trace_limited":  # devtrace run --trace-limit: the ops left out, counted
             limited = {"limit": e.limit, "ops": e.ops, "copies": e.copies}
             ops += e.ops
@@ -59,6 +64,9 @@ def summarize(events) -> dict:
         "memory": {d: memory[d] for d in order if d in memory},
         "ooms": ooms,
         "limited": limited,
+        # the program's threads that ran ops, when more than the main one did (runtime/threads.py)
+        "threads": [{"thread": t, "name": thread_names[t], "ops": n} for t, n in sorted(thread_ops.items())]
+        if len(thread_names) > 1 else [],
     }
 
 
@@ -84,6 +92,9 @@ def totals(s: dict) -> str:
     out += f"fallbacks: {fb}" + (f" ({kinds})" if fb else "") + "\n"
     out += f"copies: {s['copies']} ({format_bytes(s['copy_bytes'])})\n"
     out += f"OOMs: {s['ooms']}\n"
+    if s.get("threads"):
+        shown = ", ".join(f"{printable(t['name'])} {t['ops']}" for t in s["threads"])
+        out += f"threads: {len(s['threads'])} (ops: {shown})\n"
     if s["limited"]:
         out += limited_note(s["limited"]["limit"], s["limited"]["ops"]) + " (counted above)\n"
     return out

@@ -49,6 +49,7 @@ class TraceEventWriter(BufferedSink):
         self.host_track_named = set()
         self.run_track_named = set()
         self.function_track_named = set()
+        self.thread_name = None  # set once the trace names a thread (ThreadSwitched)
 
     # -- sink ----------------------------------------------------------------------------------
     @staticmethod
@@ -85,8 +86,15 @@ class TraceEventWriter(BufferedSink):
                 "shape": e.shape, "dtype": e.dtype, "bytes": nbytes, "inputs": e.inputs}
         if e.duration_ns:
             args["duration_ns"] = e.duration_ns
+        if self.thread_name is not None:
+            args["thread"] = self.thread_name
         self.emit({"ph": "X", "cat": "op", "name": e.op, "ts": self.t(ts), "dur": self.t(dur),
                    "pid": self.pid(t), "tid": self.tid(t), "args": args})
+
+    def thread(self, number, name):
+        """The program's thread the next ops come from: named in each op's args once a program
+        ran ops from more than one thread."""
+        self.thread_name = name
 
     def late_op(self, t, ts, dur, seq, name):
         self.emit({"ph": "X", "cat": "op", "name": name, "ts": self.t(ts), "dur": self.t(dur),

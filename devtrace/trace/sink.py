@@ -23,6 +23,7 @@ class Sink:
     def session_run(self, t, e, ts, dur, placed): pass
     def function_call(self, t, e, ts, dur): pass
     def sampling_started(self, t, ts, full_ops, sample_every): pass
+    def thread(self, number, name): pass
 
 
 class BufferedSink(Sink):

@@ -149,6 +149,8 @@ class Timeline:
         self._calls: list = []  # tf.function calls under way (nested calls nest): (function, index, start, ops)
         self.function_calls = 0
         self._flow = 0
+        self.thread = 0  # the program's thread the current records come from (ThreadSwitched)
+        self.threads: dict = {0: ["MainThread", 0]}  # number -> [name, ops]
 
     # -- tracks --------------------------------------------------------------------------------
     def track(self, name: str) -> Track:
@@ -313,6 +315,10 @@ class Timeline:
                 self.track(device).ops += n
                 if fallbacks:
                     self.fallback_ops[op] = self.fallback_ops.get(op, 0) + fallbacks
+        elif kind == "thread":
+            self.thread = e.thread
+            self.threads.setdefault(e.thread, [e.name, 0])[0] = e.name
+            self.sink.thread(e.thread, e.name)
         elif kind == "trace_start":
             self.start = {"mode": e.mode, "source": e.source, "program": e.program, "backend": e.backend}
             if e.mode == "graph":
@@ -320,6 +326,7 @@ class Timeline:
 
     def _op(self, e) -> None:
         self.ops += 1
+        self.threads[self.thread][1] += 1
         seq = e.seq
         t = self.track(e.device)
         t.ops += 1
@@ -472,6 +479,9 @@ class Timeline:
             "messages": self.messages,
             "reasons": dict(sorted(self.reasons.items())),
             "fallback_ops": dict(sorted(self.fallback_ops.items())),
+            # the program's threads that ran ops, once one besides the main thread did (runtime/threads.py)
+            "threads": [{"thread": n, "name": name, "ops": ops} for n, (name, ops) in sorted(self.threads.items())
+                        if ops] if len(self.threads) > 1 else [],
             "sampled": sampled,
             "limited": None if self.limited is None else limited_note(*self.limited),
             "sampling": (f"ops 1 to {self.full_ops} in full, then 1 op in {self.sample_every} (and the copies of "

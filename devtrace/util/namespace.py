@@ -58,9 +58,16 @@ def install_lacking(cls, kind: str) -> None:
             setattr(cls, name, lacking(kind, name))
 
 
+_NAMESPACES: list = []  # every namespace made, for ``replace``
+
+
 class Namespace(SimpleNamespace):
     """``_extras``: devtrace's own names, reachable but left out of ``dir()`` (which lists
     TensorFlow's)."""
+
+    def __init__(self, **names):
+        super().__init__(**names)
+        _NAMESPACES.append(self)
 
     def __getattr__(self, name):
         if name.startswith("__"):
@@ -78,3 +85,11 @@ def missing(prefix: str):
             raise AttributeError(f"module {prefix!r} has no attribute {name!r}")
         raise missing_name(prefix, name)
     return __getattr__
+
+
+def replace(old, new) -> None:
+    """Every namespace's ``old`` is ``new`` from now on (an API that dispatch now wraps)."""
+    for namespace in _NAMESPACES:
+        for name, value in list(vars(namespace).items()):
+            if value is old:
+                setattr(namespace, name, new)

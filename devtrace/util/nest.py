@@ -85,14 +85,16 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     if atoms != len(flat_sequence):
         raise ValueError(f"Could not pack sequence. Structure had {atoms} atoms, but flat_sequence had "
                          f"{len(flat_sequence)} items.  Structure: {structure}, flat_sequence: {flat_sequence}.")
-    it = iter(flat_sequence)
+    return _build(structure, iter(flat_sequence), expand_composites)
 
-    def build(s):
-        if _nested(s, expand_composites):
-            return _same_kind(s, [build(c) for c in _children(s, expand_composites)])
-        return next(it)
 
-    return build(structure)
+def _build(s, it, expand_composites):
+    """``s`` rebuilt from the atoms ``it`` yields. A module function, not a closure calling itself:
+    that closure is a reference cycle, and the atoms (eager tensors, their device memory) would
+    wait for the garbage collector instead of going when the last reference does."""
+    if _nested(s, expand_composites):
+        return _same_kind(s, [_build(c, it, expand_composites) for c in _children(s, expand_composites)])
+    return next(it)
 
 
 def _show(s) -> str:

@@ -25,10 +25,10 @@ class Sample(NamedTuple):
 
 
 def samples():
-    from . import arrays, image, math, more, nn, random, tables
+    from . import arrays, collective, image, keras_ops, math, more, nn, random, tables, tfops
 
     out = []
-    for module in (math, arrays, nn, random, more, image, tables):
+    for module in (math, arrays, nn, random, more, image, tfops, tables, keras_ops, collective):
         out.extend(module.SAMPLES)
     return out
 

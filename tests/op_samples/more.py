@@ -4,6 +4,7 @@ TensorLists, TensorFlow 1 graphs (constants, placeholders, ref variables), spars
 import os
 import sys
 import tempfile
+import zlib
 
 import numpy as np
 
@@ -44,6 +45,10 @@ STRINGS = [
            "CPU"),
     Sample("EncodeBase64", lambda: tf.io.encode_base64(t([b"hi?"])), _bytes("aGk_"), "CPU"),
     Sample("DecodeBase64", lambda: tf.io.decode_base64(t([b"aGk_"])), _bytes("hi?"), "CPU"),
+    Sample("DecodeCSV", lambda: tf.io.decode_csv(t([b"1,2.5", b"3,"]), [[0], [0.0]]),
+           [np.array([1, 3], np.int32), np.array([2.5, 0.0], np.float32)], "CPU"),
+    Sample("DecodeCompressed", lambda: tf.io.decode_compressed(t([zlib.compress(b"hi")]), "ZLIB"), _bytes("hi"),
+           "CPU"),
     Sample("DecodePaddedRaw", lambda: tf.io.decode_raw(t([b"1", b"23"]), tf.uint8, fixed_length=2),
            np.array([[49, 0], [50, 51]], np.uint8), "CPU"),
     Sample("SerializeTensor", lambda: tf.io.serialize_tensor(t(np.float32(1.5))),

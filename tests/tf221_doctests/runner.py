@@ -55,10 +55,12 @@ def _fresh_state(tf) -> None:
     """What a new process (and TestCase.setUp) gives: no eager context yet, no global seed, the
     default graph new, Keras's configuration its defaults; then the seeds TestCase.setUp sets."""
     from devtrace.keras import config as keras_config
+    from devtrace.keras import engine as keras_engine
     from devtrace.ops import random_ops
     from devtrace.runtime import context
 
     keras_config.reset()
+    keras_engine._UIDS.clear()  # layer names start again (dense, dense_1 …), as in a new process
     random_ops.reset()
     context._context = None
     random.seed(doclib.SEED)

@@ -86,3 +86,30 @@ def rsqrt(x):
 
 def top_k(x, k, sorted=True):  # noqa: A002 (Keras's keyword)
     return tf.math.top_k(tf.convert_to_tensor(x), k, sorted=sorted)
+
+
+def jvp(fun, primals, tangents, has_aux=False):
+    """Keras's ``ops.jvp`` (the Jacobian of ``fun`` at ``primals`` times ``tangents``): devtrace has no
+    forward-mode accumulator, so it is the gradient, with respect to a dummy cotangent ``u``, of
+    ``<vjp(u), tangents>`` — two ``GradientTape`` passes, the second differentiating the first."""
+    primals = [tf.convert_to_tensor(p) for p in primals]
+    tangents = [tf.convert_to_tensor(t) for t in tangents]
+
+    def call():
+        result = fun(*primals)
+        return result if has_aux else (result, None)
+
+    shape_of, _ = call()
+    flat = tf.nest.flatten(shape_of)
+    dummies = [tf.zeros_like(o) for o in flat]
+    with tf.GradientTape() as outer:
+        outer.watch(dummies)
+        with tf.GradientTape() as inner:
+            inner.watch(primals)
+            out, aux = call()
+        vjps = inner.gradient(tf.nest.flatten(out), primals, output_gradients=dummies)
+        dot = tf.add_n([tf.reduce_sum(g * t) for g, t in zip(vjps, tangents) if g is not None])
+    jvps = outer.gradient(dot, dummies)
+    jvps = [j if j is not None else tf.zeros_like(o) for j, o in zip(jvps, flat)]
+    tangents_out = tf.nest.pack_sequence_as(out, jvps)
+    return (out, tangents_out, aux) if has_aux else (out, tangents_out)

@@ -7,6 +7,7 @@ import numpy as np
 
 from ...runtime import dtypes
 from ...runtime.context import context
+from ...runtime.eager import uncomputed
 from ...runtime.eager.executor import execute
 from ...runtime.values import constant
 from . import array_ops, indexing_ops
@@ -156,6 +157,8 @@ def _gather_grad(op, grad):
         size = int(np.prod(indices.shape))
         values = array_ops.reshape(grad, [size] + list(params.shape)[1:])
         return IndexedSlices(values, array_ops.reshape(indices, [size]), array_ops.shape(params)), None
+    if not uncomputed.computed(grad):  # --compute none: the constant the host would make
+        return uncomputed.constant(params.shape, grad.dtype), None
     host, batch_dims = np.zeros(params.shape, grad.numpy().dtype), op.attrs.get("batch_dims", 0)
     idx, upstream = indices.numpy(), grad.numpy()
     for batch in np.ndindex(tuple(params.shape)[:batch_dims]):  # one gather per batch entry
@@ -174,6 +177,8 @@ def _strided_slice_grad(op, grad):
     x = op.inputs[0]
     if not context().eager:
         return (_strided_slice_grad_graph(x, op.attrs, grad),)
+    if not uncomputed.computed(grad):  # --compute none: the constant the host would make
+        return (uncomputed.constant(x.shape, grad.dtype),)
     host = np.zeros(x.shape, grad.numpy().dtype)
     key = indexing_ops.index_of(op.attrs)
     host[key] = np.reshape(grad.numpy(), host[key].shape)

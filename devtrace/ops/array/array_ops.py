@@ -269,9 +269,9 @@ def _broadcast_to(xp, x, shape=()):
         raise ValueError(f"Incompatible shapes: {shape_text(x.shape)} vs. {shape_text(shape)}") from None
 
 
-op("Transpose", _transpose, _ANY_ON_CPU, host_args={"perm": "perm"})
-op("ConcatV2", _concat, _ANY_ON_CPU, host_args={"axis": "axis"}, number_attr="N")
-op("Pack", lambda xp, *xs, axis=0: xp.stack(xs, axis=axis), _ANY_ON_CPU, number_attr="N")
+op("Transpose", _transpose, _ANY_ON_CPU, host_args={"perm": "perm"}, shape=shapes.transpose)
+op("ConcatV2", _concat, _ANY_ON_CPU, host_args={"axis": "axis"}, number_attr="N", shape=shapes.concat)
+op("Pack", lambda xp, *xs, axis=0: xp.stack(xs, axis=axis), _ANY_ON_CPU, number_attr="N", shape=shapes.pack)
 op("ExpandDims", lambda xp, x, axis=0: xp.expand_dims(x, axis), _ANY_ON_CPU, host_args={"axis": "dim"},
    shape=shapes.expand_dims)
 op("Squeeze", _squeeze, _ANY_ON_CPU, shape=shapes.squeeze)
@@ -291,12 +291,12 @@ def _tile(xp, x, multiples=()):
 
 
 op("Tile", _tile, _ANY_ON_CPU, host_args={"multiples": "multiples"}, shape=shapes.tile)
-op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args={"axis": "axis"})
-op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args={"shape": "shape"})
+op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args={"axis": "axis"}, shape=shapes.same)
+op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args={"shape": "shape"}, shape=shapes.broadcast_to)
 op("OneHot", lambda xp, i, depth=0, on=1.0, off=0.0, axis=-1, dtype="float32": xp.where(
     xp.expand_dims(i, axis) == xp.arange(depth).reshape([-1 if k == (axis % (i.ndim + 1)) else 1
                                                          for k in builtins.range(i.ndim + 1)]), on, off
-).astype(dtypes.as_dtype(dtype).np), NUMERIC, host_args=("depth",))
+).astype(dtypes.as_dtype(dtype).np), NUMERIC, host_args=("depth",), shape=shapes.one_hot)
 op("LinSpace", lambda xp, start=0.0, stop=1.0, num=1, dtype="float32": xp.linspace(
     start, stop, num, dtype=dtypes.as_dtype(dtype).np), dtypes.FLOATS)
 
@@ -415,7 +415,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         return with_host_inputs("OneHot", (i,), (depth, *values), attrs, scope)
 
 
-@public("linspace", "lin_space")
+@public("linspace", "compat.v1.lin_space")
 def linspace(start, stop, num, name=None, axis=0):
     dt = dtypes.as_dtype(dtypes.infer(start)) if not isinstance(start, Tensor) else start.dtype
     ends = [x if isinstance(x, Tensor) else constant(x, dt) for x in (start, stop)]

@@ -121,8 +121,8 @@ def _slice(xp, x, begin=(), size=()):
 
 
 op("GatherV2", _gather, _ANY_ON_CPU, host_args={"axis": "axis"}, mixed_dtypes=True, shape=shapes.gather)
-op("GatherNd", _gather_nd, _ANY_ON_CPU, mixed_dtypes=True)
-op("Slice", _slice, _ANY_ON_CPU, host_args={"begin": "begin", "size": "size"})
+op("GatherNd", _gather_nd, _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.gather_nd)
+op("Slice", _slice, _ANY_ON_CPU, host_args={"begin": "begin", "size": "size"}, shape=shapes.slice_)
 op("Where", lambda xp, c: xp.argwhere(c).astype(np.int64), {"bool"} | dtypes.NUMERIC, shape=shapes.where)
 
 

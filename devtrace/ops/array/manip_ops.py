@@ -71,10 +71,10 @@ op("Pad", _pad, _ANY_ON_CPU, shape=_pad_shape, host_args={"paddings": "paddings"
 op("PadV2", _pad, _ANY_ON_CPU, shape=_pad_shape,
    host_args={"paddings": "paddings", "constant_values": "constant_values@T"})
 op("MirrorPad", _mirror_pad, _ANY_ON_CPU, shape=_pad_shape, host_args={"paddings": "paddings"})
-op("Roll", _roll, _ANY_ON_CPU, host_args={"shift": "shift", "axis": "axis"})
-op("ReverseSequence", _reverse_sequence, _ANY_ON_CPU, mixed_dtypes=True)
-op("LowerBound", _bound("left"), NUMERIC, mixed_dtypes=True)
-op("UpperBound", _bound("right"), NUMERIC, mixed_dtypes=True)
+op("Roll", _roll, _ANY_ON_CPU, host_args={"shift": "shift", "axis": "axis"}, shape=shapes.same)
+op("ReverseSequence", _reverse_sequence, _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
+op("LowerBound", _bound("left"), NUMERIC, mixed_dtypes=True, shape=shapes.bound)
+op("UpperBound", _bound("right"), NUMERIC, mixed_dtypes=True, shape=shapes.bound)
 not_differentiable("LowerBound", "UpperBound")
 
 
@@ -267,7 +267,7 @@ def _invert_permutation(xp, x):
 op("InvertPermutation", _invert_permutation, {"int32", "int64"}, shape=shapes.same)
 
 
-@public("math.invert_permutation", "invert_permutation")
+@public("math.invert_permutation", "compat.v1.invert_permutation")
 def invert_permutation(x, name=None):
     return execute("InvertPermutation", (as_tensor(x, slow_list=True),), name=name)
 

@@ -182,8 +182,19 @@ op("EagerPyFunc", _py_call, {CPU: ALL_TYPES, GPU: DEVICE_SAFE - {"int32", "varia
 
 @public("py_function")
 def py_function(func=None, inp=None, Tout=None, name=None):
-    """``tf.py_function``: run Python on tensors, eagerly or as a node of a tf.function graph."""
+    """``tf.py_function``: run Python on tensors, eagerly or as a node of a tf.function graph.
+    Without ``func``, a decorator: the decorated function's arguments are ``inp``."""
     from ...runtime.dtypes import as_dtype
+
+    if func is None:
+        import functools
+
+        def decorate(fn):
+            @functools.wraps(fn)
+            def wrapper(*args):
+                return py_function(fn, list(args), Tout, name)
+            return wrapper
+        return decorate
 
     tensors = tuple(as_tensor(x) for x in (inp or ()))
     dtype = as_dtype(Tout) if Tout is not None else None

@@ -429,7 +429,7 @@ def _random_crop(value, size, uniform):
     return _f("slice")(value, offset, size)
 
 
-@public("image.random_crop", "random_crop")
+@public("image.random_crop", "compat.v1.random_crop")
 def random_crop(value, size, seed=None, name=None):
     return _random_crop(value, size, _uniform(seed, False))
 

@@ -139,12 +139,12 @@ op("DecodePaddedRaw", _decode_padded_raw, {CPU: {"string"}}, devices=(CPU,), mix
    shape=lambda name, s, attrs, dtype: (dtypes.as_dtype(attrs["out_type"]), None))
 
 
-@public("io.read_file", "read_file")
+@public("io.read_file", "compat.v1.read_file")
 def read_file(filename, name=None):
     return execute("ReadFile", (_string(filename),), None, name=name, dtype=dtypes.string)
 
 
-@public("io.write_file", "write_file")
+@public("io.write_file", "compat.v1.write_file")
 def write_file(filename, contents, name=None):
     execute("WriteFile", (_string(filename), _string(contents)), None, name=name, dtype=dtypes.string)
 
@@ -182,3 +182,11 @@ def decode_padded_raw(input_bytes, fixed_length, out_type, little_endian=True, n
     return execute("DecodePaddedRaw", (_string(input_bytes),), {
         "fixed_length": int(fixed_length), "out_type": dtypes.as_dtype(out_type).name,
         "little_endian": bool(little_endian)}, name=name, dtype=dtypes.string)
+
+
+@public("io.match_filenames_once")
+def match_filenames_once(pattern, name=None):
+    """A variable holding the files matching ``pattern`` (matched once, when it is made)."""
+    from ...runtime.eager.variables import Variable
+
+    return Variable(matching_files(pattern), trainable=False, name=name)

@@ -37,6 +37,46 @@ class RaggedFeature(collections.namedtuple("RaggedFeature", ["dtype", "value_key
                                dtypes.as_dtype(row_splits_dtype), validate)
 
 
+class SparseFeature(collections.namedtuple("SparseFeature", ["index_key", "value_key", "dtype", "size",
+                                                             "already_sorted"])):
+    """``tf.io.SparseFeature``: a SparseTensor from an index feature and a value feature (one index
+    key: a 1-D sparse feature of ``size``)."""
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtypes.as_dtype(dtype), size, already_sorted)
+
+
+def _sparse_features(serialized, features, name):
+    """``parse_example`` with ``SparseFeature``s: their index and value keys parsed as
+    ``VarLenFeature``s, then paired into one SparseTensor each."""
+    from ..sparse.sparse_tensor import SparseTensor
+
+    plain = {k: f for k, f in features.items() if not isinstance(f, SparseFeature)}
+    for f in features.values():
+        if isinstance(f, SparseFeature):
+            if not isinstance(f.index_key, str):
+                raise NotImplementedError("devtrace does not implement a tf.io.SparseFeature of several index keys "
+                                          "yet")
+            plain.setdefault(f.index_key, VarLenFeature(dtypes.int64))
+            plain.setdefault(f.value_key, VarLenFeature(f.dtype))
+    parsed = _parse_example(serialized, plain, name)
+    out = {k: v for k, v in parsed.items() if k in features}
+    for k, f in features.items():
+        if not isinstance(f, SparseFeature):
+            continue
+        index, value = parsed[f.index_key], parsed[f.value_key]
+        where, values = index.values.numpy().astype(np.int64), value.values.numpy()
+        batched = index.indices.shape[1] == 2
+        indices = np.stack([index.indices.numpy()[:, 0], where], 1) if batched else where[:, None]
+        if not f.already_sorted:
+            order = np.lexsort(indices.T[::-1])
+            indices, values = indices[order], values[order]
+        shape = ([int(index.dense_shape.numpy()[0])] if batched else []) + [int(f.size)]
+        out[k] = SparseTensor(constant(indices, dtypes.int64), constant(values, f.dtype),
+                              constant(np.asarray(shape, np.int64), dtypes.int64))
+    return dict(sorted(out.items()))
+
+
 _LISTS = {"string": "bytes_list", "float32": "float_list", "int64": "int64_list"}
 _C_NAMES = {"string": "string", "float32": "float", "int64": "int64"}
 
@@ -141,6 +181,8 @@ def _parse_example(serialized, features, name=None):
 
     if not features:
         raise ValueError("Argument `features` cannot be None.")
+    if any(isinstance(f, SparseFeature) for f in features.values()):
+        return _sparse_features(serialized, features, name)
     sparse = sorted(k for k, f in features.items() if isinstance(f, VarLenFeature))
     dense = sorted(k for k, f in features.items() if isinstance(f, (FixedLenFeature, FixedLenSequenceFeature)))
     ragged = sorted(k for k, f in features.items() if isinstance(f, RaggedFeature))

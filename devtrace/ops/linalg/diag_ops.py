@@ -148,7 +148,7 @@ def _k(k):
     return tuple(int(v) for v in ks) if len(ks) > 1 else int(ks[0])
 
 
-@public("linalg.diag", "matrix_diag")
+@public("linalg.diag", "compat.v1.matrix_diag")
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
     d = as_tensor(diagonal)
     attrs = {"k": _k(k), "num_rows": int(num_rows), "num_cols": int(num_cols),
@@ -156,26 +156,26 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
     return execute("MatrixDiagV3", (d,), attrs, name=name)
 
 
-@public("linalg.diag_part", "matrix_diag_part")
+@public("linalg.diag_part", "compat.v1.matrix_diag_part")
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
     x = as_tensor(input)
     attrs = {"k": _k(k), "padding_value": np.asarray(padding_value, x.dtype.np).item(), "align": align}
     return execute("MatrixDiagPartV3", (x,), attrs, name=name)
 
 
-@public("linalg.set_diag", "matrix_set_diag")
+@public("linalg.set_diag", "compat.v1.matrix_set_diag")
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
     x = as_tensor(input)
     d = as_tensor(diagonal) if not isinstance(diagonal, list) else array_ops.constant(diagonal, x.dtype)
     return execute("MatrixSetDiagV3", (x, d), {"k": _k(k), "align": align}, name=name)
 
 
-@public("linalg.tensor_diag", "diag")
+@public("linalg.tensor_diag", "compat.v1.diag")
 def tensor_diag(diagonal, name=None):
     return execute("Diag", (as_tensor(diagonal),), name=name)
 
 
-@public("linalg.tensor_diag_part", "diag_part")
+@public("linalg.tensor_diag_part", "compat.v1.diag_part")
 def tensor_diag_part(input, name=None):  # noqa: A002
     return execute("DiagPart", (as_tensor(input),), name=name)
 

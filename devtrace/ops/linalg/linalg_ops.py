@@ -14,6 +14,7 @@ from ...runtime.registry import CPU, GPU
 from ..array import array_ops
 from ..math import complex_ops, math_ops, reduction_ops
 from ..declare import as_tensor, host_arg, on_host, op, public
+from .. import shapes
 from .diag_ops import diag, diag_part, set_diag  # noqa: F401 (linalg_grad reads them here)
 
 _F = frozenset(("float16", "float32", "float64", "complex64", "complex128"))
@@ -179,7 +180,7 @@ op("Cholesky", _cholesky, _F, shape=_unknown)
 op("SelfAdjointEigV2", _eigh, _F, shape=_outputs(2), multi=True)
 op("Eig", _eig, _F, devices=(CPU,), shape=_outputs(2), multi=True)
 op("MatrixBandPart", _band_part, None, shape=_unknown, host_args={"num_lower": "num_lower", "num_upper": "num_upper"})
-op("Einsum", _einsum, None, shape=_unknown, number_attr="N")
+op("Einsum", _einsum, None, shape=shapes.einsum, number_attr="N")
 op("Cross", lambda xp, a, b: xp.cross(a, b), None, shape=lambda name, shapes, attrs, dtype: (dtype, shapes[0]))
 op("MatrixExponential", _expm, _F, devices=(CPU, GPU), shape=_unknown)
 
@@ -316,7 +317,7 @@ def expm(input, name=None):  # noqa: A002
     return execute("MatrixExponential", (as_tensor(input),), name=name)
 
 
-@public("linalg.band_part", "matrix_band_part")
+@public("linalg.band_part", "compat.v1.matrix_band_part")
 def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
     attrs = {"num_lower": int(host_arg(num_lower, dtypes.int64)), "num_upper": int(host_arg(num_upper, dtypes.int64))}
     return execute("MatrixBandPart", (as_tensor(input),), attrs, name=name)
@@ -332,7 +333,7 @@ def cross(a, b, name=None):
     return execute("Cross", (as_tensor(a), as_tensor(b)), name=name)
 
 
-@public("linalg.trace", "trace")
+@public("linalg.trace", "compat.v1.trace")
 def trace(x, name=None):
     return reduction_ops.reduce_sum(diag_part(x), axis=[-1], name=name)
 

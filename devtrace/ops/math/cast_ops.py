@@ -10,6 +10,7 @@ from ...runtime.eager.executor import execute
 from ...runtime.values import constant
 from ..array.array_ops import cast
 from ..declare import as_tensor, op, public
+from .. import shapes
 
 # TensorFlow's Bitcast takes the fixed-size numeric dtypes (not bool, not strings)
 _BITCASTABLE = dtypes.NUMERIC | {d.name for d in dtypes.QUANTIZED}
@@ -47,7 +48,7 @@ def bitcast(input, type, name=None):  # noqa: A002 (TensorFlow's parameter names
     return execute("Bitcast", (as_tensor(input),), {"type": dtypes.as_dtype(type).name}, name=name)
 
 
-op("ClipByValue", lambda xp, t, lo, hi: xp.minimum(xp.maximum(t, lo), hi), dtypes.REAL)
+op("ClipByValue", lambda xp, t, lo, hi: xp.minimum(xp.maximum(t, lo), hi), dtypes.REAL, shape=shapes.same)
 
 
 def _limits(src: dtypes.DType, dst: dtypes.DType):

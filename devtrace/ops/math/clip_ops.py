@@ -37,7 +37,7 @@ def _like(t, values):
     return IndexedSlices(values, t.indices, t.dense_shape) if isinstance(t, IndexedSlices) else values
 
 
-@public("linalg.global_norm", "global_norm")
+@public("linalg.global_norm", "compat.v1.global_norm")
 def global_norm(t_list, name=None):
     """``sqrt(2 * sum(l2_loss(t)))`` over the tensors that are not ``None``."""
     if not isinstance(t_list, (list, tuple)):

@@ -61,7 +61,7 @@ def _numeric(x):
     return x
 
 
-@public("math.real", "real")
+@public("math.real", "compat.v1.real")
 def real(input, name=None):  # noqa: A002 (TensorFlow's parameter names)
     x = _numeric(input)
     if not x.dtype.is_complex:
@@ -69,7 +69,7 @@ def real(input, name=None):  # noqa: A002 (TensorFlow's parameter names)
     return execute("Real", (x,), {"Tout": x.dtype.real_dtype.name}, name=name)
 
 
-@public("math.imag", "imag")
+@public("math.imag", "compat.v1.imag")
 def imag(input, name=None):  # noqa: A002
     x = _numeric(input)
     if not x.dtype.is_complex:
@@ -77,7 +77,7 @@ def imag(input, name=None):  # noqa: A002
     return execute("Imag", (x,), {"Tout": x.dtype.real_dtype.name}, name=name)
 
 
-@public("math.angle", "angle")
+@public("math.angle", "compat.v1.angle")
 def angle(input, name=None):  # noqa: A002
     x = _numeric(input)
     if not x.dtype.is_complex:
@@ -85,7 +85,7 @@ def angle(input, name=None):  # noqa: A002
     return execute("Angle", (x,), {"Tout": x.dtype.real_dtype.name}, name=name)
 
 
-@public("math.conj", "conj")
+@public("math.conj", "compat.v1.conj")
 def conj(x, name=None):
     x = as_tensor(x)
     if x.dtype.is_floating or x.dtype.is_integer:

@@ -13,13 +13,14 @@ from ..array import array_ops
 from . import complex_ops, math_ops, reduction_ops
 from ..array.broadcast_grad import reduce_args
 from ..declare import gradient, graph_shape, not_differentiable, op, op_scope, unary, with_host_inputs
+from .. import shapes
 
 not_differentiable("Less", "LessEqual", "Greater", "GreaterEqual")
 
 # y = sqrt(x): dx = grad * 0.5 / y, one op, as TensorFlow's SqrtGrad
-op("SqrtGrad", lambda xp, y, dy: dy * 0.5 / xp.conj(y), FLOATS | {"complex64", "complex128"})
+op("SqrtGrad", lambda xp, y, dy: dy * 0.5 / xp.conj(y), FLOATS | {"complex64", "complex128"}, shape=shapes.same)
 # y = tanh(x): dx = grad * (1 - y²), one op, as TensorFlow's TanhGrad (given conj(y))
-op("TanhGrad", lambda xp, y, dy: dy * (1 - y * y), FLOATS | {"complex64", "complex128"})
+op("TanhGrad", lambda xp, y, dy: dy * (1 - y * y), FLOATS | {"complex64", "complex128"}, shape=shapes.same)
 
 
 def reduce_to(grad, shape):

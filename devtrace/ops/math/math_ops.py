@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ...errors import InvalidArgumentError
-from ...runtime import dtypes
+from ...runtime import blas_threads, dtypes
 from ...runtime.dtypes import FLOATS, INTEGERS, NUMERIC, REAL
 from ...runtime.eager.executor import execute, execute_binary
 from ...runtime.tensor import Tensor
@@ -89,7 +89,7 @@ def _on_host_each(fn):
 erf = unary("Erf", _on_host_each(math.erf), FLOATS, ("math.erf",))
 erfc = unary("Erfc", _on_host_each(math.erfc), FLOATS, ("math.erfc",))
 lgamma = unary("Lgamma", _on_host_each(lambda v: math.lgamma(v) if v > 0 or v != int(v) else math.inf), FLOATS,
-               ("math.lgamma", "lgamma"))
+               ("math.lgamma", "compat.v1.lgamma"))
 is_nan = unary("IsNan", lambda xp, x: xp.isnan(x), FLOATS, ("math.is_nan",), shape=shapes.same_bool)
 is_inf = unary("IsInf", lambda xp, x: xp.isinf(x), FLOATS, ("math.is_inf",), shape=shapes.same_bool)
 is_finite = unary("IsFinite", lambda xp, x: xp.isfinite(x), FLOATS, ("math.is_finite",), shape=shapes.same_bool)
@@ -123,9 +123,9 @@ def _truncate_div(xp, a, b):
 
 
 floordiv = binary("FloorDiv", quiet(_integer_division(lambda xp, a, b: xp.floor_divide(a, b))), REAL,
-                  ("math.floordiv", "floordiv"), name_scope=True)
+                  ("math.floordiv", "compat.v1.floordiv"), name_scope=True)
 floormod = binary("FloorMod", quiet(_integer_division(lambda xp, a, b: xp.mod(a, b))), REAL,
-                  ("math.floormod", "math.mod", "mod"))
+                  ("math.floormod", "math.mod", "compat.v1.mod"))
 truncatediv = binary("TruncateDiv", quiet(_integer_division(_truncate_div)), REAL, ("truncatediv", "math.truncatediv"))
 truncatemod = binary("TruncateMod", _integer_division(lambda xp, a, b: xp.fmod(a, b)), REAL,
                      ("truncatemod", "math.truncatemod"))
@@ -133,7 +133,7 @@ squared_difference = binary("SquaredDifference", lambda xp, a, b: (a - b) * (a -
                             ("math.squared_difference",))
 atan2 = binary("Atan2", lambda xp, a, b: xp.arctan2(a, b), FLOATS, ("math.atan2", "atan2"))
 divide_no_nan = binary("DivNoNan", lambda xp, a, b: xp.where(b == 0, xp.zeros_like(a), a / xp.where(b == 0, 1, b)),
-                       _FLOATS_C, ("math.divide_no_nan", "div_no_nan"), name_scope=True)
+                       _FLOATS_C, ("math.divide_no_nan", "compat.v1.div_no_nan"), name_scope=True)
 
 
 def _comparison(same):
@@ -216,7 +216,7 @@ def reciprocal_no_nan(x, name=None):
     return divide_no_nan(constant(1, x.dtype), x, name=name)
 
 
-@public("math.logical_xor", "logical_xor")
+@public("math.logical_xor", "compat.v1.logical_xor")
 def logical_xor(x, y, name="LogicalXor"):
     """TensorFlow composes it: (x or y) and not (x and y)."""
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
@@ -281,7 +281,8 @@ def _histogram(xp, values, value_range, nbins=100, dtype="int32"):
     return xp.asarray(np.bincount(bins, minlength=nbins).astype(dtypes.as_dtype(dtype).np))
 
 
-op("HistogramFixedWidth", _histogram, {CPU: REAL, GPU: FLOATS}, host_args=("nbins",))  # GPU: float values only
+op("HistogramFixedWidth", _histogram, {CPU: REAL, GPU: FLOATS}, host_args=("nbins",),
+   shape=lambda name, shapes, attrs, dtype: (dtypes.as_dtype(attrs.get("dtype", "int32")), (int(attrs.get("nbins", 100)),)))  # GPU: float values only
 
 
 @public("histogram_fixed_width")
@@ -313,8 +314,8 @@ def _matmul(xp, a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adj
         a = xp.conj(a)
     if adjoint_b:
         b = xp.conj(b)
-    return xp.matmul(xp.swapaxes(a, -1, -2) if transpose_a or adjoint_a else a,
-                     xp.swapaxes(b, -1, -2) if transpose_b or adjoint_b else b)
+    return blas_threads.matmul(xp, xp.swapaxes(a, -1, -2) if transpose_a or adjoint_a else a,
+                               xp.swapaxes(b, -1, -2) if transpose_b or adjoint_b else b)
 
 
 op("MatMul", _matmul, NUMERIC, shape=shapes.matmul)

@@ -146,7 +146,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
                    name=name)
 
 
-@public("math.cumprod", "cumprod")
+@public("math.cumprod", "compat.v1.cumprod")
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     x = as_tensor(x)
     return execute("Cumprod", (x,), {"axis": int(host_arg(axis)), "exclusive": exclusive, "reverse": reverse},

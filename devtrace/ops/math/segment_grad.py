@@ -187,7 +187,7 @@ def _polygamma_of_order(n, v):
 op("Polygamma", _polygamma, dtypes.FLOATS - {"bfloat16", "float16"})
 
 
-@public("math.polygamma", "polygamma")
+@public("math.polygamma", "compat.v1.polygamma")
 def polygamma(a, x, name=None):
     return execute("Polygamma", pair(a, x), name=name)
 

@@ -15,6 +15,7 @@ from ..declare import as_tensor, gradient, host_arg, on_host, op, op_scope, publ
 from ..array.indexing_ops import gather
 from ..array import array_ops
 from ..array.array_ops import cast, reshape, where, zeros_like
+from .. import shapes
 from .math_ops import add, divide, greater_equal, maximum, sqrt
 from .reduction_ops import reduce_max
 
@@ -56,7 +57,8 @@ for _kind in ("sum", "prod", "max", "min", "mean"):
        mixed_dtypes=True)
 for _kind in ("sum", "prod", "max", "min"):
     op(f"UnsortedSegment{_kind.capitalize()}", _segment_kernel(_kind, True),
-       REAL if _kind in ("max", "min") else NUMERIC, mixed_dtypes=True, host_args={"num_segments": "num_segments"})
+       REAL if _kind in ("max", "min") else NUMERIC, mixed_dtypes=True, host_args={"num_segments": "num_segments"},
+       shape=shapes.unsorted_segment)
 
 
 def _sorted(kind):
@@ -117,30 +119,40 @@ def _segment_sum_grad(op, grad):
 
 
 def _dense_bincount(xp, values, weights, size=0, binary_output=False):
-    keys = on_host(xp, values).reshape(-1)
+    """Counts of a 1-D input, or of each row of a 2-D one (``bincount(axis=-1)``)."""
+    keys = on_host(xp, values)
     if (keys < 0).any():
         raise ValueError("Input arr must be non-negative!")
-    w = on_host(xp, weights).reshape(-1)
-    out = np.zeros(size, dtype=w.dtype)
-    keep = keys < size
-    if binary_output:
-        out[keys[keep]] = 1
-    else:
-        np.add.at(out, keys[keep], w[keep] if w.size else 1)
-    return xp.asarray(out)
+    w = on_host(xp, weights)
+    rows = keys.reshape(-1, keys.shape[-1] if keys.ndim == 2 else keys.size)
+    w = w.reshape(rows.shape) if w.size else w
+    out = np.zeros((rows.shape[0], size), dtype=w.dtype)
+    for r, row in enumerate(rows):
+        keep = row < size
+        if binary_output:
+            out[r, row[keep]] = 1
+        else:
+            np.add.at(out[r], row[keep], w[r][keep] if w.size else 1)
+    return xp.asarray(out if keys.ndim == 2 else out.reshape(size))
 
 
 # kernels chosen by the counts' dtype T (the weights'); TensorFlow's GPU kernel counts in int32 or float32
 op("DenseBincount", _dense_bincount, {CPU: NUMERIC, GPU: {"int32", "float32"}}, mixed_dtypes=True, host_args=("size",))
 
 
-@public("math.bincount", "bincount")
+@public("math.bincount", "compat.v1.bincount")
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None, axis=None,
              binary_output=False):
     """TensorFlow's composition: the size is ``max(arr) + 1`` (bounded by ``minlength``/``maxlength``)."""
     arr = as_tensor(arr)
     if not arr.dtype.is_integer:
         arr = cast(arr, dtypes.int32)
+    axis = 0 if axis is None else axis
+    if axis not in (0, -1):
+        raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are currently supported.")
+    if axis == 0:
+        arr = reshape(arr, [-1])
+        weights = None if weights is None else reshape(as_tensor(weights), [-1])
     size = add(reduce_max(arr), 1) if arr.shape.num_elements() else None
     size = 0 if size is None else int(size.numpy())
     if minlength is not None:

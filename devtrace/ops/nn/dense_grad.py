@@ -16,7 +16,7 @@ def _bias_add_grad_shape(name, shapes, attrs, dtype):
     return dtype, None if shape is None else (shape[-1],)
 
 
-op("ReluGrad", lambda xp, dy, y: (dy * (y > 0)).astype(dy.dtype), dtypes.FLOATS, shape=lambda n, s, a, d: (d, s[0]))
+op("ReluGrad", lambda xp, dy, y: (dy * (y > 0)).astype(dy.dtype, copy=False), dtypes.FLOATS, shape=lambda n, s, a, d: (d, s[0]))
 op("BiasAddGrad", lambda xp, dy: xp.sum(dy, axis=tuple(range(dy.ndim - 1))).astype(dy.dtype), dtypes.NUMERIC,
    shape=_bias_add_grad_shape)
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...runtime import dtypes
+from ...runtime import blas_threads
 from ...runtime.eager.executor import execute
 from ..array import array_ops
 from .. import shapes
 from ..declare import gradient, on_host, op
-from .nn_impl import _pad_amounts, _windows
+from .nn_impl import _im2col, _max_over_windows, _offsets, _pad_amounts, _pool_fill, _windows
 
 _FLOATS = dtypes.FLOATS
 
@@ -37,22 +38,56 @@ def _batch_of(sizes, grad) -> tuple:
 
 
 def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding="VALID"):
-    pieces = xp.einsum("nhwo,ijco->nhwijc", grad, filters)
-    return _scatter(xp, _batch_of(input_sizes, grad), pieces, filters.shape[:2], strides, padding).astype(grad.dtype)
+    """Each output position's gradient times the filter (one matrix product), added back onto the
+    input positions its window covered."""
+    kh, kw, c, o = filters.shape
+    n, oh, ow, _ = grad.shape
+    pieces = blas_threads.matmul(xp, grad.reshape(-1, o), filters.reshape(-1, o).T).reshape(n, oh, ow, kh, kw, c)
+    return _scatter(xp, _batch_of(input_sizes, grad), pieces, (kh, kw), strides, padding).astype(grad.dtype, copy=False)
 
 
 def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VALID"):
-    win = _windows(xp, x, tuple(filter_sizes)[:2], strides, padding)
-    return xp.einsum("nhwijc,nhwo->ijco", win, grad).astype(grad.dtype)
+    """The windows (im2col) transposed times the output gradient: one matrix product."""
+    sizes = tuple(filter_sizes)
+    cols = _im2col(xp, x, sizes[:2], strides, padding)
+    out = blas_threads.matmul(xp, cols.T, grad.reshape(-1, grad.shape[-1]))
+    return out.reshape(sizes[0], sizes[1], x.shape[3], grad.shape[-1]).astype(grad.dtype, copy=False)
 
 
 def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALID"):
-    win = on_host(xp, _windows(xp, x, ksize, strides, padding, -np.inf))
-    n, oh, ow, kh, kw, c = win.shape
-    first = win.reshape(n, oh, ow, kh * kw, c).argmax(axis=3)
-    onehot = (np.arange(kh * kw)[None, None, None, :, None] == first[:, :, :, None, :])
-    pieces = onehot.reshape(win.shape) * on_host(xp, grad)[:, :, :, None, None, :]
-    return xp.asarray(_scatter(np, x.shape, pieces.astype(x.dtype), ksize, strides, padding))
+    """Each window's gradient to its first maximum (row-major in the window; a NaN is a maximum)."""
+    (kh, kw), (sh, sw) = ksize, strides
+    top, bottom, oh = _pad_amounts(x.shape[1], kh, sh, padding)
+    left, right, ow = _pad_amounts(x.shape[2], kw, sw, padding)
+    views = _offsets(xp, x, ksize, strides, padding, _pool_fill(x.dtype))
+    best = _max_over_windows(xp, views)
+    grad = grad.astype(x.dtype, copy=False)
+    padded = xp.zeros((x.shape[0], x.shape[1] + top + bottom, x.shape[2] + left + right, x.shape[3]), x.dtype)
+    if x.dtype.kind == "f" and not bool(xp.isnan(best).any()) and bool(xp.isfinite(grad).all()):
+        # the common case, without masked selects (slow on unpredictable masks): the gradient times
+        # each element's "first maximum of its window" flag, the flags from elementwise logic
+        left_over = None  # windows whose maximum is still to be found
+        for k, view in enumerate(views):
+            hit = view == best
+            if left_over is not None:
+                hit &= left_over
+                left_over &= ~hit
+            else:
+                left_over = ~hit
+            i, j = divmod(k, kw)
+            padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += grad * hit
+        return padded[:, top:top + x.shape[1], left:left + x.shape[2], :].copy()
+    taken = None
+    for k, view in enumerate(views):
+        hit = (view == best) | (view != view)
+        if taken is not None:
+            hit &= ~taken
+            taken |= hit
+        else:
+            taken = hit
+        i, j = divmod(k, kw)
+        padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += xp.where(hit, grad, 0)
+    return padded[:, top:top + x.shape[1], left:left + x.shape[2], :].copy()
 
 
 def _avg_pool_grad(xp, grad, orig_input_shape=(), ksize=(1, 1), strides=(1, 1), padding="VALID"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...runtime import dtypes
+from ...runtime import blas_threads
 from ...runtime.context import context
 from ...runtime.eager.executor import execute
 from ...runtime.tensor_shape import shape_text
@@ -70,20 +71,54 @@ def _windows(xp, x, window, strides, padding, fill=0.0):
     return xp.asarray(view[:, ::sh, ::sw].transpose(0, 1, 2, 4, 5, 3))
 
 
+def _offsets(xp, x, window, strides, padding, fill=0.0):
+    """NHWC ``x``, padded as TensorFlow pads, as one strided view per window offset ``(i, j)``, in
+    the window's row-major order: view ``k`` holds element ``k`` of every output position's window.
+    Plain slices (no ``as_strided``), so a kernel stays the same on NumPy and CuPy."""
+    (kh, kw), (sh, sw) = window, strides
+    top, bottom, oh = _pad_amounts(x.shape[1], kh, sh, padding)
+    left, right, ow = _pad_amounts(x.shape[2], kw, sw, padding)
+    if top or bottom or left or right:
+        x = xp.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)), constant_values=fill)
+    return [x[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] for i in range(kh) for j in range(kw)]
+
+
+def _im2col(xp, x, window, strides, padding):
+    """``(n * out_h * out_w, kh * kw * c)``: each output position's window, flattened as the filter
+    ``(kh, kw, c, o)`` flattens to its first three axes (one copy of the input per window offset)."""
+    views = _offsets(xp, x, window, strides, padding)
+    n, oh, ow, c = views[0].shape
+    return xp.stack(views, axis=3).reshape(n * oh * ow, len(views) * c)
+
+
 def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
-    win = _windows(xp, x, filters.shape[:2], strides, padding)
-    return xp.einsum("nhwijc,ijco->nhwo", win, filters).astype(x.dtype)
+    """im2col and one matrix product (BLAS), as TensorFlow's CPU kernel contracts (Eigen's)."""
+    cols = _im2col(xp, x, filters.shape[:2], strides, padding)
+    n, h, w = x.shape[0], *(_pad_amounts(x.shape[k + 1], filters.shape[k], strides[k], padding)[2] for k in (0, 1))
+    out = blas_threads.matmul(xp, cols, filters.reshape(-1, filters.shape[3]))
+    return out.reshape(n, h, w, filters.shape[3]).astype(x.dtype, copy=False)
+
+
+def _pool_fill(dtype):
+    return -np.inf if dtype.kind in "fc" else np.iinfo(dtype).min
+
+
+def _max_over_windows(xp, views):
+    out = views[0].copy() if len(views) == 1 else xp.maximum(views[0], views[1])
+    for view in views[2:]:
+        xp.maximum(out, view, out=out)
+    return out
 
 
 def _pool(reduce):
     def kernel(xp, x, ksize=(1, 1), strides=(1, 1), padding="VALID", explicit_paddings=()):
-        fill = (-np.inf if x.dtype.kind in "fc" else np.iinfo(x.dtype).min) if reduce == "max" else 0.0
+        fill = _pool_fill(x.dtype) if reduce == "max" else 0.0
         if padding == "EXPLICIT":  # the given amounts, then no more
             pads = np.asarray(explicit_paddings, np.int64).reshape(4, 2)
             x, padding = xp.pad(x, [tuple(p) for p in pads], constant_values=fill), "VALID"
+        if reduce == "max":  # one elementwise maximum per window offset: NaN wins, as in a max
+            return _max_over_windows(xp, _offsets(xp, x, ksize, strides, padding, fill)).astype(x.dtype, copy=False)
         win = _windows(xp, x, ksize, strides, padding, fill)
-        if reduce == "max":
-            return win.max(axis=(3, 4)).astype(x.dtype)
         ones = _windows(xp, xp.ones(x.shape[:3] + (1,), x.dtype), ksize, strides, padding)
         return (win.sum(axis=(3, 4)) / ones.sum(axis=(3, 4))).astype(x.dtype)  # SAME: the real elements only
     return kernel
@@ -302,7 +337,7 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
     return math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=keepdims))
 
 
-@public("math.count_nonzero", "count_nonzero")
+@public("math.count_nonzero", "compat.v1.count_nonzero")
 def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
     x = as_tensor(input)
     nonzero = math_ops.not_equal(x, array_ops.zeros_like(x))

@@ -12,6 +12,7 @@ from ...runtime.registry import CPU, GPU
 from ...runtime.values import constant
 from ..array import array_ops
 from ..declare import API, as_tensor, on_host, op, public
+from .. import shapes
 from .nn_impl import _pair, _windows
 
 _F = frozenset(("float16", "bfloat16", "float32", "float64"))
@@ -26,7 +27,7 @@ def _depthwise(xp, x, filters, strides=(1, 1), padding="VALID", explicit_padding
     return out.reshape(out.shape[:3] + (-1,)).astype(x.dtype)
 
 
-op("DepthwiseConv2dNative", _depthwise, _F, devices=(CPU, GPU), shape=lambda name, shapes, attrs, dtype: (dtype, None))
+op("DepthwiseConv2dNative", _depthwise, _F, devices=(CPU, GPU), shape=shapes.depthwise_conv2d)
 
 
 @public("nn.depthwise_conv2d")

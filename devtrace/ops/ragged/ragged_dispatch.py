@@ -5,6 +5,8 @@ RaggedTensor of the same row partitions), reductions over its rows, and ``concat
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ...errors import InvalidArgumentError
@@ -170,6 +172,8 @@ def _map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swa
     """``fn`` on each row of ``elems`` (a tensor, RaggedTensor, SparseTensor, or a nest of them, all
     unstacked together), the results stacked as ``fn_output_signature`` says (a nest of dtypes or specs)."""
     signature = fn_output_signature if fn_output_signature is not None else dtype
+    if hasattr(type(elems), "_unbatched"):  # a BatchableExtensionType: its values along the first dimension
+        return _stack_results([fn(row) for row in elems._unbatched()], signature)
     flat = [e if isinstance(e, (RaggedTensor, SparseTensor)) else as_tensor(e) for e in _flatten(elems)]
     count = len(flat[0]) if isinstance(flat[0], RaggedTensor) else int(flat[0].shape[0])
     results = [fn(_pack(elems, [_row_of(e, i) for e in flat])) for i in range(count)]
@@ -252,7 +256,7 @@ def install(name, ragged, applies):
 
     def fn(*args, **kwargs):
         return ragged(*args, **kwargs) if applies(args) else dense(*args, **kwargs)
-    fn.__name__ = dense.__name__
+    functools.update_wrapper(fn, dense)  # its signature is the dense API's (dispatch reads it)
     API[name] = fn
 
 

@@ -40,6 +40,9 @@ class RowPartition:
     def nvals(self):
         return constant(int(self._splits[-1]), dtypes.int64)
 
+    def __repr__(self):
+        return f"tf.RowPartition(row_splits={np.array2string(self._splits)})"
+
 
 @public("experimental.DynamicRaggedShape")
 class DynamicRaggedShape:

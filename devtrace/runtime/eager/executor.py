@@ -165,7 +165,7 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
         trace.emit(record)
     else:
         record = _NEW(OpRecord, (seq, op_name, name, ctx.scope, device.name, reason, producers) + NOT_RUN)
-    out = run_step(ctx, device, opdef, arrays, attrs, record)
+    out = run_step(ctx, device, opdef, arrays, attrs, record, None, dtype)
     if ctx.tapes and out is not None:
         tape_record(ctx, op_name, attrs, inputs, out, device)
     return ResourceHandle(device, seq) if out is None else out

@@ -24,6 +24,8 @@ from .tensor import value_of
 from . import function_placement, lowering, placer
 
 CONTROL_FLOW = lowering.CONTROL_FLOW
+_COPIES = "copies"  # the key, in a run's values, of the copies made so far: {(id(tensor), device): (tensor, copy)}
+_NEW = tuple.__new__
 
 
 def _host(tensor):
@@ -62,6 +64,7 @@ class PlacedFunction:
         self.reasons = placement.reasons
         self.branches: dict = {}  # id(branch graph) -> its PlacedFunction (If / While bodies)
         self.order = _run_order(graph)
+        self._plan = None  # made at the first run (see _make_plan)
         # the devices of the branches' nodes: where the placer put them in the lowered graph
         self.lowered = lowered if lowered is not None else {}
         if graph.outer is not None:  # a branch or loop body: placed as TensorFlow placed it inlined
@@ -90,21 +93,61 @@ class PlacedFunction:
         self.calls += 1
         trace.emit(ev.FunctionCall(self.call_name, self.calls))  # the slice of this call starts
         executed = 0
+        plan = self._plan or self._make_plan()
         try:
-            for op in self.order:
-                i = op._id
+            for i, op, device, step in plan:
                 if i in feeds:
                     values[i] = feeds[i]
                     continue
-                if op.type == "Placeholder":
+                if device is None:  # a placeholder nothing fed
                     continue
-                values[i] = self._node(ctx, op, self.devices[i], values)
+                if step is None:
+                    values[i] = self._node(ctx, op, device, values)
+                    executed += 1
+                    continue
+                # _node's common case spelled out: inputs from this run's values, all on the node's device
+                opdef, head, sources, attrs = step
+                inputs = []
+                for source, index in sources:
+                    value = values[source]
+                    inputs.append(value[index] if type(value) is tuple else value)
+                for t in inputs:
+                    if t._device is not device:
+                        values[i] = self._node(ctx, op, device, values)
+                        break
+                else:
+                    trace._seq = seq = trace._seq + 1
+                    out = run_step(ctx, device, opdef, [t._value for t in inputs], attrs,
+                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs]) + NOT_RUN), head[1])
+                    if ctx.tapes and out is not None:
+                        tape_record(ctx, head[0], attrs, inputs, out, device)
+                    values[i] = out
                 executed += 1
         except BaseException as e:
             trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed, type(e).__name__))
             raise
         trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed))
         return values
+
+    def _make_plan(self) -> list:
+        """``(node id, op, device, step)`` per node in run order: ``device`` None for a placeholder,
+        ``step`` None for a node ``_node`` runs (constants, control flow, variables' ops, host
+        inputs known only at run time), else what running the node needs, looked up once."""
+        plan = []
+        for op in self.order:
+            i = op._id
+            if op.type == "Placeholder":
+                plan.append((i, op, None, None))
+                continue
+            device = self.devices[i]
+            step = None
+            if op.type not in CONTROL_FLOW and op.type != "Const" and op.type not in RESOURCE_OPS and not op._dynamic:
+                head = (op.type, op.name, op._device, device.name, self.reasons[i])
+                sources = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
+                step = (REGISTRY[op.type], head, sources, op._attrs or None)
+            plan.append((i, op, device, step))
+        self._plan = plan
+        return plan
 
     def run_branch(self, ctx, graph, args: list, captured: list) -> tuple:
         """Run a branch or loop body of a control-flow node: its placeholders fed with ``args``
@@ -173,11 +216,12 @@ class PlacedFunction:
         if op.type in RESOURCE_OPS:
             variable, inputs = inputs[0], inputs[1:]
             inputs = ([variable._value] if op.type != "AssignVariableOp" else []) + inputs
-        copies = [self._on(ctx, t, device, seq, op, k) for k, t in enumerate(inputs)]
+        copies = [self._on(ctx, t, device, seq, op, k, values) for k, t in enumerate(inputs)]
         record = tuple.__new__(OpRecord, (seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
                                           [t._seq for t in inputs]) + NOT_RUN)
         attrs = runtime_attrs(op, lambda t: _host(value_of(values, t))) if op._dynamic else op._attrs
-        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name)
+        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name,
+                       op._kernel_dtype)
         if variable is not None and op.type.startswith("Assign"):
             variable._value = out
             return out
@@ -188,13 +232,21 @@ class PlacedFunction:
         return out
 
     @staticmethod
-    def _on(ctx, tensor, device, seq, op, index):
-        """The tensor on ``device``: itself, or a copy there (recorded and accounted)."""
+    def _on(ctx, tensor, device, seq, op, index, values):
+        """The tensor on ``device``: itself, or a copy there (recorded and accounted) — one per tensor
+        and device in a run, as TensorFlow's partitioned graph has one ``_Send``/``_Recv`` pair for
+        each tensor a device reads from another."""
         if tensor._device is device:
             return tensor
+        moved_already = values.setdefault(_COPIES, {})
+        key = (id(tensor), device.name)
+        if key in moved_already:
+            return moved_already[key][1]
         moved = onto_device(ctx, device, lambda: device.backend.copy_from(tensor._value, tensor._device.backend),
                             tensor._value, "_Send/_Recv", seq, tensor._dtype, op.name)
         ctx.trace.emit(ev.TensorCopied(seq, op.type, index, tensor._device.name, device.name,
                                        int(tensor._value.nbytes)))
         handle = allocate(ctx, device, moved, "_Send/_Recv", seq, tensor._dtype, op.name)
-        return Tensor(moved, device, handle, tensor._dtype, seq)
+        copy = Tensor(moved, device, handle, tensor._dtype, seq)
+        moved_already[key] = (tensor, copy)  # the source kept alive: its id names it for the whole run
+        return copy

@@ -126,7 +126,8 @@ class GraphRun:
                 else:
                     arrays = self.inputs(op, inputs, device)
                 if arrays is not None:
-                    values[i] = run_step(ctx, device, REGISTRY[op.type], arrays, None, events[i], op.name)
+                    values[i] = run_step(ctx, device, REGISTRY[op.type], arrays, None, events[i], op.name,
+                                         op._kernel_dtype)
             self.executed += 1
             for t in inputs:
                 j = t._op._id
@@ -172,14 +173,14 @@ class GraphRun:
             return self.assign(op, arrays, device, seq)
         if kind in REF_UPDATES:  # AssignAdd/AssignSub: the variable's value, updated (uninitialised: TF's error)
             out = run_step(self.ctx, device, REGISTRY[kind], [self.read(arrays[0], op)._value, arrays[1]], None,
-                           session._records[i], op.name)
+                           session._records[i], op.name, op._kernel_dtype)
             return self.assign(op, [arrays[0], out._value], device, seq)
         if kind in RESOURCE_OPS:
             return self.resource(op, arrays, device, seq)
         attrs = runtime_attrs(op, self.host_value) if op._dynamic else op._attrs or None
         if attrs and len(attrs.get("seed") or ()) == 3:  # a graph node's seeded random kernel: each session
             attrs = dict(attrs, seed=attrs["seed"] + (session._number,))  # has its own, its stream restarts
-        return run_step(self.ctx, device, REGISTRY[kind], arrays, attrs, session._records[i], op.name)
+        return run_step(self.ctx, device, REGISTRY[kind], arrays, attrs, session._records[i], op.name, op._kernel_dtype)
 
     def host_value(self, tensor):
         """A run node's output on the host (a dynamic host input's value)."""
@@ -247,8 +248,8 @@ class GraphRun:
                                        f"[[{{{{node {op.name}}}}}]]", op="Assign")
         dtype = op._outputs[0]._dtype
         out = onto_device(self.ctx, device, lambda: device.backend.run(
-            REGISTRY["Assign"].fn, [value if old is None else old._value, value], None), value, "Assign", seq, dtype,
-            op.name)
+            REGISTRY["Assign"].fn, [value if old is None else old._value, value], None, REGISTRY["Assign"], dtype),
+            value, "Assign", seq, dtype, op.name)
         del old
         variables.pop(ref.var_id, None)  # the old buffer is freed before the new one is accounted
         variables[ref.var_id] = Tensor(out, device, self.allocate(op, device, out, seq, dtype), dtype, seq)
@@ -275,7 +276,8 @@ class GraphRun:
                 f"it can also mean the variable is uninitialized. Debug info: container=localhost, status error "
                 f"message={detail}\n\t [[{{{{node {op.name}}}}}]]", op=kind)
         event = self.session._records[op._id]
-        out = run_step(self.ctx, device, REGISTRY[kind], [current._value] + arrays[1:], None, event, op.name)
+        out = run_step(self.ctx, device, REGISTRY[kind], [current._value] + arrays[1:], None, event, op.name,
+                       op._kernel_dtype)
         if kind != "ReadVariableOp":
             self.assign(op, [ref, out._value], device, seq)
             return None

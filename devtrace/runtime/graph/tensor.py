@@ -95,8 +95,11 @@ class SymbolicTensor(Tensor):
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self._dtype_text()}>"
 
+    @property
     def numpy(self):
-        raise NotImplementedError("numpy() is only available when eager execution is enabled.")
+        """TensorFlow 2.21's graph tensors have no ``numpy`` (``hasattr(t, "numpy")`` is false); a
+        tensor leaked from a ``tf.function`` says so when read."""
+        raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
 
     def __array__(self, dtype=None, copy=None):
         raise NotImplementedError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This "

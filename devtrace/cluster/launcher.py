@@ -1,0 +1,218 @@
+"""``devtrace run --workers N PROG``: N worker processes of the unchanged program on a Ray cluster
+(a local one started on demand, loopback only, or ``--cluster ADDRESS`` / ``RAY_ADDRESS``). Each
+worker is a Ray actor (spread over the nodes) that runs ``devtrace run`` of the program in a child
+process with its ``TF_CONFIG`` (task ``worker:i``) and the transport's address, and hands back its
+exit status, output and trace. The first worker to fail stops the run: the others are sent SIGTERM
+(SIGKILL 5 s later), their partial traces kept, and the merged trace is left without its
+``trace_end`` (cut). The merged trace (``merge``) holds every worker's events in worker order."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import uuid
+
+from ..output import printable
+from . import check_reachable, import_ray, loopback
+from .transport import ENV, Rendezvous, relay
+
+STOP_WITHIN_S = 10
+BASE_PORT = 20000  # TF_CONFIG's addresses name the tasks; devtrace opens no port
+
+
+class WorkerRunner:
+    """One worker: ``run`` blocks on the child process; ``stop`` (a second thread) ends it."""
+
+    def __init__(self):
+        self.proc = None
+
+    def node(self) -> str:
+        import ray
+
+        return ray.get_runtime_context().get_node_id()
+
+    def run(self, argv, env, cwd, rendezvous, rank, world):
+        import threading
+        from multiprocessing.connection import Listener
+
+        with tempfile.TemporaryDirectory(prefix="devtrace-worker-") as tmp:
+            trace = os.path.join(tmp, "trace.jsonl")
+            argv = [a if a != "{trace}" else trace for a in argv]
+            authkey = os.urandom(16)
+            listener = Listener(os.path.join(tmp, "collectives"), family="AF_UNIX", authkey=authkey)
+            threading.Thread(target=relay, args=(listener, rendezvous, rank), daemon=True).start()
+            child_env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+            child_env.update(env)
+            child_env[ENV] = json.dumps({"socket": listener.address, "authkey": authkey.hex(), "rank": rank,
+                                         "world": world})
+            self.proc = subprocess.Popen(argv, env=child_env, cwd=cwd, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, start_new_session=True)
+            out, err = self.proc.communicate()
+            listener.close()
+            data = b""
+            if os.path.exists(trace):
+                with open(trace, "rb") as f:
+                    data = f.read()
+            return self.proc.returncode, out, err, data
+
+    def stop(self) -> None:
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def tf_config(workers: int, index: int) -> str:
+    cluster = {"worker": [f"127.0.0.1:{BASE_PORT + i}" for i in range(workers)]}
+    return json.dumps({"cluster": cluster, "task": {"type": "worker", "index": index}})
+
+
+def exit_status(rc: int) -> int:
+    return 128 - rc if rc < 0 else rc
+
+
+def run_workers(program: str, args: list, workers: int, forward: list, trace_path, address=None) -> int:
+    """Run the cluster; returns the exit status (0, or the first failing worker's)."""
+    address = address or os.environ.get("RAY_ADDRESS")
+    if address and address != "auto":
+        check_reachable(address)
+    loopback(address or "127.0.0.1:0")  # (before Ray is imported: it reads the setting then)
+    ray = import_ray("--workers")
+    namespace = f"devtrace-{uuid.uuid4().hex[:12]}"
+    quiet = dict(namespace=namespace, log_to_driver=False, configure_logging=False, include_dashboard=False)
+    if address:
+        ray.init(address=address, **quiet)
+    else:
+        ray.init(address="local", num_cpus=workers + 1, _node_ip_address="127.0.0.1", **quiet)
+    try:
+        return _run(ray, os.path.abspath(program), args, workers, forward, trace_path, namespace)
+    finally:
+        ray.shutdown()
+
+
+def _run(ray, program, args, workers, forward, trace_path, namespace) -> int:
+    actor = f"devtrace-collective-{namespace}"
+    rendezvous = ray.remote(num_cpus=0)(Rendezvous).options(name=actor, namespace=namespace).remote(workers)
+    runner_cls = ray.remote(num_cpus=0, max_concurrency=2)(WorkerRunner)
+    runners = [runner_cls.options(scheduling_strategy="SPREAD").remote() for _ in range(workers)]
+    argv = [sys.executable, "-m", "devtrace", "run", *forward, "--trace", "{trace}", program, "--", *args]
+    refs = []
+    for i, runner in enumerate(runners):
+        env = {"TF_CONFIG": tf_config(workers, i)}
+        refs.append(runner.run.remote(argv, env, os.getcwd(), rendezvous, i, workers))
+    index = {ref: i for i, ref in enumerate(refs)}
+    results: dict = {}
+    failed = None
+    pending = list(refs)
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        i = index[ready[0]]
+        results[i] = _result(ray, ready[0])
+        if results[i][0] != 0 and failed is None:
+            failed = i
+            for j, runner in enumerate(runners):
+                if j not in results:
+                    runner.stop.remote()
+            done, pending = ray.wait(pending, num_returns=len(pending), timeout=STOP_WITHIN_S)
+            for ref in done:
+                results[index[ref]] = _result(ray, ref)
+            for ref in pending:
+                results[index[ref]] = (-signal.SIGKILL, b"", b"", b"")
+            pending = []
+    for runner in runners:
+        ray.kill(runner)
+    ray.kill(rendezvous)
+    for i in range(workers):
+        _relay(i, results[i])
+    if trace_path is not None:
+        with open(trace_path, "w", encoding="utf-8") as f:
+            f.write(merge([results[i][3] for i in range(workers)], program, cut=failed is not None))
+    if failed is not None:
+        status = exit_status(results[failed][0])
+        sys.stderr.write(f"devtrace: worker {failed} failed (exit {status}); the other workers were stopped\n")
+        return status
+    return 0
+
+
+def _result(ray, ref):
+    try:
+        return ray.get(ref)
+    except Exception as e:  # the actor died (its node went away)
+        return (-signal.SIGKILL, b"", f"{type(e).__name__}: {e}\n".encode(), b"")
+
+
+def _relay(i: int, result) -> None:
+    _, out, err, _ = result
+    for stream, data in ((sys.stdout, out), (sys.stderr, err)):
+        for line in data.decode("utf-8", "replace").splitlines():
+            stream.write(printable(f"[worker {i}] {line}") + "\n")
+    sys.stdout.flush()
+
+
+def merge(traces: list, program: str, cut: bool = False) -> str:
+    """One trace of every worker's: one ``trace_start``, each worker's events in order (tagged
+    ``worker``; ops renumbered so ``seq`` stays unique), each cross-worker ``CollectiveReduceV2``
+    preceded by a ``tensor_copied`` from the previous worker's device (the ring's transfer), and a
+    ``trace_end`` unless the run was cut."""
+    workers = [_records(data) for data in traces]
+    backend = next((r.get("backend") for w in workers for r in w if r["event"] == "trace_start"), None)
+    lines = [{"schema": 1, "event": "trace_start", "mode": "eager", "source": "devtrace", "program": program,
+              "backend": backend, "streamed": True, "workers": len(traces)}]
+    collectives = [[r for r in w if r["event"] == "op_placed" and r["op"] == "CollectiveReduceV2"] for w in workers]
+    offset = 0
+    count = 0
+    for i, records in enumerate(workers):
+        top = 0
+        ring = collectives[(i - 1) % len(workers)] if len(workers) > 1 else []
+        k = 0
+        for r in records:
+            if r["event"] in ("trace_start", "trace_end"):
+                continue
+            r = dict(r, worker=i)
+            if "seq" in r and isinstance(r["seq"], int):
+                top = max(top, r["seq"])
+                r["seq"] += offset
+            if r["event"] == "op_placed" and r["op"] == "CollectiveReduceV2" and k < len(ring):
+                src = ring[k]
+                k += 1
+                lines.append({"schema": 1, "event": "tensor_copied", "seq": r["seq"], "op": r["op"], "input_index": 0,
+                              "src": src["device"], "dst": r["device"], "nbytes": _nbytes(r), "worker": i})
+            lines.append(r)
+        offset += top
+    count = len(lines)
+    if not cut:
+        lines.append({"schema": 1, "event": "trace_end", "status": 0, "events": count})
+    return "".join(json.dumps(r) + "\n" for r in lines)
+
+
+def _records(data: bytes) -> list:
+    out = []
+    for line in data.decode("utf-8", "replace").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            break  # a line cut mid-write: the worker's trace ends before it
+        if isinstance(record, dict) and "event" in record:
+            out.append(record)
+    return out
+
+
+_ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int32": 4, "int64": 8, "int8": 1, "uint8": 1,
+             "int16": 2, "bool": 1, "complex64": 8, "complex128": 16}
+
+
+def _nbytes(record) -> int:
+    n = 1
+    for d in record.get("shape") or ():
+        n *= d if isinstance(d, int) and d > 0 else 1
+    return n * _ITEMSIZE.get(record.get("dtype"), 4)

@@ -1,0 +1,331 @@
+"""Keras 3's attention layers: ``EinsumDense`` (its equation analysed as Keras does to size the
+kernel, the bias and the output), ``MultiHeadAttention`` (query/key/value/output projections as
+``EinsumDense`` layers named ``query``, ``key``, ``value``, ``attention_output``; scaled
+dot-product attention with Keras's masked softmax), ``Attention`` (Luong: dot or concat scores)
+and ``AdditiveAttention`` (Bahdanau)."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import string
+
+import devtrace as tf
+from . import activations, initializers, keywords
+from .engine import Layer
+
+_LARGE_NEGATIVE = -1e9  # Keras's _large_negative_number for float32
+
+
+def _analyze_split(spec, bias_axes, input_shape, output_shape, left_elided=False):
+    input_spec, weight_spec, output_spec = spec
+    elided = len(input_shape) - len(input_spec)
+    output_shape = [output_shape] if isinstance(output_shape, int) else list(output_shape)
+    output_shape.insert(0, input_shape[0])
+    if elided > 0 and left_elided:
+        for i in range(1, elided):
+            output_shape.insert(1, input_shape[i])
+    elif elided > 0:
+        for i in range(len(input_shape) - elided, len(input_shape)):
+            output_shape.append(input_shape[i])
+    if left_elided:
+        input_map = {d: i + elided - len(input_shape) for i, d in enumerate(input_spec)}
+        output_map = {d: i + elided - len(output_shape) for i, d in enumerate(output_spec)}
+    else:
+        input_map = {d: i for i, d in enumerate(input_spec)}
+        output_map = {d: i for i, d in enumerate(output_spec)}
+    for d in output_spec:
+        if d not in input_spec and d not in weight_spec:
+            raise ValueError(f"Dimension '{d}' was specified in the output '{output_spec}' but has no "
+                             f"corresponding dim in the input spec '{input_spec}' or weight spec '{output_spec}'")
+    weight_shape = []
+    for d in weight_spec:
+        if d in input_map:
+            weight_shape.append(input_shape[input_map[d]])
+        elif d in output_map:
+            weight_shape.append(output_shape[output_map[d]])
+        else:
+            raise ValueError(f"Weight dimension '{d}' did not have a match in either the input spec "
+                             f"'{input_spec}' or the output spec '{output_spec}'. For this layer, the weight must "
+                             "be fully specified.")
+    bias_shape = None
+    if bias_axes is not None:
+        sizes = {d: output_shape[output_map[d]] for d in output_spec}
+        for d in bias_axes:
+            if d not in output_spec:
+                raise ValueError(f"Bias dimension '{d}' was requested, but is not part of the output spec "
+                                 f"'{output_spec}'")
+        first = min(output_spec.find(d) for d in bias_axes)
+        bias_shape = [sizes[d] if d in bias_axes else 1 for d in output_spec[first:]]
+        if not left_elided:
+            bias_shape += [1] * elided
+    return weight_shape, bias_shape, output_shape
+
+
+def _analyze(equation, bias_axes, input_shape, output_shape):
+    replaced = equation.replace("...", "0")
+    for pattern, left in ((r"([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)$", False),
+                          (r"0([a-zA-Z]+),([a-zA-Z]+)->0([a-zA-Z]+)$", True),
+                          (r"([a-zA-Z]{2,})0,([a-zA-Z]+)->([a-zA-Z]+)0$", False)):
+        match = re.match(pattern, replaced)
+        if match:
+            return _analyze_split(match.groups(), bias_axes, input_shape, output_shape, left)
+    raise ValueError(f"Invalid einsum equation '{equation}'. Equations must be in the form [X],[Y]->[Z], "
+                     "...[X],[Y]->...[Z], or [X]...,[Y]->[Z]....")
+
+
+class EinsumDense(Layer):
+    def __init__(self, equation, output_shape, activation=None, bias_axes=None, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, **kwargs):
+        super().__init__(**kwargs)
+        self.equation, self.bias_axes = equation, bias_axes
+        self.partial_output_shape = (output_shape,) if isinstance(output_shape, int) else tuple(output_shape)
+        self.activation = activations.get(activation)
+        self._inits = (initializers.get(kernel_initializer), initializers.get(bias_initializer))
+        self._regs = (kernel_regularizer, bias_regularizer)
+        self.full_output_shape = None
+
+    def build(self, input_shape):
+        kernel_shape, bias_shape, full = _analyze(self.equation, self.bias_axes, tuple(input_shape),
+                                                  self.partial_output_shape)
+        self.full_output_shape = tuple(full)
+        self.kernel = self.add_weight(tuple(kernel_shape), self._inits[0], name="kernel", regularizer=self._regs[0])
+        self.bias = self.add_weight(tuple(bias_shape), self._inits[1], name="bias",
+                                    regularizer=self._regs[1]) if bias_shape is not None else None
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        if self.full_output_shape is None:
+            self.full_output_shape = tuple(_analyze(self.equation, self.bias_axes, tuple(input_shape),
+                                                    self.partial_output_shape)[2])
+        return self.full_output_shape
+
+    def call(self, inputs, training=None):
+        x = tf.convert_to_tensor(inputs)
+        y = tf.einsum(self.equation, x, self.kernel)
+        if self.bias is not None:
+            y = y + self.bias
+        return self.activation(y)
+
+
+def _masked_softmax(scores, mask, axis=-1):
+    """Keras's ``Softmax`` with a mask: masked scores set very negative, masked outputs zero."""
+    if mask is None:
+        return tf.nn.softmax(scores, axis=axis)
+    mask = tf.convert_to_tensor(mask)
+    if mask.dtype != tf.bool:
+        mask = mask > 0.5
+    weights = tf.nn.softmax(tf.where(mask, scores, tf.constant(_LARGE_NEGATIVE, scores.dtype)), axis=axis)
+    return tf.where(mask, weights, tf.zeros((), weights.dtype))
+
+
+class _Seeded:
+    def _init_seed(self, seed):
+        self.seed = seed if seed is not None else random.randint(1, int(1e9))
+        self._seed_state = None
+
+    def _dropout(self, x, rate, training):
+        if not training or rate == 0:
+            return x
+        if self._seed_state is None:
+            self._seed_state = tf.Variable(tf.constant([self.seed, 0], tf.int64), trainable=False,
+                                           name="seed_generator_state")
+        state = self._seed_state.read_value()
+        self._seed_state.assign_add(tf.constant([0, 1], tf.int64))
+        seed = tf.cast(tf.math.floormod(state, 2147483646), tf.int32)
+        keep = tf.random.stateless_uniform(list(x.shape), seed, dtype=x.dtype) >= rate
+        return tf.where(keep, x * (1.0 / (1.0 - rate)), tf.zeros((), x.dtype))
+
+
+class MultiHeadAttention(_Seeded, Layer):
+    def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True, output_shape=None,
+                 attention_axes=None, flash_attention=None, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        keywords.unimplemented("keras.layers.MultiHeadAttention", attention_axes=(attention_axes, None),
+                               activity_regularizer=(activity_regularizer, None),
+                               kernel_constraint=(kernel_constraint, None), bias_constraint=(bias_constraint, None),
+                               output_shape=(output_shape, None))
+        self.num_heads, self.key_dim = int(num_heads), int(key_dim)
+        self.value_dim = int(value_dim) if value_dim is not None else self.key_dim
+        self.dropout, self.use_bias, self.flash_attention = float(dropout), use_bias, flash_attention
+        self._dense_args = dict(kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
+                                kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer)
+        self._init_seed(seed)
+        self._inverse_sqrt_key_dim = 1.0 / math.sqrt(float(self.key_dim))
+        self.supports_masking = True
+
+    def _projection(self, rank, name, dims):
+        letters = string.ascii_lowercase
+        free, out = letters[:rank - 1], letters[rank:rank + 2]
+        equation = f"{free}{letters[rank - 1]},{letters[rank - 1]}{out}->{free}{out}"
+        return EinsumDense(equation, (None,) * (rank - 2) + (self.num_heads, dims),
+                           bias_axes=out if self.use_bias else None, name=name,
+                           kernel_initializer=initializers.get(self._dense_args["kernel_initializer"]),
+                           bias_initializer=initializers.get(self._dense_args["bias_initializer"]),
+                           kernel_regularizer=self._dense_args["kernel_regularizer"],
+                           bias_regularizer=self._dense_args["bias_regularizer"])
+
+    def build(self, query_shape, value_shape=None, key_shape=None):
+        value_shape = tuple(value_shape) if value_shape is not None else tuple(query_shape)
+        key_shape = tuple(key_shape) if key_shape is not None else value_shape
+        query_shape = tuple(query_shape)
+        rank = len(query_shape)
+        with tf.name_scope(self.name):
+            self._query_dense = self._projection(rank, "query", self.key_dim)
+            self._query_dense._maybe_build(query_shape)
+            self._key_dense = self._projection(len(key_shape), "key", self.key_dim)
+            self._key_dense._maybe_build(key_shape)
+            self._value_dense = self._projection(len(value_shape), "value", self.value_dim)
+            self._value_dense._maybe_build(value_shape)
+            letters = string.ascii_lowercase
+            free = letters[:rank - 1]
+            heads, dim, out = letters[rank - 1], letters[rank], letters[rank + 1]
+            self._output_dense = EinsumDense(
+                f"{free}{heads}{dim},{heads}{dim}{out}->{free}{out}", (None,) * (rank - 2) + (query_shape[-1],),
+                bias_axes=out if self.use_bias else None, name="attention_output",
+                kernel_initializer=initializers.get(self._dense_args["kernel_initializer"]),
+                bias_initializer=initializers.get(self._dense_args["bias_initializer"]),
+                kernel_regularizer=self._dense_args["kernel_regularizer"],
+                bias_regularizer=self._dense_args["bias_regularizer"])
+            self._output_dense._maybe_build(query_shape[:-1] + (self.num_heads, self.value_dim))
+        for sub in (self._query_dense, self._key_dense, self._value_dense, self._output_dense):
+            self._layer_weights.extend(sub.weights)
+            self._regularized.extend(sub._regularized)
+        self.built = True
+
+    def __call__(self, query, value=None, key=None, **kwargs):
+        if value is None and "value" not in kwargs:
+            raise TypeError("MultiHeadAttention.call() missing 1 required positional argument: 'value'")
+        if not self.built:
+            shape = lambda t: tuple(t.shape)  # noqa: E731
+            self.build(shape(query), shape(value), shape(key) if key is not None else None)
+        return super().__call__(query, value, key, **kwargs)
+
+    def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
+        return tuple(query_shape)
+
+    def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None, attention_mask=None,
+             return_attention_scores=False, training=None, use_causal_mask=False):
+        query, value = tf.convert_to_tensor(query), tf.convert_to_tensor(value)
+        key = value if key is None else tf.convert_to_tensor(key)
+        attention_mask = self._compute_attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask,
+                                                      use_causal_mask)
+        q = self._query_dense.call(query)
+        k = self._key_dense.call(key)
+        v = self._value_dense.call(value)
+        q = q * self._inverse_sqrt_key_dim
+        scores = tf.einsum("aecd,abcd->acbe", k, q)
+        if attention_mask is not None:
+            attention_mask = tf.expand_dims(attention_mask, -3)  # one mask for every head
+        scores = _masked_softmax(scores, attention_mask)
+        dropped = self._dropout(scores, self.dropout, training)
+        output = self._output_dense.call(tf.einsum("acbe,aecd->abcd", dropped, v))
+        if return_attention_scores:
+            return output, scores
+        return output
+
+    def _compute_attention_mask(self, query, value, query_mask, value_mask, key_mask, attention_mask,
+                                use_causal_mask):
+        mask = None
+        if query_mask is not None:
+            mask = tf.expand_dims(tf.cast(query_mask, tf.bool), -1)  # (B, T, 1)
+        if value_mask is not None:
+            v = tf.expand_dims(tf.cast(value_mask, tf.bool), -2)  # (B, 1, S)
+            mask = v if mask is None else tf.logical_and(mask, v)
+        if key_mask is not None:
+            k = tf.expand_dims(tf.cast(key_mask, tf.bool), -2)
+            mask = k if mask is None else tf.logical_and(mask, k)
+        if use_causal_mask:
+            t, s = query.shape[1], value.shape[1]
+            causal = tf.constant(__import__("numpy").tril(__import__("numpy").ones((1, t, s), bool)))
+            mask = causal if mask is None else tf.logical_and(mask, causal)
+        if attention_mask is not None:
+            attention_mask = tf.cast(attention_mask, tf.bool)
+            mask = attention_mask if mask is None else tf.logical_and(mask, attention_mask)
+        return mask
+
+
+class _BaseDenseAttention(_Seeded, Layer):
+    def __init__(self, use_scale, dropout=0.0, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.use_scale, self.dropout = use_scale, float(dropout)
+        self._init_seed(seed)
+        self.supports_masking = True
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape[0][:-1]) + (input_shape[1][-1],)
+
+    def compute_mask(self, inputs, mask=None):
+        return mask[0] if isinstance(mask, (list, tuple)) else None
+
+    def call(self, inputs, mask=None, training=False, return_attention_scores=False, use_causal_mask=False):
+        if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
+            raise ValueError(f"{type(self).__name__} layer must be called on a list of inputs, namely "
+                             f"[query, value] or [query, value, key]. Received: inputs={inputs}.")
+        q, v = tf.convert_to_tensor(inputs[0]), tf.convert_to_tensor(inputs[1])
+        k = tf.convert_to_tensor(inputs[2]) if len(inputs) > 2 else v
+        q_mask = mask[0] if isinstance(mask, (list, tuple)) else None
+        v_mask = mask[1] if isinstance(mask, (list, tuple)) and len(mask) > 1 else None
+        scores = self._calculate_scores(q, k)
+        if v_mask is not None:
+            padding = tf.logical_not(tf.expand_dims(tf.cast(v_mask, tf.bool), -2))
+            scores = scores - 1e9 * tf.cast(padding, scores.dtype)
+        if use_causal_mask:
+            import numpy as np
+
+            t, s = scores.shape[-2], scores.shape[-1]
+            future = tf.constant(~np.tril(np.ones((1, t, s), bool)))
+            scores = scores - 1e9 * tf.cast(future, scores.dtype)
+        weights = tf.nn.softmax(scores, axis=-1)
+        result = tf.matmul(self._dropout(weights, self.dropout, training), v)
+        if q_mask is not None:
+            result = result * tf.cast(tf.expand_dims(tf.cast(q_mask, tf.bool), -1), result.dtype)
+        if return_attention_scores:
+            return result, weights
+        return result
+
+
+class Attention(_BaseDenseAttention):
+    def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
+        super().__init__(use_scale, dropout, seed, **kwargs)
+        if score_mode not in ("dot", "concat"):
+            raise ValueError("Invalid value for argument score_mode. Expected one of {'dot', 'concat'}. "
+                             f"Received: score_mode={score_mode}")
+        self.score_mode = score_mode
+
+    def build(self, input_shape):
+        self.scale = self.add_weight((), "ones", name="scale") if self.use_scale else None
+        self.concat_score_weight = self.add_weight((), "ones", name="concat_score_weight") \
+            if self.score_mode == "concat" else None
+        self.built = True
+
+    def _calculate_scores(self, query, key):
+        if self.score_mode == "dot":
+            scores = tf.matmul(query, key, transpose_b=True)
+            return scores * self.scale if self.scale is not None else scores
+        q = tf.expand_dims(query, -2)
+        k = tf.expand_dims(key, -3)
+        inner = self.scale * (q + k) if self.scale is not None else q + k
+        return self.concat_score_weight * tf.reduce_sum(tf.tanh(inner), axis=-1)
+
+
+class AdditiveAttention(_BaseDenseAttention):
+    def __init__(self, use_scale=True, dropout=0.0, **kwargs):
+        super().__init__(use_scale, dropout, **kwargs)
+
+    def build(self, input_shape):
+        dim = input_shape[0][-1]
+        self.scale = self.add_weight((dim,), "glorot_uniform", name="scale") if self.use_scale else None
+        self.built = True
+
+    def _calculate_scores(self, query, key):
+        q = tf.expand_dims(query, -2)
+        k = tf.expand_dims(key, -3)
+        inner = tf.tanh(q + k)
+        return tf.reduce_sum(self.scale * inner if self.scale is not None else inner, axis=-1)
+
+
+__all__ = ["AdditiveAttention", "Attention", "EinsumDense", "MultiHeadAttention"]

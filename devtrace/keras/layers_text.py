@@ -1,0 +1,317 @@
+"""Keras 3's lookup and text layers: ``StringLookup``, ``IntegerLookup`` (Keras's index layout:
+the mask token, then the OOV token, then the vocabulary; ``adapt`` orders tokens by count, ties
+by the token, both descending, as Keras's ``lexsort`` does) and ``TextVectorization``
+(standardize, split on whitespace, look up; ``int`` sequences padded or cut to
+``output_sequence_length``, or ``multi_hot``/``count``/``tf_idf`` rows).
+
+TensorFlow looks tokens up in a hash table (``LookupTableFindV2``, CPU only); devtrace has no
+``tf.lookup`` tables yet, so the lookup runs as a search of the sorted key hashes
+(``StringToHashBucketFast`` for strings, ``LowerBound``, ``GatherV2``, ``Equal``, ``SelectV2``)
+— the same indices, other ops in the placement log."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+import devtrace as tf
+from . import keywords
+from .engine import Layer
+from .layers_preprocessing import _batches, encode_categorical
+
+_HASH_BUCKETS = 2 ** 63 - 1
+_PUNCTUATION = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'
+
+
+def _py_token(value):
+    if isinstance(value, bytes):
+        return value.decode("utf-8")
+    return value.item() if hasattr(value, "item") else value
+
+
+class _Rows(list):
+    """Rows already split into tokens (what ``TextVectorization.adapt`` hands its lookup)."""
+
+
+class _IndexLookup(Layer):
+    _string = True
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
+                 idf_weights=None, invert=False, output_mode="int", pad_to_max_tokens=False, sparse=False,
+                 vocabulary_dtype=None, **kwargs):
+        super().__init__(**kwargs)
+        where = f"keras.layers.{type(self).__name__}"
+        keywords.unimplemented(where, sparse=(sparse, False), pad_to_max_tokens=(pad_to_max_tokens, False))
+        if num_oov_indices not in (0, 1):
+            raise NotImplementedError(f"devtrace does not implement {where}(num_oov_indices=...) yet")
+        if output_mode not in ("int", "one_hot", "multi_hot", "count", "tf_idf"):
+            raise ValueError(f"Invalid value for argument `output_mode`. Expected one of {{'int', 'one_hot', "
+                             f"'multi_hot', 'count', 'tf_idf'}}. Received: output_mode={output_mode}")
+        if invert and output_mode != "int":
+            raise ValueError(f"`output_mode` must be `'int'` when `invert` is true. Received: "
+                             f"output_mode={output_mode}")
+        self.max_tokens, self.num_oov_indices, self.mask_token, self.oov_token = \
+            max_tokens, num_oov_indices, mask_token, oov_token
+        self.invert, self.output_mode = invert, output_mode
+        self.vocabulary_dtype = vocabulary_dtype
+        self.idf_weights = None
+        self._tokens: list = []
+        self._table = None
+        if vocabulary is not None:
+            self.set_vocabulary(vocabulary, idf_weights)
+
+    def _special(self) -> list:
+        return ([self.mask_token] if self.mask_token is not None else []) + [self.oov_token] * self.num_oov_indices
+
+    def get_vocabulary(self, include_special_tokens=True):
+        specials = self._special()
+        tokens = specials + self._tokens if include_special_tokens else list(self._tokens)
+        return [t for t in tokens]
+
+    def vocabulary_size(self):
+        return len(self._special()) + len(self._tokens)
+
+    def set_vocabulary(self, vocabulary, idf_weights=None):
+        if isinstance(vocabulary, str):
+            with open(vocabulary, encoding="utf-8") as f:
+                vocabulary = [line.rstrip("\n") for line in f]
+        tokens = [_py_token(t) for t in np.asarray(vocabulary).reshape(-1).tolist()] \
+            if not isinstance(vocabulary, list) else [_py_token(t) for t in vocabulary]
+        specials = self._special()
+        while tokens and specials and tokens[:len(specials)] == specials:
+            tokens = tokens[len(specials):]
+        if len(set(tokens)) != len(tokens):
+            repeated = [t for t, n in collections.Counter(tokens).items() if n > 1]
+            raise ValueError(f"The passed vocabulary has at least one repeated term. Please uniquify your dataset. "
+                             f"The repeated terms are: {repeated}")
+        if self.output_mode == "tf_idf":
+            if idf_weights is None:
+                raise ValueError("`idf_weights` must be set if output_mode is 'tf_idf'.")
+            weights = np.asarray(idf_weights, np.float32)
+            self.idf_weights = np.concatenate([np.full(len(specials), weights.mean(), np.float32), weights])
+        self._tokens = tokens
+        self._table = None
+
+    def adapt(self, data, steps=None):
+        counts, doc_counts, documents = collections.Counter(), collections.Counter(), 0
+        if isinstance(data, _Rows):
+            rows = data
+        else:
+            batches, _ = _batches(data)
+            rows = [row for batch in batches for row in self._adapt_rows(batch)]
+        for row in rows:
+            counts.update(row)
+            documents += 1
+            doc_counts.update(set(row))
+        for special in self._special():
+            counts.pop(special, None)
+        tokens = list(counts)
+        order = np.lexsort((np.array(tokens, dtype=object), np.array([counts[t] for t in tokens])))[::-1]
+        tokens = [tokens[i] for i in order]
+        if self.max_tokens is not None:
+            tokens = tokens[:max(self.max_tokens - len(self._special()), 0)]
+        if self.output_mode == "tf_idf":
+            idf = [np.log(1 + documents / (1 + doc_counts[t])) for t in tokens]
+            self._tokens = []
+            self.set_vocabulary(tokens, idf)
+        else:
+            self.set_vocabulary(tokens)
+
+    def _adapt_rows(self, batch):
+        values = np.asarray(batch.numpy() if hasattr(batch, "numpy") else batch)
+        if values.ndim <= 1:
+            return [[_py_token(v)] for v in values.reshape(-1)]
+        return [[_py_token(v) for v in row.reshape(-1)] for row in values]
+
+    def _lookup_table(self):
+        """The sorted key hashes and each one's index (built once per vocabulary)."""
+        if self._table is None:
+            offset = len(self._special())
+            keys = [t.encode("utf-8") if isinstance(t, str) else t for t in self._tokens]
+            hashes = self._hash(tf.constant(keys if keys else np.zeros((0,), self._key_np()))).numpy()
+            order = np.argsort(hashes, kind="stable")
+            self._table = (tf.constant(hashes[order]), tf.constant((order + offset).astype(np.int64)))
+        return self._table
+
+    def _key_np(self):
+        return object if self._string else np.int64
+
+    def _hash(self, keys):
+        if keys.dtype == tf.string:
+            return tf.strings.to_hash_bucket_fast(keys, _HASH_BUCKETS)
+        return tf.cast(keys, tf.int64)
+
+    def _lookup(self, keys):
+        sorted_hashes, indices = self._lookup_table()
+        oov = 1 if self.mask_token is not None else 0
+        shape = tf.shape(keys)
+        h = tf.reshape(self._hash(keys), [-1])
+        if sorted_hashes.shape[0] == 0:
+            found_index = tf.fill(tf.shape(h), tf.constant(oov, tf.int64))
+        else:
+            pos = tf.minimum(tf.searchsorted(sorted_hashes, h, side="left", out_type=tf.int64),
+                             sorted_hashes.shape[0] - 1)
+            hit = tf.equal(tf.gather(sorted_hashes, pos), h)
+            if self.num_oov_indices == 0 and not bool(tf.reduce_all(hit)):
+                raise tf.errors.InvalidArgumentError(None, None, "When `num_oov_indices=0` all inputs should be in "
+                                                     "vocabulary, found OOV values")
+            found_index = tf.where(hit, tf.gather(indices, pos), tf.constant(oov, tf.int64))
+        out = tf.reshape(found_index, shape)
+        if self.mask_token is not None:
+            mask = tf.equal(keys, tf.constant(self.mask_token, keys.dtype))
+            out = tf.where(mask, tf.zeros_like(out), out)
+        return out
+
+    def _invert(self, ids):
+        vocab = self.get_vocabulary()
+        table = tf.constant([t.encode("utf-8") for t in vocab] if self._string else np.asarray(vocab, np.int64))
+        ids = tf.cast(ids, tf.int64)
+        return tf.gather(table, tf.clip_by_value(ids, 0, len(vocab) - 1))
+
+    def _keys(self, inputs):
+        if isinstance(inputs, str) or isinstance(inputs, (list, tuple, np.ndarray)) and \
+                np.asarray(inputs).dtype.kind in "USO":
+            return tf.constant(np.asarray(inputs, dtype=object) if not isinstance(inputs, str) else inputs)
+        x = tf.convert_to_tensor(inputs)
+        return x if x.dtype == tf.string or not self._string else x
+
+    def call(self, inputs):
+        if isinstance(inputs, tf.RaggedTensor):
+            ids = inputs.with_flat_values(self._lookup(inputs.flat_values) if not self.invert
+                                          else self._invert(inputs.flat_values))
+            if self.output_mode == "int":
+                return ids
+            return self._encode(ids.to_tensor(default_value=-1))  # -1: no token (a row of zeros)
+        keys = self._keys(inputs)
+        if self.invert:
+            return self._invert(keys)
+        ids = self._lookup(keys if self._string else tf.cast(keys, tf.int64))
+        return self._encode(ids)
+
+    def _encode(self, ids):
+        """Keras's outputs past ``int``: ``tf_idf`` as float32, the others int64."""
+        dtype = tf.float32 if self.output_mode == "tf_idf" else tf.int64
+        depth = self.max_tokens if self.max_tokens is not None and self.output_mode != "int" else \
+            self.vocabulary_size()
+        return encode_categorical(ids, depth, self.output_mode, idf_weights=self._idf(depth), dtype=dtype)
+
+    def _idf(self, depth):
+        if self.idf_weights is None:
+            return None
+        return np.pad(self.idf_weights, (0, max(depth - len(self.idf_weights), 0)))[:depth]
+
+    def compute_output_shape(self, input_shape):
+        if self.output_mode == "int":
+            return input_shape
+        depth = self.max_tokens if self.max_tokens is not None else self.vocabulary_size()
+        return tuple(input_shape[:-1]) + (depth,) if len(input_shape) > 1 else (input_shape[0], depth)
+
+
+class StringLookup(_IndexLookup):
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
+                 idf_weights=None, invert=False, output_mode="int", pad_to_max_tokens=False, sparse=False,
+                 encoding="utf-8", **kwargs):
+        keywords.unimplemented("keras.layers.StringLookup", encoding=(encoding, "utf-8"))
+        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
+                         output_mode, pad_to_max_tokens, sparse, **kwargs)
+
+
+class IntegerLookup(_IndexLookup):
+    _string = False
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1, vocabulary=None,
+                 vocabulary_dtype="int64", idf_weights=None, invert=False, output_mode="int", sparse=False,
+                 pad_to_max_tokens=False, **kwargs):
+        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
+                         output_mode, pad_to_max_tokens, sparse, vocabulary_dtype, **kwargs)
+
+
+class TextVectorization(Layer):
+    def __init__(self, max_tokens=None, standardize="lower_and_strip_punctuation", split="whitespace", ngrams=None,
+                 output_mode="int", output_sequence_length=None, pad_to_max_tokens=False, vocabulary=None,
+                 idf_weights=None, sparse=False, ragged=False, encoding="utf-8", name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        where = "keras.layers.TextVectorization"
+        keywords.unimplemented(where, ngrams=(ngrams, None), sparse=(sparse, False), encoding=(encoding, "utf-8"),
+                               pad_to_max_tokens=(pad_to_max_tokens, False))
+        if output_mode not in ("int", "multi_hot", "count", "tf_idf"):
+            raise ValueError(f"Invalid value for argument `output_mode`. Expected one of {{'int', 'multi_hot', "
+                             f"'count', 'tf_idf'}}. Received: output_mode={output_mode}")
+        if output_sequence_length is not None and output_mode != "int":
+            raise ValueError(f"`output_sequence_length` must not be set if `output_mode` is not 'int'. Received "
+                             f"output_sequence_length={output_sequence_length}.")
+        if ragged and output_mode != "int":
+            raise ValueError(f"`ragged` must not be true if `output_mode` is `'int'`. Received: ragged={ragged} and "
+                             f"output_mode={output_mode}")
+        self.standardize, self.split, self.output_mode = standardize, split, output_mode
+        self.output_sequence_length, self.ragged = output_sequence_length, ragged
+        self._lookup_layer = StringLookup(max_tokens=max_tokens, mask_token="" if output_mode == "int" else None,
+                                          vocabulary=vocabulary, idf_weights=idf_weights, output_mode=output_mode)
+
+    def get_vocabulary(self, include_special_tokens=True):
+        return self._lookup_layer.get_vocabulary(include_special_tokens)
+
+    def vocabulary_size(self):
+        return self._lookup_layer.vocabulary_size()
+
+    def set_vocabulary(self, vocabulary, idf_weights=None):
+        self._lookup_layer.set_vocabulary(vocabulary, idf_weights)
+
+    def _standardize(self, x):
+        if self.standardize is None:
+            return x
+        if callable(self.standardize):
+            return self.standardize(x)
+        if self.standardize in ("lower", "lower_and_strip_punctuation"):
+            x = tf.strings.lower(x)
+        if self.standardize in ("strip_punctuation", "lower_and_strip_punctuation"):
+            x = tf.strings.regex_replace(x, _PUNCTUATION, "")
+        return x
+
+    def _tokens(self, inputs):
+        x = tf.constant(inputs) if isinstance(inputs, (str, list, tuple, np.ndarray)) else tf.convert_to_tensor(inputs)
+        if len(x.shape) > 1 and x.shape[-1] == 1:
+            x = tf.squeeze(x, [-1])
+        x = self._standardize(x)
+        if self.split is None:
+            return x
+        if callable(self.split):
+            return self.split(x)
+        if self.split == "whitespace":
+            return tf.strings.split(x)
+        if self.split == "character":
+            return tf.strings.unicode_split(x, "UTF-8")
+        raise ValueError(f"Unknown value for split: {self.split}")
+
+    def adapt(self, data, batch_size=None, steps=None):
+        rows = []
+        batches, _ = _batches(data)
+        for batch in batches:
+            tokens = self._tokens(batch)
+            if isinstance(tokens, tf.RaggedTensor):
+                rows.extend([[t.decode("utf-8") for t in row] for row in tokens.to_list()])
+            else:
+                rows.extend([[_py_token(t)] for t in np.asarray(tokens.numpy()).reshape(-1)])
+        self._lookup_layer.adapt(_Rows(rows))
+
+    def call(self, inputs):
+        tokens = self._tokens(inputs)
+        ids = self._lookup_layer.call(tokens)
+        if self.output_mode != "int":
+            return ids
+        if not isinstance(ids, tf.RaggedTensor):
+            return ids
+        if self.ragged:
+            return ids
+        if self.output_sequence_length is not None:
+            return ids.to_tensor(shape=[None, self.output_sequence_length])
+        return ids.to_tensor()
+
+    def compute_output_shape(self, input_shape):
+        if self.output_mode == "int":
+            return (input_shape[0], self.output_sequence_length)
+        return (input_shape[0], self._lookup_layer.vocabulary_size())
+
+
+__all__ = ["IntegerLookup", "StringLookup", "TextVectorization"]

@@ -1,0 +1,85 @@
+"""Keras's ``Metric`` (a running total and count on the host) and ``Mean``, the base of the others."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import devtrace as tf
+from devtrace.errors import ValueNotComputed
+from .serializable import Configurable
+from .uncomputed import constant as uncomputed_constant
+
+
+def _marking(update_state):
+    """``update_state`` that, under ``--compute none``, marks the metric as having no result."""
+    def update(self, *args, **kwargs):
+        try:
+            return update_state(self, *args, **kwargs)
+        except ValueNotComputed:
+            self.uncomputed = True
+    update.__wrapped__ = update_state
+    return update
+
+
+def _or_not_computed(result):
+    """``result`` that, under ``--compute none``, is the scalar constant Keras makes, uncomputed."""
+    def value(self):
+        return uncomputed_constant((), "float32") if self.uncomputed else result(self)
+    value.__wrapped__ = result
+    return value
+
+
+def _result(value):
+    """A metric's result: a float32 constant of its own, never the scalar cache's (a new value each
+    step would stay cached, its device memory with it; Keras's results are a step's temporaries)."""
+    return tf.constant(np.float32(value), tf.float32)
+
+
+class Metric(Configurable):
+    uncomputed = False  # --compute none: a batch's values were not computed, so there is no result
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "update_state" in cls.__dict__:
+            cls.update_state = _marking(cls.__dict__["update_state"])
+        if "result" in cls.__dict__:
+            cls.result = _or_not_computed(cls.__dict__["result"])
+
+    def __init__(self, name=None, dtype=None):
+        self.name = name or _default_name(type(self).__name__)
+        self.reset_state()
+
+    def reset_state(self):
+        self._total, self._count = 0.0, 0.0
+
+    def result(self):
+        if self.uncomputed:
+            return uncomputed_constant((), "float32")
+        return _result(self._total / self._count if self._count else 0.0)
+
+    def __call__(self, *args, **kwargs):
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+
+def _default_name(cls_name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(cls_name))
+
+
+class Mean(Metric):
+    def update_state(self, values, sample_weight=None):
+        """A weighted mean when given ``sample_weight`` (broadcast to the values: Keras's loss tracker
+        passes the batch size)."""
+        values = tf.convert_to_tensor(values)  # both tensors made before a value is read (--compute none: the same ops)
+        weights = None if sample_weight is None else tf.convert_to_tensor(sample_weight)
+        v = np.asarray(values.numpy(), np.float64)
+        if weights is None:
+            self._total += float(v.sum())
+            self._count += v.size
+            return
+        w = np.asarray(weights.numpy(), np.float64)
+        while w.ndim > v.ndim and w.shape[-1] == 1:
+            w = w.squeeze(-1)
+        w = np.broadcast_to(w.reshape(w.shape + (1,) * (v.ndim - w.ndim)), v.shape)
+        self._total += float((v * w).sum())
+        self._count += float(w.sum())

@@ -1,0 +1,25 @@
+"""Small host matrix products run on one BLAS thread (runtime/blas_threads.py): the same values,
+and the library's thread setting as the program left it."""
+
+import numpy as np
+import pytest
+
+from devtrace.runtime import blas_threads
+
+
+@pytest.mark.parametrize("shape", [(32, 784, 128), (2, 3, 4), (4, 64, 64, 64)])
+def test_same_product_and_setting_restored(shape):
+    rng = np.random.default_rng(0)
+    a = rng.random(shape[:-2] + shape[-2:-1] + (shape[-1],), dtype=np.float32)
+    b = rng.random(shape[:-2] + (shape[-1], shape[-2]), dtype=np.float32)
+    before = blas_threads._get() if blas_threads._get else None
+    assert np.array_equal(blas_threads.matmul(np, a, b), np.matmul(a, b))
+    if before is not None:
+        assert blas_threads._get() == before
+
+
+def test_found_with_numpys_openblas():
+    config = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    if "openblas" not in str(config.get("name", "")).lower():
+        pytest.skip("NumPy is not built with OpenBLAS here")
+    assert blas_threads._FOUND is not None

@@ -1,0 +1,60 @@
+"""Keras 3's preprocessing layers on devtrace (Rescaling, Resizing, CenterCrop, Normalization,
+CategoryEncoding, Discretization, Hashing, StringLookup, IntegerLookup, TextVectorization; the
+seeded augmentations RandomFlip/Rotation/Zoom/Translation/Contrast/Brightness, twice each) give
+Keras 3.15's outputs and vocabularies (tests/keras_layers/captures/preprocessing.json, captured
+with TensorFlow 2.21 by tests/keras_layers/capture_preprocessing.py)."""
+
+import json
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import devtrace as tf
+
+HERE = pathlib.Path(__file__).resolve().parent / "keras_layers"
+sys.path.insert(0, str(HERE))
+from preprocessing_cases import CASES  # noqa: E402
+
+CAPTURED = json.loads((HERE / "captures" / "preprocessing.json").read_text())
+
+
+def _plain(value):
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    array = np.asarray(value)
+    if array.dtype.kind in "SO":
+        return [v.decode() if isinstance(v, bytes) else v for v in array.reshape(-1).tolist()]
+    return {"dtype": str(array.dtype), "value": array}
+
+
+def _check(got, want):
+    if isinstance(want, dict) and want["dtype"].startswith("<U"):  # one token of a vocabulary
+        assert str(got["value"]) == want["value"]
+    elif isinstance(want, dict):
+        assert got["dtype"] == want["dtype"]
+        np.testing.assert_allclose(got["value"], np.asarray(want["value"]), atol=1e-4)
+    elif want and isinstance(want[0], dict):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            _check(g, w)
+    else:
+        assert got == want
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_outputs_are_keras(name):
+    _check(_plain(CASES[name](tf.keras)), CAPTURED[name])
+
+
+def test_text_classification_pipeline_trains():
+    """keras.io's text classification shape: TextVectorization in a Sequential before Embedding."""
+    texts = np.array(["good movie", "bad movie", "great film", "awful film"])
+    vectorize = tf.keras.layers.TextVectorization(max_tokens=20, output_sequence_length=3)
+    vectorize.adapt(texts)
+    model = tf.keras.Sequential([tf.keras.layers.Embedding(20, 4), tf.keras.layers.GlobalAveragePooling1D(),
+                                 tf.keras.layers.Dense(1, activation="sigmoid")])
+    model.compile("adam", "binary_crossentropy")
+    history = model.fit(vectorize(texts), np.array([1, 0, 1, 0]), epochs=2, verbose=0)
+    assert len(history.history["loss"]) == 2

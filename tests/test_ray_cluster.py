@@ -1,0 +1,200 @@
+"""``devtrace run --workers`` on a real local Ray cluster (``ray.cluster_utils.Cluster``: a head and
+a second node with fake GPU resources, 127.0.0.1 only), started once for the session and torn
+down; one run starts its own local cluster on demand instead. TensorFlow 2.21's capture of the same
+program on two CPU workers is in ``tf221_multi_worker/``."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from conftest import ROOT, devtrace
+
+ray = pytest.importorskip("ray")
+from ray.cluster_utils import Cluster  # noqa: E402
+
+from devtrace.trace import jsonl  # noqa: E402
+
+CAPTURE = os.path.join(ROOT, "tests", "tf221_multi_worker")
+EXECUTING = re.compile(r"^\[worker (\d)\] Executing op (\S+) in device (\S+)$")
+
+
+@pytest.fixture(scope="session")
+def cluster():
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 2, "node_ip_address": "127.0.0.1",
+                                                      "include_dashboard": False})
+    c.add_node(num_cpus=2, num_gpus=2, node_ip_address="127.0.0.1")
+    c.wait_for_nodes()
+    yield c.address
+    c.shutdown()
+
+
+def _run(cluster, *args, env=None):
+    """``--cluster`` the session's cluster (``None``: a local one started on demand)."""
+    where = ("--cluster", cluster) if cluster else ()
+    return devtrace("run", *where, *args, env=dict(env or {}, RAY_ADDRESS=None, TF_CONFIG=None))
+
+
+def _tf_ops(worker: int) -> list:
+    with open(os.path.join(CAPTURE, f"eager_worker{worker}.log")) as f:
+        return [tuple(line.split()[2::3]) for line in f if line.startswith("Executing op")]
+
+
+COLLECTIVE_STEPS = {"VarHandleOp", "AssignVariableOp", "Fill", "CollectiveBcastSend", "CollectiveBcastRecv", "NoOp",
+                    "CollectiveReduceV2", "RealDiv", "AssignSubVariableOp"}
+
+
+def test_two_workers_log_tensorflows_collectives_on_their_tasks_and_merge_one_trace(cluster, tmp_path):
+    trace = tmp_path / "merged.jsonl"
+    r = _run(cluster, "--workers", "2", "--log-placement", "--trace", str(trace),
+             os.path.join(CAPTURE, "mw_eager.py"))
+    assert r.returncode == 0, r.stderr
+    for worker in (0, 1):
+        with open(os.path.join(CAPTURE, f"eager_worker{worker}.log")) as f:
+            tf_lines = f.read().splitlines()
+        printed = [line for line in tf_lines if not line.startswith(("Executing", "WARNING"))]
+        assert [f"[worker {worker}] {line}" for line in printed] == \
+            [line for line in r.stdout.splitlines() if line.startswith(f"[worker {worker}]")]
+        ours = [m.groups()[1:] for m in map(EXECUTING.match, r.stderr.splitlines()) if m and m[1] == str(worker)]
+        tf_ops = _tf_ops(worker)
+        assert {d for _, d in ours} == {d for _, d in tf_ops} == {f"/job:worker/replica:0/task:{worker}/device:CPU:0"}
+        assert [op for op, _ in ours if op in COLLECTIVE_STEPS] == [op for op, _ in tf_ops if op in COLLECTIVE_STEPS]
+    events = jsonl.read(str(trace))
+    ops = [e for e in events if e.kind == "op_placed"]
+    assert {e.device for e in ops} == {"/job:worker/replica:0/task:0/device:CPU:0",
+                                       "/job:worker/replica:0/task:1/device:CPU:0"}
+    assert len({e.seq for e in ops}) == len(ops)
+    copies = [e for e in events if e.kind == "tensor_copied" and e.op == "CollectiveReduceV2"]
+    assert [(c.src, c.dst) for c in copies] == [
+        ("/job:worker/replica:0/task:1/device:CPU:0", "/job:worker/replica:0/task:0/device:CPU:0")] * 2 + [
+        ("/job:worker/replica:0/task:0/device:CPU:0", "/job:worker/replica:0/task:1/device:CPU:0")] * 2
+    assert events[-1].kind == "trace_end"
+
+
+TRAIN = textwrap.dedent("""\
+    import numpy as np
+    import tensorflow as tf
+
+    strategy = tf.distribute.{strategy}()
+    rng = np.random.RandomState(0)
+    x_all = rng.rand(64, 5).astype(np.float32)
+    y_all = rng.rand(64, 1).astype(np.float32)
+    dataset = tf.data.Dataset.from_tensor_slices((x_all, y_all)).batch(16)
+    with strategy.scope():
+        w = tf.Variable(np.linspace(-1, 1, 5, dtype=np.float32).reshape(5, 1), name="w")
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum((tf.matmul(x, w) - y) ** 2) / 16.0
+        return loss, tape.gradient(loss, w)
+
+    for x, y in strategy.experimental_distribute_dataset(dataset):
+        loss, grad = strategy.run(step, args=(x, y))
+        total = strategy.reduce("SUM", grad, axis=None)
+        w.assign_sub(0.1 * total)
+        print("loss", repr(float(strategy.reduce("SUM", loss, axis=None))))
+    print("replicas", strategy.num_replicas_in_sync)
+""")
+
+
+def test_two_workers_of_two_gpus_train_as_four_replicas_of_one(cluster, tmp_path):
+    multi = tmp_path / "multi.py"
+    multi.write_text(TRAIN.format(strategy="MultiWorkerMirroredStrategy"))
+    single = tmp_path / "single.py"
+    single.write_text(TRAIN.format(strategy="MirroredStrategy"))
+    r = _run(cluster, "--workers", "2", "--simulate", "2", "--log-placement", "--format", "summary",
+             "--expect", "CollectiveReduceV2=GPU", "--max-peak", "1", str(multi))
+    assert r.returncode == 0, r.stderr
+    summary = [line.split() for line in r.stdout.splitlines() if line.startswith("/job:")]  # of the merged trace
+    assert [row[0] for row in summary] == [f"/job:worker/replica:0/task:{t}/device:{d}" for t in (0, 1)
+                                           for d in ("CPU:0", "GPU:0", "GPU:1")]
+    one = devtrace("run", "--simulate", "4", str(single))
+    assert one.returncode == 0, one.stderr
+    want = [float(line.split()[1]) for line in one.stdout.splitlines() if line.startswith("loss")]
+    for worker in (0, 1):
+        lines = [line.split("] ", 1)[1] for line in r.stdout.splitlines() if line.startswith(f"[worker {worker}]")]
+        assert lines[-1] == "replicas 4"
+        got = [float(line.split()[1]) for line in lines if line.startswith("loss")]
+        assert len(got) == len(want) == 4 and max(abs(a - b) for a, b in zip(got, want)) < 1e-5
+        placed = [m.groups()[1:] for m in map(EXECUTING.match, r.stderr.splitlines()) if m and m[1] == str(worker)]
+        reduces = {d for op, d in placed if op == "CollectiveReduceV2"}
+        assert reduces == {f"/job:worker/replica:0/task:{worker}/device:GPU:{g}" for g in (0, 1)}
+        assert {d for op, d in placed if op == "MatMul"} == reduces  # each replica's step on its own GPU
+
+
+FAILING = textwrap.dedent("""\
+    import json, os, sys, time
+    import tensorflow as tf
+
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    with strategy.scope():
+        v = tf.Variable(1.0)
+    if json.loads(os.environ["TF_CONFIG"])["task"]["index"] == 1:
+        sys.exit(7)
+    strategy.reduce("SUM", strategy.run(lambda: v * 2.0), axis=None)  # waits for worker 1 forever
+""")
+
+
+@pytest.mark.slow
+def test_a_failing_worker_stops_the_run_with_its_status_and_a_cut_trace(tmp_path):
+    program = tmp_path / "fail.py"
+    program.write_text(FAILING)
+    trace = tmp_path / "cut.jsonl"
+    start = time.monotonic()
+    r = _run(None, "--workers", "2", "--trace", str(trace), str(program))  # a local cluster, on demand
+    assert r.returncode == 7, r.stderr
+    assert r.stderr.splitlines()[-1] == "devtrace: worker 1 failed (exit 7); the other workers were stopped"
+    assert time.monotonic() - start < 60
+    events = jsonl.read(str(trace))
+    assert events[-1].kind != "trace_end"  # cut: no trace_end
+    devices = {e.device for e in events if e.kind == "op_placed"}
+    assert "/job:worker/replica:0/task:1/device:CPU:0" in devices
+    leftover = subprocess.run(["pgrep", "-f", str(program)], capture_output=True, text=True).stdout.split()
+    assert leftover == []
+
+
+
+def _error(lines: list) -> list:
+    start = next(i for i, line in enumerate(lines) if line.startswith("ValueError: Attempt to convert"))
+    end = next(i for i in range(start, len(lines)) if lines[i].endswith(") to a Tensor."))
+    return lines[start:end + 1]
+
+
+def test_the_keras_tutorial_fails_in_fit_as_tensorflow_2_21_does(cluster):
+    """TensorFlow's multi-worker Keras tutorial (small, offline) cannot fit in TF 2.21 + Keras 3.15:
+    Keras reduces its first (x, y) batch with ``strategy.reduce``, which fails on a tuple."""
+    r = _run(cluster, "--workers", "2", os.path.join(CAPTURE, "mw_keras.py"))
+    assert r.returncode == 1
+    failed = 0
+    for worker in (0, 1):
+        ours = [line.split("] ", 1)[1] if "] " in line else "" for line in r.stderr.splitlines()
+                if line.startswith(f"[worker {worker}]")]
+        if not any(line.startswith("ValueError: Attempt") for line in ours):
+            continue  # stopped before it failed too
+        with open(os.path.join(CAPTURE, f"keras_fit_worker{worker}.txt")) as f:
+            assert _error(ours) == _error(f.read().splitlines())
+        failed += 1
+    assert failed >= 1
+
+
+def test_list_cluster_probes_every_node(cluster):
+    r = devtrace("list", "--cluster", cluster, "--simulate", "2", "--json", env={"RAY_ADDRESS": None})
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["schema"] == 1 and len(report["nodes"]) == 2
+    assert len({n["node_id"] for n in report["nodes"]}) == 2
+    for node in report["nodes"]:
+        assert node["address"] == "127.0.0.1" and node["backend"] == "simulated"
+        assert [(d["index"], d["model"], d["mig"], d["health"]) for d in node["devices"]] == [
+            (0, "devtrace Simulated GPU", None, "ok"), (1, "devtrace Simulated GPU", None, "ok")]
+    table = devtrace("list", "--cluster", cluster, "--simulate", "1", env={"RAY_ADDRESS": None})
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0] == "Cluster: 2 nodes" and lines[1].split() == ["NODE", "GPU", "MODEL", "MEMORY", "UUID", "MIG",
+                                                                    "HEALTH"]
+    assert len(lines) == 4 and all("(127.0.0.1)" in line and line.endswith(" ok") for line in lines[2:])
