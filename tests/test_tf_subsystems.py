@@ -258,3 +258,11 @@ def test_checkpoint_options_that_ask_for_more_than_one_file_say_so(tmp_path):
     (tmp_path / "old.index").write_text('{"format": "devtrace-checkpoint", "version": 1, "variables": {}}')
     with pytest.raises(AttributeError, match="devtrace does not implement tf.train.CheckpointView yet for this"):
         tf.train.CheckpointView(str(tmp_path / "old"))  # written before checkpoints kept their object graph
+
+
+def test_a_summary_of_a_gpu_tensor_is_made_on_the_host():
+    done = run_devtrace("run", "--simulate", "1", str(HERE / "gpu_summary_program.py"))
+    assert done.returncode == 0, done.stderr
+    placed = dict(re.findall(r"^(\w+): \(\1\): \S+/(device:\w+:\d)$", done.stdout, re.M))  # the placer lines
+    assert placed["Mul"] == "device:GPU:0"  # the program's own op
+    assert {placed[op] for op in ("OneHot", "Transpose", "Identity", "WriteSummary")} == {"device:CPU:0"}

@@ -26,6 +26,7 @@ from ..ops.summary import event_pb
 from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
+from ..runtime.scopes import device
 from ..runtime.values import constant
 from ..util.namespace import Namespace, missing
 
@@ -213,9 +214,10 @@ def write(tag, tensor, step=None, metadata=None, name=None):
     step = _step_tensor(step)
     if not _should_record():
         return constant(False, dtypes.bool_)
-    tensor = _as_tensor(tensor()) if callable(tensor) else API["identity"](_as_tensor(tensor))
     meta = metadata if isinstance(metadata, bytes) else (b"" if metadata is None else metadata.SerializeToString())
-    _STATE.writer._write(tag, tensor, step, meta)
+    with device("cpu:0"):  # as TensorFlow's: the tensor (a callable's ops too) is made on the host
+        tensor = _as_tensor(tensor()) if callable(tensor) else API["identity"](_as_tensor(tensor))
+        _STATE.writer._write(tag, tensor, step, meta)
     return constant(True, dtypes.bool_)
 
 
@@ -226,7 +228,8 @@ def write_raw_pb(tensor, step=None, name=None):
     step = _step_tensor(step)
     if not _should_record():
         return constant(False, dtypes.bool_)
-    _STATE.writer._write_raw(API["identity"](_as_tensor(tensor)), step)
+    with device("cpu:0"):
+        _STATE.writer._write_raw(API["identity"](_as_tensor(tensor)), step)
     return constant(True, dtypes.bool_)
 
 
