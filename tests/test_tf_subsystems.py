@@ -55,9 +55,16 @@ def test_a_test_case_runs_under_unittest():
             if not tf.test.is_built_with_cuda():
                 self.skipTest("test is only applicable on GPU")
 
+        def test_cached_session(self):
+            with self.cached_session() as sess:
+                self.assertAllEqual(self.evaluate(tf.constant([1, 2])), [1, 2])
+                with self.assertRaisesRegex(AttributeError, "^Trying to access properties or call methods on the "
+                                                            "result of self.session"):
+                    sess.run
+
     with open(os.devnull, "w") as devnull:
         result = unittest.TextTestRunner(stream=devnull).run(unittest.defaultTestLoader.loadTestsFromTestCase(T))
-    assert result.wasSuccessful() and result.testsRun == 2
+    assert result.wasSuccessful() and result.testsRun == 3
 
 
 def test_cpu_targets_and_benchmark_config_are_tensorflows():
