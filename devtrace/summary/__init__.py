@@ -16,13 +16,14 @@ import abc
 import contextlib
 import itertools
 import re
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..module.module import name_scope
 from ..ops import API
-from ..ops.summary import event_pb
+from ..ops.summary import event_pb, summary_ops
 from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
@@ -83,6 +84,7 @@ class _ResourceSummaryWriter(SummaryWriter):
     def __init__(self, logdir, max_queue, flush_millis, filename_suffix, name):
         self._name = f"{name or 'logdir:' + str(logdir)}_{next(_NAMES)}"
         self._closed = False
+        weakref.finalize(self, summary_ops.release, self._name)  # its file closes when the writer goes
         self._resource = execute("SummaryWriter", (), {"writer": self._name}, dtype=dtypes.string)
         execute("CreateSummaryFileWriter", (
             constant(str(logdir), dtypes.string), constant(10 if max_queue is None else int(max_queue), dtypes.int32),

@@ -55,6 +55,13 @@ class EventFile:
             self._file = None
 
 
+def release(writer: str) -> None:
+    """Close a writer's file and forget it (its Python object is gone)."""
+    found = WRITERS.pop(writer, None)
+    if found is not None:
+        found.close()
+
+
 @atexit.register
 def _close_all() -> None:
     for writer in WRITERS.values():
