@@ -20,7 +20,6 @@ import time
 
 import numpy as np
 
-from ..distribute.cluster_resolver import ClusterSpec  # noqa: F401 (tf.train.ClusterSpec)
 from ..module.module import Module
 from ..runtime.eager.variables import Variable
 from ..ops.io.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List  # noqa: F401
