@@ -1,7 +1,10 @@
-"""``tf.train.ClusterSpec`` and the cluster messages it converts to and from (``ClusterDef``,
-``JobDef``, ``ServerDef``), printed in protobuf's text format as TensorFlow prints them."""
+"""The cluster messages ``tf.train.ClusterSpec`` converts to and from (``ClusterDef``, ``JobDef``,
+``ServerDef``), printed in protobuf's text format as TensorFlow prints them; ``ClusterSpec``
+itself is ``distribute.cluster_resolver``'s, with the conversions."""
 
 from __future__ import annotations
+
+from ..distribute.cluster_resolver import ClusterSpec as _ClusterSpec
 
 
 def _quote(value) -> str:
@@ -62,80 +65,14 @@ class ServerDef:
         return out
 
 
-class ClusterSpec:
-    """``tf.train.ClusterSpec``: jobs → tasks (a list of addresses, or index → address)."""
+class ClusterSpec(_ClusterSpec):
+    """``tf.train.ClusterSpec``: the one ``tf.distribute.cluster_resolver`` checks and returns
+    (``distribute.cluster_resolver``), converting to and from a ``ClusterDef`` too."""
 
     def __init__(self, cluster):
-        if isinstance(cluster, ClusterSpec):
-            self._cluster = {job: dict(tasks) for job, tasks in cluster._cluster.items()}
-        elif isinstance(cluster, ClusterDef):
-            self._cluster = {j.name: dict(j.tasks) for j in cluster.job}
-        elif isinstance(cluster, dict):
-            self._cluster = {}
-            for job, tasks in cluster.items():
-                if isinstance(tasks, (list, tuple)):
-                    self._cluster[job] = dict(enumerate(tasks))
-                elif isinstance(tasks, dict):
-                    self._cluster[job] = {int(i): address for i, address in tasks.items()}
-                else:
-                    raise TypeError(f"The tasks for job {job!r} must be a list or a dictionary from integers "
-                                    f"to strings.")
-        else:
-            raise TypeError("`cluster` must be a dictionary mapping one or more job names to lists of network "
-                            "addresses, or a `ClusterDef` protocol buffer")
-
-    def __bool__(self):
-        return bool(self._cluster)
-
-    def __eq__(self, other):
-        return isinstance(other, ClusterSpec) and self._cluster == other._cluster
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __repr__(self):
-        jobs = ", ".join(f"{job!r}: {self._tasks_repr(job)}" for job in sorted(self._cluster))
-        return f"ClusterSpec({{{jobs}}})"
-
-    def _tasks_repr(self, job):
-        tasks = self._cluster[job]
-        return repr(self.job_tasks(job)) if sorted(tasks) == list(range(len(tasks))) else repr(tasks)
-
-    @property
-    def jobs(self) -> list:
-        return list(self._cluster)
-
-    def _job(self, job_name):
-        if job_name not in self._cluster:
-            raise ValueError(f"No such job in cluster: {job_name!r}")
-        return self._cluster[job_name]
-
-    def num_tasks(self, job_name) -> int:
-        return len(self._job(job_name))
-
-    def task_indices(self, job_name) -> list:
-        return sorted(self._job(job_name))
-
-    def task_address(self, job_name, task_index) -> str:
-        tasks = self._job(job_name)
-        if task_index not in tasks:
-            raise ValueError(f"No task with index {task_index!r} in job {job_name!r}")
-        return tasks[task_index]
-
-    def job_tasks(self, job_name) -> list:
-        tasks = self._job(job_name)
-        if not tasks:
-            return []
-        out = [None] * (max(tasks) + 1)
-        for i, address in tasks.items():
-            out[i] = address
-        return out
-
-    def as_dict(self) -> dict:
-        out = {}
-        for job, tasks in self._cluster.items():
-            out[job] = self.job_tasks(job) if sorted(tasks) == list(range(len(tasks))) else dict(tasks)
-        return out
+        if isinstance(cluster, ClusterDef):
+            cluster = {j.name: dict(j.tasks) for j in cluster.job}
+        super().__init__(cluster)
 
     def as_cluster_def(self) -> ClusterDef:
-        return ClusterDef([JobDef(job, self._cluster[job]) for job in sorted(self._cluster)])
+        return ClusterDef([JobDef(job, self._jobs[job]) for job in sorted(self._jobs)])
