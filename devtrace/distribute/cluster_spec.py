@@ -1,10 +1,9 @@
-"""The cluster messages ``tf.train.ClusterSpec`` converts to and from (``ClusterDef``, ``JobDef``,
-``ServerDef``), printed in protobuf's text format as TensorFlow prints them; ``ClusterSpec``
-itself is ``distribute.cluster_resolver``'s, with the conversions."""
+"""``tf.train.ClusterSpec`` (the one ``tf.distribute.cluster_resolver`` checks and returns) and the
+cluster messages it converts to and from (``ClusterDef``, ``JobDef``, ``ServerDef``), printed in
+protobuf's text format as TensorFlow prints them."""
 
 from __future__ import annotations
 
-from ..distribute.cluster_resolver import ClusterSpec as _ClusterSpec
 
 
 def _quote(value) -> str:
@@ -65,9 +64,72 @@ class ServerDef:
         return out
 
 
-class ClusterSpec(_ClusterSpec):
-    """``tf.train.ClusterSpec``: the one ``tf.distribute.cluster_resolver`` checks and returns
-    (``distribute.cluster_resolver``), converting to and from a ``ClusterDef`` too."""
+class _Jobs:
+    """Job name → task addresses (a list, or a dict index → address for sparse jobs): what
+    ``ClusterSpec`` is apart from its protobuf conversions."""
+
+    def __init__(self, cluster):
+        if isinstance(cluster, _Jobs):
+            cluster = cluster.as_dict()
+        if not isinstance(cluster, dict):
+            raise TypeError("`cluster` must be a dictionary mapping one or more job names to lists of network "
+                            "addresses, or a `ClusterDef` protocol buffer")
+        self._jobs: dict[str, dict[int, str]] = {}
+        for job, tasks in cluster.items():
+            if isinstance(tasks, (list, tuple)):
+                self._jobs[job] = dict(enumerate(tasks))
+            elif isinstance(tasks, dict):
+                self._jobs[job] = {int(i): a for i, a in tasks.items()}
+            else:
+                raise TypeError(f"The tasks for job {job!r} must be a list or a dictionary from integers to "
+                                f"strings.")
+
+    def __repr__(self):
+        jobs = self.as_dict()
+        return "ClusterSpec({" + ", ".join(f"{k!r}: {jobs[k]!r}" for k in sorted(jobs)) + "})"
+
+    def __eq__(self, other):
+        return isinstance(other, _Jobs) and self.as_dict() == other.as_dict()
+
+    def __bool__(self):
+        return bool(self._jobs)
+
+    def as_dict(self) -> dict:
+        out = {}
+        for job, tasks in self._jobs.items():
+            dense = sorted(tasks) == list(range(len(tasks)))
+            out[job] = [tasks[i] for i in sorted(tasks)] if dense else dict(tasks)
+        return out
+
+    @property
+    def jobs(self) -> list[str]:
+        return list(self._jobs)
+
+    def _job(self, job_name) -> dict[int, str]:
+        try:
+            return self._jobs[job_name]
+        except (KeyError, TypeError):
+            raise ValueError(f"No such job in cluster: {job_name!r}") from None
+
+    def num_tasks(self, job_name) -> int:
+        return len(self._job(job_name))
+
+    def task_indices(self, job_name) -> list[int]:
+        return sorted(self._job(job_name))
+
+    def task_address(self, job_name, task_index) -> str:
+        tasks = self._job(job_name)
+        if task_index not in tasks:
+            raise ValueError(f"No task with index {task_index!r} in job {job_name!r}")
+        return tasks[task_index]
+
+    def job_tasks(self, job_name) -> list:
+        tasks = self._job(job_name)
+        return [tasks.get(i) for i in range(max(tasks) + 1)] if tasks else []
+
+
+class ClusterSpec(_Jobs):
+    """``tf.train.ClusterSpec``, converting to and from a ``ClusterDef`` too."""
 
     def __init__(self, cluster):
         if isinstance(cluster, ClusterDef):
