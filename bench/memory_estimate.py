@@ -156,8 +156,8 @@ def run_scenario(model_name, batch, simulate, compute, size) -> dict:
         sys.exit(f"{model_name}: devtrace run exited {process.returncode}\n{stderr[-3000:]}")
     peaks = {m.group(1): int(m.group(2)) for m in re.finditer(r"^peak (\S+) (\d+)$", stdout, re.M)}
     params = int(re.search(r"^parameters (\d+)$", stdout, re.M).group(1))
-    return {"model": model_name, "wall_s": wall, "rss": usage.ru_maxrss * 1024, "peaks": peaks,
-            "parameters": params}
+    return {"model": model_name, "wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
+            "rss": usage.ru_maxrss * 1024, "peaks": peaks, "parameters": params}
 
 
 def main(argv=None) -> int:
@@ -180,7 +180,8 @@ def main(argv=None) -> int:
         r = run_scenario(name, args.batch, args.simulate, args.compute, size)
         peaks = r["peaks"]
         print(f"{name} ({r['parameters'] / 1e6:.1f} M parameters), batch {args.batch} on {args.simulate}, "
-              f"--compute {args.compute}: {r['wall_s']:.1f} s end to end, peak RSS {r['rss'] / 2**20:.0f} MiB")
+              f"--compute {args.compute}: {r['wall_s']:.1f} s end to end ({r['cpu_s']:.1f} s of CPU), "
+              f"peak RSS {r['rss'] / 2**20:.0f} MiB")
         for device, peak in peaks.items():
             print(f"  {device}  peak {peak / 2**20:10.1f} MiB ({peak} bytes)")
         if not args.small:

@@ -11,8 +11,8 @@ PROGRAMS = os.path.join(FIXTURES, "programs")
 MACHINES = os.path.join(FIXTURES, "machines")
 
 # Environment variables that change what devtrace sees; tests start from none of them.
-_ENV = ("DEVTRACE_SIMULATE", "DEVTRACE_MACHINE", "DEVTRACE_COMPAT", "DEVTRACE_COMPUTE", "DEVTRACE_DEBUG", "CUDA_VISIBLE_DEVICES",
-        "CUDA_DEVICE_ORDER", "TF_FORCE_GPU_ALLOW_GROWTH")
+_ENV = ("DEVTRACE_SIMULATE", "DEVTRACE_MACHINE", "DEVTRACE_COMPAT", "DEVTRACE_COMPUTE", "DEVTRACE_DEBUG",
+        "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "TF_FORCE_GPU_ALLOW_GROWTH")
 
 
 # A test about a machine with GPUs makes them itself (simulated, or fakes of NVML and CuPy): NVML is
@@ -58,7 +58,7 @@ def logged(stderr: str) -> list:
     return _PLACER_LINE.sub("", stderr).splitlines()
 
 
-def devtrace(*args, env=None, cwd=ROOT, stdin=None):
+def devtrace(*args, env=None, cwd=ROOT, stdin=None, timeout=120):
     """Run the CLI in a subprocess, as a user would (exit code, stdout, stderr)."""
     full_env = {k: v for k, v in os.environ.items() if k not in _ENV}
     full_env.update({"COLUMNS": "200", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"})
@@ -70,7 +70,7 @@ def devtrace(*args, env=None, cwd=ROOT, stdin=None):
         else:
             full_env[name] = value
     done = subprocess.run([sys.executable, "-m", "devtrace", *args], capture_output=True, text=True,
-                          env=full_env, cwd=cwd, input=stdin, timeout=120)
+                          env=full_env, cwd=cwd, input=stdin, timeout=timeout)
     return done
 
 
@@ -123,8 +123,8 @@ def op_device(request):
         assert backend.name == "cupy"
         run = backend.run
 
-        def checked_run(kernel, arrays, attrs, *rest, **kwargs):
-            out = run(kernel, arrays, attrs, *rest, **kwargs)
+        def checked_run(kernel, arrays, attrs, opdef=None, dtype=None):
+            out = run(kernel, arrays, attrs, opdef, dtype)
             outputs = out if type(out) is tuple else () if out is None else (out,)  # several: Unpack, TopKV2
             if not all(isinstance(o, fake.ndarray) or _device_list(o, fake) for o in outputs):
                 raise AssertionError(f"{kernel} returned {type(out).__name__}, not a CuPy array: compute with xp")

@@ -225,7 +225,21 @@ def test_bench_scenario_small(tmp_path):
                                compute], capture_output=True, text=True, cwd=ROOT, timeout=300)
         assert done.returncode == 0, done.stderr
         runs[compute] = done.stdout
-    peaks = {c: re.findall(r"^  (/device:GPU:\d) +peak +[\d.]+ MiB \((\d+) bytes\)$", out, re.M) for c, out in runs.items()}
+    line = re.compile(r"^  (/device:GPU:\d) +peak +[\d.]+ MiB \((\d+) bytes\)$", re.M)
+    peaks = {compute: line.findall(out) for compute, out in runs.items()}
     assert len(peaks["none"]) == 16 and peaks["none"] == peaks["all"]
-    assert re.search(r"^resnet50 \(0\.2 M parameters\), batch 16 on 8xH100, --compute none: [\d.]+ s end to end, "
-                     r"peak RSS \d+ MiB$", runs["none"], re.M)
+    assert re.search(r"^resnet50 \(0\.2 M parameters\), batch 16 on 8xH100, --compute none: [\d.]+ s end to end "
+                     r"\([\d.]+ s of CPU\), peak RSS \d+ MiB$", runs["none"], re.M)
+
+
+def test_an_oom_is_the_computing_runs(tmp_path):
+    runs = {}
+    for compute in ("all", "none"):
+        path = tmp_path / f"{compute}.jsonl"
+        done = devtrace("run", "--simulate", "1xT4:600MiB", "--compute", compute, "--trace", str(path),
+                        program("compute_none_oom.py"))
+        events = [_untimed(json.loads(line)) for line in path.read_text().splitlines()]
+        runs[compute] = (done.returncode, done.stderr, events)
+    assert runs["none"] == runs["all"]
+    assert runs["none"][0] == 1 and "OOM when allocating tensor with shape[8192,8192]" in runs["none"][1]
+    assert any(e["event"] == "oom" for e in runs["none"][2])

@@ -285,3 +285,60 @@ def test_extension_types_through_tf_data():
     assert [(x.a.numpy(), y.numpy()) for x, y in pairs] == [(2, 5), (3, 6)]
     mt = list(tf.data.Dataset.from_tensors(MaskedTensor([1, 2], [True, False])))[0]
     assert type(mt) is MaskedTensor and repr(mt) == MT_REPR
+
+
+class Masked(tf.experimental.ExtensionType):
+    values: tf.Tensor
+    mask: tf.Tensor
+    shape = property(lambda self: self.values.shape)
+
+    def with_default(self, default):
+        return tf.where(self.mask, self.values, default)
+
+    class Spec:
+        def __init__(self, shape, dtype=tf.float32):
+            self.values = tf.TensorSpec(shape, dtype)
+            self.mask = tf.TensorSpec(shape, tf.bool)
+        shape = property(lambda self: self.values.shape)
+
+
+def test_own_spec_input_signature_cond_and_loops():
+    spec = Masked.Spec([5], tf.float32)
+    assert repr(spec) == ("Masked.Spec(values=TensorSpec(shape=(5,), dtype=tf.float32, name=None), "
+                          "mask=TensorSpec(shape=(5,), dtype=tf.bool, name=None))")
+    assert tuple(spec.shape) == (5,) and isinstance(spec, tf.experimental.ExtensionTypeSpec)
+    assert _error(lambda: setattr(spec, "values", 3)) == \
+        "AttributeError: Cannot mutate attribute `values` outside the custom constructor of ExtensionTypeSpec."
+    mt = Masked([1., 2, 3], [True, False, True])
+
+    @tf.function(input_signature=[Masked.Spec(shape=[None], dtype=tf.float32)])
+    def f(x):
+        return x.with_default(0.0)
+    assert f(mt).numpy().tolist() == [1.0, 0.0, 3.0]
+
+    @tf.function
+    def g(x, c):
+        return tf.cond(c, lambda: Masked(x.values * 2, x.mask), lambda: x)
+    assert g(mt, tf.constant(True)).values.numpy().tolist() == [2.0, 4.0, 6.0]
+    assert g(mt, tf.constant(False)).values.numpy().tolist() == [1.0, 2.0, 3.0]
+
+    @tf.function
+    def h(x):
+        out = x
+        for _ in tf.range(3):
+            out = Masked(out.values + 1.0, out.mask)
+        return out
+    out = h(mt)
+    assert type(out) is Masked and out.values.numpy().tolist() == [4.0, 5.0, 6.0]
+    assert out.mask.numpy().tolist() == [True, False, True]
+
+
+class Node(tf.experimental.ExtensionType):
+    value: tf.Tensor
+    children: typing.Tuple["Node", ...] = ()
+
+
+def test_forward_references_resolve_on_first_use():
+    n = Node(1, [Node(2), Node(3)])
+    assert [t.numpy() for t in tf.nest.flatten(n, expand_composites=True)] == [1, 2, 3]
+    assert _error(lambda: Node(1, [3])) == "TypeError: children[0]: expected 'Node', got 'int'"

@@ -58,6 +58,31 @@ def test_a_keyword_devtrace_does_not_implement_fails_naming_it(call, text):
         call()
 
 
+def test_a_layer_made_under_another_floatx_or_image_data_format_fails_naming_the_setting():
+    """keras.config takes Keras's values (floatx() and image_data_format() say them back); devtrace's
+    layers keep float32 and channels_last, so a layer that would follow the setting fails naming it."""
+    from devtrace.keras import config
+
+    try:
+        keras.config.set_floatx("float64")
+        assert keras.config.floatx() == "float64"
+        with pytest.raises(NotImplementedError, match=r"^devtrace does not implement keras.layers.Dense under "
+                                                      r"keras.config.set_floatx\('float64'\) yet$"):
+            keras.layers.Dense(2)
+        keras.config.set_floatx("float32")
+        keras.config.set_image_data_format("channels_first")
+        assert keras.config.image_data_format() == "channels_first"
+        with pytest.raises(NotImplementedError, match=r"^devtrace does not implement keras.layers.Conv2D under "
+                                                      r"keras.config.set_image_data_format\('channels_first'\) yet$"):
+            keras.layers.Conv2D(2, 3)
+        keras.layers.Conv2D(2, 3, data_format="channels_last")
+        keras.layers.Dense(2)  # no data_format: the setting does not concern it
+        with pytest.raises(ValueError, match=r"^Unknown `floatx` value: float8. Expected one of"):
+            keras.config.set_floatx("float8")
+    finally:
+        config.reset()
+
+
 def test_keywords_given_their_defaults_change_nothing_and_pass():
     m = keras.Sequential([keras.Input(shape=(2,), sparse=False),
                           keras.layers.Dense(1, kernel_constraint=None, lora_rank=None, activity_regularizer=None)])

@@ -1,6 +1,7 @@
 """Keras 3's preprocessing layers on devtrace (Rescaling, Resizing, CenterCrop, Normalization,
 CategoryEncoding, Discretization, Hashing, StringLookup, IntegerLookup, TextVectorization; the
-seeded augmentations RandomFlip/Rotation/Zoom/Translation/Contrast/Brightness, twice each) give
+seeded augmentations RandomFlip/Rotation/Zoom/Translation/Contrast/Brightness/Crop, twice each;
+GroupNormalization; keras.ops.image's color conversions, affine_transform, extract_patches, pad and crop) give
 Keras 3.15's outputs and vocabularies (tests/keras_layers/captures/preprocessing.json, captured
 with TensorFlow 2.21 by tests/keras_layers/capture_preprocessing.py)."""
 
@@ -12,6 +13,9 @@ import numpy as np
 import pytest
 
 import devtrace as tf
+from devtrace.devices.discovery import discover
+from devtrace.runtime.context import reset_context
+from devtrace.trace import events as ev
 
 HERE = pathlib.Path(__file__).resolve().parent / "keras_layers"
 sys.path.insert(0, str(HERE))
@@ -58,3 +62,15 @@ def test_text_classification_pipeline_trains():
     model.compile("adam", "binary_crossentropy")
     history = model.fit(vectorize(texts), np.array([1, 0, 1, 0]), epochs=2, verbose=0)
     assert len(history.history["loss"]) == 2
+
+
+def test_lookups_run_tensorflows_table_op_on_the_cpu():
+    """As Keras's TensorFlow backend: a StaticHashTable's LookupTableFindV2, CPU-only (a GPU program
+    falls back for it)."""
+    ctx = reset_context(discover(simulate="1"), env={})
+    layer = tf.keras.layers.StringLookup(vocabulary=["a", "b"])
+    start = len(ctx.trace.events)
+    with tf.device("/GPU:0"):
+        layer(np.array(["a", "c"]))
+    finds = [e for e in ctx.trace.events[start:] if isinstance(e, ev.OpPlaced) and e.op == "LookupTableFindV2"]
+    assert [e.device.split("/")[-1] for e in finds] == ["device:CPU:0"]

@@ -43,6 +43,8 @@ FAKE_WORKER = textwrap.dedent("""\
     per_replica = strategy.run(lambda: v + 1.0)
     print(strategy.reduce("SUM", per_replica, axis=None).numpy().tolist())
     print(strategy.reduce("MEAN", per_replica, axis=None).numpy().tolist())
+    print(strategy.reduce("SUM", per_replica, axis=0).numpy().tolist())
+    print(strategy.reduce("MEAN", per_replica, axis=0).numpy().tolist())
 """)
 
 
@@ -59,10 +61,12 @@ def test_a_worker_names_its_devices_by_task_and_reduces_across_the_cluster(tmp_p
         "[5.0, 5.0]",  # the chief's initial value, received and mirrored
         "[13.0, 13.0]",  # (5 + 1) on each local replica, plus the other worker's ones
         "[3.25, 3.25]",  # the same over 4 replicas
+        "25.0",  # over axis 0 too: 6 + 6 on each local replica, plus the other worker's one
+        "5.0",  # divided by the elements summed: 2 on each local replica, plus the other worker's one
     ]
     placed = [line.split()[2::3] for line in r.stderr.splitlines() if line.startswith("Executing op")]
     assert ["CollectiveBcastRecv", f"{gpu}0"] in placed
-    assert [op for op, d in placed if op == "CollectiveReduceV2"] == ["CollectiveReduceV2"] * 4
+    assert [op for op, d in placed if op == "CollectiveReduceV2"] == ["CollectiveReduceV2"] * 8  # 4 reduce()s × 2 GPUs
     assert {d for op, d in placed if op == "CollectiveReduceV2"} == {f"{gpu}0", f"{gpu}1"}
     assert all(d.startswith("/job:worker/replica:0/task:1/") for _, d in placed)
 

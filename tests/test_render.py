@@ -203,6 +203,7 @@ def test_summarize():
         "memory": {GPU0: {"in_use": 1024, "peak": 1536, "reserved": 1024 * MiB, "limit": 1024 * MiB}},
         "ooms": 1,
         "limited": None,
+        "threads": [],  # one thread ran ops
     }
 
 

@@ -131,3 +131,38 @@ def test_io_decode_csv_compressed_sparse_feature_match_filenames(tmp_path):
     (tmp_path / "m1.txt").write_text("")
     files = tf.io.match_filenames_once(str(tmp_path / "m*.txt"))
     assert isinstance(files, tf.Variable) and files.numpy().tolist() == [str(tmp_path / "m1.txt").encode()]
+
+
+def test_one_device_strategy_plain_variables_and_the_default_strategy():
+    strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
+    with strategy.scope():
+        v = tf.Variable(1.0)
+    assert repr(v) == "<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=1.0>"  # TF 2.21: a plain variable
+    assert repr(strategy.run(lambda x: x * 2, args=(tf.constant(3.0),))) == \
+        "<tf.Tensor: shape=(), dtype=float32, numpy=6.0>"
+    default = tf.distribute.get_strategy()
+    assert default.reduce("SUM", tf.constant([1., 2.]), axis=0).numpy() == 3.0
+    assert default.reduce("MEAN", tf.constant([1., 2.]), axis=None).numpy().tolist() == [1.0, 2.0]
+    assert default.experimental_distribute_values_from_function(lambda ctx: ctx.replica_id_in_sync_group) == 0
+    assert default.extended.variable_created_in_scope(tf.Variable(1.0))
+    with pytest.raises(RuntimeError, match=r"^worker_devices\(\) method unsupported by default tf.distribute.Strategy.$"):
+        default.extended.worker_devices
+    batches = default.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2))
+    assert [b.numpy().tolist() for b in batches] == [[0, 1], [2, 3]]
+
+
+def test_pad_to_cardinality():
+    ds = tf.data.Dataset.from_tensor_slices({"a": [1, 2]}).apply(tf.data.experimental.pad_to_cardinality(3))
+    assert [(int(e["a"]), bool(e["valid"])) for e in ds.as_numpy_iterator()] == [(1, True), (2, True), (0, False)]
+    assert ds.cardinality().numpy() == 3
+    with pytest.raises(ValueError, match="^`pad_to_cardinality` requires its input dataset to be a dictionary.$"):
+        tf.data.Dataset.range(3).apply(tf.data.experimental.pad_to_cardinality(5))
+    with pytest.raises(ValueError, match=r"must have a cardinalty less than the target cardinality \(2\), but has "
+                                         r"cardinality 3$"):
+        tf.data.Dataset.from_tensor_slices({"a": [1, 2, 3]}).apply(tf.data.experimental.pad_to_cardinality(2))
+
+
+def test_data_experimental_tfrecord_writer(tmp_path):
+    path = str(tmp_path / "r.tfrecord")
+    tf.data.experimental.TFRecordWriter(path).write(tf.data.Dataset.from_tensor_slices([b"a", b"bc"]))
+    assert [r.numpy() for r in tf.data.TFRecordDataset(path)] == [b"a", b"bc"]

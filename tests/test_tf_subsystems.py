@@ -55,8 +55,16 @@ def test_a_test_case_runs_under_unittest():
             if not tf.test.is_built_with_cuda():
                 self.skipTest("test is only applicable on GPU")
 
-    result = unittest.TextTestRunner(stream=open(os.devnull, "w")).run(unittest.defaultTestLoader.loadTestsFromTestCase(T))
-    assert result.wasSuccessful() and result.testsRun == 2
+        def test_cached_session(self):
+            with self.cached_session() as sess:
+                self.assertAllEqual(self.evaluate(tf.constant([1, 2])), [1, 2])
+                with self.assertRaisesRegex(AttributeError, "^Trying to access properties or call methods on the "
+                                                            "result of self.session"):
+                    sess.run
+
+    with open(os.devnull, "w") as devnull:
+        result = unittest.TextTestRunner(stream=devnull).run(unittest.defaultTestLoader.loadTestsFromTestCase(T))
+    assert result.wasSuccessful() and result.testsRun == 3
 
 
 def test_cpu_targets_and_benchmark_config_are_tensorflows():
@@ -108,7 +116,8 @@ def test_contains_saved_model_sees_devtraces_saved_models(tmp_path):
 
     tf.saved_model.save(Adder(), str(tmp_path / "m"), options=tf.saved_model.SaveOptions())
     assert tf.saved_model.contains_saved_model(str(tmp_path / "m"))
-    assert tf.saved_model.load(str(tmp_path / "m"), options=tf.saved_model.LoadOptions()).add(tf.constant(2.0)).numpy() == 4.0
+    loaded = tf.saved_model.load(str(tmp_path / "m"), options=tf.saved_model.LoadOptions())
+    assert loaded.add(tf.constant(2.0)).numpy() == 4.0
 
 
 # tf.summary
@@ -256,3 +265,11 @@ def test_checkpoint_options_that_ask_for_more_than_one_file_say_so(tmp_path):
     (tmp_path / "old.index").write_text('{"format": "devtrace-checkpoint", "version": 1, "variables": {}}')
     with pytest.raises(AttributeError, match="devtrace does not implement tf.train.CheckpointView yet for this"):
         tf.train.CheckpointView(str(tmp_path / "old"))  # written before checkpoints kept their object graph
+
+
+def test_a_summary_of_a_gpu_tensor_is_made_on_the_host():
+    done = run_devtrace("run", "--simulate", "1", str(HERE / "gpu_summary_program.py"))
+    assert done.returncode == 0, done.stderr
+    placed = dict(re.findall(r"^(\w+): \(\1\): \S+/(device:\w+:\d)$", done.stdout, re.M))  # the placer lines
+    assert placed["Mul"] == "device:GPU:0"  # the program's own op
+    assert {placed[op] for op in ("OneHot", "Transpose", "Identity", "WriteSummary")} == {"device:CPU:0"}

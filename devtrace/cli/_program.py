@@ -13,7 +13,8 @@ import traceback
 from dataclasses import dataclass, field
 
 from ..util import interrupts, runlock
-from ..errors import CheckFailed, ResourceExhaustedError, UsageError, ValueNotComputed, debugging, internal_line, is_internal
+from ..errors import (CheckFailed, ResourceExhaustedError, UsageError, ValueNotComputed, debugging, internal_line,
+                      is_internal)
 from ..output import MiB, printable
 from ..trace import events as ev
 

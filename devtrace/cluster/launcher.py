@@ -1,6 +1,7 @@
 """``devtrace run --workers N PROG``: N worker processes of the unchanged program on a Ray cluster
 (a local one started on demand, loopback only, or ``--cluster ADDRESS`` / ``RAY_ADDRESS``). Each
-worker is a Ray actor (spread over the nodes) that runs ``devtrace run`` of the program in a child
+worker is a Ray actor (spread over the nodes; without ``--simulate``/``--machine`` it takes an equal
+share of the cluster's GPU resources, so Ray sets its ``CUDA_VISIBLE_DEVICES``) that runs ``devtrace run`` of the program in a child
 process with its ``TF_CONFIG`` (task ``worker:i``) and the transport's address, and hands back its
 exit status, output and trace. The first worker to fail stops the run: the others are sent SIGTERM
 (SIGKILL 5 s later), their partial traces kept, and the merged trace is left without its
@@ -101,10 +102,12 @@ def run_workers(program: str, args: list, workers: int, forward: list, trace_pat
 
 
 def _run(ray, program, args, workers, forward, trace_path, namespace) -> int:
+    simulated = "--simulate" in forward or "--machine" in forward
     actor = f"devtrace-collective-{namespace}"
     rendezvous = ray.remote(num_cpus=0)(Rendezvous).options(name=actor, namespace=namespace).remote(workers)
     runner_cls = ray.remote(num_cpus=0, max_concurrency=2)(WorkerRunner)
-    runners = [runner_cls.options(scheduling_strategy="SPREAD").remote() for _ in range(workers)]
+    gpus = 0 if simulated else int(ray.cluster_resources().get("GPU", 0) // workers)
+    runners = [runner_cls.options(scheduling_strategy="SPREAD", num_gpus=gpus).remote() for _ in range(workers)]
     argv = [sys.executable, "-m", "devtrace", "run", *forward, "--trace", "{trace}", program, "--", *args]
     refs = []
     for i, runner in enumerate(runners):

@@ -215,6 +215,47 @@ def _pack(structure, values):
     return map_structure(lambda _: next(it), structure)
 
 
+class NumpyIterator:
+    """``tf.data.NumpyIterator``: a dataset's elements as NumPy values (``as_numpy_iterator``)."""
+
+    def __init__(self, dataset):
+        self._iterator = OwnedIterator(dataset)
+        self._elements = dataset._source()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        element = next(self._elements)
+        return map_structure(lambda a: a[()] if a.ndim == 0 else a, element)
+
+    next = __next__
+
+    def __repr__(self):
+        return f"NumpyIterator(iterator={self._iterator!r})"
+
+
+class IteratorSpec:
+    """``tf.data.IteratorSpec``: the type of an iterator, by its element spec."""
+
+    value_type = OwnedIterator
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    @staticmethod
+    def from_value(value):
+        return IteratorSpec(value.element_spec)
+
+    def __eq__(self, other):
+        return isinstance(other, IteratorSpec) and self._element_spec == other._element_spec
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"IteratorSpec({self._element_spec!r},)"
+
+
 class Dataset(Transforms):
     """A re-iterable pipeline: ``source()`` yields element structures of host arrays."""
 
@@ -554,8 +595,7 @@ class Dataset(Transforms):
         return OwnedIterator(self)
 
     def as_numpy_iterator(self):
-        for element in self._source():
-            yield map_structure(lambda a: a[()] if a.ndim == 0 else a, element)
+        return NumpyIterator(self)
 
     def reduce(self, initial_state, reduce_func, name=None):
         state = map_structure(lambda v: _tensor(_host(v)), initial_state)
@@ -649,7 +689,8 @@ experimental = Namespace(
     **{name: getattr(data_experimental, name) for name in (
         "choose_from_datasets", "sample_from_datasets", "get_single_element", "ignore_errors", "unbatch",
         "map_and_batch", "parallel_interleave", "snapshot", "copy_to_device", "at", "get_next_as_optional",
-        "enable_debug_mode", "Reducer", "group_by_reducer", "parse_example_dataset", "TFRecordWriter")})
+        "enable_debug_mode", "Reducer", "group_by_reducer", "parse_example_dataset", "TFRecordWriter",
+        "pad_to_cardinality")})
 
 
 def _batched_features(file_pattern, batch_size, features, reader=None, label_key=None, reader_args=None,

@@ -4,6 +4,15 @@ datasets through their methods only; ``data`` assembles the namespace."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from ..errors import OutOfRangeError
+from ..ops.io.parsing_ops import parse_example
+from ..ops.io.tfrecord import TFRecordOptions, TFRecordWriter as _Writer
+from ..polymorphic_function.function import TensorSpec
+from ..runtime import dtypes
+from ..util.nest import map_structure
+
 
 def cardinality(dataset):
     return dataset.cardinality()
@@ -102,8 +111,6 @@ def copy_to_device(target_device, source_device="/cpu:0"):
 
 def at(dataset, index):
     """The element at ``index`` (TensorFlow's error out of range)."""
-    from ..errors import OutOfRangeError
-
     for i, element in enumerate(dataset):
         if i == int(index):
             return element
@@ -142,16 +149,11 @@ def group_by_reducer(key_func, reducer):
 
 
 def _stacked(values: list):
-    from ..util.nest import map_structure
-    import numpy as np
-
     return map_structure(lambda *xs: np.stack([x.numpy() if hasattr(x, "numpy") else np.asarray(x) for x in xs]),
                          *values)
 
 
 def parse_example_dataset(features, num_parallel_calls=1, deterministic=None):
-    from ..ops.io.parsing_ops import parse_example
-
     return lambda dataset: dataset.map(lambda serialized: parse_example(serialized, features))
 
 
@@ -163,8 +165,29 @@ class TFRecordWriter:
         self._filename, self._compression = filename, compression_type
 
     def write(self, dataset):
-        from ..ops.io.tfrecord import TFRecordOptions, TFRecordWriter as Writer
-
-        with Writer(self._filename, TFRecordOptions(compression_type=self._compression or "")) as writer:
+        with _Writer(self._filename, TFRecordOptions(compression_type=self._compression or "")) as writer:
             for record in dataset:
                 writer.write(record.numpy())
+
+
+def pad_to_cardinality(cardinality, mask_key="valid"):
+    """Dict elements padded with zeros up to ``cardinality``, ``mask_key`` telling the real ones."""
+    def apply(dataset):
+        if not isinstance(dataset._spec, dict):
+            raise ValueError("`pad_to_cardinality` requires its input dataset to be a dictionary.")
+        have = dataset._cardinality
+        if have < 0 or have > cardinality:
+            raise ValueError(f"The dataset passed into `pad_to_cardinality` must have a cardinalty less than the "
+                             f"target cardinality ({cardinality}), but has cardinality {have}")
+        spec = dataset._spec
+
+        def source():
+            for element in dataset._source():
+                yield {**element, mask_key: np.asarray(True)}
+            for _ in range(cardinality - have):
+                padding = {k: np.zeros(tuple(s.shape), object if s.dtype.name == "string" else s.dtype.np)
+                           for k, s in spec.items()}
+                yield {**padding, mask_key: np.asarray(False)}
+        return dataset._new(source, {**spec, mask_key: TensorSpec((), dtypes.bool_)}, cardinality,
+                            "_PadToCardinalityDataset")
+    return apply

@@ -480,6 +480,45 @@ class _DefaultDistributionStrategy:
     def experimental_local_results(self, value) -> tuple:
         return (value,)
 
+    def reduce(self, reduce_op, value, axis=None):
+        """One replica: its value (reduced over ``axis`` when given, as TensorFlow does)."""
+        if axis is None:
+            return value
+        op = _reduce_op(reduce_op)
+        fn = math_ops.reduce_sum if op is ReduceOp.SUM else reduction_ops.reduce_mean
+        return fn(value, axis=axis)
+
+    def experimental_distribute_dataset(self, dataset, options=None):
+        return dataset
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        return dataset_fn(inputs.InputContext(1, 0, 1))
+
+    def experimental_distribute_values_from_function(self, value_fn):
+        return value_fn(inputs.ValueContext(0, 1))
+
+    def gather(self, value, axis):
+        return value
+
+    @property
+    def extended(self):
+        return _DefaultExtended()
+
+
+class _DefaultExtended:
+    """The default strategy's ``extended``: one replica on the current device."""
+
+    def variable_created_in_scope(self, v) -> bool:
+        return True
+
+    @property
+    def worker_devices(self):
+        raise RuntimeError("worker_devices() method unsupported by default tf.distribute.Strategy.")
+
+    @property
+    def parameter_devices(self):
+        raise RuntimeError("parameter_devices() method unsupported by default tf.distribute.Strategy.")
+
 
 _DEFAULT = _DefaultDistributionStrategy()
 
@@ -490,10 +529,21 @@ def get_strategy():
 
 
 class OneDeviceStrategy(MirroredStrategy):
-    """``tf.distribute.OneDeviceStrategy(device)``: one replica, its variables and compute on ``device``."""
+    """``tf.distribute.OneDeviceStrategy(device)``: one replica, its variables (plain ones, as
+    TensorFlow's) and compute on ``device``; ``run`` calls the function once, without the eager
+    overhead warning of a mirrored strategy."""
 
     def __init__(self, device):
         super().__init__(devices=[device])
+
+    def _mirrored(self, initial_value, name, dtype, trainable):
+        with device(self._devices[0]):
+            return Variable(initial_value, name=name, dtype=dtype, trainable=trainable)
+
+    def run(self, fn, args=(), kwargs=None):
+        if _replicas:
+            raise RuntimeError(_CROSS_REPLICA_ONLY)
+        return self._for_each_replica(fn, args, kwargs or {})
 
     def __repr__(self):
         return f"<tensorflow.python.distribute.one_device_strategy.OneDeviceStrategy object at {id(self):#x}>"

@@ -1,7 +1,9 @@
-"""``tf.train.ClusterSpec`` and the cluster messages it converts to and from (``ClusterDef``,
-``JobDef``, ``ServerDef``), printed in protobuf's text format as TensorFlow prints them."""
+"""``tf.train.ClusterSpec`` (the one ``tf.distribute.cluster_resolver`` checks and returns) and the
+cluster messages it converts to and from (``ClusterDef``, ``JobDef``, ``ServerDef``), printed in
+protobuf's text format as TensorFlow prints them."""
 
 from __future__ import annotations
+
 
 
 def _quote(value) -> str:
@@ -62,58 +64,57 @@ class ServerDef:
         return out
 
 
-class ClusterSpec:
-    """``tf.train.ClusterSpec``: jobs → tasks (a list of addresses, or index → address)."""
+class _Jobs:
+    """Job name → task addresses (a list, or a dict index → address for sparse jobs): what
+    ``ClusterSpec`` is apart from its protobuf conversions."""
 
     def __init__(self, cluster):
-        if isinstance(cluster, ClusterSpec):
-            self._cluster = {job: dict(tasks) for job, tasks in cluster._cluster.items()}
-        elif isinstance(cluster, ClusterDef):
-            self._cluster = {j.name: dict(j.tasks) for j in cluster.job}
-        elif isinstance(cluster, dict):
-            self._cluster = {}
-            for job, tasks in cluster.items():
-                if isinstance(tasks, (list, tuple)):
-                    self._cluster[job] = dict(enumerate(tasks))
-                elif isinstance(tasks, dict):
-                    self._cluster[job] = {int(i): address for i, address in tasks.items()}
-                else:
-                    raise TypeError(f"The tasks for job {job!r} must be a list or a dictionary from integers "
-                                    f"to strings.")
-        else:
+        if isinstance(cluster, _Jobs):
+            cluster = cluster.as_dict()
+        if not isinstance(cluster, dict):
             raise TypeError("`cluster` must be a dictionary mapping one or more job names to lists of network "
                             "addresses, or a `ClusterDef` protocol buffer")
-
-    def __bool__(self):
-        return bool(self._cluster)
-
-    def __eq__(self, other):
-        return isinstance(other, ClusterSpec) and self._cluster == other._cluster
-
-    def __ne__(self, other):
-        return not self == other
+        self._jobs: dict[str, dict[int, str]] = {}
+        for job, tasks in cluster.items():
+            if isinstance(tasks, (list, tuple)):
+                self._jobs[job] = dict(enumerate(tasks))
+            elif isinstance(tasks, dict):
+                self._jobs[job] = {int(i): a for i, a in tasks.items()}
+            else:
+                raise TypeError(f"The tasks for job {job!r} must be a list or a dictionary from integers to "
+                                f"strings.")
 
     def __repr__(self):
-        jobs = ", ".join(f"{job!r}: {self._tasks_repr(job)}" for job in sorted(self._cluster))
-        return f"ClusterSpec({{{jobs}}})"
+        jobs = self.as_dict()
+        return "ClusterSpec({" + ", ".join(f"{k!r}: {jobs[k]!r}" for k in sorted(jobs)) + "})"
 
-    def _tasks_repr(self, job):
-        tasks = self._cluster[job]
-        return repr(self.job_tasks(job)) if sorted(tasks) == list(range(len(tasks))) else repr(tasks)
+    def __eq__(self, other):
+        return isinstance(other, _Jobs) and self.as_dict() == other.as_dict()
+
+    def __bool__(self):
+        return bool(self._jobs)
+
+    def as_dict(self) -> dict:
+        out = {}
+        for job, tasks in self._jobs.items():
+            dense = sorted(tasks) == list(range(len(tasks)))
+            out[job] = [tasks[i] for i in sorted(tasks)] if dense else dict(tasks)
+        return out
 
     @property
-    def jobs(self) -> list:
-        return list(self._cluster)
+    def jobs(self) -> list[str]:
+        return list(self._jobs)
 
-    def _job(self, job_name):
-        if job_name not in self._cluster:
-            raise ValueError(f"No such job in cluster: {job_name!r}")
-        return self._cluster[job_name]
+    def _job(self, job_name) -> dict[int, str]:
+        try:
+            return self._jobs[job_name]
+        except (KeyError, TypeError):
+            raise ValueError(f"No such job in cluster: {job_name!r}") from None
 
     def num_tasks(self, job_name) -> int:
         return len(self._job(job_name))
 
-    def task_indices(self, job_name) -> list:
+    def task_indices(self, job_name) -> list[int]:
         return sorted(self._job(job_name))
 
     def task_address(self, job_name, task_index) -> str:
@@ -124,18 +125,16 @@ class ClusterSpec:
 
     def job_tasks(self, job_name) -> list:
         tasks = self._job(job_name)
-        if not tasks:
-            return []
-        out = [None] * (max(tasks) + 1)
-        for i, address in tasks.items():
-            out[i] = address
-        return out
+        return [tasks.get(i) for i in range(max(tasks) + 1)] if tasks else []
 
-    def as_dict(self) -> dict:
-        out = {}
-        for job, tasks in self._cluster.items():
-            out[job] = self.job_tasks(job) if sorted(tasks) == list(range(len(tasks))) else dict(tasks)
-        return out
+
+class ClusterSpec(_Jobs):
+    """``tf.train.ClusterSpec``, converting to and from a ``ClusterDef`` too."""
+
+    def __init__(self, cluster):
+        if isinstance(cluster, ClusterDef):
+            cluster = {j.name: dict(j.tasks) for j in cluster.job}
+        super().__init__(cluster)
 
     def as_cluster_def(self) -> ClusterDef:
-        return ClusterDef([JobDef(job, self._cluster[job]) for job in sorted(self._cluster)])
+        return ClusterDef([JobDef(job, self._jobs[job]) for job in sorted(self._jobs)])

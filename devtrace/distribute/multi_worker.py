@@ -25,6 +25,7 @@ import numpy as np
 
 from ..errors import UnavailableError
 from ..ops.array import array_ops
+from ..ops.math import reduction_ops
 from ..runtime import collective
 from ..runtime.context import context
 from ..runtime.devices import LogicalDevice
@@ -38,7 +39,7 @@ from . import MirroredExtended, MirroredStrategy, MirroredVariable, ReduceOp, _d
     _replicas, _silent_copies
 from ._cross_device_ops import CollectiveAllReduce, ordering_tokens
 from ._devices import resolve
-from ._values import DistributedValues
+from ._values import DistributedValues, PerReplica
 from .cluster_resolver import TFConfigClusterResolver, id_in_cluster, worker_count
 
 NO_TRANSPORT = ("devtrace runs a cluster of {n} workers only under `devtrace run --workers {n}`, which starts "
@@ -168,6 +169,7 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
         total = sum(np.asarray(v.numpy(), dtype=np.float64 if v.dtype.is_floating else None) for v in values)
         total = np.asarray(total).astype(values[0].numpy().dtype)
         if self._transport is not None:
+            context().trace.flush()  # this worker may wait here for ever (a peer died): its trace so far is written
             total = self._transport.all_reduce(f"reduce/{key}", total)
         collective.prepare(key, total)
         out = []
@@ -184,6 +186,7 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
         chief, ``CollectiveBcastRecv`` on the others)."""
         key = next(self._keys)
         attrs = dict(self._attrs(key), shape=tuple(value.shape))
+        context().trace.flush()
         if self._id == 0:
             self._transport.broadcast(f"bcast/{key}", value.numpy())
             execute("CollectiveBcastSend", (value,), attrs)
@@ -206,11 +209,11 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
 
     # -- cross-replica -------------------------------------------------------------------------
     def reduce(self, reduce_op, value, axis=None):
-        if axis is not None or self._num_workers == 1:
+        if self._num_workers == 1 or _replicas:  # (in a replica: TensorFlow's cross-replica error)
             return super().reduce(reduce_op, value, axis)
-        if _replicas:
-            return super().reduce(reduce_op, value, axis)  # raises TensorFlow's cross-replica error
         op = _reduce_op(reduce_op)
+        if axis is not None:
+            return self._reduce_over_axis(op, value, axis)
         if isinstance(value, (tuple, list, dict)):  # Keras 3's fit reduces its (x, y) batch so: TensorFlow fails
             first = flatten(value)[0]
             raise ValueError(f"Attempt to convert a value ({first!r}) with an unsupported type "
@@ -229,6 +232,30 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
                 return v
         with device(dst), _silent_copies():
             return array_ops.identity(reduced[0])
+
+    def _reduce_over_axis(self, op, value, axis):
+        """``reduce`` over ``axis`` across the cluster: each replica's sum over ``axis`` (and, for
+        ``MEAN``, how many elements it summed), all-reduced, then divided on the destination.
+        (TensorFlow runs the per-replica step as one ``tf.function``; devtrace runs its ops eagerly.)"""
+        values = list(value.values) if isinstance(value, DistributedValues) else [convert_to_tensor(value)]
+        axes = tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
+        sums = []
+        for d, v in zip(self._devices, values):
+            with device(d):
+                sums.append(reduction_ops.reduce_sum(v, axis=axis))
+        total = self.reduce(ReduceOp.SUM, PerReplica(sums) if len(sums) > 1 else sums[0], axis=None)
+        if op is ReduceOp.SUM:
+            return total
+        count = sum(int(np.prod([v.shape[a] for a in axes])) for v in values)
+        counts = self._transport.all_reduce(f"count/{next(self._keys)}", np.asarray(count, np.int64))
+        with device(_destination()):
+            return total / array_ops.cast(convert_to_tensor(np.asarray(counts, np.int64)), total.dtype)
+
+    def gather(self, value, axis):
+        if self._num_workers > 1:
+            raise NotImplementedError("devtrace does not implement MultiWorkerMirroredStrategy.gather across "
+                                      "workers yet (TensorFlow's CollectiveGatherV2)")
+        return super().gather(value, axis)
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """Each global batch in one part per replica of the cluster; this worker's are every

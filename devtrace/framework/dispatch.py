@@ -32,7 +32,7 @@ class _Dispatcher:
         self.targets = _Targets()  # (checker, target, the function registered)
 
     def __call__(self, *args, **kwargs):
-        if self.targets:
+        if self.targets and (any(map(_composite, args)) or any(map(_composite, kwargs.values()))):
             try:
                 bound = self.signature.bind(*args, **kwargs).arguments
             except TypeError:

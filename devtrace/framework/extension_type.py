@@ -139,13 +139,23 @@ def _convert(value, annotation, path: str, for_spec: bool = False):
     return value
 
 
-def _fields(cls) -> dict:
+def _unresolved(annotation) -> bool:
+    """An annotation naming a class by a string not resolved yet (itself, one defined later)."""
+    return isinstance(annotation, (str, typing.ForwardRef)) or any(_unresolved(a) for a in typing.get_args(annotation))
+
+
+def _fields(cls, strict: bool = False) -> dict:
     """``{name: (annotation, default)}`` of an ExtensionType subclass, base classes' first."""
     out = {}
     for klass in reversed(cls.__mro__):
         if vars(klass).get("_tf_extension_type_base") or not issubclass(klass, ExtensionType):
             continue
-        hints = typing.get_type_hints(klass, include_extras=False) if "__annotations__" in vars(klass) else {}
+        try:
+            hints = typing.get_type_hints(klass) if "__annotations__" in vars(klass) else {}
+        except NameError:  # a forward reference (the class itself, one defined later): resolved on first use
+            if strict:
+                raise
+            hints = {}
         for name in vars(klass).get("__annotations__", {}):
             if name.startswith("__") or typing.get_origin(hints.get(name)) is typing.ClassVar:
                 continue
@@ -274,17 +284,29 @@ class ExtensionType:
             cls.__init__ = _wrap_init(vars(cls)["__init__"])
         else:
             cls.__init__ = _generated_init(cls)
-        if "Spec" not in vars(cls):
+        user = vars(cls).get("Spec")
+        if user is None or not issubclass(user, ExtensionTypeSpec):
             base = next((b.Spec for b in cls.__mro__[1:] if "Spec" in vars(b) and b is not ExtensionType),
                         BatchableExtensionTypeSpec if issubclass(cls, BatchableExtensionType) else ExtensionTypeSpec)
-            cls.Spec = type(f"{cls.__name__}.Spec", (base,), {"__qualname__": f"{cls.__qualname__}.Spec",
-                                              "__module__": cls.__module__})
+            body = {"__qualname__": f"{cls.__qualname__}.Spec", "__module__": cls.__module__}
+            if user is not None:  # the class's own ``Spec`` (methods, a constructor): its body on the real one
+                body.update({k: v for k, v in vars(user).items() if k not in ("__dict__", "__weakref__", "__qualname__")})
+                if "__init__" in body:
+                    body["__init__"] = _wrap_spec_init(body["__init__"])
+            cls.Spec = type(f"{cls.__name__}.Spec", (base,), body)
         cls.Spec.value_type = cls
         cls.__hash__ = None
 
     @classmethod
     def _tf_extension_type_fields(cls) -> dict:
-        return cls._tf_extension_type_fields_cache
+        fields = cls._tf_extension_type_fields_cache
+        if any(_unresolved(a) for a, _ in fields.values()):
+            try:  # (the defaults left the class when it was made: they are kept from the first reading)
+                fields = cls._tf_extension_type_fields_cache = {
+                    name: (annotation, fields[name][1]) for name, (annotation, _) in _fields(cls, strict=True).items()}
+            except NameError:
+                pass
+        return fields
 
     def _tf_extension_type_finish(self) -> None:
         """After a constructor: every field set, converted, then ``__validate__``."""
@@ -393,6 +415,19 @@ def _wrap_init(init):
     return __init__
 
 
+def _wrap_spec_init(init):
+    """A ``Spec``'s own constructor may set its fields."""
+    def __init__(self, *args, **kwargs):
+        object.__setattr__(self, _CONSTRUCTING, True)
+        try:
+            init(self, *args, **kwargs)
+        finally:
+            object.__delattr__(self, _CONSTRUCTING)
+
+    __init__.__wrapped__ = init
+    return __init__
+
+
 class ExtensionTypeSpec(TypeSpec):
     """``tf.experimental.ExtensionTypeSpec``: an extension type's ``Spec``, its fields' specs."""
 
@@ -439,7 +474,10 @@ class ExtensionTypeSpec(TypeSpec):
         return hash(self._key())
 
     def __setattr__(self, name, value):
-        raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of ExtensionType.")
+        if self.__dict__.get(_CONSTRUCTING):
+            object.__setattr__(self, name, value)
+            return
+        raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of ExtensionTypeSpec.")
 
     def __repr__(self):
         fields = ", ".join(f"{n}={self.__dict__[n]!r}" for n in self.value_type._tf_extension_type_fields())

@@ -401,13 +401,73 @@ class BackupAndRestore(Callback):
 
 
 class TensorBoard(Callback):
-    """Event files need ``tf.summary``'s writers, which devtrace does not have yet: one line saying so."""
+    """TensorBoard's event files through ``tf.summary``, as Keras writes them: ``<log_dir>/train``
+    gets ``epoch_<metric>`` (and ``epoch_learning_rate``) at each epoch's end, ``<log_dir>/validation``
+    the ``val_`` metrics as ``epoch_<metric>`` and, after each evaluation, ``evaluation_<metric>_vs_iterations``
+    at the optimizer's step; with ``update_freq`` a number of batches (or ``"batch"``), ``batch_<metric>``
+    every that many batches. The model's graph (``write_graph``, on by default) is not written;
+    histograms, images, embeddings, profiling and steps per second fail naming themselves."""
 
     def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
                  write_steps_per_second=False, update_freq="epoch", profile_batch=0, embeddings_freq=0,
                  embeddings_metadata=None):
-        raise NotImplementedError("devtrace does not implement keras.callbacks.TensorBoard yet (it needs "
-                                  "tf.summary's event-file writers)")
+        from . import keywords
+
+        super().__init__()
+        keywords.unimplemented("keras.callbacks.TensorBoard", histogram_freq=(histogram_freq, 0),
+                               write_images=(write_images, False), write_steps_per_second=(write_steps_per_second, False),
+                               profile_batch=(profile_batch, 0), embeddings_freq=(embeddings_freq, 0),
+                               embeddings_metadata=(embeddings_metadata, None))
+        self.log_dir, self.write_graph = str(log_dir), write_graph
+        self.update_freq = 1 if update_freq == "batch" else update_freq
+        self._writers: dict = {}
+        self._global_train_batch = 0
+
+    def _writer(self, which):
+        import devtrace as tf
+
+        if which not in self._writers:
+            self._writers[which] = tf.summary.create_file_writer(os.path.join(self.log_dir, which))
+        return self._writers[which]
+
+    def _scalars(self, which, values: dict, step) -> None:
+        import devtrace as tf
+
+        with self._writer(which).as_default():
+            for name, value in values.items():
+                tf.summary.scalar(name, value, step=step)
+
+    def on_train_begin(self, logs=None):
+        self._global_train_batch = 0
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self._global_train_batch += 1
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self.update_freq != "epoch" and isinstance(logs, dict) and self._global_train_batch % self.update_freq == 0:
+            self._scalars("train", {f"batch_{k}": v for k, v in logs.items()}, self._global_train_batch)
+
+    def on_test_end(self, logs=None):
+        optimizer = getattr(self.model, "optimizer", None)
+        if optimizer is not None and logs:
+            self._scalars("validation", {f"evaluation_{k}_vs_iterations": v for k, v in logs.items()},
+                          optimizer.iterations)
+
+    def on_epoch_end(self, epoch, logs=None):
+        if not logs:
+            return
+        train = {k: v for k, v in logs.items() if not k.startswith("val_")}
+        if getattr(self.model, "optimizer", None) is not None:
+            train["learning_rate"] = float(self.model.optimizer.learning_rate.numpy())
+        self._scalars("train", {f"epoch_{k}": v for k, v in train.items()}, epoch)
+        val = {f"epoch_{k[4:]}": v for k, v in logs.items() if k.startswith("val_")}
+        if val:
+            self._scalars("validation", val, epoch)
+
+    def on_train_end(self, logs=None):
+        for writer in self._writers.values():
+            writer.close()
+        self._writers = {}
 
 
 class RemoteMonitor(Callback):

@@ -81,7 +81,10 @@ class Layer(serializable.Configurable, Module):
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
         keywords.check_layer(self, kwargs)
         if config.floatx() != "float32" or config.image_data_format() != "channels_last":
-            config.check_layer(self, dict(serializable.init_config(self), dtype=dtype))
+            arguments = dict(serializable.init_config(self), dtype=dtype)
+            if "data_format" in keywords.ARGS.get(keywords.keras_class(self), {}):
+                arguments.setdefault("data_format", None)  # Keras's default: the global setting
+            config.check_layer(self, arguments)
         input_shape = (input_dim,) if input_dim is not None else input_shape
         super().__init__(name=name or unique(snake(type(self).__name__)))
         self.trainable, self.built = trainable, False
@@ -203,6 +206,10 @@ class Layer(serializable.Configurable, Module):
             mask = masking.input_mask(inputs)
             if mask is not None and _takes_mask(self):
                 kwargs["mask"] = mask
+        for name, index in _argument_masks(self):  # Keras's query_mask= from the query's mask …
+            given = (inputs,) + args
+            if name not in kwargs and index < len(given) and masking.get_mask(given[index]) is not None:
+                kwargs[name] = masking.get_mask(given[index])
         with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op
             out = call_with_context(self, inputs, *args, **kwargs)
         if building:
@@ -253,6 +260,16 @@ def _takes_mask(layer) -> bool:
     if "_call_takes_mask" not in cls.__dict__:
         cls._call_takes_mask = "mask" in inspect.signature(layer.call).parameters
     return cls._call_takes_mask
+
+
+def _argument_masks(layer) -> tuple:
+    """``(name_mask, position)`` for each positional argument ``name`` of ``call`` that has a
+    ``name_mask`` parameter (MultiHeadAttention's query/value/key)."""
+    cls = type(layer)
+    if "_call_argument_masks" not in cls.__dict__:
+        params = list(inspect.signature(layer.call).parameters)
+        cls._call_argument_masks = tuple((f"{p}_mask", i) for i, p in enumerate(params) if f"{p}_mask" in params)
+    return cls._call_argument_masks
 
 
 def _attach_masks(out, mask) -> None:

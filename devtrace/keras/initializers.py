@@ -230,7 +230,8 @@ class Identity(Initializer):
         return self.gain * tf.eye(shape[0], shape[1], dtype=dtype)
 
 
-_BY_NAME = {"orthogonal": Orthogonal, "identity": Identity, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform,
+_BY_NAME = {"orthogonal": Orthogonal, "identity": Identity, "glorot_uniform": GlorotUniform,
+            "glorot_normal": GlorotNormal, "he_uniform": HeUniform,
             "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
             "random_normal": RandomNormal, "random_uniform": RandomUniform, "uniform": RandomUniform,
             "normal": RandomNormal, "truncated_normal": TruncatedNormal, "zeros": Zeros, "ones": Ones,

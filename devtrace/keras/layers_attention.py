@@ -220,7 +220,12 @@ class MultiHeadAttention(_Seeded, Layer):
         scores = tf.einsum("aecd,abcd->acbe", k, q)
         if attention_mask is not None:
             attention_mask = tf.expand_dims(attention_mask, -3)  # one mask for every head
-        scores = _masked_softmax(scores, attention_mask)
+        if self.dropout == 0 and not return_attention_scores and attention_mask is not None:
+            # Keras's default path, ops.dot_product_attention: masked logits at -0.7 * float32's max, no
+            # zeroing after the softmax (a row with every key masked attends to all of them evenly)
+            scores = tf.nn.softmax(tf.where(attention_mask, scores, tf.constant(-0.7 * 3.4028235e38, scores.dtype)))
+        else:
+            scores = _masked_softmax(scores, attention_mask)
         dropped = self._dropout(scores, self.dropout, training)
         output = self._output_dense.call(tf.einsum("acbe,aecd->abcd", dropped, v))
         if return_attention_scores:

@@ -187,4 +187,32 @@ class RandomBrightness(_Augment):
         return tf.clip_by_value(x + delta, self.value_range[0], self.value_range[1])
 
 
-__all__ = ["RandomBrightness", "RandomContrast", "RandomFlip", "RandomRotation", "RandomTranslation", "RandomZoom"]
+class RandomCrop(_Augment):
+    """A random ``height`` x ``width`` window in training (one per batch, as Keras draws it); outside
+    training the images pass unchanged, as Keras 3.15's do."""
+
+    def __init__(self, height, width, seed=None, data_format=None, name=None, **kwargs):
+        super().__init__(seed, data_format, name=name, **kwargs)
+        self.height, self.width = int(height), int(width)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape[:-3]) + (self.height, self.width, input_shape[-1])
+
+    def _augment(self, x):
+        h, w = x.shape[1], x.shape[2]
+        if h > self.height and w > self.width:
+            top = int(tf.cast(keras_random.uniform((), 0, float(h - self.height + 1), seed=self.generator), tf.int32))
+            left = int(tf.cast(keras_random.uniform((), 0, float(w - self.width + 1), seed=self.generator),
+                               tf.int32))
+        else:
+            crop_h = max(min(h, int(float(w * self.height) / self.width)), 1)
+            crop_w = max(min(w, int(float(h * self.width) / self.height)), 1)
+            top, left = int(float(h - crop_h) / 2), int(float(w - crop_w) / 2)
+        y = x[:, top:top + self.height, left:left + self.width, :]
+        if y.shape[1] != self.height or y.shape[2] != self.width:
+            y = tf.image.resize(y, [self.height, self.width])
+        return y
+
+
+__all__ = ["RandomBrightness", "RandomContrast", "RandomCrop", "RandomFlip", "RandomRotation", "RandomTranslation",
+           "RandomZoom"]

@@ -1,6 +1,7 @@
 """Keras's smaller layers past the core ones: activations as layers (``LeakyReLU``, ``PReLU``,
 ``ELU``), ``Masking``, ``Identity``, ``ActivityRegularization``, noise and spatial dropout
-(``GaussianNoise``, ``GaussianDropout``, ``SpatialDropout1D/2D/3D``, active only in training),
+(``GaussianNoise``, ``GaussianDropout``, ``AlphaDropout``, ``SpatialDropout1D/2D/3D``, active only
+in training), ``GroupNormalization``,
 padding and cropping (``ZeroPadding1D/2D/3D``, ``Cropping1D/2D/3D``), ``UpSampling3D``, ``Dot``
 (Keras's ``batch_dot``) and the normalizations ``RMSNormalization`` and ``UnitNormalization``."""
 
@@ -324,6 +325,81 @@ class RMSNormalization(Layer):
         return x * rms * self.scale
 
 
+class GroupNormalization(Layer):
+    """Keras's: the channels split into ``groups``, each normalized over its channels and the other
+    axes (``moments``), then scaled and shifted per channel."""
+
+    def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        keywords.unimplemented("keras.layers.GroupNormalization", beta_constraint=(beta_constraint, None),
+                               gamma_constraint=(gamma_constraint, None))
+        self.groups, self.axis, self.epsilon, self.center, self.scale = groups, axis, epsilon, center, scale
+        self._inits = (initializers.get(gamma_initializer), initializers.get(beta_initializer))
+        self._regs = (gamma_regularizer, beta_regularizer)
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        dim = input_shape[self.axis]
+        if dim is None:
+            raise ValueError(f"Axis {self.axis} of input tensor should have a defined dimension but the layer "
+                             f"received an input with shape {input_shape}.")
+        if dim < self.groups:
+            raise ValueError(f"Number of groups ({self.groups}) cannot be more than the number of channels ({dim}).")
+        if dim % self.groups:
+            raise ValueError(f"Number of groups ({self.groups}) must be a multiple of the number of channels "
+                             f"({dim}).")
+        self.gamma = self.add_weight((dim,), self._inits[0], name="gamma", regularizer=self._regs[0]) \
+            if self.scale else None
+        self.beta = self.add_weight((dim,), self._inits[1], name="beta", regularizer=self._regs[1]) \
+            if self.center else None
+        self.built = True
+
+    compute_output_shape = same_shape
+
+    def call(self, inputs):
+        x = tf.convert_to_tensor(inputs)
+        rank = len(x.shape)
+        axis = self.axis % rank
+        shape = [-1] + [d for d in x.shape[1:]]
+        shape[axis] = x.shape[axis] // self.groups
+        shape.insert(axis, self.groups)
+        grouped = tf.reshape(x, shape)
+        axes = [i for i in range(1, rank + 1) if i != axis]
+        mean, variance = tf.nn.moments(grouped, axes, keepdims=True)
+        broadcast = [1] * rank
+        broadcast[axis] = x.shape[axis] // self.groups
+        broadcast.insert(axis, self.groups)
+        inv = tf.math.rsqrt(variance + self.epsilon)
+        if self.gamma is not None:
+            inv = inv * tf.reshape(self.gamma, broadcast)
+        res = -mean * inv
+        if self.beta is not None:
+            res = res + tf.reshape(self.beta, broadcast)
+        return tf.reshape(grouped * inv + res, tf.shape(x))
+
+
+class AlphaDropout(_Noise):
+    """Keras's: kept units as they are, dropped ones at SELU's negative saturation, then an affine
+    map that keeps the mean and variance."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(rate=float(rate), seed=seed, **kwargs)
+        keywords.unimplemented("keras.layers.AlphaDropout", noise_shape=(noise_shape, None))
+
+    def call(self, inputs, training=False):
+        x = tf.convert_to_tensor(inputs)
+        if not training or self.rate <= 0:
+            return x
+        alpha_p = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
+        kept = tf.cast(tf.random.stateless_uniform(list(x.shape), self._next_seed(), dtype=x.dtype) >= self.rate,
+                       x.dtype)
+        a = ((1 - self.rate) * (1 + self.rate * alpha_p ** 2)) ** -0.5
+        b = -a * alpha_p * self.rate
+        return a * (x * kept + (1 - kept) * alpha_p) + b
+
+
 class UnitNormalization(Layer):
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -336,7 +412,7 @@ class UnitNormalization(Layer):
         return tf.math.l2_normalize(inputs, axis=self.axis, epsilon=1e-12)
 
 
-__all__ = ["ActivityRegularization", "Cropping1D", "Cropping2D", "Cropping3D", "Dot", "ELU", "GaussianDropout",
-           "GaussianNoise", "Identity", "LeakyReLU", "Masking", "PReLU", "RMSNormalization", "SpatialDropout1D",
+__all__ = ["ActivityRegularization", "AlphaDropout", "Cropping1D", "Cropping2D", "Cropping3D", "Dot", "ELU",
+           "GaussianDropout", "GaussianNoise", "GroupNormalization", "Identity", "LeakyReLU", "Masking", "PReLU", "RMSNormalization", "SpatialDropout1D",
            "SpatialDropout2D", "SpatialDropout3D", "UnitNormalization", "UpSampling3D", "ZeroPadding1D",
            "ZeroPadding2D", "ZeroPadding3D", "dot"]

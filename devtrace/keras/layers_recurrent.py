@@ -92,7 +92,10 @@ class RNN(Layer):
         x = tf.convert_to_tensor(sequences)
         timesteps = x.shape[1]
         if self.unroll and timesteps is None:
-            raise ValueError("Cannot unroll a RNN if the time dimension is undefined.")
+            raise ValueError("Cannot unroll a RNN if the time dimension is undefined. \n- If using a Sequential "
+                             "model, specify the time dimension by passing an `Input()` as your first layer.\n- If "
+                             "using the functional API, specify the time dimension by passing a `shape` or "
+                             "`batch_shape` argument to your `Input()`.")
         if initial_state is not None:
             given = initial_state if _is_list(initial_state) else [initial_state]
             given = [s for item in given for s in (item if _is_list(item) else [item])]
@@ -102,10 +105,6 @@ class RNN(Layer):
         else:
             batch = x.shape[0] if x.shape[0] is not None else tf.shape(x)[0]
             states = self.get_initial_state(batch)
-        if len(states) != len(self.state_size):
-            raise ValueError(f"The initial state or constants of an RNN layer cannot be specified via a list if the "
-                             f"number of states is not the number of the cell's states: expected "
-                             f"{len(self.state_size)}, received {len(states)}.")
         if hasattr(self.cell, "reset_dropout_mask"):
             self.cell.reset_dropout_mask()
         last, outputs, states = self._loop(x, states, mask, training)
@@ -178,6 +177,10 @@ class SimpleRNN(RNN):
         self._make(cell_args, kwargs)
 
     def _make(self, cell_args, kwargs):
+        """Keras takes (and drops) ``implementation``: 2 is the fused matmul devtrace runs; 1 (a matmul
+        per gate) would give the same values through other ops."""
+        keywords.unimplemented(f"keras.layers.{type(self).__name__}",
+                               implementation=(kwargs.pop("implementation", 2), 2))
         rnn_args = _split_kwargs(kwargs)
         for key in ("activity_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint"):
             keywords.unimplemented(f"keras.layers.{type(self).__name__}", **{key: (kwargs.pop(key, None), None)})
@@ -236,9 +239,11 @@ def _copy_rnn(layer, name, go_backwards):
         return type(layer)(name=name, **layer._cell_args, **config)
     if isinstance(layer, RNN):
         if layer.cell.built:
-            raise ValueError("devtrace's Bidirectional copies an RNN(cell) layer only before its cell is built")
+            raise NotImplementedError("devtrace does not implement keras.layers.Bidirectional of an RNN(cell) "
+                                      "layer whose cell is already built yet")
         return RNN(copy.deepcopy(layer.cell), name=name, **dict(layer._init_config, go_backwards=go_backwards))
-    raise ValueError(f"Please initialize `Bidirectional` layer with a RNN layer instance. Received: {layer}")
+    raise NotImplementedError(f"devtrace does not implement keras.layers.Bidirectional of a {type(layer).__name__} "
+                              "yet (only of RNN layers)")
 
 
 class Bidirectional(Layer):

@@ -112,7 +112,8 @@ class LSTMCell(_DropoutMasks, Layer):
 
     def build(self, input_shape):
         u = self.units
-        self.kernel = self.add_weight((input_shape[-1], 4 * u), self._inits[0], name="kernel", regularizer=self._regs[0])
+        self.kernel = self.add_weight((input_shape[-1], 4 * u), self._inits[0], name="kernel",
+                                      regularizer=self._regs[0])
         self.recurrent_kernel = self.add_weight((u, 4 * u), self._inits[1], name="recurrent_kernel",
                                                 regularizer=self._regs[1])
         if self.use_bias:
@@ -167,7 +168,8 @@ class GRUCell(_DropoutMasks, Layer):
 
     def build(self, input_shape):
         u = self.units
-        self.kernel = self.add_weight((input_shape[-1], 3 * u), self._inits[0], name="kernel", regularizer=self._regs[0])
+        self.kernel = self.add_weight((input_shape[-1], 3 * u), self._inits[0], name="kernel",
+                                      regularizer=self._regs[0])
         self.recurrent_kernel = self.add_weight((u, 3 * u), self._inits[1], name="recurrent_kernel",
                                                 regularizer=self._regs[1])
         shape = (2, 3 * u) if self.reset_after else (3 * u,)
@@ -222,9 +224,11 @@ class StackedRNNCells(Layer):
     def __init__(self, cells, **kwargs):
         super().__init__(**kwargs)
         for cell in cells:
-            if "call" not in dir(cell) or "state_size" not in dir(cell):
-                raise ValueError(f"All cells must have a `call` method and a `state_size` attribute. Received "
-                                 f"cells={cells}")
+            if "call" not in dir(cell):
+                raise ValueError(f"All cells must have a `call` method. Received cell without a `call` method: {cell}")
+            if "state_size" not in dir(cell):
+                raise ValueError(f"All cells must have a `state_size` attribute. Received cell without a "
+                                 f"`state_size`: {cell}")
         self.cells = list(cells)
 
     @property

@@ -4,10 +4,8 @@ by the token, both descending, as Keras's ``lexsort`` does) and ``TextVectorizat
 (standardize, split on whitespace, look up; ``int`` sequences padded or cut to
 ``output_sequence_length``, or ``multi_hot``/``count``/``tf_idf`` rows).
 
-TensorFlow looks tokens up in a hash table (``LookupTableFindV2``, CPU only); devtrace has no
-``tf.lookup`` tables yet, so the lookup runs as a search of the sorted key hashes
-(``StringToHashBucketFast`` for strings, ``LowerBound``, ``GatherV2``, ``Equal``, ``SelectV2``)
-— the same indices, other ops in the placement log."""
+Tokens are looked up as Keras's TensorFlow backend looks them up: in a ``tf.lookup.StaticHashTable``
+(``LookupTableFindV2``, CPU only as in TensorFlow), the OOV index its default."""
 
 from __future__ import annotations
 
@@ -20,7 +18,6 @@ from . import keywords
 from .engine import Layer
 from .layers_preprocessing import _batches, encode_categorical
 
-_HASH_BUCKETS = 2 ** 63 - 1
 _PUNCTUATION = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'
 
 
@@ -43,7 +40,7 @@ class _IndexLookup(Layer):
         super().__init__(**kwargs)
         where = f"keras.layers.{type(self).__name__}"
         keywords.unimplemented(where, sparse=(sparse, False), pad_to_max_tokens=(pad_to_max_tokens, False))
-        if num_oov_indices not in (0, 1):
+        if num_oov_indices != 1:
             raise NotImplementedError(f"devtrace does not implement {where}(num_oov_indices=...) yet")
         if output_mode not in ("int", "one_hot", "multi_hot", "count", "tf_idf"):
             raise ValueError(f"Invalid value for argument `output_mode`. Expected one of {{'int', 'one_hot', "
@@ -125,39 +122,19 @@ class _IndexLookup(Layer):
         return [[_py_token(v) for v in row.reshape(-1)] for row in values]
 
     def _lookup_table(self):
-        """The sorted key hashes and each one's index (built once per vocabulary)."""
+        """Keras's TensorFlow table: a ``StaticHashTable`` of the vocabulary (built once per
+        vocabulary), the OOV index its default."""
         if self._table is None:
             offset = len(self._special())
             keys = [t.encode("utf-8") if isinstance(t, str) else t for t in self._tokens]
-            hashes = self._hash(tf.constant(keys if keys else np.zeros((0,), self._key_np()))).numpy()
-            order = np.argsort(hashes, kind="stable")
-            self._table = (tf.constant(hashes[order]), tf.constant((order + offset).astype(np.int64)))
+            keys = tf.constant(keys, tf.string) if self._string else tf.constant(np.asarray(keys, np.int64), tf.int64)
+            values = tf.constant(np.arange(offset, offset + len(self._tokens), dtype=np.int64))
+            oov = tf.constant(1 if self.mask_token is not None else 0, tf.int64)
+            self._table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, values), oov)
         return self._table
 
-    def _key_np(self):
-        return object if self._string else np.int64
-
-    def _hash(self, keys):
-        if keys.dtype == tf.string:
-            return tf.strings.to_hash_bucket_fast(keys, _HASH_BUCKETS)
-        return tf.cast(keys, tf.int64)
-
     def _lookup(self, keys):
-        sorted_hashes, indices = self._lookup_table()
-        oov = 1 if self.mask_token is not None else 0
-        shape = tf.shape(keys)
-        h = tf.reshape(self._hash(keys), [-1])
-        if sorted_hashes.shape[0] == 0:
-            found_index = tf.fill(tf.shape(h), tf.constant(oov, tf.int64))
-        else:
-            pos = tf.minimum(tf.searchsorted(sorted_hashes, h, side="left", out_type=tf.int64),
-                             sorted_hashes.shape[0] - 1)
-            hit = tf.equal(tf.gather(sorted_hashes, pos), h)
-            if self.num_oov_indices == 0 and not bool(tf.reduce_all(hit)):
-                raise tf.errors.InvalidArgumentError(None, None, "When `num_oov_indices=0` all inputs should be in "
-                                                     "vocabulary, found OOV values")
-            found_index = tf.where(hit, tf.gather(indices, pos), tf.constant(oov, tf.int64))
-        out = tf.reshape(found_index, shape)
+        out = self._lookup_table().lookup(keys)
         if self.mask_token is not None:
             mask = tf.equal(keys, tf.constant(self.mask_token, keys.dtype))
             out = tf.where(mask, tf.zeros_like(out), out)

@@ -1,12 +1,11 @@
 """``keras.saving``: ``model.save("x.keras")`` / ``load_model``, ``save_weights`` / ``load_weights``.
 
 A ``.keras`` file is Keras 3's zip (stored, not compressed): ``metadata.json`` (Keras's version and
-the date), ``config.json`` (the model's serialized config, with its ``compile_config``) and the
-weights. Keras writes the weights as HDF5 (``model.weights.h5``) through h5py, which devtrace does
-not depend on: devtrace writes them as NumPy's ``.npz`` (``model.weights.npz`` in the zip; a
-``.weights.h5`` file of ``save_weights`` holds the same ``.npz`` under the name Keras requires),
-keyed by Keras's paths (``layers/dense/vars/0``, ``optimizer/vars/1``). A weights file Keras wrote
-(HDF5) fails to load in one line saying so."""
+the date), ``config.json`` (the model's serialized config, with its ``compile_config``) and
+``model.weights.h5``; a ``.weights.h5`` file is that HDF5 file alone. Keras writes them with h5py;
+devtrace, without it, writes and reads the part of HDF5 they use (``hdf5``), at Keras's paths
+(``layers/dense/vars/0``, ``optimizer/vars/1``), so that Keras reads devtrace's files and devtrace
+reads Keras's. The ``.npz`` weights devtrace wrote before are still read."""
 
 from __future__ import annotations
 
@@ -20,110 +19,145 @@ import numpy as np
 
 from devtrace.util.namespace import missing as _missing
 
+from . import hdf5
 from .serializable import (CustomObjectScope, custom_object_scope, deserialize as deserialize_keras_object,  # noqa: F401
                            get_custom_objects, get_registered_name, get_registered_object,
                            register_keras_serializable, serialize as serialize_keras_object)
 
 KERAS_VERSION = "3.15.1"
-WEIGHTS_NAME = "model.weights.npz"
-_HDF5_MAGIC = b"\x89HDF\r\n\x1a\n"
+WEIGHTS_NAME = "model.weights.h5"
+LEGACY_WEIGHTS_NAME = "model.weights.npz"  # what devtrace wrote before it wrote HDF5
 
 
-# -- the weights and their paths --------------------------------------------------------------------
-def _layer_variables(layer, prefix, out) -> None:
-    """Keras's ``_save_state`` walk: a layer's own variables under ``vars``, its sublayers under
-    ``layers/<snake class name>`` (``dense``, ``dense_1`` … in order)."""
-    from .engine import snake
+# -- the weights and their paths: Keras's ``_save_state`` walk ----------------------------------------
+class _Walk:
+    """Each object's variables at Keras's path: a layer's own under ``<path>/vars/<i>`` (trainable
+    first), a Sequential's or functional model's layers under ``layers/<snake class name>``
+    (``dense``, ``dense_1`` …), other objects under the attribute that holds them (sorted, private
+    ones last), the optimizer's under ``optimizer/vars``; each object once."""
 
-    own = list(getattr(layer, "_layer_weights", ()))
-    for i, v in enumerate(own):
-        out[f"{prefix}vars/{i}"] = v
-    used: dict = {}
-    for sub in _sublayers(layer):
-        name = snake(type(sub).__name__)
-        used[name] = used.get(name, -1) + 1
-        key = name if used[name] == 0 else f"{name}_{used[name]}"
-        _layer_variables(sub, f"{prefix}layers/{key}/", out)
+    def __init__(self, with_optimizer: bool):
+        self.variables: dict = {}  # path -> variable
+        self.owners: dict = {}  # the "<path>/vars" of each object -> the object
+        self.with_optimizer, self.seen = with_optimizer, set()
+
+    def layer(self, layer, prefix: str) -> None:
+        from .engine import InputLayer
+
+        if id(layer) in self.seen:
+            return
+        self.seen.add(id(layer))
+        own = list(getattr(layer, "_layer_weights", ()))
+        for i, v in enumerate([v for v in own if v.trainable] + [v for v in own if not v.trainable]):
+            self.variables[f"{prefix}vars/{i}"] = v
+        self.owners[f"{prefix}vars"] = layer
+        if hasattr(layer, "_stack") or getattr(layer, "_operations", None):
+            self.container([x for x in layer.layers if not isinstance(x, InputLayer)], f"{prefix}layers/")
+        for name in sorted(vars(layer), key=lambda n: f"~{n}" if n.startswith("_") else n):
+            self.child(getattr(layer, name, None), f"{prefix}{name}/")
+
+    def child(self, value, prefix: str) -> None:
+        from .engine import Layer
+        from .optimizers import Optimizer
+
+        if isinstance(value, Layer):
+            self.layer(value, prefix)
+        elif isinstance(value, Optimizer):
+            if self.with_optimizer and value.built and id(value) not in self.seen:
+                self.seen.add(id(value))
+                for i, v in enumerate(value.variables):
+                    self.variables[f"{prefix}vars/{i}"] = v
+                self.owners[f"{prefix}vars"] = value
+        elif isinstance(value, (list, tuple, dict)):
+            items = list(value.values()) if isinstance(value, dict) else list(value)
+            if any(isinstance(v, Layer) and id(v) not in self.seen for v in items):
+                self.container(items, prefix)
+
+    def container(self, items, prefix: str) -> None:
+        from .engine import Layer, snake
+
+        used: dict = {}
+        for item in items:
+            if not isinstance(item, Layer) or id(item) in self.seen:
+                continue
+            name = snake(type(item).__name__)
+            used[name] = used.get(name, -1) + 1
+            self.layer(item, f"{prefix}{name if used[name] == 0 else f'{name}_{used[name]}'}/")
 
 
-def _sublayers(layer) -> list:
-    from .engine import InputLayer
-
-    if hasattr(layer, "_stack") or getattr(layer, "_operations", None):
-        return [x for x in layer.layers if not isinstance(x, InputLayer)]
-    from .engine import Layer
-
-    return [v for v in vars(layer).values() if isinstance(v, Layer) and v is not layer]
+def _walk(model, with_optimizer) -> _Walk:
+    walk = _Walk(with_optimizer)
+    walk.layer(model, "")
+    return walk
 
 
 def weight_paths(model, with_optimizer=False) -> dict:
-    out: dict = {}
-    _layer_variables(model, "", out)
-    optimizer = getattr(model, "optimizer", None)
-    if with_optimizer and optimizer is not None and getattr(optimizer, "built", False):
-        for i, v in enumerate(optimizer.variables):
-            out[f"optimizer/vars/{i}"] = v
-    return out
+    return _walk(model, with_optimizer).variables
 
 
-def _write_weights(model, f, with_optimizer) -> None:
-    np.savez(f, **{path: v.numpy() for path, v in weight_paths(model, with_optimizer).items()})
+def _weights_file(model, with_optimizer) -> bytes:
+    """The weights as Keras writes them: an HDF5 file of ``<path>/vars/<i>`` datasets, each
+    ``vars`` group named after its object."""
+    walk = _walk(model, with_optimizer)
+    flat = {path: v.numpy() for path, v in walk.variables.items()}
+    tree = hdf5.nest(flat)
+    for group in walk.owners:
+        node = tree
+        for part in group.split("/"):
+            node = node.setdefault(part, {})
+    attrs = {group: {"name": owner.name} for group, owner in walk.owners.items()}
+    return hdf5.write(tree, attrs)
 
 
-def _not_hdf5(data: bytes, where: str) -> None:
-    if data[:8] == _HDF5_MAGIC:
-        raise NotImplementedError(f"devtrace does not implement reading HDF5 weights ({where}, written by Keras "
-                                  "through h5py) yet: it reads the weights devtrace writes")
+def _stored(data: bytes, where: str) -> dict:
+    """``{path: array}`` of a weights file: HDF5 (Keras's or devtrace's), or the ``.npz`` devtrace
+    wrote before."""
+    if data[:8] == hdf5.SIGNATURE:
+        try:
+            return hdf5.flatten(hdf5.read(data))
+        except hdf5.HDF5Error as e:
+            raise NotImplementedError(f"{e} ({where})") from None
+    with np.load(io.BytesIO(data)) as stored:
+        return {k: stored[k] for k in stored.files}
 
 
 def _read_weights(model, data: bytes, where: str, with_optimizer=False) -> None:
-    _not_hdf5(data, where)
-    with np.load(io.BytesIO(data)) as stored:
-        values = {k: stored[k] for k in stored.files}
-    if values and all(k.startswith("arr_") for k in values):  # devtrace's earlier files: the weights in order
+    values = _stored(data, where)
+    if values and all(k.startswith("arr_") for k in values):  # devtrace's first files: the weights in order
         model.set_weights([values[f"arr_{i}"] for i in range(len(values))])
         return
-    if with_optimizer and any(k.startswith("optimizer/") for k in values) and model.optimizer is not None:
-        model.optimizer.build(model.trainable_weights)
+    optimizer = getattr(model, "optimizer", None)
+    if with_optimizer and optimizer is not None and any(k.startswith("optimizer/") for k in values):
+        optimizer.build(model.trainable_weights)
+    walk = _walk(model, with_optimizer)
     failed = []
-    for path, var in weight_paths(model, with_optimizer).items():
-        if path not in values:
+    for group, owner in walk.owners.items():
+        expected = [p for p in walk.variables if p.rsplit("/", 1)[0] == group]
+        given = [k for k in values if k.rsplit("/", 1)[0] == group]
+        if len(expected) != len(given) and (expected or given) and not (owner is optimizer and not given):
+            kind = "Optimizer" if owner is optimizer else "Layer"
+            failed.append((owner, f"{kind} '{owner.name}' expected {len(expected)} variables, but received "
+                                  f"{len(given)} variables during loading. Expected: "
+                                  f"{[getattr(walk.variables[p], 'name', p) for p in expected]}"))
             continue
-        value = values[path]
-        if tuple(var.shape) != value.shape:
-            failed.append((path, "The shape of the target variable and the shape of the target value in "
-                                 "`variable.assign(value)` must match. "
-                                 f"variable.shape={tuple(var.shape)}, Received: value.shape={value.shape}. "
-                                 f"Target variable: {var!r}"))
-            continue
-        var.assign(value.astype(var.dtype.np))
+        for path in expected:
+            var, value = walk.variables[path], values.get(path)
+            if value is None:
+                continue
+            if tuple(var.shape) != value.shape:
+                failed.append((owner, "The shape of the target variable and the shape of the target value in "
+                                      "`variable.assign(value)` must match. "
+                                      f"variable.shape={tuple(var.shape)}, Received: value.shape={value.shape}. "
+                                      f"Target variable: {var!r}"))
+                break
+            var.assign(value.astype(var.dtype.np))
     if failed:
         owners = []
-        for path, _ in failed:
-            owner = _owner(model, path)
+        for owner, _ in failed:
             if all(owner is not o for o in owners):
                 owners.append(owner)
         raise ValueError(f"A total of {len(owners)} objects could not be loaded. Example error message for object "
                          f"{owners[0]!r}:\n\n{failed[0][1]}\n\nList of objects that could not be loaded:\n{owners}")
-
-
-def _owner(model, path):
-    """The layer a weight path belongs to."""
-    layer = model
-    parts = path.split("/")
-    while parts and parts[0] == "layers":
-        key = parts[1]
-        from .engine import snake
-
-        used: dict = {}
-        for sub in _sublayers(layer):
-            name = snake(type(sub).__name__)
-            used[name] = used.get(name, -1) + 1
-            if (name if used[name] == 0 else f"{name}_{used[name]}") == key:
-                layer = sub
-                break
-        parts = parts[2:]
-    return layer
 
 
 def _check_weights_path(filepath) -> None:
@@ -138,7 +172,7 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
     if not overwrite and os.path.exists(filepath):
         raise NotImplementedError("devtrace does not implement Model.save_weights(overwrite=False) yet")
     with open(filepath, "wb") as f:
-        _write_weights(model, f, with_optimizer=True)
+        f.write(_weights_file(model, with_optimizer=True))
 
 
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):
@@ -194,20 +228,18 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     if not overwrite and os.path.exists(filepath):
         raise NotImplementedError("devtrace does not implement Model.save(overwrite=False) yet")
     metadata = {"keras_version": KERAS_VERSION, "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
-    weights = io.BytesIO()
-    _write_weights(model, weights, with_optimizer=True)
+    weights = _weights_file(model, with_optimizer=True)
     with zipfile.ZipFile(filepath, "w", compression=zipfile.ZIP_STORED) as z:
         z.writestr("metadata.json", json.dumps(metadata))
         z.writestr("config.json", json.dumps(model_config(model)))
-        z.writestr(WEIGHTS_NAME, weights.getvalue())
+        z.writestr(WEIGHTS_NAME, weights)
 
 
 def _zip_weights(z, filepath) -> bytes:
     names = z.namelist()
-    if WEIGHTS_NAME in names:
-        return z.read(WEIGHTS_NAME)
-    if "model.weights.h5" in names:
-        _not_hdf5(z.read("model.weights.h5")[:8], f"model.weights.h5 in {filepath}")
+    for name in (WEIGHTS_NAME, LEGACY_WEIGHTS_NAME):
+        if name in names:
+            return z.read(name)
     raise ValueError(f"No weights in {filepath}")
 
 

@@ -33,6 +33,11 @@ class Configurable:
 
     @classmethod
     def from_config(cls, config):
+        """``cls(**config)``; a key the constructor does not take is dropped when it is ``None``
+        (a newer Keras's config names options at their defaults), and fails naming itself otherwise."""
+        params = inspect.signature(cls.__init__).parameters
+        takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
+        config = {k: v for k, v in config.items() if takes_any or k in params or v is not None}
         return cls(**{k: deserialize(v) if is_serialized(v) else v for k, v in config.items()})
 
 
@@ -136,6 +141,9 @@ def _builtin_module(obj) -> str | None:
             "callbacks": "keras.callbacks", "schedules": "keras.optimizers.schedules"}.get(part, "keras")
 
 
+_AS_KERAS = {"Sequential": ("keras", None), "Functional": ("keras.src.models.functional", "Functional")}
+
+
 def serialize(obj):
     """``keras.saving.serialize_keras_object``: plain values as they are, objects as
     ``{"module", "class_name", "config", "registered_name"}`` (layers with their ``build_config``)."""
@@ -161,8 +169,11 @@ def serialize(obj):
         return {"class_name": "__type__", "config": {"value": obj.__name__}}
     module = _builtin_module(type(obj))
     registered = _NAMES.get(type(obj))
+    registered = registered if registered else (None if module else type(obj).__name__)
+    if module is not None and type(obj).__name__ in _AS_KERAS:  # where Keras's own files say these live
+        module, registered = _AS_KERAS[type(obj).__name__]
     out = {"module": module, "class_name": type(obj).__name__, "config": obj.get_config(),
-           "registered_name": registered if registered else (None if module else type(obj).__name__)}
+           "registered_name": registered}
     build = getattr(obj, "_build_shape", None)
     if getattr(obj, "built", False) and build is not None and not _is_input_layer(obj):
         out["build_config"] = {"input_shape": serialize(_batchless(build))}

@@ -129,8 +129,13 @@ def tile(name, shapes, attrs, dtype):
 
 
 def fill(name, shapes, attrs, dtype):
-    """Ops that make a tensor of the ``dims`` attr's shape and the ``dtype`` attr's dtype."""
-    return dtypes.as_dtype(attrs.get("dtype", dtype)), tuple(attrs.get("dims", ()))
+    """Ops that make a tensor of the ``dims`` attr's shape and the ``dtype`` attr's dtype (in a graph,
+    dims computed there are a hint: ``-1`` where a dimension is known only when it runs, ``None``
+    when even the rank is)."""
+    dims = attrs.get("dims", ())
+    if dims is None:
+        return dtypes.as_dtype(attrs.get("dtype", dtype)), None
+    return dtypes.as_dtype(attrs.get("dtype", dtype)), tuple(None if d < 0 else d for d in dims)
 
 
 def random(name, shapes, attrs, dtype):

@@ -60,9 +60,7 @@ def _mark(ctx, thread) -> None:
     marked = ctx.thread_marked  # [the thread of the trace's latest records, the one before it]
     if marked[0] == number:
         return
-    records = ctx.trace._events
-    if records and type(records[-1]) is ev.ThreadSwitched:  # the thread switched to recorded nothing
-        records.pop()
+    if ctx.trace.drop_last(ev.ThreadSwitched):  # the thread switched to recorded nothing
         marked[0] = marked[1]
         if marked[0] == number:
             return

@@ -16,16 +16,18 @@ import abc
 import contextlib
 import itertools
 import re
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..module.module import name_scope
 from ..ops import API
-from ..ops.summary import event_pb
+from ..ops.summary import event_pb, summary_ops
 from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
+from ..runtime.scopes import device
 from ..runtime.values import constant
 from ..util.namespace import Namespace, missing
 
@@ -82,6 +84,7 @@ class _ResourceSummaryWriter(SummaryWriter):
     def __init__(self, logdir, max_queue, flush_millis, filename_suffix, name):
         self._name = f"{name or 'logdir:' + str(logdir)}_{next(_NAMES)}"
         self._closed = False
+        weakref.finalize(self, summary_ops.release, self._name)  # its file closes when the writer goes
         self._resource = execute("SummaryWriter", (), {"writer": self._name}, dtype=dtypes.string)
         execute("CreateSummaryFileWriter", (
             constant(str(logdir), dtypes.string), constant(10 if max_queue is None else int(max_queue), dtypes.int32),
@@ -213,9 +216,10 @@ def write(tag, tensor, step=None, metadata=None, name=None):
     step = _step_tensor(step)
     if not _should_record():
         return constant(False, dtypes.bool_)
-    tensor = _as_tensor(tensor()) if callable(tensor) else API["identity"](_as_tensor(tensor))
     meta = metadata if isinstance(metadata, bytes) else (b"" if metadata is None else metadata.SerializeToString())
-    _STATE.writer._write(tag, tensor, step, meta)
+    with device("cpu:0"):  # as TensorFlow's: the tensor (a callable's ops too) is made on the host
+        tensor = _as_tensor(tensor()) if callable(tensor) else API["identity"](_as_tensor(tensor))
+        _STATE.writer._write(tag, tensor, step, meta)
     return constant(True, dtypes.bool_)
 
 
@@ -226,7 +230,8 @@ def write_raw_pb(tensor, step=None, name=None):
     step = _step_tensor(step)
     if not _should_record():
         return constant(False, dtypes.bool_)
-    _STATE.writer._write_raw(API["identity"](_as_tensor(tensor)), step)
+    with device("cpu:0"):
+        _STATE.writer._write_raw(API["identity"](_as_tensor(tensor)), step)
     return constant(True, dtypes.bool_)
 
 
@@ -296,7 +301,7 @@ def image(name, data, step=None, max_outputs=3, description=None):
             limited = images[:max_outputs]
             encoded = [API["image.encode_png"](limited[i]) for i in range(int(limited.shape[0]))]
             shape = images.shape
-            dimensions = [constant(str(shape[2]).encode(), dtypes.string), constant(str(shape[1]).encode(), dtypes.string)]
+            dimensions = [constant(str(shape[i]).encode(), dtypes.string) for i in (2, 1)]  # width, height
             return API["stack"](dimensions + encoded)
         return write(tag, lazy, step, meta)
 

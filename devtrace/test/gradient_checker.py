@@ -38,7 +38,8 @@ def _numerical(f, xs, param, delta):
     def call(col, step):
         moved = x.copy().reshape(-1)
         moved[col] += step
-        args = [constant(moved.reshape(x.shape) if i == param else v, d) for i, (v, d) in enumerate(zip(values, dtypes))]
+        args = [constant(moved.reshape(x.shape) if i == param else v, d)
+                for i, (v, d) in enumerate(zip(values, dtypes))]
         return as_tensor(f(*args)).numpy()
 
     y_size = as_tensor(f(*xs)).numpy().size

@@ -4,6 +4,7 @@ decorators around them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import tempfile
@@ -12,6 +13,7 @@ import unittest
 import numpy as np
 
 from ..ops.random.random_ops import set_seed
+from ..runtime.scopes import executing_eagerly
 from ..util import nest
 
 _SEED = 87654321  # what TensorFlow's TestCase.setUp seeds Python, NumPy and TensorFlow with
@@ -36,6 +38,15 @@ def _where(cond):
     return np.where(cond)
 
 
+class EagerSessionWarner:
+    def __getattr__(self, attr):
+        raise AttributeError(
+            "Trying to access properties or call methods on the result of self.session(), self.cached_session(), "
+            "etc while eager execution is enabled. If you're porting this test case to TF 2.0, either adapt the "
+            "test to work with eager execution or insert a call to tf.disable_eager_execution() in the main() "
+            "function of this test file.")
+
+
 class TestCase(unittest.TestCase):
     """``tf.test.TestCase``."""
 
@@ -55,10 +66,15 @@ class TestCase(unittest.TestCase):
         """The values of a structure of tensors, as NumPy values."""
         return nest.map_structure(lambda t: t.numpy() if _is_tensor(t) else t, tensors)
 
-    def _no_session(self, *args, **kwargs):
-        raise AttributeError("devtrace does not implement tf.test.TestCase.session yet")
+    @contextlib.contextmanager
+    def session(self, graph=None, config=None, use_gpu=True, force_gpu=False):
+        """Eagerly, TensorFlow's stand-in that refuses to be used as a session (TF1 sessions in
+        tests: devtrace does not implement them here)."""
+        if not executing_eagerly():
+            raise AttributeError("devtrace does not implement tf.test.TestCase.session in graph mode yet")
+        yield EagerSessionWarner()
 
-    session = cached_session = _no_session
+    cached_session = session
 
     # the assertions on arrays, with TensorFlow's messages
     def assertAllClose(self, a, b, rtol=1e-6, atol=1e-6, msg=None):  # noqa: N802 (TensorFlow's name)
@@ -164,7 +180,8 @@ class TestCase(unittest.TestCase):
         high = target < upper_bound if open_upper_bound else target <= upper_bound
         bad = np.logical_not(np.logical_and(low, high))
         if np.any(bad):
-            interval = f"{'(' if open_lower_bound else '['}{lower_bound}, {upper_bound}{')' if open_upper_bound else ']'}"
+            low, high = "(" if open_lower_bound else "[", ")" if open_upper_bound else "]"
+            interval = f"{low}{lower_bound}, {upper_bound}{high}"
             raise AssertionError(f"{np.sum(bad)} of the {target.size} element(s) are outside the range {interval}. "
                                  f"Subscript(s) and value(s) of the offending elements:\n"
                                  + "\n".join(f"{tuple(int(i) for i in idx)}: {target[tuple(idx)]}"

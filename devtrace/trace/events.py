@@ -381,6 +381,14 @@ class Trace:
         """Record ``record`` (an ``OpRecord``, or an event nobody listens to) as it is."""
         self._events.append(record)
 
+    def drop_last(self, cls) -> bool:
+        """Forget the latest record when it is a ``cls`` (a marker nothing followed); whether it was."""
+        records = self._events
+        if records and type(records[-1]) is cls:
+            records.pop()
+            return True
+        return False
+
     def recent(self):
         """The records still held, the latest first."""
         return reversed(self._events)

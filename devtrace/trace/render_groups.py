@@ -181,15 +181,16 @@ def table(events, by: str) -> tuple[list[str], list[list[str]], tuple[int, ...]]
 
 def fit(headers: list[str], rows: list[list[str]], width: int) -> list[list[str]]:
     """Rows whose plain table (two spaces between columns) is at most ``width`` wide: ``why`` is cut
-    first (ending ``…``), then ``devices``, then the row's name (in its middle), none below 12
-    characters; fallbacks and soft placements are named first in ``why``."""
+    first (ending ``…``, down to 8 characters), then ``devices`` (down to 10), then the row's name (in
+    its middle, down to 12): the name is what the row is about; fallbacks and soft placements are
+    named first in ``why``."""
     n = len(headers) - len(TAIL)
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
-    for i in (n + 2, n + 1, 0):
+    for i, floor in ((n + 2, 8), (n + 1, 10), (0, 12)):
         excess = sum(widths) + 2 * (len(widths) - 1) - width
         if excess <= 0:
             break
-        widths[i] = max(min(widths[i], 12), widths[i] - excess)
+        widths[i] = max(min(widths[i], floor), widths[i] - excess)
     return [[c if i not in (0, n + 1, n + 2) or len(c) <= widths[i] else _cut(c, widths[i], middle=i == 0)
              for i, c in enumerate(r)] for r in rows]
 

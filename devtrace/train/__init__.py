@@ -7,7 +7,8 @@ A checkpoint saves every variable reachable from the objects given to ``Checkpoi
 in devtrace's own format: the index is JSON (``{"format": "devtrace-checkpoint", "version": 1,
 "variables": {path: {"dtype", "shape"}}, "objects": [[[child name, child node], …] per node]}``,
 the objects being the object graph TensorFlow keeps too: ``views.object_graph``), the data a
-NumPy ``.npz`` archive of the values by path. Both are written atomically; a restore is exact (same dtype, shape and bytes).
+NumPy ``.npz`` archive of the values by path. Both are written atomically; a restore is exact
+(same dtype, shape and bytes).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from ..ops.io.sequence_example_proto import FeatureList, FeatureLists, SequenceE
 from ..util.namespace import Namespace, missing
 
 from .views import object_graph
-from .checkpoint_reading import DATA_SUFFIX, latest_checkpoint, read_values  # noqa: F401 (tf.train.latest_checkpoint; saved_model reads values)
+# tf.train.latest_checkpoint; saved_model reads values
+from .checkpoint_reading import DATA_SUFFIX, latest_checkpoint, read_values  # noqa: F401
 
 
 def _children(obj):

@@ -64,6 +64,9 @@ CASES = [
      "shapes": [(2, 5)], "ints": 6},
     {"id": "mask_to_global_average", "layer": "keras.Sequential([keras.layers.Embedding(6, 3, mask_zero=True), "
      "keras.layers.GlobalAveragePooling1D(), keras.layers.Dense(2)])", "shapes": [(3, 5)], "ints": 6},
+    {"id": "mask_to_attention", "layer": "(lambda i: keras.Model(i, keras.layers.MultiHeadAttention(2, 2)("
+     "*[keras.layers.Embedding(6, 4, mask_zero=True)(i)] * 2)))(keras.Input((5,), dtype='int32'))",
+     "shapes": [(2, 5)], "ints": 6},
     {"id": "additive_attention", "layer": "keras.layers.AdditiveAttention()", "shapes": [(2, 3, 4), (2, 5, 4)]},
 ]
 

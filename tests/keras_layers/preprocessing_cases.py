@@ -99,3 +99,27 @@ CASES.update({
     "augment_in_predict": lambda keras: keras.Sequential([keras.layers.RandomRotation(0.3, seed=12)]).predict(
         SMALL, verbose=0),
 })
+
+CASES.update({
+    "random_crop": lambda keras: _twice(keras.layers.RandomCrop(3, 4, seed=2)),
+    "random_crop_inference": lambda keras: keras.layers.RandomCrop(3, 4, seed=2)(SMALL, training=False),
+    "group_normalization": lambda keras: keras.layers.GroupNormalization(groups=2)(
+        np.arange(24.0).reshape(2, 3, 4)),
+    "group_normalization_images": lambda keras: keras.layers.GroupNormalization(groups=1, epsilon=0.1)(SMALL),
+})
+
+_T = np.array([[1.0, 0.2, -1.0, 0.1, 0.9, 0.5, 0.0, 0.0], [0.8, 0.0, 1.0, 0.0, 1.2, -0.5, 0.0, 0.0]], "float32")
+
+CASES.update({  # keras.ops.image
+    "ops_rgb_to_grayscale": lambda keras: keras.ops.image.rgb_to_grayscale(IMG[..., :3] / 11.0),
+    "ops_rgb_to_hsv": lambda keras: keras.ops.image.rgb_to_hsv(IMG / 11.0),
+    "ops_hsv_to_rgb": lambda keras: keras.ops.image.hsv_to_rgb(IMG / 11.0),
+    "ops_affine_transform": lambda keras: keras.ops.image.affine_transform(IMG, _T),
+    "ops_affine_transform_reflect_nearest": lambda keras: keras.ops.image.affine_transform(
+        IMG, _T, interpolation="nearest", fill_mode="reflect"),
+    "ops_extract_patches": lambda keras: keras.ops.image.extract_patches(IMG, 2),
+    "ops_extract_patches_strided": lambda keras: keras.ops.image.extract_patches(IMG, (3, 2), strides=(1, 3)),
+    "ops_pad_images": lambda keras: keras.ops.image.pad_images(IMG, 1, 2, target_height=9, target_width=11),
+    "ops_crop_images": lambda keras: keras.ops.image.crop_images(IMG, top_cropping=1, left_cropping=2,
+                                                                 target_height=3, target_width=4),
+})

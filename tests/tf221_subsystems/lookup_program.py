@@ -29,11 +29,18 @@ def cases(tf, error):
     def in_function(x):
         return table.lookup(x) + 1
 
+    @tf.function
+    def local_table(x):  # a table the function makes: made again each time it runs
+        keys = tf.constant(["a", "b"])
+        made = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, tf.constant([1, 2])), -1)
+        return made.lookup(x)
+
     return {
         "static": table.lookup(tf.constant([["a", "z"], ["c", "b"]])).numpy().tolist(),
         "static_size": int(table.size()),
         "static_export": sorted([k.decode(), v] for k, v in zip(*[t.numpy().tolist() for t in table.export()])),
         "in_function": in_function(tf.constant(["b", "q"])).numpy().tolist(),
+        "local_table": [local_table(tf.constant(k)).numpy().tolist() for k in (["a", "z"], ["b", "z"])],
         "vocab": vocab.lookup(tf.constant(["x", "y", "zz", "king", "crimson"])).numpy().tolist(),
         "vocab_size": int(vocab.size()),
         "vocab_ints": ints.lookup(tf.constant([10, 20, 30, 12345], tf.int64)).numpy().tolist(),

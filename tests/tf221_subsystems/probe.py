@@ -29,7 +29,8 @@ def error(fn):
 # tf.test
 case = tf.test.TestCase()
 out["test"] = {
-    "compute_gradient_square": [[a.tolist() for a in part] for part in tf.test.compute_gradient(lambda x: x * x, [1.0])],
+    "compute_gradient_square": [[a.tolist() for a in part]
+                                for part in tf.test.compute_gradient(lambda x: x * x, [1.0])],
     "compute_gradient_mul": [[a.tolist() for a in part] for part in
                              tf.test.compute_gradient(lambda x, y: x * y, [tf.constant([1.0, 2.0]), 3.0])],
     "compute_gradient_not_list": error(lambda: tf.test.compute_gradient(lambda x: x, 1.0)),

@@ -159,7 +159,13 @@ def _shape_arg(shape):
 
 def _fill(dims, value, dt, name, value_dtype=None):
     """``Fill``; ``value`` converted with ``value_dtype`` (the scalar cache's key: ``None`` for
-    ``tf.fill``'s, whose dtype TensorFlow infers from it)."""
+    ``tf.fill``'s, whose dtype TensorFlow infers from it). In a graph, dims computed there (``tf.shape(x)``)
+    are the node's input, their static part the shape it is known by."""
+    if symbolic(dims):
+        hint = static_hint(dims)
+        hint = None if hint is None or isinstance(hint, int) else tuple(-1 if d is None else d for d in hint)
+        given = value if isinstance(value, Tensor) else constant(value, dt)
+        return with_host_inputs("Fill", (given,), (dims,), {"dims": hint, "dtype": dt.name}, name, dtype=dt)
     dims = host_arg(_shape_arg(dims), None, slow_list=False)  # int64 when a dim does not fit int32
     dims = tuple(int(d) for d in np.atleast_1d(dims))
     if isinstance(value, Tensor) and (dt.is_floating or dt.is_complex):  # an input a tape differentiates
@@ -291,7 +297,8 @@ def _tile(xp, x, multiples=()):
 
 
 op("Tile", _tile, _ANY_ON_CPU, host_args={"multiples": "multiples"}, shape=shapes.tile)
-op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args={"axis": "axis"}, shape=shapes.same)
+op("ReverseV2", lambda xp, x, axis=(): xp.flip(x, axis=axis), _ANY_ON_CPU, host_args={"axis": "axis"},
+   shape=shapes.same)
 op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args={"shape": "shape"}, shape=shapes.broadcast_to)
 op("OneHot", lambda xp, i, depth=0, on=1.0, off=0.0, axis=-1, dtype="float32": xp.where(
     xp.expand_dims(i, axis) == xp.arange(depth).reshape([-1 if k == (axis % (i.ndim + 1)) else 1

@@ -12,6 +12,7 @@ from ...runtime.eager.variables import Variable
 from ...runtime.tensor import Tensor
 from ...runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ...runtime.values import host_array
+from .. import shapes
 from ..declare import as_tensor, host_arg, on_host, op, public
 
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
@@ -45,11 +46,11 @@ def _scatter_nd(xp, indices, updates, shape=()):
     return _scatter(np.add)(xp, out, indices, updates)
 
 
-op("TensorScatterUpdate", _scatter(None), _ANY_ON_CPU, mixed_dtypes=True)
-op("TensorScatterAdd", _scatter(np.add), _ANY_ON_CPU, mixed_dtypes=True)
-op("TensorScatterSub", _scatter(np.subtract), _ANY_ON_CPU, mixed_dtypes=True)
-op("TensorScatterMin", _scatter(np.minimum), _ANY_ON_CPU, mixed_dtypes=True)
-op("TensorScatterMax", _scatter(np.maximum), _ANY_ON_CPU, mixed_dtypes=True)
+op("TensorScatterUpdate", _scatter(None), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
+op("TensorScatterAdd", _scatter(np.add), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
+op("TensorScatterSub", _scatter(np.subtract), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
+op("TensorScatterMin", _scatter(np.minimum), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
+op("TensorScatterMax", _scatter(np.maximum), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
 op("ScatterNd", _scatter_nd, _ANY_ON_CPU, host_args={"shape": "shape"}, mixed_dtypes=True)
 
 

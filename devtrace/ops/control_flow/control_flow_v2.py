@@ -110,7 +110,7 @@ def _branches(outer: FuncGraph, fns: list, labels: list, scope: str) -> tuple:
     """Trace each branch function; ``(graphs, results, static positions)``."""
     traced = [_trace(outer, fn, label, scope) for fn, label in zip(fns, labels)]
     graphs, results = [g for g, _ in traced], [r for _, r in traced]
-    flats = [flatten(r) for r in results]
+    flats = [flatten(r, expand_composites=True) for r in results]  # an extension type: its tensors
     mismatch = TypeError("true_fn and false_fn arguments to tf.cond must have the same number, type, and overall "
                          "structure of return values.")
     if len({len(f) for f in flats}) != 1:
@@ -160,8 +160,9 @@ def _select(kind: str, outer: FuncGraph, selector, fns: list, labels: list, name
         FuncGraph._record(node.type, grad_attrs, (*node._inputs, *[v._value for v in variables]),
                           tuple(node._outputs))
         outputs = iter([identity(t) for t in node._outputs])
-    flat = flatten(results[0])
-    return pack_sequence_as(results[0], [v if k in static else next(outputs) for k, v in enumerate(flat)])
+    flat = flatten(results[0], expand_composites=True)
+    return pack_sequence_as(results[0], [v if k in static else next(outputs) for k, v in enumerate(flat)],
+                            expand_composites=True)
 
 
 def cond(pred, true_fn, false_fn, name=None):
@@ -186,7 +187,7 @@ def while_loop(cond_fn, body, loop_vars, maximum_iterations=None, name=None):
     from ..math.math_ops import logical_and
 
     outer = get_default_graph()
-    templates = flatten(loop_vars)  # a TensorArray goes through the loop as its list tensor
+    templates = flatten(loop_vars, expand_composites=True)  # a TensorArray goes through as its list tensor
     user = [_symbolic(outer, _component(v)) for v in templates]
 
     def rebuild(xs):
@@ -201,7 +202,7 @@ def while_loop(cond_fn, body, loop_vars, maximum_iterations=None, name=None):
         for outer_tensor, _ in cond_graph.outer_captures:  # the condition's captures come first
             graph.capture_symbolic(outer_tensor)
         out = body(*_unflatten(loop_vars, rebuild(xs)))
-        outs = [_component(v) for v in ([out] if _single(loop_vars) else flatten(out))]
+        outs = [_component(v) for v in flatten(out, expand_composites=True)]
         return [counter + 1, limit, *outs]
 
     with outer.name_scope(name or "while") as scope:
@@ -226,7 +227,7 @@ def while_loop(cond_fn, body, loop_vars, maximum_iterations=None, name=None):
         FuncGraph._record(node.type, grad_attrs, (*node._inputs, *[v._value for v in variables]),
                           tuple(node._outputs))
     results = rebuild(list(node._outputs)[2:len(flat)])
-    return results[0] if _single(loop_vars) else pack_sequence_as(loop_vars, results)
+    return pack_sequence_as(loop_vars, results, expand_composites=True)
 
 
 def loop_node(outer: FuncGraph, flat: list, cond_graph: FuncGraph, body_graph: FuncGraph, name):
@@ -261,4 +262,5 @@ def _single(loop_vars) -> bool:
 
 
 def _unflatten(loop_vars, xs):
-    return [xs[0]] if _single(loop_vars) else list(pack_sequence_as(loop_vars, list(xs)))
+    value = pack_sequence_as(loop_vars, list(xs), expand_composites=True)
+    return [value] if _single(loop_vars) else list(value)

@@ -13,6 +13,7 @@ from ...runtime import dtypes
 from ...runtime.eager.executor import execute
 from ...runtime.registry import CPU, GPU
 from ...runtime.tensor import Tensor
+from .. import shapes
 from ..declare import API, as_tensor, host_arg, op, public
 from . import codec_ops, image_kernels as k
 
@@ -46,13 +47,14 @@ op("ResizeBicubic", k.resize_bicubic, {CPU: _REAL}, devices=(CPU,), shape=_float
 op("ResizeArea", k.resize_area, {CPU: _REAL}, devices=(CPU,), shape=_float_out, host_args={"size": "size"})
 op("ScaleAndTranslate", k.scale_and_translate, {CPU: _REAL}, devices=(CPU,), shape=_float_out,
    host_args={"size": "size", "scale": "scale", "translation": "translation"})
-op("RGBToHSV", k.rgb_to_hsv, _FLOAT_GPU)
-op("HSVToRGB", k.hsv_to_rgb, _FLOAT_GPU)
-op("AdjustHue", k.adjust_hue, {CPU: ("float16", "float32"), GPU: ("float16", "float32")}, host_args={"delta": "delta"})
+op("RGBToHSV", k.rgb_to_hsv, _FLOAT_GPU, shape=shapes.same)
+op("HSVToRGB", k.hsv_to_rgb, _FLOAT_GPU, shape=shapes.same)
+op("AdjustHue", k.adjust_hue, {CPU: ("float16", "float32"), GPU: ("float16", "float32")}, host_args={"delta": "delta"},
+   shape=shapes.same)
 op("AdjustSaturation", k.adjust_saturation, {CPU: ("float16", "float32"), GPU: ("float16", "float32")},
-   host_args={"scale": "scale"})
+   host_args={"scale": "scale"}, shape=shapes.same)
 op("AdjustContrastv2", k.adjust_contrast, {CPU: ("float16", "float32"), GPU: ("float16", "float32")},
-   host_args={"contrast_factor": "contrast_factor"})
+   host_args={"contrast_factor": "contrast_factor"}, shape=shapes.same)
 op("DrawBoundingBoxesV2", k.draw_bounding_boxes, {CPU: ("float16", "float32")}, devices=(CPU,), mixed_dtypes=True)
 
 

@@ -3,21 +3,26 @@
 ``MutableHashTableV2``, ``MutableDenseHashTableV2``, ``InitializeTableFromTextFileV2``), each
 CPU-only as in TensorFlow (no lookup op has a GPU kernel), placed and logged like every op.
 
-A table lives in ``TABLES`` under its name; the ops name it by the ``table_handle`` attribute (the role
-of TensorFlow's resource handle), so a table built eagerly is found by ops a ``tf.function``
-traced. The attribute is named as TensorFlow's handle input, so that the placement log's kernel
-cache (``runtime.eager.kernel_graph``) keys on it as TensorFlow does: not at all. Keys are kept as Python values (bytes for strings) in a dict.
+A table lives in ``TABLES`` under its name; the ops name it by the ``table_handle`` attribute
+(the role of TensorFlow's resource handle), so a table built eagerly is found by ops a
+``tf.function`` traced; a table a function makes is made anew each time the function runs (its
+``HashTableV2`` node runs again), as TensorFlow's function-local tables are. An eager table's
+entry goes with its Python object. The attribute is named as TensorFlow's handle input, so that
+the placement log's kernel cache (``runtime.eager.kernel_graph``) keys on it as TensorFlow does:
+not at all. Keys are kept as Python values (bytes for strings) in a dict.
 """
 
 from __future__ import annotations
 
 import itertools
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ...errors import NotFoundError
 from ...runtime import dtypes
+from ...runtime.context import context
 from ...runtime.eager.executor import execute
 from ...runtime.registry import CPU
 from ...runtime.values import constant
@@ -50,13 +55,14 @@ def _table(name) -> Table:
 
 
 def _create(xp, table_handle="", key_dtype="string", value_dtype="int64", value_shape=()):
-    TABLES.setdefault(table_handle, Table(dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype), tuple(value_shape)))
+    TABLES[table_handle] = Table(dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype), tuple(value_shape))
     return np.asarray(table_handle.encode(), dtype=object)
 
 
 def _create_dense(xp, empty_key, deleted_key, **attrs):
     handle = _create(xp, **attrs)
-    TABLES[attrs["table_handle"]].reserved = tuple(_key(on_host(xp, k).reshape(-1)[0]) for k in (empty_key, deleted_key))
+    reserved = (empty_key, deleted_key)
+    TABLES[attrs["table_handle"]].reserved = tuple(_key(on_host(xp, k).reshape(-1)[0]) for k in reserved)
     return handle
 
 
@@ -204,6 +210,8 @@ class _Base:
         self._table = f"{self._name}_{next(_NUMBERS)}"
         self._value_shape = tuple(value_shape)
         self._default_value = _tensor(default_value, self._value_dtype) if default_value is not None else None
+        if context().eager:
+            weakref.finalize(self, TABLES.pop, self._table, None)
         self._resource_handle = execute(self._op, self._create_inputs(), self._attrs({"key_dtype": self._key_dtype.name,
                                                                    "value_dtype": self._value_dtype.name,
                                                                    "value_shape": self._value_shape}),

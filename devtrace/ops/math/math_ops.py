@@ -281,8 +281,12 @@ def _histogram(xp, values, value_range, nbins=100, dtype="int32"):
     return xp.asarray(np.bincount(bins, minlength=nbins).astype(dtypes.as_dtype(dtype).np))
 
 
-op("HistogramFixedWidth", _histogram, {CPU: REAL, GPU: FLOATS}, host_args=("nbins",),
-   shape=lambda name, shapes, attrs, dtype: (dtypes.as_dtype(attrs.get("dtype", "int32")), (int(attrs.get("nbins", 100)),)))  # GPU: float values only
+def _histogram_shape(name, shapes, attrs, dtype):
+    return dtypes.as_dtype(attrs.get("dtype", "int32")), (int(attrs.get("nbins", 100)),)
+
+
+# GPU: float values only
+op("HistogramFixedWidth", _histogram, {CPU: REAL, GPU: FLOATS}, host_args=("nbins",), shape=_histogram_shape)
 
 
 @public("histogram_fixed_width")

@@ -38,20 +38,33 @@ def _batch_of(sizes, grad) -> tuple:
 
 
 def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding="VALID"):
-    """Each output position's gradient times the filter (one matrix product), added back onto the
-    input positions its window covered."""
+    """Per window offset: each output position's gradient times that offset's filter slice (one
+    matrix product), added onto the input positions the offset covered."""
     kh, kw, c, o = filters.shape
     n, oh, ow, _ = grad.shape
-    pieces = blas_threads.matmul(xp, grad.reshape(-1, o), filters.reshape(-1, o).T).reshape(n, oh, ow, kh, kw, c)
-    return _scatter(xp, _batch_of(input_sizes, grad), pieces, (kh, kw), strides, padding).astype(grad.dtype, copy=False)
+    shape = _batch_of(input_sizes, grad)
+    (sh, sw) = strides
+    top, bottom, _ = _pad_amounts(shape[1], kh, sh, padding)
+    left, right, _ = _pad_amounts(shape[2], kw, sw, padding)
+    padded = xp.zeros((shape[0], shape[1] + top + bottom, shape[2] + left + right, shape[3]), grad.dtype)
+    rows = grad.reshape(-1, o)
+    for i in range(kh):
+        for j in range(kw):
+            piece = blas_threads.matmul(xp, rows, filters[i, j].T).reshape(n, oh, ow, c)
+            padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += piece.astype(grad.dtype, copy=False)
+    return padded[:, top:top + shape[1], left:left + shape[2], :].copy()
 
 
 def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VALID"):
-    """The windows (im2col) transposed times the output gradient: one matrix product."""
+    """Per window offset: the input elements it covered, transposed, times the output gradient (one
+    matrix product each)."""
     sizes = tuple(filter_sizes)
-    cols = _im2col(xp, x, sizes[:2], strides, padding)
-    out = blas_threads.matmul(xp, cols.T, grad.reshape(-1, grad.shape[-1]))
-    return out.reshape(sizes[0], sizes[1], x.shape[3], grad.shape[-1]).astype(grad.dtype, copy=False)
+    rows = grad.reshape(-1, grad.shape[-1])
+    out = xp.empty((sizes[0], sizes[1], x.shape[3], grad.shape[-1]), grad.dtype)
+    for k, view in enumerate(_offsets(xp, x, sizes[:2], strides, padding)):
+        out[k // sizes[1], k % sizes[1]] = blas_threads.matmul(xp, xp.ascontiguousarray(view).reshape(-1, x.shape[3]).T,
+                                                               rows)
+    return out
 
 
 def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALID"):
@@ -62,10 +75,13 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
     views = _offsets(xp, x, ksize, strides, padding, _pool_fill(x.dtype))
     best = _max_over_windows(xp, views)
     grad = grad.astype(x.dtype, copy=False)
-    padded = xp.zeros((x.shape[0], x.shape[1] + top + bottom, x.shape[2] + left + right, x.shape[3]), x.dtype)
+    size = (x.shape[0], x.shape[1] + top + bottom, x.shape[2] + left + right, x.shape[3])
     if x.dtype.kind == "f" and not bool(xp.isnan(best).any()) and bool(xp.isfinite(grad).all()):
         # the common case, without masked selects (slow on unpredictable masks): the gradient times
-        # each element's "first maximum of its window" flag, the flags from elementwise logic
+        # each element's "first maximum of its window" flag, the flags from elementwise logic.
+        # Windows that tile the input exactly (2x2, stride 2, even sizes) write each element once.
+        tiled = (sh, sw) == (kh, kw) and (oh * kh, ow * kw) == size[1:3]
+        padded = xp.empty(size, x.dtype) if tiled else xp.zeros(size, x.dtype)
         left_over = None  # windows whose maximum is still to be found
         for k, view in enumerate(views):
             hit = view == best
@@ -75,8 +91,17 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
             else:
                 left_over = ~hit
             i, j = divmod(k, kw)
-            padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += grad * hit
-        return padded[:, top:top + x.shape[1], left:left + x.shape[2], :].copy()
+            part = grad * hit
+            target = padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :]
+            if tiled:
+                part += 0  # -0.0 (a negative gradient times no hit) is 0.0, as a sum onto zeros gives
+                target[...] = part
+            else:
+                target += part
+        if top or bottom or left or right:
+            return padded[:, top:top + x.shape[1], left:left + x.shape[2], :].copy()
+        return padded
+    padded = xp.zeros(size, x.dtype)
     taken = None
     for k, view in enumerate(views):
         hit = (view == best) | (view != view)

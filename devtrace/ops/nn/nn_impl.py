@@ -91,16 +91,32 @@ def _im2col(xp, x, window, strides, padding):
     return xp.stack(views, axis=3).reshape(n * oh * ow, len(views) * c)
 
 
+PER_OFFSET_CHANNELS = 16  # input channels from which a convolution is a product per window offset
+
+
 def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
-    """im2col and one matrix product (BLAS), as TensorFlow's CPU kernel contracts (Eigen's)."""
-    cols = _im2col(xp, x, filters.shape[:2], strides, padding)
-    n, h, w = x.shape[0], *(_pad_amounts(x.shape[k + 1], filters.shape[k], strides[k], padding)[2] for k in (0, 1))
-    out = blas_threads.matmul(xp, cols, filters.reshape(-1, filters.shape[3]))
-    return out.reshape(n, h, w, filters.shape[3]).astype(x.dtype, copy=False)
+    """Matrix products (BLAS), as TensorFlow's CPU kernel contracts: with few input channels one
+    product of the windows (im2col); with many, one per window offset (``(positions, c) @ (c, o)``),
+    summed — the same products without a copy of the input per offset held at once."""
+    kh, kw, c, o = filters.shape
+    if c < PER_OFFSET_CHANNELS:
+        cols = _im2col(xp, x, (kh, kw), strides, padding)
+        n, h, w = x.shape[0], *(_pad_amounts(x.shape[k + 1], filters.shape[k], strides[k], padding)[2] for k in (0, 1))
+        out = blas_threads.matmul(xp, cols, filters.reshape(-1, o))
+        return out.reshape(n, h, w, o).astype(x.dtype, copy=False)
+    out = None
+    for k, view in enumerate(_offsets(xp, x, (kh, kw), strides, padding)):
+        part = blas_threads.matmul(xp, xp.ascontiguousarray(view).reshape(-1, c), filters[k // kw, k % kw])
+        if out is None:
+            out, shape = part, view.shape[:3] + (o,)
+        else:
+            out += part
+    return out.reshape(shape).astype(x.dtype, copy=False)
 
 
 def _pool_fill(dtype):
-    return -np.inf if dtype.kind in "fc" else np.iinfo(dtype).min
+    """What max pooling pads with: an integer type's least value, else -inf (bfloat16's kind is 'V')."""
+    return np.iinfo(dtype).min if dtype.kind in "iu" else -np.inf
 
 
 def _max_over_windows(xp, views):

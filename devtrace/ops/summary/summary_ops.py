@@ -55,6 +55,13 @@ class EventFile:
             self._file = None
 
 
+def release(writer: str) -> None:
+    """Close a writer's file and forget it (its Python object is gone)."""
+    found = WRITERS.pop(writer, None)
+    if found is not None:
+        found.close()
+
+
 @atexit.register
 def _close_all() -> None:
     for writer in WRITERS.values():
@@ -122,8 +129,8 @@ def _encode_wav(xp, audio, sample_rate):
     rate = int(on_host(xp, sample_rate))
     scaled = np.clip(samples, -1.0, 1.0) * 32767.0
     pcm = (np.sign(scaled) * np.floor(np.abs(scaled) + 0.5)).astype("<i2").tobytes()
-    header = b"RIFF" + struct.pack("<I", 36 + len(pcm)) + b"WAVEfmt " + struct.pack(
-        "<IHHIIHH", 16, 1, channels, rate, rate * channels * 2, channels * 2, 16) + b"data" + struct.pack("<I", len(pcm))
+    fmt = struct.pack("<IHHIIHH", 16, 1, channels, rate, rate * channels * 2, channels * 2, 16)
+    header = b"RIFF" + struct.pack("<I", 36 + len(pcm)) + b"WAVEfmt " + fmt + b"data" + struct.pack("<I", len(pcm))
     return np.asarray(header + pcm, dtype=object)
 
 

@@ -105,8 +105,19 @@ class PlacedFunction:
                     values[i] = self._node(ctx, op, device, values)
                     executed += 1
                     continue
+                if len(step) == 4:  # a Const: _node's, with its record made once but for the seq
+                    array, dtype, fields, node = step
+                    trace._seq = seq = trace._seq + 1
+                    value = onto_device(ctx, device, lambda: device.backend.from_host(array), array, "Const", seq,
+                                        dtype, node)
+                    trace.append(_NEW(OpRecord, (seq,) + fields))
+                    handle = None if host_memory_const(op, device) else allocate(ctx, device, value, "Const", seq,
+                                                                                 dtype, node)
+                    values[i] = Tensor(value, device, handle, dtype, seq)
+                    executed += 1
+                    continue
                 # _node's common case spelled out: inputs from this run's values, all on the node's device
-                opdef, head, sources, attrs = step
+                opdef, head, sources, attrs, op_type, node = step
                 inputs = []
                 for source, index in sources:
                     value = values[source]
@@ -118,9 +129,9 @@ class PlacedFunction:
                 else:
                     trace._seq = seq = trace._seq + 1
                     out = run_step(ctx, device, opdef, [t._value for t in inputs], attrs,
-                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs]) + NOT_RUN), head[1])
+                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs]) + NOT_RUN), node)
                     if ctx.tapes and out is not None:
-                        tape_record(ctx, head[0], attrs, inputs, out, device)
+                        tape_record(ctx, op_type, attrs, inputs, out, device)
                     values[i] = out
                 executed += 1
         except BaseException as e:
@@ -141,10 +152,15 @@ class PlacedFunction:
                 continue
             device = self.devices[i]
             step = None
-            if op.type not in CONTROL_FLOW and op.type != "Const" and op.type not in RESOURCE_OPS and not op._dynamic:
+            if op.type == "Const":  # OpPlaced's fields but the seq, as an OpRecord completes them
+                array = op._attrs["value"]
+                step = (array, op._outputs[0]._dtype, ("Const", op.name, op._device, device.name, self.reasons[i], [],
+                                                       list(array.shape), op._outputs[0]._dtype.name, 0, None),
+                        op.name)
+            elif op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS and not op._dynamic:
                 head = (op.type, op.name, op._device, device.name, self.reasons[i])
                 sources = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
-                step = (REGISTRY[op.type], head, sources, op._attrs or None)
+                step = (REGISTRY[op.type], head, sources, op._attrs or None, op.type, op.name)
             plan.append((i, op, device, step))
         self._plan = plan
         return plan

@@ -11,6 +11,7 @@ Handles are opaque positive ints, never reused, so a double free is always detec
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 
 from ...output import MiB
 from ..native import FASTPATH
@@ -35,66 +36,38 @@ def bin_index(size: int) -> int:
 
 
 class _SizeIndex:
-    """A set of non-negative ints (chunk sizes / 256) answering "smallest member >= k" in
-    O(log64 U): a 64-ary tree of bitmap words, kept sparse in dicts.
-
-    ``levels[0][w]`` has bit ``i`` set iff ``64*w + i`` is a member; ``levels[j+1][w]`` has bit ``i``
-    set iff word ``64*w + i`` of ``levels[j]`` is non-zero. This is what makes best fit O(log n):
-    TF scans a sorted set per bin, and a heap per bin could not find "smallest >= request" inside
-    the request's own bin without a linear scan.
+    """A set of non-negative ints (chunk sizes / 256) answering "smallest member >= k": a sorted
+    list, searched by bisection. TF scans a sorted set per bin; a heap per bin could not find
+    "smallest >= request" inside the request's own bin without a linear scan. The distinct free
+    sizes are few (tens, a few thousand when badly fragmented), so a list insert's move of
+    pointers costs less than any structure walked in Python.
     """
 
-    __slots__ = ("levels",)
+    __slots__ = ("keys",)
 
     def __init__(self, max_key: int):
-        depth = max(1, -(-max(max_key, 1).bit_length() // 6))
-        self.levels = [{} for _ in range(depth)]
+        self.keys: list[int] = []
 
     def add(self, k: int) -> None:
-        for level in self.levels:
-            w = k >> 6
-            old = level.get(w, 0)
-            level[w] = old | (1 << (k & 63))
-            if old:  # the word was already non-empty: the levels above already know
-                return
-            k = w
+        keys = self.keys
+        i = bisect_left(keys, k)
+        if i == len(keys) or keys[i] != k:
+            keys.insert(i, k)
 
     def discard(self, k: int) -> None:
-        for level in self.levels:
-            w = k >> 6
-            word = level[w] & ~(1 << (k & 63))
-            if word:
-                level[w] = word
-                return
-            del level[w]
-            k = w
+        keys = self.keys
+        i = bisect_left(keys, k)
+        if i < len(keys) and keys[i] == k:
+            del keys[i]
 
     def successor(self, k: int) -> int | None:
         """The smallest member >= ``k``, or None."""
-        levels = self.levels
-        j = 0
-        while j < len(levels):
-            word = levels[j].get(k >> 6, 0) >> (k & 63)
-            if word:
-                k += (word & -word).bit_length() - 1
-                while j:  # descend along the lowest set bits
-                    j -= 1
-                    word = levels[j][k]
-                    k = (k << 6) + (word & -word).bit_length() - 1
-                return k
-            k = (k >> 6) + 1  # nothing left in this word: look from the next word, one level up
-            j += 1
-        return None
+        keys = self.keys
+        i = bisect_left(keys, k)
+        return keys[i] if i < len(keys) else None
 
     def maximum(self) -> int | None:
-        levels = self.levels
-        top = levels[-1].get(0, 0)
-        if not top:
-            return None
-        k = top.bit_length() - 1
-        for level in reversed(levels[:-1]):
-            k = (k << 6) + level[k].bit_length() - 1
-        return k
+        return self.keys[-1] if self.keys else None
 
 
 class _Chunk:

@@ -39,3 +39,6 @@ for dt in (tf.float32, tf.float64):
     I = tf.reshape(tf.cast(tf.range(2 * 5 * 5 * 3), dt) * 0.02 - 0.7, [2, 5, 5, 3])
     KD = tf.reshape(tf.cast(tf.range(3 * 3 * 3 * 2), dt) * 0.03 - 0.5, [3, 3, 3, 2])
     gcell(f"DepthwiseConv2dNative {n}", lambda v, k: tf.nn.depthwise_conv2d(v, k, [1, 1, 1, 1], "SAME"), I, KD)
+    G3 = tf.reshape(tf.cast(tf.range(2 * 3 * 3 * 3 * 3), dt) * 0.02 - 0.9, [2, 3, 3, 3, 3])
+    gcell(f"Conv3DBackpropInputV2 {n}", lambda g, k: tf.nn.conv3d_transpose(g, k, [2, 4, 4, 4, 2], [1, 1, 1, 1, 1],
+                                                                             "VALID"), G3, K3)

@@ -1,0 +1,77 @@
+"""The training step's kernels (issue 31: convolutions as matrix products, pooling without window
+reductions): values against the straightforward definitions they replaced, and TensorFlow 2.21's
+where a dtype was missing."""
+
+import numpy as np
+import pytest
+
+import devtrace as tf
+from devtrace.ops.nn.nn_grad import _scatter
+from devtrace.ops.nn.nn_impl import _pad_amounts
+from devtrace.runtime.registry import lookup
+
+
+def windows(x, k, s, padding, fill=0.0):
+    """``(n, oh, ow, kh, kw, c)`` windows, padded as TensorFlow pads (the old kernels' view)."""
+    top, bottom, _ = _pad_amounts(x.shape[1], k, s, padding)
+    left, right, _ = _pad_amounts(x.shape[2], k, s, padding)
+    padded = np.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)), constant_values=fill)
+    view = np.lib.stride_tricks.sliding_window_view(padded, (k, k), axis=(1, 2))
+    return view[:, ::s, ::s].transpose(0, 1, 2, 4, 5, 3)
+
+
+CASES = [(28, 1, 8, 3, 1, "VALID"), (13, 32, 16, 3, 1, "SAME"), (9, 20, 5, 3, 2, "SAME"), (8, 2, 4, 2, 2, "VALID")]
+
+
+@pytest.mark.parametrize("size,c,o,k,s,padding", CASES)
+def test_convolution_and_its_gradients_are_the_window_sums(size, c, o, k, s, padding):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((3, size, size, c)).astype("f4")
+    f = rng.standard_normal((k, k, c, o)).astype("f4")
+    win = windows(x, k, s, padding)
+    out = lookup("Conv2D").fn(np, x, f, strides=(s, s), padding=padding)
+    np.testing.assert_allclose(out, np.einsum("nhwijc,ijco->nhwo", win, f), rtol=1e-4, atol=1e-4)
+    g = rng.standard_normal(out.shape).astype("f4")
+    df = lookup("Conv2DBackpropFilter").fn(np, x, g, filter_sizes=f.shape, strides=(s, s), padding=padding)
+    np.testing.assert_allclose(df, np.einsum("nhwijc,nhwo->ijco", win, g), rtol=1e-4, atol=1e-3)
+    dx = lookup("Conv2DBackpropInput").fn(np, f, g, input_sizes=x.shape, strides=(s, s), padding=padding)
+    pieces = np.einsum("nhwo,ijco->nhwijc", g, f)
+    np.testing.assert_allclose(dx, _scatter(np, x.shape, pieces, (k, k), (s, s), padding), rtol=1e-4, atol=1e-4)
+    assert (out.dtype, df.dtype, dx.dtype) == (np.float32,) * 3
+
+
+@pytest.mark.parametrize("size,k,s,padding", [(26, 2, 2, "VALID"), (9, 3, 2, "SAME"), (8, 2, 1, "VALID"),
+                                              (7, 3, 3, "SAME"), (7, 2, 2, "VALID")])
+@pytest.mark.parametrize("data", ["ties", "random", "nan"])
+def test_max_pool_gradient_goes_to_each_windows_first_maximum(size, k, s, padding, data):
+    rng = np.random.default_rng(1)
+    x = (rng.integers(0, 3, (2, size, size, 3)) if data == "ties" else rng.standard_normal((2, size, size, 3)))
+    x = x.astype("f4")
+    if data == "nan":
+        x[0, 1, 1, 0] = np.nan
+    win = windows(x, k, s, padding, -np.inf)
+    n, oh, ow, kh, kw, c = win.shape
+    np.testing.assert_array_equal(lookup("MaxPool").fn(np, x, ksize=(k, k), strides=(s, s), padding=padding),
+                                  win.max(axis=(3, 4)))
+    first = win.reshape(n, oh, ow, kh * kw, c).argmax(axis=3)  # argmax: the first maximum (a NaN wins)
+    g = rng.standard_normal((n, oh, ow, c)).astype("f4")
+    onehot = np.arange(kh * kw)[None, None, None, :, None] == first[:, :, :, None, :]
+    want = _scatter(np, x.shape, (onehot.reshape(win.shape) * g[:, :, :, None, None, :]).astype("f4"), (k, k),
+                    (s, s), padding)
+    got = lookup("MaxPoolGrad").fn(np, x, None, g, ksize=(k, k), strides=(s, s), padding=padding)
+    np.testing.assert_array_equal(got, want)
+    assert not np.signbit(got[got == 0]).any()  # no -0.0 where no gradient went
+
+
+def test_max_pool_and_its_gradient_in_bfloat16():
+    """TensorFlow 2.21: ``bfloat16 [-3.0, -1.0, 5.0, 7.0]`` and the gradient below (tf.nn.max_pool2d
+    of ``range(16) - 8`` as 1x4x4x1, 2x2 stride 2, under a GradientTape)."""
+    x = tf.cast(tf.reshape(tf.range(16.0), [1, 4, 4, 1]) - 8.0, tf.bfloat16)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    g = tape.gradient(y, x)
+    assert y.dtype.name == "bfloat16"
+    assert tf.reshape(tf.cast(y, tf.float32), [-1]).numpy().tolist() == [-3.0, -1.0, 5.0, 7.0]
+    assert tf.reshape(tf.cast(g, tf.float32), [-1]).numpy().tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0,
+                                                                        0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0]
