@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 import textwrap
+import enum
 import types
 
 from . import transpiler
@@ -42,7 +43,21 @@ def _do_not_convert(func=None):
     return mark if func is None else mark(func)
 
 
-experimental = types.SimpleNamespace(do_not_convert=_do_not_convert, set_loop_options=set_loop_options)
+class Feature(enum.Enum):
+    """``tf.autograph.experimental.Feature``: AutoGraph's optional conversions, by name (TensorFlow's
+    ``experimental_autograph_options`` and ``experimental_optional_features`` take them)."""
+
+    ALL = "ALL"
+    AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
+    ASSERT_STATEMENTS = "ASSERT_STATEMENTS"
+    BUILTIN_FUNCTIONS = "BUILTIN_FUNCTIONS"
+    EQUALITY_OPERATORS = "EQUALITY_OPERATORS"
+    LISTS = "LISTS"
+    NAME_SCOPES = "NAME_SCOPES"
+
+
+experimental = types.SimpleNamespace(do_not_convert=_do_not_convert, set_loop_options=set_loop_options,
+                                     Feature=Feature)
 
 
 def to_graph(entity, recursive=True, experimental_optional_features=None):

@@ -30,6 +30,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <math.h>
 #include <time.h>
 #ifdef _WIN32
 #include <windows.h>
@@ -1040,6 +1041,42 @@ set_threaded(PyObject *self, PyObject *flag)
     Py_RETURN_NONE;
 }
 
+/* ---- the C library's math, elementwise (ops/math/libm.py) --------------------------------------- */
+
+static PyObject *
+libm_map(PyObject *self, PyObject *args)
+{
+    int code;
+    Py_buffer in, out;
+    if (!PyArg_ParseTuple(args, "iy*w*", &code, &in, &out))
+        return NULL;
+    int dbl = code >= 3;
+    Py_ssize_t item = dbl ? (Py_ssize_t)sizeof(double) : (Py_ssize_t)sizeof(float);
+    if (code < 0 || code > 5 || in.len != out.len || in.len % item) {
+        PyBuffer_Release(&in);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "libm_map(code 0-5, in, out): buffers of one size, float32 (0-2) or float64 (3-5)");
+        return NULL;
+    }
+    Py_ssize_t n = in.len / item;
+    Py_BEGIN_ALLOW_THREADS
+    if (dbl) {
+        const double *x = (const double *)in.buf;
+        double *y = (double *)out.buf;
+        for (Py_ssize_t i = 0; i < n; i++)
+            y[i] = code == 3 ? log(x[i]) : code == 4 ? sin(x[i]) : cos(x[i]);
+    } else {
+        const float *x = (const float *)in.buf;
+        float *y = (float *)out.buf;
+        for (Py_ssize_t i = 0; i < n; i++)
+            y[i] = code == 0 ? logf(x[i]) : code == 1 ? sinf(x[i]) : cosf(x[i]);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
 /* ---- the module ----------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -1054,6 +1091,8 @@ static PyMethodDef methods[] = {
     {"configure_bfc", (PyCFunction)(void (*)(void))configure_bfc, METH_VARARGS | METH_KEYWORDS, CONFIGURE_BFC_DOC},
     {"execute_binary", (PyCFunction)(void (*)(void))execute_binary, METH_FASTCALL,
      "execute_binary(op_name, x, y, name=None, dtype=None): executor._execute_binary in C"},
+    {"libm_map", libm_map, METH_VARARGS,
+     "libm_map(code, x, out): out = logf/sinf/cosf (0-2, float32) or log/sin/cos (3-5, float64) of x, elementwise"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -46,8 +46,24 @@ def lgamma(x: float) -> float:
     return fn(x) if fn is not None else math.lgamma(x)
 
 
+_CODES = {"log": 0, "sin": 1, "cos": 2}
+
+
+def _native():
+    """The C module's elementwise loop over the C library (``None``: a Python loop instead)."""
+    from ...runtime.native import FASTPATH
+
+    return getattr(FASTPATH, "libm_map", None)
+
+
 def f64(name: str, x: np.ndarray) -> np.ndarray:
-    """``name`` (``log``, ``sin``, ``cos``) of float64 values: Python's ``math`` calls the C library's."""
+    """``name`` (``log``, ``sin``, ``cos``) of float64 values: the C library's (Python's ``math`` calls it)."""
+    native = _native()
+    if native is not None:
+        x = np.ascontiguousarray(x, np.float64)
+        out = np.empty_like(x)
+        native(_CODES[name] + 3, x, out)
+        return out
     return np.fromiter(map(getattr(math, name), x.tolist()), np.float64, x.size)
 
 
@@ -63,5 +79,12 @@ def f32(name: str, x: np.ndarray) -> np.ndarray:
     ulp = np.abs(np.spacing(out).astype(np.float64))
     near = np.nonzero(np.abs(exact - out.astype(np.float64)) > _TIES[name] * ulp)[0]
     if near.size:
-        out[near] = np.fromiter(map(fn, x[near].tolist()), np.float32, near.size)
+        native = _native()
+        if native is not None:
+            ties = np.ascontiguousarray(x[near], np.float32)
+            exact_ties = np.empty_like(ties)
+            native(_CODES[name], ties, exact_ties)
+            out[near] = exact_ties
+        else:
+            out[near] = np.fromiter(map(fn, x[near].tolist()), np.float32, near.size)
     return out
