@@ -253,12 +253,12 @@ def unary(name, kernel, dtypes, api, shape=shapes.same, name_scope=False, **decl
             name = scoped(name)
         if type(x) is Tensor:  # the common case, as for binary ops
             return execute(op_type, (x,), None, name)
+        if type(x) in COMPOSITE:
+            return COMPOSITE[type(x)].unary(fn, x, name)
         if weak.MODE is not None and context().eager:
             out = weak_unary(op_type, x, name)
             if out is not None:
                 return out
-        if type(x) in COMPOSITE:
-            return COMPOSITE[type(x)].unary(fn, x, name)
         if context().eager:
             return execute(op_type, (as_tensor(x),), name=name)
         if isinstance(x, Tensor):  # nothing to convert: the scope's name is the op's
@@ -292,12 +292,12 @@ def binary(name, kernel, dtypes, api, shape=shapes.broadcast, fixed=None, name_s
             except InvalidArgumentError:  # two dtypes: an auto dtype conversion mode promotes them
                 if weak.MODE is None or x._dtype is y._dtype:
                     raise
+        if type(x) in COMPOSITE or type(y) in COMPOSITE:
+            return COMPOSITE[type(x) if type(x) in COMPOSITE else type(y)].binary(fn, x, y, name)
         if weak.MODE is not None and context().eager:
             out = weak_binary(op_type, x, y, name, fixed)
             if out is not None:
                 return out
-        if type(x) in COMPOSITE or type(y) in COMPOSITE:
-            return COMPOSITE[type(x) if type(x) in COMPOSITE else type(y)].binary(fn, x, y, name)
         if context().eager:
             return execute(op_type, pair(x, y), name=name, dtype=fixed)
         if isinstance(x, Tensor) and isinstance(y, Tensor):  # nothing to convert: the scope's name is the op's

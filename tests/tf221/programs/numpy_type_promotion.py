@@ -98,3 +98,4 @@ for mode in ("all", "safe"):
 tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="legacy")
 cell("legacy constant", lambda: tf.constant(5))
 cell("legacy i8+1", lambda: tf.constant(3, tf.int8) + 1)
+cell("bogus mode", lambda: tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="bogus"))
