@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..runtime import dtypes
+from ..errors import InvalidArgumentError
+from ..runtime import dtypes, weak
 from ..runtime.context import context
 from ..runtime.eager.executor import execute, execute_binary
 from ..runtime.graph.graph import get_default_graph
@@ -171,6 +172,37 @@ def graph_shape(x, name="Shape"):
     return constant(np.array(tuple(shape), np.int32), dtypes.int32, name=name)
 
 
+def weak_convert(x, dtype):
+    """An operand as a tensor of ``dtype`` (an auto dtype conversion mode's promotion)."""
+    if not isinstance(x, Tensor):
+        x = as_tensor(x) if isinstance(x, (np.ndarray, np.generic)) or hasattr(x, "dtype") else constant(x, dtype)
+    if x._dtype is not dtype:
+        x = execute("Cast", (x,), {"DstT": dtype.name})
+    return x
+
+
+def weak_binary(op_type, x, y, name, fixed):
+    """A binary op under ``dtype_conversion_mode='all'|'safe'``: both operands promoted by the
+    lattice (``runtime/weak.py``), the result weak when the promotion is; ``None``: no rule applies."""
+    if op_type not in weak.BINARY_OPS:
+        return None
+    dtype, is_weak = weak.promote(x, y)
+    if dtype is None:
+        return None
+    out = execute(op_type, (weak_convert(x, dtype), weak_convert(y, dtype)), name=name, dtype=fixed)
+    return weak.make_weak(out) if is_weak and out._dtype is dtype else out
+
+
+def weak_unary(op_type, x, name):
+    """A unary op of a weak operand (a weak tensor, a Python scalar or list) returns a weak tensor."""
+    key = weak.key(x) if op_type in weak.UNARY_OPS else None
+    if key is None or not key[1]:
+        return None
+    dtype = dtypes.as_dtype(key[0])
+    out = execute(op_type, (weak_convert(x, dtype),), name=name)
+    return weak.make_weak(out) if out._dtype is dtype else out
+
+
 def pair(a, b, names=(None, None)):
     """A binary op's operands as tensors; a Python scalar takes the other operand's dtype
     (``names``: what a graph calls the constants, ``("x", "y")``)."""
@@ -223,6 +255,10 @@ def unary(name, kernel, dtypes, api, shape=shapes.same, name_scope=False, **decl
             return execute(op_type, (x,), None, name)
         if type(x) in COMPOSITE:
             return COMPOSITE[type(x)].unary(fn, x, name)
+        if weak.MODE is not None and context().eager:
+            out = weak_unary(op_type, x, name)
+            if out is not None:
+                return out
         if context().eager:
             return execute(op_type, (as_tensor(x),), name=name)
         if isinstance(x, Tensor):  # nothing to convert: the scope's name is the op's
@@ -251,9 +287,17 @@ def binary(name, kernel, dtypes, api, shape=shapes.broadcast, fixed=None, name_s
         if name and name_scope:
             name = scoped(name)
         if type(x) is Tensor and type(y) is Tensor:  # the common case, one call shorter (positional: cheaper)
-            return execute_binary(op_type, x, y, name, fixed)
+            try:
+                return execute_binary(op_type, x, y, name, fixed)
+            except InvalidArgumentError:  # two dtypes: an auto dtype conversion mode promotes them
+                if weak.MODE is None or x._dtype is y._dtype:
+                    raise
         if type(x) in COMPOSITE or type(y) in COMPOSITE:
             return COMPOSITE[type(x) if type(x) in COMPOSITE else type(y)].binary(fn, x, y, name)
+        if weak.MODE is not None and context().eager:
+            out = weak_binary(op_type, x, y, name, fixed)
+            if out is not None:
+                return out
         if context().eager:
             return execute(op_type, pair(x, y), name=name, dtype=fixed)
         if isinstance(x, Tensor) and isinstance(y, Tensor):  # nothing to convert: the scope's name is the op's

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes, threads
+from . import dtypes, threads, weak
 from .context import context
 from .eager.executor import execute_const
 from .tensor import Tensor
@@ -188,14 +188,28 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
         if ctx.threaded and not threads.owned():  # the scope in the key is this thread's (threads.py)
             return threads.locked(ctx, constant, value, dtype, shape, name)
         if ctx.eager:
+            if dtype is None and weak.MODE is not None:  # an auto dtype conversion mode: a fresh weak tensor
+                return _weak_constant(value, name)
             key = (ctx.scope, value, None if dtype is None else dtypes.as_dtype(dtype), type(value))
             cached = ctx.scalar_cache.get(key)
             if cached is None:
                 arr, dt = host_array(value, dtype)
                 cached = ctx.scalar_cache[key] = execute_const(arr, dt, name)
             return cached
+    if dtype is None and weak.MODE is not None and isinstance(value, (list, tuple, complex)) and context().eager:
+        return _weak_constant(value, name, shape)
     arr, dt = host_array(value, dtype, shape)
     return execute_const(arr, dt, name)
+
+
+def _weak_constant(value, name, shape=None):
+    """``tf.constant`` of Python values under an auto dtype conversion mode: weak, typed by the lattice."""
+    key = weak.key(value)
+    if key is None or not key[1]:
+        arr, dt = host_array(value, None, shape)
+        return execute_const(arr, dt, name)
+    arr, dt = host_array(value, dtypes.as_dtype(key[0]), shape)
+    return weak.make_weak(execute_const(arr, dt, name))
 
 
 def convert_to_tensor(value, dtype=None, name=None) -> Tensor:

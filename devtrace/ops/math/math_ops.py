@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ...errors import InvalidArgumentError
-from ...runtime import blas_threads, dtypes
+from ...runtime import blas_threads, dtypes, weak
 from ...runtime.dtypes import FLOATS, INTEGERS, NUMERIC, REAL
 from ...runtime.eager.executor import execute, execute_binary
 from ...runtime.tensor import Tensor
@@ -22,7 +22,8 @@ from .. import shapes
 from ...runtime import context as _context_mod
 from ...runtime.context import context
 from ..declare import (COMPOSITE, DISPATCH, as_tensor, binary, composite_of, dynamic_reduce, host_arg, on_host, op,
-                       op_scope, pair, public, quiet, reduce, scoped, symbolic, unary)
+                       op_scope, pair, public, quiet, reduce, scoped, symbolic, unary, weak_binary,
+                       weak_convert)
 from ..control_flow.list_ops import add_lists
 from ..tensor_protocols import install_python_protocols
 
@@ -184,6 +185,10 @@ def add(x, y, name=None):
     if type(x) is not Tensor or type(y) is not Tensor:
         if type(x) in COMPOSITE or type(y) in COMPOSITE:
             return composite_of(x, y).binary(add, x, y, name)
+        if weak.MODE is not None and context().eager:
+            out = weak_binary("AddV2", x, y, scoped(name) if name else name, None)
+            if out is not None:
+                return out
         if not (_context_mod._context or context()).eager:  # the module's context read first: no call
             if isinstance(x, Tensor) and isinstance(y, Tensor):  # nothing to convert: the scope's name is the op's
                 return execute("Add" if x._dtype is dtypes.string else "AddV2", (x, y), name=name or "Add")
@@ -193,7 +198,12 @@ def add(x, y, name=None):
         x, y = _add_operands(x, y)
     if name:
         name = scoped(name)  # TensorFlow's add opens a name scope
-    return execute_binary("AddV2" if x._dtype is not _STRING else "Add", x, y, name)
+    try:
+        return execute_binary("AddV2" if x._dtype is not _STRING else "Add", x, y, name)
+    except InvalidArgumentError:  # two dtypes: an auto dtype conversion mode promotes them
+        if weak.MODE is None or x._dtype is y._dtype:
+            raise
+    return weak_binary("AddV2", x, y, name, None)
 
 
 _STRING = dtypes.string
@@ -231,6 +241,11 @@ def truediv(x, y, name=None):
     """Integers are divided as floats (int32 → float64), as TensorFlow's ``truediv`` does."""
     if composite_of(x, y):
         return composite_of(x, y).binary(truediv, x, y, name)
+    promoted = None
+    if weak.MODE is not None and context().eager:  # an auto dtype conversion mode: the lattice first
+        promoted, is_weak = weak.promote(x, y)
+        if promoted is not None:
+            x, y = weak_convert(x, promoted), weak_convert(y, promoted)
     x, y = _add_operands(x, y)  # y converts with x's dtype as a hint only, as for add
     if x.dtype is not y.dtype:
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
@@ -241,7 +256,8 @@ def truediv(x, y, name=None):
         from ..array.array_ops import cast
 
         x, y = cast(x, target), cast(y, target)
-    return divide(x, y, name=name)
+    out = divide(x, y, name=name)
+    return weak.make_weak(out) if promoted is not None and is_weak else out
 
 
 def _check_numerics(xp, x, message=""):
@@ -413,7 +429,9 @@ def _install_operators():
         def method(self, other):
             x, y = (other, self) if swap else (self, other)
             if (_context_mod._context or context()).eager:  # the module's context read first: no call
-                return fn(*pair(x, y)) if swap else fn(x, y)  # a reversed operand takes the tensor's dtype
+                if swap and weak.MODE is None:  # a reversed operand takes the tensor's dtype (legacy)
+                    return fn(*pair(x, y))
+                return fn(x, y)
             with op_scope(name) as scope:
                 try:
                     x, y = pair(x, y, ("x", "y"))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...platform.tf_logging import get_logger
+from ...runtime import weak
 from ...runtime.tensor import EagerTensor, Tensor
 from . import np_array_ops, np_math_ops, np_random
 from .np_dtypes import BEHAVIOR, TYPES, promote_types, result_type
@@ -39,25 +41,46 @@ def _methods():
 
 
 def _operators():
-    """Arithmetic operators with NumPy's promotion (``int32 + float32`` is float64), as the behaviour makes them."""
-    def pair(fn):
-        return (lambda self, other: fn(self, other)), (lambda self, other: fn(other, self))
+    """Arithmetic operators with NumPy's promotion (``int32 + float32`` is float64), as the legacy
+    mode makes them; the auto dtype conversion modes keep TensorFlow's operators (the lattice)."""
+    def pair(fn, name):
+        tf_method, tf_reflected = _TF_OPERATORS[f"__{name}__"], _TF_OPERATORS[f"__r{name}__"]
+
+        def method(self, other):
+            return fn(self, other) if weak.MODE is None else tf_method(self, other)
+
+        def reflected(self, other):
+            return fn(other, self) if weak.MODE is None else tf_reflected(self, other)
+        return method, reflected
 
     table = {"add": np_math_ops.add, "sub": np_math_ops.subtract, "mul": np_math_ops.multiply,
              "truediv": np_math_ops.true_divide, "floordiv": np_math_ops.floor_divide,
              "mod": np_math_ops.mod, "pow": np_math_ops.power}
     methods = {}
     for name, fn in table.items():
-        methods[f"__{name}__"], methods[f"__r{name}__"] = pair(fn)
+        methods[f"__{name}__"], methods[f"__r{name}__"] = pair(fn, name)
     return methods
+
+
+_TF_OPERATORS = {f"__{r}{name}__": Tensor.__dict__[f"__{r}{name}__"]
+                 for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow") for r in ("", "r")}
 
 
 def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
     """Gives tensors NumPy's methods (``x.T``, ``x.reshape``, ``x.astype`` …) and NumPy's promotion in
-    arithmetic operators, and makes Python floats float32 when ``prefer_float32``."""
-    if dtype_conversion_mode != "legacy":
+    arithmetic operators, and makes Python floats float32 when ``prefer_float32``; ``dtype_conversion_mode``
+    ``'all'``/``'safe'`` switches on TensorFlow's auto dtype conversion instead (weak tensors and the
+    promotion lattice of ``runtime/weak.py``; ``'safe'`` refuses lossy promotions)."""
+    if dtype_conversion_mode in ("safe", "all"):
+        get_logger().warning("UserWarning: enabling the new type promotion must happen at the beginning of the "
+                             "program. Please ensure no TF APIs have been used yet.")
+    if dtype_conversion_mode not in ("off", "legacy", "all", "safe"):
+        raise ValueError(f"The provided promotion mode {dtype_conversion_mode} does not exist. Make sure the provided "
+                         "dtype conversion mode is one of the followings: 'off', 'legacy', 'safe' or 'all'.")
+    if dtype_conversion_mode == "off":
         raise NotImplementedError("devtrace does not implement tf.experimental.numpy."
-                                  f"experimental_enable_numpy_behavior(dtype_conversion_mode={dtype_conversion_mode!r}) yet")
+                                  "experimental_enable_numpy_behavior(dtype_conversion_mode='off') yet")
+    weak.MODE = None if dtype_conversion_mode == "legacy" else dtype_conversion_mode
     BEHAVIOR.enabled = True
     BEHAVIOR.prefer_float32 = bool(prefer_float32)
     for name, value in _methods().items():

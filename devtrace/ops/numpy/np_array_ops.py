@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..declare import API
+from ...runtime import weak
 from ...runtime.tensor import Tensor
 from .np_dtypes import _result_np, default_float, np_dtype, python_float, tf_dtype
 
@@ -22,6 +23,8 @@ def asarray(a, dtype=None):
         return tf("convert_to_tensor")(a)
     if isinstance(a, (list, tuple)) and any(isinstance(e, Tensor) for e in _flat(a)):
         return asarray(tf("stack")([asarray(e) for e in a]), dtype)
+    if dtype is None and weak.MODE is not None and not isinstance(a, (np.ndarray, np.generic)):
+        return tf("constant")(a)  # a Python value: weak, typed by the lattice
     value = np.asarray(a, dtype=np_dtype(dtype))
     if dtype is None and value.dtype == np.float64:
         value = value.astype(python_float())

@@ -7,12 +7,32 @@ import itertools
 
 from ...util import namespace as _namespace
 from .. import context as _context_mod
+from .. import weak as _weak
 from ..tensor import Tensor
 from ..values import convert_to_tensor
 from .executor import execute
 from .tape import variable_accessed
 
 _uids = itertools.count()
+
+
+def _weak_operand(dtype, value, method):
+    """The operand of a variable's ``assign*`` under an auto dtype conversion mode: converted to the
+    variable's immutable dtype when the lattice promotes the pair to it, else TensorFlow's TypeError."""
+    promoted, _ = _weak.promote(dtype, value)
+    if promoted is None:
+        return convert_to_tensor(value, dtype=dtype)
+    if promoted is not dtype:
+        text = f"{value.numpy() if isinstance(value, Tensor) else value}"
+        if type(value) is _weak.WeakTensor:
+            text += " weakly typed"
+        target = f"<dtype: '{dtype.name}'>"
+        raise TypeError(f"Variable dtype is immutable. Calling {method} of Variable (with dtype {target}) on {text} "
+                        f"requires converting {text} to {target}. This is disabled in the current promotion "
+                        f"semantics. Please convert {text} manually before calling {method}.")
+    if not isinstance(value, Tensor):
+        return convert_to_tensor(value, dtype=dtype)
+    return value if value.dtype is dtype else execute("Cast", (value,), {"DstT": dtype.name})
 
 
 class VariableSynchronization(enum.Enum):
@@ -167,6 +187,8 @@ class Variable(metaclass=VariableMetaclass):
         return self._value.numpy()
 
     def assign(self, value, read_value=True):
+        if _weak.MODE is not None:
+            value = _weak_operand(self._dtype, value, "assign")
         value = convert_to_tensor(value, dtype=self._dtype)
         if not self.shape.is_compatible_with(value.shape):
             raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable shape "
@@ -175,11 +197,15 @@ class Variable(metaclass=VariableMetaclass):
         return out._lazy_read() if read_value else None
 
     def assign_add(self, delta, read_value=True):
+        if _weak.MODE is not None:
+            delta = _weak_operand(self._dtype, delta, "assign_add")
         delta = convert_to_tensor(delta, dtype=self._dtype)
         out = self._assign("AssignAddVariableOp", (self._value, delta))
         return out._lazy_read() if read_value else None
 
     def assign_sub(self, delta, read_value=True):
+        if _weak.MODE is not None:
+            delta = _weak_operand(self._dtype, delta, "assign_sub")
         delta = convert_to_tensor(delta, dtype=self._dtype)
         out = self._assign("AssignSubVariableOp", (self._value, delta))
         return out._lazy_read() if read_value else None
