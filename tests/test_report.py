@@ -4,6 +4,7 @@ install it and exit 2 before any work."""
 
 import json
 import os
+import pathlib
 import re
 import shutil
 import subprocess
@@ -176,3 +177,16 @@ def test_tf1_report_draws_each_session_run_call(tmp_path):
     legend = re.findall(r'class="legendtext"[^>]*>([^<]*)<', dom)
     assert "Session.run call" in legend and "tf.compat.v1.Session" in legend
     assert _trace_group(dom, "session-runs").count('class="js-line"') == 3  # one slice per call
+
+
+@pytest.mark.browser
+def test_the_report_names_the_threads_that_ran_ops(tmp_path):
+    """A program whose threads run ops: the report's notes count each thread's ops (issue 33)."""
+    out = tmp_path / "r.html"
+    prog = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "threads" / "threaded_ops.py"
+    r = devtrace("run", str(prog), "5", "--simulate", "2", "--html", str(out))
+    assert r.returncode == 0, r.stderr
+    note = re.search(r'<div class="note" id="dt-threads">([^<]*)</div>', _render(out, tmp_path))
+    assert note, "no threads note"
+    counts = re.findall(r"Thread-\d+ \(work\) \u00d7(\d+)", note.group(1))
+    assert len(counts) == 8 and sorted(map(int, counts)) == [6] * 6 + [7] * 2  # a constant and 5 adds (+ the 1.0)

@@ -127,6 +127,7 @@ if (meta.sampled) notes.push('<div class="note warn" id="dt-sampling">Sampled: '
 notes.push('<div class="note">Times: ' + esc(meta.time) + ".</div>");
 notes.push('<div class="note">Reasons: ' + esc(Object.keys(meta.reasons).map(function (k) { return k + " \u00d7" + meta.reasons[k]; }).join(", ") || "none") + ".</div>");
 if (fb) notes.push('<div class="note">Fell back to the CPU (no GPU kernel): ' + esc(Object.keys(meta.fallback_ops).map(function (k) { return k + " \u00d7" + meta.fallback_ops[k]; }).join(", ")) + "</div>");
+if (meta.threads && meta.threads.length) notes.push('<div class="note" id="dt-threads">Threads that ran ops: ' + esc(meta.threads.map(function (t) { return t.name + " \u00d7" + t.ops; }).join(", ")) + ".</div>");
 messages.filter(function (m) { return m.level !== "INFO"; }).slice(0, 5).forEach(function (m) { notes.push('<div class="note warn">' + esc(m.level + ": " + m.text.split("\n")[0]) + "</div>"); });
 document.getElementById("dt-notes").innerHTML = notes.join("");
 
