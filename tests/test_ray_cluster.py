@@ -52,8 +52,10 @@ COLLECTIVE_STEPS = {"VarHandleOp", "AssignVariableOp", "Fill", "CollectiveBcastS
 
 def test_two_workers_log_tensorflows_collectives_on_their_tasks_and_merge_one_trace(cluster, tmp_path):
     trace = tmp_path / "merged.jsonl"
+    # TensorFlow's capture ran on CPUs only: so do the workers here (the run's DEVTRACE_* settings are
+    # every worker's), on a machine with GPUs too
     r = _run(cluster, "--workers", "2", "--log-placement", "--trace", str(trace),
-             os.path.join(CAPTURE, "mw_eager.py"))
+             os.path.join(CAPTURE, "mw_eager.py"), env={"DEVTRACE_NVML": "0"})
     assert r.returncode == 0, r.stderr
     for worker in (0, 1):
         with open(os.path.join(CAPTURE, f"eager_worker{worker}.log")) as f:

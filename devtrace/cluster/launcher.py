@@ -46,7 +46,8 @@ class WorkerRunner:
             authkey = os.urandom(16)
             listener = Listener(os.path.join(tmp, "collectives"), family="AF_UNIX", authkey=authkey)
             threading.Thread(target=relay, args=(listener, rendezvous, rank), daemon=True).start()
-            child_env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+            # the node's environment, but devtrace's own settings are the run's (the driver's, in env)
+            child_env = {k: v for k, v in os.environ.items() if not k.startswith(("RAY_", "DEVTRACE_"))}
             child_env.update(env)
             child_env[ENV] = json.dumps({"socket": listener.address, "authkey": authkey.hex(), "rank": rank,
                                          "world": world})
@@ -109,9 +110,10 @@ def _run(ray, program, args, workers, forward, trace_path, namespace) -> int:
     gpus = 0 if simulated else int(ray.cluster_resources().get("GPU", 0) // workers)
     runners = [runner_cls.options(scheduling_strategy="SPREAD", num_gpus=gpus).remote() for _ in range(workers)]
     argv = [sys.executable, "-m", "devtrace", "run", *forward, "--trace", "{trace}", program, "--", *args]
+    settings = {k: v for k, v in os.environ.items() if k.startswith("DEVTRACE_")}  # DEVTRACE_COMPUTE …: every worker's
     refs = []
     for i, runner in enumerate(runners):
-        env = {"TF_CONFIG": tf_config(workers, i)}
+        env = {"TF_CONFIG": tf_config(workers, i), **settings}
         refs.append(runner.run.remote(argv, env, os.getcwd(), rendezvous, i, workers))
     index = {ref: i for i, ref in enumerate(refs)}
     results: dict = {}
