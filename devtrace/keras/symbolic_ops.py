@@ -9,17 +9,9 @@ import numpy as np
 
 import devtrace as tf
 from .engine import KerasTensor, Layer
+from .layers_merge import _broadcast_shape
 
 _SENTINEL = 10007  # an unknown dimension while a shape is worked out (no array of it is ever made)
-
-
-def _broadcast(*shapes):
-    rank = max(len(s) for s in shapes)
-    out = []
-    for dims in zip(*[(1,) * (rank - len(s)) + tuple(s) for s in shapes]):
-        known = [d for d in dims if d not in (None, 1)]
-        out.append(known[0] if known else (None if None in dims else 1))
-    return tuple(out)
 
 
 def _shape(value):
@@ -53,7 +45,7 @@ def _operation_class(name):
 def _binary(name, fn, reverse=False):
     def operator(self, other):
         a, b = (other, self) if reverse else (self, other)
-        shape = _broadcast(_shape(a), _shape(b))
+        shape = _broadcast_shape((_shape(a), _shape(b)))
         cls = _operation_class(name)
         if isinstance(a, KerasTensor) and isinstance(b, KerasTensor):
             return cls(fn, shape)([a, b])
@@ -77,7 +69,7 @@ def _negative(self):
 
 def _matmul(self, other):
     a, b = _shape(self), _shape(other)
-    shape = _broadcast(a[:-2], b[:-2]) + (a[-2], b[-1]) if len(b) > 1 else a[:-1]
+    shape = _broadcast_shape((a[:-2], b[:-2])) + (a[-2], b[-1]) if len(b) > 1 else a[:-1]
     cls = _operation_class("Matmul")
     if isinstance(other, KerasTensor):
         return cls(tf.matmul, shape)([self, other])

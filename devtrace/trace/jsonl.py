@@ -229,9 +229,6 @@ def _encode_lines(events, encode, names) -> str:
     append = out.append
     for e in events:
         if type(e) is OpRecord:
-            if thread:
-                append(_thread_line(_encode_lines((e,), encode, {**names, int: 0})[:-1], thread))
-                continue
             op, node, requested, device, reason, shape, dtype = e.op, e.node, e.requested, e.device, e.reason, \
                 e.shape, e.dtype
             if type(shape) is list:
@@ -242,12 +239,13 @@ def _encode_lines(events, encode, names) -> str:
                 head, tail = _texts(op, node, requested, device, reason, shape, dtype, heads, tails, encode)
             inputs, mem = e.inputs, e.mem_in_use
             if len(inputs) == 2 and mem is not None:  # most ops: one format, SCHEMA a literal (costs nothing)
-                append(f'{{"schema": 1, "event": "op_placed", "seq": {e.seq}, {head}{inputs[0]}, {inputs[1]}{tail}'
-                       f'{e.duration_ns}, "mem_in_use": {mem}}}')
+                line = (f'{{"schema": 1, "event": "op_placed", "seq": {e.seq}, {head}{inputs[0]}, {inputs[1]}{tail}'
+                        f'{e.duration_ns}, "mem_in_use": {mem}}}')
             else:
-                append(f'{{"schema": {SCHEMA}, "event": "op_placed", "seq": {e.seq}, {head}'
-                       f'{", ".join(map(str, inputs))}{tail}{e.duration_ns}, '
-                       f'"mem_in_use": {"null" if mem is None else mem}}}')
+                line = (f'{{"schema": {SCHEMA}, "event": "op_placed", "seq": {e.seq}, {head}'
+                        f'{", ".join(map(str, inputs))}{tail}{e.duration_ns}, '
+                        f'"mem_in_use": {"null" if mem is None else mem}}}')
+            append(line if not thread else f'{line[:-1]}, "thread": {thread}}}')
             continue
         cls = type(e)
         if cls is ThreadSwitched:
@@ -266,10 +264,6 @@ def _encode_lines(events, encode, names) -> str:
 
 assert SCHEMA == 1, "the op line's literal schema in _encode_lines"
 
-
-def _thread_line(line: str, thread: int) -> str:
-    """An op line of a thread other than the main one: its thread's number as the last key."""
-    return f'{line[:-1]}, "thread": {thread}}}'
 
 
 
