@@ -12,7 +12,8 @@ as a slice around its nodes. Active gradient tapes see the body's ops as if they
 from __future__ import annotations
 
 from ...trace import events as ev
-from ...trace.events import NOT_RUN, OpRecord
+from ...trace.events import OpRecord, not_run
+from .. import sources
 from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
 from ..execution import allocate, onto_device, run_step
@@ -65,6 +66,7 @@ class PlacedFunction:
         self.branches: dict = {}  # id(branch graph) -> its PlacedFunction (If / While bodies)
         self.order = _run_order(graph)
         self._plan = None  # made at the first run (see _make_plan)
+        self._sources = None  # node id -> its src, for the nodes _node runs (see _src)
         # the devices of the branches' nodes: where the placer put them in the lowered graph
         self.lowered = lowered if lowered is not None else {}
         if graph.outer is not None:  # a branch or loop body: placed as TensorFlow placed it inlined
@@ -78,15 +80,19 @@ class PlacedFunction:
         else:  # a function: its instantiated graph, as TensorFlow's placer logs it
             lines = [(node, op_type, graph._by_name[node]._device if node in graph._by_name else "", device, reason)
                      for node, op_type, device, reason in function_placement.nodes(graph, self.devices, self.reasons)]
+        by_name = graph._by_name
         for node, op_type, requested, device, reason in lines:  # an _Arg sits with its input (no reason of its own)
-            ctx.trace.emit_placer(ev.OpPlaced(0, op_type, node, requested, device.name, reason or ev.COLOCATED, []))
+            src = sources.of_node(by_name.get(node)) if sources.ENABLED else None
+            ctx.trace.emit_placer(ev.OpPlaced(0, op_type, node, requested, device.name, reason or ev.COLOCATED, [],
+                                              src=src))
 
     def run(self, ctx, args: list, capture_values: list) -> dict:
         """Values of every node (``{node id: Tensor | variable | None}``)."""
         graph, trace = self.graph, ctx.trace
         device = ctx.host if not ctx.scope else (ctx.find_device(ctx.scope) or ctx.host)
         trace._seq = call_seq = trace._seq + 1
-        trace.emit(ev.OpPlaced(call_seq, self.call_name, None, ctx.scope, device.name, ev.DEFAULT, []))
+        trace.emit(ev.OpPlaced(call_seq, self.call_name, None, ctx.scope, device.name, ev.DEFAULT, [],
+                               src=sources.here(2) if sources.ENABLED else None))
         feeds = {t._op._id: v for t, v in zip(graph.inputs, args)}
         feeds.update({node._op._id: value for value, node in capture_values})
         values: dict = {}
@@ -117,9 +123,9 @@ class PlacedFunction:
                     executed += 1
                     continue
                 # _node's common case spelled out: inputs from this run's values, all on the node's device
-                opdef, head, sources, attrs, op_type, node = step
+                opdef, head, producers, attrs, op_type, node, tail = step
                 inputs = []
-                for source, index in sources:
+                for source, index in producers:
                     value = values[source]
                     inputs.append(value[index] if type(value) is tuple else value)
                 for t in inputs:
@@ -129,7 +135,7 @@ class PlacedFunction:
                 else:
                     trace._seq = seq = trace._seq + 1
                     out = run_step(ctx, device, opdef, [t._value for t in inputs], attrs,
-                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs]) + NOT_RUN), node)
+                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs]) + tail), node)
                     if ctx.tapes and out is not None:
                         tape_record(ctx, op_type, attrs, inputs, out, device)
                     values[i] = out
@@ -145,6 +151,7 @@ class PlacedFunction:
         ``step`` None for a node ``_node`` runs (constants, control flow, variables' ops, host
         inputs known only at run time), else what running the node needs, looked up once."""
         plan = []
+        recording = sources.ENABLED
         for op in self.order:
             i = op._id
             if op.type == "Placeholder":
@@ -152,15 +159,16 @@ class PlacedFunction:
                 continue
             device = self.devices[i]
             step = None
+            src = sources.of_node(op) if recording else None  # found once: every run's record holds it
             if op.type == "Const":  # OpPlaced's fields but the seq, as an OpRecord completes them
                 array = op._attrs["value"]
                 step = (array, op._outputs[0]._dtype, ("Const", op.name, op._device, device.name, self.reasons[i], [],
-                                                       list(array.shape), op._outputs[0]._dtype.name, 0, None),
+                                                       list(array.shape), op._outputs[0]._dtype.name, 0, None, src),
                         op.name)
             elif op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS and not op._dynamic:
                 head = (op.type, op.name, op._device, device.name, self.reasons[i])
-                sources = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
-                step = (REGISTRY[op.type], head, sources, op._attrs or None, op.type, op.name)
+                producers = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
+                step = (REGISTRY[op.type], head, producers, op._attrs or None, op.type, op.name, not_run(src))
             plan.append((i, op, device, step))
         self._plan = plan
         return plan
@@ -191,7 +199,7 @@ class PlacedFunction:
         trace = ctx.trace  # the node's run: one row (its branches' nodes follow)
         trace._seq = seq = trace._seq + 1
         trace.append(ev.OpPlaced(seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
-                                 [getattr(t, "_seq", 0) for t in inputs]))
+                                 [getattr(t, "_seq", 0) for t in inputs], src=self._src(op)))
         if op.type in lowering.IF_OPS or op.type in lowering.CASE_OPS:
             if op.type in lowering.IF_OPS:
                 branch, positions = attrs["then_branch" if _truth(inputs[0]) else "else_branch"]
@@ -223,7 +231,7 @@ class PlacedFunction:
             value = onto_device(ctx, device, lambda: device.backend.from_host(array), array, "Const", seq, dtype,
                                 op.name)
             trace.append(ev.OpPlaced(seq, "Const", op.name, op._device, device.name, self.reasons[op._id], [],
-                                     list(array.shape), dtype.name))
+                                     list(array.shape), dtype.name, src=self._src(op)))
             handle = None if host_memory_const(op, device) else allocate(ctx, device, value, "Const", seq, dtype,
                                                                          op.name)
             return Tensor(value, device, handle, dtype, seq)
@@ -234,7 +242,7 @@ class PlacedFunction:
             inputs = ([variable._value] if op.type != "AssignVariableOp" else []) + inputs
         copies = [self._on(ctx, t, device, seq, op, k, values) for k, t in enumerate(inputs)]
         record = tuple.__new__(OpRecord, (seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
-                                          [t._seq for t in inputs]) + NOT_RUN)
+                                          [t._seq for t in inputs]) + not_run(self._src(op)))
         attrs = runtime_attrs(op, lambda t: _host(value_of(values, t))) if op._dynamic else op._attrs
         out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name,
                        op._kernel_dtype)
@@ -246,6 +254,18 @@ class PlacedFunction:
                 variable_accessed(ctx, variable)
             tape_record(ctx, op.type, attrs, inputs, out, device)
         return out
+
+    def _src(self, op):
+        """The node's ``src`` (``sources.of_node``), found once per placed graph."""
+        if not sources.ENABLED:
+            return None
+        found = self._sources
+        if found is None:
+            found = self._sources = {}
+        src = found.get(op._id, found)
+        if src is found:
+            src = found[op._id] = sources.of_node(op)
+        return src
 
     @staticmethod
     def _on(ctx, tensor, device, seq, op, index, values):
