@@ -14,26 +14,26 @@ from conftest import devtrace, program
 MAIN = program("sources/main.py")
 # the first ops of main.py, executed: (seq, op, src)
 EAGER_AND_FUNCTION = [
-    (1, "_EagerConst", "main.py:8"),  # x = tf.constant(...)
-    (2, "_EagerConst", "main.py:9"),  # tf.transpose's perm
-    (3, "Transpose", "main.py:9"),
-    (4, "MatMul", "main.py:9"),
-    (5, "__inference_step_1", "main.py:18"),  # step(x): the call
-    (6, "Const", "main.py:14"),  # w = v * 2.0 (its constant, then the Mul)
-    (7, "Mul", "main.py:14"),
-    (8, "Const", "main.py:15"),  # tf.reduce_sum(w): its axes, then the Sum
-    (9, "Sum", "main.py:15"),
-    (10, "Identity", "main.py:18"),  # the function's output, made by the call that traced it
-    (11, "__inference_step_1", "main.py:19"),  # the second call: the body's lines again, from the same graph
-    (12, "Const", "main.py:14"),
-    (13, "Mul", "main.py:14"),
-    (14, "Const", "main.py:15"),
-    (15, "Sum", "main.py:15"),
-    (16, "Identity", "main.py:18"),
+    (1, "_EagerConst", "main.py:9"),  # x = tf.constant(...)
+    (2, "_EagerConst", "main.py:10"),  # tf.transpose's perm
+    (3, "Transpose", "main.py:10"),
+    (4, "MatMul", "main.py:10"),
+    (5, "__inference_step_1", "main.py:19"),  # step(x): the call
+    (6, "Const", "main.py:15"),  # w = v * 2.0 (its constant, then the Mul)
+    (7, "Mul", "main.py:15"),
+    (8, "Const", "main.py:16"),  # tf.reduce_sum(w): its axes, then the Sum
+    (9, "Sum", "main.py:16"),
+    (10, "Identity", "main.py:19"),  # the function's output, made by the call (at tracing): each call's line
+    (11, "__inference_step_1", "main.py:20"),  # the second call: the body's lines again, from the same graph
+    (12, "Const", "main.py:15"),
+    (13, "Mul", "main.py:15"),
+    (14, "Const", "main.py:16"),
+    (15, "Sum", "main.py:16"),
+    (16, "Identity", "main.py:20"),
     (17, "_EagerConst", "lib/helper.py:6"),  # scaled(x): the helper's own line
     (18, "Mul", "lib/helper.py:6"),
 ]
-SEQUENTIAL, COMPILE, FIT = "main.py:21", "main.py:22", "main.py:23"
+SEQUENTIAL, COMPILE, FIT, FIT_AGAIN, CALL = "main.py:22", "main.py:23", "main.py:24", "main.py:25", "main.py:26"
 
 
 def _ops(text):
@@ -55,22 +55,27 @@ def test_eager_function_and_helper_ops_name_their_lines(traced):
 def test_a_function_body_s_nodes_are_placed_with_their_lines(traced):
     first_call = next(k for k, e in enumerate(traced) if e["op"] == "__inference_step_1")
     body = {e["node"]: e.get("src") for e in traced[:first_call] if not e["seq"]}
-    assert body == {"v": "main.py:18", "mul": "main.py:14", "Sum": "main.py:15", "Identity": "main.py:18",
-                    "identity_RetVal": None, "mul/y": "main.py:14", "Const": "main.py:15"}
+    assert body == {"v": "main.py:19", "mul": "main.py:15", "Sum": "main.py:16", "Identity": "main.py:19",
+                    "identity_RetVal": None, "mul/y": "main.py:15", "Const": "main.py:16"}
 
 
-def test_keras_ops_name_the_program_s_line_that_built_compiled_or_fitted_the_model(traced):
+def test_keras_ops_name_the_program_s_line_that_built_compiled_fitted_or_called_the_model(traced):
     keras = [e for e in traced if e["seq"] > len(EAGER_AND_FUNCTION)]
-    assert {e["src"] for e in keras} == {SEQUENTIAL, COMPILE, FIT}
+    assert {e["src"] for e in keras} == {SEQUENTIAL, COMPILE, FIT, FIT_AGAIN, CALL}
     lines = [int(e["src"].rpartition(":")[2]) for e in keras]
-    assert lines == sorted(lines)  # built, then compiled, then fitted: never an internal line between
+    assert lines == sorted(lines)  # built, compiled, fitted, fitted, called: never an internal line between
     variables = {e["node"]: e["src"] for e in keras if e["op"] == "VarHandleOp"}
     assert variables == {"kernel": SEQUENTIAL, "bias": SEQUENTIAL, "iteration": COMPILE, "learning_rate": COMPILE}
-    (call,) = [e for e in keras if e["op"].startswith("__inference_")]
-    assert call["src"] == FIT
-    step = [e for e in keras if e["seq"] > call["seq"]]  # the train step's nodes and what fit did after
-    assert {e["op"] for e in step} >= {"MatMul", "BiasAdd", "AssignAddVariableOp"}
-    assert {e["src"] for e in step} == {FIT}
+    first, again = [e for e in keras if e["op"].startswith("__inference_")]
+    assert first["op"] == again["op"]  # the train step traced once, by the first fit
+    assert (first["src"], again["src"]) == (FIT, FIT_AGAIN)
+    called = next(e["seq"] for e in keras if e["src"] == CALL)
+    for start, end, line in ((first["seq"], again["seq"], FIT), (again["seq"], called, FIT_AGAIN)):
+        step = [e for e in keras if start < e["seq"] < end]  # each call's nodes: the line of the fit that ran them
+        assert {e["op"] for e in step} >= {"MatMul", "BiasAdd", "AssignAddVariableOp"}
+        assert {e["src"] for e in step} == {line}
+    assert [(e["op"], e["src"]) for e in keras if e["seq"] >= called] == [
+        ("ReadVariableOp", CALL), ("MatMul", CALL), ("ReadVariableOp", CALL), ("BiasAdd", CALL)]  # model(x)
     assert all(e["src"] for e in traced if e["seq"])  # every executed op has one
 
 
@@ -98,9 +103,9 @@ def test_group_by_src_counts_the_ops_of_each_line():
     lines = r.stderr.splitlines()
     assert lines[0].split()[:2] == ["src", "ops"]
     counts = {line.split()[0]: int(line.split()[1]) for line in lines[1:]}
-    assert {k: v for k, v in counts.items() if k not in (SEQUENTIAL, COMPILE, FIT)} == {
-        "main.py:8": 1, "main.py:9": 3, "main.py:18": 3, "main.py:14": 4, "main.py:15": 4, "main.py:19": 1,
-        "lib/helper.py:6": 2}
+    assert {k: v for k, v in counts.items() if k not in (SEQUENTIAL, COMPILE, FIT, FIT_AGAIN)} == {
+        "main.py:9": 1, "main.py:10": 3, "main.py:19": 2, "main.py:15": 4, "main.py:16": 4, "main.py:20": 2,
+        "lib/helper.py:6": 2, CALL: 4}
 
 
 def test_src_is_escaped_like_every_other_field(tmp_path):

@@ -1028,17 +1028,13 @@ file_kind(PyObject *filename)
     return kind;
 }
 
-/* The src of a frame of the program at `lasti` (code units) in `code`: the table's, else made by
- * sources.resolve (line: its line number) and remembered. A new reference; NULL on a failure. */
+/* The src of a new site, a frame of the program at `lasti` in `code` on line `line`: made by
+ * sources.resolve and remembered (the line is looked up only then: it reads the code's line table).
+ * A new reference; NULL on a failure. */
 static PyObject *
-site_source(PyCodeObject *code, int lasti, int line)
+site_new(PyCodeObject *code, int lasti, int line)
 {
-    PyObject *src = site_find((PyObject *)code, lasti);
-    if (src != NULL) {
-        Py_INCREF(src);
-        return src;
-    }
-    PyObject *number = PyLong_FromLong(line);
+    PyObject *src, *number = PyLong_FromLong(line);
     PyObject *argv[] = {code->co_filename, number};
     src = number == NULL ? NULL : PyObject_Vectorcall(src_resolve, argv, 2, NULL);
     Py_XDECREF(number);
@@ -1065,7 +1061,12 @@ caller_source(void)
             return NULL;
         if (kind == KIND_USER) {
             int lasti = _PyInterpreterFrame_LASTI(f);
-            return site_source(code, lasti, PyCode_Addr2Line(code, lasti * (int)sizeof(_Py_CODEUNIT)));
+            PyObject *src = site_find((PyObject *)code, lasti);
+            if (src != NULL) {
+                Py_INCREF(src);
+                return src;
+            }
+            return site_new(code, lasti, PyCode_Addr2Line(code, lasti * (int)sizeof(_Py_CODEUNIT)));
         }
         if (kind == KIND_LAUNCHER)
             break;
@@ -1084,7 +1085,11 @@ caller_source(void)
 #else
             int lasti = f->f_lasti;
 #endif
-            src = site_source(code, lasti, PyFrame_GetLineNumber(f));
+            src = site_find((PyObject *)code, lasti);
+            if (src != NULL)
+                Py_INCREF(src);
+            else
+                src = site_new(code, lasti, PyFrame_GetLineNumber(f));
         }
         if (kind == KIND_USER || (kind == -1 && PyErr_Occurred())) {
             Py_DECREF(code);

@@ -143,19 +143,50 @@ def here(skip: int = 1):
     return None
 
 
-def of_node(op):
-    """``src`` of a graph node: the innermost of the program's frames that created it
-    (``Operation._traceback``: ``(code, offset)`` pairs, outermost first, devtrace's left out)."""
+def call_site():
+    """The program's innermost frame now, as ``(id(code), offset)`` (``None``: none): a function
+    traced now records it, so that its nodes made there (its outputs' ``Identity``, every node of a
+    function devtrace or Keras traces, like ``fit``'s train step) take the line of each call instead."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        kind = KINDS.get(code.co_filename)
+        if kind is None:
+            kind = kind_of(code.co_filename)
+        if kind == USER:
+            return (id(code), frame.f_lasti)
+        if kind == LAUNCHER:
+            return None
+        frame = frame.f_back
+    return None
+
+
+def _innermost(op):
+    """The ``(code, offset)`` of the innermost of the program's frames that created the graph node
+    ``op`` (``Operation._traceback``: such pairs, outermost first, devtrace's left out)."""
     for code, offset in reversed(getattr(op, "_traceback", None) or ()):
         kind = KINDS.get(code.co_filename)
         if kind is None:
             kind = kind_of(code.co_filename)
-        if kind != USER:
-            continue
-        key = (id(code), offset)
-        src = _SITES.get(key)
-        if src is None:
-            line = next((n for start, end, n in code.co_lines() if start <= offset < end), None)
-            src = _remember(key, code, resolve(code.co_filename, line))
-        return src
-    return None
+        if kind == USER:
+            return code, offset
+    return None, None
+
+
+def of_node(op, site=None):
+    """``src`` of a graph node: the line of the innermost of the program's frames that created it;
+    ``CALL`` when that frame is ``site`` (the ``call_site`` of the call that traced its function)."""
+    code, offset = _innermost(op)
+    if code is None:
+        return None
+    key = (id(code), offset)
+    if key == site:
+        return CALL
+    src = _SITES.get(key)
+    if src is None:
+        line = next((n for start, end, n in code.co_lines() if start <= offset < end), None)
+        src = _remember(key, code, resolve(code.co_filename, line))
+    return src
+
+
+CALL = "<the call's>"  # of_node: the node takes the src of each call of its function (a str: records stay plain)

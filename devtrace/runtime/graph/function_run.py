@@ -25,6 +25,8 @@ from .tensor import value_of
 from . import function_placement, lowering, placer
 
 CONTROL_FLOW = lowering.CONTROL_FLOW
+CALL = sources.CALL
+_CALLS = [None]  # the src of the function call in progress (its branches' nodes read it)
 _COPIES = "copies"  # the key, in a run's values, of the copies made so far: {(id(tensor), device): (tensor, copy)}
 _NEW = tuple.__new__
 
@@ -35,6 +37,16 @@ def _host(tensor):
 
 def _truth(tensor) -> bool:
     return bool(_host(tensor))
+
+
+def _call_site(graph):
+    """The program's frame that traced ``graph`` (a branch: the function around it)."""
+    while graph is not None:
+        site = getattr(graph, "call_site", None)
+        if site is not None:
+            return site
+        graph = getattr(graph, "outer", None)
+    return None
 
 
 def _run_order(graph) -> list:
@@ -82,7 +94,7 @@ class PlacedFunction:
                      for node, op_type, device, reason in function_placement.nodes(graph, self.devices, self.reasons)]
         by_name = graph._by_name
         for node, op_type, requested, device, reason in lines:  # an _Arg sits with its input (no reason of its own)
-            src = sources.of_node(by_name.get(node)) if sources.ENABLED else None
+            src = self._src(by_name.get(node), sources.here(2)) if sources.ENABLED else None
             ctx.trace.emit_placer(ev.OpPlaced(0, op_type, node, requested, device.name, reason or ev.COLOCATED, [],
                                               src=src))
 
@@ -91,8 +103,9 @@ class PlacedFunction:
         graph, trace = self.graph, ctx.trace
         device = ctx.host if not ctx.scope else (ctx.find_device(ctx.scope) or ctx.host)
         trace._seq = call_seq = trace._seq + 1
-        trace.emit(ev.OpPlaced(call_seq, self.call_name, None, ctx.scope, device.name, ev.DEFAULT, [],
-                               src=sources.here(2) if sources.ENABLED else None))
+        call_src = sources.here(2) if sources.ENABLED else None  # the program's line that called it
+        trace.emit(ev.OpPlaced(call_seq, self.call_name, None, ctx.scope, device.name, ev.DEFAULT, [], src=call_src))
+        call_tail = not_run(call_src)
         feeds = {t._op._id: v for t, v in zip(graph.inputs, args)}
         feeds.update({node._op._id: value for value, node in capture_values})
         values: dict = {}
@@ -100,6 +113,7 @@ class PlacedFunction:
         trace.emit(ev.FunctionCall(self.call_name, self.calls))  # the slice of this call starts
         executed = 0
         plan = self._plan or self._make_plan()
+        saved, _CALLS[-1] = _CALLS[-1], call_src
         try:
             for i, op, device, step in plan:
                 if i in feeds:
@@ -116,7 +130,8 @@ class PlacedFunction:
                     trace._seq = seq = trace._seq + 1
                     value = onto_device(ctx, device, lambda: device.backend.from_host(array), array, "Const", seq,
                                         dtype, node)
-                    trace.append(_NEW(OpRecord, (seq,) + fields))
+                    trace.append(_NEW(OpRecord, (seq,) + (fields if fields[-1] is not CALL else
+                                                          fields[:-1] + (call_src,))))
                     handle = None if host_memory_const(op, device) else allocate(ctx, device, value, "Const", seq,
                                                                                  dtype, node)
                     values[i] = Tensor(value, device, handle, dtype, seq)
@@ -135,7 +150,8 @@ class PlacedFunction:
                 else:
                     trace._seq = seq = trace._seq + 1
                     out = run_step(ctx, device, opdef, [t._value for t in inputs], attrs,
-                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs]) + tail), node)
+                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs])
+                                        + (tail if tail is not CALL else call_tail)), node)
                     if ctx.tapes and out is not None:
                         tape_record(ctx, op_type, attrs, inputs, out, device)
                     values[i] = out
@@ -143,6 +159,8 @@ class PlacedFunction:
         except BaseException as e:
             trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed, type(e).__name__))
             raise
+        finally:
+            _CALLS[-1] = saved
         trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed))
         return values
 
@@ -152,6 +170,7 @@ class PlacedFunction:
         inputs known only at run time), else what running the node needs, looked up once."""
         plan = []
         recording = sources.ENABLED
+        site = _call_site(self.graph)
         for op in self.order:
             i = op._id
             if op.type == "Placeholder":
@@ -159,7 +178,7 @@ class PlacedFunction:
                 continue
             device = self.devices[i]
             step = None
-            src = sources.of_node(op) if recording else None  # found once: every run's record holds it
+            src = sources.of_node(op, site) if recording else None  # found once: every run's record holds it
             if op.type == "Const":  # OpPlaced's fields but the seq, as an OpRecord completes them
                 array = op._attrs["value"]
                 step = (array, op._outputs[0]._dtype, ("Const", op.name, op._device, device.name, self.reasons[i], [],
@@ -168,7 +187,8 @@ class PlacedFunction:
             elif op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS and not op._dynamic:
                 head = (op.type, op.name, op._device, device.name, self.reasons[i])
                 producers = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
-                step = (REGISTRY[op.type], head, producers, op._attrs or None, op.type, op.name, not_run(src))
+                step = (REGISTRY[op.type], head, producers, op._attrs or None, op.type, op.name,
+                        CALL if src is CALL else not_run(src))
             plan.append((i, op, device, step))
         self._plan = plan
         return plan
@@ -255,16 +275,19 @@ class PlacedFunction:
             tape_record(ctx, op.type, attrs, inputs, out, device)
         return out
 
-    def _src(self, op):
-        """The node's ``src`` (``sources.of_node``), found once per placed graph."""
-        if not sources.ENABLED:
+    def _src(self, op, call_src=None):
+        """The node's ``src`` (``sources.of_node``, found once per placed graph); a node made at the
+        line that traced its function, this call's (``call_src``, else the call in progress)."""
+        if not sources.ENABLED or op is None:
             return None
         found = self._sources
         if found is None:
             found = self._sources = {}
         src = found.get(op._id, found)
         if src is found:
-            src = found[op._id] = sources.of_node(op)
+            src = found[op._id] = sources.of_node(op, _call_site(self.graph))
+        if src is CALL:
+            return call_src if call_src is not None else _CALLS[-1]
         return src
 
     @staticmethod
