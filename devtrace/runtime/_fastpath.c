@@ -45,6 +45,7 @@
 #undef Py_BUILD_CORE
 #endif
 #endif
+#include <limits.h>
 #include <math.h>
 #include <time.h>
 #ifdef _WIN32
@@ -1014,16 +1015,24 @@ site_add(PyObject *code, int lasti, PyObject *src)
     return 0;
 }
 
-/* What frames of the file `filename` are (sources.kind_of); -1 with an exception set on a failure. */
+/* What frames of `code` are (sources.kind_of of its file), remembered in the sites' table at
+ * offset KIND_SITE (a dictionary lookup by file name costs as much as the rest of the walk); -1 with
+ * an exception set on a failure. */
+#define KIND_SITE INT_MIN
 static long
-file_kind(PyObject *filename)
+code_kind(PyCodeObject *code)
 {
-    PyObject *kind_obj = PyDict_GetItemWithError(src_kinds, filename);
+    PyObject *kind_obj = site_find((PyObject *)code, KIND_SITE);
     if (kind_obj != NULL)
         return PyLong_AsLong(kind_obj);
-    if (PyErr_Occurred() || !(kind_obj = PyObject_CallOneArg(src_kind_of, filename)))
+    kind_obj = PyDict_GetItemWithError(src_kinds, code->co_filename);
+    if (kind_obj != NULL)
+        Py_INCREF(kind_obj);
+    else if (PyErr_Occurred() || !(kind_obj = PyObject_CallOneArg(src_kind_of, code->co_filename)))
         return -1;
     long kind = PyLong_AsLong(kind_obj);
+    if (!(kind == -1 && PyErr_Occurred()) && site_add((PyObject *)code, KIND_SITE, kind_obj) < 0)
+        kind = -1;
     Py_DECREF(kind_obj);
     return kind;
 }
@@ -1056,7 +1065,7 @@ caller_source(void)
         if (_PyFrame_IsIncomplete(f))
             continue;
         PyCodeObject *code = f->f_code;
-        long kind = file_kind(code->co_filename);
+        long kind = code_kind(code);
         if (kind == -1 && PyErr_Occurred())
             return NULL;
         if (kind == KIND_USER) {
@@ -1077,7 +1086,7 @@ caller_source(void)
     Py_XINCREF(f);
     while (f != NULL) {
         PyCodeObject *code = PyFrame_GetCode(f);
-        long kind = file_kind(code->co_filename);
+        long kind = code_kind(code);
         PyObject *src = NULL;
         if (kind == KIND_USER) {
 #if PY_VERSION_HEX >= 0x030B0000
