@@ -96,6 +96,44 @@ def test_contract_pool_rounds_to_512_bytes_and_refuses_past_its_limit(cp):
         del x
 
 
+def test_contract_memory_hooks_see_each_allocation_and_free_of_their_thread(cp):
+    """CuPy's ``MemoryHook``: entered with ``with``, it hears the pool's ``alloc`` (a new block),
+    ``malloc`` and ``free`` callbacks, with keyword arguments, until it is exited; a second hook of
+    the same name is a ``KeyError``; another thread's allocations are not its own."""
+    import threading
+
+    class Recorder(cp.cuda.MemoryHook):
+        name = "recorder"
+
+        def __init__(self):
+            self.calls = []
+
+        def alloc_postprocess(self, **kw):
+            self.calls.append(("alloc", kw["device_id"], kw["mem_size"]))
+
+        def malloc_postprocess(self, **kw):
+            self.calls.append(("malloc", kw["size"], kw["mem_size"], kw["mem_ptr"] != 0, kw["pmem_id"] != 0))
+
+        def free_postprocess(self, **kw):
+            self.calls.append(("free", kw["mem_size"], kw["mem_ptr"] != 0))
+
+    pool = cp.cuda.MemoryPool()
+    recorder = Recorder()
+    with cp.cuda.Device(1), cp.cuda.using_allocator(pool.malloc):
+        with recorder:
+            x = cp.asarray(np.ones(100, np.float32))
+            del x
+            with pytest.raises(KeyError, match="memory hook recorder already exists"):
+                with Recorder():
+                    pass
+            other = threading.Thread(target=lambda: cp.zeros(8, cp.float32))
+            other.start()
+            other.join()
+        y = cp.zeros(100, cp.float32)  # after the hook's exit: not heard
+        del y
+    assert recorder.calls == [("alloc", 1, 512), ("malloc", 400, 512, True, True), ("free", 512, True)]
+
+
 # -- CUDA_VISIBLE_DEVICES set by the program --------------------------------------------------
 SETS_VISIBLE = textwrap.dedent("""\
     import os

@@ -84,9 +84,11 @@ def _value_not_computed(exc: BaseException):
 def record_memory_stats(ctx) -> None:
     for d in ctx.devices:
         a = d.allocator
+        own = d.backend.own_bytes() if getattr(d.backend, "name", None) == "cupy" else None
         ctx.trace.emit(ev.MemoryStats(d.name, a.name, a.limit, a.bytes_reserved, a.bytes_in_use,
                                       a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size,
-                                      a.num_regions, a.num_ooms, d.policy))
+                                      a.num_regions, a.num_ooms, d.policy, own,
+                                      None if own is None else max(own, d.backend.own_peak)))
 
 
 def _record(ctx) -> None:

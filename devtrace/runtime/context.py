@@ -312,8 +312,10 @@ class Context:
 
             if backends.cupy_usable() is None:
                 backend = backends.CupyBackend(ordinal, policy.limit, policy.preallocate)
-                return memory.PoolAllocator(allocator_name, policy.limit, policy.allow_growth, backend.total_bytes,
-                                            on_reserve), backend
+                allocator = memory.PoolAllocator(allocator_name, policy.limit, policy.allow_growth,
+                                                 backend.total_bytes, on_reserve)
+                backend.tensor_bytes = lambda: allocator.bytes_in_use  # the rest of the pool is CuPy's own
+                return allocator, backend
         return memory.BFCAllocator(allocator_name, policy.limit, policy.allow_growth, on_reserve=on_reserve), None
 
     def _reserve_listener(self, device_name, allocator_name):

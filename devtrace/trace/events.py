@@ -189,6 +189,10 @@ class MemoryStats(Event):
     num_regions: int
     num_ooms: int
     policy: str  # preallocate | growth | limit | fraction | host
+    # a real GPU's CuPy pool: the bytes CuPy holds for itself (FFT plans' work areas, workspaces), owned
+    # by no tensor and not in ``in_use``, now and at most at once (temporaries included); None elsewhere
+    cupy_own: int | None = None
+    cupy_own_peak: int | None = None
 
 
 @dataclass(slots=True, repr=False, eq=False)
