@@ -331,6 +331,7 @@ class FakeCupy:
         self.kernels = []  # (what, device, stream) in the order the streams run them
         self._device_used = {}
         self._blocks = 0
+        self._streams = []  # every stream made (the null streams too): what a device's synchronize completes
         self._plans = {}  # device -> {plan key: its work area}: cupy.fft's plan cache
         fake = self
         self.ndarray = _make_ndarray(self)
@@ -351,6 +352,9 @@ class FakeCupy:
 
             def synchronize(self):
                 fake.kernels.append(("synchronize", self.id, None))
+                for stream in fake._streams:
+                    if stream.device_id == self.id:
+                        stream._complete(None)
 
             def use(self):
                 if not 0 <= self.id < len(fake.gpus):
@@ -431,6 +435,9 @@ class FakeCupy:
             def __init__(self, non_blocking=False):
                 self.device_id = fake.current_device or 0
                 self.pending = []
+                self.launched = 0  # kernels queued on this stream so far
+                self._recorded = []  # its events not completed yet
+                fake._streams.append(self)
 
             def __enter__(self):
                 self._saved = fake.current_stream.get(self.device_id)
@@ -443,7 +450,9 @@ class FakeCupy:
             def record(self, event=None):
                 event = event or Event()
                 event.stream = self
-                event.position = len(fake.kernels)
+                event.position = self.launched
+                event.completed = False
+                self._recorded.append(event)
                 return event
 
             def wait_event(self, event):
@@ -451,29 +460,44 @@ class FakeCupy:
 
             def synchronize(self):
                 fake.kernels.append(("synchronize", self.device_id, self))
+                self._complete(None)
+
+            def _complete(self, upto):
+                """The GPU reached ``upto`` (an event of this stream; None: all): it and those before are done."""
+                done = self._recorded if upto is None else [e for e in self._recorded if e.position <= upto.position]
+                for event in done:
+                    event.completed = True
+                self._recorded = [e for e in self._recorded if not e.completed]
 
         class Event:
-            """CuPy's: recorded on a stream (the current one by default); ``done`` once recorded."""
+            """CuPy's: recorded on a stream (the current one by default); it completes when the GPU
+            reaches it — in the fake, when it, its stream or its device is synchronised (so the host
+            must wait before it reads a time: ``get_elapsed_time`` of an event not completed is
+            CUDA's ``cudaErrorNotReady``)."""
 
             def __init__(self, block=False, disable_timing=False, interprocess=False):
                 self.stream, self.position, self.disable_timing = None, None, disable_timing
+                self.completed = False
 
             def record(self, stream=None):
                 return (stream or get_current_stream()).record(self)
 
             @property
             def done(self):
-                return True
+                return self.stream is None or self.completed
 
             def synchronize(self):
                 fake.kernels.append(("event-synchronize", None, self.stream))
+                if self.stream is not None:
+                    self.stream._complete(self)
 
         def get_elapsed_time(start, end):
-            """Milliseconds between two recorded events (the fake: one microsecond per kernel between)."""
-            if start.position is None or end.position is None:
-                raise CUDARuntimeError(600, "cudaErrorNotReady", "device not ready")
+            """Milliseconds between two completed events of one stream (the fake: one microsecond per
+            kernel queued between them)."""
             if start.disable_timing or end.disable_timing:
                 raise CUDARuntimeError(6, "cudaErrorInvalidResourceHandle", "invalid resource handle")
+            if start.position is None or end.position is None or not (start.completed and end.completed):
+                raise CUDARuntimeError(600, "cudaErrorNotReady", "device not ready")
             return (end.position - start.position) * 1e-3
 
         def get_current_stream(device_id=None):
@@ -554,7 +578,9 @@ class FakeCupy:
     def _where(self, what):
         device = self.current_device or 0
         self.calls.append((what, self.current_device, self.current_allocator is not None))
-        self.kernels.append((what, device, self.cuda.get_current_stream(device)))
+        stream = self.cuda.get_current_stream(device)
+        stream.launched += 1
+        self.kernels.append((what, device, stream))
 
     def asarray(self, a, dtype=None, order=None, *, blocking=False):
         """Host data onto the current device (a copy); a device array as it is (``dtype``: cast)."""

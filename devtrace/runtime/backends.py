@@ -97,6 +97,10 @@ class CupyBackend:
         # the bytes of live tensors on this device (its accounting allocator's ``bytes_in_use``)
         self.tensor_bytes = lambda: 0
         self.own_peak = 0  # the most pool bytes CuPy held for itself at once, temporaries included
+        # time each kernel on the GPU with CUDA events (``kernel_ns``: the last one's), which waits
+        # for it; else an op's time is the host's launch of its kernels (CuPy runs them asynchronously)
+        self.time_kernels = False
+        self.kernel_ns: int | None = None
         with self.device:
             if limit_bytes:
                 self.pool.set_limit(size=limit_bytes)
@@ -118,20 +122,31 @@ class CupyBackend:
         with self.device:
             return self.pool.used_bytes() - self.tensor_bytes()
 
-    def _call(self, fn, *args):
-        """``fn(*args)`` inside the device and its pool; CuPy's OOM becomes :class:`PoolExhausted`."""
+    def _call(self, fn, *args, timed=False):
+        """``fn(*args)`` inside the device and its pool; CuPy's OOM becomes :class:`PoolExhausted`.
+        ``timed``: the GPU's time for the kernels ``fn`` queues, between two CUDA events on the
+        device's stream, goes to ``kernel_ns`` (the host waits for the second)."""
         refused = failure = None
         watch = self._watch
         try:
             with self.device, self._using(self.pool.malloc):
+                if timed:
+                    start = self.cupy.cuda.Event()
+                    start.record()
                 if watch is None or watch.active:  # no hooks in this CuPy, or a call inside a call
-                    return fn(*args)
-                own_before = self.pool.used_bytes() - self.tensor_bytes()
-                with watch:
                     out = fn(*args)
-                peak = own_before + watch.own_peak(out, self.cupy.ndarray)
-                if peak > self.own_peak:
-                    self.own_peak = peak
+                else:
+                    own_before = self.pool.used_bytes() - self.tensor_bytes()
+                    with watch:
+                        out = fn(*args)
+                    peak = own_before + watch.own_peak(out, self.cupy.ndarray)
+                    if peak > self.own_peak:
+                        self.own_peak = peak
+                if timed:
+                    end = self.cupy.cuda.Event()
+                    end.record()
+                    end.synchronize()
+                    self.kernel_ns = int(round(self.cupy.cuda.get_elapsed_time(start, end) * 1e6))
                 return out
         except self._oom as e:
             refused = (str(e), int(getattr(e, "_size", 0)))
@@ -144,11 +159,12 @@ class CupyBackend:
         raise PoolExhausted(*refused)
 
     def run(self, kernel, arrays, attrs, opdef=None, dtype=None):
+        timed = self.time_kernels
         if any(type(a) is np.ndarray for a in arrays):
-            return self._call(self._run_with_host_inputs, kernel, arrays, attrs)
+            return self._call(self._run_with_host_inputs, kernel, arrays, attrs, timed=timed)
         if attrs:
-            return self._call(lambda: self._own(kernel(self.cupy, *arrays, **attrs), arrays))
-        return self._call(lambda: self._own(kernel(self.cupy, *arrays), arrays))
+            return self._call(lambda: self._own(kernel(self.cupy, *arrays, **attrs), arrays), timed=timed)
+        return self._call(lambda: self._own(kernel(self.cupy, *arrays), arrays), timed=timed)
 
     def _run_with_host_inputs(self, kernel, arrays, attrs):
         """Inputs TensorFlow keeps in host memory (an int32 constant on a GPU) go to the device for

@@ -32,7 +32,7 @@ class Context:
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
                  "devices_by_name", "scope", "scope_spec", "scope_reason", "trace", "placement_cache", "colocation_cache",
                  "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "threaded", "thread_marked", "task",
-                 "remote_devices",
+                 "remote_devices", "time_gpu_kernels",
                  "__weakref__")
 
     def __init__(self, machine: Machine | None = None, env=None):
@@ -69,6 +69,8 @@ class Context:
         self.threaded = False  # the program started a thread: every op holds the run's lock (threads.py)
         self.task = names.LOCAL_TASK  # /job:worker/replica:0/task:1 once a cluster's strategy names it
         self.remote_devices: list[LogicalDevice] = []  # the other workers' devices (list_logical_devices)
+        # real GPUs time each op's kernels with CUDA events (a trace for a timeline is being recorded)
+        self.time_gpu_kernels = False
 
     # -- discovery -------------------------------------------------------------------------
     @property
@@ -315,6 +317,7 @@ class Context:
                 allocator = memory.PoolAllocator(allocator_name, policy.limit, policy.allow_growth,
                                                  backend.total_bytes, on_reserve)
                 backend.tensor_bytes = lambda: allocator.bytes_in_use  # the rest of the pool is CuPy's own
+                backend.time_kernels = self.time_gpu_kernels
                 return allocator, backend
         return memory.BFCAllocator(allocator_name, policy.limit, policy.allow_growth, on_reserve=on_reserve), None
 

@@ -53,6 +53,9 @@ class TraceStart(Event):
     program: str | None = None
     backend: str | None = None  # simulated | nvml | cpu
     streamed: bool = False  # written as the program ran: a complete trace ends with a trace_end record
+    # how ops on real GPUs (CuPy) were timed: "cuda-events" (the GPU's time between CUDA events around
+    # each op's kernels), "launch" (the host's launch of kernels CuPy runs asynchronously); None: no CuPy
+    gpu_times: str | None = None
 
 
 @dataclass(slots=True, repr=False, eq=False)
