@@ -1,6 +1,7 @@
-"""Out-of-range gather indices on a GPU (issue 30): TensorFlow's GPU kernels do not check indices —
-an index out of range gathers zeros (``tf.gather``'s and ``tf.gather_nd``'s docstrings;
-``gather_functor_gpu.cu.h``: ``out[i] = T(0)``) — while its CPU kernels raise
+"""Indices out of range on a GPU (issue 30): TensorFlow's GPU kernels do not check them — a gather
+gives zeros for them (``tf.gather``'s and ``tf.gather_nd``'s docstrings; ``gather_functor_gpu.cu.h``:
+``out[i] = T(0)``), a scatter ignores them (``tf.tensor_scatter_nd_*``'s and ``tf.scatter_nd``'s
+docstrings: "raises on CPU and ignore on GPU") — while its CPU kernels raise
 (``tests/tf221/programs/gather_out_of_range.py`` holds the CPU's captured messages). A simulated GPU
 and a real one (the strict fake CuPy) run the GPU kernel; the values are exact."""
 
@@ -62,3 +63,24 @@ def test_gpu_gather_in_a_function_and_its_gradient(op_device):
             y = tf.reduce_sum(tf.gather(params, [2, 9, 0]))
         grad = tape.gradient(y, params)
     assert tf.convert_to_tensor(grad).numpy().tolist() == [1.0, 0.0, 1.0]
+
+
+SCATTERS = [  # the public function, its arguments -> the GPU kernel's output (the index 5, -1 or 2 ignored)
+    ("tensor_scatter_nd_update", ([1.0, 2.0, 3.0], [[0], [5], [-1], [2]], [9.0, 8.0, 7.0, 6.0]), [9.0, 2.0, 6.0]),
+    ("tensor_scatter_nd_add", ([1.0, 2.0, 3.0], [[0], [5]], [9.0, 8.0]), [10.0, 2.0, 3.0]),
+    ("tensor_scatter_nd_sub", ([1.0, 2.0, 3.0], [[-1], [1]], [9.0, 8.0]), [1.0, -6.0, 3.0]),
+    ("tensor_scatter_nd_max", ([[0.0, 0.0], [0.0, 0.0]], [[0, 1], [2, 0]], [1.0, 4.0]), [[0.0, 1.0], [0.0, 0.0]]),
+    ("tensor_scatter_nd_min", ([[0.0, 0.0], [0.0, 0.0]], [[1, 1], [0, 2]], [-1.0, -4.0]), [[0.0, 0.0], [0.0, -1.0]]),
+    ("scatter_nd", ([[1], [7]], [5.0, 6.0], [3]), [0.0, 5.0, 0.0]),
+]
+
+
+@pytest.mark.parametrize("function,args,expected", SCATTERS, ids=[s[0] for s in SCATTERS])
+def test_gpu_scatters_ignore_indices_out_of_range(op_device, function, args, expected):
+    with tf.device(op_device):
+        if op_device == "/CPU:0":
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"does not index into"):
+                getattr(tf, function)(*args)
+            return
+        out = getattr(tf, function)(*args)
+    assert out.device.endswith("GPU:0") and out.numpy().tolist() == expected
