@@ -83,7 +83,11 @@ def test_a_trace_says_how_real_gpus_were_timed_and_the_timeline_too(tmp_path):
     timeline = subprocess.run([sys.executable, "-m", "devtrace", "timeline", str(trace)], capture_output=True,
                               text=True, cwd=ROOT, timeout=120)
     assert timeline.returncode == 0, timeline.stderr
-    assert json.loads(timeline.stdout)["otherData"]["time"].endswith(
+    meta = json.loads(timeline.stdout)["otherData"]
+    gpu_memory = meta["devices"][1]["memory"]
+    assert (gpu_memory["in_use"], gpu_memory["cupy_own"], gpu_memory["cupy_own_peak"]) == (512, 0, 0)  # no temporaries
+    assert "cupy_own" not in meta["devices"][0]["memory"]
+    assert meta["time"].endswith(
         "; on real GPUs (CuPy) an op's time is the GPU's own, between CUDA events recorded around its kernels "
         "(devtrace waited for each op's kernels while it recorded the trace)")
 

@@ -279,6 +279,8 @@ class Timeline:
             t.stats = {"in_use": e.in_use, "peak": e.peak, "reserved": e.reserved, "limit": e.limit,
                        "num_allocs": e.num_allocs, "largest_alloc": e.largest_alloc,
                        "num_ooms": e.num_ooms, "policy": e.policy, "allocator": e.allocator}
+            if e.cupy_own is not None:  # a real GPU: CuPy's own pool bytes, apart from the tensors'
+                t.stats.update(cupy_own=e.cupy_own, cupy_own_peak=e.cupy_own_peak)
             self.sink.counter(t, self.clock, t.memory())
         elif kind == "device_created":
             t = self.tracks.get(e.name)
