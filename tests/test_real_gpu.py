@@ -148,8 +148,8 @@ SETS_VISIBLE = textwrap.dedent("""\
     from devtrace.runtime.context import context
     cupy = backends._import_cupy()
     if backends.cupy_usable() is None:  # the faked real machine: the CUDA device each GPU runs on, by UUID
-        print([cupy.gpus[d.backend.platform_id].uuid == cupy.gpus_all[k].uuid
-               for d, k in zip(context().devices[1:], (1, 2))])
+        print(len(cupy.gpus), [cupy.gpus[d.backend.platform_id].uuid == cupy.gpus_all[k].uuid
+                               for d, k in zip(context().devices[1:], (1, 2))])
     """)
 
 
@@ -165,14 +165,18 @@ def test_a_program_setting_cuda_visible_devices_at_its_top_sees_those_gpus_when_
     assert imported.stdout.splitlines()[:2] == ["2 2", "2 /job:localhost/replica:0/task:0/device:GPU:1"], imported.stderr
 
 
-def test_a_program_setting_cuda_visible_devices_runs_on_those_physical_gpus_by_uuid(tmp_path):
+@pytest.mark.parametrize("trace", [False, True], ids=["plain", "traced"])
+def test_a_program_setting_cuda_visible_devices_runs_on_those_physical_gpus_by_uuid(tmp_path, trace):
+    """``traced``: a run that records a trace (its first record says how GPU ops are timed) starts
+    CUDA no earlier than the program's first device use."""
     program = tmp_path / "visible.py"
     program.write_text(SETS_VISIBLE)
-    done = subprocess.run([sys.executable, "tests/fake_gpu_cli.py", "--gpus", "A100,A100,A100,A100", "run",
+    flags = ["--trace", str(tmp_path / "t.jsonl")] if trace else []
+    done = subprocess.run([sys.executable, "tests/fake_gpu_cli.py", "--gpus", "A100,A100,A100,A100", "run", *flags,
                            str(program)], capture_output=True, text=True, cwd=ROOT, timeout=120,
                           env={k: v for k, v in os.environ.items() if not k.startswith("CUDA_")})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["2 2", "2 /job:localhost/replica:0/task:0/device:GPU:1", "[True, True]"]
+    assert done.stdout.splitlines() == ["2 2", "2 /job:localhost/replica:0/task:0/device:GPU:1", "2 [True, True]"]
     assert "WARNING" not in done.stderr  # every GPU bound by its UUID
 
 

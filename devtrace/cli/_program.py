@@ -84,11 +84,12 @@ def _value_not_computed(exc: BaseException):
 def record_memory_stats(ctx) -> None:
     for d in ctx.devices:
         a = d.allocator
-        own = d.backend.own_bytes() if getattr(d.backend, "name", None) == "cupy" else None
+        cupy = d._backend if getattr(d._backend, "name", None) == "cupy" else None
+        own = None if cupy is None else cupy.own_bytes()
         ctx.trace.emit(ev.MemoryStats(d.name, a.name, a.limit, a.bytes_reserved, a.bytes_in_use,
                                       a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size,
                                       a.num_regions, a.num_ooms, d.policy, own,
-                                      None if own is None else max(own, d.backend.own_peak)))
+                                      None if own is None else max(own, cupy.own_peak)))
 
 
 def _record(ctx) -> None:
@@ -102,12 +103,16 @@ def _record(ctx) -> None:
 
 
 def _gpu_times(ctx) -> str | None:
-    """How this run times ops on real GPUs (``TraceStart.gpu_times``); None without CuPy GPUs."""
+    """How this run times ops on real GPUs (``TraceStart.gpu_times``); None without NVIDIA GPUs or
+    CuPy. Only whether CuPy imports is asked: CUDA must not start before the program's first device
+    use (it reads ``CUDA_VISIBLE_DEVICES`` then, and a program may set it at its top)."""
     if ctx.backend != "nvml":
         return None
-    from ..runtime.backends import cupy_usable
+    from ..runtime import backends
 
-    if cupy_usable() is not None:
+    try:
+        backends._import_cupy()
+    except ImportError:
         return None
     return "cuda-events" if ctx.time_gpu_kernels else "launch"
 
