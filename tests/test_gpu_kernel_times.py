@@ -12,7 +12,6 @@ import sys
 import pytest
 
 import devtrace as tf
-from devtrace.cli import _program
 from devtrace.devices import simulated
 from devtrace.devices.physical import CPUInfo, GPUInfo, Machine
 from devtrace.runtime import backends
@@ -48,7 +47,7 @@ def test_fake_events_complete_only_when_the_host_waits_for_them():
 
 def test_ops_on_a_real_gpu_take_the_gpus_time_between_cuda_events_when_timed(monkeypatch):
     ctx, fake = real_gpu(monkeypatch)
-    _program.time_gpu_kernels(ctx)
+    ctx.time_gpu_kernels()
     with tf.device("/GPU:0"):
         x = tf.ones([8, 8])
         y = tf.matmul(x, x)

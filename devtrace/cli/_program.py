@@ -102,30 +102,6 @@ def _record(ctx) -> None:
         record_memory_stats(ctx)
 
 
-def _gpu_times(ctx) -> str | None:
-    """How this run times ops on real GPUs (``TraceStart.gpu_times``); None without NVIDIA GPUs or
-    CuPy. Only whether CuPy imports is asked: CUDA must not start before the program's first device
-    use (it reads ``CUDA_VISIBLE_DEVICES`` then, and a program may set it at its top)."""
-    if ctx.backend != "nvml":
-        return None
-    from ..runtime import backends
-
-    try:
-        backends._import_cupy()
-    except ImportError:
-        return None
-    return "cuda-events" if ctx.time_gpu_kernels else "launch"
-
-
-def time_gpu_kernels(ctx) -> None:
-    """Real GPUs time each op's kernels with CUDA events from now on: a timeline will be drawn
-    from this run's trace, and CuPy's asynchronous launches say nothing of the GPU's time."""
-    ctx.time_gpu_kernels = True
-    for d in ctx.devices:
-        if getattr(d._backend, "name", None) == "cupy":
-            d._backend.time_kernels = True
-
-
 def execute_program(ctx, program: str, args: list[str]) -> int:
     """Run ``program`` as ``__main__``; returns its exit status (1 when it raised)."""
     _check_program(program)
@@ -137,7 +113,7 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     sys.path.insert(0, os.path.dirname(os.path.abspath(program)))
     sys.stdout = getattr(sys.stdout, "raw_stream", sys.stdout)  # the program's own prints fail as in Python
     ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.backend, ctx.trace.stream is not None,
-                                 _gpu_times(ctx)))
+                                 ctx.gpu_times()))
     from ..api import as_tensorflow
 
     as_tensorflow.install()  # `import tensorflow` in the program gives devtrace
@@ -347,7 +323,7 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
     owns_stdout = format_ in MACHINE_FORMATS and output is None
     spool = format_ != "tf2" or html is not None or keep_events
     if trace_path is not None or html is not None or format_ != "tf2":  # ops' times will be read
-        time_gpu_kernels(ctx)
+        ctx.time_gpu_kernels()
     events = ctx.trace.stream = jsonl.Stream(trace_path, spool=spool, limit=trace_limit)
     echoed = format_ == "jsonl" and output is None  # streamed to stdout as the program runs: a reader
     if echoed:  # that leaves (`| head`) stops it promptly
