@@ -84,7 +84,7 @@ def as_tensor(x, slow_list=False, name=None):
         return convert(x)
     out = constant(x, name=name)
     if slow_list and isinstance(x, (list, tuple)):
-        context().list_arg_seq = out._seq
+        context().list_arg_seq = context().trace._seq
     return out
 
 

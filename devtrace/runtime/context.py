@@ -64,7 +64,7 @@ class Context:
         self.scalar_cache: dict = {}  # TensorFlow's: (scope, value, dtype, type) -> constant tensor
         self.host: Device | None = None
         self.graph_builder = None  # set by the graph room while ops build TF1 graph nodes
-        self.list_arg_seq = 0  # the last constant made from a Python list argument (errors: op_error_suffix)
+        self.list_arg_seq = None  # the trace's last seq once a Python list argument became a tensor (errors: op_error_suffix)
         self.options: dict = {}  # tf.config's threading, execution mode and optimizer settings (config_options)
         self.threaded = False  # the program started a thread: every op holds the run's lock (threads.py)
         self.task = names.LOCAL_TASK  # /job:worker/replica:0/task:1 once a cluster's strategy names it
