@@ -83,6 +83,60 @@ def test_the_chief_sends_the_initial_values(tmp_path):
                                            "AssignVariableOp", "NoOp"]  # TensorFlow 2.21's order (eager_worker0.log)
 
 
+AS_WORKER = textwrap.dedent("""\
+    import json, os, runpy, sys
+    import numpy as np
+    from devtrace.runtime import collective
+
+    class OtherWorkerDoublesAndSendsOnes:
+        rank, world = {rank}, 2
+        def all_reduce(self, key, array):
+            return array * 2
+        def broadcast(self, key, array=None):
+            return array if self.rank == 0 else np.ones((3, 2), np.float32)
+
+    collective.install(OtherWorkerDoublesAndSendsOnes())
+    sys.stdout = sys.stderr  # the program's lines among the log's, in order (TensorFlow's capture: 2>&1)
+    os.environ["TF_CONFIG"] = json.dumps({{"cluster": {{"worker": ["a:1", "b:2"]}},
+                                          "task": {{"type": "worker", "index": {rank}}}}})
+    runpy.run_path({program!r}, run_name="__main__")
+""")
+
+
+def _as_worker(tmp_path, rank: int, program: str):
+    """``program`` run as worker ``rank`` of two, the other worker faked in-process."""
+    wrapper = tmp_path / f"as_worker{rank}.py"
+    wrapper.write_text(AS_WORKER.format(rank=rank, program=os.path.join(CAPTURE, program)))
+    r = devtrace("run", str(wrapper), env={"TF_CONFIG": None})
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def _lines(text: str, starts=("Executing",)) -> list:
+    return [line for line in text.splitlines() if line.startswith(starts)]
+
+
+def test_each_workers_op_log_is_tensorflows_op_for_op(tmp_path):
+    """Every ``Executing op`` line of TensorFlow 2.21's two-worker eager step, in order, on each
+    worker: the ordering tokens, the chief's broadcast, ``tf.ones`` in the scope (its ``Fill`` only),
+    the step's ``MatMul``/``Sum``/``Reshape``/``Tile`` (the gradient's shapes make no ``_EagerConst``
+    inside ``run``), the reductions, the update and the mirrored variable's ``numpy()``."""
+    for rank in (0, 1):
+        r = _as_worker(tmp_path, rank, "mw_eager.py")
+        with open(os.path.join(CAPTURE, f"eager_worker{rank}.log")) as f:
+            assert _lines(r.stderr) == _lines(f.read()), rank
+
+
+def test_constants_log_an_eager_const_outside_the_strategys_device_scope_only(tmp_path):
+    """TensorFlow makes a constant without an op when the context's device names CPU:0 (in the
+    strategy's scope: ``/job:worker/task:0`` merged onto the worker's CPU), else with one
+    ``_EagerConst`` (outside it; a Python scalar once, then from the scalar cache)."""
+    r = _as_worker(tmp_path, 0, "probe_const.py")
+    with open(os.path.join(CAPTURE, "const_worker0.log")) as f:
+        want = _lines(f.read(), ("Executing", "---"))
+    assert _lines(r.stderr, ("Executing", "---")) == want
+
+
 def test_a_cluster_without_its_workers_says_how_to_run_it(tmp_path):
     program = tmp_path / "p.py"
     program.write_text("import tensorflow as tf\ntf.distribute.MultiWorkerMirroredStrategy()\n")

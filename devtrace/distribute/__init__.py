@@ -131,10 +131,15 @@ class MirroredVariable(Variable, DistributedValues):
         return self._local().value()
 
     def read_value(self) -> Tensor:
-        return self._local().read_value()
+        """In a replica, the replica's copy read (``ReadVariableOp``, ``Identity``); across replicas,
+        TensorFlow's ``_get_cross_replica`` adds an ``Identity`` of its own."""
+        if _replicas:
+            return self._local().read_value()
+        return array_ops.identity(array_ops.identity(self._local().value()))
 
     def numpy(self):
-        return self._local().numpy()
+        """``read_value().numpy()``, as TensorFlow's ``DistributedVariable.numpy`` (its ops logged)."""
+        return self.read_value().numpy()
 
     def _update(self, method, value, read_value):
         """In a replica, the replica's own copy (TF 2.21's ``VariableAggregation.NONE``: no

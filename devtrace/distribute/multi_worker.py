@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
@@ -130,9 +131,11 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
                 if self._transport is None or self._transport.world != self._num_workers:
                     raise UnavailableError(NO_TRANSPORT.format(n=self._num_workers))
             self._task = f"/job:{task_type}/replica:0/task:{task_id}"
+            self._default_device = f"/job:{task_type}/task:{task_id}"
             ctx.join_cluster(task_type, task_id)
         else:
             self._id, self._num_workers, self._is_chief = 0, 1, True
+            self._default_device = None
             self._task = ctx.task
         ctx.ensure_initialized("MultiWorkerMirroredStrategy()")
         gpus = ctx.logical_devices("GPU")
@@ -157,6 +160,14 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
     @property
     def num_replicas_in_sync(self) -> int:
         return len(self._devices) * self._num_workers
+
+    @contextmanager
+    def scope(self):
+        """Also a ``device("/job:worker/task:N")`` scope in a cluster (TensorFlow's ``_default_device``):
+        merged onto the host CPU, so what runs in the scope outside ``run`` runs there, and constants
+        are made there without an ``_EagerConst``."""
+        with super().scope(), (device(self._default_device) if self._default_device else nullcontext()):
+            yield self
 
     # -- collectives ---------------------------------------------------------------------------
     def _attrs(self, key: int) -> dict:
