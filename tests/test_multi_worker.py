@@ -18,6 +18,13 @@ def test_resolvers_cluster_spec_and_the_strategys_checks_answer_as_tensorflow(tm
         assert r.stdout == f.read()
 
 
+def test_average_and_regularization_losses_scale_by_the_replicas_in_sync():
+    r = devtrace("run", os.path.join(CAPTURE, "probe_average_loss.py"), env={"TF_CONFIG": None})
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(CAPTURE, "average_loss.txt")) as f:
+        assert r.stdout == f.read()
+
+
 FAKE_WORKER = textwrap.dedent("""\
     import json, os
     import numpy as np
