@@ -126,7 +126,7 @@ def test_two_workers_of_two_gpus_train_as_four_replicas_of_one(cluster, tmp_path
 
 
 FAILING = textwrap.dedent("""\
-    import json, os, signal
+    import json, os, signal, time
     import tensorflow as tf
 
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
@@ -136,30 +136,115 @@ FAILING = textwrap.dedent("""\
         for _ in range(100):
             v.assign_add(1.0)
         strategy.reduce("SUM", strategy.run(lambda: v * 2.0), axis=None)  # (its trace so far is written)
+        with open(os.environ["KILLED_AT"], "w") as f:
+            f.write(repr(time.time()))
         os.kill(os.getpid(), signal.SIGKILL)  # killed mid-run
     strategy.reduce("SUM", strategy.run(lambda: v * 2.0), axis=None)
     strategy.reduce("SUM", strategy.run(lambda: v * 2.0), axis=None)  # waits for worker 1 forever
 """)
 
 
+def _marked(name: str, value: str) -> list:
+    """The processes whose environment has ``name=value`` (what a run started inherits it)."""
+    mark = f"{name}={value}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                if mark in f.read().split(b"\0"):
+                    with open(f"/proc/{entry}/cmdline", "rb") as c:
+                        found.append((int(entry), c.read().replace(b"\0", b" ").decode(errors="replace")[:120]))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
 @pytest.mark.slow
-def test_a_failing_worker_stops_the_run_with_its_status_and_a_cut_trace(tmp_path):
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the processes' environments in /proc")
+def test_a_failing_worker_stops_the_run_with_its_status_and_a_cut_trace_and_leaves_nothing(tmp_path):
+    """Worker 1 is killed (SIGKILL) mid-run: devtrace exits with its status within 10 s of the kill
+    (worker 0, waiting on a collective, is stopped), the merged trace is cut, and nothing the run
+    started is left running (every process of it inherits the test's mark: none is alive after),
+    nor left in the local cluster's temporary directory; Ray's token-authentication line is not
+    printed."""
+    import tempfile
+    import uuid
+
     program = tmp_path / "fail.py"
     program.write_text(FAILING)
     trace = tmp_path / "cut.jsonl"
-    start = time.monotonic()
-    r = _run(None, "--workers", "2", "--trace", str(trace), str(program))  # a local cluster, on demand
+    killed_at = tmp_path / "killed_at"
+    mark = uuid.uuid4().hex
+    ray_tmp = tempfile.mkdtemp(prefix="dt", dir="/tmp")  # short: Ray's socket paths live under it
+    try:
+        r = _run(None, "--workers", "2", "--trace", str(trace), str(program),  # a local cluster, on demand
+                 env={"KILLED_AT": str(killed_at), "STRAY_MARK": mark, "RAY_TMPDIR": ray_tmp})
+        ended = time.time()
+        assert os.listdir(ray_tmp) == []
+    finally:
+        os.rmdir(ray_tmp)
     assert r.returncode == 137, r.stderr  # 128 + SIGKILL, as a shell reports it
     assert r.stderr.splitlines()[-1] == "devtrace: worker 1 failed (exit 137); the other workers were stopped"
-    assert time.monotonic() - start < RUN_TIMEOUT_S
+    assert "[worker 0] Error: fail.py was terminated (SIGTERM)" in r.stderr.splitlines()
+    assert ended - float(killed_at.read_text()) < 10
+    assert not any("Token authentication" in line for line in r.stderr.splitlines())
+    assert _marked("STRAY_MARK", mark) == []
     events = jsonl.read(str(trace))
     assert events[-1].kind != "trace_end"  # cut: no trace_end
     ops = [(e.device, e.op) for e in events if e.kind == "op_placed"]
     # worker 1's trace up to its last collective (all but the last 64 events, which a kill loses)
     assert ops.count(("/job:worker/replica:0/task:1/device:CPU:0", "AssignAddVariableOp")) >= 30
-    leftover = subprocess.run(["pgrep", "-f", str(program)], capture_output=True, text=True).stdout.split()
-    assert leftover == []
 
+
+LIVE = textwrap.dedent("""\
+    import os, sys, time
+    print("ready", flush=True)
+    print("to stderr", file=sys.stderr, flush=True)
+    go = {go!r}
+    for _ in range(1200):  # the test creates it once it has read both workers' "ready"
+        if os.path.exists(go):
+            break
+        time.sleep(0.1)
+    else:
+        sys.exit(3)
+    print("done", flush=True)
+""")
+
+
+def test_worker_output_is_relayed_live_line_by_line(cluster, tmp_path):
+    """Each worker's lines reach the terminal while it runs (it waits for the test to have read
+    them), prefixed ``[worker i] ``, each on the stream the worker wrote it to."""
+    go = tmp_path / "go"
+    program = tmp_path / "live.py"
+    program.write_text(LIVE.format(go=str(go)))
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "TF_CONFIG")}
+    env.update({"PYTHONIOENCODING": "utf-8", "NO_COLOR": "1"})
+    proc = subprocess.Popen([sys.executable, "-m", "devtrace", "run", "--cluster", cluster, "--workers", "2",
+                             str(program)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=ROOT)
+    try:
+        ready = set()
+        lines = []
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        while len(ready) < 2 and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line.rstrip("\n"))
+            if line.endswith("] ready\n"):
+                ready.add(line.split("]")[0])
+        assert ready == {"[worker 0", "[worker 1"}, (lines, proc.poll() is not None and proc.stderr.read())
+        go.write_text("")
+        out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    lines += out.splitlines()
+    for worker in (0, 1):
+        assert [line for line in lines if line.startswith(f"[worker {worker}]")] == [
+            f"[worker {worker}] ready", f"[worker {worker}] done"]
+        assert f"[worker {worker}] to stderr" in err.splitlines()
 
 
 def _error(lines: list) -> list:
