@@ -25,6 +25,27 @@ def test_average_and_regularization_losses_scale_by_the_replicas_in_sync():
         assert r.stdout == f.read()
 
 
+def _losses(lines: list) -> list:
+    return [float(line.split()[-1]) for line in lines if line.startswith("step ")]
+
+
+def test_the_custom_training_loop_trains_as_tensorflow_on_one_and_on_four_replicas():
+    """The custom-training-loop program (``mw_ctl.py``: ``strategy.run`` inside a ``tf.function``, the
+    optimizer applied in the replicas, an accuracy metric) on one worker: TensorFlow 2.21's losses
+    and accuracy on its one CPU replica, and the same on 4 simulated GPUs (the same global batches),
+    to 1e-5."""
+    with open(os.path.join(CAPTURE, "ctl_one_worker.txt")) as f:
+        want = f.read().splitlines()
+    for flags, replicas in (((), 1), (("--simulate", "4"), 4)):
+        r = devtrace("run", *flags, os.path.join(CAPTURE, "mw_ctl.py"), env={"TF_CONFIG": None, "DEVTRACE_NVML": "0"},
+                     timeout=300)
+        assert r.returncode == 0, r.stderr
+        got = r.stdout.splitlines()
+        assert got[0] == f"replicas {replicas}" and got[-1] == want[-1]  # accuracy 0.078125
+        assert len(_losses(got)) == 4 and max(abs(a - b) for a, b in zip(_losses(got), _losses(want))) < 1e-5
+        assert "eagerly has significant overhead" not in r.stderr  # strategy.run in a tf.function
+
+
 FAKE_WORKER = textwrap.dedent("""\
     import json, os
     import numpy as np

@@ -125,6 +125,46 @@ def test_two_workers_of_two_gpus_train_as_four_replicas_of_one(cluster, tmp_path
         assert {d for op, d in placed if op == "MatMul"} == reduces  # each replica's step on its own GPU
 
 
+PACKED_GRADIENTS = 3 * 3 * 4 + 4 + 26 * 26 * 4 * 16 + 16 + 16 * 10 + 10  # mw_ctl.py's model: every gradient, flat
+
+
+def test_the_custom_training_loop_on_two_workers_of_two_gpus_trains_as_four_replicas_of_one(cluster, tmp_path):
+    """TensorFlow's custom-training-loop tutorial in small (``mw_ctl.py``: ``strategy.run`` in a
+    ``tf.function``) on 2 workers x 2 simulated GPUs: 4 replicas in sync, each worker's forward and
+    backward passes on its own GPUs, one cross-worker all-reduce of every gradient per step (one
+    packed ``CollectiveReduceV2`` per GPU), the losses of 4 replicas on one worker and TensorFlow's
+    2-worker losses (to 1e-5) and its accuracy, one merged trace with both tasks."""
+    program = os.path.join(CAPTURE, "mw_ctl.py")
+    trace = tmp_path / "ctl.jsonl"
+    r = _run(cluster, "--workers", "2", "--simulate", "2", "--trace", str(trace), program)
+    assert r.returncode == 0, r.stderr
+    one = devtrace("run", "--simulate", "4", program, env={"TF_CONFIG": None, "RAY_ADDRESS": None},
+                   timeout=RUN_TIMEOUT_S)
+    assert one.returncode == 0, one.stderr
+    with open(os.path.join(CAPTURE, "ctl_worker0.txt")) as f:
+        tf_lines = f.read().splitlines()
+
+    def losses(lines):
+        return [float(line.split()[-1]) for line in lines if line.startswith("step ")]
+    for worker in (0, 1):
+        lines = [line.split("] ", 1)[1] for line in r.stdout.splitlines() if line.startswith(f"[worker {worker}]")]
+        assert lines[0] == "replicas 4" and lines[-1] == tf_lines[-1]  # accuracy over the cluster, as TensorFlow's
+        for want in (losses(one.stdout.splitlines()), losses(tf_lines)):
+            assert len(losses(lines)) == len(want) == 4
+            assert max(abs(a - b) for a, b in zip(losses(lines), want)) < 1e-5
+    events = jsonl.read(str(trace))
+    ops = [e for e in events if e.kind == "op_placed"]
+    for worker in (0, 1):
+        gpus = {f"/job:worker/replica:0/task:{worker}/device:GPU:{g}" for g in (0, 1)}
+        assert {e.device for e in ops if e.op == "Conv2D" and e.device.startswith(f"/job:worker/replica:0/task:{worker}/")} == gpus
+        for gpu in gpus:
+            packed = [e for e in ops if e.op == "CollectiveReduceV2" and e.device == gpu
+                      and list(e.shape or ()) == [PACKED_GRADIENTS]]
+            assert len(packed) == 4  # one per step
+    assert any(e.kind == "tensor_copied" and e.op == "CollectiveReduceV2" for e in events)
+    assert events[-1].kind == "trace_end"
+
+
 FAILING = textwrap.dedent("""\
     import json, os, signal, time
     import tensorflow as tf
