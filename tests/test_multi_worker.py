@@ -176,9 +176,28 @@ def test_a_cluster_without_its_workers_says_how_to_run_it(tmp_path):
             ) in r.stderr
 
 
+NODES = """\
+[[node]]
+[[node.gpu]]
+name = "Tesla K80"
+memory_total = "{memory}"
+compute_capability = "3.7"
+
+[[node]]
+[[node.gpu]]
+name = "NVIDIA H100 80GB HBM3"
+memory_total = "81559MiB"
+compute_capability = "9.0"
+"""
+
+
 def test_workers_refuse_a_bad_tf_config_an_unreachable_cluster_and_a_missing_ray_in_one_line(tmp_path):
     program = tmp_path / "p.py"
     program.write_text("pass\n")
+    nodes = tmp_path / "nodes.toml"
+    nodes.write_text(NODES.format(memory="11441MiB"))
+    bad = tmp_path / "bad.toml"
+    bad.write_text(NODES.format(memory="lots"))
     cases = [
         ({"TF_CONFIG": "{bad"}, ["--workers", "2"],
          "Error: TF_CONFIG: JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 "
@@ -191,6 +210,11 @@ def test_workers_refuse_a_bad_tf_config_an_unreachable_cluster_and_a_missing_ray
          "Error: cannot reach the Ray cluster at 127.0.0.1:1: Connection refused"),
         ({"TF_CONFIG": None}, ["--cluster", "127.0.0.1:1"],
          "Error: --cluster needs --workers N (how many workers of the program to run)"),
+        ({"TF_CONFIG": None}, ["--workers", "3", "--machine", str(nodes)],
+         f"Error: {nodes} describes 2 nodes, but --workers is 3 (one node per worker)"),
+        ({"TF_CONFIG": None}, ["--workers", "2", "--machine", str(bad)],
+         f"Error: {bad}: node[0]: gpu[0]: field 'memory_total' must be a size like \"16GiB\" or an integer number of "
+         "MiB, got 'lots'"),
     ]
     for env, args, line in cases:
         r = devtrace("run", *args, str(program), env=dict(env, RAY_ADDRESS=None))

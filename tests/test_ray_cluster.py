@@ -337,3 +337,33 @@ def test_without_simulate_each_worker_gets_its_share_of_the_clusters_gpus(cluste
     lines = r.stdout.splitlines()
     assert [line.split()[:2] for line in lines] == [["[worker", "0]"], ["[worker", "1]"]]
     assert sorted(line.split()[-1] for line in lines) == ["0", "1"]  # the second node's two GPUs, one each
+
+
+def test_a_machine_file_of_nodes_gives_each_worker_its_nodes_gpus(cluster, tmp_path):
+    """``--machine`` with ``[[node]]`` tables: worker i simulates node i's GPUs."""
+    machine = tmp_path / "nodes.toml"
+    machine.write_text(textwrap.dedent("""\
+        [[node]]
+        [[node.gpu]]
+        name = "Tesla K80"
+        memory_total = "11441MiB"
+        compute_capability = "3.7"
+
+        [[node]]
+        [[node.gpu]]
+        name = "NVIDIA H100 80GB HBM3"
+        memory_total = "81559MiB"
+        compute_capability = "9.0"
+        [[node.gpu]]
+        name = "NVIDIA H100 80GB HBM3"
+        memory_total = "81559MiB"
+        compute_capability = "9.0"
+    """))
+    program = tmp_path / "gpus.py"
+    program.write_text("import tensorflow as tf\n"
+                       "print([tf.config.experimental.get_device_details(d)['device_name'] "
+                       "for d in tf.config.list_physical_devices('GPU')])\n")
+    r = _run(cluster, "--workers", "2", "--machine", str(machine), str(program))
+    assert r.returncode == 0, r.stderr
+    assert sorted(r.stdout.splitlines()) == ["[worker 0] ['Tesla K80']",
+                                             "[worker 1] ['NVIDIA H100 80GB HBM3', 'NVIDIA H100 80GB HBM3']"]

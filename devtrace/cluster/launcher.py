@@ -25,6 +25,7 @@ import uuid
 
 from ..output import printable
 from . import connected
+from .machines import per_worker
 from .transport import ENV, Rendezvous, relay
 
 STOP_WITHIN_S = 10
@@ -88,13 +89,17 @@ class WorkerRunner:
 
         return ray.get_runtime_context().get_node_id()
 
-    def run(self, argv, env, cwd, rendezvous, output, rank, world):
-        import threading
+    def run(self, argv, env, cwd, rendezvous, output, rank, world, machine=None):
         from multiprocessing.connection import Listener
 
         with tempfile.TemporaryDirectory(prefix="devtrace-worker-") as tmp:
             trace = os.path.join(tmp, "trace.jsonl")
-            argv = [a if a != "{trace}" else trace for a in argv]
+            files = {"{trace}": trace}
+            if machine is not None:
+                files["{machine}"] = os.path.join(tmp, "machine.toml")
+                with open(files["{machine}"], "w", encoding="utf-8") as f:
+                    f.write(machine)
+            argv = [files.get(a, a) for a in argv]
             authkey = os.urandom(16)
             listener = Listener(os.path.join(tmp, "collectives"), family="AF_UNIX", authkey=authkey)
             threading.Thread(target=relay, args=(listener, rendezvous, rank), daemon=True).start()
@@ -149,13 +154,18 @@ def exit_status(rc: int) -> int:
 
 def run_workers(program: str, args: list, workers: int, forward: list, trace_path, address=None) -> int:
     """Run the cluster; returns the exit status (0, or the first failing worker's)."""
+    machines = [None] * workers
+    if "--machine" in forward:  # each worker's machine file, written by its actor ({machine})
+        k = forward.index("--machine") + 1
+        machines = per_worker(forward[k], workers)
+        forward = forward[:k] + ["{machine}"] + forward[k + 1:]
     namespace = f"devtrace-{uuid.uuid4().hex[:12]}"
     quiet = dict(namespace=namespace, log_to_driver=False, configure_logging=False, include_dashboard=False)
     with connected(address or os.environ.get("RAY_ADDRESS"), "--workers", namespace, workers + 1, **quiet) as ray:
-        return _run(ray, os.path.abspath(program), args, workers, forward, trace_path, namespace)
+        return _run(ray, os.path.abspath(program), args, workers, forward, trace_path, namespace, machines)
 
 
-def _run(ray, program, args, workers, forward, trace_path, namespace) -> int:
+def _run(ray, program, args, workers, forward, trace_path, namespace, machines) -> int:
     simulated = "--simulate" in forward or "--machine" in forward
     actor = f"devtrace-collective-{namespace}"
     rendezvous = ray.remote(num_cpus=0)(Rendezvous).options(name=actor, namespace=namespace).remote(workers)
@@ -168,7 +178,7 @@ def _run(ray, program, args, workers, forward, trace_path, namespace) -> int:
     refs = []
     for i, runner in enumerate(runners):
         env = {"TF_CONFIG": tf_config(workers, i), **settings}
-        refs.append(runner.run.remote(argv, env, os.getcwd(), rendezvous, output, i, workers))
+        refs.append(runner.run.remote(argv, env, os.getcwd(), rendezvous, output, i, workers, machines[i]))
     index = {ref: i for i, ref in enumerate(refs)}
     results: dict = {}
     failed = None
