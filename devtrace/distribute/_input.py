@@ -3,8 +3,8 @@ across the replicas, as evenly as TensorFlow's rebatching splits it, the first r
 the remainder), ``distribute_datasets_from_function`` (consecutive per-replica batches, an empty
 batch for a replica the last round leaves without one) and
 ``experimental_distribute_values_from_function``. Every replica's part arrives on its device
-(one ``_EagerConst`` there); TensorFlow's input-pipeline ops (multi-device iterators) are not
-modelled."""
+(one ``_EagerConst`` there; in a ``tf.function``, an ``IteratorGetNext`` on the CPU and an
+``Identity`` onto each device); TensorFlow's multi-device iterator ops are not modelled."""
 
 from __future__ import annotations
 
@@ -92,6 +92,7 @@ class DistributedIterator:
         self._rounds = rounds
         self.element_spec = element_spec
         self._peeked = None
+        self._traced = not context().eager  # made while a tf.function traces: its rounds are the trace's
 
     def _take(self):
         parts, self._peeked = self._peeked, None
@@ -128,11 +129,22 @@ class DistributedIterator:
             return Optional.empty(self.element_spec)
 
     def __iter__(self):
-        return self
+        """Itself; a Python ``for`` over it while a tf.function traces takes every round then."""
+        return self if context().eager else self._unrolled()
+
+    def _unrolled(self):
+        while True:
+            try:
+                yield self._eager_next()
+            except StopIteration:
+                return
 
     def __next__(self):
-        if not context().eager:
+        if not context().eager and not self._traced:
             return self._next_in_graph()
+        return self._eager_next()
+
+    def _eager_next(self):
         parts = self._take()
         values = []
         for d, part in zip(self._devices, parts):
