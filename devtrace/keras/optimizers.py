@@ -92,7 +92,9 @@ class Optimizer(serializable.Configurable):
         key = (id(var), name)
         if key not in self._slots:
             strategy = getattr(var, "_strategy", None)  # a mirrored variable's slots are mirrored too
-            with strategy.scope() if strategy is not None else contextlib.nullcontext(), tf.device(var.device):
+            # made eagerly, also while a tf.function traces the first step (Keras makes them so)
+            with tf.init_scope(), strategy.scope() if strategy is not None else contextlib.nullcontext(), \
+                    tf.device(var.device):
                 self._slots[key] = tf.Variable(tf.fill(list(var.shape), tf.constant(initial, var.dtype)) if initial
                                                else tf.zeros(list(var.shape), var.dtype), trainable=False)
         return self._slots[key]
@@ -111,8 +113,13 @@ class Optimizer(serializable.Configurable):
         return tf.cast(self.iterations + 1, dtype)
 
     def apply_gradients(self, grads_and_vars):
-        """One update; returns ``iterations`` (Keras 3's, for tf.keras's callers)."""
+        """One update; returns ``iterations`` (Keras 3's, for tf.keras's callers). In a replica of a
+        strategy's ``run``, the gradients of every replica are all-reduced first (``distributed``)."""
         pairs = [(g, v) for g, v in grads_and_vars]
+        from . import distributed
+
+        if distributed.in_replica(self, pairs):
+            return self.iterations
         self.build([v for _, v in pairs])
         self._scheduled()
         for grad, var in pairs:
@@ -193,7 +200,7 @@ class RMSprop(Optimizer):
     def _update(self, grad, var):
         v = self._slot(var, "velocity")
         v.assign(v * self.rho + tf.square(grad) * (1 - self.rho))
-        var.assign_sub(grad * self._lr(var) / (tf.sqrt(v.value()) + self.epsilon))
+        var.assign_sub(self._lr(var) * grad / tf.sqrt(v.value() + self.epsilon))  # Keras 3: epsilon under the root
 
 
 class Adagrad(Optimizer):
