@@ -27,6 +27,7 @@ from .math import reduction_ops  # noqa: F401
 from .array import sort_ops, split_ops  # noqa: F401
 from .random import candidate_sampling_ops, stateful_random_ops, stateless_random_ops  # noqa: F401
 from .control_flow import tensor_array_ops  # noqa: F401
+from .control_flow import queue_ops  # noqa: F401 (tf.queue: FIFOQueue, PaddingFIFOQueue, RandomShuffleQueue, PriorityQueue)
 from .math import math_grad, reduction_grad  # noqa: F401 (gradients of the ops declared above)
 from .array import array_grad  # noqa: F401
 from .math import clip_ops  # noqa: F401
