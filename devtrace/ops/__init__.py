@@ -75,3 +75,4 @@ from .strings import string_breadth  # noqa: F401 (to_hash_bucket, to_hash_bucke
 from .linalg import linear_operator  # noqa: F401 (tf.linalg.LinearOperator*, linalg.experimental.conjugate_gradient)
 from . import check_more  # noqa: F401 (tf.debugging: assert_all_finite, assert_near, assert_shapes)
 from . import collective_ops  # noqa: F401 (MultiWorkerMirroredStrategy's CollectiveReduceV2, CollectiveBcast*)
+from .nn import sampled_losses  # noqa: F401 (tf.nn.nce_loss, sampled_softmax_loss: composed as TensorFlow composes them)
