@@ -65,6 +65,7 @@ ARG_NAMES = {
     "DecodeCompressed": (("bytes:string",), ("output:string",), ()),
     "DenseBincount": (("input", "size", "weights@T"), ("output@T",), ()),
     "DepthToSpace": (("input@T",), ("output@T",), ()),
+    "DestroyResourceOp": (("resource:resource",), (), ()),
     "Digamma": (("x@T",), ("y@T",), ()),
     "DivNoNan": (("x@T", "y@T"), ("z@T",), ()),
     "EagerPyFunc": (("input*",), ("output*",), ()),

@@ -39,7 +39,7 @@ REF_INPUTS = {"Assign": (0,), "AssignAdd": (0,), "AssignSub": (0,), "VarIsInitia
 # Ops that make a resource and keep their requested device as its group's (a queue, a variable's handle)
 RESOURCE_MAKERS = frozenset(("VarHandleOp", "FIFOQueueV2", "PaddingFIFOQueueV2", "RandomShuffleQueueV2",
                              "PriorityQueueV2"))
-NO_OUTPUT = frozenset(("NoOp", "QueueEnqueueV2", "QueueEnqueueManyV2", "QueueCloseV2"))
+NO_OUTPUT = frozenset(("NoOp", "QueueEnqueueV2", "QueueEnqueueManyV2", "QueueCloseV2", "DestroyResourceOp"))
 
 GENERATOR, REF_GENERATOR = 1, 2  # Operation._kind (0: any other node)
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
