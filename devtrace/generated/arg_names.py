@@ -39,6 +39,7 @@ ARG_NAMES = {
     "BitwiseXor": (("x@T", "y@T"), ("z@T",), ()),
     "BroadcastArgs": (("s0@T", "s1@T"), ("r0@T",), ("r0", "s0", "s1")),
     "BroadcastTo": (("input@T", "shape"), ("output@T",), ()),
+    "CTCBeamSearchDecoder": (("inputs@T", "sequence_length:int32"), ("decoded_indices*:int64", "decoded_values*:int64", "decoded_shape*:int64", "log_probability@T"), ()),
     "Cast": (("x",), ("y",), ()),
     "Ceil": (("x@T",), ("y@T",), ()),
     "CheckNumerics": (("tensor@T",), ("output@T",), ()),

@@ -78,3 +78,4 @@ from . import collective_ops  # noqa: F401 (MultiWorkerMirroredStrategy's Collec
 from .nn import sampled_losses  # noqa: F401 (tf.nn.nce_loss, sampled_softmax_loss: composed as TensorFlow composes them)
 from .nn import ctc_ops  # noqa: F401 (tf.nn.ctc_loss: TensorFlow's ctc_loss_dense, composed)
 from . import raw_ops  # noqa: F401 (tf.raw_ops: a resource variable's VarHandleOp, AssignVariableOp, ReadVariableOp, DestroyResourceOp)
+from .nn import ctc_decoder  # noqa: F401 (tf.nn.ctc_beam_search_decoder: CTCBeamSearchDecoder)
