@@ -49,7 +49,8 @@ def kernel_error_prefix(opdef, device, attrs=None, count=0) -> str:
     """The function TensorFlow 2.21 wraps an eager kernel in, named in its errors."""
     number = ""
     if opdef.number_attr:
-        number = f"_{opdef.number_attr}_{(attrs or {}).get(opdef.number_attr, count)}"
+        n = (attrs or {}).get(opdef.number_attr, count)
+        number = f"_{opdef.number_attr}_{len(n) if isinstance(n, (tuple, list)) else n}"  # a type list: its length
     return f"{{{{function_node __wrapped__{opdef.name}{number}_device_{device.name}}}}} "
 
 
