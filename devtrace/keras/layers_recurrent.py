@@ -86,7 +86,7 @@ class RNN(Layer):
         if hasattr(self.cell, "get_initial_state"):
             states = self.cell.get_initial_state(batch_size=batch_size)
             return list(states) if _is_list(states) else [states]
-        return [tf.zeros([batch_size, d]) for d in self.state_size]
+        return [tf.zeros([batch_size, d], self.compute_dtype) for d in self.state_size]
 
     def call(self, sequences, initial_state=None, mask=None, training=False):
         x = tf.convert_to_tensor(sequences)
