@@ -31,7 +31,7 @@ class Trainer:
                                weighted_metrics=(weighted_metrics, None),
                                steps_per_execution=(steps_per_execution, 1),
                                jit_compile=(jit_compile, ("auto", False)))
-        self.optimizer = optimizers_mod.get(optimizer)
+        self.optimizer = self._compiled_optimizer = optimizers_mod.get(optimizer)  # saved as given, unwrapped
         if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and \
                 not isinstance(self.optimizer, optimizers_mod.LossScaleOptimizer):  # Keras wraps it so
             self.optimizer = optimizers_mod.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
