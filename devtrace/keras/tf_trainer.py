@@ -25,6 +25,8 @@ class TensorFlowTrainer(Trainer):
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
             self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+            if self.optimizer is not None:
+                loss = self.optimizer.scale_loss(loss)
         if self.trainable_weights:
             grads = tape.gradient(loss, self.trainable_weights)
             self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
@@ -95,7 +97,8 @@ class TensorFlowTrainer(Trainer):
         with tf.GradientTape() as tape:
             pred = self(x, training=True)
             loss = self.compute_loss(x, y, pred, sw)
-        grads = tape.gradient(loss, self.trainable_weights)
+            scaled = self.optimizer.scale_loss(loss)  # a LossScaleOptimizer's scale; else the loss
+        grads = tape.gradient(scaled, self.trainable_weights)
         self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
         return loss, pred
 

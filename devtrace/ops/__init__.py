@@ -42,6 +42,7 @@ from .nn import dense_grad  # noqa: F401 (gradients: dense layers, linear algebr
 from .linalg import linalg_grad  # noqa: F401
 from .control_flow import list_grad  # noqa: F401
 from .nn import nn_grad  # noqa: F401
+from .nn import cudnn_rnn  # noqa: F401 (the fused LSTM/GRU Keras runs on a GPU)
 from .control_flow import optional_ops  # noqa: F401 (what a cond's gradient reads its forward branch through)
 from .declare import API
 from .math import cast_ops, complex_ops  # noqa: F401
