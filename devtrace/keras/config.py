@@ -12,12 +12,14 @@ from ..generated.keras_layer_args import ARGS
 
 _DEFAULTS = {"epsilon": 1e-7, "floatx": "float32", "image_data_format": "channels_last"}
 _state = dict(_DEFAULTS)
+_traceback_filtering = [True]
 
 
 def reset() -> None:
     """Keras's defaults, as a new process has them."""
     _state.clear()
     _state.update(_DEFAULTS)
+    _traceback_filtering[0] = True
 
 
 def backend():
@@ -55,6 +57,19 @@ def set_image_data_format(data_format):
     _state["image_data_format"] = data_format
 
 
+def enable_traceback_filtering():
+    _traceback_filtering[0] = True
+
+
+def disable_traceback_filtering():
+    """Keras then leaves a layer's error as raised (no "Exception encountered when calling" text)."""
+    _traceback_filtering[0] = False
+
+
+def is_traceback_filtering_enabled():
+    return _traceback_filtering[0]
+
+
 def check_layer(layer, arguments: dict) -> None:
     """A layer made under a ``floatx`` or ``image_data_format`` devtrace's layers do not follow."""
     name = type(layer).__name__
@@ -71,6 +86,7 @@ def set_dtype_policy(policy):
     keywords.unimplemented("keras.config.set_dtype_policy", policy=(policy, "float32"))
 
 
-__all__ = ["backend", "epsilon", "floatx", "image_data_format", "set_dtype_policy", "set_epsilon", "set_floatx",
+__all__ = ["backend", "disable_traceback_filtering", "enable_traceback_filtering", "epsilon", "floatx",
+           "image_data_format", "is_traceback_filtering_enabled", "set_dtype_policy", "set_epsilon", "set_floatx",
            "set_image_data_format"]
 __getattr__ = _missing("keras.config")
