@@ -239,6 +239,21 @@ class Layer(serializable.Configurable, Module):
                                      f"received input with shape {_shape_text(shape)}")
 
     @property
+    def output(self):
+        """The output of the layer's first symbolic call (Keras's ``layer.output``)."""
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined output.")
+        return self._inbound_nodes[0].output
+
+    @property
+    def input(self):
+        """The input of the layer's first symbolic call (a list for several)."""
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined input.")
+        tensors = self._inbound_nodes[0].input_tensors
+        return tensors if len(tensors) != 1 else tensors[0]
+
+    @property
     def weights(self) -> list:
         return list(self._layer_weights)
 
@@ -444,8 +459,7 @@ class InputLayer(Layer):
         super().__init__(name=name or unique("input_layer"))
         batch_shape = batch_shape if batch_shape is not None else (batch_size,) + tuple(shape or ())
         self.built = True
-        self.output = KerasTensor(batch_shape, dtype, layer=self, name=self.name)
-        self._inbound_nodes.append(Node(self, [], self.output))
+        self._inbound_nodes.append(Node(self, [], KerasTensor(batch_shape, dtype, layer=self, name=self.name)))
 
     def get_config(self) -> dict:
         return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": False, "ragged": False,

@@ -34,6 +34,15 @@ class Model(TensorFlowTrainer, Layer):
         return _flat(self._outputs) if self._outputs is not None else None
 
     @property
+    def output(self):
+        """A graph's outputs as given (Keras's ``model.output``); else the first call's, as a layer's."""
+        return self._outputs if self._outputs is not None else Layer.output.fget(self)
+
+    @property
+    def input(self):
+        return self._inputs if self._inputs is not None else Layer.input.fget(self)
+
+    @property
     def layers(self) -> list:
         if self._operations:
             return list(self._operations)
@@ -84,8 +93,11 @@ class Model(TensorFlowTrainer, Layer):
             return call_with_context(self, inputs, **kwargs)
 
     def _by_input_name(self, inputs):
-        """A dict of inputs given to a graph: each of its ``Input``s takes the value under its name
-        (Keras's ``_standardize_inputs``; keys no ``Input`` names are left out)."""
+        """Inputs as a graph takes them (Keras's ``_standardize_inputs``): a dict's values by each
+        ``Input``'s name (keys no ``Input`` names are left out); one tensor for a list of one ``Input``."""
+        listed = isinstance(self._inputs, (list, tuple))
+        if listed and len(self._inputs) == 1 and not isinstance(inputs, (list, tuple, dict)):
+            return [inputs]  # one input given bare to a graph whose inputs are a list of one
         if not isinstance(inputs, dict) or self._inputs is None:
             return inputs
         flat = self._inputs if isinstance(self._inputs, (list, tuple)) else [self._inputs]

@@ -137,3 +137,12 @@ print("convolution_op", conv(np.ones((1, 3, 3, 1), "float32")).numpy().reshape(-
 
 clone = keras.models.clone_model(model)
 print("clone", clone.name == model.name, [w.shape for w in clone.weights], clone.layers[0] is model.layers[0])
+
+stack = keras.Sequential([keras.Input((8, 8, 1)), layers.Conv2D(2, 3), layers.Flatten(), layers.Dense(3)])
+features = keras.Model(inputs=stack.inputs, outputs=[layer.output for layer in stack.layers])
+print("layer outputs", [tuple(o.shape) for o in features(np.ones((1, 8, 8, 1)))], stack.layers[1].input.shape)
+print("model output", functional.output.shape, [t.name for t in functional.input])
+try:
+    layers.Dense(2).output
+except AttributeError as e:
+    print("AttributeError", e)
