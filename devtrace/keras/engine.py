@@ -207,6 +207,8 @@ class Layer(serializable.Configurable, Module):
                        for v in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, KerasTensor)]
             self._inbound_nodes.append(Node(self, (list(inputs) if isinstance(inputs, (list, tuple)) else [inputs])
                                             + tensors, out))
+            if isinstance(out, KerasTensor):
+                _symbolic_mask(self, inputs, out)
             return out
         inputs = as_tensors(inputs)
         shape = shape_of(inputs)
@@ -349,6 +351,28 @@ def _symbolic_shape(layer, shape, inputs=None, args=(), kwargs=None):
             return shape
         traced = _traced_output_shape(layer, inputs, args, kwargs or {})
         return shape if traced is None else traced
+
+
+def _symbolic_mask(layer, inputs, out) -> None:
+    """``out._keras_mask`` of a symbolic call, as Keras sets it: the input's mask passed on by a layer
+    that supports masking, or the mask the layer's ``compute_mask`` makes (its shape from a trace)."""
+    given = getattr(inputs, "_keras_mask", None) if isinstance(inputs, KerasTensor) else None
+    if type(layer).compute_mask is Layer.compute_mask:
+        if given is not None and layer.supports_masking:
+            out._keras_mask = given
+        return
+    if not isinstance(inputs, KerasTensor):
+        return
+    from ..polymorphic_function.function import function as tf_function
+
+    specs = [tf.TensorSpec(inputs.shape, inputs.dtype)] + ([tf.TensorSpec(given.shape, "bool")] if given else [])
+    try:
+        mask = tf_function(lambda x, *m: layer.compute_mask(x, m[0] if m else None)).get_concrete_function(
+            *specs).structured_outputs
+    except Exception:  # noqa: BLE001 (a mask that cannot be traced is left unknown)
+        return
+    if getattr(mask, "shape", None) is not None and mask.shape.rank is not None:
+        out._keras_mask = KerasTensor(tuple(mask.shape.as_list()), "bool")
 
 
 def _traced_output_shape(layer, inputs, args, kwargs):

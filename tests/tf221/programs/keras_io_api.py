@@ -146,3 +146,9 @@ try:
     layers.Dense(2).output
 except AttributeError as e:
     print("AttributeError", e)
+
+ids = keras.Input(shape=(None,), dtype="int32")
+masked = layers.Embedding(input_dim=50, output_dim=4, mask_zero=True)(ids)
+passed_on = layers.Dense(2)(masked)
+print("symbolic mask", masked._keras_mask.shape, masked._keras_mask.dtype, passed_on._keras_mask.shape,
+      hasattr(ids, "_keras_mask"))
