@@ -11,12 +11,14 @@ from ..generated.keras_layer_args import ARGS
 
 _DEFAULTS = {"epsilon": 1e-7, "floatx": "float32", "image_data_format": "channels_last"}
 _state = dict(_DEFAULTS)
+_traceback_filtering = [True]
 
 
 def reset() -> None:
     """Keras's defaults, as a new process has them (no dtype policy set)."""
     _state.clear()
     _state.update(_DEFAULTS)
+    _traceback_filtering[0] = True
 
 
 def backend():
@@ -52,6 +54,19 @@ def set_image_data_format(data_format):
         raise ValueError("The `data_format` argument must be one of {'channels_first', 'channels_last'}. "
                          f"Received: data_format={data_format}")
     _state["image_data_format"] = data_format
+
+
+def enable_traceback_filtering():
+    _traceback_filtering[0] = True
+
+
+def disable_traceback_filtering():
+    """Keras then leaves a layer's error as raised (no "Exception encountered when calling" text)."""
+    _traceback_filtering[0] = False
+
+
+def is_traceback_filtering_enabled():
+    return _traceback_filtering[0]
 
 
 def check_layer(layer, arguments: dict) -> None:
@@ -92,6 +107,7 @@ def dtype_policy():
     return _state["dtype_policy"]
 
 
-__all__ = ["backend", "dtype_policy", "epsilon", "floatx", "image_data_format", "set_dtype_policy", "set_epsilon", "set_floatx",
+__all__ = ["backend", "disable_traceback_filtering", "dtype_policy", "enable_traceback_filtering", "epsilon", "floatx",
+           "image_data_format", "is_traceback_filtering_enabled", "set_dtype_policy", "set_epsilon", "set_floatx",
            "set_image_data_format"]
 __getattr__ = _missing("keras.config")

@@ -60,6 +60,8 @@ def is_symbolic(inputs) -> bool:
 
 def shape_of(inputs):
     """The static shape; ``None`` for a graph tensor of unknown rank (inside a ``tf.function``)."""
+    if isinstance(inputs, dict):
+        return {k: shape_of(v) for k, v in inputs.items()}
     if isinstance(inputs, (list, tuple)):
         return [shape_of(i) for i in inputs]
     if isinstance(inputs, KerasTensor):
@@ -68,8 +70,13 @@ def shape_of(inputs):
     return tuple(shape) if shape.rank is not None else None
 
 
+_NOT_GIVEN = object()
+
+
 def as_tensors(inputs):
     """Keras converts NumPy inputs to tensors first (floats to the layer's float32)."""
+    if isinstance(inputs, dict):
+        return {k: as_tensors(v) for k, v in inputs.items()}
     if isinstance(inputs, (list, tuple)):
         return [as_tensors(i) for i in inputs]
     if isinstance(inputs, np.ndarray):
@@ -203,16 +210,23 @@ class Layer(serializable.Configurable, Module):
         """Keras's: a layer that supports masking passes its input's mask on; others drop it."""
         return previous_mask if self.supports_masking else None
 
-    def __call__(self, inputs, *args, **kwargs):
+    def __call__(self, inputs=_NOT_GIVEN, *args, **kwargs):
+        if inputs is _NOT_GIVEN:  # every argument by keyword (Keras's __call__(*args, **kwargs)): call()'s first is the input
+            first = next(iter(inspect.signature(self.call).parameters), None)
+            if first not in kwargs:
+                raise TypeError(f"{type(self).__name__}.call() missing 1 required positional argument: '{first}'")
+            inputs = kwargs.pop(first)
         if is_symbolic(inputs):
             shape = shape_of(inputs)
             self._check_input(shape)
             self._maybe_build(shape)
-            out = _symbolic_outputs(self, _symbolic_shape(self, shape), inputs, kwargs, args)
+            out = _symbolic_outputs(self, _symbolic_shape(self, shape, inputs, args, kwargs), inputs, kwargs, args)
             tensors = [v for value in list(args) + list(kwargs.values())
                        for v in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, KerasTensor)]
             self._inbound_nodes.append(Node(self, (list(inputs) if isinstance(inputs, (list, tuple)) else [inputs])
                                             + tensors, out))
+            if isinstance(out, KerasTensor):
+                _symbolic_mask(self, inputs, out)
             return out
         inputs = as_tensors(inputs)
         if self._convert_input_args and self.autocast:
@@ -245,6 +259,21 @@ class Layer(serializable.Configurable, Module):
                     raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the "
                                      f"layer: expected axis {axis} of input shape to have value {size}, but "
                                      f"received input with shape {_shape_text(shape)}")
+
+    @property
+    def output(self):
+        """The output of the layer's first symbolic call (Keras's ``layer.output``)."""
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined output.")
+        return self._inbound_nodes[0].output
+
+    @property
+    def input(self):
+        """The input of the layer's first symbolic call (a list for several)."""
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined input.")
+        tensors = self._inbound_nodes[0].input_tensors
+        return tensors if len(tensors) != 1 else tensors[0]
 
     @property
     def weights(self) -> list:
@@ -384,13 +413,74 @@ def _name_scope() -> str:
     return stack + "/" if stack else ""
 
 
-def _symbolic_shape(layer, shape):
-    """The output shape of a symbolic call: ``compute_output_shape``; for a layer without one, the
-    input's (Keras would trace ``call`` symbolically)."""
+def _symbolic_shape(layer, shape, inputs=None, args=(), kwargs=None):
+    """The output shape of a symbolic call: ``compute_output_shape``; for a layer without one, what
+    its ``call`` returns traced on inputs of those shapes (Keras's ``compute_output_spec``), else
+    the input's."""
     try:
         return layer.compute_output_shape(shape)
     except NotImplementedError:
-        return shape
+        if inputs is None:
+            return shape
+        traced = _traced_output_shape(layer, inputs, args, kwargs or {})
+        return shape if traced is None else traced
+
+
+def _symbolic_mask(layer, inputs, out) -> None:
+    """``out._keras_mask`` of a symbolic call, as Keras sets it: the input's mask passed on by a layer
+    that supports masking, or the mask the layer's ``compute_mask`` makes (its shape from a trace)."""
+    given = getattr(inputs, "_keras_mask", None) if isinstance(inputs, KerasTensor) else None
+    if type(layer).compute_mask is Layer.compute_mask:
+        if given is not None and layer.supports_masking:
+            out._keras_mask = given
+        return
+    if not isinstance(inputs, KerasTensor):
+        return
+    from ..polymorphic_function.function import function as tf_function
+
+    specs = [tf.TensorSpec(inputs.shape, inputs.dtype)] + ([tf.TensorSpec(given.shape, "bool")] if given else [])
+    try:
+        mask = tf_function(lambda x, *m: layer.compute_mask(x, m[0] if m else None)).get_concrete_function(
+            *specs).structured_outputs
+    except Exception:  # noqa: BLE001 (a mask that cannot be traced is left unknown)
+        return
+    if getattr(mask, "shape", None) is not None and mask.shape.rank is not None:
+        out._keras_mask = KerasTensor(tuple(mask.shape.as_list()), "bool")
+
+
+def _traced_output_shape(layer, inputs, args, kwargs):
+    """``call`` traced as a function of ``TensorSpec``s of the symbolic inputs (batch ``None``): the
+    output's static shape (a list of them for several outputs); None when the trace fails."""
+    from ..polymorphic_function.function import function as tf_function
+
+    listed = isinstance(inputs, (list, tuple))
+    given = list(inputs) if listed else [inputs]
+    symbolic = {k: v for k, v in kwargs.items() if isinstance(v, KerasTensor)}
+    plain = {k: v for k, v in kwargs.items() if k not in symbolic}
+    names = list(symbolic)
+    if any(isinstance(a, KerasTensor) for a in args) or not all(isinstance(v, KerasTensor) for v in given):
+        return None
+
+    def body(*tensors):
+        x = list(tensors[:len(given)]) if listed else tensors[0]
+        return layer.call(x, *args, **plain, **dict(zip(names, tensors[len(given):])))
+
+    specs = [tf.TensorSpec(v.shape, v.dtype) for v in given + [symbolic[k] for k in names]]
+    try:
+        outputs = tf_function(body).get_concrete_function(*specs).structured_outputs
+    except Exception:  # noqa: BLE001 (a call that cannot be traced keeps the input's shape, as before)
+        return None
+    if isinstance(outputs, (list, tuple)):
+        shapes = [_static(o) for o in outputs]
+        return None if any(s is None for s in shapes) else shapes
+    return _static(outputs)
+
+
+def _static(tensor):
+    shape = getattr(tensor, "shape", None)
+    if shape is None or shape.rank is None:
+        return None
+    return tuple(shape.as_list())
 
 
 def same_shape(self, input_shape):
@@ -425,7 +515,7 @@ def call_with_context(layer, inputs, *args, **kwargs):
     try:
         return layer.call(inputs, *args, **kwargs)
     except Exception as e:  # noqa: BLE001 (re-raised, with Keras's text)
-        if getattr(e, "_keras_call_info_injected", False):
+        if getattr(e, "_keras_call_info_injected", False) or not config.is_traceback_filtering_enabled():
             raise
         cls = type(layer).__name__
         message = (f"Exception encountered when calling {cls}.call().\n\n\x1b[1m{e}\x1b[0m\n\n"
@@ -466,8 +556,7 @@ class InputLayer(Layer):
         super().__init__(name=name or unique("input_layer"))
         batch_shape = batch_shape if batch_shape is not None else (batch_size,) + tuple(shape or ())
         self.built = True
-        self.output = KerasTensor(batch_shape, dtype, layer=self, name=self.name)
-        self._inbound_nodes.append(Node(self, [], self.output))
+        self._inbound_nodes.append(Node(self, [], KerasTensor(batch_shape, dtype, layer=self, name=self.name)))
 
     def get_config(self) -> dict:
         return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": False, "ragged": False,

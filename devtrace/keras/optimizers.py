@@ -1,12 +1,13 @@
-"""Keras optimizers: SGD (momentum, nesterov), Adam, RMSprop, Adagrad — Keras 3's update rules, slot
-variables created beside each variable (on its device) — and the ``LossScaleOptimizer`` of mixed
-precision around any of them."""
+"""Keras optimizers: SGD (momentum, nesterov), Adam, AdamW, RMSprop, Adagrad — Keras 3's update rules
+(after its gradient clipping and decoupled weight decay), slot variables created beside each variable
+(on its device) — and the ``LossScaleOptimizer`` of mixed precision around any of them."""
 
 from __future__ import annotations
 
 from devtrace.util.namespace import Namespace as _Namespace, missing as _missing
 
 import contextlib
+import re
 import warnings
 
 import numpy as np
@@ -26,10 +27,16 @@ class Optimizer(serializable.Configurable):
         if kwargs:
             raise ValueError(f"Argument(s) not recognized: {kwargs}")
         keywords.unimplemented(
-            f"keras.optimizers.{type(self).__name__}", weight_decay=(weight_decay, None), clipnorm=(clipnorm, None),
-            clipvalue=(clipvalue, None), global_clipnorm=(global_clipnorm, None), use_ema=(use_ema, False),
+            f"keras.optimizers.{type(self).__name__}", use_ema=(use_ema, False),
             ema_overwrite_frequency=(ema_overwrite_frequency, None), loss_scale_factor=(loss_scale_factor, None),
             gradient_accumulation_steps=(gradient_accumulation_steps, None))
+        if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: "
+                             f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}")
+        self.weight_decay, self.clipnorm, self.clipvalue = weight_decay, clipnorm, clipvalue
+        self.global_clipnorm = global_clipnorm
+        self._no_decay_ids: set = set()
+        self._no_decay_pattern = None
         # Keras's ``iteration`` counter and ``learning_rate`` (float32), made with the optimizer (mirrored
         # in a strategy's scope); every update reads the rate, so a traced step sees later assignments
         self.name = name or type(self).__name__.lower()
@@ -116,8 +123,9 @@ class Optimizer(serializable.Configurable):
         return tf.cast(self.iterations + 1, dtype)
 
     def apply_gradients(self, grads_and_vars):
-        """One update; returns ``iterations`` (Keras 3's, for tf.keras's callers). In a replica of a
-        strategy's ``run``, the gradients of every replica are all-reduced first (``distributed``)."""
+        """One update — the gradients clipped, the weights decayed, then each variable's rule (Keras's
+        order); returns ``iterations`` (Keras 3's, for tf.keras's callers). In a replica of a strategy's
+        ``run``, the gradients of every replica are all-reduced first (``distributed``)."""
         pairs = [(g, v) for g, v in grads_and_vars]
         from . import distributed
 
@@ -125,11 +133,43 @@ class Optimizer(serializable.Configurable):
             return self.iterations
         self.build([v for _, v in pairs])
         self._scheduled()
-        for grad, var in pairs:
+        grads = self._clipped([None if g is None else tf.convert_to_tensor(g) for g, _ in pairs])
+        self._decay([v for _, v in pairs])
+        for grad, (_, var) in zip(grads, pairs):
             if grad is not None:
-                self._update(tf.convert_to_tensor(grad), var)
+                self._update(grad, var)
         self.iterations.assign_add(1)
         return self.iterations
+
+    def _clipped(self, grads):
+        """Keras's ``clipnorm`` (each gradient's norm), ``global_clipnorm`` (all together), ``clipvalue``."""
+        if self.clipnorm and self.clipnorm > 0:
+            return [None if g is None else _clip_by_norm(g, self.clipnorm) for g in grads]
+        if self.global_clipnorm and self.global_clipnorm > 0:
+            present = [g for g in grads if g is not None]
+            norm = tf.sqrt(tf.add_n([tf.reduce_sum(tf.square(g)) for g in present]))
+            scale = self.global_clipnorm * tf.minimum(1.0 / norm, 1.0 / self.global_clipnorm)
+            return [None if g is None else g * tf.cast(scale, g.dtype) for g in grads]
+        if self.clipvalue and self.clipvalue > 0:
+            return [None if g is None else tf.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        return grads
+
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Variables (or those whose name holds one of ``var_names``) the weight decay leaves alone."""
+        if self.built:
+            raise ValueError("`exclude_from_weight_decay()` can only be configured before the optimizer is built.")
+        self._no_decay_ids = {id(v) for v in var_list or ()}
+        self._no_decay_pattern = re.compile("|".join(set(var_names))) if var_names else None
+
+    def _decay(self, variables):
+        """Keras's decoupled weight decay: ``var -= var * weight_decay * learning_rate``."""
+        if self.weight_decay is None:
+            return
+        for var in variables:
+            if id(var) in self._no_decay_ids or (self._no_decay_pattern is not None
+                                                 and self._no_decay_pattern.search(var.name)):
+                continue
+            var.assign_sub(var * tf.cast(self.weight_decay, var.dtype) * self._lr(var))
 
     def apply(self, grads, trainable_variables=None):
         """Keras 3's ``apply``: the gradients of ``trainable_variables`` (by default, those the
@@ -144,6 +184,9 @@ class Optimizer(serializable.Configurable):
     def apply_replicated(self, grads_per_replica, variables, devices):
         """One step under a ``MirroredStrategy``: each replica applies its all-reduced gradients to its
         own copy of every mirrored variable (and of its slots), on its device."""
+        if self.weight_decay is not None or self.clipnorm or self.clipvalue or self.global_clipnorm:
+            raise NotImplementedError(f"devtrace does not implement keras.optimizers.{type(self).__name__}'s weight "
+                                      "decay or gradient clipping under a MirroredStrategy yet")
         self.build(variables)
         self._scheduled()
         for i, (grads, dev) in enumerate(zip(grads_per_replica, devices)):
@@ -194,6 +237,24 @@ class Adam(Optimizer):
         m.assign_add((grad - m) * (1 - self.beta_1))
         v.assign_add((tf.square(grad) - v) * (1 - self.beta_2))
         var.assign_sub(m * lr / (tf.sqrt(v.value()) + self.epsilon))
+
+
+class AdamW(Adam):
+    """Adam with Keras's decoupled weight decay (by default 0.004)."""
+
+    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, **kwargs):
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay=weight_decay, **kwargs)
+        if self.weight_decay is None:
+            raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
+
+
+def _clip_by_norm(grad, clipnorm):
+    """``grad * clipnorm / max(norm, clipnorm)`` (a zero gradient stays zero), as Keras clips."""
+    total = tf.reduce_sum(tf.square(grad))
+    positive = total > 0
+    norm = tf.where(positive, tf.sqrt(tf.where(positive, total, tf.ones_like(total))), total)
+    return grad * clipnorm / tf.maximum(norm, tf.cast(clipnorm, grad.dtype))
 
 
 class RMSprop(Optimizer):
@@ -349,7 +410,7 @@ class LossScaleOptimizer(Optimizer):
         return cls(inner, **config)
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad}
+_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
 
 
 def get(identifier):

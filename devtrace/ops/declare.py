@@ -152,6 +152,19 @@ def symbolic(value) -> bool:
     return isinstance(value, SymbolicTensor)
 
 
+def packed(value):
+    """In a graph, a list or tuple that holds graph tensors (``(tf.shape(x)[0], -1)``) as TensorFlow
+    converts it (``convert_to_tensor``'s auto-packing): one ``Pack`` named ``packed`` of the tensors
+    and ``Const``s of the other entries (named by position); anything else as it is."""
+    if not isinstance(value, (list, tuple)) or context().eager or \
+            not any(isinstance(v, SymbolicTensor) for v in value):
+        return value
+    dt = next(v for v in value if isinstance(v, SymbolicTensor)).dtype
+    with op_scope("packed") as scope:
+        items = tuple(v if isinstance(v, Tensor) else constant(v, dt, name=str(i)) for i, v in enumerate(value))
+        return execute("Pack", items, {"axis": 0}, name=scope)
+
+
 def static_hint(t, axes=False):
     """What a graph knows of a symbolic host argument's value before it runs, for its node's attr
     (shape inference): a ``Const``'s value; a ``Shape``'s input's dims (``None`` where unknown); else
@@ -162,9 +175,27 @@ def static_hint(t, axes=False):
         return int(value) if value.ndim == 0 else tuple(int(v) for v in value)
     if axes:
         return (None,)
+    if node.type == "Pack" and node._attrs.get("axis", 0) == 0 and all(i._shape == () for i in node._inputs):
+        return tuple(_scalar_hint(i) for i in node._inputs)
     if node.type == "Shape" and node._inputs[0]._shape is not None:
         return tuple(node._inputs[0]._shape)
     return None if t._shape is None or t._shape[0] is None else (None,) * t._shape[0]
+
+
+def _scalar_hint(t):
+    """A packed shape entry's value when the graph knows it: a ``Const``, or one dimension of a
+    ``Shape`` whose input's dimension is static (``tf.shape(x)[1]``: TensorFlow folds it too)."""
+    node = t._op
+    if node.type == "Const":
+        return static_hint(t)
+    a = node._attrs
+    if node.type == "StridedSlice" and node._inputs[0]._op.type == "Shape" and a.get("shrink_axis_mask") == 1 \
+            and not any(a.get(k) for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask")):
+        dims = node._inputs[0]._op._inputs[0]._shape
+        k = a["begin"][0]
+        if dims is not None and -len(dims) <= k < len(dims):
+            return dims[k]
+    return None
 
 
 def graph_shape(x, name="Shape"):
