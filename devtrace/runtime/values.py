@@ -96,7 +96,10 @@ def _check_mixed(value) -> None:
 def _tensor_values(value):
     if isinstance(value, (list, tuple)):
         return [_tensor_values(v) for v in value]
-    return value.numpy()[()] if isinstance(value, Tensor) else value
+    if isinstance(value, Tensor):
+        value = value.numpy()
+        return value[()] if isinstance(value, np.ndarray) else value  # a string scalar's numpy() is bytes
+    return value
 
 
 def _array_like(value):
