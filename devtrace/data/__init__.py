@@ -189,6 +189,8 @@ class OwnedIterator:
     def get_next(self):
         return next(self)
 
+    next = __next__  # TensorFlow's iterators keep Python 2's name too
+
     def get_next_as_optional(self):
         try:
             return Optional(next(self), self._dataset.element_spec, True)
