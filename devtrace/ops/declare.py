@@ -146,6 +146,14 @@ def with_host_inputs(op_type, inputs, host, attrs, name=None, dtype=None):
     return execute(op_type, (*inputs, *host), dict(attrs, _host_inputs=len(host)), name=name, dtype=dtype)
 
 
+def unknown_rank_axes(x, axis):
+    """A reduction's ``axis=None`` over a tensor of unknown rank: TensorFlow's ``range(0, rank(x))``
+    (a graph's ``Rank`` and ``Range`` nodes); else ``axis`` as given."""
+    if axis is None and x.shape.rank is None:
+        return API["range"](0, API["rank"](x))
+    return axis
+
+
 def symbolic(value) -> bool:
     """Whether a host argument is a graph tensor (``tf.reshape(x, tf.shape(y))`` in a function): it
     is the node's input, its value known when the graph runs (``with_host_inputs``)."""
