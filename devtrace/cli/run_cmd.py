@@ -23,9 +23,9 @@ def run(
                                          help="How to render the placement log (jsonl and dot go to "
                                               "stdout, and the program's own output to stderr).")] = "tf2",
     group_by: Annotated[Optional[str], typer.Option(
-        "--group-by", metavar="scope|step|device|op",
+        "--group-by", metavar="scope|step|device|op|src",
         help="--format table/summary: one row per name scope (Keras layer), step (tf.function call, "
-             "Session.run), device or op type.")] = None,
+             "Session.run), device, op type or program line (src).")] = None,
     trace: Annotated[Optional[str], typer.Option("--trace", metavar="FILE.jsonl",
                                                  help="Write the trace as JSON Lines (also when the program fails).")] = None,
     trace_limit: Annotated[Optional[str], typer.Option(

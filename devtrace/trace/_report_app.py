@@ -84,7 +84,7 @@ var PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948",
 var ops = [], copies = [], mems = [], ooms = [], sessions = [], runs = [], calls = [], messages = [], sampling = null, bySeq = {};
 R.forEach(function (r) {
   var k = r[0];
-  if (k === "o") { var o = {t: r[1], ts: r[2], dur: r[3], seq: r[4], op: r[5], node: r[6], req: r[7], reason: r[8], shape: r[9], dtype: r[10], bytes: r[11], ns: r[12], mem: r[13], cin: 0}; ops.push(o); bySeq[o.seq] = o; }
+  if (k === "o") { var o = {t: r[1], ts: r[2], dur: r[3], seq: r[4], op: r[5], node: r[6], req: r[7], reason: r[8], shape: r[9], dtype: r[10], bytes: r[11], ns: r[12], mem: r[13], src: r[14], cin: 0}; ops.push(o); bySeq[o.seq] = o; }
   else if (k === "l") { var l = {t: r[1], ts: r[2], dur: r[3], seq: r[4], op: r[5], late: true}; ops.push(l); bySeq[l.seq] = l; }
   else if (k === "c") copies.push({src: r[1], t: r[2], ts: r[3], dur: r[4], bytes: r[5], seq: r[6], op: r[7], index: r[8], producer: r[9], eager: r[10], name: r[11]});
   else if (k === "m") mems.push({t: r[1], ts: r[2], use: r[3], res: r[4], peak: r[5], lim: r[6]});
@@ -162,7 +162,8 @@ function opText(o) {
   if (o.late) return esc(o.op) + " #" + o.seq + " on " + esc(t) + "<br>(sampled out; drawn because a copy reads it)";
   return "<b>" + esc(o.op) + "</b> #" + o.seq + " on " + esc(t) + " \u2014 " + esc(o.reason) + (o.node ? "<br>node " + esc(o.node) : "") +
     "<br>requested " + esc(o.req || "(none)") + "<br>" + (o.shape ? "[" + esc(o.shape.join(",")) + "] " : "") + esc(o.dtype || "") +
-    (o.bytes != null ? " \u00b7 " + fmtBytes(o.bytes) : "") + (o.ns ? "<br>kernel " + fmtNs(o.ns) : "") + (o.mem != null ? "<br>in use on " + esc(t) + " after it: " + fmtBytes(o.mem) : "");
+    (o.bytes != null ? " \u00b7 " + fmtBytes(o.bytes) : "") + (o.ns ? "<br>kernel " + fmtNs(o.ns) : "") + (o.mem != null ? "<br>in use on " + esc(t) + " after it: " + fmtBytes(o.mem) : "") +
+    (o.src ? "<br>from " + esc(o.src) : "");
 }
 function copyText(c) { return esc(c.name) + ": " + fmtBytes(c.bytes) + " " + esc(tracks[c.src].short) + " \u2192 " + esc(tracks[c.t].short) + "<br>for " + esc(c.op) + " #" + c.seq + " (input " + c.index + ")" + (c.producer != null ? ", output of #" + c.producer : ""); }
 function timelineTraces() {

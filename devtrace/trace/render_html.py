@@ -54,7 +54,7 @@ class HtmlRecords(BufferedSink):
 
     def op(self, t, ts, dur, e, nbytes):
         self.emit(["o", t.index, ts, dur, e.seq, e.op, e.node, e.requested, e.reason, e.shape, e.dtype, nbytes,
-                   e.duration_ns or 0, e.mem_in_use])
+                   e.duration_ns or 0, e.mem_in_use, e.src])
 
     def late_op(self, t, ts, dur, seq, name):
         self.emit(["l", t.index, ts, dur, seq, name])
