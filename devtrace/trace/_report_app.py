@@ -243,7 +243,7 @@ function firstAt(list, x) { var lo = 0, hi = list.length; while (lo < hi) { var 
 
 // -- drawing --------------------------------------------------------------------------------
 var canvas = document.getElementById("tl-canvas"), plotDiv = document.getElementById("tl-plot"), tip = document.getElementById("tl-tip");
-var view = null, full = null, drag = null;
+var view = null, full = null, drag = null, flowCells = [];
 function pxW() { return Math.max(200, plotDiv.clientWidth - LABEL_W - 12); }
 function niceStep(span, n) { var s = Math.pow(10, Math.floor(Math.log10(span / n))), f = span / n / s; return s * (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10); }
 function fmtAxis(v, step) {
@@ -308,7 +308,6 @@ function drawTimeline() {
   var sampledInView = sampling && v1 > samplingX;
   var asArrows = inView.length <= MAX_ARROWS && !sampledInView;
   function rowMid(r) { return rows[r].y + rows[r].h / 2; }
-  function head(x, y0, y1) { var d = y1 > y0 ? -1 : 1; g.beginPath(); g.moveTo(x, y1); g.lineTo(x - 4, y1 + 7 * d); g.lineTo(x + 4, y1 + 7 * d); g.closePath(); g.fill(); }
   g.strokeStyle = FLOW; g.fillStyle = FLOW; g.lineWidth = 1.5;
   if (asArrows) {
     inView.forEach(function (c) {
@@ -323,17 +322,17 @@ function drawTimeline() {
       drawn.arrows.push([rows[rowOf[p ? p.t : c.src]].label, rows[rowOf[c.t]].label]);
     });
   } else {
-    var cells = {}, most = 1;
+    // flows: a lane along the bottom of the destination row (and a thinner one along the top of the
+    // source row), its strength the bin's copies; hovering the lane lists them per device pair
+    var most = 1; flowCells = [];
+    DEN.flows.forEach(function (f) { most = Math.max(most, f[3]); });
     DEN.flows.forEach(function (f) {
       var rs = rowOf[f[0]], rd = rowOf[f[1]]; if (rs == null || rd == null) return;
-      var x = T((f[2] + 0.5) * DEN.width); if (x < v0 || x > v1) return;
-      var key = rs + "," + rd + "," + Math.floor((px(x) - LABEL_W) / 6), cell = cells[key] || (cells[key] = [rs, rd, Math.floor((px(x) - LABEL_W) / 6) * 6 + 3 + LABEL_W, 0]);
-      cell[3] += f[3]; most = Math.max(most, cell[3]);
-    });
-    Object.keys(cells).forEach(function (key) {
-      var c = cells[key], ya = rowMid(c[0]), yb = rowMid(c[1]);
-      g.globalAlpha = 0.2 + 0.8 * c[3] / most;
-      g.beginPath(); g.moveTo(c[2], ya); g.lineTo(c[2], yb); g.stroke(); head(c[2], ya, yb); drawn.flows++;
+      var a = px(T(f[2] * DEN.width)), b = Math.max(px(T((f[2] + 1) * DEN.width)), a + 1);
+      if (b < LABEL_W || a > LABEL_W + w) return;
+      g.globalAlpha = 0.3 + 0.7 * f[3] / most;
+      g.fillRect(a, rows[rd].y + rows[rd].h - 6, b - a, 5); g.fillRect(a, rows[rs].y + 1, b - a, 3);
+      flowCells.push({rs: rs, rd: rd, a: a, b: b, f: f}); drawn.flows++;
     });
     g.globalAlpha = 1;
   }
@@ -356,9 +355,9 @@ function drawTimeline() {
   // the axis
   var ay = PLOT_H - AXIS_H, step = niceStep(v1 - v0, Math.max(2, Math.floor(w / 110)));
   g.strokeStyle = "#9aa5b1"; g.lineWidth = 1; g.beginPath(); g.moveTo(LABEL_W, ay + 0.5); g.lineTo(LABEL_W + w, ay + 0.5); g.stroke();
-  g.fillStyle = "#5f6b7a"; g.textAlign = "center"; g.font = "11px system-ui,sans-serif";
-  for (var t = Math.ceil(v0 / step) * step; t <= v1; t += step) { var x = px(t); g.fillRect(x, ay, 1, 4); g.fillText(fmtAxis(t, step), x, ay + 11); }
-  g.fillText(axisTitle(), LABEL_W + w / 2, ay + 24);
+  g.fillStyle = "#5f6b7a"; g.textAlign = "center"; g.textBaseline = "top"; g.font = "11px system-ui,sans-serif";
+  for (var t = Math.ceil(v0 / step) * step; t <= v1; t += step) { var x = px(t); g.fillRect(x, ay, 1, 4); g.fillText(fmtAxis(t, step), x, ay + 5); }
+  g.fillText(axisTitle(), LABEL_W + w / 2, ay + 17);
   drawFlows(inView, asArrows);
   plotDiv.setAttribute("data-drawn", JSON.stringify(drawn));
   plotDiv.setAttribute("data-view", v0 + "," + v1);
@@ -418,6 +417,13 @@ function hoverText(e) {
     if (mm) return esc(mm.level + ": " + mm.text.slice(0, 300)).replace(/\n/g, "<br>");
     var ss = hitIn(sessions, function (s) { return T(s.ts); }, function (s) { return T(s.ts + s.dur) - T(s.ts); }); return ss && "tf.compat.v1.Session #" + ss.i + ": " + ss.ops + " ops placed and run";
   }
+  var yIn = e.clientY - canvas.getBoundingClientRect().top, mx = e.clientX - canvas.getBoundingClientRect().left, lane = {}, inLane = false;
+  flowCells.forEach(function (c) {
+    var atDst = c.rd === r && yIn >= rows[r].y + rows[r].h - 8, atSrc = c.rs === r && yIn <= rows[r].y + 5;
+    if (!(atDst || atSrc) || mx < c.a - 2 || mx > c.b + 2) return;
+    inLane = true; var k = c.f[0] + ">" + c.f[1], p = lane[k] || (lane[k] = [c.f[0], c.f[1], 0, 0]); p[2] += c.f[3]; p[3] += c.f[4];
+  });
+  if (inLane) return Object.keys(lane).map(function (k) { var p = lane[k]; return "copies " + esc(tracks[p[0]].short) + " \u2192 " + esc(tracks[p[1]].short) + " here: " + p[2] + ", " + fmtBytes(p[3]); }).join("<br>");
   var oo = hitIn(ooms.filter(function (o) { return rowOf[o.t] === r; }), function (o) { return T(o.ts); }, function () { return 0; });
   if (oo) return "OOM: " + esc(oo.op) + " #" + oo.seq + " asked for " + fmtBytes(oo.bytes) + "<br>" + oo.n + " live allocations, " + fmtBytes(oo.live);
   var list = byRow[r], best = null, bd = tol;
