@@ -93,6 +93,23 @@ def test_the_report_needs_no_chart_library(tmp_path):
     assert _data((tmp_path / "r2.html").read_text(encoding="utf-8"))[1]["meta"]["ops"] == 13
 
 
+def test_density_splits_long_ops_across_bins_and_stays_exact_as_bins_double():
+    from devtrace.trace.density import Density
+
+    d = Density(bins=8)
+    d.op(0, 0, 3, "A")  # bins of 1: 0-3 spans three
+    d.op(1, 3, 10, "B")  # past 8: the bins double to 2 wide
+    d.op(0, 13, 2.5, "A")
+    d.copy(0, 1, 14, 1, 4096)
+    j = d.to_json()
+    assert (j["width"], j["names"]) == (2.0, ["A", "B"])
+    assert [o[:4] for o in j["ops"]] == [[0, 0, 1, 2.0], [0, 1, 0, 1.0], [0, 6, 1, 1.0], [0, 7, 0, 1.5],
+                                         [1, 1, 1, 1.0], [1, 2, 0, 2.0], [1, 3, 0, 2.0], [1, 4, 0, 2.0], [1, 5, 0, 2.0],
+                                         [1, 6, 0, 1.0]]
+    assert sum(o[3] for o in j["ops"]) == 15.5 and sum(o[2] for o in j["ops"]) == 3
+    assert j["flows"] == [[0, 1, 7, 1, 4096]]
+
+
 def test_density_counts_every_op_past_the_sampling_point():
     import io
 

@@ -18,12 +18,14 @@ class Density:
     def __init__(self, bins: int = BINS):
         self.bins = bins
         self.width = 1.0
+        self.end = float(bins)  # width * bins
         self.ops: dict = {}  # (track, bin) -> [count, busy, {name: busy}]
         self.flows: dict = {}  # (src, dst, bin) -> [count, bytes]
 
     def _fit(self, end) -> None:
         while end > self.width * self.bins:
             self.width *= 2
+            self.end = self.width * self.bins
             ops: dict = {}
             for (track, b), (count, busy, names) in self.ops.items():
                 cell = ops.get((track, b >> 1))
@@ -54,13 +56,21 @@ class Density:
     def op(self, track: int, ts, dur, name: str) -> None:
         """One op (every op of the trace, sampled out or not) on ``track`` from ``ts`` for ``dur``."""
         end = ts + dur
-        self._fit(end)
+        if end > self.end:
+            self._fit(end)
         w = self.width
         b = int(ts // w)
-        last = min(int(end // w), self.bins - 1)
-        if b >= last or end == (b + 1) * w:
-            self._add(track, b, 1, dur, name)
+        if end <= (b + 1) * w or b >= self.bins - 1:  # the usual case, inline: an op within one bin
+            cell = self.ops.get((track, b))
+            if cell is None:
+                self.ops[(track, b)] = [1, dur, {name: dur}]
+            else:
+                cell[0] += 1
+                cell[1] += dur
+                names = cell[2]
+                names[name] = names.get(name, 0) + dur
             return
+        last = min(int(end // w), self.bins - 1)
         self._add(track, b, 1, (b + 1) * w - ts, name)  # an op longer than a bin: its time in each
         for k in range(b + 1, last):
             self._add(track, k, 0, w, name)
@@ -68,7 +78,8 @@ class Density:
             self._add(track, last, 0, end - last * w, name)
 
     def copy(self, src: int, dst: int, ts, dur, nbytes: int) -> None:
-        self._fit(ts + dur)
+        if ts + dur > self.end:
+            self._fit(ts + dur)
         cell = self.flows.setdefault((src, dst, int(ts // self.width)), [0, 0])
         cell[0] += 1
         cell[1] += nbytes
