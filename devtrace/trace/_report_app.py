@@ -166,17 +166,26 @@ var sessionRow = null, runRow = null, callRow = null, nrows = M.order.length;
 if (sessions.length || messages.length) { sessionRow = nrows++; rows.push({label: "sessions & log"}); }
 if (runs.length) { runRow = nrows++; rows.push({label: "Session.run"}); }
 if (calls.length) { callRow = nrows++; rows.push({label: "tf.function"}); }
-var LABEL_W = 150, AXIS_H = 30, TOP = 6, ROW_H = Math.max(36, Math.min(64, Math.floor(300 / Math.max(1, M.order.length))));
-var y = TOP; rows.forEach(function (r) { r.y = y; r.h = r.device ? ROW_H : 22; y += r.h; });
-var PLOT_H = y + AXIS_H;
+var LABEL_W = 150, AXIS_H = 30, TOP = 6, HOST_ROW = 22, PLOT_H = 0;
+function layoutRows(legendH) {  // the device rows take at least half the timeline (legend included)
+  var n = Math.max(1, M.order.length), fixed = legendH + TOP + AXIS_H + HOST_ROW * (rows.length - M.order.length);
+  var rowH = Math.max(36, Math.min(64, Math.floor(300 / n)), Math.ceil(fixed / n)), y = TOP;
+  rows.forEach(function (r) { r.y = y; r.h = r.device ? rowH : HOST_ROW; y += r.h; });
+  PLOT_H = y + AXIS_H;
+  rows.forEach(function (r) {  // the row labels: HTML beside the canvas
+    var d = document.createElement("div"); d.className = "tl-row"; d.setAttribute("data-row", r.label); d.textContent = r.label;
+    d.style.cssText = "top:" + r.y + "px;height:" + r.h + "px;line-height:" + r.h + "px;width:" + (LABEL_W - 10) + "px";
+    plotDiv.appendChild(d);
+  });
+}
 var DEN = M.density || {width: 1, bins: 0, ops: [], flows: [], names: []};
 var MAX_ARROWS = 300, OTHER = "#bab0ac", FALLBACK = "#c62828", SOFT = "#ef6c00", COPY = "#37474f", FLOW = "#d81b60";
 
 // op types: the most frequent get a colour and a legend entry, the rest are "other ops"
-var counts = {}; ops.forEach(function (o) { if (!reasonClass(o.reason)) counts[o.op] = (counts[o.op] || 0) + 1; });
-DEN.ops.forEach(function (d) { var n = DEN.names[d[4]]; counts[n] = (counts[n] || 0) + d[2]; });
+var counts = Object.create(null); ops.forEach(function (o) { if (!reasonClass(o.reason)) counts[o.op] = (counts[o.op] || 0) + 1; });
+DEN.names.forEach(function (n) { if (!(n in counts)) counts[n] = 0; });  // a type only in sampled-out ops (the density's)
 var typeNames = Object.keys(counts).sort(function (a, b) { return counts[b] - counts[a] || (a < b ? -1 : 1); });
-var colorOf = {}; typeNames.slice(0, PALETTE.length).forEach(function (n, i) { colorOf[n] = PALETTE[i]; });
+var colorOf = Object.create(null); typeNames.slice(0, PALETTE.length).forEach(function (n, i) { colorOf[n] = PALETTE[i]; });
 function opColor(o) { var c = reasonClass(o.reason); return c === "fallback" ? FALLBACK : c === "soft" ? SOFT : colorOf[o.op] || OTHER; }
 var denColor = DEN.names.map(function (n) { return colorOf[n] || OTHER; });
 
@@ -451,11 +460,6 @@ canvas.addEventListener("mousemove", function (e) {
 canvas.addEventListener("mouseleave", function () { tip.hidden = true; });
 document.getElementById("tl-reset").onclick = function () { setView(full[0], full[1]); };
 window.addEventListener("resize", function () { drawTimeline(); drawMemory(); });
-rows.forEach(function (r) {  // the row labels: HTML beside the canvas
-  var d = document.createElement("div"); d.className = "tl-row"; d.setAttribute("data-row", r.label); d.textContent = r.label;
-  d.style.cssText = "top:" + r.y + "px;height:" + r.h + "px;line-height:" + r.h + "px;width:" + (LABEL_W - 10) + "px";
-  plotDiv.appendChild(d);
-});
 function resetView() {
   binSteps = null; index(); full = [0, extent()]; view = full.slice();
   document.getElementById("tl-note").textContent = (sampling ? "Dashed line: from here 1 op in " + sampling.every + " is kept with its details; every op is counted in the density drawn there. " : "") +
@@ -582,6 +586,7 @@ function drawTable() {
 
 drawTable();
 drawLegend();
+layoutRows(document.getElementById("tl-legend").offsetHeight);
 buildMemory();
 setLayout(layout);
 var devH = 0; rows.forEach(function (r) { if (r.device) devH += r.h; });
