@@ -84,9 +84,12 @@ def _value_not_computed(exc: BaseException):
 def record_memory_stats(ctx) -> None:
     for d in ctx.devices:
         a = d.allocator
+        cupy = d._backend if getattr(d._backend, "name", None) == "cupy" else None
+        own = None if cupy is None else cupy.own_bytes()
         ctx.trace.emit(ev.MemoryStats(d.name, a.name, a.limit, a.bytes_reserved, a.bytes_in_use,
                                       a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size,
-                                      a.num_regions, a.num_ooms, d.policy))
+                                      a.num_regions, a.num_ooms, d.policy, own,
+                                      None if own is None else max(own, cupy.own_peak)))
 
 
 def _record(ctx) -> None:
@@ -109,7 +112,8 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     sys.argv = [program, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(program)))
     sys.stdout = getattr(sys.stdout, "raw_stream", sys.stdout)  # the program's own prints fail as in Python
-    ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.backend, ctx.trace.stream is not None))
+    ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.backend, ctx.trace.stream is not None,
+                                 ctx.gpu_times()))
     from ..api import as_tensorflow
 
     as_tensorflow.install()  # `import tensorflow` in the program gives devtrace
@@ -321,6 +325,8 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
     # the program's own output goes to stderr meanwhile
     owns_stdout = format_ in MACHINE_FORMATS and output is None
     spool = format_ != "tf2" or html is not None or keep_events
+    if trace_path is not None or html is not None or format_ != "tf2":  # ops' times will be read
+        ctx.time_gpu_kernels()
     events = ctx.trace.stream = jsonl.Stream(trace_path, spool=spool, limit=trace_limit)
     echoed = format_ == "jsonl" and output is None  # streamed to stdout as the program runs: a reader
     if echoed:  # that leaves (`| head`) stops it promptly

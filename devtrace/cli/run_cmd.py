@@ -91,8 +91,6 @@ def run(
     protect = [(program, "the program being run")]  # checked before it runs: a long run's trace is never lost
     trace = output_path(trace, "--trace", protect)
     output = output_path(output, "--output", protect + [(trace, "the --trace file")])
-    if html is not None:
-        _visual.check_plotly("--html")
     html = output_path(html, "--html", protect + [(trace, "the --trace file"), (output, "the --output file")])
     checks = _program.Checks.parse(expect or [], no_fallback, max_copies, max_peak)
     from ._flags import configure

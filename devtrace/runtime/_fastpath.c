@@ -1317,6 +1317,82 @@ libm_map(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- Philox-4x32-10 (ops/random/philox.py) -------------------------------------------------- */
+
+static PyObject *
+philox_blocks(PyObject *self, PyObject *args)
+{
+    unsigned long long key, lo0, hi0;
+    Py_buffer idx, out;
+    if (!PyArg_ParseTuple(args, "KKKy*w*", &key, &lo0, &hi0, &idx, &out))
+        return NULL;
+    Py_ssize_t n = idx.len / (Py_ssize_t)sizeof(uint64_t);
+    if (idx.len % (Py_ssize_t)sizeof(uint64_t) || out.len != n * 4 * (Py_ssize_t)sizeof(uint32_t)) {
+        PyBuffer_Release(&idx);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "philox_blocks(key, lo, hi, idx uint64[n], out uint32[n, 4])");
+        return NULL;
+    }
+    const uint64_t *ix = (const uint64_t *)idx.buf;
+    uint32_t *y = (uint32_t *)out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t lo = (uint64_t)lo0 + ix[i], hi = (uint64_t)hi0 + (lo < ix[i]);
+        uint32_t c0 = (uint32_t)lo, c1 = (uint32_t)(lo >> 32), c2 = (uint32_t)hi, c3 = (uint32_t)(hi >> 32);
+        uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
+        for (int r = 0; r < 10; r++) {
+            uint64_t p0 = (uint64_t)0xD2511F53u * c0, p1 = (uint64_t)0xCD9E8D57u * c2;
+            uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+            c1 = (uint32_t)p1;
+            c3 = (uint32_t)p0;
+            c0 = n0;
+            c2 = n2;
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        y[4 * i] = c0;
+        y[4 * i + 1] = c1;
+        y[4 * i + 2] = c2;
+        y[4 * i + 3] = c3;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&idx);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+box_muller_f32(PyObject *self, PyObject *args)
+{
+    Py_buffer in, out;
+    if (!PyArg_ParseTuple(args, "y*w*", &in, &out))
+        return NULL;
+    Py_ssize_t n = in.len / (Py_ssize_t)sizeof(uint32_t);
+    if (in.len % (Py_ssize_t)(2 * sizeof(uint32_t)) || out.len != n * (Py_ssize_t)sizeof(float)) {
+        PyBuffer_Release(&in);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "box_muller_f32(words uint32[2n], out float32[2n])");
+        return NULL;
+    }
+    const uint32_t *x = (const uint32_t *)in.buf;
+    float *y = (float *)out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i += 2) {
+        union { uint32_t u; float f; } a = {(x[i] & 0x7FFFFFu) | 0x3F800000u}, b = {(x[i + 1] & 0x7FFFFFu) | 0x3F800000u};
+        float u1 = a.f - 1.0f, u2 = b.f - 1.0f;
+        if (u1 < 1.0e-7f)
+            u1 = 1.0e-7f;
+        float theta = (float)(2.0 * M_PI * (double)u2);
+        float radius = sqrtf(-2.0f * logf(u1));
+        y[i] = sinf(theta) * radius;
+        y[i + 1] = cosf(theta) * radius;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
 /* ---- the module ----------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -1336,6 +1412,10 @@ static PyMethodDef methods[] = {
      "execute_binary(op_name, x, y, name=None, dtype=None): executor._execute_binary in C"},
     {"libm_map", libm_map, METH_VARARGS,
      "libm_map(code, x, out): out = logf/sinf/cosf (0-2, float32) or log/sin/cos (3-5, float64) of x, elementwise"},
+    {"philox_blocks", philox_blocks, METH_VARARGS,
+     "philox_blocks(key, lo, hi, idx, out): out[i] = Philox-4x32-10 of the 128-bit counter (hi, lo) + idx[i] under key"},
+    {"box_muller_f32", box_muller_f32, METH_VARARGS,
+     "box_muller_f32(words, out): TensorFlow's BoxMullerFloat over pairs of Philox words, with logf/sinf/cosf"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -53,6 +53,9 @@ class TraceStart(Event):
     program: str | None = None
     backend: str | None = None  # simulated | nvml | cpu
     streamed: bool = False  # written as the program ran: a complete trace ends with a trace_end record
+    # how ops on real GPUs (CuPy) were timed: "cuda-events" (the GPU's time between CUDA events around
+    # each op's kernels), "launch" (the host's launch of kernels CuPy runs asynchronously); None: no CuPy
+    gpu_times: str | None = None
 
 
 @dataclass(slots=True, repr=False, eq=False)
@@ -198,6 +201,10 @@ class MemoryStats(Event):
     num_regions: int
     num_ooms: int
     policy: str  # preallocate | growth | limit | fraction | host
+    # a real GPU's CuPy pool: the bytes CuPy holds for itself (FFT plans' work areas, workspaces), owned
+    # by no tensor and not in ``in_use``, now and at most at once (temporaries included); None elsewhere
+    cupy_own: int | None = None
+    cupy_own_peak: int | None = None
 
 
 @dataclass(slots=True, repr=False, eq=False)

@@ -241,8 +241,9 @@ def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:
         return _context_mod.context().graph_builder.const(array, dtype, name)
     if ctx.threaded and not _threads.owned():
         return _threads.locked(ctx, execute_const, array, dtype, name, account)
-    if "/device:CPU:0" in ctx.scope and ctx.scope_reason is not ev.COLOCATED:  # a gradient's scope is devtrace's
-        return _host_const(ctx, array, dtype, account)
+    scope = ctx.outer_scope if ctx.scope_reason is ev.COLOCATED else ctx.scope  # a gradient's scope is devtrace's
+    if "/device:CPU:0" in scope:
+        return _host_const(ctx, scope, array, dtype, account)
     opdef = REGISTRY.get("_EagerConst") or lookup("_EagerConst")
     device, reason = place(ctx, opdef, dtype)
     if ctx.trace.listeners:
@@ -260,12 +261,12 @@ def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:
     return Tensor(value, device, handle, dtype, seq)
 
 
-def _host_const(ctx, array: np.ndarray, dtype, account: bool) -> Tensor:
+def _host_const(ctx, scope: str, array: np.ndarray, dtype, account: bool) -> Tensor:
     """A value made on the host CPU the scope names, with no op (and no producer in the trace);
     TensorFlow's text when the scope's job, replica or task does not exist."""
-    device = ctx.find_device(ctx.scope)
+    device = ctx.find_device(scope)
     if device is None:
-        raise InvalidArgumentError(f"{ctx.scope} unknown device.")
+        raise InvalidArgumentError(f"{scope} unknown device.")
     if not account:
         return Tensor(array, device, None, dtype, 0)
     value = device.backend.from_host(array)

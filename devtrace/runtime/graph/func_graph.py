@@ -88,6 +88,9 @@ class FuncGraph(Graph):
             self.variables.append(value)
             node = self.placeholder(value._dtype, tuple(value.shape), "resource", value.device)
             node._dtype, node._shape = dtypes.resource, ()  # as TensorFlow shows it (placed as the variable)
+        elif value._dtype is dtypes.resource:  # a resource's handle (a queue's): placed where the resource is
+            node = self.placeholder(dtypes.int32, (), "capture", value.device)
+            node._dtype = dtypes.resource
         else:
             node = self.placeholder(value._dtype, tuple(value.shape), "capture", value.device)
         self.captures[id(value)] = (value, node)

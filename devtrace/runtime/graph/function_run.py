@@ -12,8 +12,9 @@ as a slice around its nodes. Active gradient tapes see the body's ops as if they
 from __future__ import annotations
 
 from ...trace import events as ev
-from ...trace.events import OpRecord, not_run
+from .. import collective
 from .. import sources
+from ...trace.events import OpRecord, not_run
 from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
 from ..execution import allocate, onto_device, run_step
@@ -78,6 +79,7 @@ class PlacedFunction:
         self.branches: dict = {}  # id(branch graph) -> its PlacedFunction (If / While bodies)
         self.order = _run_order(graph)
         self._plan = None  # made at the first run (see _make_plan)
+        self._groups: dict = {}  # instance_key -> its CollectiveReduceV2 nodes (see _make_plan)
         self._sources = None  # node id -> its src, for the nodes _node runs (see _src)
         # the devices of the branches' nodes: where the placer put them in the lowered graph
         self.lowered = lowered if lowered is not None else {}
@@ -169,6 +171,7 @@ class PlacedFunction:
         ``step`` None for a node ``_node`` runs (constants, control flow, variables' ops, host
         inputs known only at run time), else what running the node needs, looked up once."""
         plan = []
+        self._groups = {}  # instance_key -> its CollectiveReduceV2 nodes, in run order
         recording = sources.ENABLED
         site = _call_site(self.graph)
         for op in self.order:
@@ -184,6 +187,8 @@ class PlacedFunction:
                 step = (array, op._outputs[0]._dtype, ("Const", op.name, op._device, device.name, self.reasons[i], [],
                                                        list(array.shape), op._outputs[0]._dtype.name, 0, None, src),
                         op.name)
+            elif op.type == collective.GROUPED:  # _node: the group's values meet first
+                self._groups.setdefault(op._attrs["instance_key"], []).append(op)
             elif op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS and not op._dynamic:
                 head = (op.type, op.name, op._device, device.name, self.reasons[i])
                 producers = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
@@ -264,8 +269,16 @@ class PlacedFunction:
         record = tuple.__new__(OpRecord, (seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
                                           [t._seq for t in inputs]) + not_run(self._src(op)))
         attrs = runtime_attrs(op, lambda t: _host(value_of(values, t))) if op._dynamic else op._attrs
-        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name,
-                       op._kernel_dtype)
+        group = self._groups.get(attrs["instance_key"]) if op.type == collective.GROUPED else None
+        if group is not None and op is group[0]:
+            ctx.trace.flush()  # this worker may wait here for ever (a peer died): its trace so far is written
+            collective.gather(attrs["instance_key"], [_host(value_of(values, o._inputs[0])) for o in group])
+        try:
+            out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name,
+                           op._kernel_dtype)
+        finally:
+            if group is not None and op is group[-1]:
+                collective.release(attrs["instance_key"])
         if variable is not None and op.type.startswith("Assign"):
             variable._value = out
             return out
