@@ -123,7 +123,7 @@ def test_src_is_escaped_like_every_other_field(tmp_path):
     assert r.returncode == 0, r.stderr
     html = report.read_text()
     assert "evil\\u001b[31m\\u003cb>.py:2" in html and "<b>.py" not in html
-    assert '"<br>from " + esc(o.src)' in html  # the hover escapes it as the op's other fields
+    assert '"<br>from " + esc(o.from)' in html  # the hover escapes it as the op's other fields
 
 
 def test_a_library_run_records_no_src(tmp_path):
