@@ -126,6 +126,17 @@ def test_src_is_escaped_like_every_other_field(tmp_path):
     assert '"<br>from " + esc(o.from)' in html  # the hover escapes it as the op's other fields
 
 
+def test_the_timeline_holds_each_op_s_src(tmp_path):
+    trace, timeline = tmp_path / "t.jsonl", tmp_path / "tl.json"
+    assert devtrace("run", MAIN, "--trace", str(trace)).returncode == 0
+    r = devtrace("timeline", str(trace), "-o", str(timeline))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(timeline.read_text())
+    ops = [(e["args"]["seq"], e["name"], e["args"].get("src")) for e in data["traceEvents"]
+           if e.get("cat") == "op" and e["args"]["seq"]]
+    assert ops[:len(EAGER_AND_FUNCTION)] == EAGER_AND_FUNCTION
+
+
 def test_a_library_run_records_no_src(tmp_path):
     from devtrace.runtime import sources
 
