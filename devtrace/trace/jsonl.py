@@ -225,7 +225,7 @@ def _encode_lines(events, encode, names) -> str:
     out = []
     heads = names.setdefault(str, {})
     tails = names.setdefault(tuple, {})
-    sources = names.setdefault("src", {})  # src -> its text on an op line
+    sources = names.setdefault("src", {})  # src -> the end of an op line: its text and the closing brace
     thread = names.get(int, 0)  # the thread the stream's latest records came from (ThreadSwitched)
     append = out.append
     for e in events:
@@ -239,19 +239,17 @@ def _encode_lines(events, encode, names) -> str:
             if head is None or tail is None:
                 head, tail = _texts(op, node, requested, device, reason, shape, dtype, heads, tails, encode)
             inputs, mem, src = e.inputs, e.mem_in_use, e.src
+            end = sources.get(src)  # the line's end: src (the program's line; its text made once per stream)
+            if end is None:
+                end = sources[src] = "}" if src is None else f', "src": {encode(src)}}}'
             if len(inputs) == 2 and mem is not None:  # most ops: one format, SCHEMA a literal (costs nothing)
                 line = (f'{{"schema": 1, "event": "op_placed", "seq": {e.seq}, {head}{inputs[0]}, {inputs[1]}{tail}'
-                        f'{e.duration_ns}, "mem_in_use": {mem}')
+                        f'{e.duration_ns}, "mem_in_use": {mem}{end}')
             else:
                 line = (f'{{"schema": {SCHEMA}, "event": "op_placed", "seq": {e.seq}, {head}'
                         f'{", ".join(map(str, inputs))}{tail}{e.duration_ns}, '
-                        f'"mem_in_use": {"null" if mem is None else mem}')
-            if src is not None:  # the program's line: its text made once per stream
-                text = sources.get(src)
-                if text is None:
-                    text = sources[src] = f', "src": {encode(src)}'
-                line += text
-            append(f'{line}}}' if not thread else f'{line}, "thread": {thread}}}')
+                        f'"mem_in_use": {"null" if mem is None else mem}{end}')
+            append(line if not thread else f'{line[:-1]}, "thread": {thread}}}')
             continue
         cls = type(e)
         if cls is ThreadSwitched:
