@@ -34,6 +34,7 @@ from ..runtime.tensor_shape import TensorShape
 from ..runtime.values import constant, host_array
 from ..ops import iterator_ops
 from ..runtime.context import context as _context
+from ..runtime.graph.graph import init_scope
 from ..runtime.scopes import device as _device
 from ..util import nest as _nest
 from ..util.namespace import Namespace, missing
@@ -217,7 +218,8 @@ class OwnedIterator:
         on the CPU, which takes the next element each time the function runs (dense numeric
         elements; others are taken while tracing)."""
         if self._peeked is None:
-            self._peeked = next(self._elements)
+            with init_scope():  # the dataset's functions run eagerly, as in TensorFlow's iterator
+                self._peeked = next(self._elements)
         leaves = _nest.flatten(self._peeked)
         if not all(isinstance(a, (np.ndarray, np.generic)) and np.asarray(a).dtype.kind in "biufc" for a in leaves):
             return None
