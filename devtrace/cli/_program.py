@@ -314,6 +314,9 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
     from ..terminal.console import attach
     from ..trace import jsonl
 
+    from ..runtime import sources
+
+    sources.enable(program)  # each op's src: the trace, the table and the report show it
     console = attach(ctx, stream_, placement_log=format_ == "tf2")
     if log_placement:  # devtrace's own log, one line per executed op (the guide's): no printf lines
         console.kernel_graphs = False
@@ -463,7 +466,8 @@ def _print_table(events, out, group_by) -> None:
         headers, rows, right = render_groups.table(events, group_by)
         rows = render_groups.fit(headers, rows, render_groups.width())
     else:
-        headers, rows, right = render_table.HEADERS, render_table.rows(events), (0,)
+        headers, rows = render_table.table(events)
+        headers, rows, right = *render_table.narrowed(headers, rows, render_groups.width()), (0,)
     if rows:
         print_table(headers, rows, right=right, stream=out)
     out.flush()

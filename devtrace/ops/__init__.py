@@ -42,6 +42,7 @@ from .nn import dense_grad  # noqa: F401 (gradients: dense layers, linear algebr
 from .linalg import linalg_grad  # noqa: F401
 from .control_flow import list_grad  # noqa: F401
 from .nn import nn_grad  # noqa: F401
+from .nn import cudnn_rnn  # noqa: F401 (the fused LSTM/GRU Keras runs on a GPU)
 from .control_flow import optional_ops  # noqa: F401 (what a cond's gradient reads its forward branch through)
 from .declare import API
 from .math import cast_ops, complex_ops  # noqa: F401
@@ -75,6 +76,7 @@ from .strings import string_breadth  # noqa: F401 (to_hash_bucket, to_hash_bucke
 from .linalg import linear_operator  # noqa: F401 (tf.linalg.LinearOperator*, linalg.experimental.conjugate_gradient)
 from . import check_more  # noqa: F401 (tf.debugging: assert_all_finite, assert_near, assert_shapes)
 from . import collective_ops  # noqa: F401 (MultiWorkerMirroredStrategy's CollectiveReduceV2, CollectiveBcast*)
+from . import iterator_ops  # noqa: F401 (IteratorGetNext: next(iterator) in a tf.function)
 from .nn import sampled_losses  # noqa: F401 (tf.nn.nce_loss, sampled_softmax_loss: composed as TensorFlow composes them)
 from .nn import ctc_ops  # noqa: F401 (tf.nn.ctc_loss: TensorFlow's ctc_loss_dense, composed)
 from . import raw_ops  # noqa: F401 (tf.raw_ops: a resource variable's VarHandleOp, AssignVariableOp, ReadVariableOp, DestroyResourceOp)

@@ -32,7 +32,7 @@ class Context:
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
                  "devices_by_name", "scope", "scope_spec", "scope_reason", "trace", "placement_cache", "colocation_cache",
                  "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "threaded", "thread_marked", "task",
-                 "remote_devices", "timed_gpu_kernels",
+                 "remote_devices", "timed_gpu_kernels", "outer_scope",
                  "__weakref__")
 
     def __init__(self, machine: Machine | None = None, env=None):
@@ -59,12 +59,13 @@ class Context:
         self.kernel_graphs: set = set()  # the eager op signatures whose one-op function is built
         self.scope_reason = ev.EXPLICIT  # the reason ops placed by the scope get (colocated: gradients)
         self.colocation_cache: dict = {}  # the placement cache while gradients run colocated
+        self.outer_scope = ""  # while gradients run colocated: the program's own scope (TensorFlow's device_name)
         self.tapes: list = []  # active gradient tapes, innermost last
         self.name_scope = ""  # eager tf.name_scope prefix ("outer/inner/"), which names variables
         self.scalar_cache: dict = {}  # TensorFlow's: (scope, value, dtype, type) -> constant tensor
         self.host: Device | None = None
         self.graph_builder = None  # set by the graph room while ops build TF1 graph nodes
-        self.list_arg_seq = 0  # the last constant made from a Python list argument (errors: op_error_suffix)
+        self.list_arg_seq = None  # the trace's last seq once a Python list argument became a tensor (errors: op_error_suffix)
         self.options: dict = {}  # tf.config's threading, execution mode and optimizer settings (config_options)
         self.threaded = False  # the program started a thread: every op holds the run's lock (threads.py)
         self.task = names.LOCAL_TASK  # /job:worker/replica:0/task:1 once a cluster's strategy names it

@@ -55,20 +55,21 @@ def kernel_error_prefix(opdef, device, attrs=None, count=0) -> str:
 
 
 def _list_argument(ctx, seq: int) -> bool:
-    """Was a constant made from a Python list for this op — the ops since the previous one all
-    constants, that list's among them?"""
+    """Was a Python list made a tensor for this op — marked at the trace's seq then (that of its
+    constant, or of the op before when, under a device scope, the list became a host tensor
+    without an op), and nothing but constants recorded from there to this op?"""
     marked = ctx.list_arg_seq
-    if not marked or marked >= seq:
+    if marked is None or marked >= seq:
         return False
     for event in ctx.trace.recent():
         s = getattr(event, "seq", None)
         if s is None or s >= seq:
             continue
         if s <= marked:
-            return s == marked
+            return True
         if getattr(event, "op", None) not in ("_EagerConst", "Const"):
             return False
-    return False
+    return True
 
 
 def run_step(ctx, device, opdef, arrays, attrs, record, node=None, dtype=None):

@@ -347,6 +347,7 @@ class Timeline:
         dur = self._op_dur(e.duration_ns)
         self.clock += dur
         self._store(seq, ts, dur, t.index, self._name_id(e.op))
+        self.sink.every_op(t, ts, dur, e.op)
         if self._session is not None:
             self._session[2] += 1
         if self.ops <= self.full_ops:
@@ -387,6 +388,7 @@ class Timeline:
         dur = self._copy_dur()
         self.clock += dur
         totals = (dst.copies_in, dst.bytes_in)
+        self.sink.every_copy(self.track(c.src), dst, ts, dur, c.nbytes)
         consumer = self._lookup(c.seq)
         if consumer is None:  # eager: the op that needs the copy comes next
             self._pending.setdefault(c.seq, []).append((c, ts, dur, totals))

@@ -97,10 +97,12 @@ def colocated(ctx, device):
     with threads.LOCK if ctx.threaded else contextlib.nullcontext():
         if ctx.threaded:
             threads.own(ctx)
-        saved = ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache
+        saved = ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache, ctx.outer_scope
+        if ctx.scope_reason is not ev.COLOCATED:
+            ctx.outer_scope = ctx.scope
         ctx.scope, ctx.scope_spec = device.name, DeviceSpec.from_string(device.name)
         ctx.scope_reason, ctx.placement_cache = ev.COLOCATED, ctx.colocation_cache
         try:
             yield
         finally:
-            ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache = saved
+            ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache, ctx.outer_scope = saved

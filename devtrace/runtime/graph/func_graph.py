@@ -52,6 +52,7 @@ class FuncGraph(Graph):
         self.control_output = None  # automatic control dependencies' NoOp (add_control_output)
         # a loop body's captures it passes on changed (a while gradient's accumulators): [(placeholder, tensor)]
         self.carried: list[tuple] = []
+        self.call_site = None  # the program's frame that traced it (sources.call_site; None: not recorded)
 
     def add_control_output(self, outputs: list) -> None:
         """TensorFlow 2.21's automatic control dependencies: when the function returns tensors

@@ -1,6 +1,6 @@
 """Out-of-range gather indices on the CPU: TensorFlow's CPU kernels raise, naming the index by its
 position in ``indices`` (``indices[1,0]``; a scalar index: ``indices``); an empty output checks
-nothing. (TensorFlow's GPU kernels return zeros instead: ``tests/test_gpu_gather.py``.)"""
+nothing. (TensorFlow's GPU kernels return zeros instead: ``tests/test_gpu_index_kernels.py``.)"""
 import tensorflow as tf
 
 cases = [("vector", [1.0, 2.0, 3.0], [0, 5], 0, 0),
