@@ -1,4 +1,5 @@
-"""Names of issue 28's census (tf.random_index_shuffle, tf.sparse.cross_hashed, tf.ragged.cross_hashed,
+"""Names of issue 28's census (tf.random_index_shuffle, tf.sparse.cross_hashed, tf.ragged.cross_hashed, the
+conv2d_backprop v2 functions (their ops have no kernel in TensorFlow 2.21: its NotFoundError),
 tf.dtypes.QUANTIZED_DTYPES) with the values tensorflow-cpu 2.21 printed for the same calls (a probe in
 the oracle venv, pasted): crossed features hashed as TensorFlow's HashCrosser (FarmHash fingerprints
 of strings, integers as they are, folded by FingerprintCat64 into the key, modulo the buckets or the
@@ -52,3 +53,19 @@ def test_random_index_shuffle_for_any_number_of_rounds():
 def test_quantized_dtypes():
     assert tf.qint8 in tf.dtypes.QUANTIZED_DTYPES and tf.quint16 in tf.dtypes.QUANTIZED_DTYPES
     assert tf.int8 not in tf.dtypes.QUANTIZED_DTYPES
+
+
+def test_the_conv2d_backprop_v2_ops_have_no_kernel_as_in_tensorflow():
+    reset_context()
+    x, f, g = tf.ones([1, 3, 3, 1]), tf.ones([2, 2, 1, 1]), tf.ones([1, 2, 2, 1])
+    for fn, op in ((tf.conv2d_backprop_filter_v2, "Conv2DBackpropFilterV2"),
+                   (tf.conv2d_backprop_input_v2, "Conv2DBackpropInputV2")):
+        try:
+            fn(x, f, g, [1, 1, 1, 1], "VALID")
+        except tf.errors.NotFoundError as e:
+            assert str(e) == (f"Could not find device for node: {{{{node {op}}}}} = {op}[T=DT_FLOAT, data_format=\"NHWC\", "
+                              f"dilations=[1, 1, 1, 1], explicit_paddings=[], padding=\"VALID\", strides=[1, 1, 1, 1], "
+                              f"use_cudnn_on_gpu=true]\nAll kernels registered for op {op}:\n  <no registered kernels>"
+                              f"\n [Op:{op}] name: ")
+        else:
+            raise AssertionError(f"{op} ran")
