@@ -82,3 +82,4 @@ from .nn import ctc_ops  # noqa: F401 (tf.nn.ctc_loss: TensorFlow's ctc_loss_den
 from . import raw_ops  # noqa: F401 (tf.raw_ops: a resource variable's VarHandleOp, AssignVariableOp, ReadVariableOp, DestroyResourceOp)
 from .nn import ctc_decoder  # noqa: F401 (tf.nn.ctc_beam_search_decoder: CTCBeamSearchDecoder)
 from .nn import conv_v2  # noqa: F401 (tf.conv2d_backprop_filter_v2/input_v2: no kernel in TensorFlow 2.21)
+from .sparse import sparse_serialize  # noqa: F401 (tf.io.serialize_sparse, serialize_many_sparse, deserialize_many_sparse)
