@@ -46,6 +46,7 @@ ARG_NAMES = {
     "Cholesky": (("input@T",), ("output@T",), ()),
     "ClipByValue": (("t@T", "clip_value_min@T", "clip_value_max@T"), ("output@T",), ()),
     "CloseSummaryWriter": (("writer:resource",), (), ()),
+    "CombinedNonMaxSuppression": (("boxes:float", "scores:float", "max_output_size_per_class:int32", "max_total_size:int32", "iou_threshold:float", "score_threshold:float"), ("nmsed_boxes:float", "nmsed_scores:float", "nmsed_classes:float", "valid_detections:int32"), ()),
     "Complex": (("real@T", "imag@T"), ("out",), ()),
     "ComplexAbs": (("x@T",), ("y",), ()),
     "ConcatOffset": (("concat_dim:int32", "shape*"), ("offset*",), ()),

@@ -83,3 +83,4 @@ from . import raw_ops  # noqa: F401 (tf.raw_ops: a resource variable's VarHandle
 from .nn import ctc_decoder  # noqa: F401 (tf.nn.ctc_beam_search_decoder: CTCBeamSearchDecoder)
 from .nn import conv_v2  # noqa: F401 (tf.conv2d_backprop_filter_v2/input_v2: no kernel in TensorFlow 2.21)
 from .sparse import sparse_serialize  # noqa: F401 (tf.io.serialize_sparse, serialize_many_sparse, deserialize_many_sparse)
+from .image import combined_nms  # noqa: F401 (tf.image.combined_non_max_suppression)
