@@ -189,6 +189,8 @@ ARG_NAMES = {
     "QueueEnqueueV2": (("handle:resource", "components*"), (), ()),
     "QueueIsClosedV2": (("handle:resource",), ("is_closed:bool",), ()),
     "QueueSizeV2": (("handle:resource",), ("size:int32",), ()),
+    "RaggedFillEmptyRows": (("value_rowids:int64", "values@T", "nrows:int64", "default_value@T"), ("output_value_rowids:int64", "output_values@T", "empty_row_indicator:bool", "reverse_index_map:int64"), ("nrows",)),
+    "RaggedFillEmptyRowsGrad": (("reverse_index_map:int64", "grad_values@T"), ("d_values@T", "d_default_value@T"), ()),
     "RandomGamma": (("shape", "alpha@T"), ("output@T",), ()),
     "RandomIndexShuffle": (("index", "seed", "max_index"), ("output",), ()),
     "RandomPoissonV2": (("shape", "rate"), ("output",), ()),
