@@ -17,8 +17,7 @@ from ..declare import as_tensor, gradient, on_host, op, public
 
 _NUMERIC = ("bfloat16", "complex128", "complex64", "float16", "float32", "float64", "int16", "int32", "int64", "int8",
             "uint16", "uint32", "uint64", "uint8")
-_FILL_TYPES = {CPU: _NUMERIC + ("bool", "string", "variant", "resource"),
-               GPU: tuple(t for t in _NUMERIC if not t.startswith("complex")) + ("bool", "complex128", "complex64")}
+_FILL_TYPES = {CPU: _NUMERIC + ("bool", "string", "variant", "resource"), GPU: _NUMERIC + ("bool",)}
 _GRAD_TYPES = {CPU: _NUMERIC, GPU: tuple(t for t in _NUMERIC if not t.startswith("complex"))}
 
 
@@ -30,7 +29,6 @@ def _fill(xp, value_rowids, values, nrows, default_value):
     counts = np.bincount(rowids, minlength=rows)[:rows] if rowids.size else np.zeros(rows, np.int64)
     empty = counts == 0
     out_rowids, out_values, reverse = [], [], np.zeros(len(rowids), np.int64)
-
     for row in range(rows):
         if empty[row]:
             out_rowids.append(row)
