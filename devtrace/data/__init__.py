@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from . import _lookup
 from . import _experimental as data_experimental, _extension as extension, _readers as readers, _saving as saving
 from . import _sparse as data_sparse, _windows as data_windows
 from ._sparse import HostSparse
@@ -732,6 +733,8 @@ experimental = Namespace(
     make_csv_dataset=lambda *args, **kwargs: make_csv_dataset(Dataset, *args, **kwargs),
     SqlDataset=lambda *args, **kwargs: sql_dataset(Dataset, *args, **kwargs),
     make_batched_features_dataset=lambda *args, **kwargs: _batched_features(*args, **kwargs),
+    DatasetInitializer=_lookup.DatasetInitializer, table_from_dataset=_lookup.table_from_dataset,
+    index_table_from_dataset=_lookup.index_table_from_dataset,
     **{name: getattr(data_experimental, name) for name in (
         "choose_from_datasets", "sample_from_datasets", "get_single_element", "ignore_errors", "unbatch",
         "map_and_batch", "parallel_interleave", "snapshot", "copy_to_device", "at", "get_next_as_optional",
