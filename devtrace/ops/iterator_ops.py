@@ -9,7 +9,9 @@ from __future__ import annotations
 from ..errors import OutOfRangeError
 from ..runtime import dtypes
 from ..runtime.eager.executor import execute
-from ..runtime.registry import ALL_TYPES, CPU
+from ..runtime.context import context
+from ..runtime.registry import CPU, GPU
+from ..runtime.scopes import device as host_scope
 from .declare import op
 
 
@@ -25,11 +27,19 @@ def _get_next_shape(name, shapes, attrs, dtype):
     return [(dtypes.as_dtype(t), tuple(s)) for t, s in zip(attrs["output_types"], attrs["output_shapes"])], None
 
 
-op("IteratorGetNext", _get_next, {CPU: ALL_TYPES}, shape=_get_next_shape, multi=True, mixed_dtypes=True,
-   stateful=True, devices=(CPU,))
+# TensorFlow 2.21 registers it for every device type; the node sits with its iterator, on the host
+op("IteratorGetNext", _get_next, None, shape=_get_next_shape, multi=True, mixed_dtypes=True,
+   stateful=True, devices=(CPU, GPU))
 
 
 def get_next(source, specs: list) -> tuple:
-    """The node: ``specs`` one ``(dtype, shape)`` per leaf (a ``None`` dimension: any size)."""
+    """The node: ``specs`` one ``(dtype, shape)`` per leaf (a ``None`` dimension: any size), on
+    the host as its iterator resource (TensorFlow colocates the op with it)."""
+    ctx = context()
+    with host_scope("/device:CPU:0") if ctx.eager else ctx.graph_builder.device("/device:CPU:0"):
+        return _node(source, specs)
+
+
+def _node(source, specs: list) -> tuple:
     return execute("IteratorGetNext", (), {"source": source, "output_types": tuple(dtypes.as_dtype(t).name for t, _ in specs),
                                            "output_shapes": tuple(tuple(s) for _, s in specs)})
