@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from ..errors import OutOfRangeError
 from ..runtime import dtypes
+from ..runtime.context import context
 from ..runtime.eager.executor import execute
-from ..runtime.registry import ALL_TYPES, CPU
+from ..runtime.scopes import device
 from .declare import op
 
 
@@ -25,11 +26,15 @@ def _get_next_shape(name, shapes, attrs, dtype):
     return [(dtypes.as_dtype(t), tuple(s)) for t, s in zip(attrs["output_types"], attrs["output_shapes"])], None
 
 
-op("IteratorGetNext", _get_next, {CPU: ALL_TYPES}, shape=_get_next_shape, multi=True, mixed_dtypes=True,
-   stateful=True, devices=(CPU,))
+# TensorFlow registers it for the CPU and the GPU (its outputs in host memory); it runs where its
+# iterator resource is, the CPU
+op("IteratorGetNext", _get_next, shape=_get_next_shape, multi=True, mixed_dtypes=True, stateful=True)
 
 
 def get_next(source, specs: list) -> tuple:
-    """The node: ``specs`` one ``(dtype, shape)`` per leaf (a ``None`` dimension: any size)."""
-    return execute("IteratorGetNext", (), {"source": source, "output_types": tuple(dtypes.as_dtype(t).name for t, _ in specs),
-                                           "output_shapes": tuple(tuple(s) for _, s in specs)})
+    """The node, on this task's CPU: ``specs`` one ``(dtype, shape)`` per leaf (a ``None``
+    dimension: any size)."""
+    attrs = {"source": source, "output_types": tuple(dtypes.as_dtype(t).name for t, _ in specs),
+             "output_shapes": tuple(tuple(s) for _, s in specs)}
+    with device(f"{context().task}/device:CPU:0"):
+        return execute("IteratorGetNext", (), attrs)
