@@ -55,6 +55,7 @@ linalg = namespace("linalg", experimental=namespace("linalg.experimental"))
 nn = namespace("nn", experimental=namespace("nn.experimental"))
 ragged = namespace("ragged")
 lookup = namespace("lookup", experimental=namespace("lookup.experimental"))
+queue = namespace("queue")
 sparse = namespace("sparse")
 bitwise = namespace("bitwise")
 io = namespace("io", gfile=_gfile.namespace, TFRecordWriter=_tfrecord.TFRecordWriter,

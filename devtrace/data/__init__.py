@@ -87,7 +87,8 @@ def _host(value):
     if isinstance(value, SparseTensor):
         return data_sparse.from_sparse(value)
     if isinstance(value, Tensor):
-        return np.asarray(value.numpy())
+        value = value.numpy()
+        return value if isinstance(value, np.ndarray) else np.array(value, object if type(value) is bytes else None)
     return host_array(value)[0]
 
 
@@ -225,6 +226,8 @@ class OwnedIterator:
 
     def get_next(self):
         return next(self)
+
+    next = __next__  # TensorFlow's iterators keep Python 2's name too
 
     def get_next_as_optional(self):
         try:
@@ -410,6 +413,7 @@ class Dataset(Transforms):
         def apply(element):
             args = extension.values(map_structure(_tensor, element))
             out = map_func(*args) if isinstance(args, tuple) else map_func(args)
+            out = tuple(out) if type(out) is list else out  # TensorFlow: a list returned is a tuple
             return map_structure(_host, extension.records(out))
 
         def source():

@@ -8,27 +8,62 @@ import devtrace as tf
 from devtrace import hooks
 from devtrace.errors import ValueNotComputed
 from devtrace.runtime.context import context
+from devtrace.runtime.graph.graph import get_default_graph
 from .serializable import Configurable
 from .uncomputed import constant as uncomputed_constant
 
 
 def _marking(update_state):
-    """``update_state`` that, under ``--compute none``, marks the metric as having no result."""
-    def update(self, *args, **kwargs):
+    """``update_state`` that, under ``--compute none``, marks the metric as having no result; inside
+    a ``tf.function``, updates the totals each time the function runs (``_when_run``)."""
+    def eager(self, *args, **kwargs):
         try:
             return update_state(self, *args, **kwargs)
         except ValueNotComputed:
             self.uncomputed = True
+
+    def update(self, *args, **kwargs):
+        if not context().eager:
+            self._graph_update = _when_run(lambda *a, **k: eager(self, *a, **k), args, kwargs)
+            return None
+        return eager(self, *args, **kwargs)
     update.__wrapped__ = update_state
     return update
 
 
 def _or_not_computed(result):
-    """``result`` that, under ``--compute none``, is the scalar constant Keras makes, uncomputed."""
-    def value(self):
+    """``result`` that, under ``--compute none``, is the scalar constant Keras makes, uncomputed;
+    inside a ``tf.function``, the value the totals have when the function runs."""
+    def eager(self):
         return uncomputed_constant((), "float32") if self.uncomputed else result(self)
+
+    def value(self):
+        if not context().eager:  # after this function's updates of the metric (TF orders them so)
+            update = getattr(self, "_graph_update", None)
+            after = (update,) if update is not None and update.graph is get_default_graph() else ()
+            return _when_run(lambda *_: tf.cast(eager(self), tf.float32), after, {})
+        return eager(self)
     value.__wrapped__ = result
     return value
+
+
+def _when_run(fn, args, kwargs):
+    """``fn`` called as the traced function runs, on the values its tensor arguments then have: a
+    node of the graph (``py_function``). Keras keeps a metric's totals in variables its traced
+    step updates; devtrace keeps them on the host, so they are updated at the same moment."""
+    slots = [i for i, v in enumerate(args) if isinstance(v, tf.Tensor)]
+    names = [k for k, v in kwargs.items() if isinstance(v, tf.Tensor)]
+    tensors = [args[i] for i in slots] + [kwargs[k] for k in names]
+
+    def run(*values):
+        given, named = list(args), dict(kwargs)
+        for i, v in zip(slots, values):
+            given[i] = v
+        for k, v in zip(names, values[len(slots):]):
+            named[k] = v
+        out = fn(*given, **named)
+        return out if out is not None else np.float32(0)
+    return tf.py_function(run, tensors, tf.float32)
 
 
 def _result(value):
@@ -56,9 +91,8 @@ class Metric(Configurable):
     def reset_state(self):
         self._total, self._count = 0.0, 0.0
 
+    @_or_not_computed
     def result(self):
-        if self.uncomputed:
-            return uncomputed_constant((), "float32")
         total, count = self._total, self._count
         strategy = getattr(self, "_strategy", None)
         if getattr(strategy, "_num_workers", 1) > 1 and context().eager:

@@ -25,6 +25,8 @@ class TensorFlowTrainer(Trainer):
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
             self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+            if self.optimizer is not None:
+                loss = self.optimizer.scale_loss(loss)
         if self.trainable_weights:
             grads = tape.gradient(loss, self.trainable_weights)
             self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
@@ -95,7 +97,8 @@ class TensorFlowTrainer(Trainer):
         with tf.GradientTape() as tape:
             pred = self(x, training=True)
             loss = self.compute_loss(x, y, pred, sw)
-        grads = tape.gradient(loss, self.trainable_weights)
+            scaled = self.optimizer.scale_loss(loss)  # a LossScaleOptimizer's scale; else the loss
+        grads = tape.gradient(scaled, self.trainable_weights)
         self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
         return loss, pred
 
@@ -248,6 +251,8 @@ def _in_metric_order(model, logs):
 
 
 def _batch_size(x) -> int:
+    if isinstance(x, dict):
+        x = list(x.values())
     first = x[0] if isinstance(x, (list, tuple)) else x
     return int(first.shape[0])
 
@@ -255,9 +260,11 @@ def _batch_size(x) -> int:
 def _constant(x):
     """A host batch as Keras's data pipeline yields it: a tensor on the host (``tf.data``'s iterator
     lives on the CPU), which the step copies to the device its ops run on, as TensorFlow does."""
+    if isinstance(x, dict):
+        return {k: _constant(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_constant(v) for v in x]
-    if isinstance(x, tf.Tensor):
+    if x is None or isinstance(x, tf.Tensor):
         return x
     with tf.device("/job:localhost/replica:0/task:0/device:CPU:0"):
         return tf.constant(x)

@@ -573,8 +573,15 @@ not_differentiable("ComputeAccidentalHits")
 
 @public("nn.compute_accidental_hits")
 def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=None, name=None):
-    return execute("ComputeAccidentalHits", (as_tensor(true_classes), as_tensor(sampled_candidates)),
-                   {"num_true": int(num_true), "seed": 0, "seed2": 0}, name=name)
+    from ..random.random_ops import get_seed
+
+    seed1, seed2 = get_seed(seed)  # TensorFlow draws the op's seeds (the op seed counter moves on), unused
+    indices, ids, weights = execute("ComputeAccidentalHits", (as_tensor(true_classes), as_tensor(sampled_candidates)),
+                                    {"num_true": int(num_true), "seed": seed1 or 0, "seed2": seed2 or 0}, name=name)
+    return _AccidentalHits(indices, ids, weights)
+
+
+_AccidentalHits = collections.namedtuple("ComputeAccidentalHits", ["indices", "ids", "weights"])
 
 
 def _conv_generic(xp, x, filters, strides=(), padding="VALID", explicit_paddings=(), data_format="CHANNELS_LAST",

@@ -73,6 +73,9 @@ class Tape:
         self.variable_values.clear()
 
 
+CUSTOM = "__custom_gradient"  # a record whose gradient is a function of its own (``attrs["custom_gradient"]``)
+
+
 def record(ctx, op_type, attrs, inputs, output, device, scope="") -> None:
     """The executor's hook: every active tape that is recording sees the op."""
     for tape in ctx.tapes:
