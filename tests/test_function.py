@@ -262,3 +262,17 @@ def test_variable_made_on_the_first_call_from_a_fill():
         return made[0] + x
 
     assert f(tf.ones([2, 3])).numpy().tolist() == [[2.5, 2.5, 2.5], [2.5, 2.5, 2.5]]
+
+
+def test_next_of_an_iterator_in_a_function_runs_on_the_host_beside_its_iterator_on_a_gpu_machine():
+    ctx = machine("1")
+    it = iter(tf.data.Dataset.range(4).map(lambda x: tf.cast(x, tf.float32)))
+
+    @tf.function
+    def f():
+        return next(it) * 2.0
+
+    assert [float(f()) for _ in range(2)] == [0.0, 2.0]
+    got = [(e.op, e.device.rsplit("/", 1)[-1], e.reason) for e in ctx.trace.events
+           if isinstance(e, ev.OpPlaced) and e.seq and e.op in ("IteratorGetNext", "Mul")]
+    assert got == [("IteratorGetNext", "device:CPU:0", "explicit"), ("Mul", "device:GPU:0", "default")] * 2

@@ -129,3 +129,63 @@ def test_mixed_float16_lstm_on_a_gpu_is_float16(gpu):
         keras.mixed_precision.set_global_policy("float32")
     assert fused.dtype == np.float16
     np.testing.assert_allclose(fused.astype("float32"), loop.astype("float32"), atol=2e-3)
+
+
+def test_a_right_padded_mask_becomes_sequence_lengths(gpu):
+    """Keras's cuDNN path: the mask asserted right-padded, its counts the lengths; cuDNN outputs zeros
+    past a sequence's end (the loop repeats the last output there), the final states are the same."""
+    mask = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1], [1, 0, 0, 0, 0]], bool)
+    for cls in (keras.layers.LSTM, keras.layers.GRU):
+        layer = cls(2, return_sequences=True, return_state=True)
+        layer(X)
+        _weights(layer)
+        start = len(gpu.trace.events)
+        fused = layer(X, mask=mask)
+        ops = [op for op, _ in _ops(gpu, start)]
+        assert "Assert" not in ops and "CudnnRNNV3" in ops and ops.index("All") < ops.index("CudnnRNNV3")
+        loop = cls(2, return_sequences=True, return_state=True, use_cudnn=False)
+        loop(X)
+        _weights(loop)
+        looped = loop(X, mask=mask)
+        for a, b in zip(fused[1:], looped[1:]):
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
+        seq, want = fused[0].numpy(), looped[0].numpy()
+        np.testing.assert_allclose(seq[mask], want[mask], rtol=1e-5, atol=1e-6)
+        assert not seq[~mask].any()
+
+
+def test_a_mask_not_right_padded_falls_back_to_the_loop(gpu):
+    mask = np.array([[0, 1, 1, 1, 1], [1, 1, 1, 1, 1], [1, 1, 1, 1, 1]], bool)
+    layer = keras.layers.LSTM(2, return_sequences=True)
+    layer(X)
+    start = len(gpu.trace.events)
+    out = layer(X, mask=mask)
+    ops = [op for op, _ in _ops(gpu, start)]
+    assert "All" in ops and "CudnnRNNV3" not in ops and "Unpack" in ops
+    loop = keras.layers.LSTM(2, return_sequences=True, use_cudnn=False)
+    loop(X)
+    loop.set_weights(layer.get_weights())
+    np.testing.assert_allclose(out.numpy(), loop(X, mask=mask).numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("cls", [keras.layers.LSTM, keras.layers.GRU])
+def test_go_backwards_reverses_within_the_lengths(gpu, cls):
+    mask = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1], [1, 1, 0, 0, 0]], bool)
+    outs = []
+    for use_cudnn in ("auto", False):
+        layer = cls(2, go_backwards=True, return_state=True, use_cudnn=use_cudnn)
+        layer(X)
+        _weights(layer)
+        outs.append([o.numpy() for o in layer(X, mask=mask)] + [o.numpy() for o in layer(X)])
+    for a, b in zip(*outs):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_training_dropout_masks_the_inputs_as_the_loop_does(gpu):
+    outs = []
+    for use_cudnn in ("auto", False):
+        layer = keras.layers.GRU(2, dropout=0.5, seed=3, use_cudnn=use_cudnn)
+        layer(X)
+        _weights(layer)
+        outs.append(layer(X, training=True).numpy())
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-5, atol=1e-6)

@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from . import _lookup
 from . import _experimental as data_experimental, _extension as extension, _readers as readers, _saving as saving
 from . import _sparse as data_sparse, _windows as data_windows
 from ._sparse import HostSparse
@@ -34,6 +35,7 @@ from ..runtime.tensor_shape import TensorShape
 from ..runtime.values import constant, host_array
 from ..ops import iterator_ops
 from ..runtime.context import context as _context
+from ..runtime.graph.graph import init_scope
 from ..util import nest as _nest
 from ..util.namespace import Namespace, missing
 
@@ -216,7 +218,8 @@ class OwnedIterator:
         on the CPU, which takes the next element each time the function runs (dense numeric
         elements; others are taken while tracing)."""
         if self._peeked is None:
-            self._peeked = next(self._elements)
+            with init_scope():  # the dataset's functions run eagerly, as in TensorFlow's iterator
+                self._peeked = next(self._elements)
         leaves = _nest.flatten(self._peeked)
         if not all(isinstance(a, (np.ndarray, np.generic)) and np.asarray(a).dtype.kind in "biufc" for a in leaves):
             return None
@@ -728,6 +731,8 @@ experimental = Namespace(
     make_csv_dataset=lambda *args, **kwargs: make_csv_dataset(Dataset, *args, **kwargs),
     SqlDataset=lambda *args, **kwargs: sql_dataset(Dataset, *args, **kwargs),
     make_batched_features_dataset=lambda *args, **kwargs: _batched_features(*args, **kwargs),
+    DatasetInitializer=_lookup.DatasetInitializer, table_from_dataset=_lookup.table_from_dataset,
+    index_table_from_dataset=_lookup.index_table_from_dataset,
     **{name: getattr(data_experimental, name) for name in (
         "choose_from_datasets", "sample_from_datasets", "get_single_element", "ignore_errors", "unbatch",
         "map_and_batch", "parallel_interleave", "snapshot", "copy_to_device", "at", "get_next_as_optional",

@@ -555,6 +555,8 @@ def get_strategy():
     return _strategies[-1] if _strategies else _DEFAULT
 
 
+from ._tpu import TPUStrategy  # noqa: E402,F401 (tf.distribute.TPUStrategy: TensorFlow's error without a TPU)
+
 class OneDeviceStrategy(MirroredStrategy):
     """``tf.distribute.OneDeviceStrategy(device)``: one replica, its variables (plain ones, as
     TensorFlow's) and compute on ``device``; ``run`` calls the function once, without the eager

@@ -463,9 +463,16 @@ def _traced_output_shape(layer, inputs, args, kwargs):
 
     def body(*tensors):
         x = list(tensors[:len(given)]) if listed else tensors[0]
-        return layer.call(x, *args, **plain, **dict(zip(names, tensors[len(given):])))
+        with autocast_scope(layer):
+            return layer.call(x, *args, **plain, **dict(zip(names, tensors[len(given):])))
 
-    specs = [tf.TensorSpec(v.shape, v.dtype) for v in given + [symbolic[k] for k in names]]
+    cast = layer._convert_input_args and layer.autocast and tf.as_dtype(layer.input_dtype).is_floating
+
+    def spec(v):  # the dtype a call sees: float inputs cast to the layer's input dtype (autocast_inputs)
+        dtype = tf.as_dtype(v.dtype)
+        return tf.TensorSpec(v.shape, layer.input_dtype if cast and dtype.is_floating else dtype)
+
+    specs = [spec(v) for v in given + [symbolic[k] for k in names]]
     try:
         outputs = tf_function(body).get_concrete_function(*specs).structured_outputs
     except Exception:  # noqa: BLE001 (a call that cannot be traced keeps the input's shape, as before)

@@ -208,8 +208,10 @@ class _Cudnn:
     """Keras 3's TensorFlow backend on a GPU: an ``LSTM``/``GRU`` whose configuration cuDNN supports
     (tanh and sigmoid, a bias, no recurrent dropout, not unrolled; a GRU with ``reset_after``) runs
     as one ``CudnnRNNV3`` op, its weights packed into cuDNN's flat ``params`` by the ops Keras runs
-    (``backend/tensorflow/rnn.py``). devtrace keeps the per-step loop for a mask, ``go_backwards`` and
-    dropout in training (Keras runs those through cuDNN too)."""
+    (``backend/tensorflow/rnn.py``). A mask gives the sequence lengths once Keras's ``tf.Assert`` finds
+    it right-padded (else the loop runs, as Keras falls back on the assertion's error); cuDNN outputs
+    zeros past a sequence's end. ``go_backwards`` reverses each sequence within its length around the
+    op; dropout in training multiplies the inputs by the cell's one mask first."""
 
     def _cudnn_supported(self) -> bool:
         cell = self.cell
@@ -226,12 +228,21 @@ class _Cudnn:
                                  "configuration with this backend. Pass use_cudnn='auto' to fallback to a "
                                  "non-cuDNN implementation.")
             return None
-        if mask is not None or self.go_backwards or (training and self.cell.dropout):
-            return None
         cell = self.cell
+        if training and cell.dropout:  # Keras: the cell's input mask for the first step, for every step
+            drop = cell._mask("input", x[:, 0, :], cell.dropout, training)
+            x = x * tf.broadcast_to(tf.expand_dims(drop, axis=1), tf.shape(x))
         kernel, recurrent, bias = cell.kernel.value(), cell.recurrent_kernel.value(), cell.bias.value()
-        batch = tf.shape(x)[0]
-        lengths = tf.fill([batch], tf.shape(x)[1])
+        if mask is not None:
+            mask = mask[0] if _is_list(mask) else mask
+            try:
+                _assert_right_padded(mask)
+            except tf.errors.InvalidArgumentError:  # Keras's cuDNN path gives up: the loop runs
+                return None
+            lengths = tf.reduce_sum(tf.cast(mask, tf.int32), axis=1)
+        else:
+            batch = tf.shape(x)[0]
+            lengths = tf.fill([batch], tf.shape(x)[1])
         gates = 4 if isinstance(self, LSTM) else 3
         init_h = tf.expand_dims(states[0], axis=1)
         init_c = tf.expand_dims(states[1], axis=1) if gates == 4 else None
@@ -248,16 +259,35 @@ class _Cudnn:
         shape = tf.constant([-1])
         params = tf.concat([tf.reshape(tf.transpose(w), shape) for w in weights] +
                            [tf.reshape(b, shape) for b in biases], axis=0)
+        if self.go_backwards:  # each sequence reversed within its length, its outputs back (then end first)
+            x = tf.reverse_sequence(x, lengths, seq_axis=1, batch_axis=0)
         outputs, h, c, _, _ = execute("CudnnRNNV3", (x, init_h, init_c if gates == 4 else tf.constant(0, x.dtype),
                                                      params, lengths),
                                       {"rnn_mode": "lstm" if gates == 4 else "gru", "is_training": True,
                                        "time_major": False})
+        if self.go_backwards:
+            outputs = tf.reverse(tf.reverse_sequence(outputs, lengths, seq_axis=1, batch_axis=0), axis=[1])
         outputs[-1]  # noqa: B018 (Keras reads the last row, then takes the final state instead)
         states = [tf.squeeze(h, axis=1)] + ([tf.squeeze(c, axis=1)] if gates == 4 else [])
         last = states[0]
         if not self.return_sequences:
             outputs = tf.expand_dims(last, axis=1)
         return last, outputs, states
+
+
+def _assert_right_padded(mask) -> None:
+    """Keras's ``_assert_valid_mask``: no sequence fully masked, every mask ``True``s then ``False``s."""
+    none_fully_masked = tf.logical_not(tf.reduce_any(tf.reduce_all(tf.logical_not(tf.cast(mask, tf.bool)), axis=1)))
+    longest = tf.shape(mask)[1]
+    count = tf.reduce_sum(tf.cast(mask, tf.int32), axis=1)
+    right = tf.sequence_mask(count, maxlen=longest)
+    right_padded = tf.reduce_all(tf.equal(tf.cast(mask, tf.bool), tf.cast(right, tf.bool)))
+    tf.debugging.Assert(tf.logical_and(none_fully_masked, right_padded), [
+        "You are passing a RNN mask that does not correspond to right-padded sequences, while using cuDNN, which "
+        "is not supported. With cuDNN, RNN masks can only be used for right-padding, e.g. `[[True, True, False, "
+        "False]]` would be a valid mask, but any mask that isn't just contiguous `True`'s on the left and "
+        "contiguous `False`'s on the right would be invalid. You can pass `use_cudnn=False` to your RNN layer to "
+        "stop using cuDNN (this may be slower)."])
 
 
 _TANH = (activations.tanh, tf.tanh, tf.math.tanh)

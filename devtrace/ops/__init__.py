@@ -81,3 +81,7 @@ from .nn import sampled_losses  # noqa: F401 (tf.nn.nce_loss, sampled_softmax_lo
 from .nn import ctc_ops  # noqa: F401 (tf.nn.ctc_loss: TensorFlow's ctc_loss_dense, composed)
 from . import raw_ops  # noqa: F401 (tf.raw_ops: a resource variable's VarHandleOp, AssignVariableOp, ReadVariableOp, DestroyResourceOp)
 from .nn import ctc_decoder  # noqa: F401 (tf.nn.ctc_beam_search_decoder: CTCBeamSearchDecoder)
+from .nn import conv_v2  # noqa: F401 (tf.conv2d_backprop_filter_v2/input_v2: no kernel in TensorFlow 2.21)
+from .sparse import sparse_serialize  # noqa: F401 (tf.io.serialize_sparse, serialize_many_sparse, deserialize_many_sparse)
+from .image import combined_nms  # noqa: F401 (tf.image.combined_non_max_suppression)
+from .ragged import ragged_fill  # noqa: F401 (tf.ragged_fill_empty_rows and its gradient op)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from ..errors import OutOfRangeError
 from ..runtime import dtypes
-from ..runtime.context import context
 from ..runtime.eager.executor import execute
-from ..runtime.scopes import device
+from ..runtime.context import context
+from ..runtime.registry import CPU, GPU
+from ..runtime.scopes import device as host_scope
 from .declare import op
 
 
@@ -26,15 +27,19 @@ def _get_next_shape(name, shapes, attrs, dtype):
     return [(dtypes.as_dtype(t), tuple(s)) for t, s in zip(attrs["output_types"], attrs["output_shapes"])], None
 
 
-# TensorFlow registers it for the CPU and the GPU (its outputs in host memory); it runs where its
-# iterator resource is, the CPU
-op("IteratorGetNext", _get_next, shape=_get_next_shape, multi=True, mixed_dtypes=True, stateful=True)
+# TensorFlow 2.21 registers it for every device type; the node sits with its iterator, on the host
+op("IteratorGetNext", _get_next, None, shape=_get_next_shape, multi=True, mixed_dtypes=True,
+   stateful=True, devices=(CPU, GPU))
 
 
 def get_next(source, specs: list) -> tuple:
-    """The node, on this task's CPU: ``specs`` one ``(dtype, shape)`` per leaf (a ``None``
-    dimension: any size)."""
-    attrs = {"source": source, "output_types": tuple(dtypes.as_dtype(t).name for t, _ in specs),
-             "output_shapes": tuple(tuple(s) for _, s in specs)}
-    with device(f"{context().task}/device:CPU:0"):
-        return execute("IteratorGetNext", (), attrs)
+    """The node: ``specs`` one ``(dtype, shape)`` per leaf (a ``None`` dimension: any size), on
+    the host as its iterator resource (TensorFlow colocates the op with it)."""
+    ctx = context()
+    with host_scope("/device:CPU:0") if ctx.eager else ctx.graph_builder.device("/device:CPU:0"):
+        return _node(source, specs)
+
+
+def _node(source, specs: list) -> tuple:
+    return execute("IteratorGetNext", (), {"source": source, "output_types": tuple(dtypes.as_dtype(t).name for t, _ in specs),
+                                           "output_shapes": tuple(tuple(s) for _, s in specs)})

@@ -54,7 +54,7 @@ class _Entry:
         return out[::-1]
 
 
-def _log_sum_exp(a, b, one):
+def _log_sum_exp(a, b):
     if a <= _LOG_ZERO:
         return b
     if b <= _LOG_ZERO:
@@ -99,10 +99,10 @@ def _decode_one(frames, beam_width, blank, merge_repeated, top_paths, one):
             if b.parent is not None:
                 if b.parent.active():
                     previous = b.parent.oldp.blank if b.label == b.parent.label else b.parent.oldp.total
-                    b.newp.label = _log_sum_exp(b.newp.label, previous, one)
+                    b.newp.label = _log_sum_exp(b.newp.label, previous)
                 b.newp.label = one(b.newp.label + raw[b.label])
             b.newp.blank = one(b.oldp.total + raw[blank])
-            b.newp.total = _log_sum_exp(b.newp.blank, b.newp.label, one)
+            b.newp.total = _log_sum_exp(b.newp.blank, b.newp.label)
             leaves.push(b)
 
         def candidate(p):
