@@ -227,3 +227,29 @@ def test_workers_refuse_a_bad_tf_config_an_unreachable_cluster_and_a_missing_ray
                           env={k: v for k, v in os.environ.items() if k not in ("TF_CONFIG", "RAY_ADDRESS")})
     assert (done.returncode, done.stderr.strip()) == (
         2, "Error: --workers needs Ray, which is not installed: pip install 'devtrace[cluster]'")
+
+
+def test_the_merged_trace_draws_transfers_for_collectives_that_ran_not_for_placer_lines():
+    """A ``tf.function``'s body is logged once by the placer (``seq`` 0, nothing ran) before its
+    nodes run: the merge keeps those lines unnumbered and draws one ring transfer per collective that
+    ran, each from the previous worker's device."""
+    import json
+
+    from devtrace.cluster.launcher import merge
+
+    def worker(task):
+        device = f"/job:worker/replica:0/task:{task}/device:CPU:0"
+        records = [{"schema": 1, "event": "trace_start", "mode": "eager", "backend": "numpy"},
+                   {"schema": 1, "event": "op_placed", "seq": 0, "op": "CollectiveReduceV2", "device": device},
+                   {"schema": 1, "event": "op_placed", "seq": 1, "op": "MatMul", "device": device, "shape": [2, 2]},
+                   {"schema": 1, "event": "op_placed", "seq": 2, "op": "CollectiveReduceV2", "device": device,
+                    "shape": [2, 2], "dtype": "float32"},
+                   {"schema": 1, "event": "trace_end", "status": 0}]
+        return "".join(json.dumps(r) + "\n" for r in records).encode()
+    merged = [json.loads(line) for line in merge([worker(0), worker(1)], "p.py").splitlines()]
+    placed = [(r["worker"], r["seq"], r["op"]) for r in merged if r["event"] == "op_placed"]
+    assert placed == [(0, 0, "CollectiveReduceV2"), (0, 1, "MatMul"), (0, 2, "CollectiveReduceV2"),
+                      (1, 0, "CollectiveReduceV2"), (1, 3, "MatMul"), (1, 4, "CollectiveReduceV2")]
+    copies = [(r["worker"], r["seq"], r["src"].split("/")[3], r["nbytes"]) for r in merged if r["event"] == "tensor_copied"]
+    assert copies == [(0, 2, "task:1", 16), (1, 4, "task:0", 16)]
+    assert merged[-1]["event"] == "trace_end"

@@ -248,7 +248,7 @@ def merge(traces: list, program: str, cut: bool = False) -> str:
     backend = next((r.get("backend") for w in workers for r in w if r["event"] == "trace_start"), None)
     lines = [{"schema": 1, "event": "trace_start", "mode": "eager", "source": "devtrace", "program": program,
               "backend": backend, "streamed": True, "workers": len(traces)}]
-    collectives = [[r for r in w if r["event"] == "op_placed" and r["op"] == "CollectiveReduceV2"] for w in workers]
+    collectives = [[r for r in w if _ran(r, "CollectiveReduceV2")] for w in workers]
     offset = 0
     count = 0
     for i, records in enumerate(workers):
@@ -259,10 +259,10 @@ def merge(traces: list, program: str, cut: bool = False) -> str:
             if r["event"] in ("trace_start", "trace_end"):
                 continue
             r = dict(r, worker=i)
-            if "seq" in r and isinstance(r["seq"], int):
+            if isinstance(r.get("seq"), int) and r["seq"] > 0:  # (0: a function's placer line, no op run)
                 top = max(top, r["seq"])
                 r["seq"] += offset
-            if r["event"] == "op_placed" and r["op"] == "CollectiveReduceV2" and k < len(ring):
+            if _ran(r, "CollectiveReduceV2") and k < len(ring):
                 src = ring[k]
                 k += 1
                 lines.append({"schema": 1, "event": "tensor_copied", "seq": r["seq"], "op": r["op"], "input_index": 0,
@@ -273,6 +273,11 @@ def merge(traces: list, program: str, cut: bool = False) -> str:
     if not cut:
         lines.append({"schema": 1, "event": "trace_end", "status": 0, "events": count})
     return "".join(json.dumps(r) + "\n" for r in lines)
+
+
+def _ran(record, op: str) -> bool:
+    """An ``op`` that ran (not a function body's placer line, whose ``seq`` is 0)."""
+    return record["event"] == "op_placed" and record.get("op") == op and bool(record.get("seq"))
 
 
 def _records(data: bytes) -> list:

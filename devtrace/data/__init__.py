@@ -36,7 +36,6 @@ from ..runtime.values import constant, host_array
 from ..ops import iterator_ops
 from ..runtime.context import context as _context
 from ..runtime.graph.graph import init_scope
-from ..runtime.scopes import device as _device
 from ..util import nest as _nest
 from ..util.namespace import Namespace, missing
 
@@ -225,8 +224,7 @@ class OwnedIterator:
         if not all(isinstance(a, (np.ndarray, np.generic)) and np.asarray(a).dtype.kind in "biufc" for a in leaves):
             return None
         specs = [(np.asarray(a).dtype.name, np.shape(a)) for a in leaves]
-        with _device(f"{_context().task}/device:CPU:0"):
-            out = iterator_ops.get_next(lambda: [np.asarray(a) for a in _nest.flatten(self._take())], specs)
+        out = iterator_ops.get_next(lambda: [np.asarray(a) for a in _nest.flatten(self._take())], specs)
         return _nest.pack_sequence_as(self._peeked, list(out))
 
     def get_next(self):

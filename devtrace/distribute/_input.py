@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._devices import host
 from ._values import regroup
 from ..ops import iterator_ops
 from ..ops.array import array_ops
@@ -110,8 +109,7 @@ class DistributedIterator:
 
         def source():
             return [np.asarray(leaf) for part in self._take() for leaf in flatten(part)]
-        with device(host()):
-            leaves = list(iterator_ops.get_next(source, specs))
+        leaves = list(iterator_ops.get_next(source, specs))
         values = []
         for d, part in zip(self._devices, parts):
             mine, leaves = leaves[:len(flatten(part))], leaves[len(flatten(part)):]

@@ -113,19 +113,9 @@ def _default_name(cls_name: str) -> str:
 class Mean(Metric):
     def update_state(self, values, sample_weight=None):
         """A weighted mean when given ``sample_weight`` (broadcast to the values: Keras's loss tracker
-        passes the batch size). In a ``tf.function`` the running total is updated when the function
-        runs, by a ``py_function`` node (where Keras's graph has its variables' ``AssignAddVariableOp``)."""
+        passes the batch size)."""
         values = tf.convert_to_tensor(values)  # both tensors made before a value is read (--compute none: the same ops)
         weights = None if sample_weight is None else tf.convert_to_tensor(sample_weight)
-        if not context().eager:
-            def accumulate(*tensors):
-                self._accumulate(*tensors)
-                return np.float32(0)
-            tf.py_function(accumulate, [values] if weights is None else [values, weights], tf.float32)
-            return
-        self._accumulate(values, weights)
-
-    def _accumulate(self, values, weights=None):
         v = np.asarray(values.numpy(), np.float64)
         if weights is None:
             self._total += float(v.sum())
