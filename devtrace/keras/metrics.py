@@ -58,6 +58,14 @@ class Accuracy(MeanMetricWrapper):
 class BinaryAccuracy(MeanMetricWrapper):
     fn = staticmethod(binary_accuracy)
 
+    def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
+        super().__init__(name, dtype)
+        self.threshold = threshold
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        Mean.update_state(self, binary_accuracy(*self._floats(y_true, y_pred), threshold=self.threshold),
+                          sample_weight)
+
 
 class CategoricalAccuracy(MeanMetricWrapper):
     fn = staticmethod(categorical_accuracy)
