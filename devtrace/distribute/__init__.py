@@ -283,7 +283,7 @@ class MirroredStrategy:
             raise RuntimeError(_CROSS_REPLICA_ONLY)
         ctx = context()
         logged = _eager_run_logs.get(ctx, 0)
-        if logged < _EAGER_RUN_FIRST_N:
+        if ctx.eager and logged < _EAGER_RUN_FIRST_N:  # not while a tf.function traces it
             _eager_run_logs[ctx] = logged + 1
             ctx.trace.emit(ev.Message("WARNING", _EAGER_RUN_WARNING.format(type(self).__name__)))
         return self._for_each_replica(fn, args, kwargs or {})

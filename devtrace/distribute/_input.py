@@ -42,8 +42,24 @@ class ValueContext:
 class PerReplicaSpec:
     """The type of a ``PerReplica`` value: one spec per replica."""
 
-    def __init__(self, *value_specs):
+    def __init__(self, *value_specs, value_type=None):
         self._value_specs = tuple(value_specs)
+        self._value_type = value_type
+
+    @property
+    def value_type(self):
+        from ._values import PerReplica
+
+        return self._value_type or PerReplica
+
+    def _key(self) -> tuple:
+        return (self.value_type.__name__, tuple(s._key() for s in self._value_specs))
+
+    def _flat_specs(self) -> list:
+        return list(self._value_specs)
+
+    def _from_flat(self, parts):
+        return self.value_type(parts)
 
     def __eq__(self, other):
         return isinstance(other, PerReplicaSpec) and self._value_specs == other._value_specs

@@ -26,11 +26,31 @@ class DistributedValues:
         return self._listing(map(str, self._values))
 
 
-class PerReplica(DistributedValues):
+class _Composite:
+    """What a tf.function traces as the composite of its tensors it is to TensorFlow (the protocol
+    of extension types the function reads: ``_nest_flat``, ``_type_spec``); not a mirrored
+    variable, which the function sees as a variable."""
+
+    _tf_extension_type_fields = ()
+
+    def _nest_flat(self) -> list:
+        return list(self._values)
+
+    _nest_components = _nest_flat
+
+    @property
+    def _type_spec(self):
+        from ..polymorphic_function.function import TensorSpec
+        from ._input import PerReplicaSpec
+
+        return PerReplicaSpec(*[TensorSpec(v.shape, v.dtype) for v in self._values], value_type=type(self))
+
+
+class PerReplica(_Composite, DistributedValues):
     """A different value on each replica: what ``run`` returns, and a per-replica input to it."""
 
 
-class Mirrored(DistributedValues):
+class Mirrored(_Composite, DistributedValues):
     """The same value on each replica."""
 
 
