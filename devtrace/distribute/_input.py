@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._values import regroup
+from ._values import PerReplicaSpec, regroup  # noqa: F401 (PerReplicaSpec: the input's type)
 from ..util.nest import flatten, map_structure, pack_sequence_as
 from ..runtime.scopes import device
 from ..runtime.values import constant
@@ -37,37 +37,6 @@ class ValueContext:
     def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
         self.replica_id_in_sync_group = replica_id_in_sync_group
         self.num_replicas_in_sync = num_replicas_in_sync
-
-
-class PerReplicaSpec:
-    """The type of a ``PerReplica`` value: one spec per replica."""
-
-    def __init__(self, *value_specs, value_type=None):
-        self._value_specs = tuple(value_specs)
-        self._value_type = value_type
-
-    @property
-    def value_type(self):
-        from ._values import PerReplica
-
-        return self._value_type or PerReplica
-
-    def _key(self) -> tuple:
-        return (self.value_type.__name__, tuple(s._key() for s in self._value_specs))
-
-    def _flat_specs(self) -> list:
-        return list(self._value_specs)
-
-    def _from_flat(self, parts):
-        return self.value_type(parts)
-
-    def __eq__(self, other):
-        return isinstance(other, PerReplicaSpec) and self._value_specs == other._value_specs
-
-    __hash__ = None
-
-    def __repr__(self):
-        return f"PerReplicaSpec({', '.join(repr(s) for s in self._value_specs)})"
 
 
 def replica_spec(element_spec, n: int):

@@ -41,7 +41,6 @@ class _Composite:
     @property
     def _type_spec(self):
         from ..polymorphic_function.function import TensorSpec
-        from ._input import PerReplicaSpec
 
         return PerReplicaSpec(*[TensorSpec(v.shape, v.dtype) for v in self._values], value_type=type(self))
 
@@ -52,6 +51,35 @@ class PerReplica(_Composite, DistributedValues):
 
 class Mirrored(_Composite, DistributedValues):
     """The same value on each replica."""
+
+
+class PerReplicaSpec:
+    """The type of a ``PerReplica`` value: one spec per replica."""
+
+    def __init__(self, *value_specs, value_type=None):
+        self._value_specs = tuple(value_specs)
+        self._value_type = value_type
+
+    @property
+    def value_type(self):
+        return self._value_type or PerReplica
+
+    def _key(self) -> tuple:
+        return (self.value_type.__name__, tuple(s._key() for s in self._value_specs))
+
+    def _flat_specs(self) -> list:
+        return list(self._value_specs)
+
+    def _from_flat(self, parts):
+        return self.value_type(parts)
+
+    def __eq__(self, other):
+        return isinstance(other, PerReplicaSpec) and self._value_specs == other._value_specs
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"PerReplicaSpec({', '.join(repr(s) for s in self._value_specs)})"
 
 
 def select(i, value):
