@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._values import PerReplicaSpec, regroup  # noqa: F401 (PerReplicaSpec: the input's type)
+from ._values import PerReplicaSpec, regroup
 from ..util.nest import flatten, map_structure, pack_sequence_as
 from ..runtime.scopes import device
 from ..runtime.values import constant
