@@ -16,7 +16,7 @@ import itertools
 import numpy as np
 
 from ..backprop import cond_grad, while_grad  # noqa: F401 (the gradients of tf.cond and tf.while_loop inside functions)
-from . import autograph_errors, concrete_binding, function_cache, function_variables
+from . import atomic, autograph_errors, concrete_binding, function_cache, function_variables
 from .. import hooks
 from ..autograph import convert as autograph_convert
 from ..util.nest import flatten, map_structure
@@ -153,6 +153,14 @@ class ConcreteFunction:
     @property
     def name(self) -> bytes:
         return self.graph.name.encode()
+
+    @property
+    def function_type(self):
+        return atomic.FunctionType(self)
+
+    @property
+    def inference_fn(self):
+        return atomic.AtomicFunction(self)
 
     @property
     def inputs(self) -> list:
