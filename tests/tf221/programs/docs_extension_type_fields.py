@@ -39,3 +39,8 @@ grower = Grower()
 grow = grower.grow.get_concrete_function(MaskedTensor.Spec(tf.TensorSpec(None, tf.float32), tf.TensorSpec(None, tf.bool)))
 print(grow.structured_outputs)
 print(grower.grow(MaskedTensor([1., 2, 3], [False, True, False])))
+@tf.function
+def combine(x):
+    return x.sweetness + x.chewiness
+cf = combine.get_concrete_function(spec)
+print(cf(Pastry([1.2, 0.4], [0.8, 0.2])))
