@@ -39,7 +39,7 @@ def _under(setter, value, make):
     (lambda: keras.layers.Dense(2, activity_regularizer="l2"), "keras.layers.Dense(activity_regularizer=...)"),
     (lambda: keras.layers.Conv2D(2, 3, dilation_rate=2), "keras.layers.Conv2D(dilation_rate=...)"),
     (lambda: keras.layers.Dense(2).add_weight(shape=(1,), constraint="non_neg"), "Layer.add_weight(constraint=...)"),
-    (lambda: keras.optimizers.SGD(0.1, clipnorm=1.0), "keras.optimizers.SGD(clipnorm=...)"),
+    (lambda: keras.optimizers.SGD(0.1, use_ema=True), "keras.optimizers.SGD(use_ema=...)"),
     (lambda: keras.optimizers.Adam(amsgrad=True), "keras.optimizers.Adam(amsgrad=...)"),
     (lambda: keras.optimizers.RMSprop(centered=True), "keras.optimizers.RMSprop(centered=...)"),
     (lambda: keras.Input(shape=(2,), sparse=True), "keras.Input(sparse=...)"),

@@ -23,14 +23,13 @@ from ..ops.sparse.indexed_slices import IndexedSlices
 from ..runtime import dtypes, threads
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
-from ..runtime.eager.tape import Tape, colocated
+from ..runtime.eager.tape import CUSTOM, Tape, colocated
 from ..runtime.eager.variables import Variable
 from ..runtime.registry import lookup
 from ..runtime.tensor import Tensor
 from ..runtime.values import convert_to_tensor
 
 
-CUSTOM = "__custom_gradient"  # a tape record whose gradient is the user's function
 
 
 class UnconnectedGradients(enum.Enum):

@@ -23,6 +23,8 @@ _RAN_OUT = ("Your input ran out of data; interrupting training. Make sure that y
 
 
 def _array(x):
+    if isinstance(x, dict):
+        return {k: _array(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_array(v) for v in x]
     value = x.numpy() if isinstance(x, tf.Tensor) else np.asarray(x)
@@ -30,10 +32,14 @@ def _array(x):
 
 
 def _length(x) -> int:
+    if isinstance(x, dict):
+        return len(next(iter(x.values())))
     return len(x[0]) if isinstance(x, list) else len(x)
 
 
 def _take(x, idx):
+    if isinstance(x, dict):
+        return {k: v[idx] for k, v in x.items()}
     return [v[idx] for v in x] if isinstance(x, list) else x[idx]
 
 

@@ -15,7 +15,7 @@ import devtrace as tf
 from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
-from . import config, initializers, keywords, masking, regularizers, serializable, variables
+from . import config, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
 
 _UIDS: dict = {}
 
@@ -60,6 +60,8 @@ def is_symbolic(inputs) -> bool:
 
 def shape_of(inputs):
     """The static shape; ``None`` for a graph tensor of unknown rank (inside a ``tf.function``)."""
+    if isinstance(inputs, dict):
+        return {k: shape_of(v) for k, v in inputs.items()}
     if isinstance(inputs, (list, tuple)):
         return [shape_of(i) for i in inputs]
     if isinstance(inputs, KerasTensor):
@@ -68,8 +70,13 @@ def shape_of(inputs):
     return tuple(shape) if shape.rank is not None else None
 
 
+_NOT_GIVEN = object()
+
+
 def as_tensors(inputs):
     """Keras converts NumPy inputs to tensors first (floats to the layer's float32)."""
+    if isinstance(inputs, dict):
+        return {k: as_tensors(v) for k, v in inputs.items()}
     if isinstance(inputs, (list, tuple)):
         return [as_tensors(i) for i in inputs]
     if isinstance(inputs, np.ndarray):
@@ -78,7 +85,8 @@ def as_tensors(inputs):
 
 
 class Layer(serializable.Configurable, Module):
-    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
+    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, autocast=True,
+                 **kwargs):
         keywords.check_layer(self, kwargs)
         if config.floatx() != "float32" or config.image_data_format() != "channels_last":
             arguments = dict(serializable.init_config(self), dtype=dtype)
@@ -94,14 +102,18 @@ class Layer(serializable.Configurable, Module):
         self._build_shape = self._build_output_shape = None
         self._input_axes: dict = {}  # InputSpec(axes=…) once built: {axis: size}
         self._batch_input_shape = (None,) + tuple(input_shape) if input_shape is not None else None
-        self._dtype_arg = dtype
+        self._dtype_policy = dtype_policies.get(dtype)  # dtype=None: the global policy as it is now
+        self.autocast = autocast
 
     @property
     def dtype_policy(self):
-        """The layer's ``DTypePolicy`` (from its ``dtype=``; devtrace's layers compute in float32)."""
-        from .dtype_policies import get
+        """The layer's ``DTypePolicy``: its ``dtype=``, else the global policy when it was made."""
+        policy = self.__dict__.get("_dtype_policy")
+        return policy if policy is not None else dtype_policies.get(None)
 
-        return get(self.__dict__.get("_dtype_arg"))
+    @dtype_policy.setter
+    def dtype_policy(self, value):
+        self._dtype_policy = dtype_policies.get(value)
 
     @property
     def compute_dtype(self):
@@ -110,6 +122,18 @@ class Layer(serializable.Configurable, Module):
     @property
     def variable_dtype(self):
         return self.dtype_policy.variable_dtype
+
+    @property
+    def dtype(self):
+        """Keras's: the variable dtype."""
+        return self.dtype_policy.variable_dtype
+
+    @property
+    def input_dtype(self):
+        """The dtype float inputs are cast to as the layer is called (its compute dtype)."""
+        return self.compute_dtype
+
+    _convert_input_args = True  # False: inputs are taken as they come (Keras's preprocessing layers)
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
                    regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
@@ -123,14 +147,14 @@ class Layer(serializable.Configurable, Module):
             raise ValueError(f"`name` must be passed as a keyword argument. Received: add_weight('{args[0]}', ...). "
                              f"Use: add_weight(shape=..., name='{args[0]}').")
         shape, initializer, dtype = (list(args) + [shape, initializer, dtype][len(args):])[:3]
-        dtype = tf.as_dtype(dtype or "float32")
+        dtype = tf.as_dtype(dtype or self.variable_dtype)
         initializer = initializer or ("glorot_uniform" if dtype.is_floating else "zeros")
         scope = _name_scope()  # tf.init_scope keeps the name scope, as TensorFlow's does
         with tf.init_scope(), tf.name_scope(scope) if scope else contextlib.nullcontext():
             # built on a first call inside a tf.function: made eagerly, as Keras makes its variables
             value = initializers.get(initializer)(tuple(shape or ()), dtype=dtype.name)  # as Keras calls it
             with tf.name_scope(self.name):
-                v = variables.make(value, name or "weight", trainable)
+                v = variables.make(value, name or "weight", trainable, autocast)
         self._layer_weights.append(v)
         if regularizer is not None:
             self._regularized.append((v, regularizers.get(regularizer)))
@@ -151,7 +175,8 @@ class Layer(serializable.Configurable, Module):
 
     def get_config(self) -> dict:
         """Keras's: the name, ``trainable``, the dtype policy, then the constructor's arguments."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": serializable.dtype_policy()}
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": serializable.dtype_policy(self.dtype_policy.name)}
         config.update((k, v) for k, v in serializable.init_config(self).items()
                       if k not in config and not (k in ("input_shape", "input_dim") and v is None))
         return config
@@ -185,18 +210,27 @@ class Layer(serializable.Configurable, Module):
         """Keras's: a layer that supports masking passes its input's mask on; others drop it."""
         return previous_mask if self.supports_masking else None
 
-    def __call__(self, inputs, *args, **kwargs):
+    def __call__(self, inputs=_NOT_GIVEN, *args, **kwargs):
+        if inputs is _NOT_GIVEN:  # every argument by keyword (Keras's __call__(*args, **kwargs)): call()'s first is the input
+            first = next(iter(inspect.signature(self.call).parameters), None)
+            if first not in kwargs:
+                raise TypeError(f"{type(self).__name__}.call() missing 1 required positional argument: '{first}'")
+            inputs = kwargs.pop(first)
         if is_symbolic(inputs):
             shape = shape_of(inputs)
             self._check_input(shape)
             self._maybe_build(shape)
-            out = _symbolic_outputs(self, _symbolic_shape(self, shape), inputs, kwargs, args)
+            out = _symbolic_outputs(self, _symbolic_shape(self, shape, inputs, args, kwargs), inputs, kwargs, args)
             tensors = [v for value in list(args) + list(kwargs.values())
                        for v in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, KerasTensor)]
             self._inbound_nodes.append(Node(self, (list(inputs) if isinstance(inputs, (list, tuple)) else [inputs])
                                             + tensors, out))
+            if isinstance(out, KerasTensor):
+                _symbolic_mask(self, inputs, out)
             return out
         inputs = as_tensors(inputs)
+        if self._convert_input_args and self.autocast:
+            inputs, args, kwargs = autocast_inputs(self, inputs, args, kwargs)
         shape = shape_of(inputs)
         self._check_input(shape)
         building = not self.built
@@ -210,7 +244,7 @@ class Layer(serializable.Configurable, Module):
             given = (inputs,) + args
             if name not in kwargs and index < len(given) and masking.get_mask(given[index]) is not None:
                 kwargs[name] = masking.get_mask(given[index])
-        with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op
+        with tf.name_scope(self.name), outermost_call(self), autocast_scope(self):  # traced: model/layer/Op
             out = call_with_context(self, inputs, *args, **kwargs)
         if building:
             self._build_output_shape = shape_of(out)
@@ -225,6 +259,21 @@ class Layer(serializable.Configurable, Module):
                     raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the "
                                      f"layer: expected axis {axis} of input shape to have value {size}, but "
                                      f"received input with shape {_shape_text(shape)}")
+
+    @property
+    def output(self):
+        """The output of the layer's first symbolic call (Keras's ``layer.output``)."""
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined output.")
+        return self._inbound_nodes[0].output
+
+    @property
+    def input(self):
+        """The input of the layer's first symbolic call (a list for several)."""
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined input.")
+        tensors = self._inbound_nodes[0].input_tensors
+        return tensors if len(tensors) != 1 else tensors[0]
 
     @property
     def weights(self) -> list:
@@ -253,6 +302,57 @@ class Layer(serializable.Configurable, Module):
 
     def count_params(self) -> int:
         return int(sum(np.prod(w.shape) for w in self.weights))
+
+
+def _cast_input(value, dtype):
+    """A float tensor (nested in lists, tuples, dicts) of another float dtype, cast; its mask kept."""
+    if type(value) in (list, tuple):
+        return type(value)(_cast_input(v, dtype) for v in value)
+    if isinstance(value, dict):
+        return {k: _cast_input(v, dtype) for k, v in value.items()}
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.dtype != dtype.as_numpy_dtype:
+        value = tf.constant(value)  # Keras converts an array argument, then casts it
+    if isinstance(value, tf.Tensor) and value.dtype.is_floating and value.dtype is not dtype:
+        mask = masking.get_mask(value)
+        value = tf.cast(value, dtype)
+        if mask is not None:
+            masking.set_mask(value, mask)
+    return value
+
+
+def autocast_inputs(layer, inputs, args, kwargs):
+    """Keras's ``DTypePolicy.convert_input``: float tensor arguments cast to the layer's input dtype."""
+    dtype = tf.as_dtype(layer.input_dtype)
+    if not dtype.is_floating:
+        return inputs, args, kwargs
+    return (_cast_input(inputs, dtype), tuple(_cast_input(a, dtype) for a in args),
+            {k: _cast_input(v, dtype) for k, v in kwargs.items()})
+
+
+def upcast(x):
+    """A float16/bfloat16 tensor in float32 (what Keras computes normalizations and losses in)."""
+    return tf.cast(x, tf.float32) if x.dtype in (tf.float16, tf.bfloat16) else x
+
+
+def to_compute_dtype(layer, x):
+    """An output cast to the layer's compute dtype (Keras's ``ops.cast(outputs, self.compute_dtype)``)."""
+    dtype = tf.as_dtype(layer.compute_dtype)
+    return tf.cast(x, dtype) if x.dtype is not dtype else x
+
+
+def autocast_scope(layer):
+    """Keras's ``AutocastScope`` for a call: a mixed layer's float variables read as its compute dtype;
+    a layer that does not autocast (or computes in no float) clears an outer layer's scope."""
+    current = variables.get_autocast_scope()
+    compute = layer.compute_dtype
+    if current is not None:
+        if not layer.autocast or not tf.as_dtype(compute).is_floating:
+            return variables.AutocastScope(None)
+        if current.dtype != compute:
+            return variables.AutocastScope(compute)
+    elif compute != layer.variable_dtype:
+        return variables.AutocastScope(compute)
+    return contextlib.nullcontext()
 
 
 def _takes_mask(layer) -> bool:
@@ -291,12 +391,14 @@ def _symbolic_outputs(layer, shape, inputs, kwargs, args=()):
     a list of shapes. The call's tensor keywords (``initial_state=``, ``mask=``) are kept for the
     model to pass when it runs."""
     index = len(layer._inbound_nodes)
+    compute = layer.compute_dtype
+    dtype = compute if compute in ("float16", "bfloat16", "float64") else "float32"  # a mixed layer's outputs
     if isinstance(shape, (list, tuple)) and not _is_shape(tuple(shape)):
-        outs = [KerasTensor(tuple(s), layer=layer, inputs=inputs, node_index=index) for s in shape]
+        outs = [KerasTensor(tuple(s), dtype, layer=layer, inputs=inputs, node_index=index) for s in shape]
         for i, o in enumerate(outs):
             o._tensor_index, o._siblings = i, outs
     else:
-        outs = [KerasTensor(shape, layer=layer, inputs=inputs, node_index=index)]
+        outs = [KerasTensor(shape, dtype, layer=layer, inputs=inputs, node_index=index)]
     for o in outs:
         o._call_kwargs, o._call_args = dict(kwargs), tuple(args)
     return outs if outs[0]._siblings is not None else outs[0]
@@ -311,13 +413,81 @@ def _name_scope() -> str:
     return stack + "/" if stack else ""
 
 
-def _symbolic_shape(layer, shape):
-    """The output shape of a symbolic call: ``compute_output_shape``; for a layer without one, the
-    input's (Keras would trace ``call`` symbolically)."""
+def _symbolic_shape(layer, shape, inputs=None, args=(), kwargs=None):
+    """The output shape of a symbolic call: ``compute_output_shape``; for a layer without one, what
+    its ``call`` returns traced on inputs of those shapes (Keras's ``compute_output_spec``), else
+    the input's."""
     try:
         return layer.compute_output_shape(shape)
     except NotImplementedError:
-        return shape
+        if inputs is None:
+            return shape
+        traced = _traced_output_shape(layer, inputs, args, kwargs or {})
+        return shape if traced is None else traced
+
+
+def _symbolic_mask(layer, inputs, out) -> None:
+    """``out._keras_mask`` of a symbolic call, as Keras sets it: the input's mask passed on by a layer
+    that supports masking, or the mask the layer's ``compute_mask`` makes (its shape from a trace)."""
+    given = getattr(inputs, "_keras_mask", None) if isinstance(inputs, KerasTensor) else None
+    if type(layer).compute_mask is Layer.compute_mask:
+        if given is not None and layer.supports_masking:
+            out._keras_mask = given
+        return
+    if not isinstance(inputs, KerasTensor):
+        return
+    from ..polymorphic_function.function import function as tf_function
+
+    specs = [tf.TensorSpec(inputs.shape, inputs.dtype)] + ([tf.TensorSpec(given.shape, "bool")] if given else [])
+    try:
+        mask = tf_function(lambda x, *m: layer.compute_mask(x, m[0] if m else None)).get_concrete_function(
+            *specs).structured_outputs
+    except Exception:  # noqa: BLE001 (a mask that cannot be traced is left unknown)
+        return
+    if getattr(mask, "shape", None) is not None and mask.shape.rank is not None:
+        out._keras_mask = KerasTensor(tuple(mask.shape.as_list()), "bool")
+
+
+def _traced_output_shape(layer, inputs, args, kwargs):
+    """``call`` traced as a function of ``TensorSpec``s of the symbolic inputs (batch ``None``): the
+    output's static shape (a list of them for several outputs); None when the trace fails."""
+    from ..polymorphic_function.function import function as tf_function
+
+    listed = isinstance(inputs, (list, tuple))
+    given = list(inputs) if listed else [inputs]
+    symbolic = {k: v for k, v in kwargs.items() if isinstance(v, KerasTensor)}
+    plain = {k: v for k, v in kwargs.items() if k not in symbolic}
+    names = list(symbolic)
+    if any(isinstance(a, KerasTensor) for a in args) or not all(isinstance(v, KerasTensor) for v in given):
+        return None
+
+    def body(*tensors):
+        x = list(tensors[:len(given)]) if listed else tensors[0]
+        with autocast_scope(layer):
+            return layer.call(x, *args, **plain, **dict(zip(names, tensors[len(given):])))
+
+    cast = layer._convert_input_args and layer.autocast and tf.as_dtype(layer.input_dtype).is_floating
+
+    def spec(v):  # the dtype a call sees: float inputs cast to the layer's input dtype (autocast_inputs)
+        dtype = tf.as_dtype(v.dtype)
+        return tf.TensorSpec(v.shape, layer.input_dtype if cast and dtype.is_floating else dtype)
+
+    specs = [spec(v) for v in given + [symbolic[k] for k in names]]
+    try:
+        outputs = tf_function(body).get_concrete_function(*specs).structured_outputs
+    except Exception:  # noqa: BLE001 (a call that cannot be traced keeps the input's shape, as before)
+        return None
+    if isinstance(outputs, (list, tuple)):
+        shapes = [_static(o) for o in outputs]
+        return None if any(s is None for s in shapes) else shapes
+    return _static(outputs)
+
+
+def _static(tensor):
+    shape = getattr(tensor, "shape", None)
+    if shape is None or shape.rank is None:
+        return None
+    return tuple(shape.as_list())
 
 
 def same_shape(self, input_shape):
@@ -352,7 +522,7 @@ def call_with_context(layer, inputs, *args, **kwargs):
     try:
         return layer.call(inputs, *args, **kwargs)
     except Exception as e:  # noqa: BLE001 (re-raised, with Keras's text)
-        if getattr(e, "_keras_call_info_injected", False):
+        if getattr(e, "_keras_call_info_injected", False) or not config.is_traceback_filtering_enabled():
             raise
         cls = type(layer).__name__
         message = (f"Exception encountered when calling {cls}.call().\n\n\x1b[1m{e}\x1b[0m\n\n"
@@ -393,8 +563,7 @@ class InputLayer(Layer):
         super().__init__(name=name or unique("input_layer"))
         batch_shape = batch_shape if batch_shape is not None else (batch_size,) + tuple(shape or ())
         self.built = True
-        self.output = KerasTensor(batch_shape, dtype, layer=self, name=self.name)
-        self._inbound_nodes.append(Node(self, [], self.output))
+        self._inbound_nodes.append(Node(self, [], KerasTensor(batch_shape, dtype, layer=self, name=self.name)))
 
     def get_config(self) -> dict:
         return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": False, "ragged": False,

@@ -20,7 +20,7 @@ NAMES = {"train": "multi_step_on_iterator", "test": "multi_step_on_iterator",
 
 def batch_spec(value):
     """A ``TensorSpec`` with batch ``None`` (None for several inputs: traced per shape)."""
-    if isinstance(value, list):
+    if isinstance(value, (list, dict)) or value is None:
         return None
     return tf.TensorSpec(shape=(None,) + tuple(value.shape)[1:], dtype=value.dtype)
 

@@ -39,10 +39,15 @@ class _Conv(Layer):
         self.built = True
 
     def call(self, inputs):
-        y = self._convolve(tf.convert_to_tensor(inputs))
+        y = self._convolve(tf.convert_to_tensor(inputs), self.kernel)
         if self.bias is not None:
             y = tf.nn.bias_add(y, self.bias)
         return self.activation(y)
+
+    def convolution_op(self, inputs, kernel):
+        """The layer's convolution (its strides and padding) of ``inputs`` with ``kernel``, no bias
+        or activation: Keras's hook for a subclass's ``call``."""
+        return self._convolve(tf.convert_to_tensor(inputs), tf.convert_to_tensor(kernel))
 
     def compute_output_shape(self, input_shape):
         dims = [_out_dim(d, k, s, self.padding) for d, k, s in zip(input_shape[1:-1], self.kernel_size, self.strides)]
@@ -50,15 +55,15 @@ class _Conv(Layer):
 
 
 class Conv2D(_Conv):
-    def _convolve(self, x):
-        return tf.nn.conv2d(x, self.kernel, list(self.strides), self.padding.upper())
+    def _convolve(self, x, kernel):
+        return tf.nn.conv2d(x, kernel, list(self.strides), self.padding.upper())
 
 
 class Conv1D(_Conv):
     rank = 1
 
-    def _convolve(self, x):
-        return tf.nn.conv1d(x, self.kernel, self.strides[0], self.padding.upper())
+    def _convolve(self, x, kernel):
+        return tf.nn.conv1d(x, kernel, self.strides[0], self.padding.upper())
 
 
 class _Pooling2D(Layer):

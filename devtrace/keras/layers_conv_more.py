@@ -115,8 +115,8 @@ class Conv3D(_Conv):
                                dilation_rate=(_tuple(dilation_rate, 3), ((1, 1, 1),)))
         super().__init__(filters, kernel_size, strides, padding, **kwargs)
 
-    def _convolve(self, x):
-        return tf.nn.conv3d(x, self.kernel, (1, *self.strides, 1), self.padding.upper())
+    def _convolve(self, x, kernel):
+        return tf.nn.conv3d(x, kernel, (1, *self.strides, 1), self.padding.upper())
 
 
 class _Depthwise(_Base):

@@ -28,8 +28,9 @@ class Rescaling(Layer):
         self.supports_masking = True
 
     def call(self, inputs):
-        x = tf.cast(tf.convert_to_tensor(inputs), tf.float32)
-        return x * tf.cast(self.scale, tf.float32) + tf.cast(self.offset, tf.float32)
+        dtype = self.compute_dtype
+        x = tf.cast(tf.convert_to_tensor(inputs), dtype)
+        return x * tf.cast(self.scale, dtype) + tf.cast(self.offset, dtype)
 
     def compute_output_shape(self, input_shape):
         return input_shape

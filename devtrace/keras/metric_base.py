@@ -5,28 +5,65 @@ from __future__ import annotations
 import numpy as np
 
 import devtrace as tf
+from devtrace import hooks
 from devtrace.errors import ValueNotComputed
+from devtrace.runtime.context import context
+from devtrace.runtime.graph.graph import get_default_graph
 from .serializable import Configurable
 from .uncomputed import constant as uncomputed_constant
 
 
 def _marking(update_state):
-    """``update_state`` that, under ``--compute none``, marks the metric as having no result."""
-    def update(self, *args, **kwargs):
+    """``update_state`` that, under ``--compute none``, marks the metric as having no result; inside
+    a ``tf.function``, updates the totals each time the function runs (``_when_run``)."""
+    def eager(self, *args, **kwargs):
         try:
             return update_state(self, *args, **kwargs)
         except ValueNotComputed:
             self.uncomputed = True
+
+    def update(self, *args, **kwargs):
+        if not context().eager:
+            self._graph_update = _when_run(lambda *a, **k: eager(self, *a, **k), args, kwargs)
+            return None
+        return eager(self, *args, **kwargs)
     update.__wrapped__ = update_state
     return update
 
 
 def _or_not_computed(result):
-    """``result`` that, under ``--compute none``, is the scalar constant Keras makes, uncomputed."""
-    def value(self):
+    """``result`` that, under ``--compute none``, is the scalar constant Keras makes, uncomputed;
+    inside a ``tf.function``, the value the totals have when the function runs."""
+    def eager(self):
         return uncomputed_constant((), "float32") if self.uncomputed else result(self)
+
+    def value(self):
+        if not context().eager:  # after this function's updates of the metric (TF orders them so)
+            update = getattr(self, "_graph_update", None)
+            after = (update,) if update is not None and update.graph is get_default_graph() else ()
+            return _when_run(lambda *_: tf.cast(eager(self), tf.float32), after, {})
+        return eager(self)
     value.__wrapped__ = result
     return value
+
+
+def _when_run(fn, args, kwargs):
+    """``fn`` called as the traced function runs, on the values its tensor arguments then have: a
+    node of the graph (``py_function``). Keras keeps a metric's totals in variables its traced
+    step updates; devtrace keeps them on the host, so they are updated at the same moment."""
+    slots = [i for i, v in enumerate(args) if isinstance(v, tf.Tensor)]
+    names = [k for k, v in kwargs.items() if isinstance(v, tf.Tensor)]
+    tensors = [args[i] for i in slots] + [kwargs[k] for k in names]
+
+    def run(*values):
+        given, named = list(args), dict(kwargs)
+        for i, v in zip(slots, values):
+            given[i] = v
+        for k, v in zip(names, values[len(slots):]):
+            named[k] = v
+        out = fn(*given, **named)
+        return out if out is not None else np.float32(0)
+    return tf.py_function(run, tensors, tf.float32)
 
 
 def _result(value):
@@ -47,15 +84,22 @@ class Metric(Configurable):
 
     def __init__(self, name=None, dtype=None):
         self.name = name or _default_name(type(self).__name__)
+        where = hooks.DISTRIBUTION[0]() if hooks.DISTRIBUTION else None
+        self._strategy = where[0] if where is not None and where[1] is None else None  # made in a strategy's scope
         self.reset_state()
 
     def reset_state(self):
         self._total, self._count = 0.0, 0.0
 
+    @_or_not_computed
     def result(self):
-        if self.uncomputed:
-            return uncomputed_constant((), "float32")
-        return _result(self._total / self._count if self._count else 0.0)
+        total, count = self._total, self._count
+        strategy = getattr(self, "_strategy", None)
+        if getattr(strategy, "_num_workers", 1) > 1 and context().eager:
+            # every worker's replicas' (Keras's metric variables are sync-on-read: summed over the cluster)
+            both = strategy.reduce("SUM", tf.constant([total, count], tf.float64), axis=None).numpy()
+            total, count = float(both[0]), float(both[1])
+        return _result(total / count if count else 0.0)
 
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)
@@ -69,9 +113,19 @@ def _default_name(cls_name: str) -> str:
 class Mean(Metric):
     def update_state(self, values, sample_weight=None):
         """A weighted mean when given ``sample_weight`` (broadcast to the values: Keras's loss tracker
-        passes the batch size)."""
+        passes the batch size). In a ``tf.function`` the running total is updated when the function
+        runs, by a ``py_function`` node (where Keras's graph has its variables' ``AssignAddVariableOp``)."""
         values = tf.convert_to_tensor(values)  # both tensors made before a value is read (--compute none: the same ops)
         weights = None if sample_weight is None else tf.convert_to_tensor(sample_weight)
+        if not context().eager:
+            def accumulate(*tensors):
+                self._accumulate(*tensors)
+                return np.float32(0)
+            tf.py_function(accumulate, [values] if weights is None else [values, weights], tf.float32)
+            return
+        self._accumulate(values, weights)
+
+    def _accumulate(self, values, weights=None):
         v = np.asarray(values.numpy(), np.float64)
         if weights is None:
             self._total += float(v.sum())

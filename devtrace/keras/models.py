@@ -11,7 +11,8 @@ import inspect
 import devtrace as tf
 from . import keywords, saving_lib as saving, serializable
 from . import summary as summary_mod
-from .engine import InputLayer, KerasTensor, Layer, as_tensors, call_with_context, is_symbolic, outermost_call, unique
+from .engine import (InputLayer, KerasTensor, Layer, as_tensors, autocast_inputs, autocast_scope, call_with_context,
+                     is_symbolic, outermost_call, unique)
 from .tf_trainer import TensorFlowTrainer
 
 
@@ -32,6 +33,15 @@ class Model(TensorFlowTrainer, Layer):
     @property
     def outputs(self):
         return _flat(self._outputs) if self._outputs is not None else None
+
+    @property
+    def output(self):
+        """A graph's outputs as given (Keras's ``model.output``); else the first call's, as a layer's."""
+        return self._outputs if self._outputs is not None else Layer.output.fget(self)
+
+    @property
+    def input(self):
+        return self._inputs if self._inputs is not None else Layer.input.fget(self)
 
     @property
     def layers(self) -> list:
@@ -67,21 +77,39 @@ class Model(TensorFlowTrainer, Layer):
             raise NotImplementedError("Subclassed models implement call()")
         flat_in = self._inputs if isinstance(self._inputs, (list, tuple)) else [self._inputs]
         given = inputs if isinstance(self._inputs, (list, tuple)) else [inputs]
-        values = {id(k): tf.convert_to_tensor(v) for k, v in zip(flat_in, given)}
+        values = {id(k): _as_input(v, k) for k, v in zip(flat_in, given)}
         return _run(self._outputs, values, training)
 
     def __call__(self, inputs, training=None, **kwargs):
         if is_symbolic(inputs):
             return super().__call__(inputs)
-        inputs = as_tensors(inputs)
+        inputs = as_tensors(self._by_input_name(inputs))
+        if self._outputs is None and self.autocast:  # a graph takes its inputs as its Inputs say (Keras's)
+            inputs, _, kwargs = autocast_inputs(self, inputs, (), kwargs)
         if self._outputs is not None:
             self._check_model_inputs(inputs)
         if not self.built:
             self._maybe_build(_data_shape(inputs))
         if "training" in inspect.signature(self.call).parameters:
             kwargs["training"] = training
-        with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op, as Keras's
+        with tf.name_scope(self.name), outermost_call(self), autocast_scope(self):  # traced: model/layer/Op
             return call_with_context(self, inputs, **kwargs)
+
+    def _by_input_name(self, inputs):
+        """Inputs as a graph takes them (Keras's ``_standardize_inputs``): a dict's values by each
+        ``Input``'s name (keys no ``Input`` names are left out); one tensor for a list of one ``Input``."""
+        listed = isinstance(self._inputs, (list, tuple))
+        if listed and len(self._inputs) == 1 and not isinstance(inputs, (list, tuple, dict)):
+            return [inputs]  # one input given bare to a graph whose inputs are a list of one
+        if not isinstance(inputs, dict) or self._inputs is None:
+            return inputs
+        flat = self._inputs if isinstance(self._inputs, (list, tuple)) else [self._inputs]
+        missing = [t._layer.name for t in flat if t._layer.name not in inputs]
+        if missing:
+            raise ValueError(f"The structure of `inputs` doesn't match the expected structure.\nExpected: "
+                             f"{[t._layer.name for t in flat]}\nReceived: inputs={sorted(inputs)}")
+        values = [inputs[t._layer.name] for t in flat]
+        return values if isinstance(self._inputs, (list, tuple)) else values[0]
 
     def _check_model_inputs(self, inputs):
         flat_in = self._inputs if isinstance(self._inputs, (list, tuple)) else [self._inputs]
@@ -189,6 +217,7 @@ class Sequential(Model):
         self.trainable = trainable
         self._stack: list = []
         self._last = None
+        self._input = None
         for layer in layers or []:
             self.add(layer)
 
@@ -202,9 +231,21 @@ class Sequential(Model):
         self._stack.append(layer)
         if self._last is not None:
             self._last = layer(self._last)
+        elif self._input is not None:  # after pop(rebuild=False): rebuilt on the Input it had
+            self._start(self._input)
+
+    def pop(self, rebuild=True):
+        """Removes the last layer and returns it; the model is rebuilt on its ``Input`` (Keras's)."""
+        layer = self._stack.pop()
+        self.built = False
+        self._last = None
+        if rebuild and self._input is not None and self._stack:
+            self._start(self._input)
+        return layer
 
     def _start(self, keras_input) -> None:
         unique("functional")
+        self._input = keras_input
         self._last = keras_input
         for layer in self._stack:
             self._last = layer(self._last)
@@ -225,13 +266,26 @@ class Sequential(Model):
     def layers(self) -> list:
         return list(self._stack)
 
+    @property
+    def inputs(self):
+        if self._last is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined inputs yet.")
+        return [self._input]
+
+    @property
+    def outputs(self):
+        if self._last is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined outputs yet.")
+        return [self._last]
+
     def get_config(self) -> dict:
         layers = [serializable.serialize(layer) for layer in self._stack]
         first = self._stack[0]._inbound_nodes[0].input_tensors[0] if self._stack and self._stack[0]._inbound_nodes \
             else None
         if first is not None and self._last is not None and isinstance(first._layer, InputLayer):
             layers.insert(0, serializable.serialize(first._layer))
-        config = {"name": self.name, "trainable": self.trainable, "dtype": serializable.dtype_policy(),
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": serializable.dtype_policy(self.dtype_policy.name),
                   "layers": layers}
         if first is not None and self._last is not None:
             config["build_input_shape"] = list(first.shape)
@@ -248,10 +302,19 @@ class Sequential(Model):
         return model
 
     def call(self, inputs, training=None, mask=None, **kwargs):
-        x = inputs
+        x = _as_input(inputs, self._input) if self._input is not None and not is_symbolic(inputs) else inputs
         for layer in self._stack:
             x = layer(x, training=training) if _takes_training(layer) else layer(x)
         return x
+
+
+def _as_input(value, keras_input):
+    """A graph's input as Keras converts it: a tensor of its ``Input``'s dtype (bool or int data
+    given to a float32 ``Input`` is cast)."""
+    value = tf.convert_to_tensor(value)
+    if isinstance(keras_input, KerasTensor) and value.dtype.name != keras_input.dtype:
+        value = tf.cast(value, keras_input.dtype)
+    return value
 
 
 def _history(inputs):
@@ -267,6 +330,26 @@ def _tensors_of(args, outputs):
         return [_tensors_of(a, outputs) for a in args]
     name, node, _ = args["config"]["keras_history"]
     return outputs[(name, node)]
+
+
+def clone_model(model, input_tensors=None, clone_function=None, call_function=None, recursive=False, **kwargs):
+    """A model of the same structure whose layers are new (made from their configs: their weights
+    initialised afresh), as Keras's; ``clone_function`` makes each layer of a Sequential."""
+    keywords.unimplemented("keras.models.clone_model", input_tensors=(input_tensors, None),
+                           call_function=(call_function, None), recursive=(recursive, False))
+    if kwargs:
+        raise ValueError(f"Unexpected keyword argument(s): {tuple(kwargs)}")
+    if clone_function is None:
+        return type(model).from_config(model.get_config())
+    if not isinstance(model, Sequential):
+        raise NotImplementedError("devtrace does not implement keras.models.clone_model(clone_function=...) of a "
+                                  "model that is not a Sequential yet")
+    clone = Sequential(name=model.name, trainable=model.trainable)
+    if model._input is not None:
+        clone.add(InputLayer(batch_shape=model._input.shape).output)
+    for layer in model.layers:
+        clone.add(clone_function(layer))
+    return clone
 
 
 load_model = saving.load_model
@@ -293,6 +376,8 @@ def _declares_output_shape(layer) -> bool:
 
 
 def _data_shape(inputs):
+    if isinstance(inputs, dict):
+        return {k: _data_shape(v) for k, v in inputs.items()}
     if isinstance(inputs, (list, tuple)):
         return [_data_shape(i) for i in inputs]
     return tuple(tf.convert_to_tensor(inputs).shape)

@@ -1,11 +1,13 @@
-"""Keras optimizers: SGD (momentum, nesterov), Adam, RMSprop, Adagrad — Keras 3's update rules, slot
-variables created beside each variable (on its device)."""
+"""Keras optimizers: SGD (momentum, nesterov), Adam, AdamW, RMSprop, Adagrad — Keras 3's update rules
+(after its gradient clipping and decoupled weight decay), slot variables created beside each variable
+(on its device) — and the ``LossScaleOptimizer`` of mixed precision around any of them."""
 
 from __future__ import annotations
 
 from devtrace.util.namespace import Namespace as _Namespace, missing as _missing
 
 import contextlib
+import re
 import warnings
 
 import numpy as np
@@ -25,10 +27,16 @@ class Optimizer(serializable.Configurable):
         if kwargs:
             raise ValueError(f"Argument(s) not recognized: {kwargs}")
         keywords.unimplemented(
-            f"keras.optimizers.{type(self).__name__}", weight_decay=(weight_decay, None), clipnorm=(clipnorm, None),
-            clipvalue=(clipvalue, None), global_clipnorm=(global_clipnorm, None), use_ema=(use_ema, False),
+            f"keras.optimizers.{type(self).__name__}", use_ema=(use_ema, False),
             ema_overwrite_frequency=(ema_overwrite_frequency, None), loss_scale_factor=(loss_scale_factor, None),
             gradient_accumulation_steps=(gradient_accumulation_steps, None))
+        if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: "
+                             f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}")
+        self.weight_decay, self.clipnorm, self.clipvalue = weight_decay, clipnorm, clipvalue
+        self.global_clipnorm = global_clipnorm
+        self._no_decay_ids: set = set()
+        self._no_decay_pattern = None
         # Keras's ``iteration`` counter and ``learning_rate`` (float32), made with the optimizer (mirrored
         # in a strategy's scope); every update reads the rate, so a traced step sees later assignments
         self.name = name or type(self).__name__.lower()
@@ -48,7 +56,9 @@ class Optimizer(serializable.Configurable):
         """The constructor's arguments, the name and the learning rate as they are now (or its schedule)."""
         rate = serializable.serialize(self._schedule) if self._schedule is not None \
             else float(self._learning_rate.numpy())
-        config = {"name": self.name, "learning_rate": rate}
+        config = {"name": self.name, "learning_rate": rate, "weight_decay": None, "clipnorm": None,
+                  "global_clipnorm": None, "clipvalue": None, "use_ema": False, "ema_momentum": 0.99,
+                  "ema_overwrite_frequency": None, "loss_scale_factor": None, "gradient_accumulation_steps": None}
         config.update((k, v) for k, v in serializable.init_config(self).items() if k not in config)
         return config
 
@@ -92,7 +102,9 @@ class Optimizer(serializable.Configurable):
         key = (id(var), name)
         if key not in self._slots:
             strategy = getattr(var, "_strategy", None)  # a mirrored variable's slots are mirrored too
-            with strategy.scope() if strategy is not None else contextlib.nullcontext(), tf.device(var.device):
+            # made eagerly, also while a tf.function traces the first step (Keras makes them so)
+            with tf.init_scope(), strategy.scope() if strategy is not None else contextlib.nullcontext(), \
+                    tf.device(var.device):
                 self._slots[key] = tf.Variable(tf.fill(list(var.shape), tf.constant(initial, var.dtype)) if initial
                                                else tf.zeros(list(var.shape), var.dtype), trainable=False)
         return self._slots[key]
@@ -111,15 +123,53 @@ class Optimizer(serializable.Configurable):
         return tf.cast(self.iterations + 1, dtype)
 
     def apply_gradients(self, grads_and_vars):
-        """One update; returns ``iterations`` (Keras 3's, for tf.keras's callers)."""
+        """One update — the gradients clipped, the weights decayed, then each variable's rule (Keras's
+        order); returns ``iterations`` (Keras 3's, for tf.keras's callers). In a replica of a strategy's
+        ``run``, the gradients of every replica are all-reduced first (``distributed``)."""
         pairs = [(g, v) for g, v in grads_and_vars]
+        from . import distributed
+
+        if distributed.in_replica(self, pairs):
+            return self.iterations
         self.build([v for _, v in pairs])
         self._scheduled()
-        for grad, var in pairs:
+        grads = self._clipped([None if g is None else tf.convert_to_tensor(g) for g, _ in pairs])
+        self._decay([v for _, v in pairs])
+        for grad, (_, var) in zip(grads, pairs):
             if grad is not None:
-                self._update(tf.convert_to_tensor(grad), var)
+                self._update(grad, var)
         self.iterations.assign_add(1)
         return self.iterations
+
+    def _clipped(self, grads):
+        """Keras's ``clipnorm`` (each gradient's norm), ``global_clipnorm`` (all together), ``clipvalue``."""
+        if self.clipnorm and self.clipnorm > 0:
+            return [None if g is None else _clip_by_norm(g, self.clipnorm) for g in grads]
+        if self.global_clipnorm and self.global_clipnorm > 0:
+            present = [g for g in grads if g is not None]
+            norm = tf.sqrt(tf.add_n([tf.reduce_sum(tf.square(g)) for g in present]))
+            scale = self.global_clipnorm * tf.minimum(1.0 / norm, 1.0 / self.global_clipnorm)
+            return [None if g is None else g * tf.cast(scale, g.dtype) for g in grads]
+        if self.clipvalue and self.clipvalue > 0:
+            return [None if g is None else tf.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        return grads
+
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Variables (or those whose name holds one of ``var_names``) the weight decay leaves alone."""
+        if self.built:
+            raise ValueError("`exclude_from_weight_decay()` can only be configured before the optimizer is built.")
+        self._no_decay_ids = {id(v) for v in var_list or ()}
+        self._no_decay_pattern = re.compile("|".join(set(var_names))) if var_names else None
+
+    def _decay(self, variables):
+        """Keras's decoupled weight decay: ``var -= var * weight_decay * learning_rate``."""
+        if self.weight_decay is None:
+            return
+        for var in variables:
+            if id(var) in self._no_decay_ids or (self._no_decay_pattern is not None
+                                                 and self._no_decay_pattern.search(var.name)):
+                continue
+            var.assign_sub(var * tf.cast(self.weight_decay, var.dtype) * self._lr(var))
 
     def apply(self, grads, trainable_variables=None):
         """Keras 3's ``apply``: the gradients of ``trainable_variables`` (by default, those the
@@ -134,6 +184,9 @@ class Optimizer(serializable.Configurable):
     def apply_replicated(self, grads_per_replica, variables, devices):
         """One step under a ``MirroredStrategy``: each replica applies its all-reduced gradients to its
         own copy of every mirrored variable (and of its slots), on its device."""
+        if self.weight_decay is not None or self.clipnorm or self.clipvalue or self.global_clipnorm:
+            raise NotImplementedError(f"devtrace does not implement keras.optimizers.{type(self).__name__}'s weight "
+                                      "decay or gradient clipping under a MirroredStrategy yet")
         self.build(variables)
         self._scheduled()
         for i, (grads, dev) in enumerate(zip(grads_per_replica, devices)):
@@ -143,6 +196,10 @@ class Optimizer(serializable.Configurable):
                     self._replica_of[id(copy)] = (var, i)
                     self._update(tf.convert_to_tensor(grad), copy)
         self.iterations.assign_add(1)
+
+    def scale_loss(self, loss):
+        """Keras 3's: the loss as the train step differentiates it (scaled by a ``LossScaleOptimizer``)."""
+        return loss
 
     def minimize(self, loss, var_list, tape=None):
         grads = tape.gradient(loss, var_list)
@@ -182,6 +239,24 @@ class Adam(Optimizer):
         var.assign_sub(m * lr / (tf.sqrt(v.value()) + self.epsilon))
 
 
+class AdamW(Adam):
+    """Adam with Keras's decoupled weight decay (by default 0.004)."""
+
+    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, **kwargs):
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay=weight_decay, **kwargs)
+        if self.weight_decay is None:
+            raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
+
+
+def _clip_by_norm(grad, clipnorm):
+    """``grad * clipnorm / max(norm, clipnorm)`` (a zero gradient stays zero), as Keras clips."""
+    total = tf.reduce_sum(tf.square(grad))
+    positive = total > 0
+    norm = tf.where(positive, tf.sqrt(tf.where(positive, total, tf.ones_like(total))), total)
+    return grad * clipnorm / tf.maximum(norm, tf.cast(clipnorm, grad.dtype))
+
+
 class RMSprop(Optimizer):
     slots = (("velocity", 0.0),)
 
@@ -193,7 +268,7 @@ class RMSprop(Optimizer):
     def _update(self, grad, var):
         v = self._slot(var, "velocity")
         v.assign(v * self.rho + tf.square(grad) * (1 - self.rho))
-        var.assign_sub(grad * self._lr(var) / (tf.sqrt(v.value()) + self.epsilon))
+        var.assign_sub(self._lr(var) * grad / tf.sqrt(v.value() + self.epsilon))  # Keras 3: epsilon under the root
 
 
 class Adagrad(Optimizer):
@@ -208,7 +283,134 @@ class Adagrad(Optimizer):
         var.assign_sub(grad * self._lr(var) / tf.sqrt(acc.read_value() + self.epsilon))
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad}
+# -- keras.mixed_precision.LossScaleOptimizer ----------------------------------------------------
+# Keras 3's dynamic loss scaling around another optimizer. The train step multiplies the loss by
+# ``dynamic_scale`` (``scale_loss``); ``apply`` divides the gradients by it and updates only when every
+# gradient is finite — else the step is skipped and the scale halved; after ``dynamic_growth_steps``
+# finite steps in a row it doubles. The branches are ``tf.cond``s, as Keras's TensorFlow backend builds them.
+
+_BASE_DEFAULTS = {"weight_decay": None, "clipnorm": None, "global_clipnorm": None, "clipvalue": None,
+                  "use_ema": False, "ema_momentum": 0.99, "ema_overwrite_frequency": None,
+                  "loss_scale_factor": None, "gradient_accumulation_steps": None}
+
+
+class LossScaleOptimizer(Optimizer):
+    def __init__(self, inner_optimizer, initial_scale=2.0 ** 15, dynamic_growth_steps=2000, name=None, **kwargs):
+        if not kwargs.pop("dynamic", True):
+            raise ValueError("LossScaleOptimizer no longer supports `dynamic=False`. Instead, simply set "
+                             "`loss_scale_factor` directly on the `inner_optimizer`.")
+        for arg, default in _BASE_DEFAULTS.items():  # what older configs carry, at their defaults only
+            if arg in kwargs and kwargs.pop(arg) != default:
+                raise ValueError(f"LossScaleOptimizer does not support `{arg}`. Instead, set `{arg}` on the "
+                                 "`inner_optimizer`.")
+        if kwargs:
+            raise ValueError(f"LossScaleOptimizer does not support arguments: `{'`, `'.join(kwargs)}`.")
+        self.name = name or "loss_scale_optimizer"
+        self._schedule = None
+        with tf.name_scope(self.name):  # Keras's base optimizer's own two, unused here
+            self._iteration = variables.make(tf.constant(0, tf.int64), "iteration", False)
+            self._own_rate = variables.make(tf.constant(0.0, tf.float32), "learning_rate", False)
+        self.built = False
+        self._slots, self._replica_of = {}, {}
+        self.inner_optimizer = inner_optimizer
+        self.initial_scale = initial_scale
+        self.dynamic_growth_steps = dynamic_growth_steps
+
+    def build(self, var_list):
+        if not self.built:
+            with tf.name_scope(self.name):
+                self.step_counter = variables.make(tf.constant(0, tf.int64), "step_counter", False)
+                self.dynamic_scale = variables.make(tf.constant(float(self.initial_scale), tf.float32),
+                                                    "dynamic_scale", False)
+            self._variables = list(var_list)
+        self.inner_optimizer.build(var_list)
+        self.built = True
+
+    @property
+    def variables(self) -> list:
+        own = [self._iteration, self._own_rate]
+        if self.built:
+            own += [self.step_counter, self.dynamic_scale]
+        return own + self.inner_optimizer.variables
+
+    def variable_sizes(self) -> tuple:
+        count, size = self.inner_optimizer.variable_sizes()
+        return count + 4, size + 24  # iteration, step_counter (int64), learning_rate, dynamic_scale (float32)
+
+    @property
+    def learning_rate(self):
+        return self.inner_optimizer.learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        self.inner_optimizer.learning_rate = value
+
+    @property
+    def iterations(self):
+        return self.inner_optimizer.iterations
+
+    def scale_loss(self, loss):
+        """The loss times the scale (``initial_scale`` until the optimizer is built)."""
+        return tf.multiply(loss, self.dynamic_scale if self.built else self.initial_scale)
+
+    def check_finite(self, grads):
+        finite = [tf.reduce_all(tf.math.is_finite(g)) for g in grads if g is not None]
+        return tf.reduce_all(tf.stack(finite))
+
+    def apply_gradients(self, grads_and_vars):
+        pairs = list(grads_and_vars)
+        return self.apply([g for g, _ in pairs], [v for _, v in pairs])
+
+    def apply(self, grads, trainable_variables=None):
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError("When passing `grads` without `variables`, the optimizer must already be built on "
+                                 "a list of variables. Call `optimizer.build(trainable_variables)` first. ")
+            trainable_variables = self._variables
+        grads, trainable_variables = list(grads), list(trainable_variables)
+        self.build(trainable_variables)
+        tf.cond(self.check_finite(grads), lambda: self._finite_step(grads, trainable_variables), self._skip_step)
+        return self.iterations
+
+    def _finite_step(self, grads, trainable_variables):
+        scale = self.dynamic_scale
+        self.inner_optimizer.apply([g if g is None else tf.divide(g, scale) for g in grads], trainable_variables)
+        last = tf.constant(self.dynamic_growth_steps - 1)
+        counter = self.step_counter.value()
+        tf.cond(tf.equal(counter, tf.cast(last, tf.int64)), self._upscale, self._increment)
+
+    def _upscale(self):
+        self.step_counter.assign(0)
+        self.dynamic_scale.assign(tf.multiply(self.dynamic_scale, 2.0))
+
+    def _increment(self):
+        """Keras's ``assign_add``: ``assign(variable + 1)`` (read, add, assign)."""
+        one = tf.cast(1, tf.int64)
+        self.step_counter.assign(tf.add(self.step_counter.value(), one))
+
+    def _skip_step(self):
+        self.step_counter.assign(0)
+        self.dynamic_scale.assign(tf.multiply(self.dynamic_scale, 0.5))
+
+    def apply_replicated(self, grads_per_replica, variables, devices):
+        raise NotImplementedError("devtrace does not implement keras.mixed_precision.LossScaleOptimizer under a "
+                                  "MirroredStrategy yet")
+
+    def finalize_variable_values(self, var_list):
+        return None
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "inner_optimizer": serializable.serialize(self.inner_optimizer),
+                "initial_scale": self.initial_scale, "dynamic_growth_steps": self.dynamic_growth_steps}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        inner = serializable.deserialize(config.pop("inner_optimizer"), custom_objects)
+        return cls(inner, **config)
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
 
 
 def get(identifier):

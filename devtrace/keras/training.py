@@ -31,7 +31,10 @@ class Trainer:
                                weighted_metrics=(weighted_metrics, None),
                                steps_per_execution=(steps_per_execution, 1),
                                jit_compile=(jit_compile, ("auto", False)))
-        self.optimizer = optimizers_mod.get(optimizer)
+        self.optimizer = self._compiled_optimizer = optimizers_mod.get(optimizer)  # saved as given, unwrapped
+        if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and \
+                not isinstance(self.optimizer, optimizers_mod.LossScaleOptimizer):  # Keras wraps it so
+            self.optimizer = optimizers_mod.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         self.loss = self._compiled_loss = loss  # resolved at the first step, as Keras does; saved as given
         self._compile_metrics = metrics_mod.CompileMetrics(metrics) if metrics else None
         self._loss_tracker = metrics_mod.Mean(name="loss")
@@ -52,6 +55,9 @@ class Trainer:
                 found.append(self._compile_metrics)
         found.extend(v for k, v in vars(self).items()
                      if isinstance(v, metrics_mod.Metric) and k not in ("_loss_tracker", "_compile_metrics"))
+        seen = {id(self)}
+        for layer in getattr(self, "layers", ()):  # then the sublayers' own (an endpoint layer's accuracy)
+            found.extend(_layer_metrics(layer, seen))
         return found
 
     @property
@@ -90,6 +96,21 @@ class Trainer:
         """Keras's: the metrics' results when a step returned the same names, else what it returned."""
         results = self.get_metrics_result()
         return results if isinstance(logs, dict) and set(logs) == set(results) else logs
+
+
+def _layer_metrics(layer, seen: set) -> list:
+    """The metrics a layer and its sublayers hold as attributes, each layer once; a model that is
+    itself a trainer keeps its own (Keras leaves them out)."""
+    if id(layer) in seen or isinstance(layer, Trainer):
+        return []
+    seen.add(id(layer))
+    found = []
+    for value in vars(layer).values():
+        if isinstance(value, metrics_mod.Metric):
+            found.append(value)
+        elif hasattr(value, "_layer_weights") and hasattr(value, "call"):
+            found.extend(_layer_metrics(value, seen))
+    return found
 
 
 def pythonify(logs) -> dict:

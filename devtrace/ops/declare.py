@@ -47,7 +47,8 @@ def public(*names):
 
 
 def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), grad=None, stateful=False,
-       mixed_dtypes=False, multi=False, number_attr=None, signature=None, ufunc=None, compat=None):
+       mixed_dtypes=False, multi=False, number_attr=None, signature=None, ufunc=None, compat=None,
+       gpu_kernel=None):
     """Declare an op: ``kernel(xp, *arrays, **attrs)``; ``dtypes`` = dtype names every device type
     accepts (``None``: all), or a dict per device type; ``devices`` = the types with a kernel;
     ``mixed_dtypes``: its inputs need not share one dtype; ``multi``: the kernel returns a tuple
@@ -55,11 +56,14 @@ def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), 
     ``signature``: TensorFlow's OpDef summary when its ``T`` attr restricts dtypes (default: ``op_defs``);
     ``ufunc``: the NumPy ufunc a two-input kernel is for two ndarrays (``np.add`` for ``a + b``),
     which the eager hot path calls directly; ``compat``: ``{mode: device types}`` where the seeds'
-    older TensorFlow (``--compat tf1``) had kernels on fewer device types (Cast: CPU only)."""
+    older TensorFlow (``--compat tf1``) had kernels on fewer device types (Cast: CPU only);
+    ``gpu_kernel``: the GPU's kernel where TensorFlow's computes otherwise than its CPU kernel
+    (same signature as ``kernel``; simulated and real GPUs alike run it)."""
     opdef = register(name, kernel, devices, dtypes, stateful, shape, host_args, grad, mixed_dtypes, multi,
                      number_attr, signature or SIGNATURES.get(name))
     opdef.arg_names = ARG_NAMES.get(name)
     opdef.ufunc = ufunc
+    opdef.gpu_fn = gpu_kernel
     for mode, types in (compat or {}).items():
         opdef.compat_kernels[mode] = {t: opdef.kernels[t] for t in types}
     return opdef
@@ -80,7 +84,7 @@ def as_tensor(x, slow_list=False, name=None):
         return convert(x)
     out = constant(x, name=name)
     if slow_list and isinstance(x, (list, tuple)):
-        context().list_arg_seq = out._seq
+        context().list_arg_seq = context().trace._seq
     return out
 
 
@@ -156,6 +160,19 @@ def symbolic(value) -> bool:
     return isinstance(value, SymbolicTensor)
 
 
+def packed(value):
+    """In a graph, a list or tuple that holds graph tensors (``(tf.shape(x)[0], -1)``) as TensorFlow
+    converts it (``convert_to_tensor``'s auto-packing): one ``Pack`` named ``packed`` of the tensors
+    and ``Const``s of the other entries (named by position); anything else as it is."""
+    if not isinstance(value, (list, tuple)) or context().eager or \
+            not any(isinstance(v, SymbolicTensor) for v in value):
+        return value
+    dt = next(v for v in value if isinstance(v, SymbolicTensor)).dtype
+    with op_scope("packed") as scope:
+        items = tuple(v if isinstance(v, Tensor) else constant(v, dt, name=str(i)) for i, v in enumerate(value))
+        return execute("Pack", items, {"axis": 0}, name=scope)
+
+
 def static_hint(t, axes=False):
     """What a graph knows of a symbolic host argument's value before it runs, for its node's attr
     (shape inference): a ``Const``'s value; a ``Shape``'s input's dims (``None`` where unknown); else
@@ -166,9 +183,27 @@ def static_hint(t, axes=False):
         return int(value) if value.ndim == 0 else tuple(int(v) for v in value)
     if axes:
         return (None,)
+    if node.type == "Pack" and node._attrs.get("axis", 0) == 0 and all(i._shape == () for i in node._inputs):
+        return tuple(_scalar_hint(i) for i in node._inputs)
     if node.type == "Shape" and node._inputs[0]._shape is not None:
         return tuple(node._inputs[0]._shape)
     return None if t._shape is None or t._shape[0] is None else (None,) * t._shape[0]
+
+
+def _scalar_hint(t):
+    """A packed shape entry's value when the graph knows it: a ``Const``, or one dimension of a
+    ``Shape`` whose input's dimension is static (``tf.shape(x)[1]``: TensorFlow folds it too)."""
+    node = t._op
+    if node.type == "Const":
+        return static_hint(t)
+    a = node._attrs
+    if node.type == "StridedSlice" and node._inputs[0]._op.type == "Shape" and a.get("shrink_axis_mask") == 1 \
+            and not any(a.get(k) for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask")):
+        dims = node._inputs[0]._op._inputs[0]._shape
+        k = a["begin"][0]
+        if dims is not None and -len(dims) <= k < len(dims):
+            return dims[k]
+    return None
 
 
 def graph_shape(x, name="Shape"):

@@ -270,7 +270,10 @@ def pack(name, shapes, attrs, dtype):
 
 
 def broadcast_to(name, shapes, attrs, dtype):
-    return dtype, _ints(attrs.get("shape"))
+    shape = attrs.get("shape")
+    if isinstance(shape, tuple) and None in shape:  # a graph's packed shape: its unknown entries
+        return dtype, tuple(None if d is None else int(d) for d in shape)
+    return dtype, _ints(shape)
 
 
 def slice_(name, shapes, attrs, dtype):

@@ -21,7 +21,7 @@ from .. import hooks
 from ..autograph import convert as autograph_convert
 from ..util.nest import flatten, map_structure
 from ..ops.ragged.ragged_tensor import RaggedTensor
-from ..runtime import threads
+from ..runtime import sources, threads
 from ..runtime.context import context
 from ..runtime.dtypes import as_dtype
 from ..runtime.eager.variables import Variable
@@ -344,6 +344,8 @@ class Function:
     def _trace_once(self, args, kwargs, arguments, allow_variables: bool) -> tuple:
         self._tracing_count += 1
         graph = FuncGraph(f"__inference_{self._name}_{next(_UIDS)}")
+        if sources.ENABLED:  # the nodes made at the calling line take each call's (function_run.py)
+            graph.call_site = sources.call_site()
         names = self._parameter_names(len(args))
         with graph.as_default():
             specs = []

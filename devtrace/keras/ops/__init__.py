@@ -8,14 +8,20 @@ from __future__ import annotations
 from devtrace.util.namespace import missing as _missing
 
 from . import image, linalg, nn, numpy
-from .core import (cast, cond, convert_to_numpy, convert_to_tensor, dtype, erf, is_tensor, jvp, logsumexp, rearrange,
-                   rsqrt, shape, stop_gradient, switch, top_k)
+from .core import (cast, cond, convert_to_numpy, convert_to_tensor, custom_gradient, dtype, erf, fori_loop, is_tensor,
+                   jvp, logsumexp, rearrange, rsqrt, scatter, scatter_update, shape, slice, slice_update,
+                   stop_gradient, switch, top_k, unstack, while_loop)
 from .linalg import norm
-from .nn import (binary_crossentropy, categorical_crossentropy, gelu, sparse_categorical_crossentropy, log_softmax, one_hot, relu, relu6, sigmoid, silu, softmax, softplus, softsign)
+from .nn import (binary_crossentropy, categorical_crossentropy, elu, gelu, hard_sigmoid, hard_silu, hard_swish,
+                 leaky_relu, log_sigmoid, log_softmax, moments, normalize, one_hot, relu, relu6, selu, sigmoid, silu,
+                 softmax, softplus, softsign, sparse_categorical_crossentropy)
 from .numpy import *  # noqa: F401,F403 (keras.ops re-exports keras.ops.numpy)
 from .numpy import __all__ as _numpy_all
 
 __all__ = sorted({"binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy", "cast", "cond", "erf", "logsumexp", "rsqrt", "top_k", "convert_to_numpy", "convert_to_tensor", "dtype", "gelu", "image", "is_tensor", "jvp",
                   "linalg", "log_softmax", "nn", "norm", "numpy", "one_hot", "rearrange", "relu", "relu6", "shape",
-                  "sigmoid", "silu", "softmax", "softplus", "softsign", "stop_gradient", "switch", *_numpy_all})
+                  "sigmoid", "silu", "softmax", "softplus", "softsign", "stop_gradient", "switch", "custom_gradient", "elu",
+                  "fori_loop", "hard_sigmoid", "hard_silu", "hard_swish", "leaky_relu", "log_sigmoid", "moments",
+                  "normalize", "scatter", "scatter_update", "selu", "slice", "slice_update", "unstack", "while_loop",
+                  *_numpy_all})
 __getattr__ = _missing("keras.ops")

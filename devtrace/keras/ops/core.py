@@ -32,8 +32,18 @@ def dtype(x):
 
 
 def shape(x):
-    """A tuple, ``None`` where a traced dimension is unknown (Keras's TensorFlow backend)."""
-    return tuple(tf.convert_to_tensor(x).shape)
+    """A tuple: the static dimensions, and where one is unknown (in a trace) the scalar tensor of
+    ``tf.shape`` that holds it (Keras's TensorFlow backend, which runs ``Shape`` every time)."""
+    from ..engine import KerasTensor
+
+    if isinstance(x, KerasTensor):
+        return x.shape
+    x = x if tf.is_tensor(x) else tf.convert_to_tensor(x)
+    if x.shape.rank is None:
+        raise ValueError(f"All tensors passed to `ops.shape` must have a statically known rank. Received: x={x} "
+                         "with unknown rank.")
+    dims, dynamic = x.shape.as_list(), tf.shape(x)
+    return tuple(dynamic[i] if d is None else d for i, d in enumerate(dims))
 
 
 def stop_gradient(variable):
@@ -113,3 +123,49 @@ def jvp(fun, primals, tangents, has_aux=False):
     jvps = [j if j is not None else tf.zeros_like(o) for j, o in zip(jvps, flat)]
     tangents_out = tf.nest.pack_sequence_as(out, jvps)
     return (out, tangents_out, aux) if has_aux else (out, tangents_out)
+
+
+def slice(inputs, start_indices, shape):  # noqa: A001 (Keras's name)
+    return tf.slice(inputs, start_indices, shape)
+
+
+def slice_update(inputs, start_indices, updates):
+    """``inputs`` with ``updates`` written from ``start_indices`` on (a scatter of every position)."""
+    x, updates = tf.convert_to_tensor(inputs), tf.convert_to_tensor(updates)
+    grids = tf.meshgrid(*[tf.range(n) + int(s) for n, s in zip(updates.shape, start_indices)], indexing="ij")
+    return tf.tensor_scatter_nd_update(x, tf.stack(grids, axis=-1), tf.cast(updates, x.dtype))
+
+
+def scatter(indices, values, shape):
+    return tf.scatter_nd(indices, values, shape)
+
+
+def scatter_update(inputs, indices, updates, reduction=None):
+    update = {None: tf.tensor_scatter_nd_update, "add": tf.tensor_scatter_nd_add,
+              "max": tf.tensor_scatter_nd_max, "min": tf.tensor_scatter_nd_min}.get(reduction)
+    if update is None:
+        raise NotImplementedError(f"devtrace does not implement keras.ops.scatter_update(reduction={reduction!r}) yet")
+    return update(inputs, indices, updates)
+
+
+def while_loop(cond, body, loop_vars, maximum_iterations=None):
+    listed = isinstance(loop_vars, (tuple, list))
+    state = tuple(loop_vars) if listed else (loop_vars,)
+
+    def step(*args):
+        out = body(*args)
+        return tuple(out) if listed else (out,)
+    out = tf.while_loop(cond, step, state, maximum_iterations=maximum_iterations)
+    return out if listed else out[0]
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    return tf.while_loop(lambda i, val: i < upper, lambda i, val: (i + 1, body_fun(i, val)), (lower, init_val))[1]
+
+
+def unstack(x, num=None, axis=0):
+    return tf.unstack(x, num=num, axis=axis)
+
+
+def custom_gradient(fun):
+    return tf.custom_gradient(f=fun)

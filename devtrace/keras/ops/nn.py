@@ -81,6 +81,54 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     return losses.SparseCategoricalCrossentropy(from_logits).call(_t(target), _t(output))
 
 
+def leaky_relu(x, negative_slope=0.2):
+    return tf.nn.leaky_relu(_t(x), alpha=negative_slope)
+
+
+def elu(x, alpha=1.0):
+    x = _t(x)
+    out = tf.nn.elu(x)
+    return out if alpha == 1 else tf.where(x > 0, out, alpha * out)
+
+
+def selu(x):
+    return tf.nn.selu(_t(x))
+
+
+def hard_sigmoid(x):
+    x = _t(x)
+    return tf.nn.relu6(x + tf.constant(3.0, x.dtype)) / tf.constant(6.0, x.dtype)
+
+
+def hard_silu(x):
+    x = _t(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def log_sigmoid(x):
+    return tf.math.log_sigmoid(_t(x))
+
+
+def moments(x, axes, keepdims=False, synchronized=False):
+    from .. import keywords
+
+    keywords.unimplemented("keras.ops.moments", synchronized=(synchronized, False))
+    mean, variance = tf.nn.moments(_t(x), axes, keepdims=keepdims)
+    return mean, variance
+
+
+def normalize(x, axis=-1, order=2, epsilon=None):
+    from .. import keywords
+
+    keywords.unimplemented("keras.ops.normalize", order=(order, 2))
+    x = _t(x)
+    return tf.nn.l2_normalize(x, axis=axis, epsilon=1e-12 if epsilon is None else epsilon * epsilon)
+
+
 __all__ = ["binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy", "gelu", "log_softmax", "one_hot", "relu", "relu6", "sigmoid", "silu", "softmax", "softplus", "softsign",
-           "swish"]
+           "swish", "leaky_relu", "elu", "selu", "hard_sigmoid", "hard_silu", "hard_swish", "log_sigmoid", "moments",
+           "normalize"]
 __getattr__ = _missing("keras.ops.nn")

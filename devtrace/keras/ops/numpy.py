@@ -11,41 +11,7 @@ import math
 
 import devtrace as tf
 from .. import keywords
-
-
-def _t(x, dtype=None):
-    if tf.is_tensor(x):
-        return tf.cast(x, dtype) if dtype is not None and x.dtype != tf.as_dtype(dtype) else x
-    return tf.convert_to_tensor(x, dtype=dtype)
-
-
-def _float(x):
-    x = _t(x)
-    return x if x.dtype.is_floating or x.dtype.is_complex else tf.cast(x, tf.float32)
-
-
-def _scalar_as(value, other):
-    """A Python scalar takes the tensor's dtype, unless it is a float meeting an integer tensor."""
-    if isinstance(value, (bool, int)) or isinstance(value, float) and not other.dtype.is_integer:
-        return _t(value, other.dtype)
-    return _t(value)
-
-
-def _pair(a, b):
-    if not tf.is_tensor(a) and not tf.is_tensor(b):
-        a = _t(a)
-    if not tf.is_tensor(a):
-        a = _scalar_as(a, b)
-    elif not tf.is_tensor(b):
-        b = _scalar_as(b, a)
-    if a.dtype == b.dtype:
-        return a, b
-    floats = [t.dtype for t in (a, b) if t.dtype.is_floating]
-    if len(floats) == 1:
-        dtype = floats[0]
-    else:
-        dtype = builtins.max((a.dtype, b.dtype), key=lambda d: d.size)
-    return tf.cast(a, dtype), tf.cast(b, dtype)
+from .convert import _float, _pair, _t
 
 
 def array(x, dtype=None):
@@ -361,4 +327,8 @@ __all__ = sorted(n for n, v in list(globals().items()) if not n.startswith("_") 
                      "less_equal", "log", "log1p", "logical_not", "max", "maximum", "mean", "min", "minimum", "mod",
                      "multiply", "negative", "not_equal", "power", "prod", "sign", "sin", "sqrt", "square", "std",
                      "subtract", "sum", "tan", "tanh", "var"))
+from .numpy_more import *  # noqa: E402,F401,F403 (the rest of keras.ops.numpy)
+from .numpy_more import __all__ as _more  # noqa: E402
+
+__all__ = sorted(__all__ + _more)
 __getattr__ = _missing("keras.ops.numpy")

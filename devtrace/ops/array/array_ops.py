@@ -19,8 +19,8 @@ from ...runtime.tensor import Tensor
 from ...runtime.tensor_shape import shape_text
 from ...runtime.values import constant, convert_to_tensor, host_array
 from .. import shapes
-from ..declare import (API, as_tensor, host_arg, op, op_scope, public, quiet, scoped, static_hint, symbolic, unary,
-                       with_host_inputs)
+from ..declare import (API, as_tensor, host_arg, op, op_scope, packed, public, quiet, scoped, static_hint, symbolic,
+                       unary, with_host_inputs)
 
 public("constant")(constant)
 public("convert_to_tensor")(convert_to_tensor)
@@ -135,6 +135,7 @@ def cast(x, dtype, name=None):
 @public("reshape")
 def reshape(tensor, shape, name=None):
     x = as_tensor(tensor)
+    shape = packed(shape)
     if symbolic(shape):
         hint = static_hint(shape)
         hint = hint if hint is None or isinstance(hint, int) else tuple(-1 if d is None else d for d in hint)
@@ -161,6 +162,7 @@ def _fill(dims, value, dt, name, value_dtype=None):
     """``Fill``; ``value`` converted with ``value_dtype`` (the scalar cache's key: ``None`` for
     ``tf.fill``'s, whose dtype TensorFlow infers from it). In a graph, dims computed there (``tf.shape(x)``)
     are the node's input, their static part the shape it is known by."""
+    dims = packed(dims)
     if symbolic(dims):
         hint = static_hint(dims)
         hint = None if hint is None or isinstance(hint, int) else tuple(-1 if d is None else d for d in hint)
@@ -204,6 +206,7 @@ def fill(dims, value, name=None):
 @public("zeros")
 def zeros(shape, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
+    shape = packed(shape)
     made = _graph_filled("zeros", shape, False if dt is dtypes.bool_ else 0, dt, name)
     if made is not None:
         return made
@@ -213,6 +216,7 @@ def zeros(shape, dtype=dtypes.float32, name=None):
 @public("ones")
 def ones(shape, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
+    shape = packed(shape)
     made = _graph_filled("ones", shape, True if dt is dtypes.bool_ else 1, dt, name)
     if made is not None:
         return made
@@ -395,6 +399,7 @@ def where(condition, x=None, y=None, name=None):
 
 @public("tile")
 def tile(input, multiples, name=None):  # noqa: A002 (TensorFlow's name)
+    multiples = packed(multiples)
     if symbolic(multiples):
         return with_host_inputs("Tile", (as_tensor(input),), (multiples,), {"multiples": static_hint(multiples)}, name)
     return execute("Tile", (as_tensor(input),), {"multiples": tuple(int(m) for m in host_arg(multiples))}, name=name)
@@ -407,6 +412,11 @@ def reverse(tensor, axis, name=None):
 
 @public("broadcast_to")
 def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's name)
+    shape = packed(shape)
+    if symbolic(shape):
+        hint = static_hint(shape)
+        return with_host_inputs("BroadcastTo", (as_tensor(input),), (shape,),
+                                {"shape": None if hint is None or isinstance(hint, int) else hint}, name)
     return execute("BroadcastTo", (as_tensor(input),), {"shape": tuple(int(d) for d in host_arg(shape))}, name=name)
 
 

@@ -55,7 +55,15 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         out = body(*values)
         values = [out] if single or not isinstance(out, (list, tuple)) else list(out)
         count += 1
+    values = [_loop_result(v) for v in values]  # TensorFlow hands the loop variables back as tensors
     return values[0] if single else tuple(values)
+
+
+def _loop_result(value):
+    from ...util import nest
+    from .tensor_array_ops import TensorArray
+
+    return nest.map_structure(lambda v: v if isinstance(v, (Tensor, TensorArray)) else as_tensor(v), value)
 
 
 @public("case")

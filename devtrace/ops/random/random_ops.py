@@ -18,7 +18,7 @@ from ...runtime.tensor import Tensor
 from . import philox, samplers
 from .. import shapes
 from ..array.array_ops import check_dims
-from ..declare import host_arg, on_host, op, public
+from ..declare import host_arg, on_host, op, packed, public, symbolic
 
 
 # TensorFlow's seeded random kernels: a Philox stream keyed by (seed, seed2) — tf.random.set_seed's
@@ -171,14 +171,15 @@ def _poisson(xp, rate, shape=(), seed=None, dtype="float32"):
     return xp.asarray(values.astype(np_dtype).reshape(out_shape))
 
 
+_SHAPE = {"shape": "shape"}  # TensorFlow's input: in a graph a Const, or a tensor known when it runs (tf.shape(x))
 op("RandomUniform", _kernel("RandomUniform", _uniform_values), dtypes.FLOATS, shape=shapes.random,
-   host_args=("shape",), stateful=True)
+   host_args=_SHAPE, stateful=True)
 op("RandomStandardNormal", _kernel("RandomStandardNormal", lambda k, c, n, t: philox.normal(k, c, n, t)),
-   dtypes.FLOATS, shape=shapes.random, host_args=("shape",), stateful=True)
+   dtypes.FLOATS, shape=shapes.random, host_args=_SHAPE, stateful=True)
 op("TruncatedNormal", _kernel("TruncatedNormal", lambda k, c, n, t: philox.truncated_normal(k, c, n, t)),
-   dtypes.FLOATS, shape=shapes.random, host_args=("shape",), stateful=True)
+   dtypes.FLOATS, shape=shapes.random, host_args=_SHAPE, stateful=True)
 op("RandomUniformInt", _kernel("RandomUniformInt", _int_values), dtypes.INTEGERS, shape=shapes.random,
-   host_args=("shape",), stateful=True)
+   host_args=_SHAPE, stateful=True)
 op("RandomShuffle", _shuffle, None, devices=(CPU,), shape=shapes.same, stateful=True)
 op("Multinomial", _multinomial, dtypes.FLOATS, shape=lambda n, s, a, d: (dtypes.as_dtype(a["output_dtype"]),
                                                                         (s[0][0] if s[0] else None, None)),
@@ -196,10 +197,11 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     from ...runtime.values import constant
 
     dt = dtypes.as_dtype(dtype)
-    dims = check_dims(host_arg(shape, slow_list=False), "RandomUniform")
+    shape = packed(shape)
+    dims = shape if symbolic(shape) else check_dims(host_arg(shape, slow_list=False), "RandomUniform")
     if dt.is_integer and maxval is None:
         raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
-    if not context().eager and not any(isinstance(v, Tensor) for v in (minval, maxval)):
+    if not context().eager and (symbolic(dims) or not any(isinstance(v, Tensor) for v in (minval, maxval))):
         from . import random_graph
 
         bounds = {"minval": int(minval), "maxval": int(maxval)} if dt.is_integer else {}
@@ -224,8 +226,9 @@ def _scaled(op_type, shape, mean, stddev, dtype, seed, name):
     from ...runtime.values import constant
 
     dt = dtypes.as_dtype(dtype)
-    dims = check_dims(host_arg(shape), op_type)
-    if not context().eager and not any(isinstance(v, Tensor) for v in (mean, stddev)):
+    shape = packed(shape)
+    dims = shape if symbolic(shape) else check_dims(host_arg(shape), op_type)
+    if not context().eager and (symbolic(dims) or not any(isinstance(v, Tensor) for v in (mean, stddev))):
         from . import random_graph
 
         default = "random_normal" if op_type == "RandomStandardNormal" else "truncated_normal"

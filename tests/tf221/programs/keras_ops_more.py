@@ -1,0 +1,91 @@
+# keras.ops functions keras.io programs call (tile, slice, broadcast_to, tensordot, sort, triangles,
+# logs, logical ops …): values, dtypes and shapes as Keras 3's TensorFlow backend gives them.
+import numpy as np
+import keras
+from keras import ops
+
+x = np.arange(6, dtype="float32").reshape(2, 3)
+i = np.array([[3, 1, 2], [0, 5, 4]], "int32")
+
+
+def show(name, value):
+    if isinstance(value, (list, tuple)):
+        for k, v in enumerate(value):
+            show(f"{name}[{k}]", v)
+        return
+    if isinstance(value, int):
+        print(name, "int", value)
+        return
+    array = ops.convert_to_numpy(value)
+    print(name, value.dtype.name if hasattr(value.dtype, "name") else value.dtype, tuple(value.shape),
+          (np.round(array, 4) if array.dtype.kind == "f" else array).tolist())
+
+
+show("tile", ops.tile(x, [2, 1]))
+show("tile_int", ops.tile(i, 2))
+show("tile_more", ops.tile(np.array([1, 2]), [2, 1, 2]))
+show("broadcast_to", ops.broadcast_to(np.array([1.0, 2.0, 3.0]), (2, 3)))
+show("repeat", ops.repeat(x, 2, axis=1))
+show("flip", ops.flip(x))
+show("flip1", ops.flip(x, axis=-1))
+show("roll", ops.roll(x, 1))
+show("roll_axis", ops.roll(x, -1, axis=1))
+show("moveaxis", ops.moveaxis(np.zeros((2, 3, 4)), 0, -1))
+show("swapaxes", ops.swapaxes(x, 0, 1))
+show("ravel", ops.ravel(i))
+show("ndim", ops.ndim(x))
+show("size", ops.size(x))
+show("hstack", ops.hstack([x, i]))
+show("vstack", ops.vstack([x, x]))
+show("unstack", ops.unstack(x))
+show("sort", ops.sort(i))
+show("sort0", ops.sort(i, axis=0))
+show("argsort", ops.argsort(i))
+show("take_along_axis", ops.take_along_axis(x, ops.argsort(i), axis=1))
+show("tril", ops.tril(np.ones((3, 3))))
+show("tril-1", ops.tril(np.ones((3, 3)), -1))
+show("triu1", ops.triu(np.ones((3, 3)), 1))
+show("linspace", ops.linspace(0, 1, 5))
+show("meshgrid", ops.meshgrid(np.array([1, 2]), np.array([3, 4, 5])))
+show("tensordot", ops.tensordot(x, np.ones((3, 2), "float32"), axes=1))
+show("outer", ops.outer(np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0])))
+show("cumprod", ops.cumprod(x + 1, axis=1))
+show("diff", ops.diff(np.array([1.0, 4.0, 9.0, 16.0])))
+show("log2", ops.log2(np.array([1.0, 8.0])))
+show("log10", ops.log10(np.array([10, 1000])))
+show("sinh", ops.sinh(x))
+show("cosh", ops.cosh(x))
+show("arctan2", ops.arctan2(np.array([1.0, -1.0]), np.array([1.0, 2.0])))
+show("hypot", ops.hypot(np.array([3.0]), np.array([4.0])))
+show("reciprocal", ops.reciprocal(x + 1))
+show("trunc", ops.trunc(np.array([-1.7, 1.7])))
+show("divide_no_nan", ops.divide_no_nan(np.array([1.0, 2.0]), np.array([0.0, 4.0])))
+show("logaddexp", ops.logaddexp(np.array([1.0, 2.0]), np.array([3.0, -1.0])))
+show("logical_and", ops.logical_and(np.array([True, False]), np.array([1, 1])))
+show("logical_or", ops.logical_or(np.array([True, False]), np.array([0, 0])))
+show("logical_xor", ops.logical_xor(np.array([True, False]), np.array([True, True])))
+show("isclose", ops.isclose(np.array([1.0, 2.0]), np.array([1.0, 2.1])))
+show("allclose", ops.allclose(np.array([1.0, 2.0]), np.array([1.0, 2.0])))
+show("count_nonzero", ops.count_nonzero(i))
+show("full_like", ops.full_like(i, 7))
+show("identity", ops.identity(2))
+show("average", ops.average(x, axis=1, weights=np.array([1.0, 0.0, 1.0])))
+show("average_all", ops.average(x))
+show("tri", ops.tri(3))
+show("pad", ops.pad(x, [[1, 0], [0, 2]]))
+show("copy", ops.copy(x))
+show("slice", ops.slice(x, [0, 1], [2, 2]))
+show("slice_update", ops.slice_update(np.zeros((3, 3), "float32"), [1, 1], np.ones((2, 2), "float32")))
+show("scatter", ops.scatter(np.array([[0], [2]]), np.array([1.0, 2.0]), (4,)))
+show("scatter_update", ops.scatter_update(np.zeros(4, "float32"), [[1], [3]], np.array([5.0, 6.0], "float32")))
+show("while_loop", ops.while_loop(lambda a, b: a < 5, lambda a, b: (a + 1, b * 2), (0, 1)))
+show("fori_loop", ops.fori_loop(0, 4, lambda k, v: v + k, 10))
+show("leaky_relu", ops.leaky_relu(np.array([-1.0, 2.0])))
+show("elu", ops.elu(np.array([-1.0, 2.0]), alpha=0.5))
+show("selu", ops.selu(np.array([-1.0, 2.0])))
+show("hard_sigmoid", ops.hard_sigmoid(np.array([-4.0, 0.0, 1.0])))
+show("hard_silu", ops.hard_silu(np.array([-4.0, 0.0, 1.0])))
+show("log_sigmoid", ops.log_sigmoid(np.array([-1.0, 2.0])))
+show("moments", ops.moments(x, axes=[0]))
+show("normalize", ops.normalize(np.array([[3.0, 4.0]])))
+print(sorted(n for n in ("tile", "slice", "leaky_relu", "while_loop") if hasattr(keras.ops, n)))
