@@ -56,7 +56,14 @@ class StepFunctions:
 
 
 def _dtypes(args) -> tuple:
-    return tuple(_dtypes(a) if isinstance(a, (list, tuple)) else a.dtype.name for a in args)
+    """The batch's dtypes, through lists, tuples and dicts (inputs by name)."""
+    def one(a):
+        if isinstance(a, dict):
+            return tuple((k, one(a[k])) for k in sorted(a))
+        if isinstance(a, (list, tuple)):
+            return tuple(one(v) for v in a)
+        return getattr(getattr(a, "dtype", None), "name", None)
+    return one(tuple(args))
 
 
 def _make(body, name, signature):
