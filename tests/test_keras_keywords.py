@@ -43,7 +43,7 @@ def _under(setter, value, make):
     (lambda: keras.optimizers.Adam(amsgrad=True), "keras.optimizers.Adam(amsgrad=...)"),
     (lambda: keras.optimizers.RMSprop(centered=True), "keras.optimizers.RMSprop(centered=...)"),
     (lambda: keras.Input(shape=(2,), sparse=True), "keras.Input(sparse=...)"),
-    (lambda: keras.metrics.AUC(curve="PR"), "keras.metrics.AUC(curve=...)"),
+    (lambda: keras.metrics.AUC(curve="PRGAIN"), "keras.metrics.AUC(curve=...)"),
     (lambda: keras.losses.Huber(reduction="mean"), "keras.losses.Huber(reduction=...)"),
     (lambda: _under(keras.config.set_floatx, "float64", lambda: keras.layers.Dense(2)),
      "keras.layers.Dense under keras.config.set_floatx('float64')"),

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._values import regroup
+from ._devices import host
+from ._values import PerReplicaSpec, regroup
 from ..ops import iterator_ops
 from ..ops.array import array_ops
 from ..util.nest import flatten, map_structure, pack_sequence_as
@@ -40,21 +41,6 @@ class ValueContext:
     def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
         self.replica_id_in_sync_group = replica_id_in_sync_group
         self.num_replicas_in_sync = num_replicas_in_sync
-
-
-class PerReplicaSpec:
-    """The type of a ``PerReplica`` value: one spec per replica."""
-
-    def __init__(self, *value_specs):
-        self._value_specs = tuple(value_specs)
-
-    def __eq__(self, other):
-        return isinstance(other, PerReplicaSpec) and self._value_specs == other._value_specs
-
-    __hash__ = None
-
-    def __repr__(self):
-        return f"PerReplicaSpec({', '.join(repr(s) for s in self._value_specs)})"
 
 
 def replica_spec(element_spec, n: int):

@@ -26,12 +26,60 @@ class DistributedValues:
         return self._listing(map(str, self._values))
 
 
-class PerReplica(DistributedValues):
+class _Composite:
+    """What a tf.function traces as the composite of its tensors it is to TensorFlow (the protocol
+    of extension types the function reads: ``_nest_flat``, ``_type_spec``); not a mirrored
+    variable, which the function sees as a variable."""
+
+    _tf_extension_type_fields = ()
+
+    def _nest_flat(self) -> list:
+        return list(self._values)
+
+    _nest_components = _nest_flat
+
+    @property
+    def _type_spec(self):
+        from ..polymorphic_function.function import TensorSpec
+
+        return PerReplicaSpec(*[TensorSpec(v.shape, v.dtype) for v in self._values], value_type=type(self))
+
+
+class PerReplica(_Composite, DistributedValues):
     """A different value on each replica: what ``run`` returns, and a per-replica input to it."""
 
 
-class Mirrored(DistributedValues):
+class Mirrored(_Composite, DistributedValues):
     """The same value on each replica."""
+
+
+class PerReplicaSpec:
+    """The type of a ``PerReplica`` value: one spec per replica."""
+
+    def __init__(self, *value_specs, value_type=None):
+        self._value_specs = tuple(value_specs)
+        self._value_type = value_type
+
+    @property
+    def value_type(self):
+        return self._value_type or PerReplica
+
+    def _key(self) -> tuple:
+        return (self.value_type.__name__, tuple(s._key() for s in self._value_specs))
+
+    def _flat_specs(self) -> list:
+        return list(self._value_specs)
+
+    def _from_flat(self, parts):
+        return self.value_type(parts)
+
+    def __eq__(self, other):
+        return isinstance(other, PerReplicaSpec) and self._value_specs == other._value_specs
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"PerReplicaSpec({', '.join(repr(s) for s in self._value_specs)})"
 
 
 def select(i, value):

@@ -221,7 +221,7 @@ def _fill(spec, it):
 def _spec_of(value):
     """The spec of a field's value (Python values are their own)."""
     if isinstance(value, Tensor):
-        return TensorSpec(tuple(value.shape), value.dtype)
+        return TensorSpec(value.shape, value.dtype)  # an unknown rank too
     if isinstance(value, RaggedTensor):
         return RaggedTensorSpec(value.shape, value.dtype, value.ragged_rank, value.row_splits.dtype)
     if isinstance(value, SparseTensor):

@@ -31,7 +31,9 @@ class StepFunctions:
         self._eager: set = set()
 
     def get(self, kind, body, args):
-        """``(function, None)``; ``(None, the first trace's error)`` when the step must run eagerly."""
+        """``(function, None)``; ``(None, the first trace's error)`` when the step must run eagerly.
+        One per kind and dtypes of the batch (Keras's function retraces for float64 data after float32)."""
+        kind_name, kind = kind, (kind, _dtypes(args))
         if kind in self._functions:
             return self._functions[kind], None
         if kind in self._eager:
@@ -39,7 +41,7 @@ class StepFunctions:
         errors = []
         for spec in (tuple(batch_spec(a) for a in args), None):
             signature = list(spec) if spec and None not in spec else None
-            fn = _make(body, NAMES[kind], signature)
+            fn = _make(body, NAMES[kind_name], signature)
             try:
                 fn.get_concrete_function(*(signature or args))
             except Exception as traced:  # noqa: BLE001 (handed back: raised when the eager step fails alike)
@@ -51,6 +53,17 @@ class StepFunctions:
             return fn, None
         self._eager.add(kind)
         return None, errors[0]
+
+
+def _dtypes(args) -> tuple:
+    """The batch's dtypes, through lists, tuples and dicts (inputs by name)."""
+    def one(a):
+        if isinstance(a, dict):
+            return tuple((k, one(a[k])) for k in sorted(a))
+        if isinstance(a, (list, tuple)):
+            return tuple(one(v) for v in a)
+        return getattr(getattr(a, "dtype", None), "name", None)
+    return one(tuple(args))
 
 
 def _make(body, name, signature):

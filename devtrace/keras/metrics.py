@@ -58,6 +58,14 @@ class Accuracy(MeanMetricWrapper):
 class BinaryAccuracy(MeanMetricWrapper):
     fn = staticmethod(binary_accuracy)
 
+    def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
+        super().__init__(name, dtype)
+        self.threshold = threshold
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        Mean.update_state(self, binary_accuracy(*self._floats(y_true, y_pred), threshold=self.threshold),
+                          sample_weight)
+
 
 class CategoricalAccuracy(MeanMetricWrapper):
     fn = staticmethod(categorical_accuracy)
@@ -85,18 +93,26 @@ def _weights_like(sample_weight, size) -> np.ndarray:
     return np.repeat(w, size // w.size) if w.size and size % w.size == 0 else np.broadcast_to(w, (size,))
 
 
+def _no_nan(x, y):
+    """``x / y``, 0 where ``y`` is 0 (Keras's ``divide_no_nan``)."""
+    return np.divide(x, y, out=np.zeros(np.broadcast(x, y).shape), where=y != 0)
+
+
 class AUC(Metric):
     """ROC AUC from confusion counts at ``num_thresholds`` evenly spaced thresholds."""
 
     def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None, dtype=None,
                  thresholds=None, multi_label=False, num_labels=None, label_weights=None, from_logits=False):
-        keywords.unimplemented("keras.metrics.AUC", curve=(curve, "ROC"),
+        if curve not in ("ROC", "PR"):
+            keywords.unimplemented("keras.metrics.AUC", curve=(curve, "ROC"))
+        keywords.unimplemented("keras.metrics.AUC",
                                summation_method=(summation_method, "interpolation"), thresholds=(thresholds, None),
                                multi_label=(multi_label, False), num_labels=(num_labels, None),
                                label_weights=(label_weights, None), from_logits=(from_logits, False))
         eps = 1e-7
         inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
         self._thresholds = np.array([0.0 - eps] + inner + [1.0 + eps])
+        self.curve = curve
         super().__init__(name or "auc")
 
     def reset_state(self):
@@ -113,7 +129,20 @@ class AUC(Metric):
         self._fn += ((~above & t) * w).sum(1)
         self._tn += ((~above & ~t) * w).sum(1)
 
+    def _pr_auc(self) -> float:
+        """Keras's interpolated area under the precision-recall curve (Davis & Goadrich: true and
+        predicted positives linear between thresholds)."""
+        tp, fp, fn = self._tp, self._fp, self._fn
+        dtp = tp[:-1] - tp[1:]
+        p = tp + fp
+        slope = _no_nan(dtp, np.maximum(p[:-1] - p[1:], 0))
+        intercept = tp[1:] - slope * p[1:]
+        ratio = np.where((p[:-1] > 0) & (p[1:] > 0), _no_nan(p[:-1], np.maximum(p[1:], 0)), 1.0)
+        return float(np.sum(_no_nan(slope * (dtp + intercept * np.log(ratio)), np.maximum(tp[1:] + fn[1:], 0))))
+
     def result(self):
+        if self.curve == "PR":
+            return _result(self._pr_auc())
         tpr = np.divide(self._tp, self._tp + self._fn, out=np.zeros_like(self._tp), where=(self._tp + self._fn) > 0)
         fpr = np.divide(self._fp, self._fp + self._tn, out=np.zeros_like(self._fp), where=(self._fp + self._tn) > 0)
         area = np.sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2.0)

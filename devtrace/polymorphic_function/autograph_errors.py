@@ -63,7 +63,7 @@ def message(error) -> str:
 
 def rewritten(error):
     """The error to raise instead of ``error`` (``None``: raise it as it is)."""
-    if getattr(error, "ag_error_metadata", None) is not None:
+    if getattr(error, "ag_error_metadata", None) is not None or getattr(error, "raised_at_call", False):
         return None
     text = message(error)
     kind = type(error)

@@ -13,6 +13,9 @@ from ..runtime.tensor import Tensor
 from ..runtime.values import convert_to_tensor
 
 
+_LITERALS = (bool, int, float, str, bytes, type(None))
+
+
 def bind(concrete, spec_class, args, kwargs):
     """The call's tensors in the order of the traced ``TensorSpec`` parameters; ``None`` where this
     binding does not apply (no Python function, nested or non-tensor structures)."""
@@ -20,9 +23,9 @@ def bind(concrete, spec_class, args, kwargs):
     python = getattr(function, "python_function", None)
     spec_args, spec_kwargs = concrete.structured_input_signature
     leaves = list(spec_args) + list(spec_kwargs.values())
-    if python is None or any(isinstance(v, (list, tuple, dict)) or hasattr(v, "_type_spec") for v in leaves) \
+    if python is None or not all(isinstance(v, (spec_class,) + _LITERALS) for v in leaves) \
             or any(isinstance(v, (list, tuple, dict)) for v in list(args) + list(kwargs.values())):
-        return None
+        return None  # composite specs (extension types), nested structures: bound as before
     try:
         signature = inspect.signature(python)
         specs = signature.bind(*spec_args, **spec_kwargs).arguments

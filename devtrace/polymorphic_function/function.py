@@ -16,7 +16,7 @@ import itertools
 import numpy as np
 
 from ..backprop import cond_grad, while_grad  # noqa: F401 (the gradients of tf.cond and tf.while_loop inside functions)
-from . import autograph_errors, concrete_binding, function_cache, function_variables
+from . import atomic, autograph_errors, concrete_binding, function_cache, function_variables
 from .. import hooks
 from ..autograph import convert as autograph_convert
 from ..util.nest import flatten, map_structure
@@ -153,6 +153,14 @@ class ConcreteFunction:
     @property
     def name(self) -> bytes:
         return self.graph.name.encode()
+
+    @property
+    def function_type(self):
+        return atomic.FunctionType(self)
+
+    @property
+    def inference_fn(self):
+        return atomic.AtomicFunction(self)
 
     @property
     def inputs(self) -> list:
@@ -306,7 +314,7 @@ class Function:
         if concrete is None and self._reduce_retracing:
             concrete = function_cache.matching(self._concrete.values(), args, kwargs, TensorSpec)
         traced = concrete is None
-        values = list(args) + list(kwargs.values())  # the call's own arguments
+        values = list(args) + [kwargs[k] for k in sorted(kwargs)]  # the call's own arguments, in flatten's order
         if traced:
             if self._reduce_retracing:
                 args = function_cache.generalized(self._concrete.values(), args, TensorSpec)
@@ -323,7 +331,7 @@ class Function:
         """A new trace; one that created variables is traced again refusing new ones (TensorFlow's
         check that they are created on the first call only). ``values``: the call's arguments."""
         arguments = []
-        for v in values:
+        for v in flatten(list(values)):  # nested tuples, lists and dicts: their leaves, in flatten's order
             if isinstance(v, (Tensor, TensorSpec)):
                 arguments.append(v if isinstance(v, Tensor) else None)
             elif _extension(v) or _extension_spec(v):
@@ -342,12 +350,13 @@ class Function:
         with graph.as_default():
             specs = []
 
-            def symbolic(value, name):
+            def symbolic(value, name, path=None):
+                """``path``: a nested tensor's spec name (``pair_0``); its placeholder is the argument's name."""
                 if isinstance(value, (Tensor, TensorSpec)):
                     spec = value if isinstance(value, TensorSpec) else TensorSpec.from_tensor(value)
                     node = graph.placeholder(spec.dtype, spec._dims(), name)
                     graph.inputs.append(node)
-                    specs.append(TensorSpec(spec._dims(), spec.dtype, name))
+                    specs.append(TensorSpec(spec._dims(), spec.dtype, path or name))
                     return node
                 if _extension(value) or _extension_spec(value):  # a placeholder for each of its tensors
                     spec = value._type_spec if _extension(value) else value
@@ -358,8 +367,10 @@ class Function:
                     specs.append(spec)
                     return spec._from_flat(nodes)
                 return value
-            sym_args = [symbolic(a, n) for a, n in zip(args, names)]
-            sym_kwargs = {k: symbolic(v, k) for k, v in kwargs.items()}
+            sym_args = [_nested_map(a, n, lambda v, path, n=n: symbolic(v, n, path)) for a, n in zip(args, names)]
+            made = {k: _nested_map(kwargs[k], k, lambda v, path, k=k: symbolic(v, k, path))
+                    for k in sorted(kwargs)}  # flatten's order
+            sym_kwargs = {k: made[k] for k in kwargs}
             if self._traced_function is None:
                 self._traced_function = autograph_convert(self._python_function) if self._autograph \
                     else self._python_function
@@ -377,8 +388,11 @@ class Function:
             graph.add_control_output(_tensors(flatten(graph.outputs)))
         def symbolic_arg(v) -> bool:
             return isinstance(v, (Tensor, TensorSpec)) or _extension(v) or _extension_spec(v)
-        signature = tuple(specs.pop(0) if symbolic_arg(a) else a for a in args)
-        signature_kwargs = {k: specs.pop(0) if symbolic_arg(v) else v for k, v in kwargs.items()}
+        def take(value, _name):
+            return specs.pop(0) if symbolic_arg(value) else value
+        signature = tuple(_nested_map(a, "", take) for a in args)
+        taken = {k: _nested_map(kwargs[k], "", take) for k in sorted(kwargs)}
+        signature_kwargs = {k: taken[k] for k in kwargs}
         return ConcreteFunction(self, graph, signature, signature_kwargs), lifter.created
 
     def _parameter_names(self, n: int) -> list:
@@ -434,6 +448,18 @@ def _bind(value, spec):
         except (TypeError, ValueError):
             return value
     return value
+
+
+def _nested_map(value, name, fn):
+    """``fn(leaf, name)`` on each leaf of an argument's tuples, lists and dicts, in flatten's order
+    (a dict's keys sorted), named as TensorFlow names nested placeholders (``pair_0``, ``d_k``)."""
+    if isinstance(value, dict):
+        made = {k: _nested_map(value[k], f"{name}_{k}", fn) for k in sorted(value)}
+        return type(value)((k, made[k]) for k in value)
+    if isinstance(value, (list, tuple)):
+        items = [_nested_map(v, f"{name}_{i}", fn) for i, v in enumerate(value)]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    return fn(value, name)
 
 
 def _map(structure, fn):

@@ -121,7 +121,8 @@ def _signature_functions(obj, signatures) -> dict:
     """``{signature key: ConcreteFunction}``: those given (one function is ``serving_default``), or
     else, as TensorFlow, the object's one ``tf.function`` with an input signature, if only one has one."""
     if signatures is None:
-        found = [f for f in _functions(obj).values() if f.input_signature is not None]
+        found = [f for f in _functions(obj).values()
+                 if f.input_signature is not None and _valid_signature(f.get_concrete_function())]
         signatures = {} if len(found) != 1 else found[0]
     if not isinstance(signatures, dict):
         signatures = {DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
@@ -135,6 +136,13 @@ def _signature_functions(obj, signatures) -> dict:
                              f"be used as a signature.")
         out[key] = function
     return out
+
+
+def _valid_signature(concrete) -> bool:
+    """TensorFlow's test of a function found to be the default signature: it has outputs, all tensors
+    (a function returning nothing — an assignment — is none)."""
+    outputs = _flatten(concrete.graph.outputs)
+    return bool(outputs) and all(isinstance(t, Tensor) for t in outputs)
 
 
 def _output_keys(outputs) -> list:

@@ -146,10 +146,10 @@ def _parse(xp, serialized, *defaults, sparse_keys=(), sparse_types=(), dense_key
             padded = np.full((batch, longest) + tuple(shape), fill, dtype=np_type)
             for b, r in enumerate(rows):
                 padded[b, :len(r)] = r
-            dense_out.append(padded[0] if scalar else padded)
+            dense_out.append(padded[0, ...] if scalar else padded)
         else:
             stacked = np.stack(rows) if rows else np.zeros((0,) + tuple(shape), np_type)
-            dense_out.append(stacked[0] if scalar else stacked)
+            dense_out.append(stacked[0, ...] if scalar else stacked)  # a 0-d array (a string one too)
     ragged_out = []
     for key, t, split_type in zip(ragged_keys, ragged_types, ragged_split_types):
         np_type = object if t == "string" else dtypes.as_dtype(t).np

@@ -108,6 +108,11 @@ class FuncGraph(Graph):
         if tensor._op._graph is self:
             return tensor
         if self.outer is None:
+            graph = tensor._op._graph
+            if isinstance(graph, FuncGraph):  # another function's tensor, leaked out of its trace
+                error = TypeError(_out_of_scope(tensor, graph))
+                error.raised_at_call = True  # TensorFlow raises it calling the function: no "in user code"
+                raise error
             raise ValueError(f"{tensor} must be from the same graph as the op being created in {self!r}.")
         if tensor._op._graph is not self.outer:
             tensor = self.outer.capture_symbolic(tensor)
@@ -168,3 +173,14 @@ class FuncGraph(Graph):
         if ctx.tapes:
             graph = out[0]._op._graph if type(out) is tuple else out._op._graph
             tape_record(ctx, op_type, attrs, inputs, out, None, graph._name_stack if scope is None else scope)
+
+
+def _out_of_scope(tensor, graph) -> str:
+    """TensorFlow's error for a tensor of a function already traced (without the stack where it was
+    made, which devtrace does not keep)."""
+    name = graph.name[len("__inference_"):].rsplit("_", 1)[0] if graph.name.startswith("__inference_") else graph.name
+    return (f"{tensor!r} is out of scope and cannot be used here. Use return values, explicit Python locals or "
+            f"TensorFlow collections to access it.\nPlease see https://www.tensorflow.org/guide/function"
+            f"#all_outputs_of_a_tffunction_must_be_return_values for more information.\n\nThe tensor {tensor!r} "
+            f"cannot be accessed from here, because it was defined in FuncGraph(name={name}, id={id(graph)}), which "
+            f"is out of scope.")

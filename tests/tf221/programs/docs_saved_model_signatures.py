@@ -1,6 +1,7 @@
 # tf.saved_model.save's signatures (a concrete function of unknown rank as serving_default, a dict
 # of two, none: then the module's one tf.function with an input signature, if only one) and the
-# loaded object's .signatures: keys, structured outputs, calls by argument name returning dicts.
+# loaded object's .signatures: keys, structured outputs, calls by argument name returning dicts; a
+# function returning nothing (an assignment) is not a default signature.
 import os
 import tempfile
 import tensorflow as tf
@@ -39,3 +40,20 @@ tf.saved_model.save(WithSignature(), os.path.join(tmp, "found"))
 found = tf.saved_model.load(os.path.join(tmp, "found"))
 print(list(found.signatures.keys()), found.signatures["serving_default"].structured_outputs)
 print(found.signatures["serving_default"](ids=tf.constant([1, 2, 3])))
+class Mutable(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(1.0)
+    @tf.function
+    def __call__(self, x):
+        return x * self.v
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def mutate(self, new_v):
+        self.v.assign(new_v)
+mutable = Mutable()
+mutable(tf.constant(0.0))
+tf.saved_model.save(mutable, os.path.join(tmp, "mutable"))
+loaded = tf.saved_model.load(os.path.join(tmp, "mutable"))
+print(len(loaded.signatures), loaded(tf.constant(3.0)).numpy())
+loaded.mutate(tf.constant(2.0))
+print(loaded(tf.constant(3.0)).numpy())
