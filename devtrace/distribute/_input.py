@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._devices import host
 from ._values import PerReplicaSpec, regroup
 from ..ops import iterator_ops
 from ..ops.array import array_ops
