@@ -18,6 +18,17 @@ class Loss(Configurable):
     name = "loss"
     reduction = "sum_over_batch_size"
 
+    def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
+        """A subclass's (``call(y_true, y_pred)`` gives the per-sample losses): named after its class
+        unless named."""
+        from .engine import snake
+
+        keywords.unimplemented("keras.losses.Loss", dtype=(dtype, (None, "float32")))
+        self._configure(reduction, name or snake(type(self).__name__), "keras.losses.Loss")
+
+    def call(self, y_true, y_pred):
+        raise NotImplementedError
+
     def _configure(self, reduction, name, cls_name):
         if reduction in ("mean", "mean_with_sample_weight"):
             keywords.unimplemented(cls_name, reduction=(reduction, REDUCTIONS))
