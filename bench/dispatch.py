@@ -1,7 +1,9 @@
 """Per-op dispatch cost of devtrace against NumPy (and PyTorch and TensorFlow with ``--oracle``),
 side by side in one process.
 
-    python bench/dispatch.py [--oracle VENV] [--rounds 9]
+    python bench/dispatch.py [--oracle VENV] [--rounds 9] [--sources]
+
+``--sources`` records each op's source line (``runtime/sources.py``), as ``devtrace run`` does.
 
 Targets (issue 15): a 2x2 float32 ``add`` (placement log off) on the CPU path no slower than
 PyTorch's ``torch.add`` measured in the same process (about 5x ``numpy.add``; without PyTorch the
@@ -69,7 +71,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     _oracle.add_argument(parser)
     parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--sources", action="store_true", help="record each op's source line, as devtrace run does")
     args = parser.parse_args()
+    if args.sources:
+        from devtrace.runtime import sources
+
+        sources.enable(__file__)
     frameworks = _oracle.import_from(args.oracle, "torch", "tensorflow")
     small = side_by_side(small_add(frameworks), 20000, args.rounds)
     big_a = np.random.default_rng(0).random((1024, 1024), dtype=np.float32)

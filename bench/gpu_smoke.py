@@ -4,7 +4,9 @@
 
 runs the README's main job, the guide's examples, a Keras fit under MirroredStrategy, memory growth,
 limits, virtual GPUs and an OOM on this machine's GPUs; compares devtrace's memory figures with
-CuPy's pool and NVML's; and runs probe programs on the real GPU against a simulated one, cell by
+CuPy's pool and NVML's, and its tensor figures with a simulated GPU's (CuPy's own allocations
+apart); checks the GPU's gather kernels (zeros for indices out of range) and that a trace times
+ops with CUDA events; and runs probe programs on the real GPU against a simulated one, cell by
 cell. Each check prints ``PASS`` or ``FAIL`` with its time; the whole run stays under 5 minutes
 on one GPU. Without an NVIDIA GPU it prints one ``SKIP`` line and exits 0. It reaches nothing
 beyond the package index (pip).
@@ -16,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -52,11 +55,24 @@ def ensure_installed() -> None:
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "-e", ".[cuda]"], cwd=ROOT, check=True)
 
 
-def devtrace(*args, timeout=120, env=None):
+# the command that runs devtrace on this machine's GPUs (tests/test_gpu_smoke.py: the strict fake CuPy's)
+DEVTRACE = [sys.executable, "-m", "devtrace"]
+
+
+def devtrace(*args, timeout=120, env=None, simulated=False):
+    """``devtrace ARGS`` on the real GPUs (``simulated``: on the simulated GPUs ``--simulate`` gives)."""
     full = {k: v for k, v in os.environ.items() if not k.startswith(("DEVTRACE_", "CUDA_VISIBLE"))}
     full.update({"COLUMNS": "200", "NO_COLOR": "1", "DEVTRACE_NVML": "1"}, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "devtrace", *args], capture_output=True, text=True, cwd=ROOT,
-                          env=full, timeout=timeout)
+    command = [sys.executable, "-m", "devtrace"] if simulated else DEVTRACE
+    return subprocess.run([*command, *args], capture_output=True, text=True, cwd=ROOT, env=full, timeout=timeout)
+
+
+def program_file(text: str) -> str:
+    """``text`` as a program in a temporary file (left for the OS to clean up)."""
+    fd, path = tempfile.mkstemp(suffix=".py", prefix="gpu_smoke_")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    return path
 
 
 def no_cupy_frames(stderr: str) -> None:
@@ -121,6 +137,78 @@ def check_memory_figures():
     return f"in use {current} B = CuPy pool {pool} B; NVML used {int(used) >> 20} MiB"
 
 
+OWN_MEMORY = """\
+import tensorflow as tf
+with tf.device("/GPU:0"):
+    x = tf.ones([128, 128])
+    column_sums = tf.reduce_sum(x, axis=0)
+    spectrum = tf.signal.fft(tf.complex(x, x))
+    del x
+print(float(column_sums[0]), spectrum.shape)
+"""
+
+
+def check_own_memory():
+    """The tensors' figures equal a simulated GPU's for the same program (sizes that both
+    allocators round alike); CuPy's own pool bytes (FFT plans, temporaries) are reported apart."""
+    prog = program_file(OWN_MEMORY)
+    real, sim = devtrace("mem", "--json", prog), devtrace("mem", "--json", "--simulate", "1", prog, simulated=True)
+    no_cupy_frames(real.stderr)
+    assert real.returncode == 0 and sim.returncode == 0, (real.stderr + sim.stderr).strip()[-300:]
+    gpu, sim_gpu = json.loads(real.stdout)["devices"][1], json.loads(sim.stdout)["devices"][1]
+    keys = ("in_use", "peak", "num_allocs")
+    assert [gpu[k] for k in keys] == [sim_gpu[k] for k in keys], ([gpu[k] for k in keys], [sim_gpu[k] for k in keys])
+    assert "cupy_own" in gpu and gpu["cupy_own_peak"] > 0 and gpu["cupy_own_peak"] >= gpu["cupy_own"], gpu
+    return (f"tensors {gpu['in_use']} B in use, {gpu['peak']} B peak (= simulated); CuPy's own "
+            f"{gpu['cupy_own']} B now, {gpu['cupy_own_peak']} B peak")
+
+
+GATHER = """\
+import tensorflow as tf
+try:
+    with tf.device("/CPU:0"):
+        tf.gather([1.0, 2.0, 3.0], [0, 5])
+except tf.errors.InvalidArgumentError as e:
+    print(str(e).split("}} ", 1)[1].split(" [Op:")[0])
+with tf.device("/GPU:0"):
+    print(tf.gather([1.0, 2.0, 3.0], [0, 5]).numpy().tolist(),
+          tf.gather_nd([[1.0, 2.0], [3.0, 4.0]], [[5], [1]]).numpy().tolist())
+"""
+
+
+def check_gather_out_of_range():
+    """TensorFlow's GPU gather kernels give zeros for indices out of range; its CPU kernel raises."""
+    done = devtrace("run", program_file(GATHER))
+    no_cupy_frames(done.stderr)
+    assert done.returncode == 0, done.stderr.strip()[-300:]
+    assert done.stdout == ("indices[1] = 5 is not in [0, 3)\n"
+                           "[1.0, 0.0] [[0.0, 0.0], [3.0, 4.0]]\n"), done.stdout
+    return "zeros on the GPU, InvalidArgumentError on the CPU"
+
+
+KERNEL_TIMES = """\
+import tensorflow as tf
+with tf.device("/GPU:0"):
+    x = tf.random.uniform([2048, 2048])
+    y = tf.matmul(x, x)
+print(y.shape)
+"""
+
+
+def check_kernel_times():
+    """A trace times ops on the GPU with CUDA events (the GPU's time, not the launch's)."""
+    trace = os.path.join(tempfile.mkdtemp(prefix="gpu_smoke_"), "trace.jsonl")
+    done = devtrace("run", "--trace", trace, program_file(KERNEL_TIMES))
+    no_cupy_frames(done.stderr)
+    assert done.returncode == 0, done.stderr.strip()[-300:]
+    with open(trace, encoding="utf-8") as f:
+        records = [json.loads(line) for line in f]
+    assert records[0].get("gpu_times") == "cuda-events", records[0]
+    matmul = [r["duration_ns"] for r in records if r.get("op") == "MatMul"]
+    assert len(matmul) == 1 and matmul[0] > 0, matmul
+    return f"MatMul 2048x2048 took {matmul[0] / 1e6:.3f} ms on the GPU (CUDA events)"
+
+
 def check_probes():
     sys.path.insert(0, os.path.join(ROOT, "tests", "tf221"))
     import fake_gpu_cells
@@ -145,6 +233,9 @@ def checks():
     yield "virtual GPUs", check_program("virtual_gpus.py")
     yield "OOM is TensorFlow's", check_oom
     yield "memory figures = CuPy pool, NVML", check_memory_figures
+    yield "tensor figures = simulated GPU's, CuPy's own apart", check_own_memory
+    yield "gather out of range: zeros on the GPU", check_gather_out_of_range
+    yield "op times from CUDA events in a trace", check_kernel_times
     yield "probe programs: real GPU = simulated GPU", check_probes
 
 

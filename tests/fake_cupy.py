@@ -27,6 +27,14 @@ Devices and memory follow CuPy's contracts (checked against cupy/cuda/memory.pyx
   ``base`` is the array a view looks into, ``None`` for an owner), as CuPy's ``PooledMemory``;
 * the runtime's devices are CUDA's: ``CUDA_DEVICE_ORDER`` (most multiprocessors first by default)
   and ``CUDA_VISIBLE_DEVICES``, read once at the first call;
+* memory hooks as ``cupy/cuda/memory_hook.pyx`` and ``SingleDeviceMemoryPool.malloc`` /
+  ``PooledMemory.free`` call them: a ``cupy.cuda.MemoryHook`` entered with ``with`` is the
+  calling thread's (a second of the same ``name``: ``KeyError``); each pool ``malloc`` calls its
+  ``malloc_preprocess``/``malloc_postprocess`` (and ``alloc_*`` around a new block), each free its
+  ``free_preprocess``/``free_postprocess`` — on the thread that frees, with keyword arguments;
+* CuPy allocates for itself through the same allocator: a reduction takes a temporary workspace
+  (CUB's) for the call; an FFT caches its plan, whose work area stays allocated until the plan
+  cache (``cupy.fft.config.get_plan_cache()``) lets it go;
 * ``cupy.cuda.Device(i)`` fails to enter for an ordinal the runtime does not have, with CUDA's
   ``cudaErrorInvalidDevice``; ``runtime.getDeviceProperties(i)`` gives the device's name, UUID
   (16 raw bytes), PCI ids and multiprocessor count.
@@ -36,15 +44,21 @@ pooled)``; ``kernels``: ``(what, device, stream)``) so tests can check where wor
 which order streams ran it.
 """
 
+import collections
 import contextlib
 import json
 import os
 import pathlib
+import threading
 import uuid as _uuid
 
 import numpy as np
 
 ALLOCATION_UNIT_SIZE = 512
+# the temporary workspace a reduction takes for its call (CUB's device-wide reductions take one)
+REDUCTION_WORKSPACE = 1024
+_REDUCTIONS = frozenset(("sum", "prod", "max", "min", "amax", "amin", "mean", "var", "std", "argmax", "argmin",
+                         "all", "any", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "reduce"))
 # NumPy functions CuPy does not have (a kernel calling them through ``xp`` fails on a real GPU)
 # CuPy 14's namespace (tests/cupy14_namespace.py wrote it from the real package): the fake answers
 # these names and no others, so a kernel calling a routine CuPy lacks fails here as on a real GPU
@@ -109,8 +123,58 @@ class _Chunk:
         self.free = False
 
 
+class MemoryHook:
+    """CuPy's ``cupy.cuda.MemoryHook``: registered for the calling thread by ``with``; its six
+    callbacks take keyword arguments and do nothing by default."""
+
+    name = "MemoryHook"
+    _local = threading.local()
+
+    @classmethod
+    def hooks(cls) -> collections.OrderedDict:
+        """``memory_hook.get_memory_hooks()``: this thread's hooks by name."""
+        hooks = getattr(cls._local, "hooks", None)
+        if hooks is None:
+            hooks = cls._local.hooks = collections.OrderedDict()
+        return hooks
+
+    def __enter__(self):
+        hooks = self.hooks()
+        if self.name in hooks:
+            raise KeyError("memory hook %s already exists" % self.name)
+        hooks[self.name] = self
+        return self
+
+    def __exit__(self, *exc):
+        del self.hooks()[self.name]
+
+    def alloc_preprocess(self, **kwargs):
+        pass
+
+    def alloc_postprocess(self, **kwargs):
+        pass
+
+    def malloc_preprocess(self, **kwargs):
+        pass
+
+    def malloc_postprocess(self, **kwargs):
+        pass
+
+    def free_preprocess(self, **kwargs):
+        pass
+
+    def free_postprocess(self, **kwargs):
+        pass
+
+
+def _call_hooks(point, **kwargs):
+    for hook in list(MemoryHook.hooks().values()):
+        getattr(hook, point)(**kwargs)
+
+
 class MemoryPointer:
-    """What ``malloc`` returns; the chunk goes back to its pool when this is collected."""
+    """What ``malloc`` returns; the chunk goes back to its pool when this is collected (CuPy's
+    ``PooledMemory.free``: the freeing thread's hooks around it; ``id(self)`` is the ``pmem_id``)."""
 
     def __init__(self, pool, chunk, device_id):
         self._pool, self._chunk, self.device_id = pool, chunk, device_id
@@ -118,8 +182,15 @@ class MemoryPointer:
 
     def __del__(self):
         if self._chunk is not None and self._pool is not None:
-            self._pool._free(self._chunk)
-            self._chunk = None
+            chunk, self._chunk = self._chunk, None
+            hooks = MemoryHook.hooks()
+            if hooks:
+                info = {"device_id": self.device_id, "mem_size": chunk.size, "mem_ptr": self.ptr, "pmem_id": id(self)}
+                _call_hooks("free_preprocess", **info)
+                self._pool._free(chunk)
+                _call_hooks("free_postprocess", **info)
+            else:
+                self._pool._free(chunk)
 
 
 class _DevicePool:
@@ -135,7 +206,21 @@ class _DevicePool:
         self._busy, self._deferred = False, []
 
     def malloc(self, size):
-        """A chunk of ``size`` rounded; a free the collector makes meanwhile waits until it is done."""
+        """A chunk of ``size`` rounded; a free the collector makes meanwhile waits until it is done.
+        The calling thread's memory hooks are called around it (a 0-byte request too: ``mem_ptr`` 0)."""
+        if not MemoryHook.hooks():
+            return self._malloc_rounded(size)
+        rounded = _round_size(size)
+        _call_hooks("malloc_preprocess", device_id=self.device_id, size=size, mem_size=rounded)
+        memptr = None
+        try:
+            memptr = self._malloc_rounded(size)
+        finally:
+            _call_hooks("malloc_postprocess", device_id=self.device_id, size=size, mem_size=rounded,
+                        mem_ptr=0 if memptr is None else memptr.ptr, pmem_id=0 if memptr is None else id(memptr))
+        return memptr
+
+    def _malloc_rounded(self, size):
         if size == 0:
             return MemoryPointer(None, None, self.device_id)
         self._busy = True
@@ -174,10 +259,17 @@ class _DevicePool:
             self.free_all_blocks()
         else:
             raise OutOfMemoryError(size, self.total, limit)
+        hooks = MemoryHook.hooks()
+        if hooks:
+            _call_hooks("alloc_preprocess", device_id=self.device_id, mem_size=size)
         self.total += size
         self.fake._device_used[self.device_id] = self.fake._device_used.get(self.device_id, 0) + size
         self.blocks += 1
-        return _Chunk(self.blocks, 0, size)
+        self.fake._blocks += 1  # device addresses are unique on the machine, whichever pool took them
+        chunk = _Chunk(self.fake._blocks, 0, size)
+        if hooks:
+            _call_hooks("alloc_postprocess", device_id=self.device_id, mem_size=size, mem_ptr=chunk.block << 40)
+        return chunk
 
     def _free(self, chunk):
         if self._busy:
@@ -238,6 +330,9 @@ class FakeCupy:
         self.calls = []
         self.kernels = []  # (what, device, stream) in the order the streams run them
         self._device_used = {}
+        self._blocks = 0
+        self._streams = []  # every stream made (the null streams too): what a device's synchronize completes
+        self._plans = {}  # device -> {plan key: its work area}: cupy.fft's plan cache
         fake = self
         self.ndarray = _make_ndarray(self)
 
@@ -257,6 +352,9 @@ class FakeCupy:
 
             def synchronize(self):
                 fake.kernels.append(("synchronize", self.id, None))
+                for stream in fake._streams:
+                    if stream.device_id == self.id:
+                        stream._complete(None)
 
             def use(self):
                 if not 0 <= self.id < len(fake.gpus):
@@ -337,6 +435,9 @@ class FakeCupy:
             def __init__(self, non_blocking=False):
                 self.device_id = fake.current_device or 0
                 self.pending = []
+                self.launched = 0  # kernels queued on this stream so far
+                self._recorded = []  # its events not completed yet
+                fake._streams.append(self)
 
             def __enter__(self):
                 self._saved = fake.current_stream.get(self.device_id)
@@ -349,7 +450,9 @@ class FakeCupy:
             def record(self, event=None):
                 event = event or Event()
                 event.stream = self
-                event.position = len(fake.kernels)
+                event.position = self.launched
+                event.completed = False
+                self._recorded.append(event)
                 return event
 
             def wait_event(self, event):
@@ -357,29 +460,44 @@ class FakeCupy:
 
             def synchronize(self):
                 fake.kernels.append(("synchronize", self.device_id, self))
+                self._complete(None)
+
+            def _complete(self, upto):
+                """The GPU reached ``upto`` (an event of this stream; None: all): it and those before are done."""
+                done = self._recorded if upto is None else [e for e in self._recorded if e.position <= upto.position]
+                for event in done:
+                    event.completed = True
+                self._recorded = [e for e in self._recorded if not e.completed]
 
         class Event:
-            """CuPy's: recorded on a stream (the current one by default); ``done`` once recorded."""
+            """CuPy's: recorded on a stream (the current one by default); it completes when the GPU
+            reaches it — in the fake, when it, its stream or its device is synchronised (so the host
+            must wait before it reads a time: ``get_elapsed_time`` of an event not completed is
+            CUDA's ``cudaErrorNotReady``)."""
 
             def __init__(self, block=False, disable_timing=False, interprocess=False):
                 self.stream, self.position, self.disable_timing = None, None, disable_timing
+                self.completed = False
 
             def record(self, stream=None):
                 return (stream or get_current_stream()).record(self)
 
             @property
             def done(self):
-                return True
+                return self.stream is None or self.completed
 
             def synchronize(self):
                 fake.kernels.append(("event-synchronize", None, self.stream))
+                if self.stream is not None:
+                    self.stream._complete(self)
 
         def get_elapsed_time(start, end):
-            """Milliseconds between two recorded events (the fake: one microsecond per kernel between)."""
-            if start.position is None or end.position is None:
-                raise CUDARuntimeError(600, "cudaErrorNotReady", "device not ready")
+            """Milliseconds between two completed events of one stream (the fake: one microsecond per
+            kernel queued between them)."""
             if start.disable_timing or end.disable_timing:
                 raise CUDARuntimeError(6, "cudaErrorInvalidResourceHandle", "invalid resource handle")
+            if start.position is None or end.position is None or not (start.completed and end.completed):
+                raise CUDARuntimeError(600, "cudaErrorNotReady", "device not ready")
             return (end.position - start.position) * 1e-3
 
         def get_current_stream(device_id=None):
@@ -415,14 +533,17 @@ class FakeCupy:
         })
         memory = type("memory", (), {"OutOfMemoryError": OutOfMemoryError, "MemoryPointer": MemoryPointer,
                                      "ALLOCATION_UNIT_SIZE": ALLOCATION_UNIT_SIZE})
+        memory_hook = type("memory_hook", (), {"MemoryHook": MemoryHook,
+                                               "get_memory_hooks": staticmethod(MemoryHook.hooks)})
         self.cuda = type("cuda", (), {"Device": Device, "MemoryPool": MemoryPool, "Stream": Stream, "Event": Event,
+                                      "MemoryHook": MemoryHook, "memory_hook": memory_hook,
                                       "using_allocator": staticmethod(using_allocator),
                                       "get_current_stream": staticmethod(get_current_stream),
                                       "get_elapsed_time": staticmethod(get_elapsed_time),
                                       "get_device_id": staticmethod(lambda: fake.current_device or 0),
                                       "runtime": runtime, "memory": memory})
         self.linalg = _Submodule(self, "linalg", np.linalg)
-        self.fft = _Submodule(self, "fft", np.fft)
+        self.fft = _Submodule(self, "fft", np.fft, _FFTConfig(self))
         self.random = _Submodule(self, "random", np.random)
 
     @property
@@ -457,7 +578,9 @@ class FakeCupy:
     def _where(self, what):
         device = self.current_device or 0
         self.calls.append((what, self.current_device, self.current_allocator is not None))
-        self.kernels.append((what, device, self.cuda.get_current_stream(device)))
+        stream = self.cuda.get_current_stream(device)
+        stream.launched += 1
+        self.kernels.append((what, device, stream))
 
     def asarray(self, a, dtype=None, order=None, *, blocking=False):
         """Host data onto the current device (a copy); a device array as it is (``dtype``: cast)."""
@@ -540,7 +663,10 @@ class FakeCupy:
 
     def _routine(self, name, fn, shape_arg=None):
         """A CuPy routine computed by NumPy's ``fn``: device arrays in, device arrays out; a NumPy
-        array as a data argument is CuPy's ``TypeError``."""
+        array as a data argument is CuPy's ``TypeError``. A reduction allocates a temporary
+        workspace (CUB's) for the call, as CuPy's reductions do."""
+        reduction = name.rpartition(".")[2] in _REDUCTIONS
+
         def routine(*args, **kwargs):
             self._where(name)
             for i, arg in enumerate(args):
@@ -550,8 +676,11 @@ class FakeCupy:
                 if key not in _SHAPE_KEYWORDS:
                     _refuse_host(arg)
             inputs = self._device_arrays(args, kwargs)
+            workspace = self._malloc(REDUCTION_WORKSPACE) if reduction else None
             out = fn(*(self._unwrap(a) for a in args), **{k: self._unwrap(v) for k, v in kwargs.items()})
-            return self._result(out, inputs)
+            out = self._result(out, inputs)
+            del workspace
+            return out
         routine.__name__ = name
         return routine
 
@@ -573,11 +702,14 @@ class FakeCupy:
 
 
 class _Submodule:
-    """``cupy.linalg``, ``cupy.fft``, ``cupy.random``: CuPy 14's names, NumPy's computation."""
+    """``cupy.linalg``, ``cupy.fft``, ``cupy.random``: CuPy 14's names, NumPy's computation
+    (``cupy.fft``'s transforms through its plan cache, ``config``)."""
 
-    def __init__(self, fake, name, module):
+    def __init__(self, fake, name, module, config=None):
         self._fake, self._name, self._module = fake, name, module
         self._names = frozenset(NAMESPACE[name]["functions"]) | frozenset(NAMESPACE[name]["other"])
+        if config is not None:
+            self.config = config
 
     def __getattr__(self, name):
         if name.startswith("_") or name not in self._names:
@@ -585,9 +717,62 @@ class _Submodule:
         fn = getattr(self._module, name, None)
         if fn is None or not callable(fn):
             raise AttributeError(f"fake_cupy does not fake cupy.{self._name}.{name} (CuPy 14 has it): add it")
+        if self._name == "fft" and not name.endswith(("freq", "shift")):
+            fn = self.config._planned(name, fn)
         value = self._fake._routine(f"{self._name}.{name}", fn)
         setattr(self, name, value)
         return value
+
+
+class _FFTConfig:
+    """``cupy.fft.config``: its plan cache, one per device (CuPy's is per thread and device, 16
+    plans by default, least recently used first out). A transform takes its plan from the cache,
+    or makes one — a cuFFT plan allocates its work area (here: the output's size) through the
+    active allocator, and keeps it while the plan stays cached."""
+
+    SIZE = 16
+
+    def __init__(self, fake):
+        self._fake = fake
+
+    def _planned(self, name, fn):
+        fake = self._fake
+
+        def transform(a, *args, **kwargs):
+            out = fn(a, *args, **kwargs)
+            cache = fake._plans.setdefault(fake.current_device or 0, collections.OrderedDict())
+            key = (name, a.shape, a.dtype.str, args, tuple(sorted((k, str(v)) for k, v in kwargs.items())))
+            if key in cache:
+                cache.move_to_end(key)
+            else:
+                cache[key] = fake._malloc(out.nbytes)
+                while len(cache) > self.SIZE:
+                    cache.popitem(last=False)
+            return out
+        return transform
+
+    def get_plan_cache(self):
+        config = self
+
+        class PlanCache:
+            def get_size(self):
+                return config.SIZE
+
+            def get_curr_size(self):
+                return len(config._fake._plans.get(config._fake.current_device or 0, ()))
+
+            def get_curr_memsize(self):
+                return sum(_round_size(_ptr_size(p)) for p in config._fake._plans.get(
+                    config._fake.current_device or 0, {}).values())
+
+            def clear(self):
+                config._fake._plans.pop(config._fake.current_device or 0, None)
+
+        return PlanCache()
+
+
+def _ptr_size(memptr):
+    return 0 if memptr._chunk is None else memptr._chunk.size
 
 
 class _Ufunc:

@@ -156,7 +156,7 @@ CANNOT = {**{op: "shape" for op in ("Where", "Unique", "UniqueWithCounts", "Segm
                                     "SegmentMax", "SegmentMin", "StringFormat", "PrintV2", "EagerPyFunc",
                                     "NonMaxSuppressionV3", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps",
                                     "CTCGreedyDecoder")},
-          **{op: "read" for op in ("Placeholder", "VariableV2", "Assign", "AssignAdd", "AssignSub",
+          **{op: "read" for op in ("Placeholder", "VariableV2", "Assign", "AssignAdd", "AssignSub", "CTCBeamSearchDecoder",
                                    "PlaceholderWithDefault", "StatelessIf", "If", "OptionalFromValue",
                                    "OptionalGetValue", "OptionalNone")}}
 SAYS = {"shape": r"^--compute none: \w+ at tests/op_samples/\w+\.py:\d+: its output shape depends on the values of "

@@ -140,7 +140,10 @@ def test_function_training_step_on_gpu1_from_the_cli():
     rows = [line.split() for line in r.stderr.splitlines()]
     matmuls = [row for row in rows if len(row) > 1 and row[1] == "MatMul"]
     assert matmuls and all("GPU:1" in row for row in matmuls)
-    assert {row[-1] for row in matmuls} >= {"explicit", "colocated"}
+    # (reason, src): the forward MatMul placed by the scope on line 14, its gradients colocated, from line 15
+    reason = lambda row: next(t for t in row if t in ("explicit", "colocated", "default"))  # noqa: E731
+    assert {(reason(row), row[-1]) for row in matmuls} == {("explicit", "train_function_gpu1.py:14"),
+                                                            ("colocated", "train_function_gpu1.py:15")}
     assigns = [row for row in rows if len(row) > 1 and row[1] == "AssignVariableOp"]
     assert assigns and all("GPU:1" in row for row in assigns)
 
@@ -259,3 +262,17 @@ def test_variable_made_on_the_first_call_from_a_fill():
         return made[0] + x
 
     assert f(tf.ones([2, 3])).numpy().tolist() == [[2.5, 2.5, 2.5], [2.5, 2.5, 2.5]]
+
+
+def test_next_of_an_iterator_in_a_function_runs_on_the_host_beside_its_iterator_on_a_gpu_machine():
+    ctx = machine("1")
+    it = iter(tf.data.Dataset.range(4).map(lambda x: tf.cast(x, tf.float32)))
+
+    @tf.function
+    def f():
+        return next(it) * 2.0
+
+    assert [float(f()) for _ in range(2)] == [0.0, 2.0]
+    got = [(e.op, e.device.rsplit("/", 1)[-1], e.reason) for e in ctx.trace.events
+           if isinstance(e, ev.OpPlaced) and e.seq and e.op in ("IteratorGetNext", "Mul")]
+    assert got == [("IteratorGetNext", "device:CPU:0", "explicit"), ("Mul", "device:GPU:0", "default")] * 2

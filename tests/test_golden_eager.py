@@ -37,7 +37,7 @@ def test_manual_cpu_placement_table_shows_copies():
     # a and b are made on the host CPU under '/CPU:0' with no op (TensorFlow 2.21 executes no
     # _EagerConst there): one row, the MatMul, with its two inputs copied from CPU:0
     (mm,) = [line.split() for line in r.stderr.splitlines()[1:]]
-    assert mm[:5] == ["1", "MatMul", "GPU:0", "default", "2"] and r.stderr.rstrip().endswith("2 (48 B)")
+    assert mm[:5] == ["1", "MatMul", "GPU:0", "default", "2"] and r.stderr.rstrip().endswith("2 (48 B)   manual_cpu.py:11")
 
 
 def test_manual_cpu_placement_log():
@@ -197,8 +197,9 @@ def test_the_fallback_lesson_holds_by_default_for_an_op_without_a_gpu_kernel():
     assert r.returncode == 0, r.stderr
     assert r.stdout == "[1.5, 2.5, 3.5]\n"
     rows = [line.split() for line in r.stderr.splitlines()[1:]]
-    assert rows == [["1", "_EagerConst", "GPU:0", "GPU:0", "explicit"],
-                    ["2", "RandomShuffle", "GPU:0", "CPU:0", "fallback:no-GPU-kernel", "1", "(12", "B)"]]
+    assert rows == [["1", "_EagerConst", "GPU:0", "GPU:0", "explicit", "shuffle_fallback.py:8"],
+                    ["2", "RandomShuffle", "GPU:0", "CPU:0", "fallback:no-GPU-kernel", "1", "(12", "B)",
+                     "shuffle_fallback.py:9"]]
     r = devtrace("run", program("shuffle_fallback.py"), "--log-placement", "--simulate", "1")
     assert r.stderr.splitlines()[-1] == f"Executing op RandomShuffle in device {FULL}CPU:0"
 

@@ -22,6 +22,8 @@ PROGRAMS = sorted(p.stem for p in (ORACLE / "programs").glob("grad_*.py"))
 # Registered gradients no TensorFlow program can reach in devtrace, and why.
 UNREACHABLE = {
     "Add": "devtrace runs Add for strings only (numbers add with AddV2); strings have no gradient",
+    "CudnnRNNV3": "GPU only: TensorFlow's CPU oracle cannot run it; tests/test_keras_cudnn.py checks its gradient "
+                  "against the per-step LSTM/GRU loop's (itself against Keras) and by central differences",
 }
 # Ops without a gradient in TensorFlow 2.21 whose LookupError the probes check.
 NO_GRADIENT = ("Lu", "Unique", "TruncateMod", "Bitcast")

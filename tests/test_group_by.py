@@ -90,7 +90,7 @@ def test_summary_group_by_ends_with_the_totals(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--group-by", "layer", "--format", "table"], "--group-by layer: choose one of scope, step, device, op"),
+    (["--group-by", "layer", "--format", "table"], "--group-by layer: choose one of scope, step, device, op, src"),
     (["--group-by", "scope"], "--group-by needs --format table or --format summary (not tf2)"),
     (["--group-by", "scope", "--format", "jsonl"], "--group-by needs --format table or --format summary (not jsonl)"),
 ])

@@ -469,7 +469,6 @@ def test_every_field_of_a_trace_given_a_hostile_value_is_read_or_refused_never_a
     from devtrace.trace import diff as d
     from devtrace.trace import jsonl, render_html, render_summary, render_table, render_timeline
 
-    monkeypatch.setattr(render_html, "plotly_js", lambda option="--html": "")  # (5 MB a call; not what is tested)
     src = tmp_path / "mt.jsonl"
     r = devtrace("run", os.path.join(ROOT, "fixtures", "programs", "multi_tower.py"), "--simulate", "2",
                  "--trace", str(src))

@@ -106,3 +106,57 @@ def test_what_tensorboard_does_not_write_fails_naming_it(tmp_path):
     with pytest.raises(NotImplementedError,
                        match=r"^devtrace does not implement keras.callbacks.TensorBoard\(histogram_freq=...\) yet$"):
         keras.callbacks.TensorBoard(tmp_path, histogram_freq=1)
+
+
+def _tensor_summaries(folder: pathlib.Path) -> list:
+    """``(tag, step, plugin name, plugin content, string value)`` of every summary holding a string."""
+    out = []
+    for path in sorted(folder.glob("events.out.tfevents.*")):
+        data, at = path.read_bytes(), 0
+        while at < len(data):
+            (length,) = struct.unpack_from("<Q", data, at)
+            record = data[at + 12:at + 12 + length]
+            at += 12 + length + 4
+            event = {f: v for f, _, v in _fields(record)}
+            for _, _, value in _fields(event.get(5, b"")):
+                parts = {g: v for g, _, v in _fields(value)}
+                tensor = {g: v for g, _, v in _fields(parts[8])}
+                plugin = {g: v for g, _, v in _fields({g: v for g, _, v in _fields(parts.get(9, b""))}.get(1, b""))}
+                if 8 in tensor:
+                    out.append((parts[1].decode(), event.get(2, 0), plugin.get(1, b"").decode(), plugin.get(2, b""),
+                                tensor[8].decode()))
+    return out
+
+
+def _fit(model, folder, **kwargs):
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(np.ones((4, 2), "float32"), np.ones((4, 1), "float32"), epochs=1, verbose=0,
+              callbacks=[keras.callbacks.TensorBoard(folder, **kwargs)])
+
+
+def test_write_graph_writes_the_models_json_as_keras_does(tmp_path):
+    """Keras 3 on TensorFlow: ``keras_model_summary("keras", model, step=0)`` for a Sequential or graph
+    model (plugin graph_keras_model, content b"1"); its train_function is a Python function, no op graph."""
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    _fit(model, tmp_path)
+    assert _tensor_summaries(tmp_path / "train") == [("keras", 0, "graph_keras_model", b"1", model.to_json())]
+    inputs = keras.Input((2,))
+    graph = keras.Model(inputs, keras.layers.Dense(1)(inputs))
+    _fit(graph, tmp_path / "graph")
+    assert [s[:3] for s in _tensor_summaries(tmp_path / "graph" / "train")] == [("keras", 0, "graph_keras_model")]
+
+
+def test_write_graph_off_or_a_subclassed_model_writes_no_graph(tmp_path):
+    _fit(keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)]), tmp_path / "off", write_graph=False)
+    assert _tensor_summaries(tmp_path / "off" / "train") == []
+
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+    _fit(Net(), tmp_path / "sub")
+    assert _tensor_summaries(tmp_path / "sub" / "train") == []

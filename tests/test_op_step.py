@@ -282,7 +282,7 @@ def test_the_c_side_fills_each_field_where_the_declaration_puts_it():
 
 @needs_c
 @pytest.mark.parametrize("names, message", [
-    (["seq", "op", "node", "requested", "device", "reason", "inputs", "shape", "dtype", "duration_ns"],
+    (["seq", "op", "node", "requested", "device", "reason", "inputs", "shape", "dtype", "duration_ns", "src"],
      "OpRecord has no field mem_in_use"),
     (list(ev.OpRecord._fields) + ["extra"], "OpRecord's field 'extra' has no default"),
 ])

@@ -209,3 +209,18 @@ def test_the_c_librarys_math_in_the_native_loop_equals_the_per_value_calls(monke
     for name, (f32, f64) in native.items():
         assert libm.f32(name, x32).tobytes() == f32.tobytes()
         assert libm.f64(name, x64).tobytes() == f64.tobytes()
+
+
+@pytest.mark.skipif(philox._native() is None, reason="the C module is not built (pure Python)")
+def test_the_c_philox_and_box_muller_equal_the_numpy_ones_bit_for_bit(monkeypatch):
+    idx = np.arange(3, 50_003, dtype=np.uint64)
+    cases = [(0x1234567890ABCDEF, (2**64 - 7, 5)), (2**64 - 1, (2**63, 2**64 - 1)), (0, (0, 0))]
+    native = [philox.blocks_at(key, ctr, idx) for key, ctr in cases]
+    words = philox.stream(0xC0FFEE, (11, 0), 100_000)
+    words[:8] = 0  # u1 below 1e-7: clamped
+    words[8:16] = 0xFFFFFFFF
+    normals = philox.box_muller(words, np.float32)
+    monkeypatch.setattr(philox, "_native", lambda name="": None)
+    for (key, ctr), got in zip(cases, native):
+        assert np.array_equal(got, philox.blocks_at(key, ctr, idx))
+    assert np.array_equal(normals.view(np.uint32), philox.box_muller(words, np.float32).view(np.uint32))

@@ -96,6 +96,44 @@ def test_contract_pool_rounds_to_512_bytes_and_refuses_past_its_limit(cp):
         del x
 
 
+def test_contract_memory_hooks_see_each_allocation_and_free_of_their_thread(cp):
+    """CuPy's ``MemoryHook``: entered with ``with``, it hears the pool's ``alloc`` (a new block),
+    ``malloc`` and ``free`` callbacks, with keyword arguments, until it is exited; a second hook of
+    the same name is a ``KeyError``; another thread's allocations are not its own."""
+    import threading
+
+    class Recorder(cp.cuda.MemoryHook):
+        name = "recorder"
+
+        def __init__(self):
+            self.calls = []
+
+        def alloc_postprocess(self, **kw):
+            self.calls.append(("alloc", kw["device_id"], kw["mem_size"]))
+
+        def malloc_postprocess(self, **kw):
+            self.calls.append(("malloc", kw["size"], kw["mem_size"], kw["mem_ptr"] != 0, kw["pmem_id"] != 0))
+
+        def free_postprocess(self, **kw):
+            self.calls.append(("free", kw["mem_size"], kw["mem_ptr"] != 0))
+
+    pool = cp.cuda.MemoryPool()
+    recorder = Recorder()
+    with cp.cuda.Device(1), cp.cuda.using_allocator(pool.malloc):
+        with recorder:
+            x = cp.asarray(np.ones(100, np.float32))
+            del x
+            with pytest.raises(KeyError, match="memory hook recorder already exists"):
+                with Recorder():
+                    pass
+            other = threading.Thread(target=lambda: cp.zeros(8, cp.float32))
+            other.start()
+            other.join()
+        y = cp.zeros(100, cp.float32)  # after the hook's exit: not heard
+        del y
+    assert recorder.calls == [("alloc", 1, 512), ("malloc", 400, 512, True, True), ("free", 512, True)]
+
+
 # -- CUDA_VISIBLE_DEVICES set by the program --------------------------------------------------
 SETS_VISIBLE = textwrap.dedent("""\
     import os
@@ -110,8 +148,8 @@ SETS_VISIBLE = textwrap.dedent("""\
     from devtrace.runtime.context import context
     cupy = backends._import_cupy()
     if backends.cupy_usable() is None:  # the faked real machine: the CUDA device each GPU runs on, by UUID
-        print([cupy.gpus[d.backend.platform_id].uuid == cupy.gpus_all[k].uuid
-               for d, k in zip(context().devices[1:], (1, 2))])
+        print(len(cupy.gpus), [cupy.gpus[d.backend.platform_id].uuid == cupy.gpus_all[k].uuid
+                               for d, k in zip(context().devices[1:], (1, 2))])
     """)
 
 
@@ -127,14 +165,18 @@ def test_a_program_setting_cuda_visible_devices_at_its_top_sees_those_gpus_when_
     assert imported.stdout.splitlines()[:2] == ["2 2", "2 /job:localhost/replica:0/task:0/device:GPU:1"], imported.stderr
 
 
-def test_a_program_setting_cuda_visible_devices_runs_on_those_physical_gpus_by_uuid(tmp_path):
+@pytest.mark.parametrize("trace", [False, True], ids=["plain", "traced"])
+def test_a_program_setting_cuda_visible_devices_runs_on_those_physical_gpus_by_uuid(tmp_path, trace):
+    """``traced``: a run that records a trace (its first record says how GPU ops are timed) starts
+    CUDA no earlier than the program's first device use."""
     program = tmp_path / "visible.py"
     program.write_text(SETS_VISIBLE)
-    done = subprocess.run([sys.executable, "tests/fake_gpu_cli.py", "--gpus", "A100,A100,A100,A100", "run",
+    flags = ["--trace", str(tmp_path / "t.jsonl")] if trace else []
+    done = subprocess.run([sys.executable, "tests/fake_gpu_cli.py", "--gpus", "A100,A100,A100,A100", "run", *flags,
                            str(program)], capture_output=True, text=True, cwd=ROOT, timeout=120,
                           env={k: v for k, v in os.environ.items() if not k.startswith("CUDA_")})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["2 2", "2 /job:localhost/replica:0/task:0/device:GPU:1", "[True, True]"]
+    assert done.stdout.splitlines() == ["2 2", "2 /job:localhost/replica:0/task:0/device:GPU:1", "2 [True, True]"]
     assert "WARNING" not in done.stderr  # every GPU bound by its UUID
 
 

@@ -252,7 +252,7 @@ def test_jsonl_round_trip(tmp_path):
     text = jsonl.dumps(events)
     first = text.splitlines()[0]
     assert first == ('{"schema": 1, "event": "trace_start", "mode": "graph", "source": "devtrace", '
-                     '"program": "multitower.py", "backend": "simulated", "streamed": false}')
+                     '"program": "multitower.py", "backend": "simulated", "streamed": false, "gpu_times": null}')
     path = tmp_path / "t.jsonl"
     jsonl.write(path, events)
     assert path.read_text() == text
@@ -263,7 +263,7 @@ def test_jsonl_round_trip(tmp_path):
 def test_jsonl_adds_trace_start():
     lines = jsonl.dumps([ev.Message("INFO", "hi")]).splitlines()
     assert lines == ['{"schema": 1, "event": "trace_start", "mode": "eager", "source": "devtrace", '
-                     '"program": null, "backend": null, "streamed": false}',
+                     '"program": null, "backend": null, "streamed": false, "gpu_times": null}',
                      '{"schema": 1, "event": "message", "level": "INFO", "text": "hi"}']
 
 

@@ -77,6 +77,7 @@ LAZY.update({
     "sysconfig": ("devtrace.platform.device_lib", "sysconfig"),
     "ragged": ("devtrace.api.namespaces", "ragged"),
     "lookup": ("devtrace.api.namespaces", "lookup"),
+    "queue": ("devtrace.api.namespaces", "queue"),
     "summary": ("devtrace.summary", None),
     "sparse": ("devtrace.api.namespaces", "sparse"),
     "bitwise": ("devtrace.api.namespaces", "bitwise"),

@@ -55,6 +55,7 @@ linalg = namespace("linalg", experimental=namespace("linalg.experimental"))
 nn = namespace("nn", experimental=namespace("nn.experimental"))
 ragged = namespace("ragged")
 lookup = namespace("lookup", experimental=namespace("lookup.experimental"))
+queue = namespace("queue")
 sparse = namespace("sparse")
 bitwise = namespace("bitwise")
 io = namespace("io", gfile=_gfile.namespace, TFRecordWriter=_tfrecord.TFRecordWriter,
@@ -72,7 +73,10 @@ _DTYPE_NAMES = ("float16", "float32", "float64", "half", "double", "int8", "int1
                 "uint16", "uint32", "uint64", "complex64", "complex128", "string", "resource", "variant", "bfloat16", "qint8", "quint8", "qint16",
                 "quint16", "qint32")
 # tf.dtypes: the DType objects, DType, as_dtype and the casts
+# TensorFlow's set also holds the quantized types' ``_ref`` twins, which devtrace (no ref dtypes) has not
+QUANTIZED_DTYPES = frozenset(getattr(_dtypes, n) for n in ("qint8", "quint8", "qint16", "quint16", "qint32"))
 dtypes = namespace("dtypes", DType=_dtypes.DType, as_dtype=_dtypes.as_dtype_public, bool=_dtypes.bool_,
+                   QUANTIZED_DTYPES=QUANTIZED_DTYPES,
                    experimental=Namespace(_prefix="dtypes.experimental", **{d.name: d for d in _dtypes.EXPERIMENTAL}),
                    **{n: getattr(_dtypes, n) for n in _DTYPE_NAMES if hasattr(_dtypes, n)})
 

@@ -23,14 +23,13 @@ from ..ops.sparse.indexed_slices import IndexedSlices
 from ..runtime import dtypes, threads
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
-from ..runtime.eager.tape import Tape, colocated
+from ..runtime.eager.tape import CUSTOM, Tape, colocated
 from ..runtime.eager.variables import Variable
 from ..runtime.registry import lookup
 from ..runtime.tensor import Tensor
 from ..runtime.values import convert_to_tensor
 
 
-CUSTOM = "__custom_gradient"  # a tape record whose gradient is the user's function
 
 
 class UnconnectedGradients(enum.Enum):
@@ -403,22 +402,25 @@ def recompute_grad(f):
     return f
 
 
-def _py_function_grad(op, grad):
+def _py_function_grad(op, *grads):
     """One more ``EagerPyFunc`` per input: the function run again eagerly under a tape (as
     TensorFlow's gradient of ``tf.py_function`` runs its recorded tape)."""
-    func = op.attrs["func"]
+    func, n = op.attrs["func"], len(op.inputs)
+    kept = [k for k, g in enumerate(grads) if g is not None]
 
     def gradient_of(k):
         def run(*args):
-            xs, upstream = list(args[:-1]), args[-1]
+            xs, upstream = list(args[:n]), list(args[n:])
             with GradientTape() as tape:
                 for x in xs:
                     tape.watch(x)
                 y = func(*xs)
-            g = tape.gradient(y, xs[k], output_gradients=upstream)
+            ys = list(y) if isinstance(y, (list, tuple)) else [y]
+            g = tape.gradient([ys[j] for j in kept], xs[k], output_gradients=upstream)
             return g if g is not None else np.zeros(tuple(xs[k].shape), xs[k].dtype.as_numpy_dtype)
         return run
-    return [execute("EagerPyFunc", tuple(op.inputs) + (grad,), {"func": gradient_of(k), "Tout": x.dtype})
+    upstream = tuple(grads[j] for j in kept)
+    return [execute("EagerPyFunc", tuple(op.inputs) + upstream, {"func": gradient_of(k), "Tout": [x.dtype]})[0]
             if _trainable(x) else None for k, x in enumerate(op.inputs)]
 
 

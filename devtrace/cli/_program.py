@@ -84,9 +84,12 @@ def _value_not_computed(exc: BaseException):
 def record_memory_stats(ctx) -> None:
     for d in ctx.devices:
         a = d.allocator
+        cupy = d._backend if getattr(d._backend, "name", None) == "cupy" else None
+        own = None if cupy is None else cupy.own_bytes()
         ctx.trace.emit(ev.MemoryStats(d.name, a.name, a.limit, a.bytes_reserved, a.bytes_in_use,
                                       a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size,
-                                      a.num_regions, a.num_ooms, d.policy))
+                                      a.num_regions, a.num_ooms, d.policy, own,
+                                      None if own is None else max(own, cupy.own_peak)))
 
 
 def _record(ctx) -> None:
@@ -109,7 +112,8 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     sys.argv = [program, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(program)))
     sys.stdout = getattr(sys.stdout, "raw_stream", sys.stdout)  # the program's own prints fail as in Python
-    ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.backend, ctx.trace.stream is not None))
+    ctx.trace.emit(ev.TraceStart("eager", "devtrace", program, ctx.backend, ctx.trace.stream is not None,
+                                 ctx.gpu_times()))
     from ..api import as_tensorflow
 
     as_tensorflow.install()  # `import tensorflow` in the program gives devtrace
@@ -310,6 +314,9 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
     from ..terminal.console import attach
     from ..trace import jsonl
 
+    from ..runtime import sources
+
+    sources.enable(program)  # each op's src: the trace, the table and the report show it
     console = attach(ctx, stream_, placement_log=format_ == "tf2")
     if log_placement:  # devtrace's own log, one line per executed op (the guide's): no printf lines
         console.kernel_graphs = False
@@ -318,6 +325,8 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
     # the program's own output goes to stderr meanwhile
     owns_stdout = format_ in MACHINE_FORMATS and output is None
     spool = format_ != "tf2" or html is not None or keep_events
+    if trace_path is not None or html is not None or format_ != "tf2":  # ops' times will be read
+        ctx.time_gpu_kernels()
     events = ctx.trace.stream = jsonl.Stream(trace_path, spool=spool, limit=trace_limit)
     echoed = format_ == "jsonl" and output is None  # streamed to stdout as the program runs: a reader
     if echoed:  # that leaves (`| head`) stops it promptly
@@ -457,7 +466,8 @@ def _print_table(events, out, group_by) -> None:
         headers, rows, right = render_groups.table(events, group_by)
         rows = render_groups.fit(headers, rows, render_groups.width())
     else:
-        headers, rows, right = render_table.HEADERS, render_table.rows(events), (0,)
+        headers, rows = render_table.table(events)
+        headers, rows, right = *render_table.narrowed(headers, rows, render_groups.width()), (0,)
     if rows:
         print_table(headers, rows, right=right, stream=out)
     out.flush()

@@ -43,14 +43,6 @@ class _Stdout:
         self.file.close()
 
 
-def check_plotly(what: str) -> None:
-    """Fail before any work when the HTML report is asked for and Plotly (the ``viz`` extra) is
-    missing: one line saying how to install it (exit 2)."""
-    from ..trace.render_html import require_plotly
-
-    require_plotly(what)
-
-
 def check_layout(layout: str) -> None:
     if layout not in LAYOUTS:
         raise UsageError(f"--layout {layout}: choose measured or sequence")

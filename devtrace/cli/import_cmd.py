@@ -18,8 +18,8 @@ def import_(
     output: Annotated[Optional[Path], typer.Option(
         "--output", "-o", metavar="FILE", help="Write there (atomically) instead of to stdout.")] = None,
     group_by: Annotated[Optional[str], typer.Option(
-        "--group-by", metavar="scope|step|device|op",
-        help="--format table/summary: one row per name scope, step, device or op type.")] = None,
+        "--group-by", metavar="scope|step|device|op|src",
+        help="--format table/summary: one row per name scope, step, device, op type or program line.")] = None,
     json_: Annotated[bool, typer.Option(
         "--json", help="Events and parse statistics as one JSON object (schema 1).")] = False,
 ):

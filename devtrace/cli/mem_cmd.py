@@ -61,6 +61,10 @@ def memory_report(ctx, program, status, nvml_module=None) -> dict:
                  "num_allocs": a.num_allocs, "largest_alloc": a.largest_alloc_size,
                  "num_regions": a.num_regions, "region_sizes": list(getattr(a, "region_sizes", [])),
                  "num_ooms": a.num_ooms}
+        if getattr(d._backend, "name", None) == "cupy":  # CuPy's own pool bytes, apart from the tensors'
+            entry["cupy_own"] = s.cupy_own if s and s.cupy_own is not None else d._backend.own_bytes()
+            entry["cupy_own_peak"] = max(s.cupy_own_peak if s and s.cupy_own_peak is not None else 0,
+                                         d._backend.own_peak, entry["cupy_own"])
         if d.gpu is not None:
             entry.update({"physical_device": f"/physical_device:GPU:{d.platform_id}", "model": d.gpu.name,
                           "total": d.gpu.memory_total, "free_before": d.gpu.memory_free,
@@ -127,6 +131,11 @@ def print_memory(report) -> None:
     print_table(headers, rows, title=title, right=tuple(range(2, 6)) + tuple(range(7, len(headers))))
     if nvml:
         print("NVML USED includes the CUDA context and other processes, which no framework's allocator counts.")
+    own = [d for d in report["devices"] if "cupy_own" in d]
+    if own and ran:
+        parts = ", ".join(f"{d['name']} {_human(d['cupy_own'])} now, {_human(d['cupy_own_peak'])} at peak" for d in own)
+        print(f"CuPy's own allocations in the pool (FFT plans, workspaces, temporaries; in no tensor, not in IN USE): "
+              f"{parts}.")
     for p in report.get("physical_devices", ()):
         logical = p["logical_devices"]
         if len(logical) > 1:

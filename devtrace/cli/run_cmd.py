@@ -23,9 +23,9 @@ def run(
                                          help="How to render the placement log (jsonl and dot go to "
                                               "stdout, and the program's own output to stderr).")] = "tf2",
     group_by: Annotated[Optional[str], typer.Option(
-        "--group-by", metavar="scope|step|device|op",
+        "--group-by", metavar="scope|step|device|op|src",
         help="--format table/summary: one row per name scope (Keras layer), step (tf.function call, "
-             "Session.run), device or op type.")] = None,
+             "Session.run), device, op type or program line (src).")] = None,
     trace: Annotated[Optional[str], typer.Option("--trace", metavar="FILE.jsonl",
                                                  help="Write the trace as JSON Lines (also when the program fails).")] = None,
     trace_limit: Annotated[Optional[str], typer.Option(
@@ -91,8 +91,6 @@ def run(
     protect = [(program, "the program being run")]  # checked before it runs: a long run's trace is never lost
     trace = output_path(trace, "--trace", protect)
     output = output_path(output, "--output", protect + [(trace, "the --trace file")])
-    if html is not None:
-        _visual.check_plotly("--html")
     html = output_path(html, "--html", protect + [(trace, "the --trace file"), (output, "the --output file")])
     checks = _program.Checks.parse(expect or [], no_fallback, max_copies, max_peak)
     from ._flags import configure

@@ -25,8 +25,6 @@ def _convert(kind, trace, output, layout, full_ops, sample_every, what):
     from . import _visual
 
     _visual.check_layout(layout)
-    if kind == "html":
-        _visual.check_plotly("devtrace report")
     from ..errors import UsageError
     from ..output import is_terminal, note, output_path, printable, shown
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from . import check_reachable, import_ray, loopback
+from . import connected
 
 
 def probe_node(simulate, machine) -> dict:
@@ -27,20 +27,14 @@ def probe_node(simulate, machine) -> dict:
 
 
 def cluster_report(address, simulate=None, machine=None) -> dict:
+    import uuid
+
     if address in (None, "auto"):
         address = os.environ.get("RAY_ADDRESS") or None
-    if address:
-        check_reachable(address)
-    loopback(address or "127.0.0.1:0")  # (before Ray is imported: it reads the setting then)
-    ray = import_ray("--cluster")
-    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-
     quiet = dict(log_to_driver=False, configure_logging=False, include_dashboard=False)
-    if address:
-        ray.init(address=address, **quiet)
-    else:
-        ray.init(address="local", num_cpus=1, _node_ip_address="127.0.0.1", **quiet)
-    try:
+    with connected(address, "--cluster", f"devtrace-{uuid.uuid4().hex[:12]}", **quiet) as ray:
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
         task = ray.remote(num_cpus=0)(probe_node)
         alive = sorted((n for n in ray.nodes() if n.get("Alive")), key=lambda n: n["NodeID"])
         refs = [task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False))
@@ -49,8 +43,6 @@ def cluster_report(address, simulate=None, machine=None) -> dict:
         for n, found in zip(alive, ray.get(refs)):
             nodes.append({"node_id": n["NodeID"], "address": n.get("NodeManagerAddress"), **found})
         return {"schema": 1, "nodes": nodes}
-    finally:
-        ray.shutdown()
 
 
 def print_cluster(report: dict) -> None:

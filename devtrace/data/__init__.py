@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from . import _lookup
 from . import _experimental as data_experimental, _extension as extension, _readers as readers, _saving as saving
 from . import _sparse as data_sparse, _windows as data_windows
 from ._sparse import HostSparse
@@ -32,6 +33,11 @@ from ..runtime.eager.variables import Variable
 from ..runtime.tensor import Tensor
 from ..runtime.tensor_shape import TensorShape
 from ..runtime.values import constant, host_array
+from ..ops import iterator_ops
+from ..runtime.context import context as _context
+from ..runtime.graph.graph import init_scope
+from ..runtime.scopes import device as _device
+from ..util import nest as _nest
 from ..util.namespace import Namespace, missing
 
 AUTOTUNE = -1
@@ -84,7 +90,8 @@ def _host(value):
     if isinstance(value, SparseTensor):
         return data_sparse.from_sparse(value)
     if isinstance(value, Tensor):
-        return np.asarray(value.numpy())
+        value = value.numpy()
+        return value if isinstance(value, np.ndarray) else np.array(value, object if type(value) is bytes else None)
     return host_array(value)[0]
 
 
@@ -173,20 +180,59 @@ class OwnedIterator:
 
     def __init__(self, dataset):
         self._dataset, self._elements, self._count, self._position, self._synced = dataset, dataset._source(), 0, None, 0
+        self._peeked = None  # the element a tf.function's trace looked at: the first its run takes
+        self._traced = not _context().eager  # made while a tf.function traces: its elements are the trace's
 
     def __iter__(self):
-        return self
+        """Itself; a Python ``for`` over it while a tf.function traces takes every element then
+        (the loop unrolled into the trace)."""
+        return self if _context().eager else self._unrolled()
 
-    def __next__(self):
+    def _unrolled(self):
+        while True:
+            try:
+                element = self._take()
+            except StopIteration:
+                return
+            yield extension.values(map_structure(_tensor, element))
+
+    def _take(self):
         if self._position is not None and int(self._position.numpy()) != self._synced:
             self._synced = self._count = int(self._position.numpy())
             self._elements = itertools.islice(self._dataset._source(), self._count, None)
-        element = next(self._elements)
+            self._peeked = None
+        element, self._peeked = self._peeked, None
+        if element is None:
+            element = next(self._elements)
         self._count += 1
-        return extension.values(map_structure(_tensor, element))
+        return element
+
+    def __next__(self):
+        if not _context().eager and not self._traced:
+            out = self._next_in_graph()
+            if out is not None:
+                return out
+        return extension.values(map_structure(_tensor, self._take()))
+
+    def _next_in_graph(self):
+        """``next`` in a ``tf.function`` of an iterator made outside it: an ``IteratorGetNext`` node
+        on the CPU, which takes the next element each time the function runs (dense numeric
+        elements; others are taken while tracing)."""
+        if self._peeked is None:
+            with init_scope():  # the dataset's functions run eagerly, as in TensorFlow's iterator
+                self._peeked = next(self._elements)
+        leaves = _nest.flatten(self._peeked)
+        if not all(isinstance(a, (np.ndarray, np.generic)) and np.asarray(a).dtype.kind in "biufc" for a in leaves):
+            return None
+        specs = [(np.asarray(a).dtype.name, np.shape(a)) for a in leaves]
+        with _device(f"{_context().task}/device:CPU:0"):
+            out = iterator_ops.get_next(lambda: [np.asarray(a) for a in _nest.flatten(self._take())], specs)
+        return _nest.pack_sequence_as(self._peeked, list(out))
 
     def get_next(self):
         return next(self)
+
+    next = __next__  # TensorFlow's iterators keep Python 2's name too
 
     def get_next_as_optional(self):
         try:
@@ -372,6 +418,7 @@ class Dataset(Transforms):
         def apply(element):
             args = extension.values(map_structure(_tensor, element))
             out = map_func(*args) if isinstance(args, tuple) else map_func(args)
+            out = tuple(out) if type(out) is list else out  # TensorFlow: a list returned is a tuple
             return map_structure(_host, extension.records(out))
 
         def source():
@@ -686,6 +733,8 @@ experimental = Namespace(
     make_csv_dataset=lambda *args, **kwargs: make_csv_dataset(Dataset, *args, **kwargs),
     SqlDataset=lambda *args, **kwargs: sql_dataset(Dataset, *args, **kwargs),
     make_batched_features_dataset=lambda *args, **kwargs: _batched_features(*args, **kwargs),
+    DatasetInitializer=_lookup.DatasetInitializer, table_from_dataset=_lookup.table_from_dataset,
+    index_table_from_dataset=_lookup.index_table_from_dataset,
     **{name: getattr(data_experimental, name) for name in (
         "choose_from_datasets", "sample_from_datasets", "get_single_element", "ignore_errors", "unbatch",
         "map_and_batch", "parallel_interleave", "snapshot", "copy_to_device", "at", "get_next_as_optional",

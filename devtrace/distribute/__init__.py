@@ -131,10 +131,15 @@ class MirroredVariable(Variable, DistributedValues):
         return self._local().value()
 
     def read_value(self) -> Tensor:
-        return self._local().read_value()
+        """In a replica, the replica's copy read (``ReadVariableOp``, ``Identity``); across replicas,
+        TensorFlow's ``_get_cross_replica`` adds an ``Identity`` of its own."""
+        if _replicas:
+            return self._local().read_value()
+        return array_ops.identity(array_ops.identity(self._local().value()))
 
     def numpy(self):
-        return self._local().numpy()
+        """``read_value().numpy()``, as TensorFlow's ``DistributedVariable.numpy`` (its ops logged)."""
+        return self.read_value().numpy()
 
     def _update(self, method, value, read_value):
         """In a replica, the replica's own copy (TF 2.21's ``VariableAggregation.NONE``: no
@@ -190,6 +195,12 @@ class MirroredExtended:
     def variable_created_in_scope(self, v) -> bool:
         """Whether ``v`` was made in this strategy's ``scope()``."""
         return isinstance(v, MirroredVariable) and getattr(v, "_strategy", None) is self._strategy
+
+    def batch_all_reduce_sum(self, per_replica: list) -> list:
+        """``per_replica[r][v]`` (replica ``r``'s value of the ``v``-th tensor) all-reduced: each
+        tensor's sum, on every replica's device, in the same layout."""
+        reduced = [self.all_reduce_sum([values[v] for values in per_replica]) for v in range(len(per_replica[0]))]
+        return [[r[i] for r in reduced] for i in range(len(per_replica))]
 
     def all_reduce_sum(self, values) -> tuple:
         """``batch_reduce_to(SUM, per_replica, destinations=per_replica)`` for one value per
@@ -283,13 +294,15 @@ class MirroredStrategy:
             raise RuntimeError(_CROSS_REPLICA_ONLY)
         ctx = context()
         logged = _eager_run_logs.get(ctx, 0)
-        if logged < _EAGER_RUN_FIRST_N:
+        if logged < _EAGER_RUN_FIRST_N and ctx.eager:  # (in a tf.function, TensorFlow does not warn)
             _eager_run_logs[ctx] = logged + 1
             ctx.trace.emit(ev.Message("WARNING", _EAGER_RUN_WARNING.format(type(self).__name__)))
         return self._for_each_replica(fn, args, kwargs or {})
 
     def _for_each_replica(self, fn, args, kwargs):
         self._made_in_run, self._taken_in_run = [], {}
+        ctx = context()
+        self._run_scope = ctx.scope, ctx.scope_spec
         results = []
         for i, d in enumerate(self._devices):
             _replicas.append(ReplicaContext(self, i))
@@ -302,6 +315,20 @@ class MirroredStrategy:
 
     def experimental_local_results(self, value) -> tuple:
         return value.values if isinstance(value, DistributedValues) else (value,)
+
+    @contextmanager
+    def _merged(self):
+        """Out of the running replica, as TensorFlow's ``merge_call`` runs its function: the
+        cross-replica context, under the device scope ``run`` was called in."""
+        ctx = context()
+        saved_replicas, saved_scope = _replicas[:], (ctx.scope, ctx.scope_spec)
+        del _replicas[:]
+        ctx.scope, ctx.scope_spec = self._run_scope
+        try:
+            yield
+        finally:
+            ctx.scope, ctx.scope_spec = saved_scope
+            _replicas[:] = saved_replicas
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """Each global batch split across the replicas, each part on its replica's device."""
@@ -527,6 +554,8 @@ def get_strategy():
     """The strategy whose ``scope()`` is active, else the default strategy."""
     return _strategies[-1] if _strategies else _DEFAULT
 
+
+from ._tpu import TPUStrategy  # noqa: E402,F401 (tf.distribute.TPUStrategy: TensorFlow's error without a TPU)
 
 class OneDeviceStrategy(MirroredStrategy):
     """``tf.distribute.OneDeviceStrategy(device)``: one replica, its variables (plain ones, as

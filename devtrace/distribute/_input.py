@@ -3,15 +3,19 @@ across the replicas, as evenly as TensorFlow's rebatching splits it, the first r
 the remainder), ``distribute_datasets_from_function`` (consecutive per-replica batches, an empty
 batch for a replica the last round leaves without one) and
 ``experimental_distribute_values_from_function``. Every replica's part arrives on its device
-(one ``_EagerConst`` there); TensorFlow's input-pipeline ops (multi-device iterators) are not
-modelled."""
+(one ``_EagerConst`` there; in a ``tf.function``, an ``IteratorGetNext`` on the CPU and an
+``Identity`` onto each device); TensorFlow's multi-device iterator ops are not modelled."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ._devices import host
 from ._values import regroup
+from ..ops import iterator_ops
+from ..ops.array import array_ops
 from ..util.nest import flatten, map_structure, pack_sequence_as
+from ..runtime.context import context
 from ..runtime.scopes import device
 from ..runtime.values import constant
 
@@ -78,10 +82,42 @@ class DistributedDataset:
 
 
 class DistributedIterator:
+    """Eagerly, each ``next`` is a step's values on the replicas' devices; in a ``tf.function``,
+    one ``IteratorGetNext`` node (every replica's part of the step, on the CPU, taken when the
+    function runs) and an ``Identity`` of each part onto its replica's device. The round the trace
+    looked at (its shapes and dtypes) is the first one a run takes."""
+
     def __init__(self, devices, rounds, element_spec=None):
         self._devices = devices
         self._rounds = rounds
         self.element_spec = element_spec
+        self._peeked = None
+        self._traced = not context().eager  # made while a tf.function traces: its rounds are the trace's
+
+    def _take(self):
+        parts, self._peeked = self._peeked, None
+        return parts if parts is not None else next(self._rounds)
+
+    def _next_in_graph(self):
+        if self._peeked is None:
+            self._peeked = next(self._rounds)
+        parts = self._peeked
+        specs = []
+        for part in parts:
+            for leaf in flatten(part):
+                leaf = np.asarray(leaf)
+                specs.append((leaf.dtype.name, (None,) + leaf.shape[1:] if leaf.ndim else ()))
+
+        def source():
+            return [np.asarray(leaf) for part in self._take() for leaf in flatten(part)]
+        with device(host()):
+            leaves = list(iterator_ops.get_next(source, specs))
+        values = []
+        for d, part in zip(self._devices, parts):
+            mine, leaves = leaves[:len(flatten(part))], leaves[len(flatten(part)):]
+            with device(d):
+                values.append(pack_sequence_as(part, [array_ops.identity(t) for t in mine]))
+        return regroup(values)
 
     def get_next_as_optional(self):
         """The next step's values as an optional (empty at the end of the dataset)."""
@@ -93,10 +129,23 @@ class DistributedIterator:
             return Optional.empty(self.element_spec)
 
     def __iter__(self):
-        return self
+        """Itself; a Python ``for`` over it while a tf.function traces takes every round then."""
+        return self if context().eager else self._unrolled()
+
+    def _unrolled(self):
+        while True:
+            try:
+                yield self._eager_next()
+            except StopIteration:
+                return
 
     def __next__(self):
-        parts = next(self._rounds)
+        if not context().eager and not self._traced:
+            return self._next_in_graph()
+        return self._eager_next()
+
+    def _eager_next(self):
+        parts = self._take()
         values = []
         for d, part in zip(self._devices, parts):
             with device(d):
@@ -116,16 +165,20 @@ def split_batches(dataset, n: int):
     return rounds
 
 
+_END = object()
+
+
 def consecutive_batches(dataset, n: int):
     """``n`` consecutive elements per round; a replica left without one gets an empty batch."""
     def rounds():
         source = iter(dataset._source())
         for first in source:
             group = [first]
-            for element in source:
-                group.append(element)
-                if len(group) == n:
+            while len(group) < n:
+                element = next(source, _END)
+                if element is _END:
                     break
+                group.append(element)
             empty = map_structure(lambda a: np.asarray(a)[:0], first)
             yield group + [empty] * (n - len(group))
     return rounds

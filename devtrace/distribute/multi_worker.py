@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import enum
 import itertools
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
 from ..errors import UnavailableError
-from ..ops.array import array_ops
+from ..ops.array import array_ops, split_ops
 from ..ops.math import reduction_ops
 from ..runtime import collective
 from ..runtime.context import context
@@ -78,6 +79,26 @@ class CollectiveAllReduceExtended(MirroredExtended):
         """A Keras step's gradients: one ``CollectiveReduceV2`` per local device over the cluster."""
         return tuple(self._strategy._all_reduce(list(values)))
 
+    def batch_all_reduce_sum(self, per_replica: list) -> list:
+        """A batch of tensors in one all-reduce, as TensorFlow's ``CollectiveAllReduce`` packs them
+        (``bytes_per_pack`` 0: one pack): on each device every tensor flattened (``Reshape``) and
+        concatenated (``ConcatV2``), one ``CollectiveReduceV2`` over the cluster, then ``Split`` and
+        ``Reshape`` back."""
+        shapes = [list(t.shape) for t in per_replica[0]]
+        sizes = [int(np.prod(shape)) for shape in shapes]
+        packed = []
+        for d, values in zip(self._strategy._devices, per_replica):
+            with device(d):
+                flat = [array_ops.reshape(t, [-1]) for t in values]
+                packed.append(array_ops.concat(flat, 0) if len(flat) > 1 else flat[0])
+        reduced = self._strategy._all_reduce(packed)
+        out = []
+        for d, total in zip(self._strategy._devices, reduced):
+            with device(d):
+                parts = split_ops.split(total, sizes, 0) if len(sizes) > 1 else [total]
+                out.append([array_ops.reshape(p, shape) for p, shape in zip(parts, shapes)])
+        return out
+
     @property
     def _num_workers(self) -> int:
         return self._strategy._num_workers
@@ -130,9 +151,11 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
                 if self._transport is None or self._transport.world != self._num_workers:
                     raise UnavailableError(NO_TRANSPORT.format(n=self._num_workers))
             self._task = f"/job:{task_type}/replica:0/task:{task_id}"
+            self._default_device = f"/job:{task_type}/task:{task_id}"
             ctx.join_cluster(task_type, task_id)
         else:
             self._id, self._num_workers, self._is_chief = 0, 1, True
+            self._default_device = None
             self._task = ctx.task
         ctx.ensure_initialized("MultiWorkerMirroredStrategy()")
         gpus = ctx.logical_devices("GPU")
@@ -158,6 +181,14 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
     def num_replicas_in_sync(self) -> int:
         return len(self._devices) * self._num_workers
 
+    @contextmanager
+    def scope(self):
+        """Also a ``device("/job:worker/task:N")`` scope in a cluster (TensorFlow's ``_default_device``):
+        merged onto the host CPU, so what runs in the scope outside ``run`` runs there, and constants
+        are made there without an ``_EagerConst``."""
+        with super().scope(), (device(self._default_device) if self._default_device else nullcontext()):
+            yield self
+
     # -- collectives ---------------------------------------------------------------------------
     def _attrs(self, key: int) -> dict:
         return {"group_size": self.num_replicas_in_sync, "group_key": 1, "instance_key": key}
@@ -166,6 +197,12 @@ class CollectiveAllReduceStrategy(MirroredStrategy):
         """Sum every local value and every other worker's: one ``CollectiveReduceV2`` per local device
         (each on its device, its own value as input), all returning the cluster's sum."""
         key = next(self._keys)
+        if not context().eager:  # in a tf.function: the nodes; the graph's run meets the cluster (collective.gather)
+            out = []
+            for d, v in zip(self._devices, values):
+                with device(d):
+                    out.append(execute("CollectiveReduceV2", (v,), self._attrs(key)))
+            return out
         total = sum(np.asarray(v.numpy(), dtype=np.float64 if v.dtype.is_floating else None) for v in values)
         total = np.asarray(total).astype(values[0].numpy().dtype)
         if self._transport is not None:

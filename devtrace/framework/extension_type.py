@@ -116,7 +116,10 @@ def _convert(value, annotation, path: str, for_spec: bool = False):
             return value
         if isinstance(value, (RaggedTensor, SparseTensor, ExtensionType)):
             raise TypeError(f"{path}: expected 'Tensor', got {type(value).__name__!r}")
-        return convert_to_tensor(value)
+        try:
+            return convert_to_tensor(value)
+        except (ValueError, TypeError) as e:
+            raise TypeError(f"{path}: expected a Tensor, got {type(value).__name__!r}") from e
     if annotation is TensorShape:
         return value if isinstance(value, TensorShape) else TensorShape(value)
     if annotation is dtypes.DType:

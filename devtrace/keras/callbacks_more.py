@@ -405,8 +405,11 @@ class TensorBoard(Callback):
     gets ``epoch_<metric>`` (and ``epoch_learning_rate``) at each epoch's end, ``<log_dir>/validation``
     the ``val_`` metrics as ``epoch_<metric>`` and, after each evaluation, ``evaluation_<metric>_vs_iterations``
     at the optimizer's step; with ``update_freq`` a number of batches (or ``"batch"``), ``batch_<metric>``
-    every that many batches. The model's graph (``write_graph``, on by default) is not written;
-    histograms, images, embeddings, profiling and steps per second fail naming themselves."""
+    every that many batches. ``write_graph`` (on by default) writes what Keras 3 writes on the
+    TensorFlow backend: the model's JSON config under the tag ``keras`` (plugin ``graph_keras_model``,
+    step 0) for a Sequential or graph model, when the model is set; no op graph (Keras's
+    ``train_function`` is a Python function there, so its ``summary.graph`` is never reached).
+    Histograms, images, embeddings, profiling and steps per second fail naming themselves."""
 
     def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
                  write_steps_per_second=False, update_freq="epoch", profile_batch=0, embeddings_freq=0,
@@ -436,6 +439,26 @@ class TensorBoard(Callback):
         with self._writer(which).as_default():
             for name, value in values.items():
                 tf.summary.scalar(name, value, step=step)
+
+    def set_model(self, model):
+        super().set_model(model)
+        if self.write_graph and type(model).__name__ in ("Functional", "Sequential"):
+            self._keras_model_summary(model)
+
+    def _keras_model_summary(self, model) -> None:
+        """Keras's ``keras_model_summary("keras", model, step=0)``."""
+        import devtrace as tf
+        from ..ops.summary import event_pb
+
+        try:
+            text = model.to_json()
+        except Exception as exc:  # noqa: BLE001 (Keras's: a model that cannot serialize is not written)
+            warnings.warn(f"Model failed to serialize as JSON. Ignoring... {exc}", stacklevel=2)
+            return
+        with self._writer("train").as_default():
+            with tf.summary.experimental.summary_scope("keras", "graph_keras_model", [model, 0]) as (tag, _):
+                tf.summary.write(tag=tag, tensor=text, step=0,
+                                 metadata=event_pb.metadata("graph_keras_model", content=b"1"))
 
     def on_train_begin(self, logs=None):
         self._global_train_batch = 0

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from devtrace.util.namespace import missing as _missing
 
-from . import keywords
 from ..generated.keras_layer_args import ARGS
 
 _DEFAULTS = {"epsilon": 1e-7, "floatx": "float32", "image_data_format": "channels_last"}
@@ -16,7 +15,7 @@ _traceback_filtering = [True]
 
 
 def reset() -> None:
-    """Keras's defaults, as a new process has them."""
+    """Keras's defaults, as a new process has them (no dtype policy set)."""
     _state.clear()
     _state.update(_DEFAULTS)
     _traceback_filtering[0] = True
@@ -82,11 +81,33 @@ def check_layer(layer, arguments: dict) -> None:
                                   f"keras.config.set_image_data_format({_state['image_data_format']!r}) yet")
 
 
+_policy_class: list = []  # dtype_policies.DTypePolicy, registered as that module loads (it imports this one)
+
+
+def register_policy_class(cls) -> None:
+    _policy_class[:] = [cls]
+
+
 def set_dtype_policy(policy):
-    keywords.unimplemented("keras.config.set_dtype_policy", policy=(policy, "float32"))
+    """The global dtype policy: a ``DTypePolicy`` or its name (``"mixed_float16"``)."""
+    cls = _policy_class[0]
+    if not isinstance(policy, cls):
+        if not isinstance(policy, str):
+            raise ValueError(f"Invalid `policy` argument. Expected the string name of a policy (such as "
+                             f"'mixed_float16') or a `DTypePolicy` instance. Received: policy={policy} "
+                             f"(of type {type(policy)})")
+        policy = cls(policy)
+    _state["dtype_policy"] = policy
 
 
-__all__ = ["backend", "disable_traceback_filtering", "enable_traceback_filtering", "epsilon", "floatx",
+def dtype_policy():
+    """The global dtype policy: the one set, else ``floatx``'s as it is at the first call (Keras's)."""
+    if _state.get("dtype_policy") is None:
+        _state["dtype_policy"] = _policy_class[0](floatx())
+    return _state["dtype_policy"]
+
+
+__all__ = ["backend", "disable_traceback_filtering", "dtype_policy", "enable_traceback_filtering", "epsilon", "floatx",
            "image_data_format", "is_traceback_filtering_enabled", "set_dtype_policy", "set_epsilon", "set_floatx",
            "set_image_data_format"]
 __getattr__ = _missing("keras.config")

@@ -15,6 +15,36 @@ from ..errors import ValueNotComputed
 from .uncomputed import HostValue
 
 
+_waiting: dict = {}  # id(optimizer) -> {replica id: its (gradient, variable) pairs} of the running step
+
+
+def in_replica(optimizer, pairs) -> bool:
+    """``optimizer.apply_gradients`` called in a replica of ``strategy.run`` (a custom training
+    loop), as Keras 3 runs it under ``tf.distribute``: every replica's gradients all-reduced (SUM;
+    ``batch_all_reduce_sum``: one all-reduce of them all), then each replica's copy of every
+    variable updated, out of the replicas (``merge_call``). devtrace runs the replicas one after
+    another, so the replicas before the last leave their gradients here and go on; the last one's
+    call reduces and applies them all. False outside a replica (nothing done)."""
+    from .. import hooks
+
+    where = hooks.DISTRIBUTION[0]() if hooks.DISTRIBUTION else None
+    if where is None or where[1] is None:
+        return False
+    strategy, replica = where
+    devices = strategy.extended.worker_devices
+    waiting = _waiting.setdefault(id(optimizer), {})
+    waiting[replica] = [(g, v) for g, v in pairs if g is not None]
+    if len(waiting) < len(devices):
+        return True
+    del _waiting[id(optimizer)]
+    variables = [v for _, v in waiting[0]]
+    grads = [[tf.convert_to_tensor(g) for g, _ in waiting[i]] for i in range(len(devices))]
+    with strategy._merged():
+        reduced = strategy.extended.batch_all_reduce_sum(grads) if variables else [[] for _ in devices]
+        optimizer.apply_replicated(reduced, variables, devices)
+    return True
+
+
 def replicated_step(model, x, y):
     strategy = model._strategy
     devices = strategy.extended.worker_devices

@@ -1,7 +1,8 @@
 """``keras.dtype_policies``: ``DTypePolicy`` (a name, its compute and variable dtypes),
 ``DTypePolicyMap`` (policies by layer path: an exact key, else the one key that fully matches as a
-regular expression) and ``get``. devtrace's layers compute in float32; the global policy is
-``float32`` (``keras.config.set_dtype_policy`` takes no other yet)."""
+regular expression), ``get``, and the global policy (``keras.config.set_dtype_policy`` /
+``keras.mixed_precision.set_global_policy``): a layer made with no ``dtype=`` takes the global
+policy as it is then (``mixed_float16``: float16 computations, float32 variables)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,26 @@ import re
 
 from devtrace.util.namespace import missing as _missing
 
-_FLOATS = ("float16", "bfloat16", "float32", "float64")
+from . import config as _config
+
+
+def _standard(name):
+    """Keras's ``standardize_dtype`` of a policy's name (``int``: int64, ``float``: floatx), or None."""
+    import devtrace as tf
+
+    if name == "int":
+        return "int64"
+    if name == "float":
+        return _config.floatx()
+    try:
+        return tf.as_dtype(name).name
+    except TypeError:
+        return None
 
 
 class DTypePolicy:
     def __init__(self, name=None):
-        name = "float32" if name is None else name
+        name = _config.dtype_policy().name if name is None else name
         if not isinstance(name, str):
             raise TypeError(f"'name' must be a string, such as 'mixed_float16'. Received: name={name} "
                             f"(of type {type(name)})")
@@ -28,8 +43,9 @@ class DTypePolicy:
             return "float16", "float32"
         if name == "mixed_bfloat16":
             return "bfloat16", "float32"
-        if name in _FLOATS or name in ("int8", "int16", "int32", "int64", "uint8", "bool"):
-            return name, name
+        dtype = _standard(name)
+        if dtype is not None:
+            return dtype, dtype
         raise ValueError(f"Cannot convert '{name}' to a mixed precision DTypePolicy. Valid policies include "
                          "'mixed_float16', 'mixed_bfloat16', and the name of any float dtype such as 'float32'.")
 
@@ -137,10 +153,14 @@ class DTypePolicyMap(DTypePolicy, collections.abc.MutableMapping):
         return default
 
 
+_config.register_policy_class(DTypePolicy)
+
+
 def get(identifier):
-    """A policy for a name, a config dict (``{"class_name": "DTypePolicy", "config": {...}}``) or a policy."""
+    """A policy for a name, a config dict (``{"class_name": "DTypePolicy", "config": {...}}``) or a
+    policy; ``None``: the global policy."""
     if identifier is None:
-        return DTypePolicy()
+        return _config.dtype_policy()
     if isinstance(identifier, DTypePolicy):
         return identifier
     if isinstance(identifier, dict):

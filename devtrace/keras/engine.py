@@ -15,7 +15,7 @@ import devtrace as tf
 from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
-from . import config, initializers, keywords, masking, regularizers, serializable, variables
+from . import config, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
 
 _UIDS: dict = {}
 
@@ -85,7 +85,8 @@ def as_tensors(inputs):
 
 
 class Layer(serializable.Configurable, Module):
-    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
+    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, autocast=True,
+                 **kwargs):
         keywords.check_layer(self, kwargs)
         if config.floatx() != "float32" or config.image_data_format() != "channels_last":
             arguments = dict(serializable.init_config(self), dtype=dtype)
@@ -101,14 +102,18 @@ class Layer(serializable.Configurable, Module):
         self._build_shape = self._build_output_shape = None
         self._input_axes: dict = {}  # InputSpec(axes=…) once built: {axis: size}
         self._batch_input_shape = (None,) + tuple(input_shape) if input_shape is not None else None
-        self._dtype_arg = dtype
+        self._dtype_policy = dtype_policies.get(dtype)  # dtype=None: the global policy as it is now
+        self.autocast = autocast
 
     @property
     def dtype_policy(self):
-        """The layer's ``DTypePolicy`` (from its ``dtype=``; devtrace's layers compute in float32)."""
-        from .dtype_policies import get
+        """The layer's ``DTypePolicy``: its ``dtype=``, else the global policy when it was made."""
+        policy = self.__dict__.get("_dtype_policy")
+        return policy if policy is not None else dtype_policies.get(None)
 
-        return get(self.__dict__.get("_dtype_arg"))
+    @dtype_policy.setter
+    def dtype_policy(self, value):
+        self._dtype_policy = dtype_policies.get(value)
 
     @property
     def compute_dtype(self):
@@ -117,6 +122,18 @@ class Layer(serializable.Configurable, Module):
     @property
     def variable_dtype(self):
         return self.dtype_policy.variable_dtype
+
+    @property
+    def dtype(self):
+        """Keras's: the variable dtype."""
+        return self.dtype_policy.variable_dtype
+
+    @property
+    def input_dtype(self):
+        """The dtype float inputs are cast to as the layer is called (its compute dtype)."""
+        return self.compute_dtype
+
+    _convert_input_args = True  # False: inputs are taken as they come (Keras's preprocessing layers)
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
                    regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
@@ -130,14 +147,14 @@ class Layer(serializable.Configurable, Module):
             raise ValueError(f"`name` must be passed as a keyword argument. Received: add_weight('{args[0]}', ...). "
                              f"Use: add_weight(shape=..., name='{args[0]}').")
         shape, initializer, dtype = (list(args) + [shape, initializer, dtype][len(args):])[:3]
-        dtype = tf.as_dtype(dtype or "float32")
+        dtype = tf.as_dtype(dtype or self.variable_dtype)
         initializer = initializer or ("glorot_uniform" if dtype.is_floating else "zeros")
         scope = _name_scope()  # tf.init_scope keeps the name scope, as TensorFlow's does
         with tf.init_scope(), tf.name_scope(scope) if scope else contextlib.nullcontext():
             # built on a first call inside a tf.function: made eagerly, as Keras makes its variables
             value = initializers.get(initializer)(tuple(shape or ()), dtype=dtype.name)  # as Keras calls it
             with tf.name_scope(self.name):
-                v = variables.make(value, name or "weight", trainable)
+                v = variables.make(value, name or "weight", trainable, autocast)
         self._layer_weights.append(v)
         if regularizer is not None:
             self._regularized.append((v, regularizers.get(regularizer)))
@@ -158,7 +175,8 @@ class Layer(serializable.Configurable, Module):
 
     def get_config(self) -> dict:
         """Keras's: the name, ``trainable``, the dtype policy, then the constructor's arguments."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": serializable.dtype_policy()}
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": serializable.dtype_policy(self.dtype_policy.name)}
         config.update((k, v) for k, v in serializable.init_config(self).items()
                       if k not in config and not (k in ("input_shape", "input_dim") and v is None))
         return config
@@ -213,6 +231,8 @@ class Layer(serializable.Configurable, Module):
                 _symbolic_mask(self, inputs, out)
             return out
         inputs = as_tensors(inputs)
+        if self._convert_input_args and self.autocast:
+            inputs, args, kwargs = autocast_inputs(self, inputs, args, kwargs)
         shape = shape_of(inputs)
         self._check_input(shape)
         building = not self.built
@@ -226,7 +246,7 @@ class Layer(serializable.Configurable, Module):
             given = (inputs,) + args
             if name not in kwargs and index < len(given) and masking.get_mask(given[index]) is not None:
                 kwargs[name] = masking.get_mask(given[index])
-        with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op
+        with tf.name_scope(self.name), outermost_call(self), autocast_scope(self):  # traced: model/layer/Op
             out = call_with_context(self, inputs, *args, **kwargs)
         if building:
             self._build_output_shape = shape_of(out)
@@ -286,6 +306,57 @@ class Layer(serializable.Configurable, Module):
         return int(sum(np.prod(w.shape) for w in self.weights))
 
 
+def _cast_input(value, dtype):
+    """A float tensor (nested in lists, tuples, dicts) of another float dtype, cast; its mask kept."""
+    if type(value) in (list, tuple):
+        return type(value)(_cast_input(v, dtype) for v in value)
+    if isinstance(value, dict):
+        return {k: _cast_input(v, dtype) for k, v in value.items()}
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.dtype != dtype.as_numpy_dtype:
+        value = tf.constant(value)  # Keras converts an array argument, then casts it
+    if isinstance(value, tf.Tensor) and value.dtype.is_floating and value.dtype is not dtype:
+        mask = masking.get_mask(value)
+        value = tf.cast(value, dtype)
+        if mask is not None:
+            masking.set_mask(value, mask)
+    return value
+
+
+def autocast_inputs(layer, inputs, args, kwargs):
+    """Keras's ``DTypePolicy.convert_input``: float tensor arguments cast to the layer's input dtype."""
+    dtype = tf.as_dtype(layer.input_dtype)
+    if not dtype.is_floating:
+        return inputs, args, kwargs
+    return (_cast_input(inputs, dtype), tuple(_cast_input(a, dtype) for a in args),
+            {k: _cast_input(v, dtype) for k, v in kwargs.items()})
+
+
+def upcast(x):
+    """A float16/bfloat16 tensor in float32 (what Keras computes normalizations and losses in)."""
+    return tf.cast(x, tf.float32) if x.dtype in (tf.float16, tf.bfloat16) else x
+
+
+def to_compute_dtype(layer, x):
+    """An output cast to the layer's compute dtype (Keras's ``ops.cast(outputs, self.compute_dtype)``)."""
+    dtype = tf.as_dtype(layer.compute_dtype)
+    return tf.cast(x, dtype) if x.dtype is not dtype else x
+
+
+def autocast_scope(layer):
+    """Keras's ``AutocastScope`` for a call: a mixed layer's float variables read as its compute dtype;
+    a layer that does not autocast (or computes in no float) clears an outer layer's scope."""
+    current = variables.get_autocast_scope()
+    compute = layer.compute_dtype
+    if current is not None:
+        if not layer.autocast or not tf.as_dtype(compute).is_floating:
+            return variables.AutocastScope(None)
+        if current.dtype != compute:
+            return variables.AutocastScope(compute)
+    elif compute != layer.variable_dtype:
+        return variables.AutocastScope(compute)
+    return contextlib.nullcontext()
+
+
 def _takes_mask(layer) -> bool:
     cls = type(layer)
     if "_call_takes_mask" not in cls.__dict__:
@@ -330,12 +401,14 @@ def _symbolic_outputs(layer, shape, inputs, kwargs, args=()):
     a list of shapes. The call's tensor keywords (``initial_state=``, ``mask=``) are kept for the
     model to pass when it runs."""
     index = len(layer._inbound_nodes)
+    compute = layer.compute_dtype
+    dtype = compute if compute in ("float16", "bfloat16", "float64") else "float32"  # a mixed layer's outputs
     if isinstance(shape, (list, tuple)) and not _is_shape(tuple(shape)):
-        outs = [KerasTensor(tuple(s), layer=layer, inputs=inputs, node_index=index) for s in shape]
+        outs = [KerasTensor(tuple(s), dtype, layer=layer, inputs=inputs, node_index=index) for s in shape]
         for i, o in enumerate(outs):
             o._tensor_index, o._siblings = i, outs
     else:
-        outs = [KerasTensor(shape, layer=layer, inputs=inputs, node_index=index)]
+        outs = [KerasTensor(shape, dtype, layer=layer, inputs=inputs, node_index=index)]
     for o in outs:
         o._call_kwargs, o._call_args = dict(kwargs), tuple(args)
     return outs if outs[0]._siblings is not None else outs[0]
@@ -400,9 +473,16 @@ def _traced_output_shape(layer, inputs, args, kwargs):
 
     def body(*tensors):
         x = list(tensors[:len(given)]) if listed else tensors[0]
-        return layer.call(x, *args, **plain, **dict(zip(names, tensors[len(given):])))
+        with autocast_scope(layer):
+            return layer.call(x, *args, **plain, **dict(zip(names, tensors[len(given):])))
 
-    specs = [tf.TensorSpec(v.shape, v.dtype) for v in given + [symbolic[k] for k in names]]
+    cast = layer._convert_input_args and layer.autocast and tf.as_dtype(layer.input_dtype).is_floating
+
+    def spec(v):  # the dtype a call sees: float inputs cast to the layer's input dtype (autocast_inputs)
+        dtype = tf.as_dtype(v.dtype)
+        return tf.TensorSpec(v.shape, layer.input_dtype if cast and dtype.is_floating else dtype)
+
+    specs = [spec(v) for v in given + [symbolic[k] for k in names]]
     try:
         outputs = tf_function(body).get_concrete_function(*specs).structured_outputs
     except Exception:  # noqa: BLE001 (a call that cannot be traced keeps the input's shape, as before)

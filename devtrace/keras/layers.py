@@ -58,8 +58,8 @@ class Dense(Layer):
 
     def call(self, inputs, training=None):
         x = tf.convert_to_tensor(inputs)
-        if x.dtype != tf.float32 and x.dtype.is_integer:
-            x = tf.cast(x, tf.float32)
+        if x.dtype.is_integer:  # ints are not autocast; the product is in the compute dtype
+            x = tf.cast(x, self.compute_dtype)
         y = tf.matmul(x, self.kernel)
         if self.bias is not None:
             y = tf.nn.bias_add(y, self.bias)

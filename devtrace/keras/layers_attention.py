@@ -15,7 +15,30 @@ import devtrace as tf
 from . import activations, initializers, keywords
 from .engine import Layer
 
-_LARGE_NEGATIVE = -1e9  # Keras's _large_negative_number for float32
+
+
+def _large_negative(dtype) -> float:
+    """Keras's ``_large_negative_number``: what a masked score becomes before a ``Softmax``."""
+    return -3e4 if dtype == tf.float16 else -1e9
+
+
+def _dot_product_negative(dtype) -> float:
+    """What ``ops.dot_product_attention`` (TensorFlow backend) puts in a masked logit."""
+    return -0.7 * (65500.0 if dtype == tf.float16 else 3.38953e38)
+
+
+def attention_equations(rank: int, axes: tuple) -> tuple:
+    """The einsum equations of multi-head attention over ``axes`` of projected tensors of ``rank``
+    (``(batch, <other dims>, <attention dims>, heads, channels)``): the key·query product to scores
+    (``(<batch dims and heads>, <query attention dims>, <key attention dims>)``), the scores·value
+    product back to the query's layout, and the scores' rank."""
+    letters = string.ascii_lowercase
+    query = letters[:rank]
+    batch = [i for i in range(rank) if i not in axes and i != rank - 1]  # the heads' axis among them
+    fresh = iter(letters[rank:])
+    key = "".join(query[i] if i in batch or i == rank - 1 else next(fresh) for i in range(rank))
+    scores = "".join([query[i] for i in batch] + [query[i] for i in axes] + [key[i] for i in axes])
+    return f"{key},{query}->{scores}", f"{scores},{key}->{query}", len(scores)
 
 
 def _analyze_split(spec, bias_axes, input_shape, output_shape, left_elided=False):
@@ -109,14 +132,23 @@ class EinsumDense(Layer):
         return self.activation(y)
 
 
+def _softmax(scores, axis):
+    """Keras's ``Softmax`` over one axis, or several (``exp(x - logsumexp(x))`` over them)."""
+    if isinstance(axis, (list, tuple)):
+        if len(axis) > 1:
+            return tf.exp(scores - tf.reduce_logsumexp(scores, axis=list(axis), keepdims=True))
+        axis = axis[0]
+    return tf.nn.softmax(scores, axis=axis)
+
+
 def _masked_softmax(scores, mask, axis=-1):
     """Keras's ``Softmax`` with a mask: masked scores set very negative, masked outputs zero."""
     if mask is None:
-        return tf.nn.softmax(scores, axis=axis)
+        return _softmax(scores, axis)
     mask = tf.convert_to_tensor(mask)
     if mask.dtype != tf.bool:
         mask = mask > 0.5
-    weights = tf.nn.softmax(tf.where(mask, scores, tf.constant(_LARGE_NEGATIVE, scores.dtype)), axis=axis)
+    weights = _softmax(tf.where(mask, scores, tf.constant(_large_negative(scores.dtype), scores.dtype)), axis)
     return tf.where(mask, weights, tf.zeros((), weights.dtype))
 
 
@@ -144,8 +176,13 @@ class MultiHeadAttention(_Seeded, Layer):
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        keywords.unimplemented("keras.layers.MultiHeadAttention", attention_axes=(attention_axes, None),
-                               activity_regularizer=(activity_regularizer, None),
+        if isinstance(attention_axes, int):
+            attention_axes = (attention_axes,)
+        elif attention_axes and not isinstance(attention_axes, (list, tuple)):
+            raise ValueError("`attention_axes` must be an int, list, or tuple."
+                             f"Received: attention_axes={attention_axes}")
+        self.attention_axes = attention_axes
+        keywords.unimplemented("keras.layers.MultiHeadAttention", activity_regularizer=(activity_regularizer, None),
                                kernel_constraint=(kernel_constraint, None), bias_constraint=(bias_constraint, None),
                                output_shape=(output_shape, None))
         self.num_heads, self.key_dim = int(num_heads), int(key_dim)
@@ -173,6 +210,14 @@ class MultiHeadAttention(_Seeded, Layer):
         key_shape = tuple(key_shape) if key_shape is not None else value_shape
         query_shape = tuple(query_shape)
         rank = len(query_shape)
+        projected = rank + 1  # (batch, …, heads, channels)
+        if self.attention_axes is None:
+            self.attention_axes = tuple(range(1, projected - 2))
+        else:
+            self.attention_axes = tuple(a if a >= 0 else projected - 1 + a for a in self.attention_axes)
+        self._dot_product_equation, self._combine_equation, scores_rank = attention_equations(
+            projected, self.attention_axes)
+        self._norm_axes = tuple(range(scores_rank - len(self.attention_axes), scores_rank))
         with tf.name_scope(self.name):
             self._query_dense = self._projection(rank, "query", self.key_dim)
             self._query_dense._maybe_build(query_shape)
@@ -216,18 +261,28 @@ class MultiHeadAttention(_Seeded, Layer):
         q = self._query_dense.call(query)
         k = self._key_dense.call(key)
         v = self._value_dense.call(value)
-        q = q * self._inverse_sqrt_key_dim
-        scores = tf.einsum("aecd,abcd->acbe", k, q)
-        if attention_mask is not None:
-            attention_mask = tf.expand_dims(attention_mask, -3)  # one mask for every head
-        if self.dropout == 0 and not return_attention_scores and attention_mask is not None:
-            # Keras's default path, ops.dot_product_attention: masked logits at -0.7 * float32's max, no
-            # zeroing after the softmax (a row with every key masked attends to all of them evenly)
-            scores = tf.nn.softmax(tf.where(attention_mask, scores, tf.constant(-0.7 * 3.4028235e38, scores.dtype)))
-        else:
-            scores = _masked_softmax(scores, attention_mask)
+        if attention_mask is not None:  # one mask for every head (and the other batch dims)
+            for _ in range(self._norm_axes[-1] + 1 - len(attention_mask.shape)):
+                attention_mask = tf.expand_dims(attention_mask, -len(self.attention_axes) * 2 - 1)
+        if len(q.shape) == 4 and self.dropout == 0 and not return_attention_scores:
+            # Keras's ops.dot_product_attention: float32 (at least) logits scaled after the product, masked
+            # at -0.7 * the dtype's max, no zeroing after the softmax (a fully masked row attends evenly)
+            logits = tf.einsum("abcd,aecd->acbe", q, k)
+            if logits.dtype in (tf.float16, tf.bfloat16):
+                logits = tf.cast(logits, tf.float32)
+            logits = logits * tf.cast(self._inverse_sqrt_key_dim, logits.dtype)
+            if attention_mask is not None:
+                logits = tf.where(attention_mask, logits, tf.constant(_dot_product_negative(logits.dtype),
+                                                                      logits.dtype))
+            probs = tf.nn.softmax(logits)
+            if probs.dtype != k.dtype:
+                probs = tf.cast(probs, k.dtype)
+            output = self._output_dense.call(tf.einsum("acbe,aecd->abcd", probs, v))
+            return output
+        q = q * tf.cast(self._inverse_sqrt_key_dim, q.dtype)
+        scores = _masked_softmax(tf.einsum(self._dot_product_equation, k, q), attention_mask, self._norm_axes)
         dropped = self._dropout(scores, self.dropout, training)
-        output = self._output_dense.call(tf.einsum("acbe,aecd->abcd", dropped, v))
+        output = self._output_dense.call(tf.einsum(self._combine_equation, dropped, v))
         if return_attention_scores:
             return output, scores
         return output

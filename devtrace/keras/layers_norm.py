@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import devtrace as tf
 from . import initializers
-from .engine import Layer, same_shape
+from .engine import Layer, same_shape, to_compute_dtype, upcast
 
 
 class Embedding(Layer):
@@ -51,17 +51,17 @@ class BatchNormalization(Layer):
     def build(self, input_shape):
         dim = (input_shape[self.axis],)
         gamma, beta, mean, var = self._inits
-        self.gamma = self.add_weight(dim, gamma, name="gamma") if self.scale else None
-        self.beta = self.add_weight(dim, beta, name="beta") if self.center else None
-        self.moving_mean = self.add_weight(dim, mean, name="moving_mean", trainable=False)
-        self.moving_variance = self.add_weight(dim, var, name="moving_variance", trainable=False)
+        self.gamma = self.add_weight(dim, gamma, name="gamma", autocast=False) if self.scale else None
+        self.beta = self.add_weight(dim, beta, name="beta", autocast=False) if self.center else None
+        self.moving_mean = self.add_weight(dim, mean, name="moving_mean", trainable=False, autocast=False)
+        self.moving_variance = self.add_weight(dim, var, name="moving_variance", trainable=False, autocast=False)
         self._input_axes = {self.axis: input_shape[self.axis]}
         self.built = True
 
     compute_output_shape = same_shape
 
     def call(self, inputs, training=None, mask=None):
-        x = tf.convert_to_tensor(inputs)
+        x = upcast(tf.convert_to_tensor(inputs))  # Keras computes float16/bfloat16 inputs in float32
         axes = [i for i in range(len(x.shape)) if i != self.axis % len(x.shape)]
         if training and self.trainable:
             mean, variance = tf.nn.moments(x, axes)
@@ -69,7 +69,8 @@ class BatchNormalization(Layer):
             self.moving_variance.assign(self.moving_variance * self.momentum + variance * (1.0 - self.momentum))
         else:
             mean, variance = self.moving_mean, self.moving_variance
-        return tf.nn.batch_normalization(x, mean, variance, self.beta, self.gamma, self.epsilon)
+        return to_compute_dtype(self, tf.nn.batch_normalization(x, mean, variance, self.beta, self.gamma,
+                                                                self.epsilon))
 
 
 class LayerNormalization(Layer):
@@ -80,6 +81,7 @@ class LayerNormalization(Layer):
         super().__init__(**kwargs)
         self.axis, self.epsilon, self.center, self.scale = axis, epsilon, center, scale
         self._inits = (initializers.get(gamma_initializer), initializers.get(beta_initializer))
+        self.autocast = False  # Keras's: inputs taken as they come, computed in float32 at least
 
     def _axes(self, rank):
         return [a % rank for a in (self.axis if isinstance(self.axis, (list, tuple)) else [self.axis])]
@@ -87,14 +89,14 @@ class LayerNormalization(Layer):
     def build(self, input_shape):
         input_shape = tuple(input_shape)
         dim = tuple(input_shape[a] for a in self._axes(len(input_shape)))
-        self.gamma = self.add_weight(dim, self._inits[0], name="gamma") if self.scale else None
-        self.beta = self.add_weight(dim, self._inits[1], name="beta") if self.center else None
+        self.gamma = self.add_weight(dim, self._inits[0], name="gamma", autocast=False) if self.scale else None
+        self.beta = self.add_weight(dim, self._inits[1], name="beta", autocast=False) if self.center else None
         self.built = True
 
     compute_output_shape = same_shape
 
     def call(self, inputs):
-        x = tf.convert_to_tensor(inputs)
+        x = upcast(tf.convert_to_tensor(inputs))
         rank = len(x.shape)
         axes = self._axes(rank)
         mean, variance = tf.nn.moments(x, axes, keepdims=True)
@@ -103,5 +105,5 @@ class LayerNormalization(Layer):
         if len(axes) > 1 or axes[0] != rank - 1:  # the weights broadcast over the normalized axes
             gamma = tf.reshape(gamma, shape) if gamma is not None else None
             beta = tf.reshape(beta, shape) if beta is not None else None
-        return tf.nn.batch_normalization(x, mean, variance, beta, gamma, self.epsilon)
+        return to_compute_dtype(self, tf.nn.batch_normalization(x, mean, variance, beta, gamma, self.epsilon))
 

@@ -28,8 +28,9 @@ class Rescaling(Layer):
         self.supports_masking = True
 
     def call(self, inputs):
-        x = tf.cast(tf.convert_to_tensor(inputs), tf.float32)
-        return x * tf.cast(self.scale, tf.float32) + tf.cast(self.offset, tf.float32)
+        dtype = self.compute_dtype
+        x = tf.cast(tf.convert_to_tensor(inputs), dtype)
+        return x * tf.cast(self.scale, dtype) + tf.cast(self.offset, dtype)
 
     def compute_output_shape(self, input_shape):
         return input_shape
@@ -200,6 +201,7 @@ class CategoryEncoding(Layer):
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
         super().__init__(**kwargs)
         keywords.unimplemented("keras.layers.CategoryEncoding", sparse=(sparse, False))
+        output_mode = "multi_hot" if output_mode == "binary" else output_mode  # Keras 3 takes the older name
         if output_mode not in ("count", "one_hot", "multi_hot"):
             raise ValueError(f"Unknown arg for output_mode: {output_mode}")
         if num_tokens is None:
@@ -208,6 +210,9 @@ class CategoryEncoding(Layer):
         if num_tokens < 1:
             raise ValueError(f"`num_tokens` must be >= 1. Received: num_tokens={num_tokens}.")
         self.num_tokens, self.output_mode = int(num_tokens), output_mode
+
+    def get_config(self) -> dict:
+        return super().get_config() | {"output_mode": self.output_mode}  # "binary"'s new name
 
     def call(self, inputs, count_weights=None):
         ids = tf.convert_to_tensor(inputs)

@@ -17,7 +17,8 @@ import copy
 import inspect
 
 import devtrace as tf
-from . import keywords
+from ..runtime.eager.executor import execute
+from . import activations, keywords
 from .engine import Layer
 from .layers_rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells, _cell_call, _flat_sizes, _is_list
 
@@ -86,7 +87,7 @@ class RNN(Layer):
         if hasattr(self.cell, "get_initial_state"):
             states = self.cell.get_initial_state(batch_size=batch_size)
             return list(states) if _is_list(states) else [states]
-        return [tf.zeros([batch_size, d]) for d in self.state_size]
+        return [tf.zeros([batch_size, d], self.compute_dtype) for d in self.state_size]
 
     def call(self, sequences, initial_state=None, mask=None, training=False):
         x = tf.convert_to_tensor(sequences)
@@ -107,7 +108,8 @@ class RNN(Layer):
             states = self.get_initial_state(batch)
         if hasattr(self.cell, "reset_dropout_mask"):
             self.cell.reset_dropout_mask()
-        last, outputs, states = self._loop(x, states, mask, training)
+        fused = self._fused(x, states, mask, training)
+        last, outputs, states = fused if fused is not None else self._loop(x, states, mask, training)
         if self.stateful:
             for variable, state in zip(self.states, states):
                 variable.assign(state)
@@ -117,6 +119,10 @@ class RNN(Layer):
                 return [output] + self.cell.group(states)
             return [output] + list(states)
         return output
+
+    def _fused(self, x, states, mask, training):
+        """A fused kernel's ``(last, outputs, states)`` (``LSTM``/``GRU`` on a GPU), else None."""
+        return None
 
     def _loop(self, x, states, mask, training):
         """``backend.rnn`` as TensorFlow runs it eagerly: time-major steps, each the cell's call;
@@ -198,7 +204,97 @@ class SimpleRNN(RNN):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
-class LSTM(SimpleRNN):
+class _Cudnn:
+    """Keras 3's TensorFlow backend on a GPU: an ``LSTM``/``GRU`` whose configuration cuDNN supports
+    (tanh and sigmoid, a bias, no recurrent dropout, not unrolled; a GRU with ``reset_after``) runs
+    as one ``CudnnRNNV3`` op, its weights packed into cuDNN's flat ``params`` by the ops Keras runs
+    (``backend/tensorflow/rnn.py``). A mask gives the sequence lengths once Keras's ``tf.Assert`` finds
+    it right-padded (else the loop runs, as Keras falls back on the assertion's error); cuDNN outputs
+    zeros past a sequence's end. ``go_backwards`` reverses each sequence within its length around the
+    op; dropout in training multiplies the inputs by the cell's one mask first."""
+
+    def _cudnn_supported(self) -> bool:
+        cell = self.cell
+        args = (cell.activation in _TANH and cell.recurrent_activation in _SIGMOID and not self.unroll
+                and cell.use_bias and not cell.recurrent_dropout and getattr(cell, "reset_after", True))
+        return bool(args and tf.config.list_logical_devices("GPU"))
+
+    def _fused(self, x, states, mask, training):
+        if self.use_cudnn not in ("auto", True):
+            return None
+        if not self._cudnn_supported():
+            if self.use_cudnn is True:
+                raise ValueError("use_cudnn=True was specified, but cuDNN is not supported for this layer "
+                                 "configuration with this backend. Pass use_cudnn='auto' to fallback to a "
+                                 "non-cuDNN implementation.")
+            return None
+        cell = self.cell
+        if training and cell.dropout:  # Keras: the cell's input mask for the first step, for every step
+            drop = cell._mask("input", x[:, 0, :], cell.dropout, training)
+            x = x * tf.broadcast_to(tf.expand_dims(drop, axis=1), tf.shape(x))
+        kernel, recurrent, bias = cell.kernel.value(), cell.recurrent_kernel.value(), cell.bias.value()
+        if mask is not None:
+            mask = mask[0] if _is_list(mask) else mask
+            try:
+                _assert_right_padded(mask)
+            except tf.errors.InvalidArgumentError:  # Keras's cuDNN path gives up: the loop runs
+                return None
+            lengths = tf.reduce_sum(tf.cast(mask, tf.int32), axis=1)
+        else:
+            batch = tf.shape(x)[0]
+            lengths = tf.fill([batch], tf.shape(x)[1])
+        gates = 4 if isinstance(self, LSTM) else 3
+        init_h = tf.expand_dims(states[0], axis=1)
+        init_c = tf.expand_dims(states[1], axis=1) if gates == 4 else None
+        weights = tf.split(kernel, gates, axis=1)
+        weights += tf.split(recurrent, gates, axis=1)
+        if gates == 4:  # cuDNN's input biases are zeros, the recurrent ones Keras's
+            biases = tf.split(tf.concat((tf.zeros_like(bias), bias), 0), 8)
+        else:  # cuDNN's gate order is r z h, Keras's z r h
+            biases = tf.split(tf.reshape(bias, [-1]), 6)
+            weights[0], weights[1] = weights[1], weights[0]
+            weights[3], weights[4] = weights[4], weights[3]
+            biases[0], biases[1] = biases[1], biases[0]
+            biases[3], biases[4] = biases[4], biases[3]
+        shape = tf.constant([-1])
+        params = tf.concat([tf.reshape(tf.transpose(w), shape) for w in weights] +
+                           [tf.reshape(b, shape) for b in biases], axis=0)
+        if self.go_backwards:  # each sequence reversed within its length, its outputs back (then end first)
+            x = tf.reverse_sequence(x, lengths, seq_axis=1, batch_axis=0)
+        outputs, h, c, _, _ = execute("CudnnRNNV3", (x, init_h, init_c if gates == 4 else tf.constant(0, x.dtype),
+                                                     params, lengths),
+                                      {"rnn_mode": "lstm" if gates == 4 else "gru", "is_training": True,
+                                       "time_major": False})
+        if self.go_backwards:
+            outputs = tf.reverse(tf.reverse_sequence(outputs, lengths, seq_axis=1, batch_axis=0), axis=[1])
+        outputs[-1]  # noqa: B018 (Keras reads the last row, then takes the final state instead)
+        states = [tf.squeeze(h, axis=1)] + ([tf.squeeze(c, axis=1)] if gates == 4 else [])
+        last = states[0]
+        if not self.return_sequences:
+            outputs = tf.expand_dims(last, axis=1)
+        return last, outputs, states
+
+
+def _assert_right_padded(mask) -> None:
+    """Keras's ``_assert_valid_mask``: no sequence fully masked, every mask ``True``s then ``False``s."""
+    none_fully_masked = tf.logical_not(tf.reduce_any(tf.reduce_all(tf.logical_not(tf.cast(mask, tf.bool)), axis=1)))
+    longest = tf.shape(mask)[1]
+    count = tf.reduce_sum(tf.cast(mask, tf.int32), axis=1)
+    right = tf.sequence_mask(count, maxlen=longest)
+    right_padded = tf.reduce_all(tf.equal(tf.cast(mask, tf.bool), tf.cast(right, tf.bool)))
+    tf.debugging.Assert(tf.logical_and(none_fully_masked, right_padded), [
+        "You are passing a RNN mask that does not correspond to right-padded sequences, while using cuDNN, which "
+        "is not supported. With cuDNN, RNN masks can only be used for right-padding, e.g. `[[True, True, False, "
+        "False]]` would be a valid mask, but any mask that isn't just contiguous `True`'s on the left and "
+        "contiguous `False`'s on the right would be invalid. You can pass `use_cudnn=False` to your RNN layer to "
+        "stop using cuDNN (this may be slower)."])
+
+
+_TANH = (activations.tanh, tf.tanh, tf.math.tanh)
+_SIGMOID = (activations.sigmoid, tf.sigmoid, tf.math.sigmoid, tf.nn.sigmoid)
+
+
+class LSTM(_Cudnn, SimpleRNN):
     _cell_class, _cell_name = LSTMCell, "lstm_cell"
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
@@ -215,7 +311,7 @@ class LSTM(SimpleRNN):
         self._make(cell_args, kwargs)
 
 
-class GRU(SimpleRNN):
+class GRU(_Cudnn, SimpleRNN):
     _cell_class, _cell_name = GRUCell, "gru_cell"
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,

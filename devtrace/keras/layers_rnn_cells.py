@@ -89,7 +89,7 @@ class SimpleRNNCell(_DropoutMasks, Layer):
         return output, [output] if _is_list(states) else output
 
     def get_initial_state(self, batch_size=None):
-        return [tf.zeros([batch_size, self.state_size])]
+        return [tf.zeros([batch_size, self.state_size], self.compute_dtype)]
 
 
 class LSTMCell(_DropoutMasks, Layer):
@@ -146,7 +146,7 @@ class LSTMCell(_DropoutMasks, Layer):
         return h, [h, c]
 
     def get_initial_state(self, batch_size=None):
-        return [tf.zeros([batch_size, d]) for d in self.state_size]
+        return [tf.zeros([batch_size, d], self.compute_dtype) for d in self.state_size]
 
 
 class GRUCell(_DropoutMasks, Layer):
@@ -211,7 +211,7 @@ class GRUCell(_DropoutMasks, Layer):
         return h, [h] if _is_list(states) else h
 
     def get_initial_state(self, batch_size=None):
-        return [tf.zeros([batch_size, self.state_size])]
+        return [tf.zeros([batch_size, self.state_size], self.compute_dtype)]
 
 
 def _flat_sizes(size) -> list:
@@ -263,7 +263,7 @@ class StackedRNNCells(Layer):
         return inputs, new_states
 
     def get_initial_state(self, batch_size=None):
-        return [tf.zeros([batch_size, d]) for d in self.state_size]
+        return [tf.zeros([batch_size, d], self.compute_dtype) for d in self.state_size]
 
     def group(self, states) -> list:
         """The flat states as Keras returns a stack's: a list per cell."""

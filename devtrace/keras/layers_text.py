@@ -27,6 +27,10 @@ def _py_token(value):
     return value.item() if hasattr(value, "item") else value
 
 
+# Keras 3 still takes the older names of two output modes
+_DEPRECATED_MODES = {"binary": "multi_hot", "tf-idf": "tf_idf"}
+
+
 class _Rows(list):
     """Rows already split into tokens (what ``TextVectorization.adapt`` hands its lookup)."""
 
@@ -42,6 +46,7 @@ class _IndexLookup(Layer):
         keywords.unimplemented(where, sparse=(sparse, False), pad_to_max_tokens=(pad_to_max_tokens, False))
         if num_oov_indices != 1:
             raise NotImplementedError(f"devtrace does not implement {where}(num_oov_indices=...) yet")
+        output_mode = _DEPRECATED_MODES.get(output_mode, output_mode)
         if output_mode not in ("int", "one_hot", "multi_hot", "count", "tf_idf"):
             raise ValueError(f"Invalid value for argument `output_mode`. Expected one of {{'int', 'one_hot', "
                              f"'multi_hot', 'count', 'tf_idf'}}. Received: output_mode={output_mode}")
@@ -60,6 +65,9 @@ class _IndexLookup(Layer):
 
     def _special(self) -> list:
         return ([self.mask_token] if self.mask_token is not None else []) + [self.oov_token] * self.num_oov_indices
+
+    def get_config(self) -> dict:
+        return super().get_config() | {"output_mode": self.output_mode}  # an older name's new one
 
     def get_vocabulary(self, include_special_tokens=True):
         specials = self._special()
@@ -169,8 +177,7 @@ class _IndexLookup(Layer):
     def _encode(self, ids):
         """Keras's outputs past ``int``: ``tf_idf`` as float32, the others int64."""
         dtype = tf.float32 if self.output_mode == "tf_idf" else tf.int64
-        depth = self.max_tokens if self.max_tokens is not None and self.output_mode != "int" else \
-            self.vocabulary_size()
+        depth = self.vocabulary_size()  # Keras: max_tokens only with pad_to_max_tokens
         return encode_categorical(ids, depth, self.output_mode, idf_weights=self._idf(depth), dtype=dtype)
 
     def _idf(self, depth):
@@ -212,6 +219,7 @@ class TextVectorization(Layer):
         where = "keras.layers.TextVectorization"
         keywords.unimplemented(where, ngrams=(ngrams, None), sparse=(sparse, False), encoding=(encoding, "utf-8"),
                                pad_to_max_tokens=(pad_to_max_tokens, False))
+        output_mode = _DEPRECATED_MODES.get(output_mode, output_mode)
         if output_mode not in ("int", "multi_hot", "count", "tf_idf"):
             raise ValueError(f"Invalid value for argument `output_mode`. Expected one of {{'int', 'multi_hot', "
                              f"'count', 'tf_idf'}}. Received: output_mode={output_mode}")
@@ -225,6 +233,9 @@ class TextVectorization(Layer):
         self.output_sequence_length, self.ragged = output_sequence_length, ragged
         self._lookup_layer = StringLookup(max_tokens=max_tokens, mask_token="" if output_mode == "int" else None,
                                           vocabulary=vocabulary, idf_weights=idf_weights, output_mode=output_mode)
+
+    def get_config(self) -> dict:
+        return super().get_config() | {"output_mode": self.output_mode}  # an older name's new one
 
     def get_vocabulary(self, include_special_tokens=True):
         return self._lookup_layer.get_vocabulary(include_special_tokens)

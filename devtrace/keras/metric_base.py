@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 import devtrace as tf
+from devtrace import hooks
 from devtrace.errors import ValueNotComputed
-from ..runtime.context import context
-from ..runtime.graph.graph import get_default_graph
+from devtrace.runtime.context import context
+from devtrace.runtime.graph.graph import get_default_graph
 from .serializable import Configurable
 from .uncomputed import constant as uncomputed_constant
 
@@ -83,6 +84,8 @@ class Metric(Configurable):
 
     def __init__(self, name=None, dtype=None):
         self.name = name or _default_name(type(self).__name__)
+        where = hooks.DISTRIBUTION[0]() if hooks.DISTRIBUTION else None
+        self._strategy = where[0] if where is not None and where[1] is None else None  # made in a strategy's scope
         self._variables: list = []
         if type(self).reset_state.__module__.startswith("devtrace."):
             self.reset_state()
@@ -113,7 +116,13 @@ class Metric(Configurable):
 
     @_or_not_computed
     def result(self):
-        return _result(self._total / self._count if self._count else 0.0)
+        total, count = self._total, self._count
+        strategy = getattr(self, "_strategy", None)
+        if getattr(strategy, "_num_workers", 1) > 1 and context().eager:
+            # every worker's replicas' (Keras's metric variables are sync-on-read: summed over the cluster)
+            both = strategy.reduce("SUM", tf.constant([total, count], tf.float64), axis=None).numpy()
+            total, count = float(both[0]), float(both[1])
+        return _result(total / count if count else 0.0)
 
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)
@@ -127,9 +136,19 @@ def _default_name(cls_name: str) -> str:
 class Mean(Metric):
     def update_state(self, values, sample_weight=None):
         """A weighted mean when given ``sample_weight`` (broadcast to the values: Keras's loss tracker
-        passes the batch size)."""
+        passes the batch size). In a ``tf.function`` the running total is updated when the function
+        runs, by a ``py_function`` node (where Keras's graph has its variables' ``AssignAddVariableOp``)."""
         values = tf.convert_to_tensor(values)  # both tensors made before a value is read (--compute none: the same ops)
         weights = None if sample_weight is None else tf.convert_to_tensor(sample_weight)
+        if not context().eager:
+            def accumulate(*tensors):
+                self._accumulate(*tensors)
+                return np.float32(0)
+            tf.py_function(accumulate, [values] if weights is None else [values, weights], tf.float32)
+            return
+        self._accumulate(values, weights)
+
+    def _accumulate(self, values, weights=None):
         v = np.asarray(values.numpy(), np.float64)
         if weights is None:
             self._total += float(v.sum())

@@ -11,7 +11,8 @@ import inspect
 import devtrace as tf
 from . import keywords, saving_lib as saving, serializable
 from . import summary as summary_mod
-from .engine import InputLayer, KerasTensor, Layer, as_tensors, call_with_context, is_symbolic, outermost_call, unique
+from .engine import (InputLayer, KerasTensor, Layer, as_tensors, autocast_inputs, autocast_scope, call_with_context,
+                     is_symbolic, outermost_call, unique)
 from .tf_trainer import TensorFlowTrainer
 
 
@@ -86,13 +87,15 @@ class Model(TensorFlowTrainer, Layer):
         if is_symbolic(inputs):
             return super().__call__(inputs)
         inputs = as_tensors(self._by_input_name(inputs))
+        if self._outputs is None and self.autocast:  # a graph takes its inputs as its Inputs say (Keras's)
+            inputs, _, kwargs = autocast_inputs(self, inputs, (), kwargs)
         if self._outputs is not None:
             self._check_model_inputs(inputs)
         if not self.built:
             self._maybe_build(_data_shape(inputs))
         if "training" in inspect.signature(self.call).parameters:
             kwargs["training"] = training
-        with tf.name_scope(self.name), outermost_call(self):  # a traced step's nodes: model/layer/Op, as Keras's
+        with tf.name_scope(self.name), outermost_call(self), autocast_scope(self):  # traced: model/layer/Op
             return call_with_context(self, inputs, **kwargs)
 
     def _by_input_name(self, inputs):
@@ -302,7 +305,8 @@ class Sequential(Model):
             else None
         if first is not None and self._last is not None and isinstance(first._layer, InputLayer):
             layers.insert(0, serializable.serialize(first._layer))
-        config = {"name": self.name, "trainable": self.trainable, "dtype": serializable.dtype_policy(),
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": serializable.dtype_policy(self.dtype_policy.name),
                   "layers": layers}
         if first is not None and self._last is not None:
             config["build_input_shape"] = list(first.shape)

@@ -1,6 +1,6 @@
 """Keras optimizers: SGD (momentum, nesterov), Adam, AdamW, RMSprop, Adagrad — Keras 3's update rules
 (after its gradient clipping and decoupled weight decay), slot variables created beside each variable
-(on its device)."""
+(on its device) — and the ``LossScaleOptimizer`` of mixed precision around any of them."""
 
 from __future__ import annotations
 
@@ -56,7 +56,9 @@ class Optimizer(serializable.Configurable):
         """The constructor's arguments, the name and the learning rate as they are now (or its schedule)."""
         rate = serializable.serialize(self._schedule) if self._schedule is not None \
             else float(self._learning_rate.numpy())
-        config = {"name": self.name, "learning_rate": rate}
+        config = {"name": self.name, "learning_rate": rate, "weight_decay": None, "clipnorm": None,
+                  "global_clipnorm": None, "clipvalue": None, "use_ema": False, "ema_momentum": 0.99,
+                  "ema_overwrite_frequency": None, "loss_scale_factor": None, "gradient_accumulation_steps": None}
         config.update((k, v) for k, v in serializable.init_config(self).items() if k not in config)
         return config
 
@@ -100,7 +102,9 @@ class Optimizer(serializable.Configurable):
         key = (id(var), name)
         if key not in self._slots:
             strategy = getattr(var, "_strategy", None)  # a mirrored variable's slots are mirrored too
-            with strategy.scope() if strategy is not None else contextlib.nullcontext(), tf.device(var.device):
+            # made eagerly, also while a tf.function traces the first step (Keras makes them so)
+            with tf.init_scope(), strategy.scope() if strategy is not None else contextlib.nullcontext(), \
+                    tf.device(var.device):
                 self._slots[key] = tf.Variable(tf.fill(list(var.shape), tf.constant(initial, var.dtype)) if initial
                                                else tf.zeros(list(var.shape), var.dtype), trainable=False)
         return self._slots[key]
@@ -120,8 +124,13 @@ class Optimizer(serializable.Configurable):
 
     def apply_gradients(self, grads_and_vars):
         """One update — the gradients clipped, the weights decayed, then each variable's rule (Keras's
-        order); returns ``iterations`` (Keras 3's, for tf.keras's callers)."""
+        order); returns ``iterations`` (Keras 3's, for tf.keras's callers). In a replica of a strategy's
+        ``run``, the gradients of every replica are all-reduced first (``distributed``)."""
         pairs = [(g, v) for g, v in grads_and_vars]
+        from . import distributed
+
+        if distributed.in_replica(self, pairs):
+            return self.iterations
         self.build([v for _, v in pairs])
         self._scheduled()
         grads = self._clipped([None if g is None else tf.convert_to_tensor(g) for g, _ in pairs])
@@ -187,6 +196,10 @@ class Optimizer(serializable.Configurable):
                     self._replica_of[id(copy)] = (var, i)
                     self._update(tf.convert_to_tensor(grad), copy)
         self.iterations.assign_add(1)
+
+    def scale_loss(self, loss):
+        """Keras 3's: the loss as the train step differentiates it (scaled by a ``LossScaleOptimizer``)."""
+        return loss
 
     def minimize(self, loss, var_list, tape=None):
         grads = tape.gradient(loss, var_list)
@@ -255,7 +268,7 @@ class RMSprop(Optimizer):
     def _update(self, grad, var):
         v = self._slot(var, "velocity")
         v.assign(v * self.rho + tf.square(grad) * (1 - self.rho))
-        var.assign_sub(grad * self._lr(var) / (tf.sqrt(v.value()) + self.epsilon))
+        var.assign_sub(self._lr(var) * grad / tf.sqrt(v.value() + self.epsilon))  # Keras 3: epsilon under the root
 
 
 class Adagrad(Optimizer):
@@ -268,6 +281,133 @@ class Adagrad(Optimizer):
         acc = self._slot(var, "accumulator", self.initial_accumulator_value)
         acc.assign_add(tf.square(grad))
         var.assign_sub(grad * self._lr(var) / tf.sqrt(acc.read_value() + self.epsilon))
+
+
+# -- keras.mixed_precision.LossScaleOptimizer ----------------------------------------------------
+# Keras 3's dynamic loss scaling around another optimizer. The train step multiplies the loss by
+# ``dynamic_scale`` (``scale_loss``); ``apply`` divides the gradients by it and updates only when every
+# gradient is finite — else the step is skipped and the scale halved; after ``dynamic_growth_steps``
+# finite steps in a row it doubles. The branches are ``tf.cond``s, as Keras's TensorFlow backend builds them.
+
+_BASE_DEFAULTS = {"weight_decay": None, "clipnorm": None, "global_clipnorm": None, "clipvalue": None,
+                  "use_ema": False, "ema_momentum": 0.99, "ema_overwrite_frequency": None,
+                  "loss_scale_factor": None, "gradient_accumulation_steps": None}
+
+
+class LossScaleOptimizer(Optimizer):
+    def __init__(self, inner_optimizer, initial_scale=2.0 ** 15, dynamic_growth_steps=2000, name=None, **kwargs):
+        if not kwargs.pop("dynamic", True):
+            raise ValueError("LossScaleOptimizer no longer supports `dynamic=False`. Instead, simply set "
+                             "`loss_scale_factor` directly on the `inner_optimizer`.")
+        for arg, default in _BASE_DEFAULTS.items():  # what older configs carry, at their defaults only
+            if arg in kwargs and kwargs.pop(arg) != default:
+                raise ValueError(f"LossScaleOptimizer does not support `{arg}`. Instead, set `{arg}` on the "
+                                 "`inner_optimizer`.")
+        if kwargs:
+            raise ValueError(f"LossScaleOptimizer does not support arguments: `{'`, `'.join(kwargs)}`.")
+        self.name = name or "loss_scale_optimizer"
+        self._schedule = None
+        with tf.name_scope(self.name):  # Keras's base optimizer's own two, unused here
+            self._iteration = variables.make(tf.constant(0, tf.int64), "iteration", False)
+            self._own_rate = variables.make(tf.constant(0.0, tf.float32), "learning_rate", False)
+        self.built = False
+        self._slots, self._replica_of = {}, {}
+        self.inner_optimizer = inner_optimizer
+        self.initial_scale = initial_scale
+        self.dynamic_growth_steps = dynamic_growth_steps
+
+    def build(self, var_list):
+        if not self.built:
+            with tf.name_scope(self.name):
+                self.step_counter = variables.make(tf.constant(0, tf.int64), "step_counter", False)
+                self.dynamic_scale = variables.make(tf.constant(float(self.initial_scale), tf.float32),
+                                                    "dynamic_scale", False)
+            self._variables = list(var_list)
+        self.inner_optimizer.build(var_list)
+        self.built = True
+
+    @property
+    def variables(self) -> list:
+        own = [self._iteration, self._own_rate]
+        if self.built:
+            own += [self.step_counter, self.dynamic_scale]
+        return own + self.inner_optimizer.variables
+
+    def variable_sizes(self) -> tuple:
+        count, size = self.inner_optimizer.variable_sizes()
+        return count + 4, size + 24  # iteration, step_counter (int64), learning_rate, dynamic_scale (float32)
+
+    @property
+    def learning_rate(self):
+        return self.inner_optimizer.learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        self.inner_optimizer.learning_rate = value
+
+    @property
+    def iterations(self):
+        return self.inner_optimizer.iterations
+
+    def scale_loss(self, loss):
+        """The loss times the scale (``initial_scale`` until the optimizer is built)."""
+        return tf.multiply(loss, self.dynamic_scale if self.built else self.initial_scale)
+
+    def check_finite(self, grads):
+        finite = [tf.reduce_all(tf.math.is_finite(g)) for g in grads if g is not None]
+        return tf.reduce_all(tf.stack(finite))
+
+    def apply_gradients(self, grads_and_vars):
+        pairs = list(grads_and_vars)
+        return self.apply([g for g, _ in pairs], [v for _, v in pairs])
+
+    def apply(self, grads, trainable_variables=None):
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError("When passing `grads` without `variables`, the optimizer must already be built on "
+                                 "a list of variables. Call `optimizer.build(trainable_variables)` first. ")
+            trainable_variables = self._variables
+        grads, trainable_variables = list(grads), list(trainable_variables)
+        self.build(trainable_variables)
+        tf.cond(self.check_finite(grads), lambda: self._finite_step(grads, trainable_variables), self._skip_step)
+        return self.iterations
+
+    def _finite_step(self, grads, trainable_variables):
+        scale = self.dynamic_scale
+        self.inner_optimizer.apply([g if g is None else tf.divide(g, scale) for g in grads], trainable_variables)
+        last = tf.constant(self.dynamic_growth_steps - 1)
+        counter = self.step_counter.value()
+        tf.cond(tf.equal(counter, tf.cast(last, tf.int64)), self._upscale, self._increment)
+
+    def _upscale(self):
+        self.step_counter.assign(0)
+        self.dynamic_scale.assign(tf.multiply(self.dynamic_scale, 2.0))
+
+    def _increment(self):
+        """Keras's ``assign_add``: ``assign(variable + 1)`` (read, add, assign)."""
+        one = tf.cast(1, tf.int64)
+        self.step_counter.assign(tf.add(self.step_counter.value(), one))
+
+    def _skip_step(self):
+        self.step_counter.assign(0)
+        self.dynamic_scale.assign(tf.multiply(self.dynamic_scale, 0.5))
+
+    def apply_replicated(self, grads_per_replica, variables, devices):
+        raise NotImplementedError("devtrace does not implement keras.mixed_precision.LossScaleOptimizer under a "
+                                  "MirroredStrategy yet")
+
+    def finalize_variable_values(self, var_list):
+        return None
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "inner_optimizer": serializable.serialize(self.inner_optimizer),
+                "initial_scale": self.initial_scale, "dynamic_growth_steps": self.dynamic_growth_steps}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        inner = serializable.deserialize(config.pop("inner_optimizer"), custom_objects)
+        return cls(inner, **config)
 
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}

@@ -13,6 +13,7 @@ import datetime
 import io
 import json
 import os
+import warnings
 import zipfile
 
 import numpy as np
@@ -135,8 +136,12 @@ def _read_weights(model, data: bytes, where: str, with_optimizer=False) -> None:
         expected = [p for p in walk.variables if p.rsplit("/", 1)[0] == group]
         given = [k for k in values if k.rsplit("/", 1)[0] == group]
         if len(expected) != len(given) and (expected or given) and not (owner is optimizer and not given):
-            kind = "Optimizer" if owner is optimizer else "Layer"
-            failed.append((owner, f"{kind} '{owner.name}' expected {len(expected)} variables, but received "
+            if owner is optimizer:  # Keras's optimizer warns and keeps its state (a LossScaleOptimizer's saved)
+                warnings.warn(f"Skipping variable loading for optimizer '{owner.name}', because it has "
+                              f"{len(expected)} variables whereas the saved optimizer has {len(given)} variables. ",
+                              stacklevel=2)
+                continue
+            failed.append((owner, f"Layer '{owner.name}' expected {len(expected)} variables, but received "
                                   f"{len(given)} variables during loading. Expected: "
                                   f"{[getattr(walk.variables[p], 'name', p) for p in expected]}"))
             continue
@@ -200,7 +205,8 @@ def compile_config(model) -> dict:
     if not getattr(model, "compiled", False):
         return {}
     metrics = model._compile_metrics._identifiers if model._compile_metrics is not None else None
-    return {"optimizer": serialize_keras_object(model.optimizer), "loss": serialize_keras_object(model._compiled_loss),
+    optimizer = getattr(model, "_compiled_optimizer", model.optimizer)  # compile's argument (before its wrapping)
+    return {"optimizer": serialize_keras_object(optimizer), "loss": serialize_keras_object(model._compiled_loss),
             "loss_weights": None, "metrics": serialize_keras_object(metrics), "weighted_metrics": None,
             "run_eagerly": model.run_eagerly, "steps_per_execution": 1, "jit_compile": False}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 
 _PUBLIC = ("activations", "callbacks", "config", "datasets", "dtype_policies", "initializers", "layers", "losses",
-           "metrics", "models", "ops", "optimizers", "random", "regularizers", "tree", "utils")
+           "metrics", "mixed_precision", "models", "ops", "optimizers", "random", "regularizers", "tree", "utils")
 
 
 def __getattr__(name):

@@ -74,7 +74,7 @@ def _fields(model, layer, sequential_like) -> list:
 def _output_shape(layer, sequential) -> str:
     """A symbolic call's shape; in a Sequential built by its first call, what the layer returned
     then (Keras built it symbolically on that shape); else ``compute_output_shape`` of the shape the
-    layer was built on, or "?" for a layer without one."""
+    layer was built on, or "?" for a layer without one or never built."""
     if layer._inbound_nodes:
         output = layer._inbound_nodes[-1].output
         if isinstance(output, (list, tuple)):  # several outputs (an RNN's return_state)
@@ -82,6 +82,8 @@ def _output_shape(layer, sequential) -> str:
         shape = output.shape
     elif sequential and layer._build_output_shape is not None:
         shape = layer._build_output_shape
+    elif layer._build_shape is None:  # never called nor built (an unadapted Normalization)
+        return "?"
     else:
         try:
             shape = layer.compute_output_shape(layer._build_shape)

@@ -8,6 +8,8 @@ returned logs read as Keras reads them), eagerly: its metrics are updated on the
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 import devtrace as tf
@@ -25,6 +27,8 @@ class TensorFlowTrainer(Trainer):
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
             self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+            if self.optimizer is not None:
+                loss = self.optimizer.scale_loss(loss)
         if self.trainable_weights:
             grads = tape.gradient(loss, self.trainable_weights)
             self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
@@ -46,17 +50,18 @@ class TensorFlowTrainer(Trainer):
 
     # -- one batch -------------------------------------------------------------------------------
     def _train_batch(self, data) -> dict:
-        if self._overrides("train_step"):
-            return self.train_step(_tensors(data))
-        x, y, sw = unpack(data)
-        if getattr(self._strategy, "num_replicas_in_sync", 1) > 1:
-            from .distributed import replicated_step
+        with _overflow_expected(self.optimizer):
+            if self._overrides("train_step"):
+                return self.train_step(_tensors(data))
+            x, y, sw = unpack(data)
+            if getattr(self._strategy, "num_replicas_in_sync", 1) > 1:
+                from .distributed import replicated_step
 
-            _unweighted(sw, "fit")
+                _unweighted(sw, "fit")
 
-            loss, pred = replicated_step(self, np.asarray(x), np.asarray(y))
-        else:
-            loss, pred = self._run("train", self._train_body, x, y, sw)
+                loss, pred = replicated_step(self, np.asarray(x), np.asarray(y))
+            else:
+                loss, pred = self._run("train", self._train_body, x, y, sw)
         return self._track(x, y, pred, loss)
 
     def _test_batch(self, data) -> dict:
@@ -95,7 +100,8 @@ class TensorFlowTrainer(Trainer):
         with tf.GradientTape() as tape:
             pred = self(x, training=True)
             loss = self.compute_loss(x, y, pred, sw)
-        grads = tape.gradient(loss, self.trainable_weights)
+            scaled = self.optimizer.scale_loss(loss)  # a LossScaleOptimizer's scale; else the loss
+        grads = tape.gradient(scaled, self.trainable_weights)
         self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
         return loss, pred
 
@@ -221,6 +227,16 @@ class TensorFlowTrainer(Trainer):
             cbs.call("on_predict_batch_end", step, {"outputs": pred})
         cbs.call("on_predict_end", {})
         return tf.nest.map_structure(lambda *batches: np.concatenate(batches), *out)  # per output of several
+
+
+def _overflow_expected(optimizer):
+    """A LossScaleOptimizer's step: its scaled float16 gradients overflow by design (the step is then
+    skipped), which TensorFlow's kernels do silently; NumPy's overflow warnings are off for it."""
+    from .optimizers import LossScaleOptimizer
+
+    if isinstance(optimizer, LossScaleOptimizer):
+        return np.errstate(over="ignore", invalid="ignore")
+    return contextlib.nullcontext()
 
 
 def _unweighted(sample_weight, where) -> None:

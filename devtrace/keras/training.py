@@ -31,7 +31,10 @@ class Trainer:
                                weighted_metrics=(weighted_metrics, None),
                                steps_per_execution=(steps_per_execution, 1),
                                jit_compile=(jit_compile, ("auto", False)))
-        self.optimizer = optimizers_mod.get(optimizer)
+        self.optimizer = self._compiled_optimizer = optimizers_mod.get(optimizer)  # saved as given, unwrapped
+        if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and \
+                not isinstance(self.optimizer, optimizers_mod.LossScaleOptimizer):  # Keras wraps it so
+            self.optimizer = optimizers_mod.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         self.loss = self._compiled_loss = loss  # resolved at the first step, as Keras does; saved as given
         self._compile_metrics = metrics_mod.CompileMetrics(metrics) if metrics else None
         self._loss_tracker = metrics_mod.Mean(name="loss")

@@ -27,6 +27,7 @@ from .math import reduction_ops  # noqa: F401
 from .array import sort_ops, split_ops  # noqa: F401
 from .random import candidate_sampling_ops, stateful_random_ops, stateless_random_ops  # noqa: F401
 from .control_flow import tensor_array_ops  # noqa: F401
+from .control_flow import queue_ops  # noqa: F401 (tf.queue: FIFOQueue, PaddingFIFOQueue, RandomShuffleQueue, PriorityQueue)
 from .math import math_grad, reduction_grad  # noqa: F401 (gradients of the ops declared above)
 from .array import array_grad  # noqa: F401
 from .math import clip_ops  # noqa: F401
@@ -41,6 +42,7 @@ from .nn import dense_grad  # noqa: F401 (gradients: dense layers, linear algebr
 from .linalg import linalg_grad  # noqa: F401
 from .control_flow import list_grad  # noqa: F401
 from .nn import nn_grad  # noqa: F401
+from .nn import cudnn_rnn  # noqa: F401 (the fused LSTM/GRU Keras runs on a GPU)
 from .control_flow import optional_ops  # noqa: F401 (what a cond's gradient reads its forward branch through)
 from .declare import API
 from .math import cast_ops, complex_ops  # noqa: F401
@@ -74,3 +76,12 @@ from .strings import string_breadth  # noqa: F401 (to_hash_bucket, to_hash_bucke
 from .linalg import linear_operator  # noqa: F401 (tf.linalg.LinearOperator*, linalg.experimental.conjugate_gradient)
 from . import check_more  # noqa: F401 (tf.debugging: assert_all_finite, assert_near, assert_shapes)
 from . import collective_ops  # noqa: F401 (MultiWorkerMirroredStrategy's CollectiveReduceV2, CollectiveBcast*)
+from . import iterator_ops  # noqa: F401 (IteratorGetNext: next(iterator) in a tf.function)
+from .nn import sampled_losses  # noqa: F401 (tf.nn.nce_loss, sampled_softmax_loss: composed as TensorFlow composes them)
+from .nn import ctc_ops  # noqa: F401 (tf.nn.ctc_loss: TensorFlow's ctc_loss_dense, composed)
+from . import raw_ops  # noqa: F401 (tf.raw_ops: a resource variable's VarHandleOp, AssignVariableOp, ReadVariableOp, DestroyResourceOp)
+from .nn import ctc_decoder  # noqa: F401 (tf.nn.ctc_beam_search_decoder: CTCBeamSearchDecoder)
+from .nn import conv_v2  # noqa: F401 (tf.conv2d_backprop_filter_v2/input_v2: no kernel in TensorFlow 2.21)
+from .sparse import sparse_serialize  # noqa: F401 (tf.io.serialize_sparse, serialize_many_sparse, deserialize_many_sparse)
+from .image import combined_nms  # noqa: F401 (tf.image.combined_non_max_suppression)
+from .ragged import ragged_fill  # noqa: F401 (tf.ragged_fill_empty_rows and its gradient op)

@@ -47,7 +47,8 @@ def public(*names):
 
 
 def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), grad=None, stateful=False,
-       mixed_dtypes=False, multi=False, number_attr=None, signature=None, ufunc=None, compat=None):
+       mixed_dtypes=False, multi=False, number_attr=None, signature=None, ufunc=None, compat=None,
+       gpu_kernel=None):
     """Declare an op: ``kernel(xp, *arrays, **attrs)``; ``dtypes`` = dtype names every device type
     accepts (``None``: all), or a dict per device type; ``devices`` = the types with a kernel;
     ``mixed_dtypes``: its inputs need not share one dtype; ``multi``: the kernel returns a tuple
@@ -55,11 +56,14 @@ def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), 
     ``signature``: TensorFlow's OpDef summary when its ``T`` attr restricts dtypes (default: ``op_defs``);
     ``ufunc``: the NumPy ufunc a two-input kernel is for two ndarrays (``np.add`` for ``a + b``),
     which the eager hot path calls directly; ``compat``: ``{mode: device types}`` where the seeds'
-    older TensorFlow (``--compat tf1``) had kernels on fewer device types (Cast: CPU only)."""
+    older TensorFlow (``--compat tf1``) had kernels on fewer device types (Cast: CPU only);
+    ``gpu_kernel``: the GPU's kernel where TensorFlow's computes otherwise than its CPU kernel
+    (same signature as ``kernel``; simulated and real GPUs alike run it)."""
     opdef = register(name, kernel, devices, dtypes, stateful, shape, host_args, grad, mixed_dtypes, multi,
                      number_attr, signature or SIGNATURES.get(name))
     opdef.arg_names = ARG_NAMES.get(name)
     opdef.ufunc = ufunc
+    opdef.gpu_fn = gpu_kernel
     for mode, types in (compat or {}).items():
         opdef.compat_kernels[mode] = {t: opdef.kernels[t] for t in types}
     return opdef
@@ -80,7 +84,7 @@ def as_tensor(x, slow_list=False, name=None):
         return convert(x)
     out = constant(x, name=name)
     if slow_list and isinstance(x, (list, tuple)):
-        context().list_arg_seq = out._seq
+        context().list_arg_seq = context().trace._seq
     return out
 
 
@@ -140,6 +144,14 @@ def with_host_inputs(op_type, inputs, host, attrs, name=None, dtype=None):
     if op_type in LEADING:  # TensorFlow's OpDef has them first (Fill's dims)
         return execute(op_type, (*host, *inputs), dict(attrs, _host_inputs=-len(host)), name=name, dtype=dtype)
     return execute(op_type, (*inputs, *host), dict(attrs, _host_inputs=len(host)), name=name, dtype=dtype)
+
+
+def unknown_rank_axes(x, axis):
+    """A reduction's ``axis=None`` over a tensor of unknown rank: TensorFlow's ``range(0, rank(x))``
+    (a graph's ``Rank`` and ``Range`` nodes); else ``axis`` as given."""
+    if axis is None and x.shape.rank is None:
+        return API["range"](0, API["rank"](x))
+    return axis
 
 
 def symbolic(value) -> bool:

@@ -16,12 +16,12 @@ import itertools
 import numpy as np
 
 from ..backprop import cond_grad, while_grad  # noqa: F401 (the gradients of tf.cond and tf.while_loop inside functions)
-from . import autograph_errors, function_cache, function_variables
+from . import autograph_errors, concrete_binding, function_cache, function_variables
 from .. import hooks
 from ..autograph import convert as autograph_convert
 from ..util.nest import flatten, map_structure
 from ..ops.ragged.ragged_tensor import RaggedTensor
-from ..runtime import threads
+from ..runtime import sources, threads
 from ..runtime.context import context
 from ..runtime.dtypes import as_dtype
 from ..runtime.eager.variables import Variable
@@ -38,6 +38,10 @@ class TensorSpec:
     """``tf.TensorSpec(shape, dtype=tf.float32, name=None)``: the signature of a tensor argument."""
 
     def __init__(self, shape, dtype="float32", name=None):
+        if isinstance(shape, (int, np.integer)):  # one dimension, as TensorShape(2)
+            shape = (shape,)
+        elif isinstance(shape, TensorShape) and shape.rank is None:
+            shape = None
         self.shape = TensorShape(None if shape is None else tuple(None if d is None else int(d) for d in shape))
         self.dtype = as_dtype(dtype)
         self.name = name
@@ -142,7 +146,7 @@ class ConcreteFunction:
     def __init__(self, function, graph: FuncGraph, args, kwargs):
         self._function = function
         self.graph = graph
-        self.structured_input_signature = (args, kwargs)
+        self.structured_input_signature = _canonical(function, args, kwargs)
         self.structured_outputs = graph.outputs
         self._placed = None
 
@@ -164,7 +168,8 @@ class ConcreteFunction:
         id, as TensorFlow shows them); ``verbose=False``: one line, ``(x: …, *, z: …) -> …``."""
         params = self._parameters()
         out = self.graph.outputs
-        output = repr(TensorSpec(tuple(out.shape), out.dtype)) if isinstance(out, Tensor) else repr(out)
+        output = repr(TensorSpec(None if out.shape.rank is None else tuple(out.shape), out.dtype)) \
+            if isinstance(out, Tensor) else repr(out)
         if not verbose:
             shown, star = [], False
             for name, kind, value in params:
@@ -221,7 +226,23 @@ class ConcreteFunction:
         return _map(self.graph.outputs, result)
 
     def __call__(self, *args, **kwargs):
-        return self._call_flat(_tensors(flatten((args, kwargs))))
+        tensors = concrete_binding.bind(self, TensorSpec, args, kwargs)
+        if tensors is None:
+            return self._call_flat(_tensors(flatten((args, kwargs))))
+        return self._call_flat(tensors)
+
+
+def _canonical(function, args, kwargs) -> tuple:
+    """TensorFlow's traced signature: arguments given by keyword to positional parameters listed
+    among the positional ones."""
+    python = getattr(function, "python_function", None)
+    if python is None or not kwargs:
+        return args, kwargs
+    try:
+        bound = inspect.signature(python).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return args, kwargs
+    return tuple(bound.args), dict(bound.kwargs)
 
 
 def _identity(tensor):
@@ -315,6 +336,8 @@ class Function:
     def _trace_once(self, args, kwargs, arguments, allow_variables: bool) -> tuple:
         self._tracing_count += 1
         graph = FuncGraph(f"__inference_{self._name}_{next(_UIDS)}")
+        if sources.ENABLED:  # the nodes made at the calling line take each call's (function_run.py)
+            graph.call_site = sources.call_site()
         names = self._parameter_names(len(args))
         with graph.as_default():
             specs = []

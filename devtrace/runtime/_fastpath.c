@@ -30,6 +30,21 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#if PY_VERSION_HEX < 0x030B0000
+#include <frameobject.h>  /* 3.10: PyFrameObject's f_lasti */
+#elif PY_VERSION_HEX < 0x030C0000
+/* 3.11: the interpreter's frames, read without making their frame objects (an op's source line,
+ * caller_source); other versions make them through the public API */
+#define INTERPRETER_FRAMES 1
+#ifndef Py_BUILD_CORE
+#define Py_BUILD_CORE 1
+#define UNDEF_BUILD_CORE
+#endif
+#include <internal/pycore_frame.h>
+#ifdef UNDEF_BUILD_CORE
+#undef Py_BUILD_CORE
+#endif
+#endif
 #include <math.h>
 #include <time.h>
 #ifdef _WIN32
@@ -37,7 +52,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 4
+#define FASTPATH_ABI 5
 
 #include "_fastpath.h"
 
@@ -63,9 +78,11 @@ static PyTypeObject *Tensor_T, *Context_T, *Device_T, *Trace_T, *OpDef_T, *Host_
 
 /* The fields of an op's record this module fills, in the order it fills them: configure() finds each
  * by name in OpRecord._fields (its index there) and takes every other field's default. */
-enum { F_SEQ, F_OP, F_NODE, F_REQUESTED, F_DEVICE, F_REASON, F_INPUTS, F_SHAPE, F_DTYPE, F_DURATION, F_MEM, N_FIELDS };
+enum { F_SEQ, F_OP, F_NODE, F_REQUESTED, F_DEVICE, F_REASON, F_INPUTS, F_SRC, F_SHAPE, F_DTYPE, F_DURATION, F_MEM,
+       N_FIELDS };
+#define N_HEAD F_SHAPE  /* the fields known before the kernel runs */
 static const char *const field_names[N_FIELDS] = {"seq", "op", "node", "requested", "device", "reason", "inputs",
-                                                  "shape", "dtype", "duration_ns", "mem_in_use"};
+                                                  "src", "shape", "dtype", "duration_ns", "mem_in_use"};
 static Py_ssize_t field_index[N_FIELDS];
 static PyObject *record_defaults;  /* a tuple: each field's default (None where it has none: this module fills it) */
 static int *filled_by;  /* for each index of the record, the F_ field filled there (-1: none, its default) */
@@ -394,11 +411,11 @@ slow(PyObject *op_name, PyObject *x, PyObject *y, PyObject *name, PyObject *dtyp
     return out;
 }
 
-/* The op's OpRecord: seq, op, node, requested, device, reason and inputs, then, when `n` is 10 or 11,
- * shape, dtype, duration_ns and the bytes in use (`tail` holds those 3 or 4 values); the fields not
- * given take their defaults, as OpRecord(seq, ...) gives them. */
+/* The op's OpRecord: seq, op, node, requested, device, reason, inputs and src (NULL: None), then, when
+ * `n` is N_HEAD + 3 or + 4, shape, dtype, duration_ns and the bytes in use (`tail` holds those 3 or 4
+ * values); the fields not given take their defaults, as OpRecord(seq, ...) gives them. */
 typedef struct {
-    PyObject *seq, *op_name, *name, *scope, *device_name, *reason, *producers;
+    PyObject *seq, *op_name, *name, *scope, *device_name, *reason, *producers, *src;
 } Head;
 
 static PyObject *
@@ -409,7 +426,8 @@ record(const Head *h, Py_ssize_t n, PyObject *const *tail)
     PyObject *out = (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, size);
     if (out == NULL)
         return NULL;
-    PyObject *items[N_FIELDS] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers};
+    PyObject *items[N_FIELDS] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers,
+                                 h->src != NULL ? h->src : Py_None};
     for (int k = F_SHAPE; k < n; k++)
         items[k] = tail[k - F_SHAPE];
     if (n == N_FIELDS && size == N_FIELDS) {  /* every field given (an op that ran): each at its index */
@@ -572,7 +590,7 @@ raise_kernel_failed(PyObject *ctx, PyObject *device, PyObject *opdef, PyObject *
         return;  /* normalising failed with another error, which is set */
     _PyErr_StackItem item;
     handling_begin(&item, e);
-    PyObject *arrays = PyTuple_Pack(2, a, b), *head = arrays == NULL ? NULL : record(h, 7, NULL), *error = NULL;
+    PyObject *arrays = PyTuple_Pack(2, a, b), *head = arrays == NULL ? NULL : record(h, N_HEAD, NULL), *error = NULL;
     if (head != NULL) {
         PyObject *argv[] = {ctx, device, opdef, arrays, Py_None, head, Py_None, e};
         error = PyObject_Vectorcall(kernel_failed, argv, 8, NULL);
@@ -760,7 +778,7 @@ plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, co
     }
     if (handle == Py_None) {  /* the device is full: the record without the bytes in use, then TF's OOM */
         PyObject *tail[] = {shape, dtype_name, dur};
-        if (!(rec = record(h, 10, tail)) || append_record(trace, rec))
+        if (!(rec = record(h, N_HEAD + 3, tail)) || append_record(trace, rec))
             goto done;
         PyObject *argv[] = {ctx, device, out, h->op_name, h->seq, out_dtype};
         PyObject *error = PyObject_Vectorcall(oom, argv, 6, NULL);
@@ -776,7 +794,7 @@ plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, co
         goto done;
     {
         PyObject *tail[] = {shape, dtype_name, dur, in_use};
-        if (!(rec = record(h, 11, tail)) || append_record(trace, rec))
+        if (!(rec = record(h, N_HEAD + 4, tail)) || append_record(trace, rec))
             goto done;
     }
     t = Tensor_T->tp_alloc(Tensor_T, 0);  /* Tensor(...) without __init__: the slots set here */
@@ -890,7 +908,7 @@ run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, 
             goto done;
     }
     {
-        PyObject *head = record(h, 7, NULL), *dur = head == NULL ? NULL : PyLong_FromLongLong(duration);
+        PyObject *head = record(h, N_HEAD, NULL), *dur = head == NULL ? NULL : PyLong_FromLongLong(duration);
         if (dur != NULL) {
             PyObject *argv[] = {ctx, device, opdef, out, head, Py_None, dur};
             result = PyObject_Vectorcall(finish, argv, 7, NULL);
@@ -912,10 +930,202 @@ done:
     return result;
 }
 
-/* execute_binary once x and y are eager Tensors and dtype is held: the placement cache's answer,
- * the checks of the reference, then run_op or execute() */
+/* ---- where an op came from (runtime/sources.py's `here`, in C) ------------------------------- */
+
+static int sources_on;  /* set_sources(): each op's record holds the program's line that made it */
+static PyObject *src_kinds, *src_kind_of, *src_resolve;  /* sources.KINDS, kind_of, resolve */
+enum { KIND_SKIP, KIND_USER, KIND_LAUNCHER };  /* sources.SKIP, USER, LAUNCHER */
+
+/* The call sites seen: (code, bytecode offset) -> "path:line", an open-addressing table keyed by
+ * the code's address (each code held, so that its address stays its own); cleared past MAX_SITES. */
+typedef struct {
+    PyObject *code;
+    int lasti;
+    PyObject *src;
+} Site;
+static Site *sites;
+static size_t sites_mask, sites_used;
+#define MAX_SITES 65536
+
+static size_t
+site_hash(PyObject *code, int lasti)
+{
+    size_t h = ((size_t)code >> 4) ^ ((size_t)(unsigned)lasti * (size_t)0x9E3779B97F4A7C15ull);
+    return h ^ (h >> 29);
+}
+
+static PyObject *
+site_find(PyObject *code, int lasti)  /* borrowed, or NULL */
+{
+    if (sites == NULL)
+        return NULL;
+    for (size_t i = site_hash(code, lasti) & sites_mask; sites[i].code != NULL; i = (i + 1) & sites_mask)
+        if (sites[i].code == code && sites[i].lasti == lasti)
+            return sites[i].src;
+    return NULL;
+}
+
+static void
+site_insert(Site *table, size_t mask, Site site)
+{
+    size_t i = site_hash(site.code, site.lasti) & mask;
+    while (table[i].code != NULL)
+        i = (i + 1) & mask;
+    table[i] = site;
+}
+
+static void
+sites_clear(void)
+{
+    Site *old = sites;
+    size_t n = old == NULL ? 0 : sites_mask + 1;
+    sites = NULL;
+    sites_mask = sites_used = 0;
+    for (size_t i = 0; i < n; i++) {
+        Py_XDECREF(old[i].code);
+        Py_XDECREF(old[i].src);
+    }
+    PyMem_Free(old);
+}
+
+static int
+site_add(PyObject *code, int lasti, PyObject *src)
+{
+    if (sites_used >= MAX_SITES)
+        sites_clear();
+    if (sites == NULL || (sites_used + 1) * 2 > sites_mask + 1) {  /* at most half full */
+        size_t n = sites == NULL ? 1024 : (sites_mask + 1) * 2;
+        Site *table = PyMem_Calloc(n, sizeof(Site));
+        if (table == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (size_t i = 0; sites != NULL && i <= sites_mask; i++)
+            if (sites[i].code != NULL)
+                site_insert(table, n - 1, sites[i]);
+        PyMem_Free(sites);
+        sites = table;
+        sites_mask = n - 1;
+    }
+    Py_INCREF(code);
+    Py_INCREF(src);
+    site_insert(sites, sites_mask, (Site){code, lasti, src});
+    sites_used++;
+    return 0;
+}
+
+/* What frames of the file `filename` are (sources.kind_of); -1 with an exception set on a failure. */
+static long
+file_kind(PyObject *filename)
+{
+    PyObject *kind_obj = PyDict_GetItemWithError(src_kinds, filename);
+    if (kind_obj != NULL)
+        return PyLong_AsLong(kind_obj);
+    if (PyErr_Occurred() || !(kind_obj = PyObject_CallOneArg(src_kind_of, filename)))
+        return -1;
+    long kind = PyLong_AsLong(kind_obj);
+    Py_DECREF(kind_obj);
+    return kind;
+}
+
+/* The src of a new site, a frame of the program at `lasti` in `code` on line `line`: made by
+ * sources.resolve and remembered (the line is looked up only then: it reads the code's line table).
+ * A new reference; NULL on a failure. */
+static PyObject *
+site_new(PyCodeObject *code, int lasti, int line)
+{
+    PyObject *src, *number = PyLong_FromLong(line);
+    PyObject *argv[] = {code->co_filename, number};
+    src = number == NULL ? NULL : PyObject_Vectorcall(src_resolve, argv, 2, NULL);
+    Py_XDECREF(number);
+    if (src != NULL && site_add((PyObject *)code, lasti, src) < 0)
+        Py_CLEAR(src);
+    return src;
+}
+
+/* The src of the op the running Python code is making: the innermost frame of the program (a new
+ * reference: its "path:line", or None; NULL on a failure). Frames are walked from the caller of
+ * execute_binary until the first of the program's; what a file's frames are and a new site's text
+ * come from sources.py. The code objects read are held by their frames, which outlive the walk
+ * (nothing called from it pops a frame). */
+static PyObject *
+caller_source(void)
+{
+#ifdef INTERPRETER_FRAMES
+    for (_PyInterpreterFrame *f = PyThreadState_Get()->cframe->current_frame; f != NULL; f = f->previous) {
+        if (_PyFrame_IsIncomplete(f))
+            continue;
+        PyCodeObject *code = f->f_code;
+        long kind = file_kind(code->co_filename);
+        if (kind == -1 && PyErr_Occurred())
+            return NULL;
+        if (kind == KIND_USER) {
+            int lasti = _PyInterpreterFrame_LASTI(f);
+            PyObject *src = site_find((PyObject *)code, lasti);
+            if (src != NULL) {
+                Py_INCREF(src);
+                return src;
+            }
+            return site_new(code, lasti, PyCode_Addr2Line(code, lasti * (int)sizeof(_Py_CODEUNIT)));
+        }
+        if (kind == KIND_LAUNCHER)
+            break;
+    }
+    Py_RETURN_NONE;
+#else
+    PyFrameObject *f = PyEval_GetFrame();
+    Py_XINCREF(f);
+    while (f != NULL) {
+        PyCodeObject *code = PyFrame_GetCode(f);
+        long kind = file_kind(code->co_filename);
+        PyObject *src = NULL;
+        if (kind == KIND_USER) {
+#if PY_VERSION_HEX >= 0x030B0000
+            int lasti = PyFrame_GetLasti(f);
+#else
+            int lasti = f->f_lasti;
+#endif
+            src = site_find((PyObject *)code, lasti);
+            if (src != NULL)
+                Py_INCREF(src);
+            else
+                src = site_new(code, lasti, PyFrame_GetLineNumber(f));
+        }
+        if (kind == KIND_USER || (kind == -1 && PyErr_Occurred())) {
+            Py_DECREF(code);
+            Py_DECREF(f);
+            return src;
+        }
+        Py_DECREF(code);
+        PyFrameObject *back = kind == KIND_LAUNCHER ? NULL : PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_RETURN_NONE;
+#endif
+}
+
+static PyObject *placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype,
+                           PyObject *src);
+
+/* execute_binary once x and y are eager Tensors and dtype is held: the op's src when sources are on,
+ * then placed_op */
 static PyObject *
 place_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype)
+{
+    if (!sources_on || threaded)  /* (threads: execute() finds it, under the run's lock) */
+        return placed_op(op_name, tx, ty, name, dtype, NULL);
+    PyObject *src = caller_source();
+    if (src == NULL)
+        return NULL;
+    PyObject *out = placed_op(op_name, tx, ty, name, dtype, src);
+    Py_DECREF(src);
+    return out;
+}
+
+/* the placement cache's answer, the checks of the reference, then run_op or execute() */
+static PyObject *
+placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *src)
 {
     PyObject *x = (PyObject *)tx, *y = (PyObject *)ty;
     PyObject *ctx = PyDict_GetItemWithError(context_globals, s_context);
@@ -980,7 +1190,7 @@ place_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyOb
     if (seq != NULL) {
         Py_INCREF(seq);
         Py_SETREF(SLOT(trace, r_seq), seq);
-        Head h = {seq, op_name, name, scope, device_name, PyTuple_GET_ITEM(hit, 1), NULL};
+        Head h = {seq, op_name, name, scope, device_name, PyTuple_GET_ITEM(hit, 1), NULL, src};
         result = run_op(ctx, device, trace, xp, &h, seq_value, tx, ty);
         Py_DECREF(seq);
     }
@@ -1032,6 +1242,27 @@ execute_binary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *
+set_sources(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyDict_CheckExact(args[1]) || !PyCallable_Check(args[2]) || !PyCallable_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "set_sources(flag, kinds: dict, kind_of, resolve)");
+        return NULL;
+    }
+    int on = PyObject_IsTrue(args[0]);
+    if (on < 0)
+        return NULL;
+    Py_INCREF(args[1]);
+    Py_XSETREF(src_kinds, args[1]);
+    Py_INCREF(args[2]);
+    Py_XSETREF(src_kind_of, args[2]);
+    Py_INCREF(args[3]);
+    Py_XSETREF(src_resolve, args[3]);
+    sources_on = on;
+    sites_clear();  /* the roots paths are shown relative to may have changed */
+    Py_RETURN_NONE;
+}
+
+static PyObject *
 set_threaded(PyObject *self, PyObject *flag)
 {
     int on = PyObject_IsTrue(flag);
@@ -1077,6 +1308,82 @@ libm_map(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- Philox-4x32-10 (ops/random/philox.py) -------------------------------------------------- */
+
+static PyObject *
+philox_blocks(PyObject *self, PyObject *args)
+{
+    unsigned long long key, lo0, hi0;
+    Py_buffer idx, out;
+    if (!PyArg_ParseTuple(args, "KKKy*w*", &key, &lo0, &hi0, &idx, &out))
+        return NULL;
+    Py_ssize_t n = idx.len / (Py_ssize_t)sizeof(uint64_t);
+    if (idx.len % (Py_ssize_t)sizeof(uint64_t) || out.len != n * 4 * (Py_ssize_t)sizeof(uint32_t)) {
+        PyBuffer_Release(&idx);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "philox_blocks(key, lo, hi, idx uint64[n], out uint32[n, 4])");
+        return NULL;
+    }
+    const uint64_t *ix = (const uint64_t *)idx.buf;
+    uint32_t *y = (uint32_t *)out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t lo = (uint64_t)lo0 + ix[i], hi = (uint64_t)hi0 + (lo < ix[i]);
+        uint32_t c0 = (uint32_t)lo, c1 = (uint32_t)(lo >> 32), c2 = (uint32_t)hi, c3 = (uint32_t)(hi >> 32);
+        uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
+        for (int r = 0; r < 10; r++) {
+            uint64_t p0 = (uint64_t)0xD2511F53u * c0, p1 = (uint64_t)0xCD9E8D57u * c2;
+            uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+            c1 = (uint32_t)p1;
+            c3 = (uint32_t)p0;
+            c0 = n0;
+            c2 = n2;
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        y[4 * i] = c0;
+        y[4 * i + 1] = c1;
+        y[4 * i + 2] = c2;
+        y[4 * i + 3] = c3;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&idx);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+box_muller_f32(PyObject *self, PyObject *args)
+{
+    Py_buffer in, out;
+    if (!PyArg_ParseTuple(args, "y*w*", &in, &out))
+        return NULL;
+    Py_ssize_t n = in.len / (Py_ssize_t)sizeof(uint32_t);
+    if (in.len % (Py_ssize_t)(2 * sizeof(uint32_t)) || out.len != n * (Py_ssize_t)sizeof(float)) {
+        PyBuffer_Release(&in);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "box_muller_f32(words uint32[2n], out float32[2n])");
+        return NULL;
+    }
+    const uint32_t *x = (const uint32_t *)in.buf;
+    float *y = (float *)out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i += 2) {
+        union { uint32_t u; float f; } a = {(x[i] & 0x7FFFFFu) | 0x3F800000u}, b = {(x[i + 1] & 0x7FFFFFu) | 0x3F800000u};
+        float u1 = a.f - 1.0f, u2 = b.f - 1.0f;
+        if (u1 < 1.0e-7f)
+            u1 = 1.0e-7f;
+        float theta = (float)(2.0 * M_PI * (double)u2);
+        float radius = sqrtf(-2.0f * logf(u1));
+        y[i] = sinf(theta) * radius;
+        y[i + 1] = cosf(theta) * radius;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
 /* ---- the module ----------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -1085,6 +1392,9 @@ static PyMethodDef methods[] = {
      "it hands every other case to (runtime/eager/executor.py calls it once)"},
     {"set_release", set_release, METH_O,
      "set_release(fn): fn(tensor) frees a tensor's allocation when the host's counters cannot (tensor.py)"},
+    {"set_sources", (PyCFunction)(void (*)(void))set_sources, METH_FASTCALL,
+     "set_sources(flag, kinds, kind_of, resolve): each op's record holds the program's line that made it "
+     "(runtime/sources.py)"},
     {"set_threaded", set_threaded, METH_O,
      "set_threaded(flag): ops run from several threads: every op and every free takes the Python path, "
      "which holds the run's lock (runtime/threads.py)"},
@@ -1093,6 +1403,10 @@ static PyMethodDef methods[] = {
      "execute_binary(op_name, x, y, name=None, dtype=None): executor._execute_binary in C"},
     {"libm_map", libm_map, METH_VARARGS,
      "libm_map(code, x, out): out = logf/sinf/cosf (0-2, float32) or log/sin/cos (3-5, float64) of x, elementwise"},
+    {"philox_blocks", philox_blocks, METH_VARARGS,
+     "philox_blocks(key, lo, hi, idx, out): out[i] = Philox-4x32-10 of the 128-bit counter (hi, lo) + idx[i] under key"},
+    {"box_muller_f32", box_muller_f32, METH_VARARGS,
+     "box_muller_f32(words, out): TensorFlow's BoxMullerFloat over pairs of Philox words, with logf/sinf/cosf"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -73,9 +73,13 @@ class CupyBackend:
     """One logical device on a real GPU: CuPy kernels run inside the physical GPU's device
     context and allocate from the logical device's own memory pool, limited to its size.
 
-    Every output owns its buffer (a view or an input handed back is copied), so the pool's used
-    bytes are exactly the buffers of live tensors; CuPy's ``OutOfMemoryError`` leaves as
-    :class:`PoolExhausted`, its other errors as :class:`CudaFailure`."""
+    Every output owns its buffer (a view or an input handed back is copied), so each tensor's
+    bytes are its own buffer's. CuPy allocates from the pool for itself too — a reduction's
+    temporary workspace, an FFT plan's work area its plan cache keeps, a library's workspace:
+    a memory hook around every call sees each allocation and free (:class:`_CallAllocations`),
+    so those bytes are counted apart (:attr:`own_peak`; now: ``used_bytes() - tensor bytes``),
+    never as a tensor's. CuPy's ``OutOfMemoryError`` leaves as :class:`PoolExhausted`, its other
+    errors as :class:`CudaFailure`."""
 
     name = "cupy"
     direct = False
@@ -89,6 +93,14 @@ class CupyBackend:
         self.pool = cupy.cuda.MemoryPool()
         self._oom = cupy.cuda.memory.OutOfMemoryError
         self._using = cupy.cuda.using_allocator
+        self._watch = _CallAllocations.make(cupy, f"devtrace-pool-{id(self):x}")
+        # the bytes of live tensors on this device (its accounting allocator's ``bytes_in_use``)
+        self.tensor_bytes = lambda: 0
+        self.own_peak = 0  # the most pool bytes CuPy held for itself at once, temporaries included
+        # time each kernel on the GPU with CUDA events (``kernel_ns``: the last one's), which waits
+        # for it; else an op's time is the host's launch of its kernels (CuPy runs them asynchronously)
+        self.time_kernels = False
+        self.kernel_ns: int | None = None
         with self.device:
             if limit_bytes:
                 self.pool.set_limit(size=limit_bytes)
@@ -105,12 +117,37 @@ class CupyBackend:
         with self.device:
             return self.pool.total_bytes()
 
-    def _call(self, fn, *args):
-        """``fn(*args)`` inside the device and its pool; CuPy's OOM becomes :class:`PoolExhausted`."""
+    def own_bytes(self) -> int:
+        """The pool bytes CuPy holds now for itself, owned by no tensor (FFT plans' work areas)."""
+        with self.device:
+            return self.pool.used_bytes() - self.tensor_bytes()
+
+    def _call(self, fn, *args, timed=False):
+        """``fn(*args)`` inside the device and its pool; CuPy's OOM becomes :class:`PoolExhausted`.
+        ``timed``: the GPU's time for the kernels ``fn`` queues, between two CUDA events on the
+        device's stream, goes to ``kernel_ns`` (the host waits for the second)."""
         refused = failure = None
+        watch = self._watch
         try:
             with self.device, self._using(self.pool.malloc):
-                return fn(*args)
+                if timed:
+                    start = self.cupy.cuda.Event()
+                    start.record()
+                if watch is None or watch.active:  # no hooks in this CuPy, or a call inside a call
+                    out = fn(*args)
+                else:
+                    own_before = self.pool.used_bytes() - self.tensor_bytes()
+                    with watch:
+                        out = fn(*args)
+                    peak = own_before + watch.own_peak(out, self.cupy.ndarray)
+                    if peak > self.own_peak:
+                        self.own_peak = peak
+                if timed:
+                    end = self.cupy.cuda.Event()
+                    end.record()
+                    end.synchronize()
+                    self.kernel_ns = int(round(self.cupy.cuda.get_elapsed_time(start, end) * 1e6))
+                return out
         except self._oom as e:
             refused = (str(e), int(getattr(e, "_size", 0)))
         except RuntimeError as e:  # NotImplementedError too
@@ -122,11 +159,12 @@ class CupyBackend:
         raise PoolExhausted(*refused)
 
     def run(self, kernel, arrays, attrs, opdef=None, dtype=None):
+        timed = self.time_kernels
         if any(type(a) is np.ndarray for a in arrays):
-            return self._call(self._run_with_host_inputs, kernel, arrays, attrs)
+            return self._call(self._run_with_host_inputs, kernel, arrays, attrs, timed=timed)
         if attrs:
-            return self._call(lambda: self._own(kernel(self.cupy, *arrays, **attrs), arrays))
-        return self._call(lambda: self._own(kernel(self.cupy, *arrays), arrays))
+            return self._call(lambda: self._own(kernel(self.cupy, *arrays, **attrs), arrays), timed=timed)
+        return self._call(lambda: self._own(kernel(self.cupy, *arrays), arrays), timed=timed)
 
     def _run_with_host_inputs(self, kernel, arrays, attrs):
         """Inputs TensorFlow keeps in host memory (an int32 constant on a GPU) go to the device for
@@ -181,6 +219,67 @@ class CupyBackend:
     def _peer_copy(self, array, produced):
         self.cupy.cuda.get_current_stream().wait_event(produced)
         return array.copy()
+
+
+class _CallAllocations:
+    """The pool allocations and frees of one backend call, in order, from CuPy's memory hooks
+    (``cupy.cuda.MemoryHook``: called on the allocating — or freeing — thread, while entered).
+    What the call allocated and its outputs do not own is CuPy's own: :meth:`own_peak` is the
+    most of it held at once during the call."""
+
+    @staticmethod
+    def make(cupy, name):
+        base = getattr(cupy.cuda, "MemoryHook", None)
+        if base is None:
+            return None
+
+        class Hook(_CallAllocations, base):
+            pass
+
+        hook = Hook()
+        hook.name = name
+        return hook
+
+    def __init__(self):
+        self.events: list[tuple[int, int]] = []  # (pointer, +bytes allocated / -bytes freed)
+        self.active = False
+
+    def __enter__(self):
+        self.events.clear()
+        self.active = True
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        self.active = False
+        return super().__exit__(*exc)
+
+    def malloc_postprocess(self, device_id=None, size=0, mem_size=0, mem_ptr=0, pmem_id=0, **_):
+        if mem_ptr:
+            self.events.append((mem_ptr, mem_size))
+
+    def free_preprocess(self, device_id=None, mem_size=0, mem_ptr=0, pmem_id=0, **_):
+        self.events.append((mem_ptr, -mem_size))
+
+    def own_peak(self, out, ndarray) -> int:
+        """The most bytes allocated in the call, not its outputs' buffers, held at once."""
+        events, self.events = self.events, []
+        outputs = {o.data.ptr for o in (out if type(out) is tuple else (out,))
+                   if isinstance(o, ndarray) and o.base is None}
+        last = {}  # an output's buffer: the last allocation at its address (a freed one may be reused)
+        for i, (ptr, n) in enumerate(events):
+            if n > 0 and ptr in outputs:
+                last[ptr] = i
+        owned = set(last.values())
+        live, held, peak = {}, 0, 0
+        for i, (ptr, n) in enumerate(events):
+            if n > 0:
+                if i not in owned:
+                    live[ptr] = n
+                    held += n
+                    peak = max(peak, held)
+            elif ptr in live:
+                held -= live.pop(ptr)
+        return peak
 
 
 def cuda_ordinals(cupy=None) -> dict[str, int]:

@@ -9,7 +9,10 @@ values are all known (``prepare``) and each device's collective op returns its s
 
 from __future__ import annotations
 
+import itertools
 from typing import Protocol
+
+import numpy as np
 
 
 class Transport(Protocol):
@@ -23,6 +26,8 @@ class Transport(Protocol):
 
 _transport: list = []  # the one installed transport (a list: no module-level rebinding)
 _results: dict = {}  # instance_key -> the host array its collective ops return
+GROUPED = "CollectiveReduceV2"  # the op whose nodes of one instance_key meet (gather) in a function graph's run
+_graph_calls = itertools.count(1)  # the function graphs' reductions, in the order every worker runs them
 
 
 def install(transport) -> None:
@@ -43,3 +48,16 @@ def result(instance_key: int):
 
 def release(instance_key: int) -> None:
     _results.pop(instance_key, None)
+
+
+def gather(instance_key: int, arrays: list) -> None:
+    """In a function graph's run, before the first of a group of ``CollectiveReduceV2`` nodes (one
+    per local device, ``instance_key`` theirs): every local input summed, then over the cluster
+    (the transport's sum of every worker's), prepared as the group's result."""
+    dtype = np.asarray(arrays[0]).dtype
+    total = sum(np.asarray(a, dtype=np.float64 if dtype.kind in "fc" else None) for a in arrays)
+    total = np.asarray(total).astype(dtype)
+    transport = current()
+    if transport is not None and transport.world > 1:
+        total = transport.all_reduce(f"graph/{next(_graph_calls)}", total)
+    prepare(instance_key, total)

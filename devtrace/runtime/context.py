@@ -32,7 +32,7 @@ class Context:
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
                  "devices_by_name", "scope", "scope_spec", "scope_reason", "trace", "placement_cache", "colocation_cache",
                  "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "threaded", "thread_marked", "task",
-                 "remote_devices",
+                 "remote_devices", "timed_gpu_kernels", "outer_scope",
                  "__weakref__")
 
     def __init__(self, machine: Machine | None = None, env=None):
@@ -59,16 +59,19 @@ class Context:
         self.kernel_graphs: set = set()  # the eager op signatures whose one-op function is built
         self.scope_reason = ev.EXPLICIT  # the reason ops placed by the scope get (colocated: gradients)
         self.colocation_cache: dict = {}  # the placement cache while gradients run colocated
+        self.outer_scope = ""  # while gradients run colocated: the program's own scope (TensorFlow's device_name)
         self.tapes: list = []  # active gradient tapes, innermost last
         self.name_scope = ""  # eager tf.name_scope prefix ("outer/inner/"), which names variables
         self.scalar_cache: dict = {}  # TensorFlow's: (scope, value, dtype, type) -> constant tensor
         self.host: Device | None = None
         self.graph_builder = None  # set by the graph room while ops build TF1 graph nodes
-        self.list_arg_seq = 0  # the last constant made from a Python list argument (errors: op_error_suffix)
+        self.list_arg_seq = None  # the trace's last seq once a Python list argument became a tensor (errors: op_error_suffix)
         self.options: dict = {}  # tf.config's threading, execution mode and optimizer settings (config_options)
         self.threaded = False  # the program started a thread: every op holds the run's lock (threads.py)
         self.task = names.LOCAL_TASK  # /job:worker/replica:0/task:1 once a cluster's strategy names it
         self.remote_devices: list[LogicalDevice] = []  # the other workers' devices (list_logical_devices)
+        # real GPUs time each op's kernels with CUDA events (a trace for a timeline is being recorded)
+        self.timed_gpu_kernels = False
 
     # -- discovery -------------------------------------------------------------------------
     @property
@@ -312,8 +315,11 @@ class Context:
 
             if backends.cupy_usable() is None:
                 backend = backends.CupyBackend(ordinal, policy.limit, policy.preallocate)
-                return memory.PoolAllocator(allocator_name, policy.limit, policy.allow_growth, backend.total_bytes,
-                                            on_reserve), backend
+                allocator = memory.PoolAllocator(allocator_name, policy.limit, policy.allow_growth,
+                                                 backend.total_bytes, on_reserve)
+                backend.tensor_bytes = lambda: allocator.bytes_in_use  # the rest of the pool is CuPy's own
+                backend.time_kernels = self.timed_gpu_kernels
+                return allocator, backend
         return memory.BFCAllocator(allocator_name, policy.limit, policy.allow_growth, on_reserve=on_reserve), None
 
     def _reserve_listener(self, device_name, allocator_name):
@@ -321,6 +327,28 @@ class Context:
             if self.initialized_by is not None:  # the up-front reservation is emitted after DeviceCreated
                 self.trace.emit(ev.MemoryReserved(device_name, allocator_name, nbytes, total))
         return on_reserve
+
+    def time_gpu_kernels(self) -> None:
+        """Real GPUs time each op's kernels with CUDA events from now on: a timeline will be drawn
+        from this run's trace, and CuPy's asynchronous launches say nothing of the GPU's time."""
+        self.timed_gpu_kernels = True
+        for d in self.devices:
+            if getattr(d._backend, "name", None) == "cupy":
+                d._backend.time_kernels = True
+
+    def gpu_times(self) -> str | None:
+        """How ops on real GPUs are timed (``TraceStart.gpu_times``): None without NVIDIA GPUs or
+        CuPy. Only whether CuPy imports is asked: CUDA must not start before the program's first
+        device use (it reads ``CUDA_VISIBLE_DEVICES`` then, and a program may set it at its top)."""
+        if self.backend != "nvml":
+            return None
+        from . import backends
+
+        try:
+            backends._import_cupy()
+        except ImportError:
+            return None
+        return "cuda-events" if self.timed_gpu_kernels else "launch"
 
     def logical_devices(self, device_type=None) -> list[LogicalDevice]:
         self.ensure_initialized("list_logical_devices()")

@@ -49,25 +49,27 @@ def kernel_error_prefix(opdef, device, attrs=None, count=0) -> str:
     """The function TensorFlow 2.21 wraps an eager kernel in, named in its errors."""
     number = ""
     if opdef.number_attr:
-        number = f"_{opdef.number_attr}_{(attrs or {}).get(opdef.number_attr, count)}"
+        n = (attrs or {}).get(opdef.number_attr, count)
+        number = f"_{opdef.number_attr}_{len(n) if isinstance(n, (tuple, list)) else n}"  # a type list: its length
     return f"{{{{function_node __wrapped__{opdef.name}{number}_device_{device.name}}}}} "
 
 
 def _list_argument(ctx, seq: int) -> bool:
-    """Was a constant made from a Python list for this op — the ops since the previous one all
-    constants, that list's among them?"""
+    """Was a Python list made a tensor for this op — marked at the trace's seq then (that of its
+    constant, or of the op before when, under a device scope, the list became a host tensor
+    without an op), and nothing but constants recorded from there to this op?"""
     marked = ctx.list_arg_seq
-    if not marked or marked >= seq:
+    if marked is None or marked >= seq:
         return False
     for event in ctx.trace.recent():
         s = getattr(event, "seq", None)
         if s is None or s >= seq:
             continue
         if s <= marked:
-            return s == marked
+            return True
         if getattr(event, "op", None) not in ("_EagerConst", "Const"):
             return False
-    return False
+    return True
 
 
 def run_step(ctx, device, opdef, arrays, attrs, record, node=None, dtype=None):
@@ -83,20 +85,26 @@ def run_step(ctx, device, opdef, arrays, attrs, record, node=None, dtype=None):
     xp = device.xp
     if not arrays and opdef.shape is not None and device.device_type == "GPU":
         _check_budget(ctx, device, opdef, attrs, record, node)
+    fn = opdef.fn if opdef.gpu_fn is None else opdef.kernel(device.device_type)
+    gpu_ns = None
     start = perf_counter_ns()
     try:
         if xp is not None:  # NumPy, in this thread: call the kernel itself
             if attrs:
-                out = opdef.fn(xp, *arrays, **attrs)
+                out = fn(xp, *arrays, **attrs)
             elif len(arrays) == 2:  # most ops: a plain call is cheaper than unpacking
-                out = opdef.fn(xp, arrays[0], arrays[1])
+                out = fn(xp, arrays[0], arrays[1])
             else:
-                out = opdef.fn(xp, *arrays)
+                out = fn(xp, *arrays)
         else:  # a real GPU's CuPy, or --compute none's planner (compute_mode.py)
-            out = device.backend.run(opdef.fn, arrays, attrs, opdef, dtype)
+            backend = device.backend
+            out = backend.run(fn, arrays, attrs, opdef, dtype)
+            gpu_ns = getattr(backend, "kernel_ns", None)
+            if gpu_ns is not None:  # the GPU's own time (CUDA events), not the host's launch
+                backend.kernel_ns = None
     except KERNEL_ERRORS as e:  # a real GPU's PoolExhausted too: a MemoryError
         raise kernel_failed(ctx, device, opdef, arrays, attrs, record, node, e) from None
-    return finish(ctx, device, opdef, out, record, node, perf_counter_ns() - start)
+    return finish(ctx, device, opdef, out, record, node, perf_counter_ns() - start if gpu_ns is None else gpu_ns)
 
 
 def run_binary(ctx, device, opdef, a, b, record, node=None):
@@ -108,7 +116,7 @@ def run_binary(ctx, device, opdef, a, b, record, node=None):
     start = perf_counter_ns()
     try:
         out = opdef.ufunc(a, b) if opdef.ufunc is not None and type(a) is _NDARRAY and type(b) is _NDARRAY \
-            else opdef.fn(device.xp, a, b)
+            else (opdef.fn if opdef.gpu_fn is None else opdef.kernel(device.device_type))(device.xp, a, b)
     except KERNEL_ERRORS as e:
         raise kernel_failed(ctx, device, opdef, (a, b), None, record, node, e) from None
     duration = perf_counter_ns() - start

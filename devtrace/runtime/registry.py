@@ -67,6 +67,13 @@ class OpDef:
     ufunc: Callable | None = None
     # compat mode ("tf1") -> the kernels the op had in that TensorFlow (Cast: CPU only), where they differ
     compat_kernels: dict = field(default_factory=dict)
+    # a GPU kernel that computes otherwise than ``fn`` (TensorFlow's GPU GatherV2: zeros for indices
+    # out of range where the CPU kernel raises); ``None``: ``fn`` on every device type
+    gpu_fn: Callable | None = None
+
+    def kernel(self, device_type: str) -> Callable:
+        """The kernel this op runs on a device of ``device_type``."""
+        return self.gpu_fn if device_type == "GPU" and self.gpu_fn is not None else self.fn
 
     def kernels_for(self, compat: str = "tf2") -> dict[str, frozenset]:
         """The kernels under a compat mode (``--compat``): ``kernels`` unless the op declared others."""

@@ -34,7 +34,7 @@ __all__ = ["LOCK", "owned", "locked", "own", "watch"]
 
 def _fresh() -> tuple:
     """A new thread's values: no device scope, no name scope, no tape (TensorFlow's)."""
-    return ("", None, ev.EXPLICIT, "", [], 0)
+    return ("", None, ev.EXPLICIT, "", [], None)
 
 
 def own(ctx) -> None:

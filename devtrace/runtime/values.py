@@ -20,14 +20,26 @@ _SCALARS = (int, float, bool)
 _LEAVES = (int, float, complex, bool, str, bytes, np.generic, np.ndarray)
 
 
-def _check_convertible(value) -> None:
-    """TensorFlow's error for a value no tensor can hold (a dict, an arbitrary object)."""
+def _check_convertible(value) -> bool:
+    """TensorFlow's error for a value no tensor can hold (a dict, an arbitrary object); whether a
+    ``range`` is inside (TensorFlow converts it as the Python sequence it lists)."""
     if isinstance(value, (list, tuple)):
+        found = False
         for item in value:
-            _check_convertible(item)
-    elif not isinstance(value, _LEAVES):  # None too: alone or inside a list
+            found = _check_convertible(item) or found
+        return found
+    if isinstance(value, range):
+        return True
+    if not isinstance(value, _LEAVES):  # None too: alone or inside a list
         raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a "
                          f"Tensor.")
+    return False
+
+
+def _ranges_listed(value):
+    if isinstance(value, range):
+        return list(value)
+    return [_ranges_listed(v) if isinstance(v, (range, list, tuple)) else v for v in value]
 
 
 _OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
@@ -84,7 +96,10 @@ def _check_mixed(value) -> None:
 def _tensor_values(value):
     if isinstance(value, (list, tuple)):
         return [_tensor_values(v) for v in value]
-    return value.numpy()[()] if isinstance(value, Tensor) else value
+    if isinstance(value, Tensor):
+        value = value.numpy()
+        return value[()] if isinstance(value, np.ndarray) else value  # a string scalar's numpy() is bytes
+    return value
 
 
 def _array_like(value):
@@ -106,7 +121,8 @@ def host_array(value, dtype=None, shape=None):
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _leaves(value)):
         value = _tensor_values(value)  # TensorFlow packs a list holding tensors: their values, their dtypes
     value = _array_like(value)
-    _check_convertible(value)
+    if _check_convertible(value):
+        value = _ranges_listed(value)
     if dtype is not None and not isinstance(value, np.ndarray) and not context().eager:
         _check_graph_dtype(value, dtypes.as_dtype(dtype))
     if isinstance(value, (list, tuple)):

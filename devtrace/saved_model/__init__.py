@@ -113,7 +113,36 @@ def _graph_record(concrete: ConcreteFunction, variable_paths: dict, arrays: list
     return {"name": graph.name, "nodes": _nodes(graph, arrays), "inputs": [t._op._id for t in graph.inputs],
             "captures": captures, "outputs": [None if t is None else t._op._id for t in _flatten(graph.outputs)],
             "single_output": isinstance(graph.outputs, Tensor),
-            "signature": [[list(s.shape), s.dtype.name, s.name] for s in args if isinstance(s, TensorSpec)]}
+            "signature": [[None if s.shape.rank is None else list(s.shape), s.dtype.name, s.name]
+                          for s in args if isinstance(s, TensorSpec)]}
+
+
+def _signature_functions(obj, signatures) -> dict:
+    """``{signature key: ConcreteFunction}``: those given (one function is ``serving_default``), or
+    else, as TensorFlow, the object's one ``tf.function`` with an input signature, if only one has one."""
+    if signatures is None:
+        found = [f for f in _functions(obj).values() if f.input_signature is not None]
+        signatures = {} if len(found) != 1 else found[0]
+    if not isinstance(signatures, dict):
+        signatures = {DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
+    out = {}
+    for key, function in signatures.items():
+        if isinstance(function, Function) and function.input_signature is not None:
+            function = function.get_concrete_function()
+        if not isinstance(function, ConcreteFunction):
+            raise ValueError(f"Expected a TensorFlow function for which to generate a signature, but got "
+                             f"{function}. Only `tf.functions` with an input signature or concrete functions can "
+                             f"be used as a signature.")
+        out[key] = function
+    return out
+
+
+def _output_keys(outputs) -> list:
+    """TensorFlow's names of a signature's outputs: a dict's keys (in the flattened order), else
+    ``output_<i>``."""
+    if isinstance(outputs, dict):
+        return sorted(outputs)
+    return [f"output_{i}" for i in range(len(outputs) if isinstance(outputs, (list, tuple)) else 1)]
 
 
 def save(obj, export_dir, signatures=None, options=None) -> None:
@@ -130,15 +159,19 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
             variable_paths.setdefault(id(copy), path)
     arrays: list = []
     functions = {}
+    signature_functions = _signature_functions(obj, signatures)
     for name, function in _functions(obj).items():
         if function.input_signature is not None:
             function.get_concrete_function()
         functions[name] = [_graph_record(c, variable_paths, arrays) for c in function._concrete.values()]
+    saved_signatures = {key: dict(_graph_record(c, variable_paths, arrays), output_keys=_output_keys(c.graph.outputs))
+                        for key, c in signature_functions.items()}
     checkpoint.write(os.path.join(export_dir, "variables", "variables"))
     np.savez(os.path.join(export_dir, "saved_model.npz"), **{f"a{i}": a for i, a in enumerate(arrays)})
     with open(os.path.join(export_dir, "saved_model.json"), "w", encoding="utf-8") as f:
         names = {path: v.name.rsplit(":", 1)[0] for path, v in _variables(checkpoint).items()}
-        json.dump({"format": FORMAT, "version": 3, "variable_names": names, "functions": functions}, f, indent=1)
+        json.dump({"format": FORMAT, "version": 3, "variable_names": names, "functions": functions,
+                   "signatures": saved_signatures}, f, indent=1)
 
 
 class _UserObject(Module):
@@ -155,6 +188,31 @@ class _UserObject(Module):
         return call(*args, **kwargs)
 
 
+class _SignatureFunction:
+    """A loaded signature: called with tensors by argument name (or in order), it returns a dict of
+    its outputs by name (``output_0`` … for a function that returned no dict)."""
+
+    def __init__(self, concrete, keys):
+        self._concrete, self._keys = concrete, keys
+        self.structured_input_signature = concrete.structured_input_signature
+        self.structured_outputs = {k: TensorSpec(None if t.shape.rank is None else tuple(t.shape), t.dtype, k)
+                                   for k, t in zip(keys, _flatten(concrete.graph.outputs))}
+
+    def __call__(self, *args, **kwargs):
+        names = [s.name for s in self.structured_input_signature[0]]
+        tensors = list(args) + [kwargs[n] for n in names[len(args):] if n in kwargs]
+        outputs = _flatten(self._concrete._call_flat([constant(t) if not isinstance(t, Tensor) else t
+                                                      for t in tensors]))
+        return dict(zip(self._keys, outputs))
+
+
+class _SignatureMap(dict):
+    """``loaded.signatures``: signature keys to their functions."""
+
+    def __repr__(self):
+        return f"_SignatureMap({dict(self)})"
+
+
 class _RestoredFunction:
     def __init__(self, name, concretes):
         self.__name__ = name
@@ -163,7 +221,7 @@ class _RestoredFunction:
     def __call__(self, *args):
         tensors = [a for a in _flatten(list(args)) if isinstance(a, Tensor)]
         for concrete in self._concretes:
-            specs = [TensorSpec(tuple(t.shape), t.dtype) for t in concrete.graph.inputs]
+            specs = [TensorSpec(None if t.shape.rank is None else tuple(t.shape), t.dtype) for t in concrete.graph.inputs]
             if len(specs) == len(tensors) and all(s.is_compatible_with(t) for s, t in zip(specs, tensors)):
                 return concrete._call_flat(tensors)
         raise ValueError(f"Could not find matching concrete function to call loaded from the SavedModel. Got: "
@@ -206,7 +264,7 @@ def _rebuild(record, variables, arrays) -> ConcreteFunction:
             graph.variables.append(value)
     outputs = [None if i is None else ops[i]._outputs[0] for i in record["outputs"]]
     graph.outputs = outputs[0] if record["single_output"] else tuple(outputs)
-    signature = tuple(TensorSpec(s, d, n) for s, d, n in record["signature"])
+    signature = tuple(TensorSpec(None if s is None else tuple(s), d, n) for s, d, n in record["signature"])
     return ConcreteFunction(None, graph, signature, {})
 
 
@@ -230,6 +288,8 @@ def load(export_dir, tags=None, options=None):
             _attach(obj, path[len("root/"):].split("/"), variables[path])
     for name, records in model["functions"].items():
         setattr(obj, name, _RestoredFunction(name, [_rebuild(r, variables, arrays) for r in records]))
+    obj.signatures = _SignatureMap((key, _SignatureFunction(_rebuild(r, variables, arrays), r["output_keys"]))
+                                   for key, r in sorted(model.get("signatures", {}).items()))
     return obj
 
 

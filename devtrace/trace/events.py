@@ -53,6 +53,9 @@ class TraceStart(Event):
     program: str | None = None
     backend: str | None = None  # simulated | nvml | cpu
     streamed: bool = False  # written as the program ran: a complete trace ends with a trace_end record
+    # how ops on real GPUs (CuPy) were timed: "cuda-events" (the GPU's time between CUDA events around
+    # each op's kernels), "launch" (the host's launch of kernels CuPy runs asynchronously); None: no CuPy
+    gpu_times: str | None = None
 
 
 @dataclass(slots=True, repr=False, eq=False)
@@ -106,6 +109,8 @@ class OpPlaced(Event):
     duration_ns: int = 0
     mem_in_use: int | None = None  # bytes in use on the device once the output was accounted (None:
     # not known — an op without output, one that failed, an imported one, a trace from before the field)
+    src: str | None = None  # the program's "path:line" that made the op (runtime/sources.py; None: not
+    # recorded — a library run, an imported log, an op devtrace made on its own); JSONL writes it only when known
 
     def __post_init__(self):
         if type(self.inputs) is tuple:  # the eager hot path records a tuple: no GC-tracked list per op
@@ -140,15 +145,22 @@ class OpRecord(_record_type()):
 
     def completed(self, shape, dtype, duration_ns, mem_in_use=None) -> OpRecord:
         """This record (what was known before the kernel ran) with what the run adds."""
-        return _new_tuple(OpRecord, self[:_RUN] + (shape, dtype, duration_ns, mem_in_use))
+        return _new_tuple(OpRecord, self[:_RUN] + (shape, dtype, duration_ns, mem_in_use, self[_SRC]))
 
 
 _new_tuple = tuple.__new__  # OpRecord from a tuple of its fields, without namedtuple's __new__ frame
-_RUN = OpRecord._fields.index("shape")  # the fields the run adds: shape and those after it
-assert OpRecord._fields[_RUN:] == ("shape", "dtype", "duration_ns", "mem_in_use"), "OpRecord.completed"
+_RUN = OpRecord._fields.index("shape")  # the fields the run adds: shape and the three after it
+_SRC = OpRecord._fields.index("src")
+assert OpRecord._fields[_RUN:] == ("shape", "dtype", "duration_ns", "mem_in_use", "src"), "OpRecord.completed"
 NOT_RUN = tuple(OpRecord._field_defaults[name] for name in OpRecord._fields[_RUN:])
-"""The run's fields before the kernel ran: ``_NEW(OpRecord, (seq, …, inputs) + NOT_RUN)`` is a record
-of what is known then, made without namedtuple's ``__new__`` frame (``OpRecord(seq, …, inputs)``)."""
+"""The run's fields before the kernel ran, and no ``src``: ``_NEW(OpRecord, (seq, …, inputs) + NOT_RUN)``
+is a record of what is known then, made without namedtuple's ``__new__`` frame (``OpRecord(seq, …,
+inputs)``); ``not_run(src)`` is the same tail with the op's ``src``."""
+
+
+def not_run(src) -> tuple:
+    """``NOT_RUN`` with ``src`` (the tail of a record whose source line is known)."""
+    return NOT_RUN if src is None else NOT_RUN[:-1] + (src,)
 
 
 @dataclass(slots=True, repr=False, eq=False)
@@ -189,6 +201,10 @@ class MemoryStats(Event):
     num_regions: int
     num_ooms: int
     policy: str  # preallocate | growth | limit | fraction | host
+    # a real GPU's CuPy pool: the bytes CuPy holds for itself (FFT plans' work areas, workspaces), owned
+    # by no tensor and not in ``in_use``, now and at most at once (temporaries included); None elsewhere
+    cupy_own: int | None = None
+    cupy_own_peak: int | None = None
 
 
 @dataclass(slots=True, repr=False, eq=False)
@@ -311,6 +327,8 @@ def to_dict(event) -> dict:
     d = {"event": event.kind}
     for f in fields(event):
         d[f.name] = getattr(event, f.name)
+    if d.get("src", "") is None and d["event"] == "op_placed":  # an op's src is written only when known
+        del d["src"]
     return d
 
 

@@ -225,6 +225,7 @@ def _encode_lines(events, encode, names) -> str:
     out = []
     heads = names.setdefault(str, {})
     tails = names.setdefault(tuple, {})
+    sources = names.setdefault("src", {})  # src -> its text on an op line
     thread = names.get(int, 0)  # the thread the stream's latest records came from (ThreadSwitched)
     append = out.append
     for e in events:
@@ -237,15 +238,20 @@ def _encode_lines(events, encode, names) -> str:
             tail = tails.get((shape, dtype))
             if head is None or tail is None:
                 head, tail = _texts(op, node, requested, device, reason, shape, dtype, heads, tails, encode)
-            inputs, mem = e.inputs, e.mem_in_use
+            inputs, mem, src = e.inputs, e.mem_in_use, e.src
             if len(inputs) == 2 and mem is not None:  # most ops: one format, SCHEMA a literal (costs nothing)
                 line = (f'{{"schema": 1, "event": "op_placed", "seq": {e.seq}, {head}{inputs[0]}, {inputs[1]}{tail}'
-                        f'{e.duration_ns}, "mem_in_use": {mem}}}')
+                        f'{e.duration_ns}, "mem_in_use": {mem}')
             else:
                 line = (f'{{"schema": {SCHEMA}, "event": "op_placed", "seq": {e.seq}, {head}'
                         f'{", ".join(map(str, inputs))}{tail}{e.duration_ns}, '
-                        f'"mem_in_use": {"null" if mem is None else mem}}}')
-            append(line if not thread else f'{line[:-1]}, "thread": {thread}}}')
+                        f'"mem_in_use": {"null" if mem is None else mem}')
+            if src is not None:  # the program's line: its text made once per stream
+                text = sources.get(src)
+                if text is None:
+                    text = sources[src] = f', "src": {encode(src)}'
+                line += text
+            append(f'{line}}}' if not thread else f'{line}, "thread": {thread}}}')
             continue
         cls = type(e)
         if cls is ThreadSwitched:
@@ -256,8 +262,11 @@ def _encode_lines(events, encode, names) -> str:
         d = {"schema": SCHEMA, "event": e.kind}
         for f in fs:
             d[f] = getattr(e, f)
-        if thread and cls is OpPlaced:
-            d["thread"] = thread
+        if cls is OpPlaced:
+            if d["src"] is None:  # written only when known (as an OpRecord's line)
+                del d["src"]
+            if thread:
+                d["thread"] = thread
         out.append(encode(d))
     return "\n".join(out) + "\n" if out else ""
 

@@ -1,7 +1,7 @@
-"""Grouped views of a trace (``--group-by scope|step|device|op``): one row per name scope (a Keras
-layer, a ``tf.name_scope``), per step (a ``tf.function`` call, a ``Session.run``), per device or per
-op type — its ops, where they ran, why (the placement reasons, counted), the copies its ops needed
-and their kernel time. Only ops that ran count (not a function body's placement records, seq 0).
+"""Grouped views of a trace (``--group-by scope|step|device|op|src``): one row per name scope (a Keras
+layer, a ``tf.name_scope``), per step (a ``tf.function`` call, a ``Session.run``), per device, per
+op type or per line of the program that made the ops (``src``) — its ops, where they ran, why (the
+placement reasons, counted), the copies its ops needed and their kernel time. Only ops that ran count (not a function body's placement records, seq 0).
 One pass over the events, so a trace of any length is read once; rows are
 cut to fit the width asked for (80 columns in files and pipes)."""
 
@@ -13,10 +13,11 @@ from . import events as ev
 from ..output import format_bytes
 from .render_table import device_sort_key, short_device
 
-GROUPS = ("scope", "step", "device", "op")
+GROUPS = ("scope", "step", "device", "op", "src")
 EAGER = "(eager)"  # an eager op outside any scope: it has no node name
 OUTSIDE = ("(outside steps)",)  # ops no step ran: eager ops between tf.function calls
 TOP = "(top level)"  # a graph node outside any name scope
+UNKNOWN_SRC = "(not recorded)"  # an op without src: an imported log, a trace of a library run
 BACKWARD = "gradient_tape/"  # the name scope TensorFlow 2 builds a tape's gradient in
 _SHORT_REASON = {ev.FALLBACK: "fallback", ev.SOFT: "soft"}
 _ELLIPSIS = "…"
@@ -96,6 +97,8 @@ def group(events, by: str) -> tuple[list, dict]:
                 key = (short_device(e.device),)
             elif by == "op":
                 key = (e.op,)
+            elif by == "src":
+                key = (e.src or UNKNOWN_SRC,)
             else:
                 key = OUTSIDE if step is None else step
             g = groups.get(key)
@@ -162,6 +165,7 @@ HEADERS = {
     "step": ["step"],
     "device": ["device"],
     "op": ["op"],
+    "src": ["src"],
 }
 TAIL = ["ops", "devices", "why", "copies", "time"]
 

@@ -13,6 +13,7 @@ from .limit import limited_note
 
 LOCAL_PREFIX = "/job:localhost/replica:0/task:0/device:"
 HEADERS = ["seq", "op", "node", "requested", "device", "reason", "copies in"]
+SRC = "src"  # the column of the program's line that made each op (last: it gives way first)
 _FULL = re.compile(r"^/job:([^/]*)/replica:(\d+)/task:(\d+)/device:([^:/]+):(\d+)$")
 _TYPE_RANK = {"CPU": 0, "GPU": 1}
 
@@ -45,9 +46,10 @@ def copies_by_seq(events) -> dict[int, list]:
     return out
 
 
-def rows(events, limited: list | None = None) -> list[list[str]]:
-    """Table rows: seq, op, node, requested, device (short), reason, copies in (``2 (96 B)``);
-    ``limited`` receives a ``--trace-limit`` trace's ``trace_limited`` record."""
+def rows(events, limited: list | None = None, src: bool = False) -> list[list[str]]:
+    """Table rows: seq, op, node, requested, device (short), reason, copies in (``2 (96 B)``), and with
+    ``src`` the program's line that made the op (``""``: not recorded); ``limited`` receives a
+    ``--trace-limit`` trace's ``trace_limited`` record."""
     copies = copies_by_seq(events)
     out = []
     for e in events:
@@ -57,8 +59,30 @@ def rows(events, limited: list | None = None) -> list[list[str]]:
             continue
         cs = copies.get(e.seq, ())
         copied = f"{len(cs)} ({format_bytes(sum(c.nbytes for c in cs))})" if cs else ""
-        out.append([str(e.seq), e.op, e.node or "", short_device(e.requested), short_device(e.device), e.reason, copied])
+        row = [str(e.seq), e.op, e.node or "", short_device(e.requested), short_device(e.device), e.reason, copied]
+        if src:
+            row.append(e.src or "")
+        out.append(row)
     return out
+
+
+def table(events, limited: list | None = None) -> tuple[list[str], list[list[str]]]:
+    """``(headers, rows)``: the ``src`` column last, when the trace recorded where its ops came from."""
+    body = rows(events, limited, src=True)
+    if any(row[-1] for row in body):
+        return HEADERS + [SRC], body
+    return HEADERS, [row[:-1] for row in body]
+
+
+def narrowed(headers: list[str], body: list[list[str]], width: int) -> tuple[list[str], list[list[str]]]:
+    """The table for a terminal ``width`` columns wide: the ``src`` column gives way first (dropped)
+    when the boxed table would not fit with it."""
+    if headers[-1] != SRC:
+        return headers, body
+    widths = [max([len(h)] + [len(row[i]) for row in body]) for i, h in enumerate(headers)]
+    if sum(widths) + 3 * len(widths) + 1 <= width:
+        return headers, body
+    return headers[:-1], [row[:-1] for row in body]
 
 
 def render(events) -> str:
@@ -66,21 +90,24 @@ def render(events) -> str:
     from ..output import format_plain_table
 
     limited: list = []
-    body = rows(events, limited)
+    headers, body = table(events, limited)
     if not body:
         return ""
     note = "".join(limited_note(e.limit, e.ops) + "\n" for e in limited)
-    return format_plain_table(HEADERS, body, right=(0,)) + note
+    return format_plain_table(headers, body, right=(0,)) + note
 
 
 def print_placement_table(events) -> None:
     """Print the table to stdout: rich on a terminal, plain text otherwise."""
-    from ..output import print_table
+    import shutil
+    import sys
 
-    body = rows(events)
+    from ..output import is_terminal, print_table
+
+    headers, body = table(events)
     if not body:
-        import sys
-
         sys.stdout.write("No ops ran.\n")
         return
-    print_table(HEADERS, body, right=(0,))
+    if is_terminal(sys.stdout):
+        headers, body = narrowed(headers, body, shutil.get_terminal_size((80, 24)).columns)
+    print_table(headers, body, right=(0,))

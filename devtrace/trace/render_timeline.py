@@ -86,6 +86,8 @@ class TraceEventWriter(BufferedSink):
                 "shape": e.shape, "dtype": e.dtype, "bytes": nbytes, "inputs": e.inputs}
         if e.duration_ns:
             args["duration_ns"] = e.duration_ns
+        if e.src is not None:
+            args["src"] = e.src
         if self.thread_name is not None:
             args["thread"] = self.thread_name
         self.emit({"ph": "X", "cat": "op", "name": e.op, "ts": self.t(ts), "dur": self.t(dur),

@@ -16,6 +16,8 @@ class Sink:
     def copy(self, src, dst, ts, dur, c, producer, consumer, flow_id): pass
     def counter(self, t, ts, values): pass
     def op_counter(self, t, ts): pass
+    def every_op(self, t, ts, dur, name): pass  # each op, written or sampled out
+    def every_copy(self, src, dst, ts, dur, nbytes): pass  # each copy, written or not
     def copy_counter(self, t, ts, copies, nbytes): pass
     def oom(self, t, ts, e, live_bytes): pass
     def message(self, t, ts, e): pass

@@ -29,6 +29,13 @@ LAYOUTS = (MEASURED, SEQUENCE)
 MIN_NS = 1000  # an op shorter than 1 µs (or not measured) is drawn 1 µs long
 COPY_NS = 1000  # copies are not timed: each is drawn 1 µs long
 MAX_MESSAGES = 1000
+# what an op's time on a real GPU is, by how the run timed it (TraceStart.gpu_times)
+_GPU_TIMES = {
+    "cuda-events": "; on real GPUs (CuPy) an op's time is the GPU's own, between CUDA events recorded around "
+                   "its kernels (devtrace waited for each op's kernels while it recorded the trace)",
+    "launch": "; on real GPUs (CuPy) an op's time is the host's launch of its kernels, which CuPy runs "
+              "asynchronously: not the GPU's time",
+}
 
 class Track:
     """One logical device: a row of the timeline."""
@@ -117,7 +124,7 @@ class Timeline:
         self.full_ops = max(0, int(full_ops))
         self.sample_every = max(1, int(sample_every))
         self.clock = 0
-        self.start = {"mode": None, "source": None, "program": None, "backend": None}
+        self.start = {"mode": None, "source": None, "program": None, "backend": None, "gpu_times": None}
         self.groups: dict = {}
         self.tracks: dict = {}
         self.track_list: list = []
@@ -272,6 +279,8 @@ class Timeline:
             t.stats = {"in_use": e.in_use, "peak": e.peak, "reserved": e.reserved, "limit": e.limit,
                        "num_allocs": e.num_allocs, "largest_alloc": e.largest_alloc,
                        "num_ooms": e.num_ooms, "policy": e.policy, "allocator": e.allocator}
+            if e.cupy_own is not None:  # a real GPU: CuPy's own pool bytes, apart from the tensors'
+                t.stats.update(cupy_own=e.cupy_own, cupy_own_peak=e.cupy_own_peak)
             self.sink.counter(t, self.clock, t.memory())
         elif kind == "device_created":
             t = self.tracks.get(e.name)
@@ -320,7 +329,8 @@ class Timeline:
             self.threads.setdefault(e.thread, [e.name, 0])[0] = e.name
             self.sink.thread(e.thread, e.name)
         elif kind == "trace_start":
-            self.start = {"mode": e.mode, "source": e.source, "program": e.program, "backend": e.backend}
+            self.start = {"mode": e.mode, "source": e.source, "program": e.program, "backend": e.backend,
+                          "gpu_times": e.gpu_times}
             if e.mode == "graph":
                 self._graph = True
 
@@ -337,6 +347,7 @@ class Timeline:
         dur = self._op_dur(e.duration_ns)
         self.clock += dur
         self._store(seq, ts, dur, t.index, self._name_id(e.op))
+        self.sink.every_op(t, ts, dur, e.op)
         if self._session is not None:
             self._session[2] += 1
         if self.ops <= self.full_ops:
@@ -377,6 +388,7 @@ class Timeline:
         dur = self._copy_dur()
         self.clock += dur
         totals = (dst.copies_in, dst.bytes_in)
+        self.sink.every_copy(self.track(c.src), dst, ts, dur, c.nbytes)
         consumer = self._lookup(c.seq)
         if consumer is None:  # eager: the op that needs the copy comes next
             self._pending.setdefault(c.seq, []).append((c, ts, dur, totals))
@@ -459,6 +471,7 @@ class Timeline:
             time = ("measured kernel time of each op on the host (for simulated GPUs too: the NumPy kernel's "
                     f"time); ops laid end to end in trace order, each at least {MIN_NS // 1000} µs; copies are "
                     f"not timed and drawn {COPY_NS // 1000} µs long; imported ops have no measured time")
+            time += _GPU_TIMES.get(self.start["gpu_times"], "")
         return {
             "generator": "devtrace",
             "trace_schema": SCHEMA,

@@ -38,6 +38,12 @@ IMAGE = [
                                                                        [[[0, 0, 1, 1]]], [[1.0]]),
            np.array([[[1], [1], [1]], [[1], [0], [1]], [[1], [1], [1]]], np.float32)[None], "CPU"),
     Sample("CropAndResize", lambda: tf.image.crop_and_resize(t(IMG), [[0, 0, 1, 1]], [0], [4, 4]), IMG),
+    # TensorFlow 2.21's output for these boxes and two classes (CPU only)
+    Sample("CombinedNonMaxSuppression", lambda: tf.image.combined_non_max_suppression(
+        t(np.array([[[[0, 0, 1, 1]], [[0, 0.1, 1, 1.1]], [[0, 2, 1, 3]]]], np.float32)),
+        t(np.array([[[0.9, 0.1], [0.8, 0.7], [0.3, 0.6]]], np.float32)), 2, 3),
+        [np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1], [0, 1, 1, 1]]], np.float32),
+         np.array([[0.9, 0.7, 0.6]], np.float32), np.array([[0, 1, 1]], np.float32), np.array([3], np.int32)], "CPU"),
     Sample("NonMaxSuppressionV3", lambda: tf.image.non_max_suppression(t(BOXES), t(SCORES), 3, 0.5),
            np.array([2, 0], np.int32)),
     Sample("NonMaxSuppressionV5", lambda: tf.image.non_max_suppression_with_scores(t(BOXES), t(SCORES), 3, 0.5),

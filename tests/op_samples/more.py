@@ -69,6 +69,15 @@ STRINGS = [
 ]
 
 
+def _raw_variable():
+    """A variable from tf.raw_ops (as TrackableResource subclasses make theirs): read, then destroyed."""
+    handle = tf.raw_ops.VarHandleOp(dtype=tf.float32, shape=list(X.shape))
+    tf.raw_ops.AssignVariableOp(resource=handle, value=tf.constant(X))
+    out = tf.raw_ops.ReadVariableOp(resource=handle, dtype=tf.float32)
+    tf.raw_ops.DestroyResourceOp(resource=handle)
+    return out
+
+
 def _variable(fn, value=X, device=None):
     """``fn(v)`` on a new variable holding ``value`` (made on ``device``, default: the scope's)."""
     def call():
@@ -138,6 +147,7 @@ STATE = [
     Sample("VarHandleOp", _variable(lambda v: v.read_value()), X),
     Sample("ReadVariableOp", _variable(lambda v: v + 1.0), X + 1),
     Sample("AssignVariableOp", _variable(lambda v: v.assign(X * 3).read_value()), X * 3),
+    Sample("DestroyResourceOp", _raw_variable, X),
     Sample("AssignAddVariableOp", _variable(lambda v: v.assign_add(X).read_value()), X * 2),
     Sample("AssignSubVariableOp", _variable(lambda v: v.assign_sub(X).read_value()), X * 0),
     Sample("ResourceCountUpTo", _variable(lambda v: v.count_up_to(3), 1, "/CPU:0"), np.int32(1), "CPU"),

@@ -204,4 +204,66 @@ BREADTH = [
            [np.array([[3, 1.5, 1.5]], np.float32), np.array([[0, 1, 1]], np.int32)], "CPU"),
 ]
 
-SAMPLES = NN + LINALG + BREADTH
+def _sigm(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def _lstm_ref(x, h0, c0, p):
+    """One-unit, one-feature LSTM in cuDNN's params layout (i f c o weights, recurrent weights, input
+    then recurrent biases), batch-major: outputs ``(1, T, 1)``, states ``(1, 1, 1)``."""
+    w, r, bw, br = p[:4], p[4:8], p[8:12], p[12:]
+    h, c, out = h0.reshape(()), c0.reshape(()), []
+    for xt in x.reshape(-1):
+        z = w * xt + bw + r * h + br
+        i, f, g, o = _sigm(z[0]), _sigm(z[1]), np.tanh(z[2]), _sigm(z[3])
+        c = f * c + i * g
+        h = o * np.tanh(c)
+        out.append(h)
+    return np.array(out).reshape(1, -1, 1), h.reshape(1, 1, 1), c.reshape(1, 1, 1)
+
+
+_RX, _RH, _RC = np.array([[[0.5], [-1.0]]]), np.array([[[0.2]]]), np.array([[[-0.3]]])
+_RP = np.linspace(-0.5, 0.5, 16)
+_ROUT = _lstm_ref(_RX, _RH, _RC, _RP)
+
+
+def _numeric_grads():
+    """d sum(outputs) / d (input, input_h, input_c, params), by central differences in float64."""
+    args, grads = [_RX, _RH, _RC, _RP], []
+    for k, a in enumerate(args):
+        g = np.zeros_like(a)
+        for j in range(a.size):
+            step = np.zeros_like(a).reshape(-1)
+            step[j] = 1e-6
+            up = [b + step.reshape(a.shape) if m == k else b for m, b in enumerate(args)]
+            down = [b - step.reshape(a.shape) if m == k else b for m, b in enumerate(args)]
+            g.reshape(-1)[j] = (_lstm_ref(*up)[0].sum() - _lstm_ref(*down)[0].sum()) / 2e-6
+        grads.append(g.astype(np.float32))
+    return grads
+
+
+def _cudnn(*inputs):
+    from devtrace.runtime.eager.executor import execute
+
+    return execute("CudnnRNNV3", tuple(t(np.asarray(a, np.float32)) for a in inputs[:4]) + (t(np.array([2], np.int32)),),
+                   {"rnn_mode": "lstm", "is_training": True, "time_major": False})
+
+
+def _cudnn_backprop():
+    from devtrace.runtime.eager.executor import execute
+
+    f32 = [t(np.asarray(a, np.float32)) for a in (_RX, _RH, _RC, _RP)]
+    outs = [t(np.asarray(a, np.float32)) for a in _ROUT]
+    grads = [t(np.ones((1, 2, 1), np.float32)), t(np.zeros((1, 1, 1), np.float32)), t(np.zeros((1, 1, 1), np.float32))]
+    return execute("CudnnRNNBackpropV3", tuple(f32) + (t(np.array([2], np.int32)),) + tuple(outs) + tuple(grads)
+                   + (t(np.zeros((0,), np.float32)), t(np.zeros((0,), np.int8))),
+                   {"rnn_mode": "lstm", "is_training": True, "time_major": False})
+
+
+CUDNN = [
+    Sample("CudnnRNNV3", lambda: list(_cudnn(_RX, _RH, _RC, _RP)[:3]), [a.astype(np.float32) for a in _ROUT],
+           "GPU only"),
+    Sample("CudnnRNNBackpropV3", lambda: list(_cudnn_backprop()), _numeric_grads(), "GPU only"),
+]
+
+SAMPLES = NN + LINALG + BREADTH + CUDNN

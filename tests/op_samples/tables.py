@@ -1,5 +1,5 @@
-"""Samples of tf.lookup's and tf.summary's ops (CPU-only in TensorFlow 2.21: no lookup or summary
-op has a GPU kernel)."""
+"""Samples of tf.lookup's, tf.summary's and tf.io's sparse serialization ops (CPU-only in TensorFlow 2.21:
+none of them has a GPU kernel)."""
 
 import os
 import tempfile
@@ -52,6 +52,21 @@ def _wav():
     return _summary(lambda: tf.summary.audio("a", tf.constant([[[0.5]]]), 8000))
 
 
+# tf.io's sparse serialization (CPU-only ops): TensorFlow 2.21's bytes for these tensors
+_SERIALIZED = np.array([bytes.fromhex("08091208120208021202080222200000000000000000010000000000000002000000000000000000000000"
+                                      "000000"), bytes.fromhex("080112041202080222080000c03f00002040"),
+                        bytes.fromhex("0809120412020802221003000000000000000400000000000000")], object)
+
+
+def _many():
+    return tf.io.serialize_many_sparse(tf.sparse.SparseTensor([[0, 1], [1, 0], [1, 2]], tf.constant([1, 2, 3]), [2, 3]))
+
+
+def _round_trip():
+    out = tf.io.deserialize_many_sparse(_many(), tf.int32)
+    return [out.indices, out.values, out.dense_shape]
+
+
 _LOOKUP = [tf.constant([1], tf.int64), tf.constant([-1], tf.int64)]
 SAMPLES = [
     Sample("HashTableV2", lambda: _static().lookup(tf.constant(["b", "z"])), np.array([2, -1], np.int64), "CPU"),
@@ -72,4 +87,10 @@ SAMPLES = [
     Sample("FlushSummaryWriter", lambda: _summary(lambda: tf.summary.text("t", "x")), np.bool_(True), "CPU"),
     Sample("CloseSummaryWriter", lambda: _summary(lambda: tf.summary.text("t", "x")), np.bool_(True), "CPU"),
     Sample("EncodeWav", _wav, np.bool_(True), "CPU"),
+    Sample("SerializeSparse", lambda: tf.io.serialize_sparse(tf.sparse.SparseTensor([[0, 1], [2, 0]],
+                                                                                     tf.constant([1.5, 2.5]), [3, 4])),
+           _SERIALIZED, "CPU"),
+    Sample("SerializeManySparse", lambda: _many()[1, 1], bytes.fromhex("080312041202080222080200000003000000"), "CPU"),
+    Sample("DeserializeManySparse", _round_trip, [np.array([[0, 1], [1, 0], [1, 2]], np.int64),
+                                                  np.array([1, 2, 3], np.int32), np.array([2, 3], np.int64)], "CPU"),
 ]

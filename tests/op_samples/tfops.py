@@ -145,6 +145,19 @@ NN = [
     Sample("CTCGreedyDecoder", lambda: (lambda d: [d[0][0].indices, d[0][0].values, d[0][0].dense_shape, d[1]])(
         tf.nn.ctc_greedy_decoder(t(L3), [3])), [np.array(_GD_I, np.int64), np.array(_GD_V, np.int64),
                                                 np.array(_GD_S, np.int64), _f32(_GD_LP)], "CPU"),
+    Sample("RaggedFillEmptyRows", lambda: tf.ragged_fill_empty_rows(
+        t(np.array([0, 0, 2, 2], np.int64)), t(np.array([1, 2, 3, 4], np.float32)), t(np.int64(4)),
+        t(np.float32(-1))), [np.array([0, 0, 1, 2, 2, 3], np.int64), np.array([1, 2, -1, 3, 4, -1], np.float32),
+                             np.array([False, True, False, True]), np.array([0, 1, 3, 4], np.int64)]),
+    Sample("RaggedFillEmptyRowsGrad", lambda: tf.ragged_fill_empty_rows_grad(
+        t(np.array([0, 1, 3, 4], np.int64)), t(np.array([1, 2, 3, 4, 5, 6], np.float32))),
+        [np.array([1, 2, 4, 5], np.float32), np.float32(9)]),
+    # TensorFlow 2.21's paths and scores for these log probabilities (beam 2, the top two paths)
+    Sample("CTCBeamSearchDecoder", lambda: (lambda d: [d[0][0].values, d[0][1].values, d[0][1].indices, d[1]])(
+        tf.nn.ctc_beam_search_decoder(t(np.log(np.array([[[0.6, 0.3, 0.1]], [[0.2, 0.2, 0.6]], [[0.5, 0.4, 0.1]]],
+                                                         np.float32))), [3], beam_width=2, top_paths=2)),
+        [np.array([0, 1], np.int64), np.array([0, 0], np.int64), np.array([[0, 0], [0, 1]], np.int64),
+         _f32([[-1.6502597332000732, -1.7147983312606812]])], "CPU"),
     Sample("ComputeAccidentalHits", lambda: tf.nn.compute_accidental_hits(
         t(np.array([[1, 2], [3, 4]], np.int64)), t(np.array([2, 3, 5], np.int64)), 2),
         [np.array([0, 1], np.int32), np.array([0, 1], np.int64), _f32([-np.finfo(np.float32).max] * 2)], "CPU"),

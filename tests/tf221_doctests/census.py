@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import datetime
+import os
 import pathlib
 import sys
 import time
@@ -105,6 +107,30 @@ def write(kind: str, passed: dict, drop: list, why: str | None) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _quiet():
+    """What the examples print outside their captured output (placement logs, TensorFlow's
+    warnings) goes to /dev/null, file descriptors included; the census's own lines go to the
+    stream this yields."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        yield out
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, devnull):
+            os.close(fd)
+        out.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kind", choices=["tf", "keras"], default="tf")
@@ -122,15 +148,18 @@ def main() -> int:
     start = time.perf_counter()
     globs = runner.globals_for(args.kind)
     passed = {}
-    for doc in docs:
-        result, steps = runner.run_doc(doc, globs)
-        passed.update(result)
-        if args.failing is not None and doc["ns"] == args.failing and not all(result.values()):
-            bad = next((i for i, s in enumerate(steps) if s.outcome not in ("ok", "skip")), None)
-            if bad is not None:
-                ex = doc["ex"][bad]
-                print(f"--- {doc['id']} [{bad}] {steps[bad].outcome}\n>>> {ex['src'].rstrip()}\n"
-                      f"want: {ex.get('want', ex.get('exc', '')).rstrip()}\ngot:  {steps[bad].got.rstrip()}")
+    failing = args.failing.removeprefix("tf.") if args.failing else None
+    with _quiet() as out:
+        for doc in docs:
+            result, steps = runner.run_doc(doc, globs)
+            passed.update(result)
+            if failing is not None and doc["ns"] == failing and not all(result.values()):
+                bad = next((i for i, s in enumerate(steps) if s.outcome not in ("ok", "skip")), None)
+                if bad is not None:
+                    ex = doc["ex"][bad]
+                    print(f"--- {doc['id']} [{bad}] {steps[bad].outcome}\n>>> {ex['src'].rstrip()}\n"
+                          f"want: {ex.get('want', ex.get('exc', '')).rstrip()}\ngot:  {steps[bad].got.rstrip()}",
+                          file=out, flush=True)
     elapsed = time.perf_counter() - start
     print(table(name_counts, docs, passed, args.kind))
     print(f"({len(docs)} docstrings run in {elapsed:.1f} s)")

@@ -1,5 +1,6 @@
 #!/bin/bash
-# two TF 2.21 workers on loopback ports
+# two TF 2.21 workers on loopback ports (oneDNN off: MatMul is logged as MatMul, not _MklMatMul)
+export TF_ENABLE_ONEDNN_OPTS=0
 P=$1; shift
 W0=$(python3 -c 'import json,sys;print(json.dumps({"cluster":{"worker":["localhost:'$P'","localhost:'$((P+1))'"]},"task":{"type":"worker","index":0}}))')
 W1=$(python3 -c 'import json,sys;print(json.dumps({"cluster":{"worker":["localhost:'$P'","localhost:'$((P+1))'"]},"task":{"type":"worker","index":1}}))')

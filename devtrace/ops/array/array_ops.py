@@ -19,7 +19,7 @@ from ...runtime.tensor import Tensor
 from ...runtime.tensor_shape import shape_text
 from ...runtime.values import constant, convert_to_tensor, host_array
 from .. import shapes
-from ..declare import (as_tensor, host_arg, op, op_scope, packed, public, quiet, scoped, static_hint, symbolic,
+from ..declare import (API, as_tensor, host_arg, op, op_scope, packed, public, quiet, scoped, static_hint, symbolic,
                        unary, with_host_inputs)
 
 public("constant")(constant)
@@ -242,7 +242,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
 
 
 def _shape_of(name, in_shapes, attrs, dtype):
-    return dtypes.as_dtype(attrs.get("out_type", "int32")), (None if in_shapes[0] is None else (len(in_shapes[0]),))
+    return dtypes.as_dtype(attrs.get("out_type", "int32")), ((None,) if in_shapes[0] is None else (len(in_shapes[0]),))
 
 
 
@@ -356,13 +356,21 @@ def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's 
 @public("size")
 def size(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's name)
     """A constant, when the shape is known (as TensorFlow computes it eagerly; in a graph its ``Const``
-    is named ``Size``)."""
-    return constant(int(np.prod(as_tensor(input).shape)), out_type, name=None if context().eager else name or "Size")
+    is named ``Size``); in a graph with an unknown dimension the product of ``Shape`` (TensorFlow's
+    ``Size`` op is not in the kernel registry devtrace follows)."""
+    x = as_tensor(input)
+    if not x.shape.is_fully_defined():
+        return API["reduce_prod"](shape(x, out_type), name=name or "Size")
+    return constant(int(np.prod(x.shape)), out_type, name=None if context().eager else name or "Size")
 
 
 @public("rank")
 def rank(input, name=None):  # noqa: A002 (TensorFlow's name)
-    return constant(len(as_tensor(input).shape), dtypes.int32)
+    """A constant when the rank is known (TensorFlow folds it), else the ``Rank`` op."""
+    x = as_tensor(input)
+    if x.shape.rank is None:
+        return execute("Rank", (x,), name=name or "Rank")
+    return constant(len(x.shape), dtypes.int32)
 
 
 @public("zeros_like")

@@ -70,12 +70,44 @@ def _strided_slice_shape(name, in_shapes, attrs, dtype):
 op("StridedSlice", _strided_slice, _ANY_ON_CPU, shape=_strided_slice_shape,
    host_args={"begin": "begin", "end": "end", "strides": "strides"})
 def _gather(xp, params, indices, axis=0, batch_dims=0):
+    """TensorFlow's CPU kernel: an index out of ``[0, params.shape[axis])`` is an error, named by its
+    position in ``indices`` — unless the output is empty (TensorFlow then runs no kernel loop)."""
     size = params.shape[axis]
+    if not _gather_size(params.shape, indices.shape, axis, batch_dims):
+        return xp.empty(_gather_shape(params.shape, indices.shape, axis, batch_dims), params.dtype)
     flat = indices.reshape(-1)
     bad = xp.nonzero((flat < 0) | (flat >= size))[0]
     if bad.size:
         k = int(bad[0])
-        raise ValueError(f"indices[{k}] = {int(flat[k])} is not in [0, {size})")
+        where = f"[{','.join(str(int(n)) for n in np.unravel_index(k, indices.shape))}]" if indices.ndim else ""
+        raise ValueError(f"indices{where} = {int(flat[k])} is not in [0, {size})")
+    return _gather_rows(xp, params, indices, axis, batch_dims)
+
+
+def _gather_gpu(xp, params, indices, axis=0, batch_dims=0):
+    """TensorFlow's GPU kernel (``gather_functor_gpu.cu.h``): it checks no index; one out of
+    ``[0, params.shape[axis])`` gathers zeros."""
+    size = params.shape[axis]
+    shape = _gather_shape(params.shape, indices.shape, axis, batch_dims)
+    if size == 0 or not _gather_size(params.shape, indices.shape, axis, batch_dims):
+        return xp.zeros(shape, params.dtype)
+    inside = (indices >= 0) & (indices < size)
+    out = _gather_rows(xp, params, xp.where(inside, indices, 0), axis, batch_dims)
+    # the mask over the output: the indices' dims in the gathered axis' place
+    mask = inside.reshape(indices.shape[:batch_dims] + (1,) * (axis - batch_dims) + indices.shape[batch_dims:]
+                          + (1,) * (params.ndim - axis - 1))
+    return xp.where(mask, out, xp.zeros((), params.dtype))
+
+
+def _gather_shape(params_shape, indices_shape, axis, batch_dims):
+    return params_shape[:axis] + indices_shape[batch_dims:] + params_shape[axis + 1:]
+
+
+def _gather_size(params_shape, indices_shape, axis, batch_dims) -> int:
+    return int(np.prod(_gather_shape(params_shape, indices_shape, axis, batch_dims), dtype=np.int64))
+
+
+def _gather_rows(xp, params, indices, axis, batch_dims):
     if batch_dims:
         return _batched(xp, params, indices, batch_dims, lambda p, i: _take(xp, p, i, axis - batch_dims))
     return _take(xp, params, indices, axis)
@@ -110,6 +142,22 @@ def _gather_nd(xp, params, indices, batch_dims=0):
     return params[tuple(xp.moveaxis(indices, -1, 0))]
 
 
+def _gather_nd_gpu(xp, params, indices, batch_dims=0):
+    """TensorFlow's GPU kernel (``gather_nd_op_gpu.cu.cc``): an index out of the params' shape
+    gathers a slice of zeros."""
+    if batch_dims:
+        return _batched(xp, params, indices, batch_dims, lambda p, i: _gather_nd_gpu(xp, p, i))
+    depth = indices.shape[-1]
+    shape = indices.shape[:-1] + params.shape[depth:]
+    if any(n == 0 for n in params.shape[:depth]) or 0 in shape:
+        return xp.zeros(shape, params.dtype)
+    bounds = xp.asarray(params.shape[:depth], dtype=indices.dtype)
+    inside = ((indices >= 0) & (indices < bounds)).all(axis=-1)
+    out = params[tuple(xp.moveaxis(xp.where(inside[..., None], indices, 0), -1, 0))]
+    mask = inside.reshape(inside.shape + (1,) * (params.ndim - depth))
+    return xp.where(mask, out, xp.zeros((), params.dtype))
+
+
 def _slice(xp, x, begin=(), size=()):
     for k, (b, s) in enumerate(zip(begin, size)):
         dim = x.shape[k]
@@ -120,8 +168,9 @@ def _slice(xp, x, begin=(), size=()):
     return x[tuple(slice(b, None if s == -1 else b + s) for b, s in zip(begin, size))].copy()
 
 
-op("GatherV2", _gather, _ANY_ON_CPU, host_args={"axis": "axis"}, mixed_dtypes=True, shape=shapes.gather)
-op("GatherNd", _gather_nd, _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.gather_nd)
+op("GatherV2", _gather, _ANY_ON_CPU, host_args={"axis": "axis"}, mixed_dtypes=True, shape=shapes.gather,
+   gpu_kernel=_gather_gpu)
+op("GatherNd", _gather_nd, _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.gather_nd, gpu_kernel=_gather_nd_gpu)
 op("Slice", _slice, _ANY_ON_CPU, host_args={"begin": "begin", "size": "size"}, shape=shapes.slice_)
 op("Where", lambda xp, c: xp.argwhere(c).astype(np.int64), {"bool"} | dtypes.NUMERIC, shape=shapes.where)
 

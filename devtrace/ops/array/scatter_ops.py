@@ -28,11 +28,22 @@ def _positions(indices, shape, what="shape"):
     return tuple(idx.T)
 
 
-def _scatter(combine):
+def _scatter(combine, gpu=False):
+    """The kernel of a scatter into a copy of ``tensor``; ``gpu``: TensorFlow's GPU kernel, which
+    ignores an index out of range (the CPU's raises; the ops' docstrings, ``bad_indices_policy``)."""
     def kernel(xp, tensor, indices, updates):
         out = on_host(xp, tensor).copy()
-        where = _positions(on_host(xp, indices), out.shape)
-        values = np.asarray(on_host(xp, updates)).reshape((len(where[0]),) + out.shape[len(where):])
+        idx = on_host(xp, indices)
+        values = np.asarray(on_host(xp, updates))
+        if gpu:
+            rows = np.asarray(idx).reshape(-1, np.shape(idx)[-1])
+            depth = rows.shape[1]
+            keep = ((rows >= 0) & (rows < np.array(out.shape[:depth], dtype=np.int64))).all(axis=1)
+            where = tuple(rows[keep].T)
+            values = values.reshape((len(rows),) + out.shape[depth:])[keep]
+        else:
+            where = _positions(idx, out.shape)
+            values = values.reshape((len(where[0]),) + out.shape[len(where):])
         if combine is None:
             out[where] = values
         else:
@@ -41,17 +52,20 @@ def _scatter(combine):
     return kernel
 
 
-def _scatter_nd(xp, indices, updates, shape=()):
-    out = np.zeros(tuple(shape), dtype=on_host(xp, updates).dtype)
-    return _scatter(np.add)(xp, out, indices, updates)
+def _scatter_nd(gpu=False):
+    scatter = _scatter(np.add, gpu)
+
+    def kernel(xp, indices, updates, shape=()):
+        return scatter(xp, np.zeros(tuple(shape), dtype=on_host(xp, updates).dtype), indices, updates)
+    return kernel
 
 
-op("TensorScatterUpdate", _scatter(None), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
-op("TensorScatterAdd", _scatter(np.add), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
-op("TensorScatterSub", _scatter(np.subtract), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
-op("TensorScatterMin", _scatter(np.minimum), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
-op("TensorScatterMax", _scatter(np.maximum), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same)
-op("ScatterNd", _scatter_nd, _ANY_ON_CPU, host_args={"shape": "shape"}, mixed_dtypes=True)
+for _name, _combine in (("TensorScatterUpdate", None), ("TensorScatterAdd", np.add), ("TensorScatterSub", np.subtract),
+                        ("TensorScatterMin", np.minimum), ("TensorScatterMax", np.maximum)):
+    op(_name, _scatter(_combine), _ANY_ON_CPU, mixed_dtypes=True, shape=shapes.same,
+       gpu_kernel=_scatter(_combine, gpu=True))
+op("ScatterNd", _scatter_nd(), _ANY_ON_CPU, host_args={"shape": "shape"}, mixed_dtypes=True,
+   gpu_kernel=_scatter_nd(gpu=True))
 
 
 def _tensor_scatter(op_type):

@@ -16,6 +16,8 @@ def _summarize(x: Tensor, summarize) -> str:
     """TensorFlow's ``_summarize_eager``: the first ``summarize`` (3) entries, then ``...``."""
     summarize = 3 if summarize is None else summarize
     value = x.numpy()
+    if isinstance(value, bytes):  # a scalar string: its bytes' repr, as TensorFlow prints it
+        return str(value) if summarize != 0 else ""
     if value.ndim:
         flat = value.reshape(-1)
         items = [str(v) for v in (flat if summarize < 0 else flat[:summarize])]

@@ -174,23 +174,31 @@ def print_(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", na
     execute("PrintV2", (text,), {"output_stream": stream, "end": end})
 
 
-def _py_call(xp, *arrays, func=None, Tout=None):
-    """``EagerPyFunc``'s kernel: the user's Python function, called with eager tensors."""
-    from ...runtime.values import constant
+def _py_call(xp, *arrays, func=None, Tout=()):
+    """``EagerPyFunc``'s kernel: the user's Python function, called with eager tensors; one output
+    per dtype of ``Tout``, from each value of a list or tuple it returns (``None``: none)."""
+    from ...runtime.values import constant, host_array
 
     out = func(*[constant(on_host(xp, a)) for a in arrays])
-    value = out.numpy() if isinstance(out, Tensor) else np.asarray(out)
-    return xp.asarray(np.asarray(value, dtype=Tout.as_numpy_dtype if Tout is not None else None))
+    values = [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
+    return tuple(xp.asarray(np.asarray(v.numpy(), dtype=d.as_numpy_dtype) if isinstance(v, Tensor) else host_array(v, d)[0])
+                 for v, d in zip(values, Tout))
+
+
+def _py_shapes(name, shapes, attrs, dtype):
+    return [(d, None) for d in attrs["Tout"]], None
 
 
 # TensorFlow's GPU kernel takes no strings, int32s, resources or variants (py_func.cc)
-op("EagerPyFunc", _py_call, {CPU: ALL_TYPES, GPU: DEVICE_SAFE - {"int32", "variant"}}, mixed_dtypes=True, stateful=True)
+op("EagerPyFunc", _py_call, {CPU: ALL_TYPES, GPU: DEVICE_SAFE - {"int32", "variant"}}, shape=_py_shapes, multi=True,
+   mixed_dtypes=True, stateful=True)
 
 
 
 @public("py_function")
 def py_function(func=None, inp=None, Tout=None, name=None):
     """``tf.py_function``: run Python on tensors, eagerly or as a node of a tf.function graph.
+    ``Tout`` a list or tuple of dtypes: a list of tensors (empty for ``()``), else the one tensor.
     Without ``func``, a decorator: the decorated function's arguments are ``inp``."""
     from ...runtime.dtypes import as_dtype
 
@@ -205,6 +213,10 @@ def py_function(func=None, inp=None, Tout=None, name=None):
         return decorate
 
     tensors = tuple(as_tensor(x) for x in (inp or ()))
-    dtype = as_dtype(Tout) if Tout is not None else None
-    return execute("EagerPyFunc", tensors, {"func": func, "Tout": dtype}, name=name,
-                   dtype=dtype if not tensors else None)
+    listed = isinstance(Tout, (list, tuple))
+    touts = [as_dtype(t) for t in Tout] if listed else [] if Tout is None else [as_dtype(Tout)]
+    outs = execute("EagerPyFunc", tensors, {"func": func, "Tout": touts}, name=name,
+                   dtype=touts[0] if touts and not tensors else None)
+    if listed:
+        return list(outs)
+    return outs[0] if touts else None

@@ -22,7 +22,7 @@ from .. import shapes
 from ...runtime import context as _context_mod
 from ...runtime.context import context
 from ..declare import (COMPOSITE, DISPATCH, as_tensor, binary, composite_of, dynamic_reduce, host_arg, on_host, op,
-                       op_scope, pair, public, quiet, reduce, scoped, symbolic, unary, weak_binary,
+                       op_scope, pair, public, quiet, reduce, scoped, symbolic, unary, unknown_rank_axes, weak_binary,
                        weak_convert)
 from ..control_flow.list_ops import add_lists
 from ..tensor_protocols import install_python_protocols
@@ -413,6 +413,7 @@ def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
     if composite is not None:
         return composite(input_tensor, axis, keepdims, name)
     x = as_tensor(input_tensor)
+    axis = unknown_rank_axes(x, axis)
     if symbolic(axis):
         return dynamic_reduce("Sum", x, axis, keepdims, name)
     axes = host_arg(np.arange(len(x.shape), dtype=np.int32) if axis is None else axis)

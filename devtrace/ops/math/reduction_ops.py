@@ -10,7 +10,8 @@ from ...runtime import dtypes
 from ...runtime.dtypes import NUMERIC, REAL
 from ...runtime.eager.executor import execute
 from .. import shapes
-from ..declare import COMPOSITE, as_tensor, dynamic_reduce, host_arg, on_host, op, public, reduce, symbolic
+from ..declare import (COMPOSITE, as_tensor, dynamic_reduce, host_arg, on_host, op, public, reduce, symbolic,
+                       unknown_rank_axes)
 from .math_ops import check_axes, reduce_sum  # noqa: F401 (Sum lives in math_ops, with its gradient)
 
 
@@ -58,6 +59,7 @@ def _reduction(op_type, api):
         if type(input_tensor) in COMPOSITE:
             return COMPOSITE[type(input_tensor)].reduce(op_type, fn, input_tensor, axis, keepdims, name)
         x = as_tensor(input_tensor)
+        axis = unknown_rank_axes(x, axis)
         if symbolic(axis):
             return dynamic_reduce(op_type, x, axis, keepdims, name)
         return reduce(op_type, x, axis, {"axis": _axes(x, axis), "keepdims": bool(keepdims)}, name)

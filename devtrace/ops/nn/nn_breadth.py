@@ -13,6 +13,7 @@ import collections
 
 import numpy as np
 
+from ... import hooks
 from ...runtime import dtypes
 from ...runtime.context import context
 from ...runtime.eager.executor import execute
@@ -428,23 +429,41 @@ def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
 
 @public("nn.compute_average_loss")
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
-    """The per-example losses' sum over the global batch size (one replica: the batch)."""
+    """The per-example losses' sum over the global batch size: by default this replica's batch
+    times the number of replicas in sync (a distribution strategy's, else one)."""
     loss = as_tensor(per_example_loss)
     if sample_weight is not None:
         loss = API["multiply"](loss, API["cast"](as_tensor(sample_weight), loss.dtype))
     if global_batch_size is None:
+        replicas = _replicas_in_sync("compute_average_loss")
         global_batch_size = API["shape"](loss)[0]
+        if replicas != 1:
+            global_batch_size = API["multiply"](global_batch_size, constant(replicas, dtypes.int32))
     batch = API["cast"](as_tensor(global_batch_size), loss.dtype)
     return API["math.divide"](API["reduce_sum"](loss), batch)
 
 
 @public("nn.scale_regularization_loss")
 def scale_regularization_loss(regularization_loss):
-    """The sum of the losses over the number of replicas in sync (one here)."""
+    """The sum of the losses over the number of replicas in sync."""
+    replicas = _replicas_in_sync("scale_regularization_loss")
     if isinstance(regularization_loss, (list, tuple)):
         regularization_loss = API["add_n"](list(regularization_loss))
     total = API["reduce_sum"](as_tensor(regularization_loss))
-    return API["math.divide"](total, constant(1, total.dtype))
+    return API["math.divide"](total, constant(replicas, total.dtype))
+
+
+def _replicas_in_sync(name: str) -> int:
+    """``get_strategy().num_replicas_in_sync`` where a replica runs; TensorFlow's error in a
+    strategy's cross-replica scope."""
+    where = hooks.DISTRIBUTION[0]() if hooks.DISTRIBUTION else None
+    if where is None:
+        return 1
+    strategy, replica = where
+    if replica is None:
+        raise RuntimeError(f"You are calling `{name}` in cross replica context, while it was expected to be called "
+                           "in replica context.")
+    return strategy.num_replicas_in_sync
 
 
 @public("nn.batch_norm_with_global_normalization")
@@ -554,8 +573,15 @@ not_differentiable("ComputeAccidentalHits")
 
 @public("nn.compute_accidental_hits")
 def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=None, name=None):
-    return execute("ComputeAccidentalHits", (as_tensor(true_classes), as_tensor(sampled_candidates)),
-                   {"num_true": int(num_true), "seed": 0, "seed2": 0}, name=name)
+    from ..random.random_ops import get_seed
+
+    seed1, seed2 = get_seed(seed)  # TensorFlow draws the op's seeds (the op seed counter moves on), unused
+    indices, ids, weights = execute("ComputeAccidentalHits", (as_tensor(true_classes), as_tensor(sampled_candidates)),
+                                    {"num_true": int(num_true), "seed": seed1 or 0, "seed2": seed2 or 0}, name=name)
+    return _AccidentalHits(indices, ids, weights)
+
+
+_AccidentalHits = collections.namedtuple("ComputeAccidentalHits", ["indices", "ids", "weights"])
 
 
 def _conv_generic(xp, x, filters, strides=(), padding="VALID", explicit_paddings=(), data_format="CHANNELS_LAST",

@@ -359,8 +359,12 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 
 @public("reduce_logsumexp", "math.reduce_logsumexp")
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    from ..declare import API
+
     x = as_tensor(input_tensor)
-    top = stop_gradient(reduction_ops.reduce_max(x, axis=axis, keepdims=True))
+    raw_max = reduction_ops.reduce_max(x, axis=axis, keepdims=True)
+    # an infinite maximum (every entry -inf) is not subtracted: -inf stays -inf, not nan (TensorFlow's)
+    top = stop_gradient(API["where"](math_ops.is_finite(raw_max), raw_max, API["zeros_like"](raw_max)))
     out = math_ops.log(reduction_ops.reduce_sum(math_ops.exp(x - top), axis=axis, keepdims=True)) + top
     return out if keepdims else array_ops.reshape(out, list(reduction_ops.reduce_sum(x, axis=axis).shape))
 

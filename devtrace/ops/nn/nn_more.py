@@ -112,3 +112,38 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner="mean", max_nor
     if combiner == "sqrtn":
         norm = API["sqrt"](norm)
     return API["math.divide_no_nan"](total, API["expand_dims"](norm, -1))
+
+
+@public("nn.safe_embedding_lookup_sparse")
+def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None, combiner="mean", default_id=None,
+                                 max_norm=None, name=None, allow_fast_lookup=False):
+    """``embedding_lookup_sparse`` that tolerates what it would not (TensorFlow's composition): ids below 0
+    (and, unless summing, weights not above 0) pruned, rows of any rank flattened to one batch dimension
+    and back, an empty row the ``default_id``'s embedding or zeros."""
+    from ..sparse.sparse_tensor import SparseTensor
+
+    weights = embedding_weights[0] if isinstance(embedding_weights, (list, tuple)) and len(embedding_weights) == 1 \
+        else API["concat"](list(embedding_weights), 0) if isinstance(embedding_weights, (list, tuple)) \
+        else embedding_weights
+    original_shape = [int(d) for d in sparse_ids.dense_shape.numpy()]
+    rows = int(np.prod(original_shape[:-1]))
+    sparse_ids = API["sparse.reshape"](sparse_ids, [rows, original_shape[-1]])
+    if sparse_weights is not None:
+        sparse_weights = SparseTensor(sparse_ids.indices, sparse_weights.values, sparse_ids.dense_shape)
+    keep = API["greater_equal"](sparse_ids.values, 0)
+    sparse_ids = API["sparse.retain"](sparse_ids, keep)
+    if sparse_weights is not None:
+        sparse_weights = API["sparse.retain"](sparse_weights, keep)
+        if combiner != "sum":
+            positive = API["greater"](sparse_weights.values, 0)
+            sparse_ids = API["sparse.retain"](sparse_ids, positive)
+            sparse_weights = API["sparse.retain"](sparse_weights, positive)
+    sparse_ids, is_row_empty = API["sparse.fill_empty_rows"](sparse_ids, default_id or 0)
+    if sparse_weights is not None:
+        sparse_weights, _ = API["sparse.fill_empty_rows"](sparse_weights, 1.0)
+    result = API["nn.embedding_lookup_sparse"](weights, sparse_ids, sparse_weights, combiner=combiner,
+                                               max_norm=max_norm)
+    if default_id is None:
+        is_row_empty = API["tile"](API["reshape"](is_row_empty, [-1, 1]), [1, int(result.shape[1])])
+        result = API["where"](is_row_empty, API["zeros_like"](result), result)
+    return API["reshape"](result, original_shape[:-1] + list(result.shape[1:]))

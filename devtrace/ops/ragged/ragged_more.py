@@ -101,6 +101,21 @@ def cross(inputs, name=None):
     return ragged_constant(out, dtypes.string)
 
 
+@public("ragged.cross_hashed")
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """Each row's cartesian product of the inputs' values, hashed to int64 ids (``sparse.cross_hashed``'s)."""
+    from ..sparse.sparse_breadth import cross_hash
+
+    rows = [_rows(v) for v in inputs]
+    out = []
+    for i in range(len(rows[0])):
+        combos = [()]
+        for r in rows:
+            combos = [c + (x,) for c in combos for x in r[i]]
+        out.append([cross_hash(c, hash_key, num_buckets) for c in combos])
+    return ragged_constant(out, dtypes.int64)
+
+
 @public("ragged.row_splits_to_segment_ids")
 def row_splits_to_segment_ids(splits, name=None, out_type=None):
     s = np.asarray(as_tensor(splits).numpy(), np.int64)

@@ -109,7 +109,7 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
 @public("sparse.from_dense")
 def from_dense(tensor, name=None):
     host = as_tensor(tensor).numpy()
-    indices = np.argwhere(host != 0)
+    indices = np.argwhere(host != (b"" if host.dtype == object else 0))  # a string's zero is b"" (TensorFlow's)
     return SparseTensor(indices, host[tuple(indices.T)], host.shape)
 
 

@@ -34,7 +34,10 @@ def philox(counters: np.ndarray, key) -> np.ndarray:
             c0, c1, c2, c3 = (p1 >> _32) ^ c1 ^ k0, p1 & _LOW, (p0 >> _32) ^ c3 ^ k1, p0 & _LOW
             k0 = np.uint64(np.uint32(k0) + _W0)
             k1 = np.uint64(np.uint32(k1) + _W1)
-    return np.stack([c0, c1, c2, c3], axis=1).astype(np.uint32)
+    out = np.empty((len(counters), 4), np.uint32)
+    for i, c in enumerate((c0, c1, c2, c3)):
+        out[:, i] = c
+    return out
 
 
 def key_counter(seed0: int, seed1: int) -> tuple[int, tuple[int, int]]:
@@ -52,11 +55,23 @@ def words(key: int, counter, blocks: int, skip: int = 0) -> np.ndarray:
 
 def blocks_at(key: int, counter, idx: np.ndarray) -> np.ndarray:
     """The stream's blocks number ``idx`` (uint64), one ``(4,)`` row each."""
-    idx = np.asarray(idx, np.uint64)
+    idx = np.ascontiguousarray(idx, np.uint64)
+    native = _native()
+    if native is not None:
+        out = np.empty((idx.size, 4), np.uint32)
+        native(key & (2**64 - 1), counter[0] & (2**64 - 1), counter[1] & (2**64 - 1), idx, out)
+        return out
     lo = np.uint64(counter[0] & (2**64 - 1)) + idx
     hi = np.uint64(counter[1] & (2**64 - 1)) + (lo < idx).astype(np.uint64)  # the carry
     ctr = np.stack([lo & _LOW, lo >> _32, hi & _LOW, hi >> _32], axis=1).astype(np.uint32)
     return philox(ctr, (key & 0xFFFFFFFF, key >> 32))
+
+
+def _native(name: str = "philox_blocks"):
+    """The C module's loop ``name`` (``None``: NumPy's vectorised code instead)."""
+    from ...runtime.native import FASTPATH
+
+    return getattr(FASTPATH, name, None)
 
 
 def stream(key: int, counter, n: int) -> np.ndarray:
@@ -95,6 +110,12 @@ def box_muller(x: np.ndarray, dtype) -> np.ndarray:
         v = to_float(np.stack([x[2::4], x[3::4]], 1).reshape(-1), np.float64)
         radius, theta = np.sqrt(-2.0 * libm.f64("log", u1)), TWO_PI * v
         return np.stack([libm.f64("sin", theta) * radius, libm.f64("cos", theta) * radius], axis=1).reshape(-1)
+    native = _native("box_muller_f32")
+    if native is not None:
+        x = np.ascontiguousarray(x, np.uint32)
+        out = np.empty(x.size, np.float32)
+        native(x, out)
+        return out
     u1 = np.maximum(to_float(x[0::2], np.float32), np.float32(1e-7))
     theta = (TWO_PI * to_float(x[1::2], np.float32).astype(np.float64)).astype(np.float32)
     radius = np.sqrt(np.float32(-2.0) * libm.f32("log", u1))

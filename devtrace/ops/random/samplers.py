@@ -302,17 +302,17 @@ def check_output_dtype(dt):
                          f"({dtypes.int32!r}, {dtypes.int64!r}).")
 
 
-def index_shuffle(index: np.ndarray, keys: np.ndarray, max_index: np.ndarray) -> np.ndarray:
+def index_shuffle(index: np.ndarray, keys: np.ndarray, max_index: np.ndarray, rounds: int = 4) -> np.ndarray:
     """TensorFlow's ``RandomIndexShuffle``: ``index``'s place in a permutation of
-    ``[0, max_index]``, by cycle-walking a 4-round Simon cipher over the smallest even block of at
-    least 16 bits that holds ``max_index`` (one ``(3,)`` uint32 key per index)."""
+    ``[0, max_index]``, by cycle-walking a ``rounds``-round Simon cipher over the smallest even block
+    of at least 16 bits that holds ``max_index`` (one ``(3,)`` uint32 key per index)."""
     out = np.empty(index.shape, np.uint64)
     for i, (value, key, top) in enumerate(zip(index.tolist(), keys.tolist(), max_index.tolist())):
-        out[i] = _simon_walk(int(value), [int(k) & 0xFFFFFFFF for k in key], int(top))
+        out[i] = _simon_walk(int(value), [int(k) & 0xFFFFFFFF for k in key], int(top), rounds)
     return out
 
 
-def _simon_walk(value: int, key: list, top: int) -> int:
+def _simon_walk(value: int, key: list, top: int, rounds: int = 4) -> int:
     if top == 0:
         return 0
     bits = math.ceil(math.log2(float(top)))  # in double, as std::log2
@@ -320,7 +320,10 @@ def _simon_walk(value: int, key: list, top: int) -> int:
     mask = (1 << half) - 1
     keys = [k & mask for k in key]
     z = 0x7369F885192C0EF5 & mask
-    keys.append((0xFFFFFFFC & mask) ^ (z & 1) ^ keys[0] ^ _rotl(keys[2], half - 3, half) ^ _rotl(keys[2], half - 4, half))
+    while len(keys) < rounds:  # Simon's key schedule for three key words
+        i = len(keys)
+        keys.append((0xFFFFFFFC & mask) ^ ((z >> (i - 3)) & 1) ^ keys[i - 3] ^ _rotl(keys[i - 1], half - 3, half)
+                    ^ _rotl(keys[i - 1], half - 4, half))
     while True:
         left, right = (value >> half) & mask, value & mask
         for k1, k2 in zip(keys[0::2], keys[1::2]):

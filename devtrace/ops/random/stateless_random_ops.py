@@ -309,11 +309,19 @@ def _index_shuffle(xp, index, seed, max_index, rounds=4):
         raise ValueError(f"Seed must be a vector of size [3] or a matrix of size [{count}, 3] but got "
                          f"{shape_text(seed.shape)}.")
     keys = np.broadcast_to(seed.astype(np.int64).reshape(-1, 3), (count, 3))
-    values = samplers.index_shuffle(index.reshape(-1), keys, np.broadcast_to(top, index.shape).reshape(-1))
+    values = samplers.index_shuffle(index.reshape(-1), keys, np.broadcast_to(top, index.shape).reshape(-1), rounds)
     return xp.asarray(values.astype(index.dtype).reshape(index.shape))
 
 
 op("RandomIndexShuffle", _index_shuffle, {"int32", "int64", "uint32", "uint64"}, devices=(CPU,), mixed_dtypes=True)
+
+
+@public("random_index_shuffle")
+def random_index_shuffle(index, seed, max_index, rounds=4, name=None):
+    """TensorFlow's generated op function: the seed as given (three numbers, or one row of three per index)."""
+    index = as_tensor(index)
+    return execute("RandomIndexShuffle", (index, as_tensor(seed), as_tensor_of(max_index, index.dtype)),
+                   {"rounds": int(rounds)}, name=name)
 
 
 @public("random.experimental.index_shuffle")

@@ -159,8 +159,8 @@ def mask(a, mask_indices, name=None):
     return IndexedSlices(API["gather"](a.values, kept), API["gather"](a.indices, kept), a.dense_shape)
 
 
-def _rows_of(x, batch):
-    """Each row's feature values (as bytes), from a SparseTensor or a dense 2-D tensor."""
+def _rows_of(x, batch, raw=False):
+    """Each row's feature values (as bytes; ``raw``: as they are), from a SparseTensor or a dense 2-D tensor."""
     if isinstance(x, SparseTensor):
         indices, values, _ = _parts(x)
         rows = [[] for _ in range(batch)]
@@ -168,6 +168,8 @@ def _rows_of(x, batch):
             rows[int(index[0])].append(value)
     else:
         rows = [list(r) for r in as_tensor(x).numpy()]
+    if raw:
+        return rows
     return [[v if isinstance(v, bytes) else str(v).encode() for v in row] for row in rows]
 
 
@@ -187,3 +189,52 @@ def cross(inputs, name=None, separator=None):
     width = max((k + 1 for (_, k) in indices), default=0)
     return SparseTensor(np.array(indices, np.int64).reshape(-1, 2), constant(np.array(values, object),
                                                                              dtypes.string), [batch, width])
+
+
+_KMUL = 0xC6A4A7935BD1E995
+_U64 = (1 << 64) - 1
+DEFAULT_HASH_KEY = 0xDECAFCAFFE  # TensorFlow's sparse_ops._DEFAULT_HASH_KEY
+
+
+def _shift_mix(v):
+    return v ^ (v >> 47)
+
+
+def _fingerprint_cat64(fp1, fp2):
+    """TensorFlow's ``FingerprintCat64``: two 64-bit fingerprints into one."""
+    out = fp1 ^ _KMUL
+    out ^= (_shift_mix((fp2 * _KMUL) & _U64) * _KMUL) & _U64
+    out = (out * _KMUL) & _U64
+    out = (_shift_mix(out) * _KMUL) & _U64
+    return _shift_mix(out)
+
+
+def cross_hash(combo, hash_key=None, num_buckets=0) -> int:
+    """A crossed feature's id as TensorFlow's ``HashCrosser``: each value's hash (a string's
+    FarmHash fingerprint, an integer itself) folded into the key, modulo ``num_buckets`` (none: the
+    largest int64)."""
+    from ..strings.farmhash import fingerprint64
+
+    out = DEFAULT_HASH_KEY if hash_key is None else int(hash_key) & _U64
+    for v in combo:
+        if isinstance(v, str):
+            v = v.encode()
+        out = _fingerprint_cat64(out, fingerprint64(v) if isinstance(v, bytes) else int(v) & _U64)
+    return out % (int(num_buckets) if num_buckets and num_buckets > 0 else (1 << 63) - 1)
+
+
+@public("sparse.cross_hashed")
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """Per row, every combination of one value from each input, hashed to an int64 id."""
+    batch = next(int(x.dense_shape.numpy()[0]) if isinstance(x, SparseTensor) else int(as_tensor(x).shape[0])
+                 for x in inputs)
+    ordered = [x for x in inputs if isinstance(x, SparseTensor)] + [x for x in inputs if not isinstance(x, SparseTensor)]
+    columns = [_rows_of(x, batch, raw=True) for x in ordered]
+    indices, values = [], []
+    for row in range(batch):
+        for k, combo in enumerate(itertools.product(*(c[row] for c in columns))):
+            indices.append((row, k))
+            values.append(cross_hash(combo, hash_key, num_buckets))
+    width = max((k + 1 for (_, k) in indices), default=0)
+    return SparseTensor(np.array(indices, np.int64).reshape(-1, 2), constant(np.array(values, np.int64)),
+                        [batch, width])

@@ -12,8 +12,9 @@ import numpy as np
 
 from ...errors import InvalidArgumentError
 from ...trace import events as ev
-from ...trace.events import NOT_RUN, OpRecord
+from ...trace.events import NOT_RUN, OpRecord, not_run
 from .. import context as _context_mod
+from .. import sources as _sources
 from .. import dtypes
 from .. import threads as _threads
 from ..backends import PoolExhausted
@@ -159,12 +160,13 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
         temps = [_copy(ctx, t, device, seq, op_name, i, name) if t._device is not device else None
                  for i, t in enumerate(inputs)]
         arrays = [t._value if c is None else c._value for t, c in zip(inputs, temps)]
+    src = _sources.here(2) if _sources.ENABLED else None
     if trace.listeners:  # the live log prints before the kernel runs, as TensorFlow's does
         announce(ctx, opdef, inputs, attrs, dtype, device, resource)
-        record = ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, producers)
+        record = ev.OpPlaced(seq, op_name, name, ctx.scope, device.name, reason, producers, src=src)
         trace.emit(record)
     else:
-        record = _NEW(OpRecord, (seq, op_name, name, ctx.scope, device.name, reason, producers) + NOT_RUN)
+        record = _NEW(OpRecord, (seq, op_name, name, ctx.scope, device.name, reason, producers) + not_run(src))
     out = run_step(ctx, device, opdef, arrays, attrs, record, None, dtype)
     if ctx.tapes and out is not None:
         tape_record(ctx, op_name, attrs, inputs, out, device)
@@ -197,7 +199,8 @@ def _execute_binary(op_name, x, y, name=None, dtype=None):
     if not seq & 4095:  # Trace.FLUSH_EVERY, as in execute
         trace.flush()
     opdef = REGISTRY.get(op_name) or lookup(op_name)
-    record = _NEW(OpRecord, (seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq)) + NOT_RUN)
+    record = _NEW(OpRecord, (seq, op_name, name, ctx.scope, device.name, hit[1], (x._seq, y._seq))
+                  + (not_run(_sources.here(2)) if _sources.ENABLED else NOT_RUN))
     out = run_binary(ctx, device, opdef, x._value, y._value, record)
     return ResourceHandle(device, seq) if out is None else out
 
@@ -238,14 +241,16 @@ def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:
         return _context_mod.context().graph_builder.const(array, dtype, name)
     if ctx.threaded and not _threads.owned():
         return _threads.locked(ctx, execute_const, array, dtype, name, account)
-    if "/device:CPU:0" in ctx.scope and ctx.scope_reason is not ev.COLOCATED:  # a gradient's scope is devtrace's
-        return _host_const(ctx, array, dtype, account)
+    scope = ctx.outer_scope if ctx.scope_reason is ev.COLOCATED else ctx.scope  # a gradient's scope is devtrace's
+    if "/device:CPU:0" in scope:
+        return _host_const(ctx, scope, array, dtype, account)
     opdef = REGISTRY.get("_EagerConst") or lookup("_EagerConst")
     device, reason = place(ctx, opdef, dtype)
     if ctx.trace.listeners:
         announce(ctx, opdef, (), None, dtype, device)
     seq = ctx.trace.next_seq()
-    record = ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [], list(array.shape), dtype.name)
+    record = ev.OpPlaced(seq, "_EagerConst", name, ctx.scope, device.name, reason, [], list(array.shape), dtype.name,
+                         src=_sources.here(2) if _sources.ENABLED else None)
     ctx.trace.emit(record)
     try:
         value = device.backend.from_host(array) if account else array
@@ -256,12 +261,12 @@ def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:
     return Tensor(value, device, handle, dtype, seq)
 
 
-def _host_const(ctx, array: np.ndarray, dtype, account: bool) -> Tensor:
+def _host_const(ctx, scope: str, array: np.ndarray, dtype, account: bool) -> Tensor:
     """A value made on the host CPU the scope names, with no op (and no producer in the trace);
     TensorFlow's text when the scope's job, replica or task does not exist."""
-    device = ctx.find_device(ctx.scope)
+    device = ctx.find_device(scope)
     if device is None:
-        raise InvalidArgumentError(f"{ctx.scope} unknown device.")
+        raise InvalidArgumentError(f"{scope} unknown device.")
     if not account:
         return Tensor(array, device, None, dtype, 0)
     value = device.backend.from_host(array)

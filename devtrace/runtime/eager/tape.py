@@ -73,6 +73,9 @@ class Tape:
         self.variable_values.clear()
 
 
+CUSTOM = "__custom_gradient"  # a record whose gradient is a function of its own (``attrs["custom_gradient"]``)
+
+
 def record(ctx, op_type, attrs, inputs, output, device, scope="") -> None:
     """The executor's hook: every active tape that is recording sees the op."""
     for tape in ctx.tapes:
@@ -94,10 +97,12 @@ def colocated(ctx, device):
     with threads.LOCK if ctx.threaded else contextlib.nullcontext():
         if ctx.threaded:
             threads.own(ctx)
-        saved = ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache
+        saved = ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache, ctx.outer_scope
+        if ctx.scope_reason is not ev.COLOCATED:
+            ctx.outer_scope = ctx.scope
         ctx.scope, ctx.scope_spec = device.name, DeviceSpec.from_string(device.name)
         ctx.scope_reason, ctx.placement_cache = ev.COLOCATED, ctx.colocation_cache
         try:
             yield
         finally:
-            ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache = saved
+            ctx.scope, ctx.scope_spec, ctx.scope_reason, ctx.placement_cache, ctx.outer_scope = saved

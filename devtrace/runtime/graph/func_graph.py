@@ -52,6 +52,7 @@ class FuncGraph(Graph):
         self.control_output = None  # automatic control dependencies' NoOp (add_control_output)
         # a loop body's captures it passes on changed (a while gradient's accumulators): [(placeholder, tensor)]
         self.carried: list[tuple] = []
+        self.call_site = None  # the program's frame that traced it (sources.call_site; None: not recorded)
 
     def add_control_output(self, outputs: list) -> None:
         """TensorFlow 2.21's automatic control dependencies: when the function returns tensors
@@ -87,6 +88,9 @@ class FuncGraph(Graph):
             self.variables.append(value)
             node = self.placeholder(value._dtype, tuple(value.shape), "resource", value.device)
             node._dtype, node._shape = dtypes.resource, ()  # as TensorFlow shows it (placed as the variable)
+        elif value._dtype is dtypes.resource:  # a resource's handle (a queue's): placed where the resource is
+            node = self.placeholder(dtypes.int32, (), "capture", value.device)
+            node._dtype = dtypes.resource
         else:
             node = self.placeholder(value._dtype, tuple(value.shape), "capture", value.device)
         self.captures[id(value)] = (value, node)

@@ -12,7 +12,9 @@ as a slice around its nodes. Active gradient tapes see the body's ops as if they
 from __future__ import annotations
 
 from ...trace import events as ev
-from ...trace.events import NOT_RUN, OpRecord
+from .. import collective
+from .. import sources
+from ...trace.events import OpRecord, not_run
 from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
 from ..execution import allocate, onto_device, run_step
@@ -24,6 +26,8 @@ from .tensor import value_of
 from . import function_placement, lowering, placer
 
 CONTROL_FLOW = lowering.CONTROL_FLOW
+CALL = sources.CALL
+_CALLS = [None]  # the src of the function call in progress (its branches' nodes read it)
 _COPIES = "copies"  # the key, in a run's values, of the copies made so far: {(id(tensor), device): (tensor, copy)}
 _NEW = tuple.__new__
 
@@ -34,6 +38,16 @@ def _host(tensor):
 
 def _truth(tensor) -> bool:
     return bool(_host(tensor))
+
+
+def _call_site(graph):
+    """The program's frame that traced ``graph`` (a branch: the function around it)."""
+    while graph is not None:
+        site = getattr(graph, "call_site", None)
+        if site is not None:
+            return site
+        graph = getattr(graph, "outer", None)
+    return None
 
 
 def _run_order(graph) -> list:
@@ -65,6 +79,8 @@ class PlacedFunction:
         self.branches: dict = {}  # id(branch graph) -> its PlacedFunction (If / While bodies)
         self.order = _run_order(graph)
         self._plan = None  # made at the first run (see _make_plan)
+        self._groups: dict = {}  # instance_key -> its CollectiveReduceV2 nodes (see _make_plan)
+        self._sources = None  # node id -> its src, for the nodes _node runs (see _src)
         # the devices of the branches' nodes: where the placer put them in the lowered graph
         self.lowered = lowered if lowered is not None else {}
         if graph.outer is not None:  # a branch or loop body: placed as TensorFlow placed it inlined
@@ -78,15 +94,20 @@ class PlacedFunction:
         else:  # a function: its instantiated graph, as TensorFlow's placer logs it
             lines = [(node, op_type, graph._by_name[node]._device if node in graph._by_name else "", device, reason)
                      for node, op_type, device, reason in function_placement.nodes(graph, self.devices, self.reasons)]
+        by_name = graph._by_name
         for node, op_type, requested, device, reason in lines:  # an _Arg sits with its input (no reason of its own)
-            ctx.trace.emit_placer(ev.OpPlaced(0, op_type, node, requested, device.name, reason or ev.COLOCATED, []))
+            src = self._src(by_name.get(node), sources.here(2)) if sources.ENABLED else None
+            ctx.trace.emit_placer(ev.OpPlaced(0, op_type, node, requested, device.name, reason or ev.COLOCATED, [],
+                                              src=src))
 
     def run(self, ctx, args: list, capture_values: list) -> dict:
         """Values of every node (``{node id: Tensor | variable | None}``)."""
         graph, trace = self.graph, ctx.trace
         device = ctx.host if not ctx.scope else (ctx.find_device(ctx.scope) or ctx.host)
         trace._seq = call_seq = trace._seq + 1
-        trace.emit(ev.OpPlaced(call_seq, self.call_name, None, ctx.scope, device.name, ev.DEFAULT, []))
+        call_src = sources.here(2) if sources.ENABLED else None  # the program's line that called it
+        trace.emit(ev.OpPlaced(call_seq, self.call_name, None, ctx.scope, device.name, ev.DEFAULT, [], src=call_src))
+        call_tail = not_run(call_src)
         feeds = {t._op._id: v for t, v in zip(graph.inputs, args)}
         feeds.update({node._op._id: value for value, node in capture_values})
         values: dict = {}
@@ -94,6 +115,7 @@ class PlacedFunction:
         trace.emit(ev.FunctionCall(self.call_name, self.calls))  # the slice of this call starts
         executed = 0
         plan = self._plan or self._make_plan()
+        saved, _CALLS[-1] = _CALLS[-1], call_src
         try:
             for i, op, device, step in plan:
                 if i in feeds:
@@ -110,16 +132,17 @@ class PlacedFunction:
                     trace._seq = seq = trace._seq + 1
                     value = onto_device(ctx, device, lambda: device.backend.from_host(array), array, "Const", seq,
                                         dtype, node)
-                    trace.append(_NEW(OpRecord, (seq,) + fields))
+                    trace.append(_NEW(OpRecord, (seq,) + (fields if fields[-1] is not CALL else
+                                                          fields[:-1] + (call_src,))))
                     handle = None if host_memory_const(op, device) else allocate(ctx, device, value, "Const", seq,
                                                                                  dtype, node)
                     values[i] = Tensor(value, device, handle, dtype, seq)
                     executed += 1
                     continue
                 # _node's common case spelled out: inputs from this run's values, all on the node's device
-                opdef, head, sources, attrs, op_type, node = step
+                opdef, head, producers, attrs, op_type, node, tail = step
                 inputs = []
-                for source, index in sources:
+                for source, index in producers:
                     value = values[source]
                     inputs.append(value[index] if type(value) is tuple else value)
                 for t in inputs:
@@ -129,7 +152,8 @@ class PlacedFunction:
                 else:
                     trace._seq = seq = trace._seq + 1
                     out = run_step(ctx, device, opdef, [t._value for t in inputs], attrs,
-                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs]) + NOT_RUN), node)
+                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs])
+                                        + (tail if tail is not CALL else call_tail)), node)
                     if ctx.tapes and out is not None:
                         tape_record(ctx, op_type, attrs, inputs, out, device)
                     values[i] = out
@@ -137,6 +161,8 @@ class PlacedFunction:
         except BaseException as e:
             trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed, type(e).__name__))
             raise
+        finally:
+            _CALLS[-1] = saved
         trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed))
         return values
 
@@ -145,6 +171,9 @@ class PlacedFunction:
         ``step`` None for a node ``_node`` runs (constants, control flow, variables' ops, host
         inputs known only at run time), else what running the node needs, looked up once."""
         plan = []
+        self._groups = {}  # instance_key -> its CollectiveReduceV2 nodes, in run order
+        recording = sources.ENABLED
+        site = _call_site(self.graph)
         for op in self.order:
             i = op._id
             if op.type == "Placeholder":
@@ -152,15 +181,19 @@ class PlacedFunction:
                 continue
             device = self.devices[i]
             step = None
+            src = sources.of_node(op, site) if recording else None  # found once: every run's record holds it
             if op.type == "Const":  # OpPlaced's fields but the seq, as an OpRecord completes them
                 array = op._attrs["value"]
                 step = (array, op._outputs[0]._dtype, ("Const", op.name, op._device, device.name, self.reasons[i], [],
-                                                       list(array.shape), op._outputs[0]._dtype.name, 0, None),
+                                                       list(array.shape), op._outputs[0]._dtype.name, 0, None, src),
                         op.name)
+            elif op.type == collective.GROUPED:  # _node: the group's values meet first
+                self._groups.setdefault(op._attrs["instance_key"], []).append(op)
             elif op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS and not op._dynamic:
                 head = (op.type, op.name, op._device, device.name, self.reasons[i])
-                sources = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
-                step = (REGISTRY[op.type], head, sources, op._attrs or None, op.type, op.name)
+                producers = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
+                step = (REGISTRY[op.type], head, producers, op._attrs or None, op.type, op.name,
+                        CALL if src is CALL else not_run(src))
             plan.append((i, op, device, step))
         self._plan = plan
         return plan
@@ -191,7 +224,7 @@ class PlacedFunction:
         trace = ctx.trace  # the node's run: one row (its branches' nodes follow)
         trace._seq = seq = trace._seq + 1
         trace.append(ev.OpPlaced(seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
-                                 [getattr(t, "_seq", 0) for t in inputs]))
+                                 [getattr(t, "_seq", 0) for t in inputs], src=self._src(op)))
         if op.type in lowering.IF_OPS or op.type in lowering.CASE_OPS:
             if op.type in lowering.IF_OPS:
                 branch, positions = attrs["then_branch" if _truth(inputs[0]) else "else_branch"]
@@ -223,7 +256,7 @@ class PlacedFunction:
             value = onto_device(ctx, device, lambda: device.backend.from_host(array), array, "Const", seq, dtype,
                                 op.name)
             trace.append(ev.OpPlaced(seq, "Const", op.name, op._device, device.name, self.reasons[op._id], [],
-                                     list(array.shape), dtype.name))
+                                     list(array.shape), dtype.name, src=self._src(op)))
             handle = None if host_memory_const(op, device) else allocate(ctx, device, value, "Const", seq, dtype,
                                                                          op.name)
             return Tensor(value, device, handle, dtype, seq)
@@ -234,10 +267,18 @@ class PlacedFunction:
             inputs = ([variable._value] if op.type != "AssignVariableOp" else []) + inputs
         copies = [self._on(ctx, t, device, seq, op, k, values) for k, t in enumerate(inputs)]
         record = tuple.__new__(OpRecord, (seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
-                                          [t._seq for t in inputs]) + NOT_RUN)
+                                          [t._seq for t in inputs]) + not_run(self._src(op)))
         attrs = runtime_attrs(op, lambda t: _host(value_of(values, t))) if op._dynamic else op._attrs
-        out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name,
-                       op._kernel_dtype)
+        group = self._groups.get(attrs["instance_key"]) if op.type == collective.GROUPED else None
+        if group is not None and op is group[0]:
+            ctx.trace.flush()  # this worker may wait here for ever (a peer died): its trace so far is written
+            collective.gather(attrs["instance_key"], [_host(value_of(values, o._inputs[0])) for o in group])
+        try:
+            out = run_step(ctx, device, REGISTRY[op.type], [c._value for c in copies], attrs or None, record, op.name,
+                           op._kernel_dtype)
+        finally:
+            if group is not None and op is group[-1]:
+                collective.release(attrs["instance_key"])
         if variable is not None and op.type.startswith("Assign"):
             variable._value = out
             return out
@@ -246,6 +287,21 @@ class PlacedFunction:
                 variable_accessed(ctx, variable)
             tape_record(ctx, op.type, attrs, inputs, out, device)
         return out
+
+    def _src(self, op, call_src=None):
+        """The node's ``src`` (``sources.of_node``, found once per placed graph); a node made at the
+        line that traced its function, this call's (``call_src``, else the call in progress)."""
+        if not sources.ENABLED or op is None:
+            return None
+        found = self._sources
+        if found is None:
+            found = self._sources = {}
+        src = found.get(op._id, found)
+        if src is found:
+            src = found[op._id] = sources.of_node(op, _call_site(self.graph))
+        if src is CALL:
+            return call_src if call_src is not None else _CALLS[-1]
+        return src
 
     @staticmethod
     def _on(ctx, tensor, device, seq, op, index, values):

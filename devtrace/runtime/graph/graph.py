@@ -33,8 +33,13 @@ from .tensor import REF_OUTPUTS, SymbolicTensor, output_of
 # Inputs of ref (or resource) type: TensorFlow colocates their producer with the consumer.
 REF_INPUTS = {"Assign": (0,), "AssignAdd": (0,), "AssignSub": (0,), "VarIsInitializedOp": (0,),
               "IsVariableInitialized": (0,), "ReadVariableOp": (0,), "AssignVariableOp": (0,),
-              "AssignAddVariableOp": (0,), "AssignSubVariableOp": (0,)}
-NO_OUTPUT = frozenset(("NoOp",))
+              "AssignAddVariableOp": (0,), "AssignSubVariableOp": (0,),
+              **dict.fromkeys(("QueueEnqueueV2", "QueueEnqueueManyV2", "QueueDequeueV2", "QueueDequeueManyV2",
+                               "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2", "QueueIsClosedV2"), (0,))}
+# Ops that make a resource and keep their requested device as its group's (a queue, a variable's handle)
+RESOURCE_MAKERS = frozenset(("VarHandleOp", "FIFOQueueV2", "PaddingFIFOQueueV2", "RandomShuffleQueueV2",
+                             "PriorityQueueV2"))
+NO_OUTPUT = frozenset(("NoOp", "QueueEnqueueV2", "QueueEnqueueManyV2", "QueueCloseV2", "DestroyResourceOp"))
 
 GENERATOR, REF_GENERATOR = 1, 2  # Operation._kind (0: any other node)
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")

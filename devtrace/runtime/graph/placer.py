@@ -37,14 +37,14 @@ from ...devices import names, spec as specs
 from ...errors import FailedPreconditionError, InvalidArgumentError
 from ...trace import events as ev
 from .. import context as _context_mod
-from .graph import GENERATOR, REF_GENERATOR, REF_INPUTS
+from .graph import GENERATOR, REF_GENERATOR, REF_INPUTS, RESOURCE_MAKERS
 from .operation import consumers_of
 from .placer_order import tf1_order, tf2_passes
 from .placer_notes import GroupLines
 from ..registry import PRIORITY, REGISTRY
 
 METADATA_OPS = frozenset(("Shape", "Size", "Rank"))
-RESOURCE_SOURCES = frozenset(("VariableV2", "Assign", "VarHandleOp"))  # ref edges start at these
+RESOURCE_SOURCES = frozenset(("VariableV2", "Assign")) | RESOURCE_MAKERS  # ref edges start at these
 _EMPTY = specs.DeviceSpec()
 
 
@@ -166,7 +166,7 @@ class _Placer(GroupLines):
                     s = requests[d] = None if self.spec(d).is_empty else self.spec(d)
                 if s is not None:
                     req[i] = s
-                    if op._kind == REF_GENERATOR or op.type == "VarHandleOp":
+                    if op._kind == REF_GENERATOR or op.type in RESOURCE_MAKERS:
                         res[i] = s
             i += 1
 

@@ -15,6 +15,7 @@ import gc
 from ...trace import events as ev
 from .. import context as _context_mod
 from .. import threads
+from .. import sources
 from ...errors import InvalidArgumentError, OpError
 from . import config_proto, fetch, graph_errors, placer
 from .config_proto import ConfigProto
@@ -130,6 +131,7 @@ class Session:
         trace._seq += len(logged)
         reasons, events, log, OpPlaced, new = placement.reasons, self._records, self._log, ev.OpPlaced, object.__new__
         quiet, record = not log and not trace.listeners, trace.append
+        recording, of_node = sources.ENABLED, sources.of_node
         for i in logged:
             op = ops[i]
             inputs = op._inputs
@@ -147,6 +149,7 @@ class Session:
             event.inputs, event.shape, event.dtype = producers, shape, dtype
             event.duration_ns = 0
             event.mem_in_use = None
+            event.src = of_node(op) if recording else None
             if keep:
                 events[i] = event
             if quiet:  # nobody listens: recorded as emit_graph records it

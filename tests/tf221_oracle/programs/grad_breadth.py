@@ -42,3 +42,6 @@ for dt in (tf.float32, tf.float64):
     G3 = tf.reshape(tf.cast(tf.range(2 * 3 * 3 * 3 * 3), dt) * 0.02 - 0.9, [2, 3, 3, 3, 3])
     gcell(f"Conv3DBackpropInputV2 {n}", lambda g, k: tf.nn.conv3d_transpose(g, k, [2, 4, 4, 4, 2], [1, 1, 1, 1, 1],
                                                                              "VALID"), G3, K3)
+    gcell(f"RaggedFillEmptyRows {n}", lambda v, d: tf.ragged_fill_empty_rows(
+        tf.constant([1, 1, 3], tf.int64), v, tf.constant(5, tf.int64), d).output_values * c([1, 2, 3, 4, 5, 6], dt),
+          c([1.0, 2.0, 3.0], dt), c(0.5, dt))
