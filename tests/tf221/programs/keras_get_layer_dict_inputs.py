@@ -12,3 +12,6 @@ ins = {"img": keras.Input((2,), name="img"), "meta": keras.Input((1,), name="met
 out = layers.Dense(1)(layers.Concatenate()([ins["img"], ins["meta"]]))
 f = keras.Model(inputs=ins, outputs=out)
 print(f({"img": np.ones((2, 2)), "meta": np.ones((2, 1))}).shape, [t.name for t in f.inputs])
+a, b = keras.Input((1, 4)), keras.Input((3, 4))
+added = layers.Add()([a, b])
+print("Add broadcasts", added.shape, keras.Model([a, b], added)([np.ones((2, 1, 4)), np.ones((2, 3, 4))]).shape)
