@@ -216,6 +216,8 @@ class Layer(serializable.Configurable, Module):
             if first not in kwargs:
                 raise TypeError(f"{type(self).__name__}.call() missing 1 required positional argument: '{first}'")
             inputs = kwargs.pop(first)
+        if "training" in kwargs and not _takes_training_argument(self):
+            del kwargs["training"]  # Keras passes training= only to a call that takes it
         if is_symbolic(inputs):
             shape = shape_of(inputs)
             self._check_input(shape)
@@ -360,6 +362,14 @@ def _takes_mask(layer) -> bool:
     if "_call_takes_mask" not in cls.__dict__:
         cls._call_takes_mask = "mask" in inspect.signature(layer.call).parameters
     return cls._call_takes_mask
+
+
+def _takes_training_argument(layer) -> bool:
+    cls = type(layer)
+    if "_call_takes_training" not in cls.__dict__:
+        params = inspect.signature(layer.call).parameters.values()
+        cls._call_takes_training = any(p.name == "training" or p.kind is p.VAR_KEYWORD for p in params)
+    return cls._call_takes_training
 
 
 def _argument_masks(layer) -> tuple:

@@ -192,10 +192,16 @@ class Concatenate(Layer):
 
 class Add(Layer):
     def call(self, inputs):
-        return tf.add_n(list(inputs))
+        """Keras's: one ``add`` after another (AddV2, broadcasting), not one AddN."""
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = tf.add(out, x)
+        return out
 
     def compute_output_shape(self, input_shape):
-        return input_shape[0]
+        from .layers_merge import _broadcast_shape
+
+        return _broadcast_shape([tuple(s) for s in input_shape])
 
 
 def _functional(cls):

@@ -18,6 +18,17 @@ class Loss(Configurable):
     name = "loss"
     reduction = "sum_over_batch_size"
 
+    def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
+        """A subclass's (``call(y_true, y_pred)`` gives the per-sample losses): named after its class
+        unless named."""
+        from .engine import snake
+
+        keywords.unimplemented("keras.losses.Loss", dtype=(dtype, (None, "float32")))
+        self._configure(reduction, name or snake(type(self).__name__), "keras.losses.Loss")
+
+    def call(self, y_true, y_pred):
+        raise NotImplementedError
+
     def _configure(self, reduction, name, cls_name):
         if reduction in ("mean", "mean_with_sample_weight"):
             keywords.unimplemented(cls_name, reduction=(reduction, REDUCTIONS))
@@ -84,12 +95,16 @@ class MeanAbsoluteError(Loss):
 class BinaryCrossentropy(Loss):
     name = "binary_crossentropy"
 
-    def __init__(self, from_logits=False, reduction="sum_over_batch_size", name="binary_crossentropy", dtype=None):
-        self.from_logits = from_logits
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
+                 name="binary_crossentropy", dtype=None):
+        keywords.unimplemented("keras.losses.BinaryCrossentropy", axis=(axis, -1))
+        self.from_logits, self.label_smoothing = from_logits, float(label_smoothing)
         self._configure(reduction, name, "keras.losses.BinaryCrossentropy")
 
     def call(self, y_true, y_pred):
         y_true = tf.cast(y_true, y_pred.dtype)
+        if self.label_smoothing:  # Keras's: the targets pulled towards 0.5
+            y_true = y_true * (1.0 - self.label_smoothing) + 0.5 * self.label_smoothing
         if self.from_logits:
             return tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred), axis=-1)
         p = tf.clip_by_value(y_pred, config.epsilon(), 1.0 - config.epsilon())
@@ -112,11 +127,17 @@ class SparseCategoricalCrossentropy(Loss):
 class CategoricalCrossentropy(Loss):
     name = "categorical_crossentropy"
 
-    def __init__(self, from_logits=False, reduction="sum_over_batch_size", name="categorical_crossentropy", dtype=None):
-        self.from_logits = from_logits
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
+                 name="categorical_crossentropy", dtype=None):
+        keywords.unimplemented("keras.losses.CategoricalCrossentropy", axis=(axis, -1))
+        self.from_logits, self.label_smoothing = from_logits, float(label_smoothing)
         self._configure(reduction, name, "keras.losses.CategoricalCrossentropy")
 
     def call(self, y_true, y_pred):
+        if self.label_smoothing:  # Keras's: the targets pulled towards 1/num_classes
+            y_true = tf.cast(y_true, y_pred.dtype)
+            y_true = y_true * (1.0 - self.label_smoothing) + self.label_smoothing / tf.cast(
+                tf.shape(y_true)[-1], y_pred.dtype)
         if self.from_logits:
             return tf.nn.softmax_cross_entropy_with_logits(labels=tf.cast(y_true, y_pred.dtype), logits=y_pred)
         p = tf.clip_by_value(y_pred / tf.reduce_sum(y_pred, axis=-1, keepdims=True), config.epsilon(), 1.0)

@@ -86,10 +86,33 @@ class Metric(Configurable):
         self.name = name or _default_name(type(self).__name__)
         where = hooks.DISTRIBUTION[0]() if hooks.DISTRIBUTION else None
         self._strategy = where[0] if where is not None and where[1] is None else None  # made in a strategy's scope
-        self.reset_state()
+        self._variables: list = []
+        if type(self).reset_state.__module__.startswith("devtrace."):
+            self.reset_state()
+        else:  # a user's metric: its reset_state reads the variables its __init__ has yet to add
+            Metric.reset_state(self)
 
     def reset_state(self):
+        """The host totals, and the variables ``add_variable`` made back to zeros (Keras's default)."""
         self._total, self._count = 0.0, 0.0
+        for v in getattr(self, "_variables", ()):
+            v.assign(tf.zeros(v.shape, v.dtype))
+
+    def add_variable(self, shape, initializer, dtype=None, aggregation="sum", name=None):
+        """A metric's own state, as Keras 3 subclasses keep it: a non-trainable variable."""
+        from . import initializers
+
+        variable = tf.Variable(initializers.get(initializer)(tuple(shape), dtype or "float32"), trainable=False,
+                               name=name)
+        self._variables.append(variable)
+        return variable
+
+    def add_weight(self, shape=(), initializer=None, dtype=None, name=None):
+        return self.add_variable(shape, initializer, dtype, name=name)
+
+    @property
+    def variables(self) -> list:
+        return list(getattr(self, "_variables", ()))
 
     @_or_not_computed
     def result(self):

@@ -339,9 +339,20 @@ def get(identifier, y_true=None, y_pred=None):
         else:
             cls = CategoricalAccuracy
         return cls(name=identifier)
-    if identifier not in _BY_NAME:
-        raise ValueError(f"Could not interpret metric identifier: {identifier}")
-    return _BY_NAME[identifier](name=identifier)
+    if isinstance(identifier, str) and identifier in _BY_NAME:
+        return _BY_NAME[identifier](name=identifier)
+    if callable(identifier):  # a function (y_true, y_pred) -> per-sample values, averaged under its name
+        return _FunctionMetric(identifier)
+    raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+class _FunctionMetric(MeanMetricWrapper):
+    def __init__(self, fn, name=None, dtype=None):
+        self._fn = fn
+        super().__init__(name or fn.__name__, dtype)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        Mean.update_state(self, self._fn(*self._floats(y_true, y_pred)), sample_weight)
 
 
 class CompileMetrics(Metric):
@@ -369,6 +380,29 @@ class CompileMetrics(Metric):
         if not self.built:
             raise ValueError("Cannot get result() since the metric has not yet been built.")
         return {m.name: m.result() for m in self.metrics}
+
+
+def top_k_categorical_accuracy(y_true, y_pred, k=5):
+    labels = np.asarray(tf.convert_to_tensor(y_true).numpy()).argmax(-1)
+    return tf.constant(_in_top_k(labels, y_pred, k))
+
+
+def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False):
+    keywords.unimplemented("keras.metrics.sparse_top_k_categorical_accuracy", from_sorted_ids=(from_sorted_ids, False))
+    labels = np.asarray(tf.convert_to_tensor(y_true).numpy()).astype(np.int64).reshape(-1)
+    return tf.constant(_in_top_k(labels, y_pred, k))
+
+
+# keras.metrics' loss functions are keras.losses' own
+binary_crossentropy, binary_focal_crossentropy = losses.binary_crossentropy, losses.binary_focal_crossentropy
+categorical_crossentropy, categorical_focal_crossentropy = (losses.categorical_crossentropy,
+                                                            losses.categorical_focal_crossentropy)
+sparse_categorical_crossentropy, categorical_hinge = losses.sparse_categorical_crossentropy, losses.categorical_hinge
+hinge, squared_hinge, huber, kl_divergence = losses.hinge, losses.squared_hinge, losses.huber, losses.kl_divergence
+log_cosh, poisson = losses.log_cosh, losses.poisson
+mean_absolute_error, mean_squared_error = losses.mean_absolute_error, losses.mean_squared_error
+mean_absolute_percentage_error = losses.mean_absolute_percentage_error
+mean_squared_logarithmic_error = losses.mean_squared_logarithmic_error
 
 
 from .metrics_more import (BinaryIoU, ConcordanceCorrelation, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU,  # noqa: E402

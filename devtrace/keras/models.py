@@ -20,6 +20,9 @@ class Model(TensorFlowTrainer, Layer):
     def __init__(self, inputs=None, outputs=None, name=None, **kwargs):
         Layer.__init__(self, name=name, **kwargs)
         TensorFlowTrainer.__init__(self)
+        self._input_keys = list(inputs) if isinstance(inputs, dict) else None  # Model(inputs={name: Input})
+        if self._input_keys is not None:
+            inputs = [inputs[k] for k in self._input_keys]
         self._inputs, self._outputs = inputs, outputs
         self._operations = _topological(outputs, inputs) if outputs is not None else []
         self.built = outputs is not None
@@ -103,6 +106,8 @@ class Model(TensorFlowTrainer, Layer):
             return [inputs]  # one input given bare to a graph whose inputs are a list of one
         if not isinstance(inputs, dict) or self._inputs is None:
             return inputs
+        if getattr(self, "_input_keys", None) is not None:
+            return [inputs[k] for k in self._input_keys]
         flat = self._inputs if isinstance(self._inputs, (list, tuple)) else [self._inputs]
         missing = [t._layer.name for t in flat if t._layer.name not in inputs]
         if missing:
@@ -132,6 +137,22 @@ class Model(TensorFlowTrainer, Layer):
 
     def to_json(self, **kwargs) -> str:
         return saving.to_json(self, **kwargs)
+
+    def get_layer(self, name=None, index=None):
+        """A layer by name or by index (Keras's)."""
+        if index is not None and name is not None:
+            raise ValueError(f"Provide only a layer name or a layer index. Received: index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only has "
+                                 f"{len(self.layers)} layers.")
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(f"No such layer: {name}. Existing layers are: {list(layer.name for layer in self.layers)}.")
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
 
     def get_config(self) -> dict:
         """A graph's layers and how they connect (Keras's functional config); a subclassed model's,

@@ -223,10 +223,10 @@ class TensorFlowTrainer(Trainer):
         for step, batch in data:
             cbs.call("on_predict_batch_begin", step, {})
             pred = self._predict_batch(batch)
-            out.append(np.asarray(pred))
+            out.append(tf.nest.map_structure(np.asarray, pred))
             cbs.call("on_predict_batch_end", step, {"outputs": pred})
         cbs.call("on_predict_end", {})
-        return np.concatenate(out)
+        return tf.nest.map_structure(lambda *batches: np.concatenate(batches), *out)  # per output of several
 
 
 def _overflow_expected(optimizer):

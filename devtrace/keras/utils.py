@@ -1,6 +1,7 @@
 """``tf.keras.utils``: ``set_random_seed`` (Python's, NumPy's and TensorFlow's global seeds, as
 Keras sets them), ``to_categorical``, ``normalize``, ``pad_sequences``, ``get_file``, ``PyDataset`` and
-the dataset makers (``dataset_utils``)."""
+the dataset makers (``dataset_utils``), the image helpers (``image_utils``) and the custom-object
+registry (``serializable``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,16 @@ from .data import pack as pack_x_y_sample_weight, unpack as unpack_x_y_sample_we
 from .datasets.files import get_file  # noqa: F401 (keras.utils.get_file)
 from .model_visualization import model_to_dot, plot_model  # noqa: F401
 from .py_dataset import PyDataset, Sequence  # noqa: F401
+from .image_utils import array_to_img, img_to_array, load_img, save_img  # noqa: F401
+from .serializable import (CustomObjectScope, custom_object_scope, deserialize as deserialize_keras_object,  # noqa: F401
+                           get_custom_objects, get_registered_name, get_registered_object,
+                           register_keras_serializable, serialize as serialize_keras_object)
+
+
+def is_keras_tensor(x) -> bool:
+    from .engine import KerasTensor
+
+    return isinstance(x, KerasTensor)
 
 
 def set_random_seed(seed):

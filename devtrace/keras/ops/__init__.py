@@ -24,4 +24,10 @@ __all__ = sorted({"binary_crossentropy", "categorical_crossentropy", "sparse_cat
                   "fori_loop", "hard_sigmoid", "hard_silu", "hard_swish", "leaky_relu", "log_sigmoid", "moments",
                   "normalize", "scatter", "scatter_update", "selu", "slice", "slice_update", "unstack", "while_loop",
                   *_numpy_all})
+from . import symbolic as _symbolic  # noqa: E402
+import sys as _sys  # noqa: E402
+
+for _module in (numpy, nn, linalg, image):
+    _symbolic.install(_module, getattr(_module, "__all__", ()))
+_symbolic.install(_sys.modules[__name__], __all__)
 __getattr__ = _missing("keras.ops")

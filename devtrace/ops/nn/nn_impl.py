@@ -268,8 +268,25 @@ def _pair(value, default=1):
     return tuple(value[1:3]) if len(value) == 4 else (value[0], value[-1])
 
 
+def _check_padding(op_type, padding, allowed=("SAME", "VALID", "EXPLICIT")) -> None:
+    """TensorFlow's op-def check of a ``padding`` string (``"valid"`` is not ``"VALID"``): eagerly the
+    op's InvalidArgumentError, in a graph the ValueError of its builder."""
+    if not isinstance(padding, str) or padding in allowed:
+        return
+    from ...errors import InvalidArgumentError
+    from ...runtime.registry import lookup
+
+    listed = ", ".join(f'"{a}"' for a in allowed)
+    if not context().eager:
+        raise ValueError(f"Attr 'padding' of '{op_type}' Op passed string '{padding}' not in: {listed}.")
+    raise InvalidArgumentError(f'Value for attr \'padding\' of "{padding}" is not in the list of allowed values: '
+                               f"{listed}\n\t; NodeDef: {{{{node {op_type}}}}}; {lookup(op_type).signature} "
+                               f"[Op:{op_type}] name: ", op=op_type)
+
+
 @public("nn.conv2d")
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
+    _check_padding("Conv2D", padding)
     return execute("Conv2D", (as_tensor(input), as_tensor(filters)), {"strides": _pair(strides),
                                                                      "padding": padding.upper()}, name=name)
 
@@ -282,6 +299,7 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
 
 
 def _pooling(op_type, input, ksize, strides, padding, name, one_d=False):  # noqa: A002
+    _check_padding(op_type, padding, ("SAME", "VALID", "EXPLICIT") if op_type == "MaxPool" else ("SAME", "VALID"))
     x = as_tensor(input)
     if one_d:
         x = array_ops.expand_dims(x, 1)
