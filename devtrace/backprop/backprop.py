@@ -23,7 +23,7 @@ from ..ops.sparse.indexed_slices import IndexedSlices
 from ..runtime import dtypes, threads
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
-from ..runtime.eager.tape import CUSTOM, Tape, colocated
+from ..runtime.eager.tape import CUSTOM, Tape, call_with_custom_gradient, colocated
 from ..runtime.eager.variables import Variable
 from ..runtime.registry import lookup
 from ..runtime.tensor import Tensor
@@ -374,25 +374,7 @@ def custom_gradient(f):
     ``y`` (an ``Identity`` op) whose gradient is ``grad_fn(upstream)``, not ``f``'s own ops."""
     @functools.wraps(f)
     def wrapped(*args):
-        ctx = context()
-        tapes = [t for t in ctx.tapes if t.recording]
-        for tape in tapes:
-            tape.recording = False
-        try:
-            y, grad_fn = f(*args)
-        finally:
-            for tape in tapes:
-                tape.recording = True
-        out = array_ops.identity(y)
-
-        def grad(op, upstream):
-            grads = grad_fn(upstream)
-            return tuple(grads) if isinstance(grads, (list, tuple)) else (grads,)
-
-        for tape in tapes:
-            tape.record(CUSTOM, {"custom_gradient": grad}, [a for a in args if isinstance(a, Tensor)], out,
-                        out._device)
-        return out
+        return call_with_custom_gradient(context(), f, args, array_ops.identity)
     return wrapped
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from ...runtime import dtypes
 from ...runtime.context import context
 from ...runtime.eager import tape as tape_mod
-from ...runtime.tensor import Tensor
 from ..declare import API, as_tensor, public
 
 
@@ -173,29 +172,6 @@ def _ctc_loss_and_grad(logits, labels, label_length, logit_length):
     return -log_likelihood, grad
 
 
-def _custom_gradient(compute, args):
-    """TensorFlow's ``@custom_gradient`` around ``compute``: tapes see one ``Identity`` step from
-    ``args`` to the loss, whose gradient is the one ``compute`` returns."""
-    ctx = context()
-    tapes = [t for t in ctx.tapes if t.recording]
-    for t in tapes:
-        t.recording = False
-    try:
-        loss, grad_fn = compute(*args)
-    finally:
-        for t in tapes:
-            t.recording = True
-    out = API["identity"](loss)
-
-    def grad(op, upstream):
-        return tuple(grad_fn(upstream))
-
-    for t in tapes:
-        t.record(tape_mod.CUSTOM, {"custom_gradient": grad}, [x for x in args if isinstance(x, Tensor)], out,
-                 out._device)
-    return out
-
-
 @public("nn.ctc_loss")
 def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True, unique=None, blank_index=None,
              name=None):
@@ -229,7 +205,7 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
             return [a["reshape"](grad_loss, [1, -1, 1]) * grad, None, None, None]
         return loss, grad_fn
 
-    loss = _custom_gradient(compute, args)
+    loss = tape_mod.call_with_custom_gradient(context(), compute, args, API["identity"])
     if orig_dtype in (dtypes.float16, dtypes.bfloat16):
         loss = a["cast"](loss, orig_dtype)
     return loss

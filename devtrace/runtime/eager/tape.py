@@ -76,6 +76,31 @@ class Tape:
 CUSTOM = "__custom_gradient"  # a record whose gradient is a function of its own (``attrs["custom_gradient"]``)
 
 
+def call_with_custom_gradient(ctx, f, args, identity):
+    """TensorFlow's ``@custom_gradient`` around ``f(*args)``, which returns ``(y, grad_fn)``: ``f``'s
+    own ops unrecorded, tapes see one ``identity`` step from ``args``' tensors to ``y`` whose
+    gradient is ``grad_fn(upstream)``."""
+    from ..tensor import Tensor
+
+    tapes = [t for t in ctx.tapes if t.recording]
+    for t in tapes:
+        t.recording = False
+    try:
+        y, grad_fn = f(*args)
+    finally:
+        for t in tapes:
+            t.recording = True
+    out = identity(y)
+
+    def grad(op, upstream):
+        grads = grad_fn(upstream)
+        return tuple(grads) if isinstance(grads, (list, tuple)) else (grads,)
+
+    for t in tapes:
+        t.record(CUSTOM, {"custom_gradient": grad}, [a for a in args if isinstance(a, Tensor)], out, out._device)
+    return out
+
+
 def record(ctx, op_type, attrs, inputs, output, device, scope="") -> None:
     """The executor's hook: every active tape that is recording sees the op."""
     for tape in ctx.tapes:
