@@ -123,10 +123,8 @@ def _remember(key, code, src: str) -> str:
     return src
 
 
-def here(skip: int = 1):
-    """``src`` of the op being made now: the innermost frame of the program (``None``: none, an op
-    devtrace made on its own). ``skip``: frames above the caller known to be devtrace's."""
-    frame = sys._getframe(skip)
+def _program_frame(frame):
+    """The innermost frame of the program from ``frame`` out (``None``: none before the launcher)."""
     kinds = KINDS
     while frame is not None:
         code = frame.f_code
@@ -134,31 +132,31 @@ def here(skip: int = 1):
         if kind is None:
             kind = kind_of(code.co_filename)
         if kind == USER:
-            key = (id(code), frame.f_lasti)
-            src = _SITES.get(key)
-            return src if src is not None else _remember(key, code, resolve(code.co_filename, frame.f_lineno))
+            return frame
         if kind == LAUNCHER:
             return None
         frame = frame.f_back
     return None
+
+
+def here(skip: int = 1):
+    """``src`` of the op being made now: the innermost frame of the program (``None``: none, an op
+    devtrace made on its own). ``skip``: frames above the caller known to be devtrace's."""
+    frame = _program_frame(sys._getframe(skip))
+    if frame is None:
+        return None
+    code = frame.f_code
+    key = (id(code), frame.f_lasti)
+    src = _SITES.get(key)
+    return src if src is not None else _remember(key, code, resolve(code.co_filename, frame.f_lineno))
 
 
 def call_site():
     """The program's innermost frame now, as ``(id(code), offset)`` (``None``: none): a function
     traced now records it, so that its nodes made there (its outputs' ``Identity``, every node of a
     function devtrace or Keras traces, like ``fit``'s train step) take the line of each call instead."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        code = frame.f_code
-        kind = KINDS.get(code.co_filename)
-        if kind is None:
-            kind = kind_of(code.co_filename)
-        if kind == USER:
-            return (id(code), frame.f_lasti)
-        if kind == LAUNCHER:
-            return None
-        frame = frame.f_back
-    return None
+    frame = _program_frame(sys._getframe(1))
+    return None if frame is None else (id(frame.f_code), frame.f_lasti)
 
 
 def _innermost(op):
