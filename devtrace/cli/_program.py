@@ -345,6 +345,7 @@ def run_program(ctx, program, args, *, log_placement=False, format_="tf2", trace
     except interrupts.ReaderGone:
         status = 141
     finally:
+        sources.enable(on=False)  # the run is over: this process is a library user again (tests run it in-process)
         status = _close_trace(ctx, events, status)
     with amending(events):
         if html is not None:
