@@ -257,3 +257,27 @@ def test_the_report_names_the_threads_that_ran_ops(tmp_path):
     assert note, "no threads note"
     counts = re.findall(r"Thread-\d+ \(work\) \u00d7(\d+)", note.group(1))
     assert len(counts) == 8 and sorted(map(int, counts)) == [6] * 6 + [7] * 2  # a constant and 5 adds (+ the 1.0)
+
+
+@pytest.mark.browser
+def test_an_op_s_hover_names_the_program_line_that_made_it(tmp_path):
+    """Issue 34: the hover text of each op ends with the program's line (``from multi_tower.py:14``
+    for the MatMul the guide's line 14 makes); read from the page's own hover function."""
+    out = tmp_path / "r.html"
+    r = devtrace("run", str(program("multi_tower.py")), "--simulate", "2", "--html", str(out))
+    assert r.returncode == 0, r.stderr
+    page = out.read_text(encoding="utf-8")
+    page = page.replace("function opText(o) {", "window.__opText = function (o) { return opText(o); };\n"
+                        "function opText(o) {", 1)
+    start = page.index("var ops = []")
+    end = page.index("\n", start) + 1
+    page = page[:end] + "window.__ops = ops;\n" + page[end:]
+    page = page.replace("</body>", '<script>document.body.setAttribute("data-hover", window.__ops.filter('
+                        'function (o) { return !o.late; }).slice(0, 3).map(window.__opText).join(" || "));'
+                        "</script></body>", 1)
+    probe = tmp_path / "probe.html"
+    probe.write_text(page, encoding="utf-8")
+    hover = html_lib.unescape(re.search(r'<body[^>]*\sdata-hover="([^"]*)"', _render(probe, tmp_path)).group(1))
+    lines = [h.rsplit("<br>", 1)[-1] for h in hover.split(" || ")]
+    assert lines == ["from multi_tower.py:12", "from multi_tower.py:13", "from multi_tower.py:14"]
+    assert hover.split(" || ")[2].startswith("<b>MatMul</b> #3 on GPU:0")
