@@ -295,7 +295,7 @@ class ExtensionType:
             if user is not None:  # the class's own ``Spec`` (methods, a constructor): its body on the real one
                 body.update({k: v for k, v in vars(user).items() if k not in ("__dict__", "__weakref__", "__qualname__")})
                 if "__init__" in body:
-                    body["__init__"] = _wrap_spec_init(body["__init__"])
+                    body["__init__"] = _wrap_init(body["__init__"], check=False)
             cls.Spec = type(f"{cls.__name__}.Spec", (base,), body)
         cls.Spec.value_type = cls
         cls.__hash__ = None
@@ -404,28 +404,17 @@ def _generated_init(cls):
     return __init__
 
 
-def _wrap_init(init):
-    """A class's own constructor: it may set the fields; they are checked when it returns."""
+def _wrap_init(init, check=True):
+    """A class's own constructor: it may set the fields; they are checked when it returns (not a
+    ``Spec``'s: ``check=False``)."""
     def __init__(self, *args, **kwargs):
         object.__setattr__(self, _CONSTRUCTING, True)
         try:
             init(self, *args, **kwargs)
         finally:
             object.__delattr__(self, _CONSTRUCTING)
-        self._tf_extension_type_finish()
-
-    __init__.__wrapped__ = init
-    return __init__
-
-
-def _wrap_spec_init(init):
-    """A ``Spec``'s own constructor may set its fields."""
-    def __init__(self, *args, **kwargs):
-        object.__setattr__(self, _CONSTRUCTING, True)
-        try:
-            init(self, *args, **kwargs)
-        finally:
-            object.__delattr__(self, _CONSTRUCTING)
+        if check:
+            self._tf_extension_type_finish()
 
     __init__.__wrapped__ = init
     return __init__
