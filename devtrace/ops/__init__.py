@@ -50,6 +50,7 @@ from .signal import fft_ops  # noqa: F401
 from .signal import signal_more  # noqa: F401
 from .image import codec_ops, image_ops  # noqa: F401
 from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
+from . import debug_ops  # noqa: F401 (tfdbg2's numeric summary, enable_check_numerics' CheckNumericsV2)
 from .nn import nn_dropout  # noqa: F401 (tf.nn.experimental's dropouts)
 from .nn import nn_more  # noqa: F401
 from .nn import conv3d_ops  # noqa: F401 (Conv3D, the depthwise convolution's gradients)

@@ -1,0 +1,19 @@
+"""Samples: the ops behind the last of TensorFlow 2.21's public names (tf.debugging's callbacks,
+tf.math.sobol_sample, the fractional pools, tf.strings.unicode_script, tf.image's bounding boxes)."""
+
+import numpy as np
+
+import devtrace as tf
+from devtrace.runtime.eager.executor import execute
+
+from . import Sample
+from .math import X, t
+
+SAMPLES = [
+    # tfdbg2's FULL_HEALTH summary (TensorFlow's values: tests/tf221_subsystems/tfdbg/)
+    Sample("DebugNumericSummaryV2",
+           lambda: execute("DebugNumericSummaryV2", (t(X),),
+                           {"tensor_debug_mode": 4, "tensor_id": 7, "output_dtype": "float64"}),
+           np.array([7, -1, 1, 2, 6, 0, 0, 0, 2, 0, 4], np.float64)),
+    Sample("CheckNumericsV2", lambda: execute("CheckNumericsV2", (t(X),), {"message": "bad"}), X),
+]
