@@ -86,3 +86,4 @@ from .nn import conv_v2  # noqa: F401 (tf.conv2d_backprop_filter_v2/input_v2: no
 from .sparse import sparse_serialize  # noqa: F401 (tf.io.serialize_sparse, serialize_many_sparse, deserialize_many_sparse)
 from .image import combined_nms  # noqa: F401 (tf.image.combined_non_max_suppression)
 from .ragged import ragged_fill  # noqa: F401 (tf.ragged_fill_empty_rows and its gradient op)
+from .image import jxl_ops  # noqa: F401 (tf.image.decode_jxl)

@@ -9,7 +9,8 @@ import numpy as np
 from . import shapes
 from ..runtime.eager.executor import execute
 from ..runtime.registry import CPU, GPU
-from .declare import gradient, on_host, op
+from ..errors import FailedPreconditionError
+from .declare import as_tensor, gradient, on_host, op, public
 
 NO_TENSOR, CURT_HEALTH, CONCISE_HEALTH, FULL_HEALTH, SHAPE, FULL_NUMERICS, FULL_TENSOR = 1, 2, 3, 4, 5, 6, 7
 _SIZES = {CURT_HEALTH: 2, CONCISE_HEALTH: 5, FULL_HEALTH: 11, SHAPE: 10}
@@ -78,3 +79,21 @@ def _check_numerics_v2_grad(op, grad):
     message = ("Not a number (NaN) or infinity (Inf) values detected in gradient. "
                f"{op.attrs.get('message', '')}")
     return (execute("CheckNumericsV2", (grad,), {"message": message}),)
+
+
+class _NotBuiltWithCuda(ValueError):
+    error_class = FailedPreconditionError
+
+
+def _check_pinned(xp, x):
+    raise _NotBuiltWithCuda("to check pinnedness, must be built with `--config=cuda`")
+
+
+# TensorFlow's CPU build (the oracle's) answers every tensor so; devtrace's host memory is never pinned
+op("CheckPinned", _check_pinned, devices=(CPU, GPU), shape=shapes.same, stateful=True)
+
+
+@public("check_pinned")
+def check_pinned(tensor, name=None):
+    """``tf.check_pinned``: TensorFlow's ``FailedPreconditionError`` of a build without CUDA."""
+    return execute("CheckPinned", (as_tensor(tensor),), name=name)

@@ -9,6 +9,19 @@ from devtrace.runtime.eager.executor import execute
 from . import Sample
 from .math import X, t
 
+def _pinned():
+    """TensorFlow's CPU build: every tensor fails the check, naming the build."""
+    said = ""
+    try:
+        tf.check_pinned(t(X))
+    except tf.errors.FailedPreconditionError as e:
+        said = str(e)
+    return tf.constant([said.startswith("{{function_node __wrapped__CheckPinned_device_")
+                        and "to check pinnedness, must be built with `--config=cuda`" in said])
+
+
+_PNG = tf.io.encode_png(tf.constant(np.arange(12, dtype=np.uint8).reshape(2, 2, 3)))
+
 SAMPLES = [
     # tfdbg2's FULL_HEALTH summary (TensorFlow's values: tests/tf221_subsystems/tfdbg/)
     Sample("DebugNumericSummaryV2",
@@ -16,4 +29,6 @@ SAMPLES = [
                            {"tensor_debug_mode": 4, "tensor_id": 7, "output_dtype": "float64"}),
            np.array([7, -1, 1, 2, 6, 0, 0, 0, 2, 0, 4], np.float64)),
     Sample("CheckNumericsV2", lambda: execute("CheckNumericsV2", (t(X),), {"message": "bad"}), X),
+    Sample("CheckPinned", _pinned, np.array([True])),
+    Sample("DecodeJxl", lambda: tf.image.decode_jxl(_PNG), np.arange(12, dtype=np.uint8).reshape(2, 2, 3), on="CPU"),
 ]

