@@ -60,3 +60,8 @@ def test_a_jpeg_xl_image_says_devtrace_cannot_decode_it():
         tf.image.decode_jxl(tf.constant(b""))
     assert tf.image.decode_jxl(tf.io.encode_png(tf.zeros([1, 2, 3], tf.uint8))).numpy().tolist() == \
         np.zeros([1, 2, 3], np.uint8).tolist()
+
+
+def test_unicode_script_gives_icus_codes_as_tensorflow():
+    got, want = _probe("unicode_script_probe.py"), _captured("unicode_script.json")
+    assert got == want

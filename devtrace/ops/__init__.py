@@ -87,3 +87,4 @@ from .sparse import sparse_serialize  # noqa: F401 (tf.io.serialize_sparse, seri
 from .image import combined_nms  # noqa: F401 (tf.image.combined_non_max_suppression)
 from .ragged import ragged_fill  # noqa: F401 (tf.ragged_fill_empty_rows and its gradient op)
 from .image import jxl_ops  # noqa: F401 (tf.image.decode_jxl)
+from .strings import unicode_script  # noqa: F401 (tf.strings.unicode_script)

@@ -30,5 +30,7 @@ SAMPLES = [
            np.array([7, -1, 1, 2, 6, 0, 0, 0, 2, 0, 4], np.float64)),
     Sample("CheckNumericsV2", lambda: execute("CheckNumericsV2", (t(X),), {"message": "bad"}), X),
     Sample("CheckPinned", _pinned, np.array([True])),
+    Sample("UnicodeScript", lambda: tf.strings.unicode_script(t(np.array([65, 0x4E00, 0x0416, -1], np.int32))),
+           np.array([25, 17, 8, -1], np.int32), on="CPU"),
     Sample("DecodeJxl", lambda: tf.image.decode_jxl(_PNG), np.arange(12, dtype=np.uint8).reshape(2, 2, 3), on="CPU"),
 ]
