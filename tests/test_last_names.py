@@ -65,3 +65,11 @@ def test_a_jpeg_xl_image_says_devtrace_cannot_decode_it():
 def test_unicode_script_gives_icus_codes_as_tensorflow():
     got, want = _probe("unicode_script_probe.py"), _captured("unicode_script.json")
     assert got == want
+
+
+def test_sample_distorted_bounding_box_crops_as_tensorflow_for_a_seed():
+    try:
+        got = _probe("bounding_box_probe.py")  # it sets the global seed
+    finally:
+        tf.random.set_seed(None)
+    assert got == _captured("bounding_box_probe.txt")

@@ -88,3 +88,4 @@ from .image import combined_nms  # noqa: F401 (tf.image.combined_non_max_suppres
 from .ragged import ragged_fill  # noqa: F401 (tf.ragged_fill_empty_rows and its gradient op)
 from .image import jxl_ops  # noqa: F401 (tf.image.decode_jxl)
 from .strings import unicode_script  # noqa: F401 (tf.strings.unicode_script)
+from .image import bounding_box_ops  # noqa: F401 (tf.image.sample_distorted_bounding_box and its stateless twin)

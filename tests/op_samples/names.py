@@ -22,6 +22,8 @@ def _pinned():
 
 _PNG = tf.io.encode_png(tf.constant(np.arange(12, dtype=np.uint8).reshape(2, 2, 3)))
 
+_BOX = np.array([[[0.1, 0.2, 0.5, 0.9]]], np.float32)
+
 SAMPLES = [
     # tfdbg2's FULL_HEALTH summary (TensorFlow's values: tests/tf221_subsystems/tfdbg/)
     Sample("DebugNumericSummaryV2",
@@ -30,6 +32,15 @@ SAMPLES = [
            np.array([7, -1, 1, 2, 6, 0, 0, 0, 2, 0, 4], np.float64)),
     Sample("CheckNumericsV2", lambda: execute("CheckNumericsV2", (t(X),), {"message": "bad"}), X),
     Sample("CheckPinned", _pinned, np.array([True])),
+    # TensorFlow's crops for these seeds (tests/tf221_subsystems/bounding_box_probe.txt)
+    Sample("StatelessSampleDistortedBoundingBox",
+           lambda: tf.image.stateless_sample_distorted_bounding_box(t(np.array([40, 60, 3], np.int32)), t(_BOX),
+                                                                     seed=[1, 2]),
+           [np.array([0, 3, 0], np.int32), np.array([39, 48, -1], np.int32),
+            np.array([[[0.0, 0.05, 0.975, 0.85]]], np.float32)], on="CPU"),
+    Sample("SampleDistortedBoundingBoxV2",
+           lambda: tf.image.sample_distorted_bounding_box(t(np.array([40, 60, 3], np.int32)), t(_BOX), seed=7),
+           lambda begin, size, box: (begin[:2] + size[:2] <= [40, 60]).all() and size[2] == -1, on="CPU"),
     Sample("UnicodeScript", lambda: tf.strings.unicode_script(t(np.array([65, 0x4E00, 0x0416, -1], np.int32))),
            np.array([25, 17, 8, -1], np.int32), on="CPU"),
     Sample("DecodeJxl", lambda: tf.image.decode_jxl(_PNG), np.arange(12, dtype=np.uint8).reshape(2, 2, 3), on="CPU"),
