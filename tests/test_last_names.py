@@ -73,3 +73,7 @@ def test_sample_distorted_bounding_box_crops_as_tensorflow_for_a_seed():
     finally:
         tf.random.set_seed(None)
     assert got == _captured("bounding_box_probe.txt")
+
+
+def test_fractional_pools_draw_tensorflows_regions_for_a_seed_and_their_gradients():
+    assert _probe("fractional_pool_probe.py") == _captured("fractional_pool_probe.txt")

@@ -9,13 +9,13 @@ from conftest import devtrace
 
 # (expression, the name it reports): names TensorFlow 2.21 has (devtrace/generated/tf_api_names.py) and devtrace lacks
 LACKING = [
-    ("tf.import_graph_def", "tf.import_graph_def"), ("tf.nn.fractional_max_pool", "tf.nn.fractional_max_pool"),
-    ("tf.nn.RNNCellDeviceWrapper", "tf.nn.RNNCellDeviceWrapper"), ("tf.nn.fractional_avg_pool", "tf.nn.fractional_avg_pool"),
+    ("tf.import_graph_def", "tf.import_graph_def"), ("tf.compat.v1.LMDBReader", "tf.compat.v1.LMDBReader"),
+    ("tf.nn.RNNCellDeviceWrapper", "tf.nn.RNNCellDeviceWrapper"), ("tf.compat.v1.quantize_v2", "tf.compat.v1.quantize_v2"),
     ("tf.keras.InputSpec", "tf.keras.InputSpec"), ("tf.keras.layers.ConvLSTM2D", "tf.keras.layers.ConvLSTM2D"),
     ("tf.compat.v1.AttrValue", "tf.compat.v1.AttrValue"), ("tf.raw_ops.AddV2", "tf.raw_ops.AddV2"),
     ("tf.data.experimental.rejection_resample", "tf.data.experimental.rejection_resample"),
     ("tf.distribute.experimental.TPUStrategy", "tf.distribute.experimental.TPUStrategy"),
-    ("tf.strings.unicode_script", "tf.strings.unicode_script"),
+    ("tf.compat.v1.make_template", "tf.compat.v1.make_template"),
     ("tf.constant(1.0).consumers", "tf.Tensor.consumers"), ("tf.Variable(1.0).to_proto", "tf.Variable.to_proto"),
 ]
 

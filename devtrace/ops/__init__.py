@@ -89,3 +89,4 @@ from .ragged import ragged_fill  # noqa: F401 (tf.ragged_fill_empty_rows and its
 from .image import jxl_ops  # noqa: F401 (tf.image.decode_jxl)
 from .strings import unicode_script  # noqa: F401 (tf.strings.unicode_script)
 from .image import bounding_box_ops  # noqa: F401 (tf.image.sample_distorted_bounding_box and its stateless twin)
+from .nn import fractional_pool  # noqa: F401 (tf.nn.fractional_max_pool, fractional_avg_pool and their gradients)

@@ -24,6 +24,22 @@ _PNG = tf.io.encode_png(tf.constant(np.arange(12, dtype=np.uint8).reshape(2, 2, 
 
 _BOX = np.array([[[0.1, 0.2, 0.5, 0.9]]], np.float32)
 
+_F = np.arange(1 * 5 * 5 * 1, dtype=np.float32).reshape(1, 5, 5, 1)
+
+
+def _fractional(f):
+    out, rows, cols = f(t(_F), [1.0, 1.5, 1.5, 1.0], seed=3)
+    return out, rows, cols
+
+
+def _fractional_grad(f):
+    x = t(_F)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = f(x, [1.0, 1.5, 1.5, 1.0], seed=3)[0]
+    return tape.gradient(out, x)
+
+
 SAMPLES = [
     # tfdbg2's FULL_HEALTH summary (TensorFlow's values: tests/tf221_subsystems/tfdbg/)
     Sample("DebugNumericSummaryV2",
@@ -41,6 +57,14 @@ SAMPLES = [
     Sample("SampleDistortedBoundingBoxV2",
            lambda: tf.image.sample_distorted_bounding_box(t(np.array([40, 60, 3], np.int32)), t(_BOX), seed=7),
            lambda begin, size, box: (begin[:2] + size[:2] <= [40, 60]).all() and size[2] == -1, on="CPU"),
+    Sample("FractionalMaxPool", lambda: _fractional(tf.nn.fractional_max_pool),
+           lambda out, rows, cols: out.shape == (1, 3, 3, 1) and rows[-1] == 5 and cols[-1] == 5, on="CPU"),
+    Sample("FractionalAvgPool", lambda: _fractional(tf.nn.fractional_avg_pool),
+           lambda out, rows, cols: out.shape == (1, 3, 3, 1) and rows[-1] == 5 and cols[-1] == 5, on="CPU"),
+    Sample("FractionalMaxPoolGrad", lambda: _fractional_grad(tf.nn.fractional_max_pool),
+           lambda dx: dx.sum() == 9 and set(np.unique(dx)) <= {0, 1}, on="CPU"),
+    Sample("FractionalAvgPoolGrad", lambda: _fractional_grad(tf.nn.fractional_avg_pool),
+           lambda dx: abs(dx.sum() - 9) < 1e-5, on="CPU"),
     Sample("UnicodeScript", lambda: tf.strings.unicode_script(t(np.array([65, 0x4E00, 0x0416, -1], np.int32))),
            np.array([25, 17, 8, -1], np.int32), on="CPU"),
     Sample("DecodeJxl", lambda: tf.image.decode_jxl(_PNG), np.arange(12, dtype=np.uint8).reshape(2, 2, 3), on="CPU"),
