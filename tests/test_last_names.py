@@ -77,3 +77,10 @@ def test_sample_distorted_bounding_box_crops_as_tensorflow_for_a_seed():
 
 def test_fractional_pools_draw_tensorflows_regions_for_a_seed_and_their_gradients():
     assert _probe("fractional_pool_probe.py") == _captured("fractional_pool_probe.txt")
+
+
+def test_sobol_sample_gives_tensorflows_points():
+    assert _probe("sobol_probe.py") == _captured("sobol_probe.txt")
+    with pytest.raises(tf.errors.UnimplementedError, match="devtrace does not implement tf.math.sobol_sample beyond "
+                                                           "64 dimensions yet"):
+        tf.math.sobol_sample(65, 1)

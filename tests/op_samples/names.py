@@ -65,6 +65,8 @@ SAMPLES = [
            lambda dx: dx.sum() == 9 and set(np.unique(dx)) <= {0, 1}, on="CPU"),
     Sample("FractionalAvgPoolGrad", lambda: _fractional_grad(tf.nn.fractional_avg_pool),
            lambda dx: abs(dx.sum() - 9) < 1e-5, on="CPU"),
+    Sample("SobolSample", lambda: tf.math.sobol_sample(2, 3),
+           np.array([[0.5, 0.5], [0.75, 0.25], [0.25, 0.75]], np.float32), on="CPU"),
     Sample("UnicodeScript", lambda: tf.strings.unicode_script(t(np.array([65, 0x4E00, 0x0416, -1], np.int32))),
            np.array([25, 17, 8, -1], np.int32), on="CPU"),
     Sample("DecodeJxl", lambda: tf.image.decode_jxl(_PNG), np.arange(12, dtype=np.uint8).reshape(2, 2, 3), on="CPU"),
