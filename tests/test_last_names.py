@@ -84,3 +84,7 @@ def test_sobol_sample_gives_tensorflows_points():
     with pytest.raises(tf.errors.UnimplementedError, match="devtrace does not implement tf.math.sobol_sample beyond "
                                                            "64 dimensions yet"):
         tf.math.sobol_sample(65, 1)
+
+
+def test_the_rnn_cell_wrappers_wrap_a_keras_cell_as_tensorflows_legacy_ones():
+    assert _probe("rnn_cell_wrapper_probe.py") == _captured("rnn_cell_wrapper_probe.txt")
