@@ -88,3 +88,7 @@ def test_sobol_sample_gives_tensorflows_points():
 
 def test_the_rnn_cell_wrappers_wrap_a_keras_cell_as_tensorflows_legacy_ones():
     assert _probe("rnn_cell_wrapper_probe.py") == _captured("rnn_cell_wrapper_probe.txt")
+
+
+def test_import_graph_def_rebuilds_a_graph_as_tensorflow():
+    assert _probe("import_graph_def_probe.py") == _captured("import_graph_def_probe.txt")

@@ -92,6 +92,7 @@ LAZY.update({
     "NoneTensorSpec": ("devtrace.framework.composite_specs", "NoneTensorSpec"),
     "TensorArraySpec": ("devtrace.framework.composite_specs", "TensorArraySpec"),
     "OptionalSpec": ("devtrace.data.optional_spec", "OptionalSpec"),
+    "import_graph_def": ("devtrace.framework.importer", "import_graph_def"),
     "zeros_initializer": ("devtrace.ops.init_ops", "Zeros"),
     "ones_initializer": ("devtrace.ops.init_ops", "Ones"),
     "constant_initializer": ("devtrace.ops.init_ops", "Constant"),
