@@ -90,7 +90,8 @@ def _check_pinned(xp, x):
 
 
 # TensorFlow's CPU build (the oracle's) answers every tensor so; devtrace's host memory is never pinned
-op("CheckPinned", _check_pinned, devices=(CPU, GPU), shape=shapes.same, stateful=True)
+# no shape function: --compute none plans it by running its kernel, which fails as it does when computing
+op("CheckPinned", _check_pinned, devices=(CPU, GPU), stateful=True)
 
 
 @public("check_pinned")
