@@ -10,7 +10,7 @@ from . import shapes
 from ..runtime.eager.executor import execute
 from ..runtime.registry import CPU, GPU
 from ..errors import FailedPreconditionError
-from .declare import as_tensor, gradient, on_host, op, public
+from .declare import as_tensor, on_host, op, public
 
 NO_TENSOR, CURT_HEALTH, CONCISE_HEALTH, FULL_HEALTH, SHAPE, FULL_NUMERICS, FULL_TENSOR = 1, 2, 3, 4, 5, 6, 7
 _SIZES = {CURT_HEALTH: 2, CONCISE_HEALTH: 5, FULL_HEALTH: 11, SHAPE: 10}
@@ -72,13 +72,6 @@ def _check_numerics_v2(xp, x, message=""):
 
 
 op("CheckNumericsV2", _check_numerics_v2, FLOATS, shape=shapes.same, stateful=True)
-
-
-@gradient("CheckNumericsV2")
-def _check_numerics_v2_grad(op, grad):
-    message = ("Not a number (NaN) or infinity (Inf) values detected in gradient. "
-               f"{op.attrs.get('message', '')}")
-    return (execute("CheckNumericsV2", (grad,), {"message": message}),)
 
 
 class _NotBuiltWithCuda(ValueError):
