@@ -17,8 +17,13 @@ _RETRY_SECONDS = 0.002
 
 
 def _in_finalizer(frame) -> bool:
+    """Is Python running a callback whose exception it only prints ("Exception ignored in …"): a
+    ``__del__``, import's module-lock weakref callback (each import ends with one), a
+    ``weakref.finalize``?"""
     while frame is not None:
-        if frame.f_code.co_name == "__del__":
+        code = frame.f_code
+        if code.co_name == "__del__" or (code.co_name, code.co_filename) == ("cb", "<frozen importlib._bootstrap>") \
+                or (code.co_name == "__call__" and code.co_filename.endswith(f"{os.sep}weakref.py")):
             return True
         frame = frame.f_back
     return False
