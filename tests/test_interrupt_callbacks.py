@@ -2,13 +2,16 @@
 again a moment later instead of raised, so it is never lost: a ``__del__``, import's module-lock
 weakref callback (every import ends with one: a Ctrl-C during a program's imports once landed there
 and the run went on to exit 0), a ``weakref.finalize``. In-process: the handler is called with the
-callback's frame, as Python calls it."""
+callback's frame, as Python calls it. And a Ctrl-C that left an ``exec`` of a string (a dataclass being
+made) still ends ``python -m devtrace run`` with 130, not by SIGINT (-2: the rare flake of the signal
+storm in test_hostile_round2)."""
 
 import sys
 import weakref
 
 import pytest
 
+from conftest import devtrace
 from devtrace.util import interrupts
 
 
@@ -66,3 +69,10 @@ def test_a_signal_anywhere_else_raises_at_once(resent):
     with pytest.raises(Interrupt):
         _signal_in("work", "<frozen importlib._bootstrap>")
     assert resent == [] and interrupts.pending is None
+
+
+def test_a_keyboard_interrupt_out_of_an_exec_of_a_string_still_exits_130(tmp_path):
+    program = tmp_path / "p.py"
+    program.write_text('exec("raise KeyboardInterrupt")\n')  # as Ctrl-C inside a dataclass's generated code
+    r = devtrace("run", str(program))
+    assert r.returncode == 130 and "Traceback" not in r.stderr, (r.returncode, r.stderr)

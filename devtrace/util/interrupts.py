@@ -122,9 +122,15 @@ def release_startup() -> None:
 
 def settle() -> None:
     """The command has ended, its trace written: a signal from now on is ignored (never raised
-    while the interpreter shuts down); one received before and still pending decides the status."""
+    while the interpreter shuts down); one received before and still pending decides the status.
+
+    Under ``python -m``, CPython exits by SIGINT (status -2, whatever ``sys.exit`` said) when a
+    ``KeyboardInterrupt`` ever left an ``exec``/``eval`` of a string — a dataclass or a namedtuple
+    being made while Ctrl-C came — even one caught and ended with 130: the flag it sets is cleared
+    only by the next such ``exec`` that returns, which this is."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    exec("")  # noqa: S102 (clears CPython's unhandled-KeyboardInterrupt flag; see above)
 
 
 def exit_status(code: int) -> int:
