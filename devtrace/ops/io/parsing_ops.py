@@ -28,13 +28,73 @@ VarLenFeature = collections.namedtuple("VarLenFeature", ["dtype"])
 
 class RaggedFeature(collections.namedtuple("RaggedFeature", ["dtype", "value_key", "partitions",
                                                              "row_splits_dtype", "validate"])):
-    """``tf.io.RaggedFeature`` without partitions: one list a feature, the batch's rows ragged."""
+    """``tf.io.RaggedFeature``: a feature's list of values, split by its ``partitions`` (outermost
+    first), each read from an int64 feature of the example (``UniformRowLength``: a constant)."""
+
+    RowSplits = collections.namedtuple("RowSplits", ["key"])
+    RowLengths = collections.namedtuple("RowLengths", ["key"])
+    RowStarts = collections.namedtuple("RowStarts", ["key"])
+    RowLimits = collections.namedtuple("RowLimits", ["key"])
+    ValueRowIds = collections.namedtuple("ValueRowIds", ["key"])
+    UniformRowLength = collections.namedtuple("UniformRowLength", ["length"])
 
     def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32, validate=False):
-        if partitions:
-            raise NotImplementedError("devtrace does not implement tf.io.RaggedFeature's partitions yet")
         return super().__new__(cls, dtypes.as_dtype(dtype), value_key, tuple(partitions),
                                dtypes.as_dtype(row_splits_dtype), validate)
+
+
+def _partition_splits(partition, values: np.ndarray, nvals: int) -> np.ndarray:
+    """One partition of ``nvals`` values as row splits (``values``: its feature's, as parsed)."""
+    kind = type(partition).__name__
+    if kind == "RowSplits":
+        return values
+    if kind == "RowLengths":
+        return np.concatenate([[0], np.cumsum(values)])
+    if kind == "RowStarts":
+        return np.concatenate([values, [nvals]])
+    if kind == "RowLimits":
+        return np.concatenate([[0], values])
+    if kind == "ValueRowIds":
+        rows = int(values[-1]) + 1 if len(values) else 0
+        return np.concatenate([[0], np.cumsum(np.bincount(values.astype(np.int64), minlength=rows))])
+    return np.arange(0, nvals + 1, int(partition.length))
+
+
+def _ragged(feature, values, parsed, batched: bool, split_np):
+    """A ``RaggedFeature``'s tensor from its parsed value and partition features (``parsed``: key →
+    (values, row splits over the batch)): the partitions' nested row splits, example by example,
+    joined over the batch."""
+    from ..ragged.ragged_tensor import RaggedTensor
+
+    flat, batch_splits = values
+    flat, batch_splits = flat.numpy(), batch_splits.numpy()
+    n = len(batch_splits) - 1
+    levels = [[] for _ in feature.partitions]
+    rows_per_example = []
+    for b in range(n):
+        nvals = int(batch_splits[b + 1] - batch_splits[b])
+        mine = []
+        for p in reversed(feature.partitions):
+            if hasattr(p, "key"):
+                pv, ps = parsed[p.key]
+                part = pv.numpy()[int(ps.numpy()[b]):int(ps.numpy()[b + 1])]
+            else:
+                part = None
+            splits = _partition_splits(p, part, nvals)
+            mine.insert(0, splits)
+            nvals = len(splits) - 1
+        rows_per_example.append(nvals)
+        for level, splits in zip(levels, mine):
+            offset = level[-1][-1] if level else 0
+            level.append((np.asarray(splits, np.int64) + offset)[1 if level else 0:])
+    nested = [np.concatenate(level).astype(split_np) if level else np.zeros((1,), split_np) for level in levels]
+    if batched:
+        nested.insert(0, np.concatenate([[0], np.cumsum(rows_per_example)]).astype(split_np))
+    if not nested:
+        return values[0]
+    return RaggedTensor.from_nested_row_splits(constant(flat, feature.dtype),
+                                               [constant(s, feature.row_splits_dtype) for s in nested],
+                                               validate=False)
 
 
 class SparseFeature(collections.namedtuple("SparseFeature", ["index_key", "value_key", "dtype", "size",
@@ -185,11 +245,18 @@ def _parse_example(serialized, features, name=None):
         return _sparse_features(serialized, features, name)
     sparse = sorted(k for k, f in features.items() if isinstance(f, VarLenFeature))
     dense = sorted(k for k, f in features.items() if isinstance(f, (FixedLenFeature, FixedLenSequenceFeature)))
-    ragged = sorted(k for k, f in features.items() if isinstance(f, RaggedFeature))
-    unknown = [k for k in features if k not in sparse + dense + ragged]
+    ragged_features = {k: f for k, f in features.items() if isinstance(f, RaggedFeature)}
+    unknown = [k for k in features if k not in sparse + dense + list(ragged_features)]
     if unknown:
         raise ValueError(f"devtrace does not implement the feature configuration of {unknown[0]!r} "
                          f"({type(features[unknown[0]]).__name__}) yet")
+    ragged_types = {}  # the example keys ragged features read: their values' and partitions' (int64)
+    for k, f in sorted(ragged_features.items()):
+        ragged_types.setdefault(f.value_key or k, (f.dtype, f.row_splits_dtype))
+        for p in f.partitions:
+            if hasattr(p, "key"):
+                ragged_types.setdefault(p.key, (dtypes.int64, f.row_splits_dtype))
+    ragged = sorted(ragged_types)
     serialized = serialized if isinstance(serialized, Tensor) else constant(serialized, dtypes.string)
     defaults = []
     for k in dense:
@@ -203,8 +270,8 @@ def _parse_example(serialized, features, name=None):
              "dense_keys": tuple(dense), "dense_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in dense),
              "dense_shapes": tuple(tuple(int(d) for d in features[k].shape) for k in dense),
              "dense_sequence": tuple(isinstance(features[k], FixedLenSequenceFeature) for k in dense),
-             "ragged_keys": tuple(ragged), "ragged_types": tuple(features[k].dtype.name for k in ragged),
-             "ragged_split_types": tuple(features[k].row_splits_dtype.name for k in ragged)}
+             "ragged_keys": tuple(ragged), "ragged_types": tuple(ragged_types[k][0].name for k in ragged),
+             "ragged_split_types": tuple(ragged_types[k][1].name for k in ragged)}
     outputs = list(execute("ParseExampleV2", (serialized, *defaults), attrs, name=name, dtype=dtypes.string))
     n = len(sparse)
     result = {}
@@ -214,9 +281,13 @@ def _parse_example(serialized, features, name=None):
     for i, k in enumerate(dense):
         result[k] = outputs[at + i]
     at += len(dense)
-    for i, k in enumerate(ragged):
-        values, splits = outputs[at + i], outputs[at + len(ragged) + i]
-        result[k] = values if serialized.shape.rank == 0 else RaggedTensor.from_row_splits(values, splits)
+    parsed = {k: (outputs[at + i], outputs[at + len(ragged) + i]) for i, k in enumerate(ragged)}
+    for k, f in ragged_features.items():
+        values = parsed[f.value_key or k]
+        if f.partitions:
+            result[k] = _ragged(f, values, parsed, serialized.shape.rank != 0, f.row_splits_dtype.np)
+        else:
+            result[k] = values[0] if serialized.shape.rank == 0 else RaggedTensor.from_row_splits(*values)
     return dict(sorted(result.items()))
 
 
