@@ -241,7 +241,7 @@ def _text_value(field, value):
         return wire.text_float(value)
     if field.type == "bool":
         return "true" if value else "false"
-    return repr(value) if field.type == "double" else str(value)
+    return wire.text_double(value) if field.type == "double" else str(value)
 
 
 def _pure_classes() -> dict:

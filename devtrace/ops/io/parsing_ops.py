@@ -92,9 +92,10 @@ def _ragged(feature, values, parsed, batched: bool, split_np):
         nested.insert(0, np.concatenate([[0], np.cumsum(rows_per_example)]).astype(split_np))
     if not nested:
         return values[0]
-    return RaggedTensor.from_nested_row_splits(constant(flat, feature.dtype),
-                                               [constant(s, feature.row_splits_dtype) for s in nested],
-                                               validate=False)
+    out = constant(flat, feature.dtype)
+    for splits in reversed(nested):  # the splits keep the feature's row_splits_dtype
+        out = RaggedTensor(out, constant(splits, feature.row_splits_dtype))
+    return out
 
 
 class SparseFeature(collections.namedtuple("SparseFeature", ["index_key", "value_key", "dtype", "size",
@@ -252,10 +253,12 @@ def _parse_example(serialized, features, name=None):
                          f"({type(features[unknown[0]]).__name__}) yet")
     ragged_types = {}  # the example keys ragged features read: their values' and partitions' (int64)
     for k, f in sorted(ragged_features.items()):
-        ragged_types.setdefault(f.value_key or k, (f.dtype, f.row_splits_dtype))
-        for p in f.partitions:
-            if hasattr(p, "key"):
-                ragged_types.setdefault(p.key, (dtypes.int64, f.row_splits_dtype))
+        for key, dtype in [(f.value_key or k, f.dtype)] + [(p.key, dtypes.int64) for p in f.partitions
+                                                           if hasattr(p, "key")]:
+            split = ragged_types.setdefault(key, (dtype, f.row_splits_dtype))[1]
+            if split != f.row_splits_dtype:
+                raise ValueError(f"Conflicting partition type <dtype: '{split.name}'> vs "
+                                 f"<dtype: '{f.row_splits_dtype.name}'> for feature {key}.")
     ragged = sorted(ragged_types)
     serialized = serialized if isinstance(serialized, Tensor) else constant(serialized, dtypes.string)
     defaults = []
