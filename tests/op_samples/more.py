@@ -63,8 +63,9 @@ STRINGS = [
     Sample("ParseExampleV2", lambda: tf.io.parse_single_example(tf.train.Example(features=tf.train.Features(feature={
         "k": tf.train.Feature(int64_list=tf.train.Int64List(value=[7]))})).SerializeToString(),
         {"k": tf.io.FixedLenFeature([], tf.int64)})["k"], np.int64(7), "CPU"),
-    Sample("DecodeProtoV2", lambda: tf.io.decode_proto(t(np.array([b"\x15\x00\x00\x20\x40"], object)),
-                                                       "tensorflow.Summary.Value", ["simple_value"], [tf.float32])[1][0],
+    Sample("DecodeProtoV2", lambda: tf.io.decode_proto(
+        t(np.array([b"\x15\x00\x00\x20\x40"], object)), "tensorflow.Summary.Value", ["simple_value"],
+        [tf.float32])[1][0],
            np.array([[2.5]], np.float32), "CPU"),
     Sample("EncodeProto", lambda: tf.io.encode_proto(t(np.array([[1]], np.int32)), [t(np.array([[2.5]], np.float32))],
                                                      ["simple_value"], "tensorflow.Summary.Value"),

@@ -15,7 +15,8 @@ def messages(tf):
     sequence = tf.train.SequenceExample(
         context=tf.train.Features(feature={"len": feature(int64_list=tf.train.Int64List(value=[2]))}),
         feature_lists=tf.train.FeatureLists(feature_list={"tok": tf.train.FeatureList(feature=[
-            feature(bytes_list=tf.train.BytesList(value=[b"a"])), feature(bytes_list=tf.train.BytesList(value=[b"b", b"c"]))])}))
+            feature(bytes_list=tf.train.BytesList(value=[b"a"])),
+            feature(bytes_list=tf.train.BytesList(value=[b"b", b"c"]))])}))
     summary = tf.compat.v1.Summary(value=[
         tf.compat.v1.Summary.Value(tag="loss", simple_value=0.25),
         tf.compat.v1.Summary.Value(tag="img", node_name="n", image=tf.compat.v1.Summary.Image(
