@@ -146,7 +146,11 @@ def _values(example: Example, key: str, dtype_name: str):
     """The feature's values (None when absent or empty of any kind), checked against the dtype."""
     if key not in example.features.feature:
         return None
-    feature = example.features.feature[key]
+    return feature_values(example.features.feature[key], key, dtype_name)
+
+
+def feature_values(feature, key: str, dtype_name: str):
+    """A ``Feature``'s values as an array of ``dtype_name`` (None when it holds no kind)."""
     kind = feature.WhichOneof("kind")
     if kind is None:
         return None
@@ -233,7 +237,14 @@ def _parse_shapes(name, shapes, attrs, dtype):
     return out, None
 
 
-op("ParseExampleV2", _parse, {CPU: {"string"}}, devices=(CPU,), multi=True, mixed_dtypes=True, shape=_parse_shapes)
+def _parse_lists(attrs):
+    sparse, dense, ragged = (len(attrs.get(k, ())) for k in ("sparse_keys", "dense_keys", "ragged_keys"))
+    return sparse, sparse, sparse, dense, ragged, ragged
+
+
+# the keys are TensorFlow inputs devtrace passes as attrs
+op("ParseExampleV2", _parse, {CPU: {"string"}}, devices=(CPU,), multi=True, mixed_dtypes=True, shape=_parse_shapes,
+   host_args=("names", "sparse_keys", "dense_keys", "ragged_keys"), output_lists=_parse_lists)
 
 
 def _parse_example(serialized, features, name=None):
