@@ -161,8 +161,19 @@ def feature_values(feature, key: str, dtype_name: str):
     return np.array(values, dtype=object if dtype_name == "string" else dtypes.as_dtype(dtype_name).np)
 
 
-def _parse(xp, serialized, *defaults, sparse_keys=(), sparse_types=(), dense_keys=(), dense_types=(),
-           dense_shapes=(), dense_sequence=(), ragged_keys=(), ragged_types=(), ragged_split_types=()):
+def keys(array) -> list:
+    """A key input's strings (TensorFlow passes the feature keys as string tensors)."""
+    return [k.decode() if isinstance(k, bytes) else str(k) for k in np.asarray(array, dtype=object).reshape(-1).tolist()]
+
+
+def key_tensor(values, dtype=dtypes.string):
+    """A key (or flag) list as the tensor TensorFlow's op wrapper converts it to (an ``_EagerConst``)."""
+    return constant(np.array(list(values), dtype=object if dtype == dtypes.string else dtype.np), dtype)
+
+
+def _parse(xp, serialized, names, sparse_keys, dense_keys, ragged_keys, *defaults, sparse_types=(), dense_types=(),
+           dense_shapes=(), dense_sequence=(), ragged_types=(), ragged_split_types=()):
+    sparse_keys, dense_keys, ragged_keys = keys(sparse_keys), keys(dense_keys), keys(ragged_keys)
     scalar = np.ndim(serialized) == 0
     records = np.asarray(serialized, dtype=object).reshape(-1).tolist()
     examples = [Example.FromString(r) for r in records]
@@ -238,13 +249,12 @@ def _parse_shapes(name, shapes, attrs, dtype):
 
 
 def _parse_lists(attrs):
-    sparse, dense, ragged = (len(attrs.get(k, ())) for k in ("sparse_keys", "dense_keys", "ragged_keys"))
+    sparse, dense, ragged = (len(attrs.get(k, ())) for k in ("sparse_types", "dense_types", "ragged_types"))
     return sparse, sparse, sparse, dense, ragged, ragged
 
 
-# the keys are TensorFlow inputs devtrace passes as attrs
 op("ParseExampleV2", _parse, {CPU: {"string"}}, devices=(CPU,), multi=True, mixed_dtypes=True, shape=_parse_shapes,
-   host_args=("names", "sparse_keys", "dense_keys", "ragged_keys"), output_lists=_parse_lists)
+   output_lists=_parse_lists)
 
 
 def _parse_example(serialized, features, name=None):
@@ -280,13 +290,14 @@ def _parse_example(serialized, features, name=None):
             np.asarray(f.default_value.numpy() if isinstance(f.default_value, Tensor) else f.default_value,
                        object if t == dtypes.string else t.np)
         defaults.append(constant(default, t))
-    attrs = {"sparse_keys": tuple(sparse), "sparse_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in sparse),
-             "dense_keys": tuple(dense), "dense_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in dense),
+    attrs = {"sparse_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in sparse),
+             "dense_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in dense),
              "dense_shapes": tuple(tuple(int(d) for d in features[k].shape) for k in dense),
              "dense_sequence": tuple(isinstance(features[k], FixedLenSequenceFeature) for k in dense),
-             "ragged_keys": tuple(ragged), "ragged_types": tuple(ragged_types[k][0].name for k in ragged),
+             "ragged_types": tuple(ragged_types[k][0].name for k in ragged),
              "ragged_split_types": tuple(ragged_types[k][1].name for k in ragged)}
-    outputs = list(execute("ParseExampleV2", (serialized, *defaults), attrs, name=name, dtype=dtypes.string))
+    inputs = (serialized, *(key_tensor(k) for k in ((), sparse, dense, ragged)), *defaults)
+    outputs = list(execute("ParseExampleV2", inputs, attrs, name=name, dtype=dtypes.string))
     n = len(sparse)
     result = {}
     for i, k in enumerate(sparse):

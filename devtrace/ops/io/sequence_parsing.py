@@ -19,7 +19,7 @@ from ...runtime.values import constant
 from ..declare import op, public
 from .example_proto import SequenceExample
 from .parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, VarLenFeature, _parse,
-                          feature_values)
+                          feature_values, key_tensor, keys)
 
 
 def _np(t):
@@ -39,17 +39,18 @@ def _steps(records, key, t):
     return out
 
 
-def _parse_sequence(xp, serialized, *context_defaults, context_sparse_keys=(), context_sparse_types=(),
-                    context_dense_keys=(), context_dense_types=(), context_dense_shapes=(), context_ragged_keys=(),
-                    context_ragged_types=(), context_ragged_split_types=(), feature_list_sparse_keys=(),
-                    feature_list_sparse_types=(), feature_list_dense_keys=(), feature_list_dense_types=(),
-                    feature_list_dense_shapes=(), feature_list_ragged_keys=(), feature_list_ragged_types=(),
-                    feature_list_ragged_split_types=()):
-    context = _parse(xp, serialized, *context_defaults, sparse_keys=context_sparse_keys,
-                     sparse_types=context_sparse_types, dense_keys=context_dense_keys,
-                     dense_types=context_dense_types, dense_shapes=context_dense_shapes,
-                     dense_sequence=(False,) * len(context_dense_keys), ragged_keys=context_ragged_keys,
+def _parse_sequence(xp, serialized, debug_name, context_sparse_keys, context_dense_keys, context_ragged_keys,
+                    feature_list_sparse_keys, feature_list_dense_keys, feature_list_ragged_keys,
+                    feature_list_dense_missing_assumed_empty, *context_defaults, context_sparse_types=(),
+                    context_dense_types=(), context_dense_shapes=(), context_ragged_types=(),
+                    context_ragged_split_types=(), feature_list_sparse_types=(), feature_list_dense_types=(),
+                    feature_list_dense_shapes=(), feature_list_ragged_types=(), feature_list_ragged_split_types=()):
+    context = _parse(xp, serialized, debug_name, context_sparse_keys, context_dense_keys, context_ragged_keys,
+                     *context_defaults, sparse_types=context_sparse_types, dense_types=context_dense_types,
+                     dense_shapes=context_dense_shapes, dense_sequence=(False,) * len(context_dense_types),
                      ragged_types=context_ragged_types, ragged_split_types=context_ragged_split_types)
+    feature_list_sparse_keys, feature_list_dense_keys, feature_list_ragged_keys = (
+        keys(feature_list_sparse_keys), keys(feature_list_dense_keys), keys(feature_list_ragged_keys))
     scalar = np.ndim(serialized) == 0
     records = [SequenceExample.FromString(r) for r in np.asarray(serialized, dtype=object).reshape(-1).tolist()]
     batch = len(records)
@@ -97,7 +98,7 @@ def _shapes(name, shapes, attrs, dtype):
         return dtypes.as_dtype(t)
 
     def group(prefix, sparse_rank):
-        n = len(attrs[f"{prefix}_sparse_keys"])
+        n = len(attrs[f"{prefix}_sparse_types"])
         return [(dtypes.int64, (None, sparse_rank))] * n + [(d(t), (None,)) for t in attrs[f"{prefix}_sparse_types"]] \
             + [(dtypes.int64, (sparse_rank,))] * n + [(d(t), None) for t in attrs[f"{prefix}_dense_types"]]
 
@@ -106,7 +107,7 @@ def _shapes(name, shapes, attrs, dtype):
     out += [(d(t), (None,)) for t in attrs["context_ragged_types"]]
     out += [(d(t), (None,)) for t in attrs["context_ragged_split_types"]]
     out += group("feature_list", None if rank is None else rank + 2)
-    out += [(dtypes.int64, None)] * len(attrs["feature_list_dense_keys"])
+    out += [(dtypes.int64, None)] * len(attrs["feature_list_dense_types"])
     out += [(d(t), (None,)) for t in attrs["feature_list_ragged_types"]]
     out += [(d(t), (None,)) for t in attrs["feature_list_ragged_split_types"]] * 2
     return out, None
@@ -115,17 +116,13 @@ def _shapes(name, shapes, attrs, dtype):
 def _lists(attrs):
     def n(key):
         return len(attrs.get(key, ()))
-    cs, cd, cr = n("context_sparse_keys"), n("context_dense_keys"), n("context_ragged_keys")
-    fs, fd, fr = n("feature_list_sparse_keys"), n("feature_list_dense_keys"), n("feature_list_ragged_keys")
+    cs, cd, cr = n("context_sparse_types"), n("context_dense_types"), n("context_ragged_types")
+    fs, fd, fr = n("feature_list_sparse_types"), n("feature_list_dense_types"), n("feature_list_ragged_types")
     return cs, cs, cs, cd, cr, cr, fs, fs, fs, fd, fd, fr, fr, fr
 
 
-# the keys are TensorFlow inputs devtrace passes as attrs
 op("ParseSequenceExampleV2", _parse_sequence, {CPU: {"string"}}, devices=(CPU,), multi=True, mixed_dtypes=True,
-   shape=_shapes, output_lists=_lists,
-   host_args=("debug_name", "context_sparse_keys", "context_dense_keys", "context_ragged_keys",
-              "feature_list_sparse_keys", "feature_list_dense_keys", "feature_list_ragged_keys",
-              "feature_list_dense_missing_assumed_empty"))
+   shape=_shapes, output_lists=_lists)
 
 
 def _kinds(features, allowed, where):
@@ -168,18 +165,17 @@ def _parse_sequence_example(serialized, context_features, sequence_features, nam
     def names(features, keys):
         return tuple(dtypes.as_dtype(features[k].dtype).name for k in keys)
 
-    attrs = {"context_sparse_keys": tuple(c_sparse), "context_sparse_types": names(context, c_sparse),
-             "context_dense_keys": tuple(c_dense), "context_dense_types": names(context, c_dense),
+    attrs = {"context_sparse_types": names(context, c_sparse), "context_dense_types": names(context, c_dense),
              "context_dense_shapes": tuple(tuple(int(d) for d in context[k].shape) for k in c_dense),
-             "context_ragged_keys": tuple(c_ragged), "context_ragged_types": names(context, c_ragged),
+             "context_ragged_types": names(context, c_ragged),
              "context_ragged_split_types": tuple(context[k].row_splits_dtype.name for k in c_ragged),
-             "feature_list_sparse_keys": tuple(f_sparse), "feature_list_sparse_types": names(lists, f_sparse),
-             "feature_list_dense_keys": tuple(f_dense), "feature_list_dense_types": names(lists, f_dense),
+             "feature_list_sparse_types": names(lists, f_sparse), "feature_list_dense_types": names(lists, f_dense),
              "feature_list_dense_shapes": tuple(tuple(int(d) for d in lists[k].shape) for k in f_dense),
-             "feature_list_ragged_keys": tuple(f_ragged), "feature_list_ragged_types": names(lists, f_ragged),
+             "feature_list_ragged_types": names(lists, f_ragged),
              "feature_list_ragged_split_types": tuple(lists[k].row_splits_dtype.name for k in f_ragged)}
-    outputs = list(execute("ParseSequenceExampleV2", (serialized, *defaults), attrs, name=name,
-                           dtype=dtypes.string))
+    inputs = (serialized, *(key_tensor(k) for k in ((), c_sparse, c_dense, c_ragged, f_sparse, f_dense, f_ragged)),
+              key_tensor([True] * len(f_dense), dtypes.bool_), *defaults)
+    outputs = list(execute("ParseSequenceExampleV2", inputs, attrs, name=name, dtype=dtypes.string))
     batched = serialized.shape.rank != 0
 
     def take(n):
