@@ -16,7 +16,7 @@ from devtrace.ops.io import messages
 HERE = pathlib.Path(__file__).parent / "tf221_io"
 TF = json.loads((HERE / "tf_protos.json").read_text())
 sys.path.insert(0, str(HERE))
-from capture_protos import messages as build  # noqa: E402  (the same constructors TensorFlow ran)
+from capture_protos import graph, messages as build  # noqa: E402  (the same constructors TensorFlow ran)
 
 PURE = messages._pure_classes()
 
@@ -162,3 +162,12 @@ def test_ragged_feature_partitions_nest_as_tensorflows():
     with pytest.raises(ValueError, match="Conflicting partition type <dtype: 'int32'> vs <dtype: 'int64'> for "
                                          "feature v."):
         tf.io.parse_example(batch, {"a": RF(tf.int64, "v"), "b": RF(tf.int64, "v", row_splits_dtype=tf.int64)})
+
+
+def test_write_graph_writes_tensorflows_graph_def(tmp_path):
+    g = graph(tf)
+    path = tf.io.write_graph(g, str(tmp_path / "new"), "g.pbtxt")
+    assert path == str(tmp_path / "new" / "g.pbtxt")
+    assert open(path).read() == TF["write_graph"]["text"]
+    binary = tf.io.write_graph(g, str(tmp_path), "g.pb", as_text=False)
+    assert open(binary, "rb").read().hex() == TF["write_graph"]["bytes"]

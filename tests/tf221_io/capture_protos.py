@@ -30,7 +30,20 @@ def messages(tf):
     return {"example": example, "sequence_example": sequence, "summary": summary}
 
 
+def graph(tf):
+    """A small TF1 graph for ``tf.io.write_graph``: a scalar and a vector constant, AddV2 and Mul."""
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.constant(1.5, name="a")
+        v = tf.constant([1, 2, 3], name="v")
+        tf.add(a, a, name="b")
+        tf.multiply(v, v, name="m")
+    return g
+
+
 def main():
+    import tempfile
+
     import tensorflow as tf
     from google.protobuf import json_format
 
@@ -56,6 +69,9 @@ def main():
     out["encode_proto"] = [v.hex() for v in encoded.numpy().tolist()]
     js = json_format.MessageToJson(messages(tf)["example"])
     out["decode_json_example"] = {"json": js, "bytes": tf.io.decode_json_example(js).numpy().hex()}
+    logdir = tempfile.mkdtemp()
+    out["write_graph"] = {"text": open(tf.io.write_graph(graph(tf), logdir, "g.pbtxt")).read(),
+                          "bytes": open(tf.io.write_graph(graph(tf), logdir, "g.pb", as_text=False), "rb").read().hex()}
     with open("tf_protos.json", "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")
