@@ -241,7 +241,7 @@ def _parse(xp, serialized, names, sparse_keys, dense_keys, ragged_keys, *default
 def _parse_shapes(name, shapes, attrs, dtype):
     def d(t):
         return dtypes.as_dtype(t)
-    n_sparse = len(attrs["sparse_keys"])
+    n_sparse = len(attrs["sparse_types"])
     out = [(dtypes.int64, (None, None))] * n_sparse + [(d(t), (None,)) for t in attrs["sparse_types"]] + \
         [(dtypes.int64, (None,))] * n_sparse + [(d(t), None) for t in attrs["dense_types"]] + \
         [(d(t), (None,)) for t in attrs["ragged_types"]] + [(d(t), (None,)) for t in attrs["ragged_split_types"]]
