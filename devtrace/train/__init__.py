@@ -22,8 +22,8 @@ import numpy as np
 
 from ..module.module import Module
 from ..runtime.eager.variables import Variable
-from ..ops.io.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List  # noqa: F401
-from ..ops.io.sequence_example_proto import FeatureList, FeatureLists, SequenceExample  # noqa: F401
+from ..ops.io.example_proto import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
+                                    FloatList, Int64List, SequenceExample)
 from ..util.namespace import Namespace, missing
 
 from .views import object_graph
