@@ -87,7 +87,7 @@ static const char *const field_names[N_FIELDS] = {"seq", "op", "node", "requeste
 static Py_ssize_t field_index[N_FIELDS];
 static PyObject *record_defaults;  /* a tuple: each field's default (None where it has none: this module fills it) */
 static int *filled_by;  /* for each index of the record, the F_ field filled there (-1: none, its default) */
-static Py_ssize_t c_initialized_by, c_eager, c_tapes, c_placement_cache, c_scope, c_soft_placement, c_trace, c_threaded;
+static Py_ssize_t c_initialized_by, c_eager, c_tapes, c_op_callbacks, c_placement_cache, c_scope, c_soft_placement, c_trace, c_threaded;
 static int threaded;  /* set_threaded(): the program runs ops from several threads (runtime/threads.py) */
 static Py_ssize_t d_xp, d_allocator, d_name;
 static Py_ssize_t r_seq, r_listeners, r_events;
@@ -306,7 +306,7 @@ static PyObject *
 configure(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static const SlotSpec context_slots[] = {
-        {"initialized_by", &c_initialized_by}, {"eager", &c_eager}, {"tapes", &c_tapes},
+        {"initialized_by", &c_initialized_by}, {"eager", &c_eager}, {"tapes", &c_tapes}, {"op_callbacks", &c_op_callbacks},
         {"placement_cache", &c_placement_cache}, {"scope", &c_scope}, {"soft_placement", &c_soft_placement},
         {"trace", &c_trace}, {"threaded", &c_threaded}, {NULL, NULL}};
     static const SlotSpec device_slots[] = {{"xp", &d_xp}, {"allocator", &d_allocator}, {"name", &d_name}, {NULL, NULL}};
@@ -1145,8 +1145,9 @@ placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyO
             || SLOT(ctx, c_threaded) != Py_False)
         return slow(op_name, x, y, name, dtype);
     PyObject *tapes = SLOT(ctx, c_tapes), *cache = SLOT(ctx, c_placement_cache), *scope = SLOT(ctx, c_scope);
-    PyObject *soft = SLOT(ctx, c_soft_placement);
-    if (tapes == NULL || !PyList_CheckExact(tapes) || PyList_GET_SIZE(tapes) || cache == NULL
+    PyObject *soft = SLOT(ctx, c_soft_placement), *callbacks = SLOT(ctx, c_op_callbacks);
+    if (tapes == NULL || !PyList_CheckExact(tapes) || PyList_GET_SIZE(tapes) || callbacks == NULL
+            || !PyList_CheckExact(callbacks) || PyList_GET_SIZE(callbacks) || cache == NULL
             || !PyDict_CheckExact(cache) || scope == NULL || soft == NULL)
         return slow(op_name, x, y, name, dtype);
     /* the key as the reference builds it: its items held, then the tuple made */

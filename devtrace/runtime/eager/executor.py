@@ -170,6 +170,9 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     out = run_step(ctx, device, opdef, arrays, attrs, record, None, dtype)
     if ctx.tapes and out is not None:
         tape_record(ctx, op_name, attrs, inputs, out, device)
+    if ctx.op_callbacks and out is not None:
+        for callback in tuple(ctx.op_callbacks):
+            callback.eager(op_name, inputs, attrs, out, name)
     return ResourceHandle(device, seq) if out is None else out
 
 
@@ -184,7 +187,7 @@ def _execute_binary(op_name, x, y, name=None, dtype=None):
     ctx = _context_mod._context
     if dtype is None:
         dtype = x._dtype
-    if ctx is None or ctx.initialized_by is None or not ctx.eager or ctx.threaded or ctx.tapes:
+    if ctx is None or ctx.initialized_by is None or not ctx.eager or ctx.threaded or ctx.tapes or ctx.op_callbacks:
         return execute(op_name, (x, y), None, name, dtype)
     hit = ctx.placement_cache.get((op_name, dtype, ctx.scope, ctx.soft_placement))
     if hit is None:

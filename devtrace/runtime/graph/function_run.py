@@ -164,6 +164,9 @@ class PlacedFunction:
         finally:
             _CALLS[-1] = saved
         trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed))
+        if ctx.op_callbacks:
+            for callback in tuple(ctx.op_callbacks):
+                callback.function(self, args, values)
         return values
 
     def _make_plan(self) -> list:
