@@ -599,6 +599,7 @@ InputContext = inputs.InputContext
 _LATER = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWorkerMirroredStrategy"),
           "cluster_resolver": ("cluster_resolver", "namespace")}
 _LATER_EXPERIMENTAL = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWorkerMirroredStrategy"),
+                       "CentralStorageStrategy": ("central_storage", "CentralStorageStrategy"),
                        "CommunicationOptions": ("multi_worker", "CommunicationOptions"),
                        "CommunicationImplementation": ("multi_worker", "CommunicationImplementation"),
                        "CollectiveCommunication": ("multi_worker", "CommunicationImplementation")}
