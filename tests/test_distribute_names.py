@@ -69,3 +69,17 @@ def test_coordinator_and_option_records():
     assert isinstance(hints, E.CommunicationOptions) and (hints.bytes_per_pack, hints.timeout_seconds) == (4, None)
     assert vars(E.TerminationConfig(grace_period=5)) == {
         "termination_watcher_fn": None, "exit_fn": None, "grace_period": 5, "save_fn": None}
+
+
+def test_the_rest_of_tf_distribute_experimental():
+    with pytest.raises(ValueError, match="^Please provide a TPU Name to connect to.$"):
+        E.TPUStrategy()
+    assert E.PreemptionWatcher().preemption_message is None
+    with pytest.raises(NotImplementedError, match=r"^devtrace does not implement tf\.distribute\.experimental\.rpc\."
+                                                  r"Server\.create yet"):
+        E.rpc.Server.create("grpc", "localhost:0")
+    tensorflows = ["CentralStorageStrategy", "CollectiveCommunication", "CollectiveHints", "CommunicationImplementation",
+                   "CommunicationOptions", "MultiWorkerMirroredStrategy", "ParameterServerStrategy",
+                   "PreemptionCheckpointHandler", "PreemptionWatcher", "TPUStrategy", "TerminationConfig",
+                   "ValueContext", "coordinator", "partitioners", "rpc"]  # dir(tf.distribute.experimental), TF 2.21
+    assert [n for n in tensorflows if not hasattr(E, n)] == ["PreemptionCheckpointHandler"]

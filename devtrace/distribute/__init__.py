@@ -606,7 +606,9 @@ _LATER_EXPERIMENTAL = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWor
                        "coordinator": ("parameter_server", "coordinator"),
                        "partitioners": ("parameter_server", "partitioners"),
                        "CollectiveHints": ("parameter_server", "CollectiveHints"),
-                       "TerminationConfig": ("parameter_server", "TerminationConfig"),
+                       "TerminationConfig": ("failure_handling", "TerminationConfig"),
+                       "PreemptionWatcher": ("failure_handling", "PreemptionWatcher"),
+                       "rpc": ("parameter_server", "rpc"), "TPUStrategy": ("_tpu", "TPUStrategy"),
                        "CommunicationOptions": ("multi_worker", "CommunicationOptions"),
                        "CommunicationImplementation": ("multi_worker", "CommunicationImplementation"),
                        "CollectiveCommunication": ("multi_worker", "CommunicationImplementation")}

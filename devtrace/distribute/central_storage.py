@@ -157,6 +157,7 @@ class CentralStorageStrategy(MirroredStrategy):
         self._cross_device_ops = ReductionToOneDevice(reduce_to_device=_LOCAL_CPU)
         self._ordering_tokens = []
         self._reduce_fns: dict = {}
+        self._aggregation = None  # the aggregation of the variable being made
 
     def _create_variable(self, initial_value=None, name=None, dtype=None, trainable=True, aggregation=None, **kwargs):
         self._aggregation = aggregation

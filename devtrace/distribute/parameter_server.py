@@ -3,7 +3,7 @@
 cluster of parameter servers), ``tf.distribute.Server`` (its ``ServerDef`` checked as TensorFlow's,
 then one line: no in-process gRPC server), the coordinator's names (a ``ClusterCoordinator`` needs a
 ``ParameterServerStrategy``), the variable partitioners (pure arithmetic, as TensorFlow's), and the
-option records ``CollectiveHints`` and ``TerminationConfig``.
+option record ``CollectiveHints``, and ``rpc``'s server and client (gRPC: one line).
 
 A parameter-server runtime could ride on devtrace's Ray launcher (``devtrace run --workers``, one
 process per task with its ``TF_CONFIG``) as ``MultiWorkerMirroredStrategy`` does; it is not built.
@@ -194,19 +194,30 @@ partitioners = Namespace(_prefix="distribute.experimental.partitioners", Partiti
                          MaxSizePartitioner=MaxSizePartitioner)
 
 
-# -- option records -------------------------------------------------------------------------------
+# -- an option record -------------------------------------------------------------------------------
 
 def CollectiveHints(bytes_per_pack=0, timeout_seconds=None):  # noqa: N802 (TensorFlow's name)
     """The deprecated name of ``CommunicationOptions`` (TensorFlow 2.21 returns one)."""
     return CommunicationOptions(bytes_per_pack=bytes_per_pack, timeout_seconds=timeout_seconds)
 
 
-class TerminationConfig:
-    """``tf.distribute.experimental.TerminationConfig``: how a preemption is noticed and handled."""
+# -- tf.distribute.experimental.rpc: functions served over gRPC ----------------------------------
 
-    def __init__(self, termination_watcher_fn=None, exit_fn=None, grace_period=None, save_fn=None):
-        self.termination_watcher_fn = termination_watcher_fn
-        self.exit_fn = exit_fn
-        self.grace_period = grace_period
-        self.save_fn = save_fn
+class _RpcEnd:
+    kind = ""
 
+    @classmethod
+    def create(cls, rpc_layer, address, *args, **kwargs):
+        raise NotImplementedError(f"devtrace does not implement tf.distribute.experimental.rpc.{cls.kind}.create yet "
+                                  f"(a gRPC {cls.kind.lower()} at {address})")
+
+
+class RpcServer(_RpcEnd):
+    kind = "Server"
+
+
+class RpcClient(_RpcEnd):
+    kind = "Client"
+
+
+rpc = Namespace(_prefix="distribute.experimental.rpc", Server=RpcServer, Client=RpcClient)
