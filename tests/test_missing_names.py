@@ -16,6 +16,7 @@ LACKING = [
     ("tf.data.experimental.rejection_resample", "tf.data.experimental.rejection_resample"),
     ("tf.distribute.experimental.TPUStrategy", "tf.distribute.experimental.TPUStrategy"),
     ("tf.compat.v1.make_template", "tf.compat.v1.make_template"),
+    ("tf.distribute.experimental.PreemptionCheckpointHandler", "tf.distribute.experimental.PreemptionCheckpointHandler"),
     ("tf.constant(1.0).consumers", "tf.Tensor.consumers"), ("tf.Variable(1.0).to_proto", "tf.Variable.to_proto"),
 ]
 

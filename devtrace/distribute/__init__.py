@@ -597,8 +597,18 @@ StrategyExtended.register(MirroredExtended)
 InputContext = inputs.InputContext
 # names of modules that build on this one (multi_worker subclasses MirroredStrategy): loaded on first use
 _LATER = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWorkerMirroredStrategy"),
+          "ParameterServerStrategy": ("parameter_server", "ParameterServerStrategy"),
+          "Server": ("parameter_server", "Server"), "coordinator": ("parameter_server", "coordinator_v2"),
           "cluster_resolver": ("cluster_resolver", "namespace")}
 _LATER_EXPERIMENTAL = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWorkerMirroredStrategy"),
+                       "CentralStorageStrategy": ("central_storage", "CentralStorageStrategy"),
+                       "ParameterServerStrategy": ("parameter_server", "ParameterServerStrategy"),
+                       "coordinator": ("parameter_server", "coordinator"),
+                       "partitioners": ("parameter_server", "partitioners"),
+                       "CollectiveHints": ("parameter_server", "CollectiveHints"),
+                       "TerminationConfig": ("failure_handling", "TerminationConfig"),
+                       "PreemptionWatcher": ("failure_handling", "PreemptionWatcher"),
+                       "rpc": ("parameter_server", "rpc"), "TPUStrategy": ("_tpu", "TPUStrategy"),
                        "CommunicationOptions": ("multi_worker", "CommunicationOptions"),
                        "CommunicationImplementation": ("multi_worker", "CommunicationImplementation"),
                        "CollectiveCommunication": ("multi_worker", "CommunicationImplementation")}

@@ -192,6 +192,11 @@ class Optimizer(serializable.Configurable):
         for i, (grads, dev) in enumerate(zip(grads_per_replica, devices)):
             with tf.device(dev):
                 for grad, var in zip(grads, variables):
+                    if not hasattr(var, "values"):  # a central-storage strategy's one variable: updated once
+                        if i == 0:
+                            with tf.device(var.device):
+                                self._update(tf.convert_to_tensor(grad), var)
+                        continue
                     copy = var.values[i]
                     self._replica_of[id(copy)] = (var, i)
                     self._update(tf.convert_to_tensor(grad), copy)

@@ -421,7 +421,8 @@ class Function:
                     raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {value!r} to "
                                     f"{spec!r}`. Received args: {args} and kwargs: {kwargs} for signature: "
                                     f"{self.input_signature}.")
-            concrete = self._concrete_for(self.input_signature, {}, call=True)
+            signature = tuple(value if _by_value(spec, value) else spec for value, spec in zip(args, self.input_signature))
+            concrete = self._concrete_for(signature, {}, call=True)
         else:
             concrete = self._concrete_for(args, kwargs, call=True)
         flat = flatten((list(args), kwargs))
@@ -438,6 +439,13 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
 
 def _numpy_to_tensor(value):
     return convert_to_tensor(value) if isinstance(value, np.ndarray) else value
+
+
+def _by_value(spec, value) -> bool:
+    """An input signature's spec of a Python-side value the function reads as it is (a
+    ``tf.data.IteratorSpec``'s iterator: its ``next`` in the function is an ``IteratorGetNext``)."""
+    return not isinstance(spec, TensorSpec) and callable(getattr(value, "get_next", None)) and \
+        isinstance(value, getattr(spec, "value_type", ()))
 
 
 def _bind(value, spec):
