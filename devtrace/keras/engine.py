@@ -84,6 +84,15 @@ def as_tensors(inputs):
     return inputs
 
 
+def _trackable(value) -> bool:
+    """A variable, a layer or module, an optimizer, or a list or dict holding one."""
+    if isinstance(value, (tf.Variable, Module)) or hasattr(value, "_trackable_children"):
+        return True
+    if isinstance(value, dict):
+        return any(_trackable(v) for v in value.values())
+    return isinstance(value, (list, tuple)) and any(_trackable(v) for v in value)
+
+
 class Layer(serializable.Configurable, Module):
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, autocast=True,
                  **kwargs):
@@ -203,6 +212,10 @@ class Layer(serializable.Configurable, Module):
             self._build_shape = shape
             self.build(shape)
             self.built = True
+            pending = self.__dict__.get("_deferred_restore")  # restored from a checkpoint before it was built
+            if pending is not None:
+                saved, path = pending
+                saved.restore(self, path)
 
     supports_masking = False
 
@@ -283,6 +296,16 @@ class Layer(serializable.Configurable, Module):
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+    # What a checkpoint saves: the attributes Keras tracks, in the order they were assigned, by the names
+    # Keras tracks them (Dense's kernel is its ``_kernel``), not the layer's own bookkeeping lists.
+    _TRACKED_AS: dict = {}
+    _UNTRACKED = frozenset(("_init_arguments", "_deferred_restore", "_layer_weights", "_regularized", "_inbound_nodes", "_stack", "_last", "_input", "_inputs",
+                            "_outputs", "_operations", "_loss_tracker", "_compile_metrics", "_functions", "_strategy"))
+
+    def _trackable_children(self):
+        return [(self._TRACKED_AS.get(name, name), value) for name, value in vars(self).items()
+                if name not in self._UNTRACKED and name not in Module._IGNORED and _trackable(value)]
 
     @property
     def trainable_weights(self) -> list:

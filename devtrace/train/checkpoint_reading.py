@@ -39,6 +39,15 @@ def read_values(save_path) -> dict:
     return dict(zip(index["variables"], arrays))
 
 
+def read_object_graph(save_path):
+    """The object graph a devtrace checkpoint's index keeps (``views.object_graph``), or ``None``."""
+    try:
+        with open(os.fspath(save_path) + ".index", encoding="utf-8") as f:
+            return json.load(f).get("objects")
+    except (OSError, ValueError):
+        return None
+
+
 def latest_checkpoint(checkpoint_dir) -> str | None:
     """The newest checkpoint the directory's ``checkpoint`` state file names, or ``None``."""
     try:
