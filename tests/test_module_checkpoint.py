@@ -155,3 +155,16 @@ def test_lists_and_dicts_on_a_checkpoint_restore_by_any_path_and_when_appended(t
     v1 = tf.Variable(0.)
     restore.listed.append(v1)
     assert v1.numpy() == 1.
+
+
+def test_an_iterators_state_has_tensorflows_key_and_restores(tmp_path):
+    # TF 2.21 (guide checkpoint.ipynb, sorted keys of load_checkpoint): 'iterator/.ATTRIBUTES/ITERATOR_STATE'
+    it = iter(tf.data.Dataset.range(10))
+    next(it), next(it)
+    ck = tf.train.Checkpoint(iterator=it)
+    path = ck.save(str(tmp_path / "c"))
+    assert sorted(tf.train.load_checkpoint(path).get_variable_to_shape_map()) == [
+        "_CHECKPOINTABLE_OBJECT_GRAPH", "iterator/.ATTRIBUTES/ITERATOR_STATE", "save_counter/.ATTRIBUTES/VARIABLE_VALUE"]
+    next(it)
+    ck.restore(path)
+    assert int(next(it)) == 2

@@ -22,6 +22,7 @@ from ..runtime import dtypes
 DATA_SUFFIX = ".data-00000-of-00001"
 OBJECT_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"
 SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+ITERATOR_STATE = "/.ATTRIBUTES/ITERATOR_STATE"  # a dataset iterator's position (data's Iterator names it)
 
 
 def read_values(save_path) -> dict:
@@ -63,8 +64,10 @@ def latest_checkpoint(checkpoint_dir) -> str | None:
 
 
 def tensorflow_key(path: str) -> str:
-    """TensorFlow's checkpoint key of the variable devtrace saved under ``path``."""
-    return (path[len("root/"):] if path.startswith("root/") else path) + SUFFIX
+    """TensorFlow's checkpoint key of the variable devtrace saved under ``path`` (a dataset iterator's
+    position is its ``.ATTRIBUTES/ITERATOR_STATE``)."""
+    path = path[len("root/"):] if path.startswith("root/") else path
+    return path if path.endswith(ITERATOR_STATE) else path + SUFFIX
 
 
 @dataclass
