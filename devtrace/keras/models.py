@@ -288,12 +288,21 @@ class Sequential(Model):
         self.built = True
 
     def build(self, input_shape=None):
-        """``build(shape)`` builds the layers on an ``Input`` of that shape, as Keras's; without a shape
-        the model is built by its first call: the layers build on the data's shapes as it runs them."""
+        """``build(shape)`` builds the layers on an ``Input`` of that shape, in the model's name scope
+        (``sequential/dense/kernel``), as Keras's."""
         if self._last is None and input_shape is not None and self._stack:
-            self._start(InputLayer(batch_shape=tuple(input_shape)).output)
+            with tf.name_scope(self.name):
+                self._start(InputLayer(batch_shape=tuple(input_shape)).output)
         elif self._last is None:
             unique("input_layer"), unique("functional")
+
+    def _maybe_build(self, shape):
+        """Built by its first call: the layers build on the data's shapes as it runs them."""
+        if not self.built:
+            self._build_shape = shape
+            if self._last is None:
+                unique("input_layer"), unique("functional")
+            self.built = True
 
     def build_for_data(self, features) -> None:
         """``fit``'s symbolic build (Keras's ``_symbolic_build``): an ``Input`` of batch ``None`` and the
