@@ -14,6 +14,11 @@ from .layers import Input, Layer
 from .models import Model, Sequential
 from .variables import Variable
 
+from . import reprs as _reprs
+
+_reprs.install({"optimizers": optimizers, "callbacks": callbacks, "initializers": initializers,
+                "regularizers": regularizers})
+
 __getattr__ = missing("keras")
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",

@@ -37,7 +37,8 @@ class KerasTensor:
 
     def __init__(self, shape, dtype="float32", layer=None, inputs=(), node_index=0, name=None):
         self.shape, self.dtype, self._layer, self._inputs = tuple(shape), dtype, layer, inputs
-        self._node_index, self._tensor_index, self.name = node_index, 0, name or "keras_tensor"
+        self._node_index, self._tensor_index = node_index, 0
+        self.name = name or unique("keras_tensor")  # Keras's auto name: keras_tensor, keras_tensor_1 …
         self._siblings, self._call_kwargs, self._call_args = None, {}, ()
 
     def __repr__(self):
@@ -595,8 +596,8 @@ class InputLayer(Layer):
         """Other keywords are taken and ignored, as Keras 3.15's ``InputLayer`` does."""
         super().__init__(name=name or unique("input_layer"))
         batch_shape = batch_shape if batch_shape is not None else (batch_size,) + tuple(shape or ())
-        self.built = True
-        self._inbound_nodes.append(Node(self, [], KerasTensor(batch_shape, dtype, layer=self, name=self.name)))
+        self.built = True  # the tensor is named as the layer only when the program names it (Input(name=...))
+        self._inbound_nodes.append(Node(self, [], KerasTensor(batch_shape, dtype, layer=self, name=name)))
 
     def get_config(self) -> dict:
         return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": False, "ragged": False,
