@@ -299,3 +299,36 @@ def test_unused_stateless_nodes_are_pruned_as_tensorflow_prunes_them(capsys):
 
     assert stateful_kept(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 3.0]
     assert "printed 3" in capsys.readouterr().err
+
+
+def test_a_concrete_function_prints_its_signature_as_tensorflow():
+    # TF 2.21 (guide function.ipynb): print(concrete) and repr, a default argument as its Literal, nested outputs
+    machine()
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def g(a, b=2):
+        return a * v + b, {"k": a}
+
+    concrete = g.get_concrete_function(tf.TensorSpec(None, tf.float32))
+    lines = str(concrete).splitlines()
+    assert lines[:6] == [
+        "ConcreteFunction Input Parameters:",
+        "  a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=<unknown>, dtype=tf.float32, name=None)",
+        "  b (POSITIONAL_OR_KEYWORD): Literal[2]",
+        "Output Type:",
+        "  Tuple[TensorSpec(shape=<unknown>, dtype=tf.float32, name=None), Dict[['k', TensorSpec(shape=<unknown>, "
+        "dtype=tf.float32, name=None)]]]",
+        "Captures:"]
+    assert lines[6] == f"  {id(v)}: TensorSpec(shape=(), dtype=tf.resource, name=None)"
+    assert repr(concrete) == (
+        "<ConcreteFunction (a: TensorSpec(shape=<unknown>, dtype=tf.float32, name=None), b: Literal[2]) -> "
+        "Tuple[TensorSpec(shape=<unknown>, dtype=tf.float32, name=None), Dict[['k', TensorSpec(shape=<unknown>, "
+        f"dtype=tf.float32, name=None)]]] at 0x{id(concrete):X}>")
+
+    @tf.function
+    def h(x, y):
+        return None
+
+    assert str(h.get_concrete_function(tf.TensorSpec([2, None], tf.int32), tf.constant(1.0))).splitlines()[3:5] == [
+        "Output Type:", "  Literal[None]"]

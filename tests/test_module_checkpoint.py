@@ -168,3 +168,29 @@ def test_an_iterators_state_has_tensorflows_key_and_restores(tmp_path):
     next(it)
     ck.restore(path)
     assert int(next(it)) == 2
+
+
+def test_default_reprs_are_tensorflows(tmp_path):
+    # what TF 2.21 shows for values without a repr of their own (guide checkpoint.ipynb displays a load status)
+    import re
+
+    def shown(x):
+        return re.sub(r"0x[0-9a-f]+", "0x..", repr(x))
+
+    ck = tf.train.Checkpoint(v=tf.Variable(1.0))
+    path = ck.save(str(tmp_path / "c"))
+    assert shown(ck) == "<tensorflow.python.checkpoint.checkpoint.Checkpoint object at 0x..>"
+    assert shown(ck.restore(path)) == "<tensorflow.python.checkpoint.checkpoint.CheckpointLoadStatus object at 0x..>"
+    assert shown(ck.restore(None)) == "<tensorflow.python.checkpoint.checkpoint.InitializationOnlyStatus object at 0x..>"
+    assert shown(tf.train.CheckpointManager(ck, str(tmp_path / "m"), 2)) == \
+        "<tensorflow.python.checkpoint.checkpoint_management.CheckpointManager object at 0x..>"
+    assert shown(tf.Module()) == "<tensorflow.python.module.module.Module object at 0x..>"
+    assert shown(tf.function(lambda x: x)) == \
+        "<tensorflow.python.eager.polymorphic_function.polymorphic_function.Function object at 0x..>"
+    assert shown(tf.distribute.get_strategy()) == \
+        "<tensorflow.python.distribute.distribute_lib._DefaultDistributionStrategy object at 0x..>"
+    assert shown(tf.data.Options()) == "<tensorflow.python.data.ops.options.Options object at 0x..>"
+
+    class Mine(tf.Module):
+        pass
+    assert shown(Mine()).startswith("<test_module_checkpoint.")  # a subclass keeps Python's repr, as with TF

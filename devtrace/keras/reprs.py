@@ -6,6 +6,8 @@ for ``model.fit(...)``'s result) for devtrace's classes of the same names: the c
 
 from __future__ import annotations
 
+from ..util.reprs import has_default_repr, shown_as
+
 KERAS_PATHS = {
     "callbacks.BackupAndRestore": "keras.src.callbacks.backup_and_restore.BackupAndRestore",
     "callbacks.CSVLogger": "keras.src.callbacks.csv_logger.CSVLogger",
@@ -89,20 +91,10 @@ KERAS_PATHS = {
 }
 
 
-def _repr_as(cls, path: str):
-    def __repr__(self):
-        if type(self) is cls:
-            return f"<{path} object at {id(self):#x}>"
-        return object.__repr__(self)
-    __repr__.keras_default = True
-    return __repr__
-
-
 def install(namespaces: dict) -> None:
     """Give each class of ``namespaces`` (``{"optimizers": module, …}``) without a repr of its own Keras's."""
     for name, path in KERAS_PATHS.items():
         space, _, attr = name.partition(".")
-        cls = getattr(namespaces[space], attr, None) if attr in dir(namespaces[space]) or \
-            attr in vars(namespaces[space]) else None
-        if isinstance(cls, type) and (cls.__repr__ is object.__repr__ or getattr(cls.__repr__, "keras_default", False)):
-            cls.__repr__ = _repr_as(cls, path)
+        cls = vars(namespaces[space]).get(attr) if hasattr(namespaces[space], "__dict__") else None
+        if isinstance(cls, type) and has_default_repr(cls):
+            shown_as(cls, path)

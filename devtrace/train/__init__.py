@@ -25,6 +25,7 @@ from ..runtime.eager.variables import Variable
 from ..ops.io.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List  # noqa: F401
 from ..ops.io.sequence_example_proto import FeatureList, FeatureLists, SequenceExample  # noqa: F401
 from ..util.namespace import Namespace, missing
+from ..util.reprs import shown_as
 
 from .views import ListWrapper, object_graph
 # tf.train.latest_checkpoint; saved_model reads values
@@ -332,3 +333,8 @@ experimental = Namespace(_prefix="train.experimental", PythonState=_experimental
                          MaxShardSizePolicy=_experimental.MaxShardSizePolicy)
 
 __getattr__ = missing("train")  # a name devtrace lacks says so (util.namespace)
+
+for _cls, _path in ((Checkpoint, "checkpoint.Checkpoint"), (CheckpointLoadStatus, "checkpoint.CheckpointLoadStatus"),
+                    (InitializationOnlyStatus, "checkpoint.InitializationOnlyStatus"),
+                    (CheckpointManager, "checkpoint_management.CheckpointManager")):
+    shown_as(_cls, f"tensorflow.python.checkpoint.{_path}")
