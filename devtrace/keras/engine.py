@@ -37,7 +37,8 @@ class KerasTensor:
 
     def __init__(self, shape, dtype="float32", layer=None, inputs=(), node_index=0, name=None):
         self.shape, self.dtype, self._layer, self._inputs = tuple(shape), dtype, layer, inputs
-        self._node_index, self._tensor_index, self.name = node_index, 0, name or "keras_tensor"
+        self._node_index, self._tensor_index = node_index, 0
+        self.name = name or unique("keras_tensor")  # Keras's auto name: keras_tensor, keras_tensor_1 …
         self._siblings, self._call_kwargs, self._call_args = None, {}, ()
 
     def __repr__(self):
@@ -82,6 +83,15 @@ def as_tensors(inputs):
     if isinstance(inputs, np.ndarray):
         return tf.constant(inputs.astype(np.float32) if inputs.dtype.kind == "f" else inputs)
     return inputs
+
+
+def _trackable(value) -> bool:
+    """A variable, a layer or module, an optimizer, or a list or dict holding one."""
+    if isinstance(value, (tf.Variable, Module)) or hasattr(value, "_trackable_children"):
+        return True
+    if isinstance(value, dict):
+        return any(_trackable(v) for v in value.values())
+    return isinstance(value, (list, tuple)) and any(_trackable(v) for v in value)
 
 
 class Layer(serializable.Configurable, Module):
@@ -203,6 +213,10 @@ class Layer(serializable.Configurable, Module):
             self._build_shape = shape
             self.build(shape)
             self.built = True
+            pending = self.__dict__.get("_deferred_restore")  # restored from a checkpoint before it was built
+            if pending is not None:
+                saved, path = pending
+                saved.restore(self, path)
 
     supports_masking = False
 
@@ -283,6 +297,16 @@ class Layer(serializable.Configurable, Module):
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+    # What a checkpoint saves: the attributes Keras tracks, in the order they were assigned, by the names
+    # Keras tracks them (Dense's kernel is its ``_kernel``), not the layer's own bookkeeping lists.
+    _TRACKED_AS: dict = {}
+    _UNTRACKED = frozenset(("_init_arguments", "_deferred_restore", "_layer_weights", "_regularized", "_inbound_nodes", "_stack", "_last", "_input", "_inputs",
+                            "_outputs", "_operations", "_loss_tracker", "_compile_metrics", "_functions", "_strategy"))
+
+    def _trackable_children(self):
+        return [(self._TRACKED_AS.get(name, name), value) for name, value in vars(self).items()
+                if name not in self._UNTRACKED and name not in Module._IGNORED and _trackable(value)]
 
     @property
     def trainable_weights(self) -> list:
@@ -572,8 +596,8 @@ class InputLayer(Layer):
         """Other keywords are taken and ignored, as Keras 3.15's ``InputLayer`` does."""
         super().__init__(name=name or unique("input_layer"))
         batch_shape = batch_shape if batch_shape is not None else (batch_size,) + tuple(shape or ())
-        self.built = True
-        self._inbound_nodes.append(Node(self, [], KerasTensor(batch_shape, dtype, layer=self, name=self.name)))
+        self.built = True  # the tensor is named as the layer only when the program names it (Input(name=...))
+        self._inbound_nodes.append(Node(self, [], KerasTensor(batch_shape, dtype, layer=self, name=name)))
 
     def get_config(self) -> dict:
         return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": False, "ragged": False,

@@ -39,6 +39,7 @@ from .layers_augment import __all__ as _augment
 
 
 class Dense(Layer):
+    _TRACKED_AS = {"kernel": "_kernel"}  # Keras 3 keeps it as ``_kernel``: a checkpoint's key
     supports_masking = True
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",

@@ -75,6 +75,9 @@ def _result(value):
 class Metric(Configurable):
     uncomputed = False  # --compute none: a batch's values were not computed, so there is no result
 
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}>"  # Keras 3's
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "update_state" in cls.__dict__:

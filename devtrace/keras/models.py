@@ -46,6 +46,13 @@ class Model(TensorFlowTrainer, Layer):
     def input(self):
         return self._inputs if self._inputs is not None else Layer.input.fget(self)
 
+    def _trackable_children(self):
+        """Keras's functional model tracks its ``_operations``, its ``InputLayer``s first (no variables)."""
+        own = Layer._trackable_children(self)
+        if self._operations:
+            own.append(("_operations", [None] * len(_flat(self._inputs)) + list(self._operations)))
+        return own
+
     @property
     def layers(self) -> list:
         if self._operations:
@@ -242,6 +249,14 @@ class Sequential(Model):
         for layer in layers or []:
             self.add(layer)
 
+    def _trackable_children(self):
+        """Keras's Sequential tracks its layers through the functional model it builds: ``_functional/
+        _operations/N``, the ``InputLayer`` at 0."""
+        own = Layer._trackable_children(self)
+        if self._stack:
+            own.append(("_functional", {"_operations": [None] + list(self._stack)}))
+        return own
+
     def add(self, layer) -> None:
         if isinstance(layer, KerasTensor):
             self._start(layer)
@@ -273,9 +288,21 @@ class Sequential(Model):
         self.built = True
 
     def build(self, input_shape=None):
-        """Built by its first call: the layers build on the data's shapes as it runs them."""
-        if self._last is None:
+        """``build(shape)`` builds the layers on an ``Input`` of that shape, in the model's name scope
+        (``sequential/dense/kernel``), as Keras's."""
+        if self._last is None and input_shape is not None and self._stack:
+            with tf.name_scope(self.name):
+                self._start(InputLayer(batch_shape=tuple(input_shape)).output)
+        elif self._last is None:
             unique("input_layer"), unique("functional")
+
+    def _maybe_build(self, shape):
+        """Built by its first call: the layers build on the data's shapes as it runs them."""
+        if not self.built:
+            self._build_shape = shape
+            if self._last is None:
+                unique("input_layer"), unique("functional")
+            self.built = True
 
     def build_for_data(self, features) -> None:
         """``fit``'s symbolic build (Keras's ``_symbolic_build``): an ``Input`` of batch ``None`` and the

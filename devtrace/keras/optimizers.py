@@ -85,6 +85,10 @@ class Optimizer(serializable.Configurable):
         """``iterations``, ``learning_rate``, then the slot variables as they were made."""
         return [self.iterations, self._learning_rate] + list(self._slots.values())
 
+    def _trackable_children(self):
+        """A checkpoint's keys, Keras's: ``_iterations``, ``_learning_rate``, ``_variables/N`` (the slots from 2)."""
+        return [("_iterations", self.iterations), ("_learning_rate", self._learning_rate), ("_variables", self.variables)]
+
     def _lr(self, var):
         return tf.cast(self._learning_rate, var.dtype)
 
@@ -107,6 +111,10 @@ class Optimizer(serializable.Configurable):
                     tf.device(var.device):
                 self._slots[key] = tf.Variable(tf.fill(list(var.shape), tf.constant(initial, var.dtype)) if initial
                                                else tf.zeros(list(var.shape), var.dtype), trainable=False)
+            pending = self.__dict__.get("_deferred_restore")  # restored from a checkpoint before its slots existed
+            if pending is not None:
+                saved, path = pending
+                saved.restore(self._slots[key], f"{path}/_variables/{len(self.variables) - 1}")
         return self._slots[key]
 
     def build(self, var_list):

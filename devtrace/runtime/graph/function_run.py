@@ -61,6 +61,47 @@ def _run_order(graph) -> list:
     return ops
 
 
+def _prunable(op) -> bool:
+    """A node TensorFlow drops from a function's body when nothing uses it: a stateless op that is
+    no control flow, resource or collective op."""
+    opdef = REGISTRY.get(op.type)
+    return (opdef is not None and not opdef.stateful and op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS
+            and op.type != collective.GROUPED and not op._dynamic)
+
+
+def _needed(graph) -> set:
+    """The ids of the nodes a call runs: what the outputs and the stateful nodes depend on (data and
+    control inputs) — TensorFlow prunes the rest (``tf.gather(x, [1])`` whose value is unused never
+    runs); ``None``: all of them."""
+    outputs = _symbolic(graph.outputs)
+    if outputs is None:  # a composite value (ragged, sparse, an extension type): every node runs
+        return None
+    roots = [t._op for t in outputs] + [op for op in graph._ops if not _prunable(op)]
+    needed, stack = set(), roots
+    while stack:
+        op = stack.pop()
+        if op._id in needed:
+            continue
+        needed.add(op._id)
+        stack.extend(t._op for t in op._inputs)
+        stack.extend(op._control_inputs)
+    return needed
+
+
+def _symbolic(structure):
+    """The graph tensors in a function's returned structure; ``None`` if it holds other objects."""
+    if isinstance(structure, Tensor):
+        return [structure] if structure._device is None else []
+    if structure is None or isinstance(structure, (bool, int, float, str, bytes)):
+        return []
+    if isinstance(structure, dict):
+        structure = list(structure.values())
+    if type(structure) in (list, tuple):
+        found = [_symbolic(item) for item in structure]
+        return None if any(f is None for f in found) else [t for f in found for t in f]
+    return None
+
+
 class PlacedFunction:
     """A function graph placed on the context's devices."""
 
@@ -177,8 +218,11 @@ class PlacedFunction:
         self._groups = {}  # instance_key -> its CollectiveReduceV2 nodes, in run order
         recording = sources.ENABLED
         site = _call_site(self.graph)
+        needed = _needed(self.graph) if self.graph.outer is None else None
         for op in self.order:
             i = op._id
+            if needed is not None and i not in needed:  # pruned, as TensorFlow prunes a function's body
+                continue
             if op.type == "Placeholder":
                 plan.append((i, op, None, None))
                 continue
