@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..util.namespace import missing
 
-from . import (activations, backend, callbacks, config, datasets, dtype_policies, initializers, layers, losses,
+from . import (activations, backend, callbacks, config, constraints, datasets, dtype_policies, initializers, layers, losses,
                metrics, mixed_precision, models, ops, optimizers, random, regularizers, src, symbolic_ops, tree, utils)
 from .dtype_policies import DTypePolicy, FloatDTypePolicy
 from .engine import KerasTensor
@@ -16,5 +16,5 @@ from .variables import Variable
 __getattr__ = missing("keras")
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
-           "activations", "backend", "callbacks", "config", "datasets", "dtype_policies", "initializers", "layers",
+           "activations", "backend", "callbacks", "config", "constraints", "datasets", "dtype_policies", "initializers", "layers",
            "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "random", "regularizers", "src", "tree", "utils"]

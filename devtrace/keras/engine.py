@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import itertools
-import re
 
 import numpy as np
 
@@ -15,22 +13,8 @@ import devtrace as tf
 from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
+from .naming import _UIDS, snake, unique  # noqa: F401 (engine.snake, engine._UIDS: their old home)
 from . import config, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
-
-_UIDS: dict = {}
-
-
-def unique(base: str) -> str:
-    """``backend.get_uid``: ``dense``, ``dense_1``, … per prefix, process-wide."""
-    k = next(_UIDS.setdefault(base, itertools.count()))
-    return base if k == 0 else f"{base}_{k}"
-
-
-def snake(name: str) -> str:
-    """Keras's ``to_snake_case``: ``MaxPooling2D`` → ``max_pooling2d``, ``Conv2D`` → ``conv2d``."""
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", re.sub(r"\W+", "", name))
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
-
 
 class KerasTensor:
     """A symbolic input or layer output of a functional model: a shape and the node that made it."""

@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 import devtrace as tf
-from . import keywords, schedules, serializable, variables
+from . import keywords, naming, schedules, serializable, variables
 
 
 class Optimizer(serializable.Configurable):
@@ -39,7 +39,7 @@ class Optimizer(serializable.Configurable):
         self._no_decay_pattern = None
         # Keras's ``iteration`` counter and ``learning_rate`` (float32), made with the optimizer (mirrored
         # in a strategy's scope); every update reads the rate, so a traced step sees later assignments
-        self.name = name or type(self).__name__.lower()
+        self.name = name or naming.unique(naming.snake(type(self).__name__))  # Keras's auto name: sgd, sgd_1, adam_w
         # a schedule's rate is computed from ``iterations`` into the rate variable before each update
         self._schedule = learning_rate if isinstance(learning_rate, schedules.LearningRateSchedule) else None
         if self._schedule is not None:
@@ -410,15 +410,33 @@ class LossScaleOptimizer(Optimizer):
         return cls(inner, **config)
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
+ALL_OBJECTS_DICT = {cls.__name__.lower(): cls for cls in (Optimizer, Adam, SGD, RMSprop, AdamW, Adagrad,
+                                                           LossScaleOptimizer)}
+
+
+def deserialize(config, custom_objects=None):
+    """An optimizer from its config; built-in class names in any case (``"SGD"``, ``"sgd"``)."""
+    name = config["class_name"]
+    cls = serializable.get_registered_object(name, custom_objects) or ALL_OBJECTS_DICT.get(name.lower())
+    if cls is None:
+        return None
+    return cls.from_config(config.get("config") or {})
 
 
 def get(identifier):
-    if isinstance(identifier, Optimizer):
-        return identifier
-    if str(identifier).lower() not in _BY_NAME:
-        raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
-    return _BY_NAME[str(identifier).lower()]()
+    """Keras's ``optimizers.get``: an optimizer for a name or config, the optimizer itself, or
+    ``None``; anything else is refused."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        obj = deserialize(identifier)
+    elif isinstance(identifier, str):
+        obj = deserialize({"class_name": identifier, "config": {}})
+    else:
+        obj = identifier
+    if isinstance(obj, Optimizer):
+        return obj
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
 
 
 class LegacyOptimizerWarning:

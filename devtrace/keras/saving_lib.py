@@ -207,7 +207,7 @@ def compile_config(model) -> dict:
     metrics = model._compile_metrics._identifiers if model._compile_metrics is not None else None
     optimizer = getattr(model, "_compiled_optimizer", model.optimizer)  # compile's argument (before its wrapping)
     return {"optimizer": serialize_keras_object(optimizer), "loss": serialize_keras_object(model._compiled_loss),
-            "loss_weights": None, "metrics": serialize_keras_object(metrics), "weighted_metrics": None,
+            "loss_weights": serialize_keras_object(getattr(model, "_compiled_loss_weights", None)), "metrics": serialize_keras_object(metrics), "weighted_metrics": None,
             "run_eagerly": model.run_eagerly, "steps_per_execution": 1, "jit_compile": False}
 
 
