@@ -27,6 +27,8 @@ def _array(x):
         return {k: _array(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_array(v) for v in x]
+    if isinstance(x, tf.SparseTensor):
+        return x
     value = x.numpy() if isinstance(x, tf.Tensor) else np.asarray(x)
     return value.astype(np.float32) if value.dtype.kind == "f" else value
 
@@ -42,14 +44,36 @@ def _targets(y):
 
 def _length(x) -> int:
     if isinstance(x, dict):
-        return len(next(iter(x.values())))
-    return len(x[0]) if isinstance(x, list) else len(x)
+        return _length(next(iter(x.values())))
+    if isinstance(x, list):
+        return _length(x[0])
+    if isinstance(x, tf.SparseTensor):
+        return int(x.dense_shape.numpy()[0])
+    return len(x)
 
 
 def _take(x, idx):
     if isinstance(x, dict):
-        return {k: v[idx] for k, v in x.items()}
-    return [v[idx] for v in x] if isinstance(x, list) else x[idx]
+        return {k: _take(v, idx) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_take(v, idx) for v in x]
+    if isinstance(x, tf.SparseTensor):
+        return _sparse_rows(x, idx)
+    return x[idx]
+
+
+def _sparse_rows(x, idx):
+    """The rows ``idx`` of a ``tf.SparseTensor`` (a batch of a sparse input), in that order."""
+    rows = np.arange(_length(x))[idx]
+    position = np.full(_length(x), -1)
+    position[rows] = np.arange(len(rows))
+    indices, values = x.indices.numpy(), x.values.numpy()
+    kept = position[indices[:, 0]] >= 0
+    new = indices[kept].copy()
+    new[:, 0] = position[new[:, 0]]
+    order = np.lexsort(new[:, ::-1].T) if len(new) else np.arange(0)
+    shape = [len(rows)] + [int(d) for d in x.dense_shape.numpy()[1:]]
+    return tf.SparseTensor(new[order], values[kept][order], shape)
 
 
 def pack(x, y=None, sample_weight=None):

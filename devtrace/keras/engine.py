@@ -23,9 +23,11 @@ class KerasTensor:
         self.shape, self.dtype, self._layer, self._inputs = tuple(shape), dtype, layer, inputs
         self._node_index, self._tensor_index, self.name = node_index, 0, name or "keras_tensor"
         self._siblings, self._call_kwargs, self._call_args = None, {}, ()
+        self.sparse = False
 
     def __repr__(self):
-        return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, ragged=False, name={self.name}>"
+        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse={self.sparse}, ragged=False, "
+                f"name={self.name}>")
 
 
 class Node:
@@ -50,7 +52,7 @@ def shape_of(inputs):
         return [shape_of(i) for i in inputs]
     if isinstance(inputs, KerasTensor):
         return tuple(inputs.shape)
-    shape = tf.convert_to_tensor(inputs).shape
+    shape = inputs.shape if isinstance(inputs, tf.SparseTensor) else tf.convert_to_tensor(inputs).shape
     return tuple(shape) if shape.rank is not None else None
 
 
@@ -552,21 +554,25 @@ def _argument_text(value) -> str:
 class InputLayer(Layer):
     """What ``Input(...)`` makes: a layer with no inputs whose one node outputs the ``KerasTensor``."""
 
-    def __init__(self, shape=None, batch_size=None, dtype="float32", name=None, batch_shape=None, **_):
-        """Other keywords are taken and ignored, as Keras 3.15's ``InputLayer`` does."""
+    def __init__(self, shape=None, batch_size=None, dtype="float32", name=None, batch_shape=None, sparse=False,
+                 **_):
+        """Other keywords are taken and ignored, as Keras 3.15's ``InputLayer`` does; ``sparse``: the
+        model takes a ``tf.SparseTensor`` there."""
         super().__init__(name=name or unique("input_layer"))
         batch_shape = batch_shape if batch_shape is not None else (batch_size,) + tuple(shape or ())
-        self.built = True
-        self._inbound_nodes.append(Node(self, [], KerasTensor(batch_shape, dtype, layer=self, name=self.name)))
+        self.built, self.sparse = True, bool(sparse)
+        tensor = KerasTensor(batch_shape, dtype, layer=self, name=self.name)
+        tensor.sparse = self.sparse
+        self._inbound_nodes.append(Node(self, [], tensor))
 
     def get_config(self) -> dict:
-        return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": False, "ragged": False,
-                "name": self.name, "optional": False}
+        return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": self.sparse,
+                "ragged": False, "name": self.name, "optional": False}
 
 
 def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None, batch_shape=None, name=None,  # noqa: N802
           tensor=None, optional=False):
     """Keras's ``Input`` (its signature; a keyword it lacks is Python's ``TypeError``)."""
-    keywords.unimplemented("keras.Input", sparse=(sparse, (None, False)), ragged=(ragged, (None, False)),
-                           tensor=(tensor, None), optional=(optional, False))
-    return InputLayer(shape, batch_size, dtype or "float32", name, batch_shape).output
+    keywords.unimplemented("keras.Input", ragged=(ragged, (None, False)), tensor=(tensor, None),
+                           optional=(optional, False))
+    return InputLayer(shape, batch_size, dtype or "float32", name, batch_shape, sparse=bool(sparse)).output

@@ -57,10 +57,13 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs, training=None):
-        x = tf.convert_to_tensor(inputs)
-        if x.dtype.is_integer:  # ints are not autocast; the product is in the compute dtype
-            x = tf.cast(x, self.compute_dtype)
-        y = tf.matmul(x, self.kernel)
+        if isinstance(inputs, tf.SparseTensor):  # Keras's TensorFlow backend: a sparse-dense product
+            y = tf.sparse.sparse_dense_matmul(inputs, self.kernel)
+        else:
+            x = tf.convert_to_tensor(inputs)
+            if x.dtype.is_integer:  # ints are not autocast; the product is in the compute dtype
+                x = tf.cast(x, self.compute_dtype)
+            y = tf.matmul(x, self.kernel)
         if self.bias is not None:
             y = tf.nn.bias_add(y, self.bias)
         return self.activation(y)
