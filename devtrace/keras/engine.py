@@ -80,7 +80,12 @@ class Layer(serializable.Configurable, Module):
                 arguments.setdefault("data_format", None)  # Keras's default: the global setting
             config.check_layer(self, arguments)
         input_shape = (input_dim,) if input_dim is not None else input_shape
-        super().__init__(name=name or unique(snake(type(self).__name__)))
+        name = name or unique(snake(type(self).__name__))
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError(f"Argument `name` must be a string and cannot contain character `/`. Received: "
+                             f"name={name} (of type {type(name)})")
+        super().__init__(name=name if name.isidentifier() else None)
+        self._name, self._scope_name = name, name + "/"  # Keras's names need not be identifiers ("mobilenetv2_1.00_224")
         self.trainable, self.built = trainable, False
         self._layer_weights: list = []
         self._regularized: list = []  # (variable, regularizer)

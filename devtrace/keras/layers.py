@@ -117,9 +117,10 @@ class Dropout(Layer):
 
     supports_masking = True
 
-    def __init__(self, rate, seed=None, **kwargs):
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.rate, self.seed = float(rate), seed if seed is not None else random.randint(1, int(1e9))
+        self.noise_shape = tuple(noise_shape) if noise_shape is not None else None
         self._seed_state = tf.Variable(tf.constant([self.seed, 0], tf.int64), trainable=False,
                                        name="seed_generator_state")
 
@@ -133,6 +134,8 @@ class Dropout(Layer):
         self._seed_state.assign_add(tf.constant([0, 1], tf.int64))
         seed = tf.cast(tf.math.floormod(state, 2147483646), tf.int32)  # Keras's _cast_seed
         shape = list(x.shape) if None not in list(x.shape) else tf.shape(x)
+        if self.noise_shape is not None:  # one draw per noise cell, broadcast (its None axes the input's)
+            shape = [x.shape[i] if d is None else d for i, d in enumerate(self.noise_shape)]
         keep = tf.random.stateless_uniform(shape, seed, dtype=x.dtype) >= self.rate
         return tf.where(keep, x * (1.0 / (1.0 - self.rate)), tf.zeros((), x.dtype))
 

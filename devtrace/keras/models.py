@@ -47,6 +47,21 @@ class Model(TensorFlowTrainer, Layer):
         return self._inputs if self._inputs is not None else Layer.input.fget(self)
 
     @property
+    def input_shape(self):
+        """Keras's: the inputs' shapes (one shape for one input)."""
+        try:
+            return _shapes(self.inputs, self, "input")
+        except AttributeError:  # a Sequential not built yet
+            return _shapes(None, self, "input")
+
+    @property
+    def output_shape(self):
+        try:
+            return _shapes(self.outputs, self, "output")
+        except AttributeError:
+            return _shapes(None, self, "output")
+
+    @property
     def layers(self) -> list:
         if self._operations:
             return list(self._operations)
@@ -406,6 +421,13 @@ def _data_shape(inputs):
     if isinstance(inputs, (list, tuple)):
         return [_data_shape(i) for i in inputs]
     return _value_shape(inputs)
+
+
+def _shapes(tensors, model, kind):
+    if tensors is None:
+        raise AttributeError(f"Sequential model '{model.name}' has no defined {kind} shape yet.")
+    shapes = [tuple(t.shape) for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes
 
 
 def _value_shape(value) -> tuple:
