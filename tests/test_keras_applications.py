@@ -18,7 +18,8 @@ import devtrace as tf
 from devtrace.keras.datasets import files
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "keras3"))
-from applications_cases import MODELS, PREPROCESS, build, decode_offline, imagenet_offline, preprocess  # noqa: E402
+from applications_cases import (COUNTED, MODELS, PREPROCESS, build, counts, decode_offline,  # noqa: E402
+                                imagenet_offline, preprocess)
 
 with open(os.path.join(os.path.dirname(__file__), "keras3", "applications.json"), encoding="utf-8") as _f:
     CAPTURED = json.load(_f)
@@ -39,6 +40,16 @@ def test_built_as_keras(name, monkeypatch):
     got, want = build(tf.keras, name), CAPTURED["models"][name]
     assert {k: got[k] for k in want if k != "summary"} == {k: v for k, v in want.items() if k != "summary"}
     assert got["summary"] == want["summary"]
+
+
+QUICK = {"ResNet101", "VGG19", "DenseNet169", "EfficientNetB1"}
+
+
+@pytest.mark.parametrize("constructor", [c if c in QUICK else pytest.param(c, marks=pytest.mark.slow) for c in COUNTED])
+def test_the_family_counted_as_keras(constructor, monkeypatch):
+    """The other members of each family: name, layers, parameters, input and output shapes."""
+    monkeypatch.setenv("DEVTRACE_COMPUTE", "none")
+    assert counts(tf.keras, constructor) == CAPTURED["counted"][constructor]
 
 
 @pytest.mark.parametrize("constructor", ["ResNet50", "VGG16"])

@@ -18,6 +18,9 @@ MODELS = {  # name: (constructor, its module in keras.applications, keyword argu
     "DenseNet121_notop": ("DenseNet121", "densenet", {"include_top": False, "input_shape": (64, 64, 3)}),
 }
 
+# the family members checked by their counts only (their builders are the same tables')
+COUNTED = ["ResNet101", "ResNet152", "VGG19", "DenseNet169", "DenseNet201"] + [f"EfficientNetB{i}" for i in range(1, 8)]
+
 PREPROCESS = ["resnet", "mobilenet_v2", "vgg16", "efficientnet", "densenet"]
 
 
@@ -33,6 +36,13 @@ def build(keras, name):
         lines = lines[:6] + lines[-5:]
     return {"name": model.name, "layers": len(model.layers), "params": int(model.count_params()),
             "output_shape": list(model.output_shape), "summary": lines}
+
+
+def counts(keras, constructor):
+    keras.backend.clear_session()
+    model = getattr(keras.applications, constructor)(weights=None)
+    return [model.name, len(model.layers), int(model.count_params()), list(model.output_shape),
+            list(model.input_shape)]
 
 
 def imagenet_offline(keras, constructor):
