@@ -453,4 +453,6 @@ class LegacyOptimizerWarning:
 legacy = _Namespace(_prefix="keras.optimizers.legacy", **dict.fromkeys(
     ("Adagrad", "Adam", "Ftrl", "Optimizer", "RMSprop", "SGD"), LegacyOptimizerWarning))
 
+from . import multi_optimizer  # noqa: E402 (keras.src.optimizers.multi_optimizer; it imports the classes above)
+
 __getattr__ = _missing("keras.optimizers")
