@@ -72,3 +72,16 @@ def test_preprocess_input_as_keras(module):
 def test_an_application_devtrace_lacks_says_so():
     with pytest.raises(AttributeError, match=r"^devtrace does not implement tf\.keras\.applications\.Xception yet$"):
         tf.keras.applications.Xception  # noqa: B018
+
+
+def test_keras_2_weights_files_load_as_keras():
+    """The ImageNet weights' layout (Keras 2's ``.h5``: a group per layer): ``legacy/tiny.h5``, written
+    and loaded by Keras 3.15.1 (``tests/keras3/legacy_h5_capture.py``), predicts the same here."""
+    from legacy_h5_cases import INPUT, tiny
+
+    here = os.path.join(os.path.dirname(__file__), "keras3", "legacy")
+    with open(os.path.join(here, "tiny.json")) as f:
+        want = json.load(f)["predict"]
+    model = tiny(tf.keras)
+    model.load_weights(os.path.join(here, "tiny.h5"))
+    assert np.allclose(model.predict(INPUT, verbose=0), want, atol=1e-5)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from ..util.namespace import missing
 
 from . import (activations, applications, backend, callbacks, config, constraints, datasets, dtype_policies,
-               initializers, layers, losses, metrics, mixed_precision, models, ops, optimizers, random, regularizers, src,
-               symbolic_ops, tree, utils)
+               initializers, layers, losses, metrics, mixed_precision, models, ops, optimizers, random, regularizers,
+               src, symbolic_ops, tree, utils)
 from .dtype_policies import DTypePolicy, FloatDTypePolicy
 from .engine import KerasTensor
 from .layers import Input, Layer
@@ -18,4 +18,5 @@ __getattr__ = missing("keras")
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
            "activations", "applications", "backend", "callbacks", "config", "constraints", "datasets", "dtype_policies",
-           "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "random", "regularizers", "src", "tree", "utils"]
+           "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "random",
+           "regularizers", "src", "tree", "utils"]

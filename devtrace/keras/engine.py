@@ -85,7 +85,7 @@ class Layer(serializable.Configurable, Module):
             raise ValueError(f"Argument `name` must be a string and cannot contain character `/`. Received: "
                              f"name={name} (of type {type(name)})")
         super().__init__(name=name if name.isidentifier() else None)
-        self._name, self._scope_name = name, name + "/"  # Keras's names need not be identifiers ("mobilenetv2_1.00_224")
+        self._name, self._scope_name = name, name + "/"  # Keras's need not be identifiers: "mobilenetv2_1.00_224"
         self.trainable, self.built = trainable, False
         self._layer_weights: list = []
         self._regularized: list = []  # (variable, regularizer)

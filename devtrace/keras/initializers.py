@@ -266,9 +266,9 @@ random_normal, random_uniform, truncated_normal, variance_scaling = RandomNormal
 glorot_normal, glorot_uniform, he_normal, he_uniform, lecun_normal, lecun_uniform = GlorotNormal, GlorotUniform, \
     HeNormal, HeUniform, LecunNormal, LecunUniform
 IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal
-ALL_OBJECTS_DICT = identifiers.table(Initializer, Constant, Identity, Ones, Zeros, GlorotNormal, GlorotUniform, HeNormal,
-                                     HeUniform, LecunNormal, LecunUniform, Orthogonal, RandomNormal, RandomUniform,
-                                     TruncatedNormal, VarianceScaling,
+ALL_OBJECTS_DICT = identifiers.table(Initializer, Constant, Identity, Ones, Zeros, GlorotNormal, GlorotUniform,
+                                     HeNormal, HeUniform, LecunNormal, LecunUniform, Orthogonal, RandomNormal,
+                                     RandomUniform, TruncatedNormal, VarianceScaling,
                                      aliases={"IdentityInitializer": Identity, "normal": RandomNormal, "one": Ones,
                                               "OrthogonalInitializer": Orthogonal, "uniform": RandomUniform,
                                               "zero": Zeros})

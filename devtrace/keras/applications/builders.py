@@ -57,7 +57,8 @@ def _bottleneck(x, filters, stride, shortcut_conv, name):
         shortcut = L.Conv2D(4 * filters, 1, strides=stride, name=f"{name}_0_conv")(x)
         shortcut = L.BatchNormalization(axis=3, epsilon=_BN_EPS, name=f"{name}_0_bn")(shortcut)
     for i, (width, kernel, step) in enumerate(((filters, 1, stride), (filters, 3, 1), (4 * filters, 1, 1)), 1):
-        x = L.Conv2D(width, kernel, strides=step, padding="same" if kernel == 3 else "valid", name=f"{name}_{i}_conv")(x)
+        x = L.Conv2D(width, kernel, strides=step, padding="same" if kernel == 3 else "valid",
+                     name=f"{name}_{i}_conv")(x)
         x = L.BatchNormalization(axis=3, epsilon=_BN_EPS, name=f"{name}_{i}_bn")(x)
         if i < 3:
             x = L.Activation("relu", name=f"{name}_{i}_relu")(x)
