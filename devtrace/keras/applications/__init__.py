@@ -1,5 +1,5 @@
 """``keras.applications``: Keras's ImageNet models (ResNet50/101/152, VGG16/19, DenseNet121/169/201,
-MobileNetV2, EfficientNetB0–B7) with their ``preprocess_input``/``decode_predictions``, and the
+MobileNetV2, EfficientNetB0–B7, InceptionV3) with their ``preprocess_input``/``decode_predictions``, and the
 modules Keras files them under (``keras.applications.resnet50`` …). Built by ``builders`` from
 tables; pretrained weights are Keras's files, fetched as Keras fetches them."""
 
@@ -38,6 +38,13 @@ EfficientNetB0, EfficientNetB1, EfficientNetB2, EfficientNetB3, EfficientNetB4, 
                       for i in range(8))
 
 
+def InceptionV3(include_top=True, weights="imagenet", input_tensor=None, input_shape=None, pooling=None,  # noqa: N802
+                classes=1000, classifier_activation="softmax", name="inception_v3"):
+    """Keras's ``InceptionV3`` (299x299 by default, at least 75x75)."""
+    return builders.inception_v3(include_top, weights, input_tensor, input_shape, pooling, classes,
+                                 classifier_activation, name)
+
+
 def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
                 pooling=None, classes=1000, classifier_activation="softmax", name=None):
     """Keras's ``MobileNetV2`` (``alpha`` scales every width; named ``mobilenetv2_<alpha>_<rows>``)."""
@@ -70,6 +77,7 @@ densenet = _module("densenet", DenseNet121=DenseNet121, DenseNet169=DenseNet169,
 mobilenet_v2 = _module("mobilenet_v2", MobileNetV2=MobileNetV2, preprocess_input=_preprocessor("tf"))
 efficientnet = _module("efficientnet", preprocess_input=_efficientnet_preprocess,
                        **{f"EfficientNetB{i}": globals()[f"EfficientNetB{i}"] for i in range(8)})
+inception_v3 = _module("inception_v3", InceptionV3=InceptionV3, preprocess_input=_preprocessor("tf"))
 imagenet_utils = _module("imagenet_utils", preprocess_input=_iu.preprocess_input)
 
 __getattr__ = _missing("keras.applications")

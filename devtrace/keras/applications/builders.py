@@ -298,3 +298,63 @@ def efficientnet(variant, include_top=True, weights="imagenet", input_tensor=Non
     file_name = f"efficientnet{variant}" + (".h5" if include_top else "_notop.h5")
     iu.load_weights(model, weights, "https://storage.googleapis.com/keras-applications/" + file_name, file_name)
     return model
+
+
+# -- InceptionV3: a stem, then "mixed" blocks of parallel branches concatenated -------------------------
+# a branch: convolutions (filters, rows, cols[, strides, padding]) — each unnamed Conv2D, BatchNormalization
+# without scale and ReLU — after an optional pooling ("avg": 3x3 stride 1 same, "max": 3x3 stride 2); a
+# ("split", a, b, name) ends a branch in two convolutions of its output, concatenated
+def _a(pool):
+    return [[(64, 1, 1)], [(48, 1, 1), (64, 5, 5)], [(64, 1, 1), (96, 3, 3), (96, 3, 3)], ["avg", (pool, 1, 1)]]
+
+
+def _c(c7):
+    return [[(192, 1, 1)], [(c7, 1, 1), (c7, 1, 7), (192, 7, 1)],
+            [(c7, 1, 1), (c7, 7, 1), (c7, 1, 7), (c7, 7, 1), (192, 1, 7)], ["avg", (192, 1, 1)]]
+
+
+def _e(i):
+    return [[(320, 1, 1)], [(384, 1, 1), ("split", (384, 1, 3), (384, 3, 1), f"mixed9_{i}")],
+            [(448, 1, 1), (384, 3, 3), ("split", (384, 1, 3), (384, 3, 1), None)], ["avg", (192, 1, 1)]]
+
+
+INCEPTION_V3 = [_a(32), _a(64), _a(64),
+                [[(384, 3, 3, 2, "valid")], [(64, 1, 1), (96, 3, 3), (96, 3, 3, 2, "valid")], ["max"]],
+                _c(128), _c(160), _c(160), _c(192),
+                [[(192, 1, 1), (320, 3, 3, 2, "valid")],
+                 [(192, 1, 1), (192, 1, 7), (192, 7, 1), (192, 3, 3, 2, "valid")], ["max"]],
+                _e(0), _e(1)]
+
+
+def _conv_bn(x, filters, rows, cols, strides=1, padding="same"):
+    x = L.Conv2D(filters, (rows, cols), strides=(strides, strides), padding=padding, use_bias=False)(x)
+    x = L.BatchNormalization(axis=3, scale=False)(x)
+    return L.Activation("relu")(x)
+
+
+def _branch(x, steps):
+    for step in steps:
+        if step == "avg":
+            x = L.AveragePooling2D((3, 3), strides=(1, 1), padding="same")(x)
+        elif step == "max":
+            x = L.MaxPooling2D((3, 3), strides=(2, 2))(x)
+        elif step[0] == "split":
+            parts = [_conv_bn(x, *step[1]), _conv_bn(x, *step[2])]
+            x = L.concatenate(parts, axis=3, **({"name": step[3]} if step[3] else {}))
+        else:
+            x = _conv_bn(x, *step)
+    return x
+
+
+def inception_v3(include_top=True, weights="imagenet", input_tensor=None, input_shape=None, pooling=None,
+                 classes=1000, classifier_activation="softmax", name="inception_v3"):
+    inputs = _start(weights, include_top, classes, input_shape, 299, 75, input_tensor)
+    x = _branch(inputs, [(32, 3, 3, 2, "valid"), (32, 3, 3, 1, "valid"), (64, 3, 3), "max", (80, 1, 1, 1, "valid"),
+                         (192, 3, 3, 1, "valid"), "max"])
+    for i, block in enumerate(INCEPTION_V3):
+        x = L.concatenate([_branch(x, branch) for branch in block], axis=3, name=f"mixed{i}")
+    x = _top(x, include_top, pooling, classes, classifier_activation, prefix_pool=include_top)
+    model = _model(inputs, x, name)
+    file_name = f"inception_v3_weights_tf_dim_ordering_tf_kernels{'' if include_top else '_notop'}.h5"
+    iu.load_weights(model, weights, f"{KERAS_APPS}inception_v3/{file_name}", file_name)
+    return model
