@@ -12,19 +12,28 @@ MODELS = {  # name: (constructor, its module in keras.applications, keyword argu
     "EfficientNetB0": ("EfficientNetB0", "efficientnet", {}),
     "DenseNet121": ("DenseNet121", "densenet", {}),
     "InceptionV3": ("InceptionV3", "inception_v3", {}),
+    "MobileNet": ("MobileNet", "mobilenet", {}),
+    "ResNet50V2": ("ResNet50V2", "resnet_v2", {}),
+    "Xception": ("Xception", "xception", {}),
     "ResNet50_notop_avg": ("ResNet50", "resnet", {"include_top": False, "pooling": "avg", "input_shape": (64, 64, 3)}),
     "MobileNetV2_alpha": ("MobileNetV2", "mobilenet_v2", {"alpha": 0.35, "input_shape": (96, 96, 3), "classes": 10}),
     "VGG16_notop": ("VGG16", "vgg16", {"include_top": False, "input_shape": (32, 32, 3)}),
     "EfficientNetB0_notop_max": ("EfficientNetB0", "efficientnet", {"include_top": False, "pooling": "max"}),
     "DenseNet121_notop": ("DenseNet121", "densenet", {"include_top": False, "input_shape": (64, 64, 3)}),
+    "MobileNet_alpha": ("MobileNet", "mobilenet", {"alpha": 0.5, "input_shape": (64, 64, 3), "classes": 7}),
+    "MobileNetV2_notop": ("MobileNetV2", "mobilenet_v2", {"include_top": False, "input_shape": (64, 64, 3)}),
+    "ResNet50V2_notop_max": ("ResNet50V2", "resnet_v2", {"include_top": False, "pooling": "max",
+                                                         "input_shape": (64, 64, 3)}),
+    "Xception_notop": ("Xception", "xception", {"include_top": False, "input_shape": (71, 71, 3)}),
     "InceptionV3_notop_avg": ("InceptionV3", "inception_v3", {"include_top": False, "pooling": "avg",
                                                               "input_shape": (75, 75, 3)}),
 }
 
 # the family members checked by their counts only (their builders are the same tables')
-COUNTED = ["ResNet101", "ResNet152", "VGG19", "DenseNet169", "DenseNet201"] + [f"EfficientNetB{i}" for i in range(1, 8)]
+COUNTED = ["ResNet101", "ResNet152", "ResNet101V2", "ResNet152V2", "VGG19", "DenseNet169", "DenseNet201"] + [f"EfficientNetB{i}" for i in range(1, 8)]
 
-PREPROCESS = ["resnet", "mobilenet_v2", "vgg16", "efficientnet", "densenet", "inception_v3"]
+PREPROCESS = ["resnet", "mobilenet_v2", "vgg16", "efficientnet", "densenet", "inception_v3", "mobilenet", "resnet_v2",
+              "xception"]
 
 
 def build(keras, name):

@@ -1,5 +1,5 @@
-"""``keras.applications``: Keras's ImageNet models (ResNet50/101/152, VGG16/19, DenseNet121/169/201,
-MobileNetV2, EfficientNetB0–B7, InceptionV3) with their ``preprocess_input``/``decode_predictions``, and the
+"""``keras.applications``: Keras's ImageNet models (ResNet50/101/152 and their V2s, VGG16/19,
+DenseNet121/169/201, MobileNet, MobileNetV2, EfficientNetB0–B7, InceptionV3, Xception) with their ``preprocess_input``/``decode_predictions``, and the
 modules Keras files them under (``keras.applications.resnet50`` …). Built by ``builders`` from
 tables; pretrained weights are Keras's files, fetched as Keras fetches them."""
 
@@ -28,6 +28,9 @@ def _model(builder, key, default_name, doc):
 ResNet50 = _model(builders.resnet, "resnet50", "resnet50", "ResNet50")
 ResNet101 = _model(builders.resnet, "resnet101", "resnet101", "ResNet101")
 ResNet152 = _model(builders.resnet, "resnet152", "resnet152", "ResNet152")
+ResNet50V2 = _model(builders.resnet, "resnet50v2", "resnet50v2", "ResNet50V2")
+ResNet101V2 = _model(builders.resnet, "resnet101v2", "resnet101v2", "ResNet101V2")
+ResNet152V2 = _model(builders.resnet, "resnet152v2", "resnet152v2", "ResNet152V2")
 VGG16 = _model(builders.vgg, "vgg16", "vgg16", "VGG16")
 VGG19 = _model(builders.vgg, "vgg19", "vgg19", "VGG19")
 DenseNet121 = _model(builders.densenet, "densenet121", "densenet121", "DenseNet121")
@@ -43,6 +46,21 @@ def InceptionV3(include_top=True, weights="imagenet", input_tensor=None, input_s
     """Keras's ``InceptionV3`` (299x299 by default, at least 75x75)."""
     return builders.inception_v3(include_top, weights, input_tensor, input_shape, pooling, classes,
                                  classifier_activation, name)
+
+
+def Xception(include_top=True, weights="imagenet", input_tensor=None, input_shape=None, pooling=None,  # noqa: N802
+             classes=1000, classifier_activation="softmax", name="xception"):
+    """Keras's ``Xception`` (299x299 by default, at least 71x71)."""
+    return builders.xception(include_top, weights, input_tensor, input_shape, pooling, classes,
+                             classifier_activation, name)
+
+
+def MobileNet(input_shape=None, alpha=1.0, depth_multiplier=1, dropout=1e-3, include_top=True,  # noqa: N802
+              weights="imagenet", input_tensor=None, pooling=None, classes=1000, classifier_activation="softmax",
+              name=None):
+    """Keras's ``MobileNet`` (v1; named ``mobilenet_<alpha>_<rows>``)."""
+    return builders.mobilenet(input_shape, alpha, depth_multiplier, dropout, include_top, weights, input_tensor,
+                              pooling, classes, classifier_activation, name)
 
 
 def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
@@ -74,9 +92,13 @@ vgg16 = _module("vgg16", VGG16=VGG16, preprocess_input=_preprocessor("caffe"))
 vgg19 = _module("vgg19", VGG19=VGG19, preprocess_input=_preprocessor("caffe"))
 densenet = _module("densenet", DenseNet121=DenseNet121, DenseNet169=DenseNet169, DenseNet201=DenseNet201,
                    preprocess_input=_preprocessor("torch"))
+resnet_v2 = _module("resnet_v2", ResNet50V2=ResNet50V2, ResNet101V2=ResNet101V2, ResNet152V2=ResNet152V2,
+                    preprocess_input=_preprocessor("tf"))
+mobilenet = _module("mobilenet", MobileNet=MobileNet, preprocess_input=_preprocessor("tf"))
 mobilenet_v2 = _module("mobilenet_v2", MobileNetV2=MobileNetV2, preprocess_input=_preprocessor("tf"))
 efficientnet = _module("efficientnet", preprocess_input=_efficientnet_preprocess,
                        **{f"EfficientNetB{i}": globals()[f"EfficientNetB{i}"] for i in range(8)})
+xception = _module("xception", Xception=Xception, preprocess_input=_preprocessor("tf"))
 inception_v3 = _module("inception_v3", InceptionV3=InceptionV3, preprocess_input=_preprocessor("tf"))
 imagenet_utils = _module("imagenet_utils", preprocess_input=_iu.preprocess_input)
 

@@ -48,6 +48,7 @@ def _start(weights, include_top, classes, input_shape, default_size, min_size, i
 
 # -- ResNet (v1): stages of bottleneck blocks -------------------------------------------------------------
 RESNET_STAGES = {"resnet50": (3, 4, 6, 3), "resnet101": (3, 4, 23, 3), "resnet152": (3, 8, 36, 3)}
+RESNET_STAGES.update({f"{k}v2": v for k, v in RESNET_STAGES.items()})
 
 
 def _bottleneck(x, filters, stride, shortcut_conv, name):
@@ -66,20 +67,50 @@ def _bottleneck(x, filters, stride, shortcut_conv, name):
     return L.Activation("relu", name=f"{name}_out")(x)
 
 
+def _preactivated(x, filters, stride, shortcut_conv, name):
+    """ResNet v2's block: batch norm and ReLU first; the stride on its 3x3 convolution (the stage's last
+    block), the shortcut then a 1x1 max pooling."""
+    preact = L.BatchNormalization(axis=3, epsilon=_BN_EPS, name=f"{name}_preact_bn")(x)
+    preact = L.Activation("relu", name=f"{name}_preact_relu")(preact)
+    if shortcut_conv:
+        shortcut = L.Conv2D(4 * filters, 1, strides=stride, name=f"{name}_0_conv")(preact)
+    else:
+        shortcut = L.MaxPooling2D(1, strides=stride)(x) if stride > 1 else x
+    x = L.Conv2D(filters, 1, strides=1, use_bias=False, name=f"{name}_1_conv")(preact)
+    x = L.BatchNormalization(axis=3, epsilon=_BN_EPS, name=f"{name}_1_bn")(x)
+    x = L.Activation("relu", name=f"{name}_1_relu")(x)
+    x = L.ZeroPadding2D(padding=((1, 1), (1, 1)), name=f"{name}_2_pad")(x)
+    x = L.Conv2D(filters, 3, strides=stride, use_bias=False, name=f"{name}_2_conv")(x)
+    x = L.BatchNormalization(axis=3, epsilon=_BN_EPS, name=f"{name}_2_bn")(x)
+    x = L.Activation("relu", name=f"{name}_2_relu")(x)
+    x = L.Conv2D(4 * filters, 1, name=f"{name}_3_conv")(x)
+    return L.Add(name=f"{name}_out")([shortcut, x])
+
+
 def resnet(arch, include_top=True, weights="imagenet", input_tensor=None, input_shape=None, pooling=None,
            classes=1000, classifier_activation="softmax", name=None):
     inputs = _start(weights, include_top, classes, input_shape, 224, 32, input_tensor)
     x = L.ZeroPadding2D(padding=((3, 3), (3, 3)), name="conv1_pad")(inputs)
     x = L.Conv2D(64, 7, strides=2, name="conv1_conv")(x)
-    x = L.BatchNormalization(axis=3, epsilon=_BN_EPS, name="conv1_bn")(x)
-    x = L.Activation("relu", name="conv1_relu")(x)
+    v2 = arch.endswith("v2")
+    if not v2:
+        x = L.BatchNormalization(axis=3, epsilon=_BN_EPS, name="conv1_bn")(x)
+        x = L.Activation("relu", name="conv1_relu")(x)
     x = L.ZeroPadding2D(padding=((1, 1), (1, 1)), name="pool1_pad")(x)
     x = L.MaxPooling2D(3, strides=2, name="pool1_pool")(x)
-    for stage, blocks in enumerate(RESNET_STAGES[arch]):
+    stages = RESNET_STAGES[arch]
+    for stage, blocks in enumerate(stages):
         filters = 64 * 2 ** stage
         for b in range(blocks):
-            x = _bottleneck(x, filters, (1 if stage == 0 else 2) if b == 0 else 1, b == 0,
-                            f"conv{stage + 2}_block{b + 1}")
+            name_b = f"conv{stage + 2}_block{b + 1}"
+            if v2:  # the stride on each stage's last block but the last stage's
+                stride = 2 if b == blocks - 1 and stage < len(stages) - 1 else 1
+                x = _preactivated(x, filters, stride, b == 0, name_b)
+            else:
+                x = _bottleneck(x, filters, (1 if stage == 0 else 2) if b == 0 else 1, b == 0, name_b)
+    if v2:
+        x = L.BatchNormalization(axis=3, epsilon=_BN_EPS, name="post_bn")(x)
+        x = L.Activation("relu", name="post_relu")(x)
     x = _top(x, include_top, pooling, classes, classifier_activation)
     model = _model(inputs, x, name or arch)
     suffix = "" if include_top else "_notop"
@@ -186,17 +217,69 @@ def _inverted_residual(x, expansion, stride, alpha, filters, block_id):
     return x
 
 
-def mobilenet_v2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet", input_tensor=None, pooling=None,
-                 classes=1000, classifier_activation="softmax", name=None):
-    if weights == "imagenet" and alpha not in (0.35, 0.50, 0.75, 1.0, 1.3, 1.4):
-        raise ValueError("If imagenet weights are being loaded, alpha must be one of `0.35`, `0.50`, `0.75`, "
-                         f"`1.0`, `1.3` or `1.4` only. Received `alpha={alpha}`")
-    rows = input_shape[0] if input_shape is not None else None
-    default_size = rows if rows in (96, 128, 160, 192, 224) and input_shape[0] == input_shape[1] else 224
+def _mobile_input(weights, include_top, classes, input_shape, input_tensor, sizes):
+    """The input of MobileNet (v1, v2): a square size the weights exist for is the default; the rows
+    its name and weights file say (224 for ``imagenet`` at another size, with Keras's warning)."""
+    import warnings
+
+    given = input_shape[0] if input_shape is not None else None
+    default_size = given if given in sizes and input_shape[0] == input_shape[1] else 224
     inputs = _start(weights, include_top, classes, input_shape, default_size, 32, input_tensor)
     rows = inputs.shape[1]
-    if rows != inputs.shape[2] or rows not in (96, 128, 160, 192, 224):
+    if weights == "imagenet" and (rows != inputs.shape[2] or rows not in sizes):
         rows = 224
+        warnings.warn(f"`input_shape` is undefined or non-square, or `rows` is not in {list(sizes)}. Weights for "
+                      "input shape (224, 224) will be loaded as the default.", stacklevel=3)
+    return inputs, rows
+
+
+def mobilenet(input_shape=None, alpha=1.0, depth_multiplier=1, dropout=1e-3, include_top=True, weights="imagenet",
+              input_tensor=None, pooling=None, classes=1000, classifier_activation="softmax", name=None):
+    """MobileNet (v1): a 3x3 convolution, then 13 depthwise-separable blocks."""
+    if weights == "imagenet" and depth_multiplier != 1:
+        raise ValueError("If imagenet weights are being loaded, depth multiplier must be 1.  "
+                         f"Received depth_multiplier={depth_multiplier}")
+    if weights == "imagenet" and alpha not in (0.25, 0.50, 0.75, 1.0):
+        raise ValueError("If imagenet weights are being loaded, alpha can be one of`0.25`, `0.50`, `0.75` or "
+                         f"`1.0` only.  Received alpha={alpha}")
+    inputs, rows = _mobile_input(weights, include_top, classes, input_shape, input_tensor, (128, 160, 192, 224))
+    x = L.Conv2D(int(32 * alpha), (3, 3), padding="same", use_bias=False, strides=(2, 2), name="conv1")(inputs)
+    x = L.BatchNormalization(axis=-1, name="conv1_bn")(x)
+    x = L.ReLU(6.0, name="conv1_relu")(x)
+    widths = (64, 128, 128, 256, 256, 512, 512, 512, 512, 512, 512, 1024, 1024)
+    for block, width in enumerate(widths, 1):
+        stride = 2 if block in (2, 4, 6, 12) else 1
+        if stride == 2:
+            x = L.ZeroPadding2D(((0, 1), (0, 1)), name=f"conv_pad_{block}")(x)
+        x = L.DepthwiseConv2D((3, 3), padding="same" if stride == 1 else "valid", depth_multiplier=depth_multiplier,
+                              strides=(stride, stride), use_bias=False, name=f"conv_dw_{block}")(x)
+        x = L.BatchNormalization(axis=-1, name=f"conv_dw_{block}_bn")(x)
+        x = L.ReLU(6.0, name=f"conv_dw_{block}_relu")(x)
+        x = L.Conv2D(int(width * alpha), (1, 1), padding="same", use_bias=False, strides=(1, 1),
+                     name=f"conv_pw_{block}")(x)
+        x = L.BatchNormalization(axis=-1, name=f"conv_pw_{block}_bn")(x)
+        x = L.ReLU(6.0, name=f"conv_pw_{block}_relu")(x)
+    if include_top:
+        x = L.GlobalAveragePooling2D(keepdims=True)(x)
+        x = L.Dropout(dropout, name="dropout")(x)
+        x = L.Conv2D(classes, (1, 1), padding="same", name="conv_preds")(x)
+        x = L.Reshape((classes,), name="reshape_2")(x)
+        x = L.Activation(activation=classifier_activation, name="predictions")(x)
+    else:
+        x = _top(x, False, pooling, classes, classifier_activation, prefix_pool=False)
+    model = _model(inputs, x, name or f"mobilenet_{alpha:0.2f}_{rows}")
+    alpha_text = {1.0: "1_0", 0.75: "7_5", 0.50: "5_0", 0.25: "2_5"}.get(alpha, str(alpha))
+    file_name = f"mobilenet_{alpha_text}_{rows}_tf{'' if include_top else '_no_top'}.h5"
+    iu.load_weights(model, weights, f"{KERAS_APPS}mobilenet/{file_name}", file_name)
+    return model
+
+
+def mobilenet_v2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet", input_tensor=None, pooling=None,
+                 classes=1000, classifier_activation="softmax", name=None):
+    inputs, rows = _mobile_input(weights, include_top, classes, input_shape, input_tensor, (96, 128, 160, 192, 224))
+    if weights == "imagenet" and alpha not in (0.35, 0.50, 0.75, 1.0, 1.3, 1.4):
+        raise ValueError("If imagenet weights are being loaded, alpha must be one of `0.35`, `0.50`, `0.75`, "
+                         f"`1.0`, `1.3` or `1.4` only; Received `alpha={alpha}`")
     x = L.Conv2D(make_divisible(32 * alpha, 8), kernel_size=3, strides=(2, 2), padding="same", use_bias=False,
                  name="Conv1")(inputs)
     x = L.BatchNormalization(axis=-1, epsilon=1e-3, momentum=0.999, name="bn_Conv1")(x)
@@ -357,4 +440,53 @@ def inception_v3(include_top=True, weights="imagenet", input_tensor=None, input_
     model = _model(inputs, x, name)
     file_name = f"inception_v3_weights_tf_dim_ordering_tf_kernels{'' if include_top else '_notop'}.h5"
     iu.load_weights(model, weights, f"{KERAS_APPS}inception_v3/{file_name}", file_name)
+    return model
+
+
+# -- Xception: separable convolutions; entry and exit blocks halve the size beside a strided 1x1 shortcut ------
+# entry blocks: (block, first width, second width); the middle blocks 5-12 keep 728 channels
+XCEPTION_ENTRY = ((2, 128, 128), (3, 256, 256), (4, 728, 728))
+
+
+def _sep_bn(x, width, name, act_before=None, act_after=None):
+    if act_before:
+        x = L.Activation("relu", name=act_before)(x)
+    x = L.SeparableConv2D(width, (3, 3), padding="same", use_bias=False, name=name)(x)
+    x = L.BatchNormalization(axis=-1, name=f"{name}_bn")(x)
+    return L.Activation("relu", name=act_after)(x) if act_after else x
+
+
+def _reduction(x, block, first, second):
+    """An entry or exit block: two separable convolutions and a max pooling, plus a strided 1x1 shortcut
+    (block 2 has no ReLU before its first convolution: the stem's ends in one)."""
+    residual = L.Conv2D(second, (1, 1), strides=(2, 2), padding="same", use_bias=False)(x)
+    residual = L.BatchNormalization(axis=-1)(residual)
+    x = _sep_bn(x, first, f"block{block}_sepconv1", None if block == 2 else f"block{block}_sepconv1_act")
+    x = _sep_bn(x, second, f"block{block}_sepconv2", f"block{block}_sepconv2_act")
+    x = L.MaxPooling2D((3, 3), strides=(2, 2), padding="same", name=f"block{block}_pool")(x)
+    return L.add([x, residual])
+
+
+def xception(include_top=True, weights="imagenet", input_tensor=None, input_shape=None, pooling=None, classes=1000,
+             classifier_activation="softmax", name="xception"):
+    inputs = _start(weights, include_top, classes, input_shape, 299, 71, input_tensor)
+    x = inputs
+    for width, conv, strides in ((32, "block1_conv1", (2, 2)), (64, "block1_conv2", (1, 1))):
+        x = L.Conv2D(width, (3, 3), strides=strides, use_bias=False, name=conv)(x)
+        x = L.BatchNormalization(axis=-1, name=f"{conv}_bn")(x)
+        x = L.Activation("relu", name=f"{conv}_act")(x)
+    for block, first, second in XCEPTION_ENTRY:
+        x = _reduction(x, block, first, second)
+    for block in range(5, 13):
+        residual = x
+        for i in (1, 2, 3):
+            x = _sep_bn(x, 728, f"block{block}_sepconv{i}", f"block{block}_sepconv{i}_act")
+        x = L.add([x, residual])
+    x = _reduction(x, 13, 728, 1024)
+    x = _sep_bn(x, 1536, "block14_sepconv1", act_after="block14_sepconv1_act")
+    x = _sep_bn(x, 2048, "block14_sepconv2", act_after="block14_sepconv2_act")
+    x = _top(x, include_top, pooling, classes, classifier_activation, prefix_pool=include_top)
+    model = _model(inputs, x, name)
+    file_name = f"xception_weights_tf_dim_ordering_tf_kernels{'' if include_top else '_notop'}.h5"
+    iu.load_weights(model, weights, f"{KERAS_APPS}xception/{file_name}", file_name)
     return model
