@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from ..util.namespace import missing
 
-from . import (activations, backend, callbacks, config, datasets, dtype_policies, initializers, layers, losses,
-               metrics, mixed_precision, models, ops, optimizers, preprocessing, random, regularizers, src, symbolic_ops, tree,
-               utils)
+from . import (activations, applications, backend, callbacks, config, constraints, datasets, dtype_policies,
+               initializers, layers, losses, metrics, mixed_precision, models, ops, optimizers, preprocessing, random,
+               regularizers, src, symbolic_ops, tree, utils)
 from .dtype_policies import DTypePolicy, FloatDTypePolicy
 from .engine import KerasTensor
 from .layers import Input, Layer
@@ -22,5 +22,6 @@ _reprs.install({"optimizers": optimizers, "callbacks": callbacks, "initializers"
 __getattr__ = missing("keras")
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
-           "activations", "backend", "callbacks", "config", "datasets", "dtype_policies", "initializers", "layers",
-           "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "preprocessing", "random", "regularizers", "src", "tree", "utils"]
+           "activations", "applications", "backend", "callbacks", "config", "constraints", "datasets", "dtype_policies",
+           "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops", "optimizers",
+           "preprocessing", "random", "regularizers", "src", "tree", "utils"]

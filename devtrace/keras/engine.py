@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import itertools
-import re
 
 import numpy as np
 
@@ -15,22 +13,8 @@ import devtrace as tf
 from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
+from .naming import _UIDS, snake, unique  # noqa: F401 (engine.snake, engine._UIDS: their old home)
 from . import config, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
-
-_UIDS: dict = {}
-
-
-def unique(base: str) -> str:
-    """``backend.get_uid``: ``dense``, ``dense_1``, … per prefix, process-wide."""
-    k = next(_UIDS.setdefault(base, itertools.count()))
-    return base if k == 0 else f"{base}_{k}"
-
-
-def snake(name: str) -> str:
-    """Keras's ``to_snake_case``: ``MaxPooling2D`` → ``max_pooling2d``, ``Conv2D`` → ``conv2d``."""
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", re.sub(r"\W+", "", name))
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
-
 
 class KerasTensor:
     """A symbolic input or layer output of a functional model: a shape and the node that made it."""
@@ -40,9 +24,11 @@ class KerasTensor:
         self._node_index, self._tensor_index = node_index, 0
         self.name = name or unique("keras_tensor")  # Keras's auto name: keras_tensor, keras_tensor_1 …
         self._siblings, self._call_kwargs, self._call_args = None, {}, ()
+        self.sparse = False
 
     def __repr__(self):
-        return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, ragged=False, name={self.name}>"
+        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse={self.sparse}, ragged=False, "
+                f"name={self.name}>")
 
 
 class Node:
@@ -67,7 +53,7 @@ def shape_of(inputs):
         return [shape_of(i) for i in inputs]
     if isinstance(inputs, KerasTensor):
         return tuple(inputs.shape)
-    shape = tf.convert_to_tensor(inputs).shape
+    shape = inputs.shape if isinstance(inputs, tf.SparseTensor) else tf.convert_to_tensor(inputs).shape
     return tuple(shape) if shape.rank is not None else None
 
 
@@ -104,7 +90,12 @@ class Layer(serializable.Configurable, Module):
                 arguments.setdefault("data_format", None)  # Keras's default: the global setting
             config.check_layer(self, arguments)
         input_shape = (input_dim,) if input_dim is not None else input_shape
-        super().__init__(name=name or unique(snake(type(self).__name__)))
+        name = name or unique(snake(type(self).__name__))
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError(f"Argument `name` must be a string and cannot contain character `/`. Received: "
+                             f"name={name} (of type {type(name)})")
+        super().__init__(name=name if name.isidentifier() else None)
+        self._name, self._scope_name = name, name + "/"  # Keras's need not be identifiers: "mobilenetv2_1.00_224"
         self.trainable, self.built = trainable, False
         self._layer_weights: list = []
         self._regularized: list = []  # (variable, regularizer)
@@ -592,21 +583,25 @@ def _argument_text(value) -> str:
 class InputLayer(Layer):
     """What ``Input(...)`` makes: a layer with no inputs whose one node outputs the ``KerasTensor``."""
 
-    def __init__(self, shape=None, batch_size=None, dtype="float32", name=None, batch_shape=None, **_):
-        """Other keywords are taken and ignored, as Keras 3.15's ``InputLayer`` does."""
+    def __init__(self, shape=None, batch_size=None, dtype="float32", name=None, batch_shape=None, sparse=False,
+                 **_):
+        """Other keywords are taken and ignored, as Keras 3.15's ``InputLayer`` does; ``sparse``: the
+        model takes a ``tf.SparseTensor`` there."""
         super().__init__(name=name or unique("input_layer"))
         batch_shape = batch_shape if batch_shape is not None else (batch_size,) + tuple(shape or ())
-        self.built = True  # the tensor is named as the layer only when the program names it (Input(name=...))
-        self._inbound_nodes.append(Node(self, [], KerasTensor(batch_shape, dtype, layer=self, name=name)))
+        self.built, self.sparse = True, bool(sparse)  # the tensor is named as the layer only when the program names it
+        tensor = KerasTensor(batch_shape, dtype, layer=self, name=name)
+        tensor.sparse = self.sparse
+        self._inbound_nodes.append(Node(self, [], tensor))
 
     def get_config(self) -> dict:
-        return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": False, "ragged": False,
-                "name": self.name, "optional": False}
+        return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": self.sparse,
+                "ragged": False, "name": self.name, "optional": False}
 
 
 def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None, batch_shape=None, name=None,  # noqa: N802
           tensor=None, optional=False):
     """Keras's ``Input`` (its signature; a keyword it lacks is Python's ``TypeError``)."""
-    keywords.unimplemented("keras.Input", sparse=(sparse, (None, False)), ragged=(ragged, (None, False)),
-                           tensor=(tensor, None), optional=(optional, False))
-    return InputLayer(shape, batch_size, dtype or "float32", name, batch_shape).output
+    keywords.unimplemented("keras.Input", ragged=(ragged, (None, False)), tensor=(tensor, None),
+                           optional=(optional, False))
+    return InputLayer(shape, batch_size, dtype or "float32", name, batch_shape, sparse=bool(sparse)).output
