@@ -15,6 +15,7 @@ from ...trace import events as ev
 from .. import collective
 from .. import sources
 from ...trace.events import OpRecord, not_run
+from ..eager.executor import run_node
 from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
 from ..execution import allocate, onto_device, run_step
@@ -151,9 +152,13 @@ class PlacedFunction:
                         break
                 else:
                     trace._seq = seq = trace._seq + 1
-                    out = run_step(ctx, device, opdef, [t._value for t in inputs], attrs,
-                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs])
-                                        + (tail if tail is not CALL else call_tail)), node)
+                    if run_node is not None:  # run_step in C (_fastpath.c), the record made there
+                        out = run_node(ctx, device, opdef, [t._value for t in inputs], attrs, seq, head,
+                                       [t._seq for t in inputs], (tail if tail is not CALL else call_tail)[-1], node)
+                    else:
+                        out = run_step(ctx, device, opdef, [t._value for t in inputs], attrs,
+                                       _NEW(OpRecord, (seq, *head, [t._seq for t in inputs])
+                                            + (tail if tail is not CALL else call_tail)), node)
                     if ctx.tapes and out is not None:
                         tape_record(ctx, op_type, attrs, inputs, out, device)
                     values[i] = out
