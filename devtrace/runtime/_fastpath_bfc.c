@@ -15,10 +15,11 @@
  * split, coalesce) are _allocate and free's coalescing path, also here, step for step as their Python
  * references (bfc._Methods._allocate, _Methods.free, BFCAllocator._coalesce, _insert_free,
  * _remove_free, _take_best_fit) on the same fields: the same dicts, heaps (heapq's own functions) and
- * size index, so either side can take the next step. Reserving a region (_extend), rebuilding a
- * heap of stale entries (_compact) and the frees the collector deferred (_drain) stay in Python,
+ * size index, so either side can take the next step (rebuilding a heap of stale entries, _compact,
+ * and the frees the collector deferred, _drain, too). Reserving a region (_extend) stays in Python,
  * called from here. An allocator with attributes of its own (a test patching a method) runs the
- * references.
+ * references. A tensor's release frees its handle here directly (bfc_release) when no Python code
+ * can run on the way.
  *
  * The allocator's fields and a chunk's are __slots__, read at their offsets after an exact type
  * check. Nothing here runs Python code or makes a GC-tracked
@@ -354,6 +355,44 @@ done:
     return status;
 }
 
+/* BFCAllocator._compact(heap, k): the heap of free chunks of size k << 8 without its stale entries
+ * (sorted, each address once) */
+static int
+compact(PyObject *self, PyObject *heap, long long k)
+{
+    PyObject *free_at = container(self, a_free_at, 0), *kept = free_at == NULL ? NULL : PyList_New(0), *unique = NULL;
+    int status = -1;
+    if (kept == NULL)
+        return -1;
+    Py_INCREF(heap);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(heap); i++) {
+        PyObject *addr = PyList_GET_ITEM(heap, i), *chunk;
+        long long size;
+        Py_INCREF(addr);
+        chunk = PyDict_GetItemWithError(free_at, addr);
+        int keep = chunk != NULL && Py_TYPE(chunk) == Chunk_T && exact(SLOT(chunk, k_size), &size) && size == k << 8;
+        int failed = (chunk == NULL && PyErr_Occurred()) || (keep && PyList_Append(kept, addr) < 0);
+        Py_DECREF(addr);
+        if (failed)
+            goto done;
+    }
+    if (PyList_Sort(kept) < 0 || !(unique = PyList_New(0)))
+        goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(kept); i++) {
+        long long a, b;
+        if (i > 0 && exact(PyList_GET_ITEM(kept, i), &a) && exact(PyList_GET_ITEM(kept, i - 1), &b) && a == b)
+            continue;
+        if (PyList_Append(unique, PyList_GET_ITEM(kept, i)) < 0)
+            goto done;
+    }
+    status = PyList_SetSlice(heap, 0, PY_SSIZE_T_MAX, unique);
+done:
+    Py_XDECREF(unique);
+    Py_DECREF(kept);
+    Py_DECREF(heap);
+    return status;
+}
+
 /* BFCAllocator._remove_free(chunk): forget a free chunk (its heap entry left behind, stale) */
 static int
 remove_free(PyObject *self, PyObject *chunk)
@@ -390,11 +429,8 @@ remove_free(PyObject *self, PyObject *chunk)
         goto done;
     }
     status = 0;
-    if (PyList_GET_SIZE(heap) > 2 * n + 16) {  /* too many stale entries: the reference rebuilds it */
-        PyObject *out = call_method(self, s__compact, heap, key);
-        status = out == NULL ? -1 : 0;
-        Py_XDECREF(out);
-    }
+    if (PyList_GET_SIZE(heap) > 2 * n + 16)  /* too many stale entries: rebuilt */
+        status = compact(self, heap, size >> 8);
 done:
     Py_DECREF(key);
     return status;
@@ -524,16 +560,35 @@ done:
     return status;
 }
 
-/* self._drain() when frees were deferred */
+static PyObject *bfc_free(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+/* BFCAllocator._drain(): the frees the collector asked for while the allocator was busy, latest
+ * first (no Python frame: a tensor's release runs this, where a signal must find none) */
 static int
 drain(PyObject *self)
 {
-    PyObject *deferred = SLOT(self, a_deferred);
-    if (deferred != NULL && PyList_CheckExact(deferred) && PyList_GET_SIZE(deferred) == 0)
-        return 0;
-    PyObject *out = call_method(self, s__drain, NULL, NULL);
-    Py_XDECREF(out);
-    return out == NULL ? -1 : 0;
+    for (;;) {
+        PyObject *deferred = SLOT(self, a_deferred);
+        if (deferred == NULL || !PyList_CheckExact(deferred)) {
+            PyObject *out = call_method(self, s__drain, NULL, NULL);
+            Py_XDECREF(out);
+            return out == NULL ? -1 : 0;
+        }
+        Py_ssize_t n = PyList_GET_SIZE(deferred);
+        if (n == 0)
+            return 0;
+        PyObject *handle = PyList_GET_ITEM(deferred, n - 1);  /* self._deferred.pop() */
+        Py_INCREF(handle);
+        if (PyList_SetSlice(deferred, n - 1, n, NULL) < 0) {
+            Py_DECREF(handle);
+            return -1;
+        }
+        PyObject *out = bfc_free(self, &handle, 1, NULL);  /* self.free(handle) */
+        Py_DECREF(handle);
+        if (out == NULL)
+            return -1;
+        Py_DECREF(out);
+    }
 }
 
 /* the pending chunk, if any, filed before a best fit or a coalescing free (the reference's lines) */
@@ -649,12 +704,8 @@ allocate_slow(PyObject *self, PyObject *nbytes, long long n, long long rounded, 
         return NULL;
     if (chunk == Py_None) {
         Py_DECREF(chunk);
-        if (add_to(self, a_ooms, 1) < 0)
+        if (add_to(self, a_ooms, 1) < 0 || drain(self) < 0)
             return NULL;
-        PyObject *out = call_method(self, s__drain, NULL, NULL);
-        if (out == NULL)
-            return NULL;
-        Py_DECREF(out);
         Py_RETURN_NONE;
     }
     /* unsplit chunks count whole (up to 2x the request), as TF counts them */
@@ -806,6 +857,29 @@ bfc_free(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     if (failed)
         return NULL;
     Py_RETURN_NONE;
+}
+
+int
+bfc_release(PyObject *alloc, PyObject *handle)
+{
+    PyObject *live = bfc_configured && Py_TYPE(alloc) == BFC_T ? SLOT(alloc, a_live) : NULL;
+    /* only where no Python code runs (a free the collector asked for inside the allocator: the
+     * reference, in its __del__ frame, which Ctrl-C waits for; see util/interrupts.py) */
+    if (live == NULL || !plain(alloc) || SLOT(alloc, a_busy) != Py_False || !fields_plain(alloc)
+            || PyList_GET_SIZE(SLOT(alloc, a_deferred)) || !PyDict_CheckExact(live) || !PyLong_CheckExact(handle)
+            || PyDict_Contains(live, handle) != 1) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *out = bfc_free(alloc, &handle, 1, NULL);
+    if (out == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_Exception))
+            PyErr_Clear();  /* as the reference's `except Exception: pass` */
+        else
+            return -1;
+    }
+    Py_XDECREF(out);
+    return 1;
 }
 
 static PyMethodDef bfc_methods[] = {
