@@ -1,7 +1,7 @@
 """A function graph's nodes through the C module (``_fastpath.run_node``) against the Python
 reference (``execution.run_step``): the same function calls on a fresh runtime each way — nodes
-with attributes, several outputs, int outputs, a kernel's error, an output that does not fit the
-GPU, a node on the CPU — must leave the same values, errors, trace records (times aside) and
+with attributes, several outputs, int outputs, variables read and assigned (under an eager tape
+too), a kernel's error, an output that does not fit the GPU, a node on the CPU — must leave the same values, errors, trace records (times aside) and
 allocator counters."""
 
 from __future__ import annotations
@@ -34,7 +34,22 @@ def _program() -> list:
     def big(a):
         return tf.matmul(a, a, transpose_b=True) * 2.0  # more than the GPU holds
 
+    v = tf.Variable(np.ones((2, 3), np.float32))
+
+    @tf.function
+    def update(a):  # variables' reads and assignments (the plan's own steps)
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(v * a)
+        v.assign_sub(tape.gradient(loss, v) * 0.1)
+        v.assign_add(a)
+        v.assign(v * 0.5)
+        return v.read_value() * 2.0
+
     a = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    for _ in range(2):
+        with tf.GradientTape() as tape:  # the run's nodes recorded on an eager tape
+            out = update(a)
+        seen.append((out.numpy().tolist(), tape.gradient(out, v).numpy().tolist(), v.numpy().tolist()))
     for _ in range(2):
         out, n = step(a, a)
         seen.append((out.numpy().tolist(), int(n), out.device))
