@@ -1,7 +1,7 @@
 """A function graph's nodes through the C module (``_fastpath.run_node``) against the Python
 reference (``execution.run_step``): the same function calls on a fresh runtime each way — nodes
 with attributes, several outputs, int outputs, variables read and assigned (under an eager tape
-too), a kernel's error, an output that does not fit the GPU, a node on the CPU — must leave the same values, errors, trace records (times aside) and
+too), an input on another device, a kernel's error, an output that does not fit the GPU, a node on the CPU — must leave the same values, errors, trace records (times aside) and
 allocator counters."""
 
 from __future__ import annotations
@@ -25,6 +25,13 @@ def _program() -> list:
         parts = tf.unstack(c)  # several outputs: finish's own path
         n = tf.cast(tf.reduce_sum(parts[0]), tf.int32) + 3  # int outputs
         return tf.nn.relu(c - 1.0), n
+
+    @tf.function
+    def across(a):  # an input on another device: a copy (the reference's own lines)
+        with tf.device("/CPU:0"):
+            b = a * 2.0
+        with tf.device("/GPU:0"):
+            return b + 1.0
 
     @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
     def bad(a):
@@ -56,6 +63,7 @@ def _program() -> list:
     with tf.device("/CPU:0"):
         out, n = step(a, a)
         seen.append((out.numpy().tolist(), int(n), out.device))
+    seen.append(across(a).numpy().tolist())
     for fn, arg in ((bad, a), (big, tf.constant(np.ones((600, 2), np.float32)))):
         try:
             fn(arg)

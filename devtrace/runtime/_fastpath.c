@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 8
+#define FASTPATH_ABI 9
 
 #include "_fastpath.h"
 
@@ -963,6 +963,8 @@ node_reference(PyObject *const *args, const Head *h)
  * device, the op's kernel on its inputs (a list, at least one), then finish's common case (one NumPy
  * array or scalar of a dtype devtrace knows) in C; finish itself for any other output, run_step for
  * any other node, kernel_failed for a kernel's error, as the reference. */
+static PyObject *node_step(PyObject *const *args);
+
 static PyObject *
 run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -974,6 +976,13 @@ run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "run_node before configure()");
         return NULL;
     }
+    return node_step(args);
+}
+
+/* run_node's steps, its arguments checked */
+static PyObject *
+node_step(PyObject *const *args)
+{
     PyObject *ctx = args[0], *device = args[1], *opdef = args[2], *arrays = args[3], *attrs = args[4];
     PyObject *head = args[6], *node = args[9];
     Head h = {args[5], PyTuple_GET_ITEM(head, 0), PyTuple_GET_ITEM(head, 1), PyTuple_GET_ITEM(head, 2),
@@ -1030,6 +1039,80 @@ done:
     Py_DECREF(trace);
     Py_DECREF(fn);
     Py_DECREF(xp);
+    return result;
+}
+
+/* run_planned(ctx, device, values, producers, opdef, attrs, head, src, node): function_run.run's
+ * planned node whole: its inputs from the run's values ({node id: Tensor or tuple of them}, each
+ * producer a (node id, output index) pair), the trace's next seq, then run_node. NotImplemented,
+ * before anything changed, when an input is not an eager Tensor on the node's device (the
+ * reference's own lines take it). */
+static PyObject *
+run_planned(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 9 || !PyDict_CheckExact(args[2]) || !PyTuple_CheckExact(args[3]) || !PyTuple_CheckExact(args[6])
+            || PyTuple_GET_SIZE(args[6]) != 5) {
+        PyErr_SetString(PyExc_TypeError, "run_planned(ctx, device, values, producers, opdef, attrs, head, src, node)");
+        return NULL;
+    }
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "run_planned before configure()");
+        return NULL;
+    }
+    PyObject *ctx = args[0], *device = args[1], *values = args[2], *producers = args[3];
+    PyObject *trace = Py_TYPE(ctx) == Context_T ? SLOT(ctx, c_trace) : NULL;
+    PyObject *seq_obj = trace != NULL && Py_TYPE(trace) == Trace_T ? SLOT(trace, r_seq) : NULL;
+    if (seq_obj == NULL || !PyLong_CheckExact(seq_obj))
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_ssize_t n = PyTuple_GET_SIZE(producers);
+    PyObject *arrays = PyList_New(n), *seqs = arrays == NULL ? NULL : PyList_New(n), *result = NULL;
+    if (seqs == NULL) {
+        Py_XDECREF(arrays);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *producer = PyTuple_GET_ITEM(producers, k), *value;
+        if (!PyTuple_CheckExact(producer) || PyTuple_GET_SIZE(producer) != 2) {
+            result = Py_NewRef(Py_NotImplemented);
+            goto done;
+        }
+        value = PyDict_GetItemWithError(values, PyTuple_GET_ITEM(producer, 0));
+        if (value == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetObject(PyExc_KeyError, PyTuple_GET_ITEM(producer, 0));
+            goto done;
+        }
+        if (PyTuple_CheckExact(value)) {
+            Py_ssize_t index = PyLong_AsSsize_t(PyTuple_GET_ITEM(producer, 1));
+            if (index == -1 && PyErr_Occurred())
+                goto done;
+            if (index < 0 || index >= PyTuple_GET_SIZE(value)) {
+                PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+                goto done;
+            }
+            value = PyTuple_GET_ITEM(value, index);
+        }
+        TensorBase *t = (TensorBase *)value;
+        if (Py_TYPE(value) != Tensor_T || t->device != device || t->value == NULL || t->seq == NULL) {
+            result = Py_NewRef(Py_NotImplemented);
+            goto done;
+        }
+        PyList_SET_ITEM(arrays, k, Py_NewRef(t->value));
+        PyList_SET_ITEM(seqs, k, Py_NewRef(t->seq));
+    }
+    seq_obj = SLOT(trace, r_seq);  /* read again: the lists' allocations may have run a collection */
+    long long seq_value = PyLong_AsLongLong(seq_obj);
+    PyObject *seq = seq_value == -1 && PyErr_Occurred() ? NULL : PyLong_FromLongLong(seq_value + 1);
+    if (seq == NULL)
+        goto done;
+    Py_INCREF(seq);
+    Py_SETREF(SLOT(trace, r_seq), seq);  /* trace._seq = seq = trace._seq + 1 */
+    PyObject *argv[] = {ctx, device, args[4], arrays, args[5], seq, args[6], seqs, args[7], args[8]};
+    result = node_step(argv);
+    Py_DECREF(seq);
+done:
+    Py_DECREF(arrays);
+    Py_DECREF(seqs);
     return result;
 }
 
@@ -1512,6 +1595,9 @@ static PyMethodDef methods[] = {
     {"configure_bfc", (PyCFunction)(void (*)(void))configure_bfc, METH_VARARGS | METH_KEYWORDS, CONFIGURE_BFC_DOC},
     {"execute_binary", (PyCFunction)(void (*)(void))execute_binary, METH_FASTCALL,
      "execute_binary(op_name, x, y, name=None, dtype=None): executor._execute_binary in C"},
+    {"run_planned", (PyCFunction)(void (*)(void))run_planned, METH_FASTCALL,
+     "run_planned(ctx, device, values, producers, opdef, attrs, head, src, node): a planned node of "
+     "graph/function_run.py whole (its inputs, its seq, run_node); NotImplemented for the reference's lines"},
     {"run_node", (PyCFunction)(void (*)(void))run_node, METH_FASTCALL,
      "run_node(ctx, device, opdef, arrays, attrs, seq, head, inputs, src, node): execution.run_step for a "
      "function graph's node in C (graph/function_run.py)"},

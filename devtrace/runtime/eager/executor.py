@@ -226,8 +226,10 @@ def configuration() -> dict:
 
 
 execute_binary = _accelerated() or _execute_binary
-# a function graph's node through the execution step in C (graph/function_run.py), or None: run_step
+# a function graph's node through the execution step in C (graph/function_run.py), or None: run_step;
+# run_planned: a planned node whole (its inputs and seq too)
 run_node = FASTPATH.run_node if FASTPATH is not None else None
+run_planned = FASTPATH.run_planned if FASTPATH is not None else None
 
 
 def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:

@@ -15,7 +15,7 @@ from ...trace import events as ev
 from .. import collective
 from .. import sources
 from ...trace.events import OpRecord, not_run
-from ..eager.executor import run_node
+from ..eager.executor import run_node, run_planned
 from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
 from ..backends import PoolExhausted
@@ -159,6 +159,17 @@ class PlacedFunction:
                     continue
                 # _node's common case spelled out: inputs from this run's values, all on the node's device
                 opdef, head, producers, attrs, op_type, node, tail = step
+                if run_planned is not None:  # the lines below in C (_fastpath.c), unless it answers NotImplemented
+                    out = run_planned(ctx, device, values, producers, opdef, attrs, head,
+                                      call_src if tail is CALL else tail[-1], node)
+                    if out is not NotImplemented:
+                        if ctx.tapes and out is not None:
+                            inputs = [values[source][index] if type(values[source]) is tuple else values[source]
+                                      for source, index in producers]
+                            tape_record(ctx, op_type, attrs, inputs, out, device)
+                        values[i] = out
+                        executed += 1
+                        continue
                 inputs = []
                 for source, index in producers:
                     value = values[source]
