@@ -67,6 +67,33 @@ def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VAL
     return out
 
 
+def _max_pool_grad_tiled(xp, x, best, grad, window, out_size):
+    """Windows that tile the input (stride = window, no padding: the common 2x2 pooling) seen as
+    axes of one reshaped view: one comparison against the maxima, each window's first maximum kept
+    by a running "found" mask, and one select of the gradient. Rows and columns past the last window
+    get zeros. Only for finite gradients and maxima that are not NaN."""
+    n, h, w, c = x.shape
+    (kh, kw), (oh, ow) = window, out_size
+    hits = x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c) == best[:, :, None, :, None, :]
+    found = None
+    for i in range(kh):
+        for j in range(kw):
+            hit = hits[:, :, i, :, j, :]
+            if found is None:
+                found = hit.copy()
+            else:
+                now = found | hit
+                xp.not_equal(now, found, out=hit)  # a maximum not found before
+                found = now
+    part = xp.multiply(grad[:, :, None, :, None, :], hits).reshape(n, oh * kh, ow * kw, c)
+    part += 0  # -0.0 (a negative gradient times no hit) is 0.0, as a sum onto zeros gives
+    if (oh * kh, ow * kw) == (h, w):
+        return part
+    out = xp.zeros(x.shape, x.dtype)
+    out[:, :oh * kh, :ow * kw, :] = part
+    return out
+
+
 def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALID"):
     """Each window's gradient to its first maximum (row-major in the window; a NaN is a maximum)."""
     (kh, kw), (sh, sw) = ksize, strides
@@ -77,6 +104,8 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
     grad = grad.astype(x.dtype, copy=False)
     size = (x.shape[0], x.shape[1] + top + bottom, x.shape[2] + left + right, x.shape[3])
     if x.dtype.kind == "f" and not bool(xp.isnan(best).any()) and bool(xp.isfinite(grad).all()):
+        if (sh, sw) == (kh, kw) and not (top or bottom or left or right):
+            return _max_pool_grad_tiled(xp, x, best, grad, (kh, kw), (oh, ow))
         # the common case, without masked selects (slow on unpredictable masks): the gradient times
         # each element's "first maximum of its window" flag, the flags from elementwise logic.
         # Windows that tile the input exactly (2x2, stride 2, even sizes) write each element once.
