@@ -2,12 +2,16 @@
 reductions): values against the straightforward definitions they replaced, and TensorFlow 2.21's
 where a dtype was missing."""
 
+import platform
+import resource
+
 import numpy as np
 import pytest
 
 import devtrace as tf
 from devtrace.ops.nn.nn_grad import _scatter
 from devtrace.ops.nn.nn_impl import _pad_amounts
+from devtrace.runtime import host_heap
 from devtrace.runtime.registry import lookup
 
 
@@ -75,3 +79,19 @@ def test_max_pool_and_its_gradient_in_bfloat16():
     assert tf.reshape(tf.cast(y, tf.float32), [-1]).numpy().tolist() == [-3.0, -1.0, 5.0, 7.0]
     assert tf.reshape(tf.cast(g, tf.float32), [-1]).numpy().tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0,
                                                                         0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0]
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc")
+def test_devtrace_run_keeps_freed_host_memory_for_the_next_step(monkeypatch):
+    """An array freed and made again (each step's op outputs) reuses the heap's pages: no page faults
+    (by default glibc gives the second array fresh pages, after handing the first's back)."""
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.check=0")
+    assert not host_heap.keep_freed_memory()  # the user's own malloc settings win
+    monkeypatch.delenv("GLIBC_TUNABLES")
+    assert host_heap.keep_freed_memory()
+    first = np.ones(24 << 18, np.float32)  # 24 MiB
+    del first
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    second = np.ones(20 << 18, np.float32)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults < 50, "the freed pages were not reused"
+    assert second[-1] == 1
