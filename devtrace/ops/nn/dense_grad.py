@@ -16,7 +16,17 @@ def _bias_add_grad_shape(name, shapes, attrs, dtype):
     return dtype, None if shape is None else (shape[-1],)
 
 
-op("ReluGrad", lambda xp, dy, y: (dy * (y > 0)).astype(dy.dtype, copy=False), dtypes.FLOATS, shape=lambda n, s, a, d: (d, s[0]))
+def _relu_grad_kernel(xp, dy, y):
+    """``dy * (y > 0)`` as TensorFlow's (NaN and -0.0 alike), the mask made in ``dy``'s type first:
+    a product of two float arrays, not of a float and a boolean one (a slower, casting loop)."""
+    if dy.shape != y.shape:
+        return (dy * (y > 0)).astype(dy.dtype, copy=False)
+    out = (y > 0).astype(dy.dtype)
+    out *= dy
+    return out
+
+
+op("ReluGrad", _relu_grad_kernel, dtypes.FLOATS, shape=lambda n, s, a, d: (d, s[0]))
 op("BiasAddGrad", lambda xp, dy: xp.sum(dy, axis=tuple(range(dy.ndim - 1))).astype(dy.dtype), dtypes.NUMERIC,
    shape=_bias_add_grad_shape)
 
