@@ -10,6 +10,7 @@ import pytest
 
 import devtrace as tf
 from devtrace.ops.nn.nn_grad import _scatter
+from devtrace.ops.nn import nn_impl
 from devtrace.ops.nn.nn_impl import _pad_amounts
 from devtrace.runtime import host_heap
 from devtrace.runtime.registry import lookup
@@ -27,8 +28,12 @@ def windows(x, k, s, padding, fill=0.0):
 CASES = [(28, 1, 8, 3, 1, "VALID"), (13, 32, 16, 3, 1, "SAME"), (9, 20, 5, 3, 2, "SAME"), (8, 2, 4, 2, 2, "VALID")]
 
 
+@pytest.mark.parametrize("im2col_bytes", [nn_impl.IM2COL_BYTES, 0], ids=["small", "large"])
 @pytest.mark.parametrize("size,c,o,k,s,padding", CASES)
-def test_convolution_and_its_gradients_are_the_window_sums(size, c, o, k, s, padding):
+def test_convolution_and_its_gradients_are_the_window_sums(size, c, o, k, s, padding, im2col_bytes, monkeypatch):
+    """Both ways of Conv2D with many input channels: one product of the windows (a small input) and
+    one product per window offset (a large one)."""
+    monkeypatch.setattr(nn_impl, "IM2COL_BYTES", im2col_bytes)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((3, size, size, c)).astype("f4")
     f = rng.standard_normal((k, k, c, o)).astype("f4")
