@@ -100,3 +100,20 @@ def test_devtrace_run_keeps_freed_host_memory_for_the_next_step(monkeypatch):
     second = np.ones(20 << 18, np.float32)
     assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults < 50, "the freed pages were not reused"
     assert second[-1] == 1
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8", "f2", "i4", "u1", "?", "c8"])
+@pytest.mark.parametrize("shapes", [((64, 200), (64, 200), ()), ((200,), (64, 200), (64, 200)),
+                                    ((64, 200), (64, 1), (1, 200)), ((64, 1), (64, 200), (64, 200))])
+def test_select_on_a_random_mask_gives_wheres_exact_values(dtype, shapes):
+    """Dropout's select (a large one, bitwise on the host): each value copied exactly, NaN and -0.0
+    included, whichever operand broadcasts."""
+    rng = np.random.default_rng(2)
+    c = rng.random(shapes[0]) > 0.5
+    a, b = ((rng.standard_normal(s) * 100).astype(dtype) for s in shapes[1:])
+    if a.dtype.kind == "f" and a.ndim:
+        a.flat[:2] = np.nan, -0.0
+    got = lookup("SelectV2").fn(np, c, a, b)
+    want = np.where(c, a, b)
+    assert (got.dtype, got.shape) == (want.dtype, want.shape)
+    assert np.ascontiguousarray(got).tobytes() == want.tobytes()
