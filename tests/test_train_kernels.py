@@ -117,3 +117,17 @@ def test_select_on_a_random_mask_gives_wheres_exact_values(dtype, shapes):
     want = np.where(c, a, b)
     assert (got.dtype, got.shape) == (want.dtype, want.shape)
     assert np.ascontiguousarray(got).tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("shape", [(32, 26, 26, 32), (3, 7, 5), (17, 4), (5, 3)])
+def test_bias_add_grad_is_each_channels_sum(shape):
+    """Summed 16 rows side by side: within float32 rounding of the exact sum, whatever the number
+    of rows (and, with many rows, closer than a row after another)."""
+    dy = np.random.default_rng(3).standard_normal(shape).astype("f4")
+    got = lookup("BiasAddGrad").fn(np, dy)
+    exact = dy.astype("f8").reshape(-1, shape[-1]).sum(axis=0)
+    assert (got.dtype, got.shape) == (np.float32, shape[-1:])
+    np.testing.assert_allclose(got, exact, rtol=1e-5, atol=2e-3)
+    if dy.size // shape[-1] >= 10000:  # many rows: the error of a row after another grows with their number
+        one_after_another = dy.reshape(-1, shape[-1]).sum(axis=0)
+        assert np.abs(got - exact).max() < np.abs(one_after_another - exact).max()
