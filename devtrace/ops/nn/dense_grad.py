@@ -29,6 +29,8 @@ def _relu_grad_kernel(xp, dy, y):
 
 
 op("ReluGrad", _relu_grad_kernel, dtypes.FLOATS, shape=lambda n, s, a, d: (d, s[0]))
+
+
 BIAS_BLOCK = 16  # rows summed side by side in BiasAddGrad
 
 

@@ -78,8 +78,8 @@ def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VAL
 def _max_pool_grad_tiled(xp, x, best, grad, window, out_size):
     """Windows that tile the input (stride = window, no padding: the common 2x2 pooling) seen as
     axes of one reshaped view: one comparison against the maxima, each window's first maximum kept
-    by a running "found" mask, and one select of the gradient. Rows and columns past the last window
-    get zeros. Only for finite gradients and maxima that are not NaN."""
+    by a running "found" mask, and one product of the gradient and that mask. Rows and columns past
+    the last window get zeros. Only for finite gradients and maxima that are not NaN."""
     n, h, w, c = x.shape
     (kh, kw), (oh, ow) = window, out_size
     hits = x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c) == best[:, :, None, :, None, :]
