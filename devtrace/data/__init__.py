@@ -248,7 +248,7 @@ class OwnedIterator:
         else:
             self._position.assign(self._count)
         self._synced = self._count
-        return [("position", self._position)]
+        return [(".ATTRIBUTES/ITERATOR_STATE", self._position)]  # TensorFlow's key of an iterator's state
 
     def __repr__(self):
         return f"<tensorflow.python.data.ops.iterator_ops.OwnedIterator object at {id(self):#x}>"

@@ -52,6 +52,7 @@ from ..runtime import dtypes
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant
 from ..trace import events as ev
+from ..util.reprs import shown_as
 
 _LOG_FIRST_N = 10  # logging.log_first_n(INFO, "Reduce to …", 10): per process
 _EAGER_RUN_FIRST_N = 5  # logging.log_first_n(WARN, "Using … eagerly has significant overhead …", 5)
@@ -636,3 +637,5 @@ def __getattr__(name):
     if name in _LATER:
         return _later(_LATER, name)
     return _missing(name)
+
+shown_as(_DefaultDistributionStrategy, "tensorflow.python.distribute.distribute_lib._DefaultDistributionStrategy")
