@@ -25,9 +25,9 @@ class _Namespace:
     """``tf.train``/``tf.compat.v1`` as far as ``capture_protos.messages`` reaches, over one class table."""
 
     def __init__(self, classes):
-        c = {name: classes[f"tensorflow.{name}"] for name in ("Example", "SequenceExample", "Features", "Feature",
-                                                              "FeatureLists", "FeatureList", "BytesList", "FloatList",
-                                                              "Int64List", "Summary", "HistogramProto", "SummaryMetadata")}
+        c = {name: classes[f"tensorflow.{name}"] for name in (
+            "Example", "SequenceExample", "Features", "Feature", "FeatureLists", "FeatureList", "BytesList",
+            "FloatList", "Int64List", "Summary", "HistogramProto", "SummaryMetadata")}
         self.train = type("train", (), {k: c[k] for k in ("Example", "SequenceExample", "Features", "Feature",
                                                           "FeatureLists", "FeatureList", "BytesList", "FloatList",
                                                           "Int64List")})

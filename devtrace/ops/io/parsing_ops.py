@@ -163,7 +163,8 @@ def feature_values(feature, key: str, dtype_name: str):
 
 def keys(array) -> list:
     """A key input's strings (TensorFlow passes the feature keys as string tensors)."""
-    return [k.decode() if isinstance(k, bytes) else str(k) for k in np.asarray(array, dtype=object).reshape(-1).tolist()]
+    values = np.asarray(array, dtype=object).reshape(-1).tolist()
+    return [k.decode() if isinstance(k, bytes) else str(k) for k in values]
 
 
 def key_tensor(values, dtype=dtypes.string):
