@@ -112,7 +112,7 @@ TOOL = ("devtrace.cli", "devtrace.terminal", "devtrace.cluster")  # the tool: it
 API = "devtrace.api"  # the public tf surface: it re-exports the rooms below it
 # the rooms that implement TensorFlow's API, lowest first (a room imports only rooms before it)
 TF_ROOMS = tuple(_room(r) for r in (
-    "platform", "ops", "autograph", "backprop", "module", "polymorphic_function", "framework", "summary",
+    "platform", "ops", "autograph", "backprop", "module", "polymorphic_function", "framework", "summary", "debug",
     "data", "config", "distribute", "train", "saved_model", "test", "keras"))
 ABOVE_RUNTIME = TF_ROOMS + (API,) + TOOL
 

@@ -5,6 +5,7 @@ declarations' public names."""
 from __future__ import annotations
 
 from ..data._optional import Optional as _Optional
+from ..debug import check_numerics as _check_numerics, dumping as _dumping
 from ..framework import dispatch as _dispatch, experimental as _experimental, extension_type as _extension_type
 from ..framework.structured_tensor import StructuredTensor as _StructuredTensor
 from ..platform import gfile as _gfile
@@ -25,7 +26,12 @@ def namespace(prefix: str, **extra) -> Namespace:
 
 
 debugging = namespace("debugging", set_log_device_placement=scopes.set_log_device_placement,
-                      get_log_device_placement=scopes.get_log_device_placement)
+                      get_log_device_placement=scopes.get_log_device_placement,
+                      enable_check_numerics=_check_numerics.enable_check_numerics,
+                      disable_check_numerics=_check_numerics.disable_check_numerics,
+                      experimental=Namespace(_prefix="debugging.experimental",
+                                             enable_dump_debug_info=_dumping.enable_dump_debug_info,
+                                             disable_dump_debug_info=_dumping.disable_dump_debug_info))
 random = namespace("random", experimental=namespace("random.experimental"))
 signal = namespace("signal")
 image = namespace("image")

@@ -50,6 +50,7 @@ from .signal import fft_ops  # noqa: F401
 from .signal import signal_more  # noqa: F401
 from .image import codec_ops, image_ops  # noqa: F401
 from . import check_ops  # noqa: F401 (tf.debugging's assert_*)
+from . import debug_ops  # noqa: F401 (tfdbg2's numeric summary, enable_check_numerics' CheckNumericsV2)
 from .nn import nn_dropout  # noqa: F401 (tf.nn.experimental's dropouts)
 from .nn import nn_more  # noqa: F401
 from .nn import conv3d_ops  # noqa: F401 (Conv3D, the depthwise convolution's gradients)
@@ -85,3 +86,9 @@ from .nn import conv_v2  # noqa: F401 (tf.conv2d_backprop_filter_v2/input_v2: no
 from .sparse import sparse_serialize  # noqa: F401 (tf.io.serialize_sparse, serialize_many_sparse, deserialize_many_sparse)
 from .image import combined_nms  # noqa: F401 (tf.image.combined_non_max_suppression)
 from .ragged import ragged_fill  # noqa: F401 (tf.ragged_fill_empty_rows and its gradient op)
+from .image import jxl_ops  # noqa: F401 (tf.image.decode_jxl)
+from .strings import unicode_script  # noqa: F401 (tf.strings.unicode_script)
+from .image import bounding_box_ops  # noqa: F401 (tf.image.sample_distorted_bounding_box and its stateless twin)
+from .nn import fractional_pool  # noqa: F401 (tf.nn.fractional_max_pool, fractional_avg_pool and their gradients)
+from .math import sobol_ops  # noqa: F401 (tf.math.sobol_sample)
+from .nn import rnn_cell_wrapper  # noqa: F401 (tf.nn.RNNCellDeviceWrapper, RNNCellDropoutWrapper, RNNCellResidualWrapper)

@@ -32,7 +32,7 @@ class Context:
                  "soft_placement", "eager", "log_device_placement", "device_policy", "initialized_by", "devices",
                  "devices_by_name", "scope", "scope_spec", "scope_reason", "trace", "placement_cache", "colocation_cache",
                  "scalar_cache", "kernel_graphs", "host", "graph_builder", "tapes", "name_scope", "list_arg_seq", "options", "threaded", "thread_marked", "task",
-                 "remote_devices", "timed_gpu_kernels", "outer_scope",
+                 "remote_devices", "timed_gpu_kernels", "outer_scope", "op_callbacks",
                  "__weakref__")
 
     def __init__(self, machine: Machine | None = None, env=None):
@@ -61,6 +61,9 @@ class Context:
         self.colocation_cache: dict = {}  # the placement cache while gradients run colocated
         self.outer_scope = ""  # while gradients run colocated: the program's own scope (TensorFlow's device_name)
         self.tapes: list = []  # active gradient tapes, innermost last
+        # what sees every op run (tfdbg2's dump, check_numerics): objects with ``eager(op_type, inputs, attrs,
+        # outputs, name)`` and ``function(placed, args, values)``; none: the fast paths run (op_callbacks.py)
+        self.op_callbacks: list = []
         self.name_scope = ""  # eager tf.name_scope prefix ("outer/inner/"), which names variables
         self.scalar_cache: dict = {}  # TensorFlow's: (scope, value, dtype, type) -> constant tensor
         self.host: Device | None = None

@@ -26,10 +26,10 @@ class Sample(NamedTuple):
 
 
 def samples():
-    from . import arrays, collective, image, keras_ops, math, more, nn, queues, random, tables, tfops
+    from . import arrays, collective, image, keras_ops, math, more, names, nn, queues, random, tables, tfops
 
     out = []
-    for module in (math, arrays, nn, random, more, image, tfops, tables, queues, keras_ops, collective):
+    for module in (math, arrays, nn, random, more, image, tfops, tables, queues, keras_ops, collective, names):
         out.extend(module.SAMPLES)
     return out
 

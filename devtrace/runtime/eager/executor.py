@@ -170,6 +170,9 @@ def execute(op_name, inputs=(), attrs=None, name=None, dtype=None, resource=None
     out = run_step(ctx, device, opdef, arrays, attrs, record, None, dtype)
     if ctx.tapes and out is not None:
         tape_record(ctx, op_name, attrs, inputs, out, device)
+    if ctx.op_callbacks and out is not None:
+        for callback in tuple(ctx.op_callbacks):
+            callback.eager(op_name, inputs, attrs, out, name)
     return ResourceHandle(device, seq) if out is None else out
 
 
@@ -184,7 +187,7 @@ def _execute_binary(op_name, x, y, name=None, dtype=None):
     ctx = _context_mod._context
     if dtype is None:
         dtype = x._dtype
-    if ctx is None or ctx.initialized_by is None or not ctx.eager or ctx.threaded or ctx.tapes:
+    if ctx is None or ctx.initialized_by is None or not ctx.eager or ctx.threaded or ctx.tapes or ctx.op_callbacks:
         return execute(op_name, (x, y), None, name, dtype)
     hit = ctx.placement_cache.get((op_name, dtype, ctx.scope, ctx.soft_placement))
     if hit is None:
@@ -221,11 +224,15 @@ def configuration() -> dict:
                 HostAllocator=HostAllocator, ndarray=np.ndarray, host_large=ONEDNN_LARGE_ALLOCATION,
                 context_globals=vars(_context_mod), registry=REGISTRY, by_np=_BY_NP, plain=_PLAIN,
                 kernel_errors=_KERNEL_ERRORS, execute=execute, lookup=lookup, kernel_failed=kernel_failed,
-                finish=finish, oom=oom, ResourceHandle=ResourceHandle, OpRecord=OpRecord,
+                finish=finish, oom=oom, ResourceHandle=ResourceHandle, OpRecord=OpRecord, run_step=run_step,
                 sample_array=np.empty((3, 5), np.float32))
 
 
 execute_binary = _accelerated() or _execute_binary
+# a function graph's node through the execution step in C (graph/function_run.py), or None: run_step;
+# run_planned: a planned node whole (its inputs and seq too)
+run_node = FASTPATH.run_node if FASTPATH is not None else None
+run_planned = FASTPATH.run_planned if FASTPATH is not None else None
 
 
 def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:

@@ -89,7 +89,8 @@ class Graph:
         inputs), requested device, attribute names."""
         return GraphDef([NodeDef(op.name, op.type,
                                  [t._op.name if t._index == 0 else t.name for t in op._inputs]
-                                 + [f"^{c.name}" for c in op._control_inputs], op._device, dict(op._attrs or {}))
+                                 + [f"^{c.name}" for c in op._control_inputs], op._device, dict(op._attrs or {}),
+                                 op._n_host, op._kernel_dtype)
                          for op in self._ops])
 
     def get_operation_by_name(self, name: str) -> Operation:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 
 class NodeDef:
-    __slots__ = ("name", "op", "input", "device", "attr")
+    # _host_inputs, _kernel_dtype: what devtrace's node keeps besides TensorFlow's fields (how many of its
+    # inputs are host values its kernel takes as attrs; the dtype its kernel is chosen for), for import_graph_def
+    __slots__ = ("name", "op", "input", "device", "attr", "_host_inputs", "_kernel_dtype")
 
-    def __init__(self, name, op, inputs, device, attr):
+    def __init__(self, name, op, inputs, device, attr, host_inputs=0, kernel_dtype=None):
         self.name, self.op, self.input, self.device, self.attr = name, op, inputs, device, attr
+        self._host_inputs, self._kernel_dtype = host_inputs, kernel_dtype
 
     def __repr__(self):
         return f"NodeDef(name={self.name!r}, op={self.op!r}, input={self.input!r}, device={self.device!r})"
