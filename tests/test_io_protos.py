@@ -25,7 +25,9 @@ class _Namespace:
     """``tf.train``/``tf.compat.v1`` as far as ``capture_protos.messages`` reaches, over one class table."""
 
     def __init__(self, classes):
-        c = {name.split(".", 1)[1]: cls for name, cls in classes.items()}
+        c = {name: classes[f"tensorflow.{name}"] for name in (
+            "Example", "SequenceExample", "Features", "Feature", "FeatureLists", "FeatureList", "BytesList",
+            "FloatList", "Int64List", "Summary", "HistogramProto", "SummaryMetadata")}
         self.train = type("train", (), {k: c[k] for k in ("Example", "SequenceExample", "Features", "Feature",
                                                           "FeatureLists", "FeatureList", "BytesList", "FloatList",
                                                           "Int64List")})
@@ -41,7 +43,7 @@ def _built(classes):
 @pytest.mark.parametrize("classes", ["protobuf", "pure"])
 def test_messages_serialize_to_tensorflows_bytes_and_parse_tensorflows(classes):
     if classes == "protobuf":
-        if not messages.PROTOBUF:
+        if not messages.uses_protobuf():
             pytest.skip("protobuf is not installed (or DEVTRACE_NO_PROTOBUF=1)")
         table = messages.CLASSES
     else:
@@ -57,7 +59,7 @@ def test_messages_serialize_to_tensorflows_bytes_and_parse_tensorflows(classes):
 
 
 def test_protobufs_text_and_json_formats_take_devtraces_messages():
-    if not messages.PROTOBUF:
+    if not messages.uses_protobuf():
         pytest.skip("protobuf is not installed (or DEVTRACE_NO_PROTOBUF=1)")
     from google.protobuf import json_format, text_format
 

@@ -316,5 +316,21 @@ def _classes() -> dict:
     return _pure_classes()
 
 
-CLASSES = _classes()
-PROTOBUF = not issubclass(CLASSES["tensorflow.Example"], PureMessage)
+class _Classes(dict):
+    """The classes by full name, made on first use: importing protobuf takes a tenth of a second,
+    paid only by a program that uses a message."""
+
+    def __missing__(self, name):
+        if not self:
+            self.update(_classes())
+            if name in self:
+                return self[name]
+        raise KeyError(name)
+
+
+CLASSES = _Classes()
+
+
+def uses_protobuf() -> bool:
+    """Whether the classes are protobuf's (else devtrace's pure-Python ones)."""
+    return not issubclass(CLASSES["tensorflow.Example"], PureMessage)

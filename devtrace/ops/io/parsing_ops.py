@@ -17,7 +17,7 @@ from ...runtime.registry import CPU
 from ...runtime.tensor import Tensor
 from ...runtime.values import constant
 from ..declare import op, public
-from .example_proto import Example
+from . import example_proto
 
 FixedLenFeature = collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"],
                                          defaults=(None,))
@@ -142,7 +142,7 @@ _LISTS = {"string": "bytes_list", "float32": "float_list", "int64": "int64_list"
 _C_NAMES = {"string": "string", "float32": "float", "int64": "int64"}
 
 
-def _values(example: Example, key: str, dtype_name: str):
+def _values(example, key: str, dtype_name: str):
     """The feature's values (None when absent or empty of any kind), checked against the dtype."""
     if key not in example.features.feature:
         return None
@@ -163,7 +163,8 @@ def feature_values(feature, key: str, dtype_name: str):
 
 def keys(array) -> list:
     """A key input's strings (TensorFlow passes the feature keys as string tensors)."""
-    return [k.decode() if isinstance(k, bytes) else str(k) for k in np.asarray(array, dtype=object).reshape(-1).tolist()]
+    values = np.asarray(array, dtype=object).reshape(-1).tolist()
+    return [k.decode() if isinstance(k, bytes) else str(k) for k in values]
 
 
 def key_tensor(values, dtype=dtypes.string):
@@ -176,7 +177,7 @@ def _parse(xp, serialized, names, sparse_keys, dense_keys, ragged_keys, *default
     sparse_keys, dense_keys, ragged_keys = keys(sparse_keys), keys(dense_keys), keys(ragged_keys)
     scalar = np.ndim(serialized) == 0
     records = np.asarray(serialized, dtype=object).reshape(-1).tolist()
-    examples = [Example.FromString(r) for r in records]
+    examples = [example_proto.Example.FromString(r) for r in records]
     batch = len(examples)
     sparse_out = []
     for key, t in zip(sparse_keys, sparse_types):

@@ -17,7 +17,7 @@ from ...runtime.registry import CPU
 from ...runtime.tensor import Tensor
 from ...runtime.values import constant
 from ..declare import op, public
-from .example_proto import SequenceExample
+from . import example_proto
 from .parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, VarLenFeature, _parse,
                           feature_values, key_tensor, keys)
 
@@ -52,7 +52,8 @@ def _parse_sequence(xp, serialized, debug_name, context_sparse_keys, context_den
     feature_list_sparse_keys, feature_list_dense_keys, feature_list_ragged_keys = (
         keys(feature_list_sparse_keys), keys(feature_list_dense_keys), keys(feature_list_ragged_keys))
     scalar = np.ndim(serialized) == 0
-    records = [SequenceExample.FromString(r) for r in np.asarray(serialized, dtype=object).reshape(-1).tolist()]
+    records = [example_proto.SequenceExample.FromString(r)
+               for r in np.asarray(serialized, dtype=object).reshape(-1).tolist()]
     batch = len(records)
     indices, values, shapes = [], [], []
     for key, t in zip(feature_list_sparse_keys, feature_list_sparse_types):
