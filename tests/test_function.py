@@ -332,3 +332,18 @@ def test_a_concrete_function_prints_its_signature_as_tensorflow():
 
     assert str(h.get_concrete_function(tf.TensorSpec([2, None], tf.int32), tf.constant(1.0))).splitlines()[3:5] == [
         "Output Type:", "  Literal[None]"]
+
+
+def test_python_arguments_in_a_signature_are_typed_as_tensorflow_types_them():
+    # TF 2.21 (guide intro_to_graphs.ipynb's pretty_printed_concrete_signatures)
+    machine()
+
+    @tf.function
+    def f(x, y=None):
+        return tf.constant(1.0)
+
+    assert f.get_concrete_function([1, -1], (2, "a")).pretty_printed_signature(verbose=False) == (
+        "(x: List[Literal[1], Literal[-1]], y: Tuple[Literal[2], Literal['a']]) -> "
+        "TensorSpec(shape=(), dtype=tf.float32, name=None)")
+    assert f.get_concrete_function({"a": 1}).pretty_printed_signature(verbose=False) == (
+        "(x: Dict[['a', Literal[1]]], y: Literal[None]) -> TensorSpec(shape=(), dtype=tf.float32, name=None)")

@@ -117,3 +117,10 @@ def test_ragged_embedding_lookup_strings_join_and_row_means():
     np.testing.assert_allclose(mean.numpy(), [[0.09957626, -0.05719064, 0.10946645, -0.12128903],
                                               [-0.21594568, -0.6548672, -0.33576027, 0.3208286],
                                               [0.0478338, -0.27169123, -0.04002644, -0.05153711]], rtol=1e-6)
+
+
+def test_item_assignment_to_a_tensor_is_tensorflows_type_error():
+    # TF 2.21 (guide extension_type.ipynb prints it)
+    with pytest.raises(TypeError, match=r"^'tensorflow\.python\.framework\.ops\.EagerTensor' object does not "
+                                        r"support item assignment$"):
+        tf.constant([1, 2])[0] = 1

@@ -141,17 +141,19 @@ def _replica() -> tuple:
     return () if not where or where[1] is None else (("replica", id(where[0]), where[1]),)
 
 
-def _type_text(value) -> str:
-    """A function's output as TensorFlow's signature shows it: ``TensorSpec(…)``, ``Tuple[…]``, ``List[…]``,
-    ``Dict[['k', …]]``, ``Literal[…]`` for a Python value."""
+def _type_text(value, leaf=None) -> str:
+    """A function's output (or argument: ``leaf`` shows its items) as TensorFlow's signature shows it:
+    ``TensorSpec(…)``, ``Tuple[…]``, ``List[…]``, ``Dict[['k', …]]``, ``Literal[…]`` for a Python value."""
+    def item(v):
+        return leaf(v) if leaf is not None else _type_text(v)
     if isinstance(value, Tensor):
         return repr(TensorSpec(None if value.shape.rank is None else tuple(value.shape), value.dtype))
     if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
-        return f"Tuple[{', '.join(_type_text(v) for v in value)}]"
+        return f"Tuple[{', '.join(item(v) for v in value)}]"
     if isinstance(value, list):
-        return f"List[{', '.join(_type_text(v) for v in value)}]"
+        return f"List[{', '.join(item(v) for v in value)}]"
     if isinstance(value, dict):
-        return f"Dict[{', '.join(f'[{k!r}, {_type_text(v)}]' for k, v in value.items())}]"
+        return f"Dict[{', '.join(f'[{k!r}, {item(v)}]' for k, v in value.items())}]"
     if value is None or isinstance(value, (bool, int, float, str)):
         return f"Literal[{value!r}]"
     return repr(value)
@@ -215,6 +217,8 @@ class ConcreteFunction:
         def text(value):
             if isinstance(value, TensorSpec):
                 return repr(TensorSpec(value._dims(), value.dtype))
+            if isinstance(value, (list, tuple, dict)):  # TensorFlow's: List[Literal[1], …], Dict[['a', …]]
+                return _type_text(value, text)
             return f"Literal[{value!r}]"
         try:
             signature = inspect.signature(self._function.python_function)
