@@ -8,18 +8,28 @@ NumPy). Importing devtrace changes no process-wide state (excepthook, warnings f
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
-from . import hooks
-
 if getattr(sys, "orig_argv", [])[1:3] == ["-m", "devtrace"] or os.path.basename(sys.argv[0] if sys.argv else "") \
-        == "devtrace":
-    from .util import interrupts  # the command line (python -m devtrace, devtrace): signals handled from its start,
+        == "devtrace":  # the command line (python -m devtrace, devtrace): signals handled from its start.
+    import _signal  # builtin: a signal while the handlers' module is imported is kept, not Python's KeyboardInterrupt
+
+    _early: list = []
+    for _signum in (_signal.SIGINT, _signal.SIGTERM):
+        if _signal.getsignal(_signum) != _signal.SIG_IGN:  # ignored by whoever started it: still ignored
+            _signal.signal(_signum, lambda signum, frame: _early.append(signum))
+    from .util import interrupts
 
     interrupts.install_cli()
-    interrupts.hold_startup()  # and held until its entry point can end it cleanly (cli/entry.py)
+    interrupts.hold_startup()  # held until its entry point can end it cleanly (cli/entry.py);
+    for _signum in _early:  # one that came meanwhile is sent again, to the held handlers
+        os.kill(os.getpid(), _signum)
+    del _early, _signum
+
+import importlib
+
+from . import hooks
 
 # ``tf.__version__`` is the TensorFlow API level devtrace implements, so that programs' version
 # checks take TensorFlow 2.21's branch; devtrace's own version is ``__devtrace_version__``.

@@ -1,3 +1,4 @@
+import gc
 import os
 import re
 import subprocess
@@ -22,6 +23,48 @@ _ENV = ("DEVTRACE_SIMULATE", "DEVTRACE_MACHINE", "DEVTRACE_COMPAT", "DEVTRACE_CO
 DRIVER_PRESENT = any(os.path.exists(p) for p in ("/dev/nvidiactl", "/dev/nvidia0", "/dev/dxg")) \
     or "gpu_runner" in os.environ.get("PYTHONPATH", "")
 no_driver = pytest.mark.skipif(DRIVER_PRESENT, reason="an NVIDIA driver answers here: the CPU-only note cannot appear")
+
+
+# The modules whose tests take longest (a Ray cluster, signal storms, a 400k-op report, long Hypothesis
+# runs, every probe program on a faked GPU) run first, each module's tests together: the short tests
+# that end the run keep both workers busy to the end, instead of one worker finishing a long test alone.
+LONGEST_FIRST = ("test_ray_cluster.py", "test_signals.py", "test_hostile_round2.py", "test_cupy_pool.py",
+                 "test_compute_none.py", "test_report.py", "test_fastpath_parity.py", "test_multi_worker.py",
+                 "test_group_by.py", "test_real_gpu.py")
+
+
+def pytest_collection_modifyitems(items):
+    first = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: first.get(item.path.name, len(first)))  # stable: the rest keep their order
+
+
+# Modules whose tests run on one worker, one after another (the Ray tests share one cluster).
+ONE_WORKER = ("test_ray_cluster.py",)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's default distribution (``-n``) with tests handed out one at a time, in the order
+    above (``load`` hands each worker a quarter of its share at the start, so one could end the run
+    alone), and each module of ``ONE_WORKER`` as one unit."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneAtATime(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            module = nodeid.split("::", 1)[0]
+            return module if module.endswith(ONE_WORKER) else nodeid
+
+    return OneAtATime(config, log)
+
+
+def pytest_collection_finish(session):
+    """Every module the tests import is imported now: that heap is frozen (``gc.freeze``), so a
+    collection — Python's automatic full ones, a test's ``gc.collect()`` — looks only at the objects
+    made since, which it collects as before. A full collection of a worker's whole heap took ~0.1 s,
+    hundreds of times a run (``test_fastpath_refcounts`` alone: four per case)."""
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,7 @@ from devtrace.ops.math import math_ops
 from devtrace.runtime import context as context_module
 from devtrace.runtime.dtypes import ListValue
 from devtrace.runtime.eager import executor
+from devtrace.runtime.graph import function_run
 from devtrace.runtime.native import FASTPATH
 from devtrace.runtime.registry import REGISTRY, register
 from devtrace.trace.events import OpRecord
@@ -35,15 +36,20 @@ _BOUND = (declare, math_ops)  # the modules that bound executor.execute_binary a
 
 @contextmanager
 def using(execute_binary):
-    """``tf.add``, ``x + y`` … call ``execute_binary`` while the block runs."""
+    """``tf.add``, ``x + y`` … call ``execute_binary`` while the block runs; a function graph's nodes
+    run through the C module's ``run_node`` with its ``execute_binary``, else through ``run_step``."""
     saved = [module.execute_binary for module in _BOUND]
+    saved_run_node = function_run.run_node, function_run.run_planned
     for module in _BOUND:
         module.execute_binary = execute_binary
+    c = FASTPATH is not None and execute_binary is FASTPATH.execute_binary
+    function_run.run_node, function_run.run_planned = (FASTPATH.run_node, FASTPATH.run_planned) if c else (None, None)
     try:
         yield execute_binary
     finally:
         for module, fn in zip(_BOUND, saved):
             module.execute_binary = fn
+        function_run.run_node, function_run.run_planned = saved_run_node
 
 
 def fresh_runtime(gpu_memory: str = "1MiB"):

@@ -342,3 +342,30 @@ def test_forward_references_resolve_on_first_use():
     n = Node(1, [Node(2), Node(3)])
     assert [t.numpy() for t in tf.nest.flatten(n, expand_composites=True)] == [1, 2, 3]
     assert _error(lambda: Node(1, [3])) == "TypeError: children[0]: expected 'Node', got 'int'"
+
+
+class _Network(tf.experimental.BatchableExtensionType):
+    shape: tf.TensorShape
+    work: tf.Tensor
+    bandwidth: tf.Tensor
+
+    def __init__(self, work, bandwidth):
+        self.work = tf.convert_to_tensor(work)
+        self.bandwidth = tf.convert_to_tensor(bandwidth)
+        self.shape = self.work.shape[:-1].merge_with(self.bandwidth.shape[:-2])
+
+
+def test_map_fn_and_datasets_of_a_batchable_type_batch_its_shape_field():
+    # guide extension_type.ipynb's Network under TF 2.21: elements have shape=(), map_fn stacks to shape=(2,)
+    batch = _Network(work=[[5., 3, 8], [3., 4, 2]], bandwidth=[[[0., 2, 0], [2, 0, 3], [0, 3, 0]],
+                                                              [[0., 2, 2], [2, 0, 2], [2, 2, 0]]])
+    assert [repr(n.shape) for n in tf.data.Dataset.from_tensor_slices(batch)] == ["TensorShape([])"] * 2
+
+    def balance(network):
+        delta = (tf.expand_dims(network.work, -1) - tf.expand_dims(network.work, -2)) / 4
+        delta = tf.maximum(tf.minimum(delta, network.bandwidth), -network.bandwidth)
+        return _Network(network.work + tf.reduce_sum(delta, -1), network.bandwidth)
+
+    out = tf.map_fn(balance, batch)
+    assert type(out) is _Network and repr(out.shape) == "TensorShape([2])"
+    assert out.work.numpy().tolist() == [[5.5, 1.25, 9.25], [3.0, 4.75, 1.25]]

@@ -276,3 +276,74 @@ def test_next_of_an_iterator_in_a_function_runs_on_the_host_beside_its_iterator_
     got = [(e.op, e.device.rsplit("/", 1)[-1], e.reason) for e in ctx.trace.events
            if isinstance(e, ev.OpPlaced) and e.seq and e.op in ("IteratorGetNext", "Mul")]
     assert got == [("IteratorGetNext", "device:CPU:0", "explicit"), ("Mul", "device:GPU:0", "default")] * 2
+
+
+def test_unused_stateless_nodes_are_pruned_as_tensorflow_prunes_them(capsys):
+    # guide intro_to_graphs.ipynb under TF 2.21: eagerly tf.gather(x, [1]) raises
+    # "indices[0] = 1 is not in [0, 1)"; in a tf.function whose result does not use it, it never runs
+    machine()
+
+    @tf.function
+    def unused_return_graph(x):
+        tf.gather(x, [1])
+        return x
+
+    assert unused_return_graph(tf.constant([0.0])).numpy().tolist() == [0.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = 1 is not in \[0, 1\)"):
+        tf.gather(tf.constant([0.0]), [1])
+
+    @tf.function
+    def stateful_kept(x):
+        tf.print("printed", tf.reduce_sum(x))  # stateful: runs, with what it prints, though nothing uses it
+        return x + 1
+
+    assert stateful_kept(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 3.0]
+    assert "printed 3" in capsys.readouterr().err
+
+
+def test_a_concrete_function_prints_its_signature_as_tensorflow():
+    # TF 2.21 (guide function.ipynb): print(concrete) and repr, a default argument as its Literal, nested outputs
+    machine()
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def g(a, b=2):
+        return a * v + b, {"k": a}
+
+    concrete = g.get_concrete_function(tf.TensorSpec(None, tf.float32))
+    lines = str(concrete).splitlines()
+    assert lines[:6] == [
+        "ConcreteFunction Input Parameters:",
+        "  a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=<unknown>, dtype=tf.float32, name=None)",
+        "  b (POSITIONAL_OR_KEYWORD): Literal[2]",
+        "Output Type:",
+        "  Tuple[TensorSpec(shape=<unknown>, dtype=tf.float32, name=None), Dict[['k', TensorSpec(shape=<unknown>, "
+        "dtype=tf.float32, name=None)]]]",
+        "Captures:"]
+    assert lines[6] == f"  {id(v)}: TensorSpec(shape=(), dtype=tf.resource, name=None)"
+    assert repr(concrete) == (
+        "<ConcreteFunction (a: TensorSpec(shape=<unknown>, dtype=tf.float32, name=None), b: Literal[2]) -> "
+        "Tuple[TensorSpec(shape=<unknown>, dtype=tf.float32, name=None), Dict[['k', TensorSpec(shape=<unknown>, "
+        f"dtype=tf.float32, name=None)]]] at 0x{id(concrete):X}>")
+
+    @tf.function
+    def h(x, y):
+        return None
+
+    assert str(h.get_concrete_function(tf.TensorSpec([2, None], tf.int32), tf.constant(1.0))).splitlines()[3:5] == [
+        "Output Type:", "  Literal[None]"]
+
+
+def test_python_arguments_in_a_signature_are_typed_as_tensorflow_types_them():
+    # TF 2.21 (guide intro_to_graphs.ipynb's pretty_printed_concrete_signatures)
+    machine()
+
+    @tf.function
+    def f(x, y=None):
+        return tf.constant(1.0)
+
+    assert f.get_concrete_function([1, -1], (2, "a")).pretty_printed_signature(verbose=False) == (
+        "(x: List[Literal[1], Literal[-1]], y: Tuple[Literal[2], Literal['a']]) -> "
+        "TensorSpec(shape=(), dtype=tf.float32, name=None)")
+    assert f.get_concrete_function({"a": 1}).pretty_printed_signature(verbose=False) == (
+        "(x: Dict[['a', Literal[1]]], y: Literal[None]) -> TensorSpec(shape=(), dtype=tf.float32, name=None)")

@@ -98,3 +98,29 @@ def test_a_function_traces_once_for_variables_of_one_shape_and_dtype():
     assert a.numpy().tolist() == [2, 3] and b.numpy().tolist() == [11, 21]
     assert bump.experimental_get_tracing_count() == 1
     assert float(bump(tf.Variable(3.0), tf.ones([]))) == 8 and bump.experimental_get_tracing_count() == 2
+
+
+def test_ragged_embedding_lookup_strings_join_and_row_means():
+    # guide ragged_tensor.ipynb's embedding example with tf.random.set_seed(1) (TF 2.21 printed these)
+    tf.random.set_seed(1)
+    queries = tf.ragged.constant([["Who", "is", "Dan", "Smith"], ["Pause"], ["Will", "it", "rain", "later", "today"]])
+    table = tf.Variable(tf.random.truncated_normal([1024, 4], stddev=0.5))
+    words = tf.nn.embedding_lookup(table, tf.strings.to_hash_bucket_fast(queries, 1024))
+    assert words.shape.as_list() == [3, None, 4]
+    marker = tf.fill([queries.nrows(), 1], "#")
+    padded = tf.concat([marker, queries, marker], axis=1)
+    bigrams = tf.strings.join([padded[:, :-1], padded[:, 1:]], separator="+")
+    assert bigrams.to_list() == [[b"#+Who", b"Who+is", b"is+Dan", b"Dan+Smith", b"Smith+#"], [b"#+Pause", b"Pause+#"],
+                                 [b"#+Will", b"Will+it", b"it+rain", b"rain+later", b"later+today", b"today+#"]]
+    embedded = tf.nn.embedding_lookup(table, tf.strings.to_hash_bucket_fast(bigrams, 1024))
+    mean = tf.reduce_mean(tf.concat([words, embedded], axis=1), axis=1)
+    np.testing.assert_allclose(mean.numpy(), [[0.09957626, -0.05719064, 0.10946645, -0.12128903],
+                                              [-0.21594568, -0.6548672, -0.33576027, 0.3208286],
+                                              [0.0478338, -0.27169123, -0.04002644, -0.05153711]], rtol=1e-6)
+
+
+def test_item_assignment_to_a_tensor_is_tensorflows_type_error():
+    # TF 2.21 (guide extension_type.ipynb prints it)
+    with pytest.raises(TypeError, match=r"^'tensorflow\.python\.framework\.ops\.EagerTensor' object does not "
+                                        r"support item assignment$"):
+        tf.constant([1, 2])[0] = 1

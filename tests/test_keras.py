@@ -199,3 +199,44 @@ def test_fit_runs_each_step_as_a_function_with_the_eager_steps_values(monkeypatc
     np.testing.assert_allclose(traced, eager, rtol=1e-6)
     calls = [e.op for e in ctx.trace.events[start:] if isinstance(e, ev.OpPlaced) and e.op.startswith("__inference")]
     assert len(calls) == 3 * 4 and all(op.startswith("__inference_multi_step_on_iterator_") for op in calls)
+
+
+def test_reprs_notebooks_show_are_keras_3s():
+    # printed by TF 2.21 / Keras 3.15.1 (tensorflow-cpu, /work/tfvenv), addresses masked
+    import re
+
+    def shown(x):
+        return re.sub(r"0x[0-9a-f]+", "0x..", repr(x))
+
+    assert shown(tf.keras.optimizers.Adam()) == "<keras.src.optimizers.adam.Adam object at 0x..>"
+    assert shown(tf.keras.optimizers.SGD()) == "<keras.src.optimizers.sgd.SGD object at 0x..>"
+    assert shown(tf.keras.callbacks.EarlyStopping()) == "<keras.src.callbacks.early_stopping.EarlyStopping object at 0x..>"
+    assert shown(tf.keras.initializers.GlorotUniform()) == \
+        "<keras.src.initializers.random_initializers.GlorotUniform object at 0x..>"
+    assert shown(tf.keras.regularizers.l2(0.1)) == "<keras.src.regularizers.regularizers.L2 object at 0x..>"
+    assert shown(tf.keras.metrics.Mean()) == "<Mean name=mean>"
+    assert shown(tf.keras.metrics.SparseCategoricalAccuracy()) == \
+        "<SparseCategoricalAccuracy name=sparse_categorical_accuracy>"
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    model.compile(loss="mse", optimizer="adam")
+    assert shown(model.fit(tf.ones((4, 2)), tf.ones((4, 1)), verbose=0)) == \
+        "<keras.src.callbacks.history.History object at 0x..>"
+
+    class MyCallback(tf.keras.callbacks.Callback):
+        pass
+    assert shown(MyCallback()).startswith("<test_keras.")  # a subclass keeps Python's repr, as with Keras
+
+
+def test_keras_tensors_are_named_as_keras_names_them():
+    # TF 2.21 / Keras 3.15.1: an unnamed Input's tensor and layer outputs count keras_tensor, keras_tensor_1 …;
+    # a named Input's tensor has its name
+    from devtrace.keras import engine
+    engine._UIDS.pop("keras_tensor", None)
+    a = tf.keras.Input((3,))
+    b = tf.keras.layers.Dense(2)(a)
+    c = tf.keras.Input((3,), name="digits")
+    d = tf.keras.layers.Dense(4)(c)
+    e = tf.keras.layers.concatenate([b, d])
+    assert [t.name for t in (a, b, c, d, e)] == ["keras_tensor", "keras_tensor_1", "digits", "keras_tensor_2",
+                                                  "keras_tensor_3"]
+    assert repr(e) == "<KerasTensor shape=(None, 6), dtype=float32, sparse=False, ragged=False, name=keras_tensor_3>"

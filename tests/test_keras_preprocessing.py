@@ -74,3 +74,20 @@ def test_lookups_run_tensorflows_table_op_on_the_cpu():
         layer(np.array(["a", "c"]))
     finds = [e for e in ctx.trace.events[start:] if isinstance(e, ev.OpPlaced) and e.op == "LookupTableFindV2"]
     assert [e.device.split("/")[-1] for e in finds] == ["device:CPU:0"]
+
+
+def test_keras_preprocessing_namespace_and_image_data_generator_settings():
+    # TF 2.21 / Keras 3.15.1 (/work/tfvenv): guide data.ipynb's ImageDataGenerator(rescale=1./255, rotation_range=20)
+    g = tf.keras.preprocessing.image.ImageDataGenerator(rescale=1. / 255, rotation_range=20)
+    assert (g.zoom_range, g.rescale, g.data_format, g.dtype, g.channel_axis) == (
+        [1.0, 1.0], 0.00392156862745098, "channels_last", "float32", 3)
+    assert tf.keras.preprocessing.sequence.pad_sequences([[1, 2], [3]]).tolist() == [[1, 2], [0, 3]]
+    with pytest.raises(ValueError, match=r"^`zoom_range` should be a float or a tuple or list of two floats. "
+                                         r"Received: \(1, 2, 3\)$"):
+        tf.keras.preprocessing.image.ImageDataGenerator(zoom_range=(1, 2, 3))
+    assert sorted(n for n in dir(tf.keras.preprocessing) if not n.startswith("_")) == [
+        "image", "image_dataset_from_directory", "sequence", "text", "text_dataset_from_directory",
+        "timeseries_dataset_from_array"]
+    with pytest.raises(AttributeError, match="devtrace does not implement keras.preprocessing.image."
+                                             "ImageDataGenerator.flow yet"):
+        g.flow(np.zeros((1, 2, 2, 3)))

@@ -451,6 +451,58 @@ def test_the_c_steady_state_is_the_reference_step_for_step(ops, growth):
         assert c.chunks() == ref.chunks() and c.live_allocations() == ref.live_allocations()
 
 
+def _whole_state(a: BFCAllocator) -> tuple:
+    """Every field of the allocator, chunk by chunk, without settling the pending chunk: heaps
+    (stale entries included), counts, the size index, regions, figures, handles and tags."""
+    def chunk(c):
+        return None if c is None else (c.addr, c.size, c.in_use, c.tag, c.request,
+                                        None if c.prev is None else c.prev.addr, None if c.next is None else c.next.addr)
+    everything = []
+    for head in a._region_heads:
+        while head is not None:
+            everything.append(chunk(head))
+            head = head.next
+    return (_state(a), everything, chunk(a._pending), {k: list(h) for k, h in a._heaps.items()}, list(a._sizes.keys),
+            {h: chunk(c) for h, c in a._live.items()}, {h: chunk(c) for h, c in a._before_reset.items()},
+            dict(a._empty), a.region_sizes, a.bytes_reserved, a.num_ooms, a.num_allocs, a._curr_region,
+            {addr: chunk(c) for addr, c in a._free_at.items()}, a._busy, a._deferred)
+
+
+@pytest.mark.skipif(type(BFCAllocator.allocate).__name__ != "method_descriptor",
+                    reason="the C module is not in use: allocate and free are the reference")
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(ops=st.lists(st.tuples(st.sampled_from([True, True, False, None]),
+                              st.sampled_from([0, 1, 256, 300, 512, 1000, 4096, 5000, 70_000, MiB, 3 * MiB]),
+                              st.integers(0, 1 << 20)), max_size=150),
+       growth=st.booleans())
+def test_the_c_allocator_is_the_python_reference_step_for_step(ops, growth):
+    """``_fastpath.BFCBase`` (best fit, split, coalescing, the steady state, OOMs, growth) against
+    the Python reference (``bfc._Methods`` on a subclass the C module does not read), on one random
+    program: every field — chunks, heaps with their stale entries, the size index, handles, tags,
+    figures — the same after every step."""
+    from devtrace.runtime.memory.bfc import _Methods
+
+    class Reference(_Methods, BFCAllocator):
+        __slots__ = ()
+
+    c, ref, live = BFCAllocator("GPU_0_bfc", 8 * MiB, growth), Reference("GPU_0_bfc", 8 * MiB, growth), []
+    for allocate, size, pick in ops:
+        if allocate is None:
+            c.reset_peak()
+            ref.reset_peak()
+        elif allocate or not live:
+            got = c.allocate(size, ("Op", (size,), "float32")), ref.allocate(size, ("Op", (size,), "float32"))
+            assert got[0] == got[1]
+            if got[0] is not None:
+                live.append(got[0])
+        else:
+            handle = live.pop(pick % len(live))
+            assert c.free(handle) is ref.free(handle) is None
+        assert _whole_state(c) == _whole_state(ref)
+    assert c.chunks() == ref.chunks() and c.largest_free_block() == ref.largest_free_block()
+    check_structure(c)
+
+
 def test_a_free_arriving_inside_an_allocation_waits_until_the_chunk_is_handed_out():
     """Python's garbage collector can run a tensor's ``__del__`` in the middle of an allocation —
     here right after best fit took the chunk out of the free index, neither free nor in use yet;

@@ -14,8 +14,9 @@ LACKING = [
     ("tf.keras.InputSpec", "tf.keras.InputSpec"), ("tf.keras.layers.ConvLSTM2D", "tf.keras.layers.ConvLSTM2D"),
     ("tf.compat.v1.AttrValue", "tf.compat.v1.AttrValue"), ("tf.raw_ops.AddV2", "tf.raw_ops.AddV2"),
     ("tf.data.experimental.rejection_resample", "tf.data.experimental.rejection_resample"),
-    ("tf.distribute.experimental.TPUStrategy", "tf.distribute.experimental.TPUStrategy"),
+    ("tf.feature_column", "tf.feature_column"),
     ("tf.compat.v1.make_template", "tf.compat.v1.make_template"),
+    ("tf.distribute.experimental.PreemptionCheckpointHandler", "tf.distribute.experimental.PreemptionCheckpointHandler"),
     ("tf.constant(1.0).consumers", "tf.Tensor.consumers"), ("tf.Variable(1.0).to_proto", "tf.Variable.to_proto"),
 ]
 

@@ -1,5 +1,5 @@
 """``devtrace run --workers`` on a real local Ray cluster (``ray.cluster_utils.Cluster``: a head and
-a second node with fake GPU resources, 127.0.0.1 only), started once for the session and torn
+a second node with fake GPU resources, 127.0.0.1 only), started once (one worker runs these tests) and torn
 down; one run starts its own local cluster on demand instead. TensorFlow 2.21's capture of the same
 program on two CPU workers is in ``tf221_multi_worker/``."""
 
@@ -25,7 +25,7 @@ RUN_TIMEOUT_S = 400  # a Ray cluster's run on a loaded 2-core machine: workers s
 EXECUTING = re.compile(r"^\[worker (\d)\] Executing op (\S+) in device (\S+)$")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # one worker runs this module (conftest's ONE_WORKER), then shuts it down
 def cluster():
     c = Cluster(initialize_head=True, head_node_args={"num_cpus": 2, "node_ip_address": "127.0.0.1",
                                                       "include_dashboard": False})

@@ -175,3 +175,15 @@ def test_gradients_built_in_a_function_graph_equal_the_eager_ones_tensorflow_che
             np.testing.assert_allclose(g, e, rtol=1e-6)
     eager, _ = _gradients_eagerly_and_in_a_function(cases[1][0], *cases[1][1:])
     np.testing.assert_allclose(eager, [1.5 * 2.0, 1.5 * 2.0])  # TensorFlow: the ends' weights sum to 2 each
+
+
+def test_two_equal_python_constants_are_two_sources_for_two_tapes():
+    # guide advanced_autodiff.ipynb under TF 2.21: 1.0 and 0.25 (TensorFlow's scalar cache shares the
+    # buffer, not the Python tensor: tf.constant(0.0) is tf.constant(0.0) is False there)
+    x0, x1 = tf.constant(0.0), tf.constant(0.0)
+    assert x0 is not x1
+    with tf.GradientTape() as tape0, tf.GradientTape() as tape1:
+        tape0.watch(x0)
+        tape1.watch(x1)
+        ys = tf.reduce_sum(tf.math.sin(x0) + tf.nn.sigmoid(x1))
+    assert float(tape0.gradient(ys, x0)) == 1.0 and float(tape1.gradient(ys, x1)) == 0.25

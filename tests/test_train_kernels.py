@@ -2,12 +2,17 @@
 reductions): values against the straightforward definitions they replaced, and TensorFlow 2.21's
 where a dtype was missing."""
 
+import platform
+import resource
+
 import numpy as np
 import pytest
 
 import devtrace as tf
 from devtrace.ops.nn.nn_grad import _scatter
+from devtrace.ops.nn import nn_impl
 from devtrace.ops.nn.nn_impl import _pad_amounts
+from devtrace.runtime import host_heap
 from devtrace.runtime.registry import lookup
 
 
@@ -23,8 +28,12 @@ def windows(x, k, s, padding, fill=0.0):
 CASES = [(28, 1, 8, 3, 1, "VALID"), (13, 32, 16, 3, 1, "SAME"), (9, 20, 5, 3, 2, "SAME"), (8, 2, 4, 2, 2, "VALID")]
 
 
+@pytest.mark.parametrize("im2col_bytes", [nn_impl.IM2COL_BYTES, 0], ids=["small", "large"])
 @pytest.mark.parametrize("size,c,o,k,s,padding", CASES)
-def test_convolution_and_its_gradients_are_the_window_sums(size, c, o, k, s, padding):
+def test_convolution_and_its_gradients_are_the_window_sums(size, c, o, k, s, padding, im2col_bytes, monkeypatch):
+    """Both ways of Conv2D with many input channels: one product of the windows (a small input) and
+    one product per window offset (a large one)."""
+    monkeypatch.setattr(nn_impl, "IM2COL_BYTES", im2col_bytes)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((3, size, size, c)).astype("f4")
     f = rng.standard_normal((k, k, c, o)).astype("f4")
@@ -75,3 +84,50 @@ def test_max_pool_and_its_gradient_in_bfloat16():
     assert tf.reshape(tf.cast(y, tf.float32), [-1]).numpy().tolist() == [-3.0, -1.0, 5.0, 7.0]
     assert tf.reshape(tf.cast(g, tf.float32), [-1]).numpy().tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0,
                                                                         0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0]
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc")
+def test_devtrace_run_keeps_freed_host_memory_for_the_next_step(monkeypatch):
+    """An array freed and made again (each step's op outputs) reuses the heap's pages: no page faults
+    (by default glibc gives the second array fresh pages, after handing the first's back)."""
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.check=0")
+    assert not host_heap.keep_freed_memory()  # the user's own malloc settings win
+    monkeypatch.delenv("GLIBC_TUNABLES")
+    assert host_heap.keep_freed_memory()
+    first = np.ones(24 << 18, np.float32)  # 24 MiB
+    del first
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    second = np.ones(20 << 18, np.float32)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults < 50, "the freed pages were not reused"
+    assert second[-1] == 1
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8", "f2", "i4", "u1", "?", "c8"])
+@pytest.mark.parametrize("shapes", [((64, 200), (64, 200), ()), ((200,), (64, 200), (64, 200)),
+                                    ((64, 200), (64, 1), (1, 200)), ((64, 1), (64, 200), (64, 200))])
+def test_select_on_a_random_mask_gives_wheres_exact_values(dtype, shapes):
+    """Dropout's select (a large one, bitwise on the host): each value copied exactly, NaN and -0.0
+    included, whichever operand broadcasts."""
+    rng = np.random.default_rng(2)
+    c = rng.random(shapes[0]) > 0.5
+    a, b = ((rng.standard_normal(s) * 100).astype(dtype) for s in shapes[1:])
+    if a.dtype.kind == "f" and a.ndim:
+        a.flat[:2] = np.nan, -0.0
+    got = lookup("SelectV2").fn(np, c, a, b)
+    want = np.where(c, a, b)
+    assert (got.dtype, got.shape) == (want.dtype, want.shape)
+    assert np.ascontiguousarray(got).tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("shape", [(32, 26, 26, 32), (3, 7, 5), (17, 4), (5, 3)])
+def test_bias_add_grad_is_each_channels_sum(shape):
+    """Summed 16 rows side by side: within float32 rounding of the exact sum, whatever the number
+    of rows (and, with many rows, closer than a row after another)."""
+    dy = np.random.default_rng(3).standard_normal(shape).astype("f4")
+    got = lookup("BiasAddGrad").fn(np, dy)
+    exact = dy.astype("f8").reshape(-1, shape[-1]).sum(axis=0)
+    assert (got.dtype, got.shape) == (np.float32, shape[-1:])
+    np.testing.assert_allclose(got, exact, rtol=1e-5, atol=2e-3)
+    if dy.size // shape[-1] >= 10000:  # many rows: the error of a row after another grows with their number
+        one_after_another = dy.reshape(-1, shape[-1]).sum(axis=0)
+        assert np.abs(got - exact).max() < np.abs(one_after_another - exact).max()

@@ -132,8 +132,18 @@ def _namespace() -> ModuleType:
 
     v1.debugging, v1.math = debugging, math
     v1.logging = compat_v1_logging
-    v1.__getattr__ = missing("compat.v1")
+    v1.__getattr__ = _v1_getattr
     return v1
+
+
+def _v1_getattr(name):
+    """``tf.compat.v1.Summary``, ``HistogramProto``, ``SummaryMetadata``: TensorFlow's messages, made
+    on first use (protobuf's import is not paid by programs without them); else the missing name."""
+    if name in ("Summary", "HistogramProto", "SummaryMetadata"):
+        from ..ops.io import example_proto
+
+        return getattr(example_proto, name)
+    return missing("compat.v1")(name)
 
 
 v1 = _namespace()

@@ -9,7 +9,7 @@ from ..debug import check_numerics as _check_numerics, dumping as _dumping
 from ..framework import dispatch as _dispatch, experimental as _experimental, extension_type as _extension_type
 from ..framework.structured_tensor import StructuredTensor as _StructuredTensor
 from ..platform import gfile as _gfile
-from ..ops.io import parsing_ops as _parsing, tfrecord as _tfrecord
+from ..ops.io import graph_io as _graph_io, parsing_ops as _parsing, tfrecord as _tfrecord
 from ..util.namespace import Namespace
 from ..ops import API
 from ..ops import numpy as _tnp
@@ -72,7 +72,8 @@ io = namespace("io", gfile=_gfile.namespace, TFRecordWriter=_tfrecord.TFRecordWr
 raw_ops = namespace("raw_ops")  # none of TensorFlow's raw op functions yet: each says so
 # tf.version: the TensorFlow release devtrace's API follows (2.21's values, as that build reports them)
 version = Namespace(_prefix="version", VERSION="2.21.0", GIT_VERSION="v2.21.0", COMPILER_VERSION="devtrace",
-                          GRAPH_DEF_VERSION=2474, GRAPH_DEF_VERSION_MIN_CONSUMER=0, GRAPH_DEF_VERSION_MIN_PRODUCER=0)
+                    GRAPH_DEF_VERSION=_graph_io.GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER=0,
+                    GRAPH_DEF_VERSION_MIN_PRODUCER=0)
 
 
 _DTYPE_NAMES = ("float16", "float32", "float64", "half", "double", "int8", "int16", "int32", "int64", "uint8",

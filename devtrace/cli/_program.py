@@ -16,6 +16,7 @@ from ..util import interrupts, runlock
 from ..errors import (CheckFailed, ResourceExhaustedError, UsageError, ValueNotComputed, debugging, internal_line,
                       is_internal)
 from ..output import MiB, printable
+from ..runtime import host_heap
 from ..trace import events as ev
 
 MACHINE_FORMATS = ("jsonl", "dot")
@@ -117,6 +118,7 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     from ..api import as_tensorflow
 
     as_tensorflow.install()  # `import tensorflow` in the program gives devtrace
+    host_heap.keep_freed_memory()
     pid, real_exit = os.getpid(), os._exit
     os._exit = _closing_exit(ctx, pid, real_exit)
     spared = _spare_fds(ctx.trace.stream.fds() if ctx.trace.stream is not None else ())

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _lookup
 from . import _experimental as data_experimental, _extension as extension, _readers as readers, _saving as saving
-from . import _sparse as data_sparse, _windows as data_windows
+from . import _experimental_more as data_more, _sparse as data_sparse, _windows as data_windows
 from ._sparse import HostSparse
 from ._optional import Optional
 from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
@@ -248,7 +248,7 @@ class OwnedIterator:
         else:
             self._position.assign(self._count)
         self._synced = self._count
-        return [("position", self._position)]
+        return [(".ATTRIBUTES/ITERATOR_STATE", self._position)]  # TensorFlow's key of an iterator's state
 
     def __repr__(self):
         return f"<tensorflow.python.data.ops.iterator_ops.OwnedIterator object at {id(self):#x}>"
@@ -522,6 +522,12 @@ class Dataset(Transforms):
         size = batch_size if drop_remainder else None
         return Dataset(source, map_structure(lambda s: _batched(s, size), self._spec), card, "_BatchDataset")
 
+    def sparse_batch(self, batch_size, row_shape, name=None):
+        return data_more.sparse_batch(self, batch_size, row_shape)
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64, name=None):
+        return data_more.ragged_batch(self, batch_size, drop_remainder, row_splits_dtype)
+
     def unbatch(self, name=None):
         def source():
             for element in self._source():
@@ -737,7 +743,10 @@ experimental = Namespace(
         "choose_from_datasets", "sample_from_datasets", "get_single_element", "ignore_errors", "unbatch",
         "map_and_batch", "parallel_interleave", "snapshot", "copy_to_device", "at", "get_next_as_optional",
         "enable_debug_mode", "Reducer", "group_by_reducer", "parse_example_dataset", "TFRecordWriter",
-        "pad_to_cardinality")})
+        "pad_to_cardinality")},
+    **{name: getattr(data_more, name) for name in (
+        "dense_to_sparse_batch", "dense_to_ragged_batch", "distributed_save", "make_saveable_from_iterator",
+        "get_model_proto")})
 
 
 def _batched_features(file_pattern, batch_size, features, reader=None, label_key=None, reader_args=None,

@@ -38,7 +38,7 @@ def records(value):
 def values(value):
     """``records``' inverse: each record rebuilt as its extension type (its tensors now these)."""
     if isinstance(value, Record):
-        return value._template._nest_rebuild([values(value[k]) for k in sorted(value)])
+        return _shaped(value._template, value._template._nest_rebuild([values(value[k]) for k in sorted(value)]))
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):
         return type(value)(*[values(v) for v in value])
     if isinstance(value, (list, tuple)):
@@ -48,10 +48,27 @@ def values(value):
     return value
 
 
+def _shaped(template, value):
+    """A batchable value's ``TensorShape`` fields after its tensors were sliced or stacked (a batch
+    element of a ``shape=(2,)`` value has ``shape=()``, as TensorFlow's batch encoder gives)."""
+    if not hasattr(template, "_with_shapes"):
+        return value
+    before = next((p for p in template._nest_components() if hasattr(p, "shape")), None)
+    after = next((p for p in value._nest_components() if hasattr(p, "shape")), None)
+    if before is None or after is None or before.shape.rank is None or after.shape.rank is None:
+        return value
+    lost = before.shape.rank - after.shape.rank
+    if lost > 0:
+        return template._with_shapes(value, lambda dims: dims[lost:])
+    if lost < 0:
+        return template._with_shapes(value, lambda dims: list(after.shape.as_list()[:-lost]) + dims)
+    return value
+
+
 def specs(value):
     """An element spec with each record as its extension type's ``Spec``."""
     if isinstance(value, Record):
-        return value._template._nest_rebuild([specs(value[k]) for k in sorted(value)])._type_spec
+        return _shaped(value._template, value._template._nest_rebuild([specs(value[k]) for k in sorted(value)]))._type_spec
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):
         return type(value)(*[specs(v) for v in value])
     if isinstance(value, (list, tuple)):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import enum
 
+from ..util.reprs import shown_as
+
 _NESTED = ("autotune", "experimental_distribute", "experimental_optimization", "experimental_service",
            "threading")
 _PLAIN = ("dataset_name", "deterministic", "experimental_deterministic", "experimental_external_state_policy",
@@ -123,3 +125,5 @@ class Options:
         return isinstance(other, Options) and all(getattr(self, n) == getattr(other, n) for n in _PLAIN + _NESTED)
 
     __hash__ = None
+
+shown_as(Options, "tensorflow.python.data.ops.options.Options")

@@ -52,6 +52,7 @@ from ..runtime import dtypes
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant
 from ..trace import events as ev
+from ..util.reprs import shown_as
 
 _LOG_FIRST_N = 10  # logging.log_first_n(INFO, "Reduce to …", 10): per process
 _EAGER_RUN_FIRST_N = 5  # logging.log_first_n(WARN, "Using … eagerly has significant overhead …", 5)
@@ -597,8 +598,18 @@ StrategyExtended.register(MirroredExtended)
 InputContext = inputs.InputContext
 # names of modules that build on this one (multi_worker subclasses MirroredStrategy): loaded on first use
 _LATER = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWorkerMirroredStrategy"),
+          "ParameterServerStrategy": ("parameter_server", "ParameterServerStrategy"),
+          "Server": ("parameter_server", "Server"), "coordinator": ("parameter_server", "coordinator_v2"),
           "cluster_resolver": ("cluster_resolver", "namespace")}
 _LATER_EXPERIMENTAL = {"MultiWorkerMirroredStrategy": ("multi_worker", "MultiWorkerMirroredStrategy"),
+                       "CentralStorageStrategy": ("central_storage", "CentralStorageStrategy"),
+                       "ParameterServerStrategy": ("parameter_server", "ParameterServerStrategy"),
+                       "coordinator": ("parameter_server", "coordinator"),
+                       "partitioners": ("parameter_server", "partitioners"),
+                       "CollectiveHints": ("parameter_server", "CollectiveHints"),
+                       "TerminationConfig": ("failure_handling", "TerminationConfig"),
+                       "PreemptionWatcher": ("failure_handling", "PreemptionWatcher"),
+                       "rpc": ("parameter_server", "rpc"), "TPUStrategy": ("_tpu", "TPUStrategy"),
                        "CommunicationOptions": ("multi_worker", "CommunicationOptions"),
                        "CommunicationImplementation": ("multi_worker", "CommunicationImplementation"),
                        "CollectiveCommunication": ("multi_worker", "CommunicationImplementation")}
@@ -626,3 +637,5 @@ def __getattr__(name):
     if name in _LATER:
         return _later(_LATER, name)
     return _missing(name)
+
+shown_as(_DefaultDistributionStrategy, "tensorflow.python.distribute.distribute_lib._DefaultDistributionStrategy")

@@ -186,7 +186,7 @@ def _replace(value, it):
     if isinstance(value, collections.abc.Mapping):
         new = {k: _replace(value[k], it) for k in sorted(value)}
         return ImmutableDict((k, new[k]) for k in value)
-    if isinstance(value, tuple):
+    if isinstance(value, tuple) and not isinstance(value, TensorShape):  # a shape stays a TensorShape
         return tuple(_replace(v, it) for v in value)
     return next(it) if _is_component(value) else value
 
@@ -230,7 +230,7 @@ def _spec_of(value):
         return value._type_spec
     if isinstance(value, collections.abc.Mapping):
         return ImmutableDict((k, _spec_of(v)) for k, v in value.items())
-    if isinstance(value, tuple):
+    if isinstance(value, tuple) and not isinstance(value, TensorShape):
         return tuple(_spec_of(v) for v in value)
     return value
 
@@ -498,6 +498,8 @@ def _batch_spec(spec, size):
         return TensorSpec(None if dims is None else (size,) + dims, spec.dtype)
     if isinstance(spec, ExtensionTypeSpec):
         return spec._batch(size)
+    if isinstance(spec, TensorShape):  # a shape field: the batch's dimension first
+        return spec if spec.rank is None else TensorShape([size] + spec.as_list())
     if isinstance(spec, tuple):
         return tuple(_batch_spec(s, size) for s in spec)
     if isinstance(spec, collections.abc.Mapping):
@@ -511,6 +513,8 @@ def _unbatch_spec(spec):
         return TensorSpec(None if dims is None else dims[1:], spec.dtype)
     if isinstance(spec, ExtensionTypeSpec):
         return spec._unbatch()
+    if isinstance(spec, TensorShape):
+        return spec if spec.rank is None else TensorShape(spec.as_list()[1:])
     if isinstance(spec, tuple):
         return tuple(_unbatch_spec(s) for s in spec)
     if isinstance(spec, collections.abc.Mapping):
@@ -541,14 +545,32 @@ class BatchableExtensionType(ExtensionType):
     _tf_extension_type_base = True
 
     def _unbatched(self) -> list:
-        """The values along the first dimension of its tensors."""
+        """The values along the first dimension of its tensors (a ``TensorShape`` field loses its first dimension)."""
         parts = self._nest_components()
         n = None
         for part in parts:
             size = part.shape[0] if isinstance(part, Tensor) else len(part._unbatched())
             n = size if n is None else n
-        return [self._nest_rebuild([p[i] if isinstance(p, Tensor) else p._unbatched()[i] for p in parts])
+        return [self._with_shapes(self._nest_rebuild([p[i] if isinstance(p, Tensor) else p._unbatched()[i]
+                                                      for p in parts]), lambda dims: dims[1:])
                 for i in range(n or 0)]
+
+    @classmethod
+    def _stacked(cls, values: list):
+        """One value of the values stacked along a new first dimension (``tf.map_fn``'s results), as the
+        default batch encoder batches: tensors stacked, a ``TensorShape`` field given the new dimension."""
+        columns = zip(*[v._nest_components() for v in values])
+        parts = [API["stack"](list(col)) if isinstance(col[0], Tensor) else type(col[0])._stacked(list(col))
+                 for col in columns]
+        return cls._with_shapes(values[0]._nest_rebuild(parts), lambda dims: [len(values)] + dims)
+
+    @staticmethod
+    def _with_shapes(value, change):
+        for name in type(value)._tf_extension_type_fields():
+            field = value.__dict__[name]
+            if isinstance(field, TensorShape) and field.rank is not None:
+                object.__setattr__(value, name, TensorShape(change(list(field.as_list()))))
+        return value
 
 
 class ExtensionTypeBatchEncoder:

@@ -5,16 +5,23 @@ from __future__ import annotations
 
 from ..util.namespace import missing
 
-from . import (activations, backend, callbacks, config, datasets, dtype_policies, initializers, layers, losses,
-               metrics, mixed_precision, models, ops, optimizers, random, regularizers, src, symbolic_ops, tree, utils)
+from . import (activations, applications, backend, callbacks, config, constraints, datasets, dtype_policies,
+               initializers, layers, losses, metrics, mixed_precision, models, ops, optimizers, preprocessing, random,
+               regularizers, src, symbolic_ops, tree, utils)
 from .dtype_policies import DTypePolicy, FloatDTypePolicy
 from .engine import KerasTensor
 from .layers import Input, Layer
 from .models import Model, Sequential
 from .variables import Variable
 
+from . import reprs as _reprs
+
+_reprs.install({"optimizers": optimizers, "callbacks": callbacks, "initializers": initializers,
+                "regularizers": regularizers})
+
 __getattr__ = missing("keras")
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
-           "activations", "backend", "callbacks", "config", "datasets", "dtype_policies", "initializers", "layers",
-           "losses", "metrics", "mixed_precision", "models", "ops", "optimizers", "random", "regularizers", "src", "tree", "utils"]
+           "activations", "applications", "backend", "callbacks", "config", "constraints", "datasets", "dtype_policies",
+           "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops", "optimizers",
+           "preprocessing", "random", "regularizers", "src", "tree", "utils"]

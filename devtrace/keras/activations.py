@@ -78,20 +78,109 @@ def linear(x):
     return x
 
 
-swish = silu
-_BY_NAME = {f.__name__: f for f in (relu, sigmoid, tanh, softmax, log_softmax, softplus, softsign, elu, selu,
-                                    exponential, relu6, leaky_relu, hard_sigmoid, silu, gelu, linear)}
-_BY_NAME["swish"] = silu
+def celu(x, alpha=1.0):
+    x = tf.convert_to_tensor(x)
+    return tf.maximum(x, 0.0) + alpha * tf.math.expm1(tf.minimum(x, 0.0) / alpha)
+
+
+def squareplus(x, b=4):
+    x = tf.convert_to_tensor(x)
+    return (x + tf.sqrt(tf.square(x) + tf.constant(b, x.dtype))) / 2
+
+
+def soft_shrink(x, threshold=0.5):
+    x = tf.convert_to_tensor(x)
+    return tf.where(x > threshold, x - threshold, tf.where(x < -threshold, x + threshold, tf.zeros_like(x)))
+
+
+def sparse_plus(x):
+    x = tf.convert_to_tensor(x)
+    return tf.where(x <= -1, tf.zeros_like(x), tf.where(x < 1, 0.25 * tf.pow(x + 1, 2), x))
+
+
+def glu(x, axis=-1):
+    x = tf.convert_to_tensor(x)
+    if x.shape[axis] % 2 != 0:
+        raise ValueError(f"axis size must be divisible by 2. Received: x.shape={x.shape} with axis={axis}")
+    first, gate = tf.split(x, 2, axis=axis)
+    return first * tf.sigmoid(gate)
+
+
+def tanh_shrink(x):
+    x = tf.convert_to_tensor(x)
+    return x - tf.tanh(x)
+
+
+def threshold(x, threshold, default_value):
+    x = tf.convert_to_tensor(x)
+    return tf.where(x > threshold, x, default_value)
+
+
+def sparse_sigmoid(x):
+    x = tf.convert_to_tensor(x)
+    return tf.where(x <= -1, tf.constant(0.0, x.dtype), tf.where(x >= 1, tf.constant(1.0, x.dtype), 0.5 * (x + 1)))
+
+
+def hard_silu(x):
+    x = tf.convert_to_tensor(x)
+    return x * hard_sigmoid(x)
+
+
+def hard_tanh(x):
+    return tf.clip_by_value(x, -1.0, 1.0)
+
+
+def hard_shrink(x, threshold=0.5):
+    x = tf.convert_to_tensor(x)
+    return tf.where(tf.abs(x) > threshold, x, tf.zeros_like(x))
+
+
+def mish(x):
+    x = tf.convert_to_tensor(x)
+    return x * tf.tanh(tf.nn.softplus(x))
+
+
+def log_sigmoid(x):
+    return tf.math.log_sigmoid(x)
+
+
+def sparsemax(x, axis=-1):
+    """The Euclidean projection onto the simplex: ``max(x - τ, 0)``."""
+    logits = tf.convert_to_tensor(x)
+    ranked = tf.sort(logits, direction="DESCENDING", axis=axis)
+    cumulative = tf.cumsum(ranked, axis=axis)
+    shape = [1] * len(logits.shape)
+    shape[axis] = -1
+    r = tf.reshape(tf.range(1, tf.shape(logits)[axis] + 1, dtype=logits.dtype), shape)
+    support = ranked - (cumulative - 1) / r > 0
+    k = tf.reduce_sum(tf.cast(support, logits.dtype), axis=axis, keepdims=True)
+    tau = (tf.reduce_sum(tf.where(support, cumulative, 0.0), axis=axis, keepdims=True) - 1) / k
+    return tf.maximum(logits - tau, 0.0)
+
+
+swish, hard_swish = silu, hard_silu
+ALL_OBJECTS_DICT = {f.__name__: f for f in (
+    relu, leaky_relu, relu6, softmax, celu, elu, selu, softplus, softsign, squareplus, soft_shrink, sparse_plus, silu,
+    gelu, glu, tanh, tanh_shrink, threshold, sigmoid, sparse_sigmoid, exponential, hard_sigmoid, hard_silu, hard_tanh,
+    hard_shrink, linear, mish, log_softmax, log_sigmoid, sparsemax)}
+ALL_OBJECTS_DICT.update(swish=silu, hard_swish=hard_silu)
 
 
 def get(identifier):
+    """Keras's: ``None`` is ``linear``; a dict a serialized function (or object)."""
     if identifier is None:
         return linear
-    if callable(identifier):
-        return identifier
-    if identifier not in _BY_NAME:
-        raise ValueError(f"Could not interpret activation function identifier: {identifier}")
-    return _BY_NAME[identifier]
+    if isinstance(identifier, dict):
+        from . import serializable
+
+        obj = serializable.deserialize(identifier)
+    elif isinstance(identifier, str):
+        obj = ALL_OBJECTS_DICT.get(identifier)
+    else:
+        obj = identifier
+    if callable(obj):
+        return obj
+    raise ValueError(f"Could not interpret activation function identifier: {identifier}")
 
 
 __getattr__ = _missing("keras.activations")

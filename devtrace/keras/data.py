@@ -27,20 +27,53 @@ def _array(x):
         return {k: _array(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_array(v) for v in x]
+    if isinstance(x, tf.SparseTensor):
+        return x
     value = x.numpy() if isinstance(x, tf.Tensor) else np.asarray(x)
     return value.astype(np.float32) if value.dtype.kind == "f" else value
 
 
+def _targets(y):
+    """The targets: one array, or one per output (a list of arrays, a dict keyed by output name)."""
+    if y is None:
+        return None
+    if isinstance(y, dict) or (isinstance(y, (list, tuple)) and y and all(hasattr(v, "shape") for v in y)):
+        return _array(y) if not isinstance(y, tuple) else _array(list(y))
+    return np.asarray(y)
+
+
 def _length(x) -> int:
     if isinstance(x, dict):
-        return len(next(iter(x.values())))
-    return len(x[0]) if isinstance(x, list) else len(x)
+        return _length(next(iter(x.values())))
+    if isinstance(x, list):
+        return _length(x[0])
+    if isinstance(x, tf.SparseTensor):
+        return int(x.dense_shape.numpy()[0])
+    return len(x)
 
 
 def _take(x, idx):
     if isinstance(x, dict):
-        return {k: v[idx] for k, v in x.items()}
-    return [v[idx] for v in x] if isinstance(x, list) else x[idx]
+        return {k: _take(v, idx) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_take(v, idx) for v in x]
+    if isinstance(x, tf.SparseTensor):
+        return _sparse_rows(x, idx)
+    return x[idx]
+
+
+def _sparse_rows(x, idx):
+    """The rows ``idx`` of a ``tf.SparseTensor`` (a batch of a sparse input), in that order."""
+    rows = np.arange(_length(x))[idx]
+    position = np.full(_length(x), -1)
+    position[rows] = np.arange(len(rows))
+    indices, values = x.indices.numpy(), x.values.numpy()
+    kept = position[indices[:, 0]] >= 0
+    new = indices[kept].copy()
+    new[:, 0] = position[new[:, 0]]
+    order = np.lexsort(new[:, ::-1].T) if len(new) else np.arange(0)
+    shape = [len(rows)] + [int(d) for d in x.dense_shape.numpy()[1:]]
+    return tf.SparseTensor(new[order], values[kept][order], shape)
 
 
 def pack(x, y=None, sample_weight=None):
@@ -102,12 +135,12 @@ class EpochIterator:
             self.num_batches = cardinality if cardinality >= 0 else None
             self.x = None
             return
-        self.x, self.y = _array(x), (np.asarray(y) if y is not None else None)
+        self.x, self.y = _array(x), _targets(y)
         self.sample_weight = np.asarray(sample_weight, np.float32) if sample_weight is not None else None
         self.n, self.size = _length(self.x), batch_size or 32
-        if self.y is not None and len(self.y) != self.n:
+        if self.y is not None and _length(self.y) != self.n:
             raise ValueError("Data cardinality is ambiguous. Make sure all arrays contain the same number of "
-                             f"samples.'x' sizes: {self.n}\n'y' sizes: {len(self.y)}\n")
+                             f"samples.'x' sizes: {self.n}\n'y' sizes: {_length(self.y)}\n")
         self.num_batches = -(-self.n // self.size)
 
     @property
@@ -126,7 +159,7 @@ class EpochIterator:
         order = np.random.permutation(self.n) if self.shuffle else np.arange(self.n)
         for start in range(0, self.n, self.size):
             idx = order[start:start + self.size]
-            y = self.y[idx] if self.y is not None else None
+            y = _take(self.y, idx) if self.y is not None else None
             sw = self.sample_weight[idx] if self.sample_weight is not None else None
             yield self._weighted(pack(_take(self.x, idx), y, sw))
 
@@ -190,8 +223,8 @@ def split_validation(x, y, sample_weight, validation_split, validation_data):
     """Keras keeps the last ``validation_split`` of the samples (before any shuffling) for validation."""
     if not validation_split or validation_data is not None:
         return x, y, sample_weight, validation_data
-    x, y = _array(x), np.asarray(y)
+    x, y = _array(x), _targets(y)
     cut = int(_length(x) * (1.0 - validation_split))
     sw = np.asarray(sample_weight) if sample_weight is not None else None
-    validation = pack(_take(x, slice(cut, None)), y[cut:], sw[cut:] if sw is not None else None)
-    return _take(x, slice(0, cut)), y[:cut], (sw[:cut] if sw is not None else None), validation
+    validation = pack(_take(x, slice(cut, None)), _take(y, slice(cut, None)), sw[cut:] if sw is not None else None)
+    return _take(x, slice(0, cut)), _take(y, slice(0, cut)), (sw[:cut] if sw is not None else None), validation

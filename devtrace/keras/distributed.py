@@ -11,6 +11,7 @@ import numpy as np
 
 import devtrace as tf
 from ..distribute import MirroredVariable, PerReplica
+from ..distribute.central_storage import AggregatingVariable
 from ..errors import ValueNotComputed
 from .uncomputed import HostValue
 
@@ -53,7 +54,7 @@ def replicated_step(model, x, y):
     variables = model.trainable_weights
 
     def replica_step(xi, yi):
-        local = [v._local() if isinstance(v, MirroredVariable) else v for v in variables]
+        local = [v._local() if isinstance(v, (MirroredVariable, AggregatingVariable)) else v for v in variables]
         with tf.GradientTape() as tape:
             pred = model(tf.constant(xi), training=True)
             loss = model.compute_loss(y=tf.constant(yi), y_pred=pred)

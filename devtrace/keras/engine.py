@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import itertools
-import re
 
 import numpy as np
 
@@ -15,33 +13,22 @@ import devtrace as tf
 from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
+from .naming import _UIDS, snake, unique  # noqa: F401 (engine.snake, engine._UIDS: their old home)
 from . import config, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
-
-_UIDS: dict = {}
-
-
-def unique(base: str) -> str:
-    """``backend.get_uid``: ``dense``, ``dense_1``, … per prefix, process-wide."""
-    k = next(_UIDS.setdefault(base, itertools.count()))
-    return base if k == 0 else f"{base}_{k}"
-
-
-def snake(name: str) -> str:
-    """Keras's ``to_snake_case``: ``MaxPooling2D`` → ``max_pooling2d``, ``Conv2D`` → ``conv2d``."""
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", re.sub(r"\W+", "", name))
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
-
 
 class KerasTensor:
     """A symbolic input or layer output of a functional model: a shape and the node that made it."""
 
     def __init__(self, shape, dtype="float32", layer=None, inputs=(), node_index=0, name=None):
         self.shape, self.dtype, self._layer, self._inputs = tuple(shape), dtype, layer, inputs
-        self._node_index, self._tensor_index, self.name = node_index, 0, name or "keras_tensor"
+        self._node_index, self._tensor_index = node_index, 0
+        self.name = name or unique("keras_tensor")  # Keras's auto name: keras_tensor, keras_tensor_1 …
         self._siblings, self._call_kwargs, self._call_args = None, {}, ()
+        self.sparse = False
 
     def __repr__(self):
-        return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse=False, ragged=False, name={self.name}>"
+        return (f"<KerasTensor shape={self.shape}, dtype={self.dtype}, sparse={self.sparse}, ragged=False, "
+                f"name={self.name}>")
 
 
 class Node:
@@ -66,7 +53,7 @@ def shape_of(inputs):
         return [shape_of(i) for i in inputs]
     if isinstance(inputs, KerasTensor):
         return tuple(inputs.shape)
-    shape = tf.convert_to_tensor(inputs).shape
+    shape = inputs.shape if isinstance(inputs, tf.SparseTensor) else tf.convert_to_tensor(inputs).shape
     return tuple(shape) if shape.rank is not None else None
 
 
@@ -84,6 +71,15 @@ def as_tensors(inputs):
     return inputs
 
 
+def _trackable(value) -> bool:
+    """A variable, a layer or module, an optimizer, or a list or dict holding one."""
+    if isinstance(value, (tf.Variable, Module)) or hasattr(value, "_trackable_children"):
+        return True
+    if isinstance(value, dict):
+        return any(_trackable(v) for v in value.values())
+    return isinstance(value, (list, tuple)) and any(_trackable(v) for v in value)
+
+
 class Layer(serializable.Configurable, Module):
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, autocast=True,
                  **kwargs):
@@ -94,7 +90,12 @@ class Layer(serializable.Configurable, Module):
                 arguments.setdefault("data_format", None)  # Keras's default: the global setting
             config.check_layer(self, arguments)
         input_shape = (input_dim,) if input_dim is not None else input_shape
-        super().__init__(name=name or unique(snake(type(self).__name__)))
+        name = name or unique(snake(type(self).__name__))
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError(f"Argument `name` must be a string and cannot contain character `/`. Received: "
+                             f"name={name} (of type {type(name)})")
+        super().__init__(name=name if name.isidentifier() else None)
+        self._name, self._scope_name = name, name + "/"  # Keras's need not be identifiers: "mobilenetv2_1.00_224"
         self.trainable, self.built = trainable, False
         self._layer_weights: list = []
         self._regularized: list = []  # (variable, regularizer)
@@ -203,6 +204,10 @@ class Layer(serializable.Configurable, Module):
             self._build_shape = shape
             self.build(shape)
             self.built = True
+            pending = self.__dict__.get("_deferred_restore")  # restored from a checkpoint before it was built
+            if pending is not None:
+                saved, path = pending
+                saved.restore(self, path)
 
     supports_masking = False
 
@@ -283,6 +288,16 @@ class Layer(serializable.Configurable, Module):
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+    # What a checkpoint saves: the attributes Keras tracks, in the order they were assigned, by the names
+    # Keras tracks them (Dense's kernel is its ``_kernel``), not the layer's own bookkeeping lists.
+    _TRACKED_AS: dict = {}
+    _UNTRACKED = frozenset(("_init_arguments", "_deferred_restore", "_layer_weights", "_regularized", "_inbound_nodes", "_stack", "_last", "_input", "_inputs",
+                            "_outputs", "_operations", "_loss_tracker", "_compile_metrics", "_functions", "_strategy"))
+
+    def _trackable_children(self):
+        return [(self._TRACKED_AS.get(name, name), value) for name, value in vars(self).items()
+                if name not in self._UNTRACKED and name not in Module._IGNORED and _trackable(value)]
 
     @property
     def trainable_weights(self) -> list:
@@ -568,21 +583,25 @@ def _argument_text(value) -> str:
 class InputLayer(Layer):
     """What ``Input(...)`` makes: a layer with no inputs whose one node outputs the ``KerasTensor``."""
 
-    def __init__(self, shape=None, batch_size=None, dtype="float32", name=None, batch_shape=None, **_):
-        """Other keywords are taken and ignored, as Keras 3.15's ``InputLayer`` does."""
+    def __init__(self, shape=None, batch_size=None, dtype="float32", name=None, batch_shape=None, sparse=False,
+                 **_):
+        """Other keywords are taken and ignored, as Keras 3.15's ``InputLayer`` does; ``sparse``: the
+        model takes a ``tf.SparseTensor`` there."""
         super().__init__(name=name or unique("input_layer"))
         batch_shape = batch_shape if batch_shape is not None else (batch_size,) + tuple(shape or ())
-        self.built = True
-        self._inbound_nodes.append(Node(self, [], KerasTensor(batch_shape, dtype, layer=self, name=self.name)))
+        self.built, self.sparse = True, bool(sparse)  # the tensor is named as the layer only when the program names it
+        tensor = KerasTensor(batch_shape, dtype, layer=self, name=name)
+        tensor.sparse = self.sparse
+        self._inbound_nodes.append(Node(self, [], tensor))
 
     def get_config(self) -> dict:
-        return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": False, "ragged": False,
-                "name": self.name, "optional": False}
+        return {"batch_shape": list(self.output.shape), "dtype": self.output.dtype, "sparse": self.sparse,
+                "ragged": False, "name": self.name, "optional": False}
 
 
 def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None, batch_shape=None, name=None,  # noqa: N802
           tensor=None, optional=False):
     """Keras's ``Input`` (its signature; a keyword it lacks is Python's ``TypeError``)."""
-    keywords.unimplemented("keras.Input", sparse=(sparse, (None, False)), ragged=(ragged, (None, False)),
-                           tensor=(tensor, None), optional=(optional, False))
-    return InputLayer(shape, batch_size, dtype or "float32", name, batch_shape).output
+    keywords.unimplemented("keras.Input", ragged=(ragged, (None, False)), tensor=(tensor, None),
+                           optional=(optional, False))
+    return InputLayer(shape, batch_size, dtype or "float32", name, batch_shape, sparse=bool(sparse)).output

@@ -14,7 +14,7 @@ import random
 import numpy as np
 
 import devtrace as tf
-from . import keywords
+from . import identifiers, keywords
 from .serializable import Configurable
 
 
@@ -230,14 +230,6 @@ class Identity(Initializer):
         return self.gain * tf.eye(shape[0], shape[1], dtype=dtype)
 
 
-_BY_NAME = {"orthogonal": Orthogonal, "identity": Identity, "glorot_uniform": GlorotUniform,
-            "glorot_normal": GlorotNormal, "he_uniform": HeUniform,
-            "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
-            "random_normal": RandomNormal, "random_uniform": RandomUniform, "uniform": RandomUniform,
-            "normal": RandomNormal, "truncated_normal": TruncatedNormal, "zeros": Zeros, "ones": Ones,
-            "constant": Constant}
-
-
 def serialize(initializer):
     return {"module": "keras.initializers", "class_name": type(initializer).__name__,
             "config": initializer.get_config(), "registered_name": None}
@@ -252,16 +244,15 @@ def deserialize(config, custom_objects=None):
 
 
 def get(identifier):
-    """A new initializer for a name, class or config dict (an unseeded one draws its seed now), or the object."""
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, type):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    if identifier not in _BY_NAME:
-        raise ValueError(f"Could not interpret initializer identifier: {identifier}")
-    return _BY_NAME[identifier]()
+    """A new initializer for a name, class or config dict (an unseeded one draws its seed now), the
+    object itself, or for an array or tensor an initializer giving it."""
+    if hasattr(identifier, "shape") and hasattr(identifier, "dtype") and not callable(identifier):
+        value = identifier
+
+        def initialize_fn(shape, dtype=None):
+            return tf.cast(tf.convert_to_tensor(value), dtype or "float32")
+        return initialize_fn
+    return identifiers.lookup("initializer", identifier, ALL_OBJECTS_DICT)
 
 
 _CLASSES = {cls.__name__: cls for cls in (Constant, Zeros, Ones, RandomUniform, RandomNormal, TruncatedNormal,
@@ -275,5 +266,11 @@ random_normal, random_uniform, truncated_normal, variance_scaling = RandomNormal
 glorot_normal, glorot_uniform, he_normal, he_uniform, lecun_normal, lecun_uniform = GlorotNormal, GlorotUniform, \
     HeNormal, HeUniform, LecunNormal, LecunUniform
 IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal
+ALL_OBJECTS_DICT = identifiers.table(Initializer, Constant, Identity, Ones, Zeros, GlorotNormal, GlorotUniform,
+                                     HeNormal, HeUniform, LecunNormal, LecunUniform, Orthogonal, RandomNormal,
+                                     RandomUniform, TruncatedNormal, VarianceScaling,
+                                     aliases={"IdentityInitializer": Identity, "normal": RandomNormal, "one": Ones,
+                                              "OrthogonalInitializer": Orthogonal, "uniform": RandomUniform,
+                                              "zero": Zeros})
 
 __getattr__ = _missing("keras.initializers")

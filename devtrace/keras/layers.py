@@ -39,6 +39,7 @@ from .layers_augment import __all__ as _augment
 
 
 class Dense(Layer):
+    _TRACKED_AS = {"kernel": "_kernel"}  # Keras 3 keeps it as ``_kernel``: a checkpoint's key
     supports_masking = True
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
@@ -57,10 +58,13 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs, training=None):
-        x = tf.convert_to_tensor(inputs)
-        if x.dtype.is_integer:  # ints are not autocast; the product is in the compute dtype
-            x = tf.cast(x, self.compute_dtype)
-        y = tf.matmul(x, self.kernel)
+        if isinstance(inputs, tf.SparseTensor):  # Keras's TensorFlow backend: a sparse-dense product
+            y = tf.sparse.sparse_dense_matmul(inputs, self.kernel)
+        else:
+            x = tf.convert_to_tensor(inputs)
+            if x.dtype.is_integer:  # ints are not autocast; the product is in the compute dtype
+                x = tf.cast(x, self.compute_dtype)
+            y = tf.matmul(x, self.kernel)
         if self.bias is not None:
             y = tf.nn.bias_add(y, self.bias)
         return self.activation(y)
@@ -114,9 +118,10 @@ class Dropout(Layer):
 
     supports_masking = True
 
-    def __init__(self, rate, seed=None, **kwargs):
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.rate, self.seed = float(rate), seed if seed is not None else random.randint(1, int(1e9))
+        self.noise_shape = tuple(noise_shape) if noise_shape is not None else None
         self._seed_state = tf.Variable(tf.constant([self.seed, 0], tf.int64), trainable=False,
                                        name="seed_generator_state")
 
@@ -130,6 +135,8 @@ class Dropout(Layer):
         self._seed_state.assign_add(tf.constant([0, 1], tf.int64))
         seed = tf.cast(tf.math.floormod(state, 2147483646), tf.int32)  # Keras's _cast_seed
         shape = list(x.shape) if None not in list(x.shape) else tf.shape(x)
+        if self.noise_shape is not None:  # one draw per noise cell, broadcast (its None axes the input's)
+            shape = [x.shape[i] if d is None else d for i, d in enumerate(self.noise_shape)]
         keep = tf.random.stateless_uniform(shape, seed, dtype=x.dtype) >= self.rate
         return tf.where(keep, x * (1.0 / (1.0 - self.rate)), tf.zeros((), x.dtype))
 

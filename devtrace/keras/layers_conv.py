@@ -20,6 +20,7 @@ def _out_dim(size, window, stride, padding):
 
 
 class _Conv(Layer):
+    _TRACKED_AS = {"kernel": "_kernel"}  # Keras 3 keeps it as ``_kernel``: a checkpoint's key
     rank = 2
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", activation=None, use_bias=True,

@@ -9,6 +9,7 @@ from .engine import Layer, same_shape, to_compute_dtype, upcast
 
 
 class Embedding(Layer):
+    _TRACKED_AS = {"embeddings": "_embeddings"}  # Keras 3 keeps it as ``_embeddings``: a checkpoint's key
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
                  mask_zero=False, **kwargs):
         super().__init__(**kwargs)

@@ -7,7 +7,7 @@ import math
 
 import devtrace as tf
 from .serializable import Configurable
-from . import config, keywords
+from . import config, identifiers, keywords
 from devtrace.util.namespace import missing
 
 
@@ -159,12 +159,6 @@ class Huber(Loss):
         return tf.reduce_mean(tf.where(magnitude <= self.delta, quadratic, linear), axis=-1)
 
 
-_BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError, "mae": MeanAbsoluteError,
-            "mean_absolute_error": MeanAbsoluteError, "binary_crossentropy": BinaryCrossentropy,
-            "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
-            "categorical_crossentropy": CategoricalCrossentropy, "huber": Huber, "huber_loss": Huber}
-
-
 def _bce_probabilities(y_true, p):
     """Keras's ``binary_crossentropy`` of probabilities: clipped to ``[ε, 1 - ε]``, ``ε`` added in the logs."""
     eps = config.epsilon()
@@ -231,11 +225,12 @@ class CategoricalFocalCrossentropy(Loss):
 class LossFunctionWrapper(Loss):
     """A per-sample loss function (``tf.keras.losses.MSE``) given to ``compile``: averaged over the batch."""
 
-    def __init__(self, fn):
-        self.fn, self.name = fn, getattr(fn, "__name__", "loss")
+    def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):
+        self.fn, self._fn_kwargs = fn, kwargs
+        self._configure(reduction, name or getattr(fn, "__name__", "loss"), "keras.losses.LossFunctionWrapper")
 
     def call(self, y_true, y_pred):
-        return self.fn(y_true, y_pred)
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
 
 
 def mean_squared_error(y_true, y_pred):
@@ -401,24 +396,25 @@ class Reduction:
 MAPE = mape = mean_absolute_percentage_error
 MSLE = msle = mean_squared_logarithmic_error
 KLD = kld = kl_divergence
-_BY_NAME.update({"hinge": Hinge, "squared_hinge": SquaredHinge, "categorical_hinge": CategoricalHinge,
-                 "poisson": Poisson, "kl_divergence": KLDivergence, "kld": KLDivergence, "log_cosh": LogCosh,
-                 "logcosh": LogCosh, "mape": MeanAbsolutePercentageError,
-                 "mean_absolute_percentage_error": MeanAbsolutePercentageError,
-                 "msle": MeanSquaredLogarithmicError, "mean_squared_logarithmic_error": MeanSquaredLogarithmicError,
-                 "cosine_similarity": CosineSimilarity, "binary_focal_crossentropy": BinaryFocalCrossentropy,
-                 "categorical_focal_crossentropy": CategoricalFocalCrossentropy})
+ALL_OBJECTS_DICT = identifiers.table(
+    Loss, LossFunctionWrapper, KLDivergence, Poisson, BinaryCrossentropy, BinaryFocalCrossentropy,
+    CategoricalCrossentropy, CategoricalFocalCrossentropy, SparseCategoricalCrossentropy, MeanSquaredError,
+    MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, CosineSimilarity, LogCosh, Huber,
+    Hinge, SquaredHinge, CategoricalHinge, kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy,
+    categorical_crossentropy, categorical_focal_crossentropy, sparse_categorical_crossentropy, mean_squared_error,
+    mean_absolute_error, mean_absolute_percentage_error, mean_squared_logarithmic_error, cosine_similarity, log_cosh,
+    huber, hinge, squared_hinge, categorical_hinge, snake_classes=False,
+    aliases={"bce": binary_crossentropy, "BCE": binary_crossentropy, "kld": kl_divergence, "KLD": kl_divergence,
+             "mae": mean_absolute_error, "MAE": mean_absolute_error, "mse": mean_squared_error,
+             "MSE": mean_squared_error, "mape": mean_absolute_percentage_error,
+             "MAPE": mean_absolute_percentage_error, "msle": mean_squared_logarithmic_error,
+             "MSLE": mean_squared_logarithmic_error})
 
 
 def get(identifier):
-    if isinstance(identifier, Loss):
-        return identifier
-    if callable(identifier) and not isinstance(identifier, str):
-        return identifier() if isinstance(identifier, type) and issubclass(identifier, Loss) \
-            else LossFunctionWrapper(identifier)
-    if identifier not in _BY_NAME:
-        raise ValueError(f"Could not interpret loss identifier: {identifier}")
-    return _BY_NAME[identifier]()
+    """Keras's ``losses.get``: a name of a function gives the function (``"mse"``), of a class an
+    instance (``"MeanSquaredError"``)."""
+    return identifiers.lookup("loss", identifier, ALL_OBJECTS_DICT)
 
 
 __getattr__ = missing("keras.losses")

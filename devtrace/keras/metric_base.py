@@ -74,6 +74,10 @@ def _result(value):
 
 class Metric(Configurable):
     uncomputed = False  # --compute none: a batch's values were not computed, so there is no result
+    _auto_name = False  # Keras names it ``auc``, ``auc_1`` … when no name is given (its default is None)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}>"  # Keras 3's
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -83,7 +87,7 @@ class Metric(Configurable):
             cls.result = _or_not_computed(cls.__dict__["result"])
 
     def __init__(self, name=None, dtype=None):
-        self.name = name or _default_name(type(self).__name__)
+        self.name = name or _default_name(type(self))
         where = hooks.DISTRIBUTION[0]() if hooks.DISTRIBUTION else None
         self._strategy = where[0] if where is not None and where[1] is None else None  # made in a strategy's scope
         self._variables: list = []
@@ -129,8 +133,14 @@ class Metric(Configurable):
         return self.result()
 
 
-def _default_name(cls_name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(cls_name))
+def _default_name(cls) -> str:
+    """A metric class's default name; Keras's auto name (unique, ``auc_1``) where its default is
+    None, and for a program's own subclasses."""
+    from .naming import snake, unique
+
+    if cls._auto_name or not cls.__module__.startswith("devtrace."):
+        return unique(snake(cls.__name__))
+    return "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(cls.__name__))
 
 
 class Mean(Metric):

@@ -10,14 +10,18 @@ from devtrace.util.namespace import missing as _missing
 import numpy as np
 
 import devtrace as tf
-from . import keywords, losses
+from . import identifiers, keywords, losses
 from .metric_base import Mean, Metric, _default_name, _result  # noqa: F401 (keras.metrics.Mean, Metric)
 
 
 class MeanMetricWrapper(Mean):
-    """A per-sample function ``fn(y_true, y_pred)`` averaged over every sample seen."""
+    """A per-sample function ``fn(y_true, y_pred, **kwargs)`` averaged over every sample seen."""
 
-    fn = None
+    fn = None  # a subclass's own function (Accuracy's …)
+
+    def __init__(self, fn, name=None, dtype=None, **kwargs):
+        self._fn, self._fn_kwargs = fn, kwargs
+        super().__init__(name, dtype)
 
     def _floats(self, y_true, y_pred):
         """Predictions in floats (int32 ones would average in integers), the targets in theirs."""
@@ -27,7 +31,15 @@ class MeanMetricWrapper(Mean):
         return tf.cast(y_true, y_pred.dtype), y_pred
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        super().update_state(type(self).fn(*self._floats(y_true, y_pred)), sample_weight)
+        fn = getattr(self, "_fn", None) or type(self).fn
+        super().update_state(fn(*self._floats(y_true, y_pred), **getattr(self, "_fn_kwargs", {})), sample_weight)
+
+
+class _Wrapped(MeanMetricWrapper):
+    """Keras's metric classes over one function: ``(name, dtype)`` as theirs."""
+
+    def __init__(self, name=None, dtype=None):
+        Mean.__init__(self, name, dtype)
 
 
 def _matches(a, b):
@@ -51,11 +63,11 @@ def accuracy(y_true, y_pred):
     return _matches(tf.cast(y_true, y_pred.dtype), y_pred)
 
 
-class Accuracy(MeanMetricWrapper):
+class Accuracy(_Wrapped):
     fn = staticmethod(accuracy)
 
 
-class BinaryAccuracy(MeanMetricWrapper):
+class BinaryAccuracy(_Wrapped):
     fn = staticmethod(binary_accuracy)
 
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
@@ -67,11 +79,11 @@ class BinaryAccuracy(MeanMetricWrapper):
                           sample_weight)
 
 
-class CategoricalAccuracy(MeanMetricWrapper):
+class CategoricalAccuracy(_Wrapped):
     fn = staticmethod(categorical_accuracy)
 
 
-class SparseCategoricalAccuracy(MeanMetricWrapper):
+class SparseCategoricalAccuracy(_Wrapped):
     fn = staticmethod(sparse_categorical_accuracy)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
@@ -79,11 +91,11 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
                           sample_weight)
 
 
-class MeanSquaredError(MeanMetricWrapper):
+class MeanSquaredError(_Wrapped):
     fn = staticmethod(losses.mean_squared_error)
 
 
-class MeanAbsoluteError(MeanMetricWrapper):
+class MeanAbsoluteError(_Wrapped):
     fn = staticmethod(losses.mean_absolute_error)
 
 
@@ -101,6 +113,8 @@ def _no_nan(x, y):
 class AUC(Metric):
     """ROC AUC from confusion counts at ``num_thresholds`` evenly spaced thresholds."""
 
+    _auto_name = True
+
     def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None, dtype=None,
                  thresholds=None, multi_label=False, num_labels=None, label_weights=None, from_logits=False):
         if curve not in ("ROC", "PR"):
@@ -113,7 +127,7 @@ class AUC(Metric):
         inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
         self._thresholds = np.array([0.0 - eps] + inner + [1.0 + eps])
         self.curve = curve
-        super().__init__(name or "auc")
+        super().__init__(name, dtype)
 
     def reset_state(self):
         n = getattr(self, "_thresholds", np.zeros(0)).size
@@ -154,9 +168,9 @@ class AUC(Metric):
 
 def _wrapper(fn, cls_name, default_name):
     def __init__(self, name=default_name, dtype=None):
-        MeanMetricWrapper.__init__(self, name, dtype)
+        Mean.__init__(self, name, dtype)
 
-    return type(cls_name, (MeanMetricWrapper,), {"fn": staticmethod(fn), "__init__": __init__, "__module__": __name__})
+    return type(cls_name, (_Wrapped,), {"fn": staticmethod(fn), "__init__": __init__, "__module__": __name__})
 
 
 Hinge = _wrapper(losses.hinge, "Hinge", "hinge")
@@ -171,7 +185,7 @@ MeanSquaredLogarithmicError = _wrapper(losses.mean_squared_logarithmic_error, "M
                                        "mean_squared_logarithmic_error")
 
 
-class _FromLogits(MeanMetricWrapper):
+class _FromLogits(_Wrapped):
     loss = None
 
     def __init__(self, name=None, dtype=None, from_logits=False):
@@ -195,7 +209,7 @@ class SparseCategoricalCrossentropy(_FromLogits):
     loss = losses.SparseCategoricalCrossentropy
 
 
-class CosineSimilarity(MeanMetricWrapper):
+class CosineSimilarity(_Wrapped):
     def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
         super().__init__(name, dtype)
         self.axis = axis
@@ -252,6 +266,8 @@ class SparseTopKCategoricalAccuracy(Mean):
 
 class _Confusion(Metric):
     """Weighted counts of (label, prediction > threshold) outcomes."""
+
+    _auto_name = True
 
     def __init__(self, thresholds=None, name=None, dtype=None, top_k=None, class_id=None):
         """``top_k``: only each sample's k highest scores can be positive (the threshold then -inf by
@@ -317,71 +333,6 @@ class Recall(_Confusion):
         return _result(tp / (tp + fn) if tp + fn else 0.0)
 
 
-_BY_NAME = {"binary_accuracy": BinaryAccuracy, "categorical_accuracy": CategoricalAccuracy,
-            "sparse_categorical_accuracy": SparseCategoricalAccuracy, "mse": MeanSquaredError,
-            "mean_squared_error": MeanSquaredError, "mae": MeanAbsoluteError, "mean_absolute_error": MeanAbsoluteError,
-            "auc": AUC}
-
-
-def get(identifier, y_true=None, y_pred=None):
-    """A metric object; ``"accuracy"`` picks binary, sparse categorical or categorical accuracy from
-    the shapes of the first batch, as Keras's ``compile_utils`` does."""
-    if isinstance(identifier, Metric):
-        return identifier
-    if isinstance(identifier, type) and issubclass(identifier, Metric):
-        return identifier()
-    if identifier in ("accuracy", "acc"):
-        if y_pred is not None and y_pred.shape[-1] == 1:
-            cls = BinaryAccuracy
-        elif y_true is not None and y_pred is not None and (len(y_true.shape) < len(y_pred.shape)
-                                                             or y_true.shape[-1] == 1):
-            cls = SparseCategoricalAccuracy
-        else:
-            cls = CategoricalAccuracy
-        return cls(name=identifier)
-    if isinstance(identifier, str) and identifier in _BY_NAME:
-        return _BY_NAME[identifier](name=identifier)
-    if callable(identifier):  # a function (y_true, y_pred) -> per-sample values, averaged under its name
-        return _FunctionMetric(identifier)
-    raise ValueError(f"Could not interpret metric identifier: {identifier}")
-
-
-class _FunctionMetric(MeanMetricWrapper):
-    def __init__(self, fn, name=None, dtype=None):
-        self._fn = fn
-        super().__init__(name or fn.__name__, dtype)
-
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        Mean.update_state(self, self._fn(*self._floats(y_true, y_pred)), sample_weight)
-
-
-class CompileMetrics(Metric):
-    """The metrics ``compile`` was given, as one metric (Keras's ``CompileMetrics``, named
-    ``compile_metrics`` in ``model.metrics``): built from the first batch's shapes, its result the
-    dict of theirs."""
-
-    def __init__(self, identifiers):
-        self._identifiers, self.metrics, self.built = list(identifiers), [], False
-        super().__init__("compile_metrics")
-
-    def reset_state(self):
-        for m in getattr(self, "metrics", ()):
-            m.reset_state()
-
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        if not self.built:
-            y, pred = tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred)  # get() reads their shapes only
-            self.metrics = [get(m, y, pred) for m in self._identifiers]
-            self.built = True
-        for m in self.metrics:
-            m.update_state(y_true, y_pred)
-
-    def result(self):
-        if not self.built:
-            raise ValueError("Cannot get result() since the metric has not yet been built.")
-        return {m.name: m.result() for m in self.metrics}
-
-
 def top_k_categorical_accuracy(y_true, y_pred, k=5):
     labels = np.asarray(tf.convert_to_tensor(y_true).numpy()).argmax(-1)
     return tf.constant(_in_top_k(labels, y_pred, k))
@@ -408,5 +359,28 @@ mean_squared_logarithmic_error = losses.mean_squared_logarithmic_error
 from .metrics_more import (BinaryIoU, ConcordanceCorrelation, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU,  # noqa: E402
                            PearsonCorrelation, PrecisionAtRecall, R2Score, RecallAtPrecision, SensitivityAtSpecificity,
                            SpecificityAtSensitivity, concordance_correlation, pearson_correlation)
+
+_CLASS_NAMES = ("Metric", "Mean", "Sum", "MeanMetricWrapper", "MeanSquaredError", "RootMeanSquaredError",
+                "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError", "CosineSimilarity",
+                "LogCoshError", "R2Score", "AUC", "FalseNegatives", "FalsePositives", "Precision", "PrecisionAtRecall",
+                "Recall", "RecallAtPrecision", "SensitivityAtSpecificity", "SpecificityAtSensitivity",
+                "TrueNegatives", "TruePositives", "ConcordanceCorrelation", "PearsonCorrelation", "Hinge",
+                "SquaredHinge", "CategoricalHinge", "KLDivergence", "Poisson", "BinaryCrossentropy",
+                "CategoricalCrossentropy", "SparseCategoricalCrossentropy", "Accuracy", "BinaryAccuracy",
+                "CategoricalAccuracy", "SparseCategoricalAccuracy", "TopKCategoricalAccuracy",
+                "SparseTopKCategoricalAccuracy", "F1Score", "FBetaScore", "IoU", "BinaryIoU", "MeanIoU", "OneHotIoU",
+                "OneHotMeanIoU")
+ALL_OBJECTS_DICT = identifiers.table(*(globals()[n] for n in _CLASS_NAMES if n in globals()), aliases={
+    "bce": BinaryCrossentropy, "BCE": BinaryCrossentropy, "mse": MeanSquaredError, "MSE": MeanSquaredError,
+    "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError, "mape": MeanAbsolutePercentageError,
+    "MAPE": MeanAbsolutePercentageError, "msle": MeanSquaredLogarithmicError, "MSLE": MeanSquaredLogarithmicError})
+
+
+def get(identifier):
+    """Keras's ``metrics.get``: a name gives a new metric of its class (``"mse"``: a
+    ``MeanSquaredError`` named ``mean_squared_error``); ``compile`` names its metrics itself
+    (``compile_utils.get_metric``)."""
+    return identifiers.lookup("metric", identifier, ALL_OBJECTS_DICT)
+
 
 __getattr__ = _missing("keras.metrics")

@@ -17,6 +17,8 @@ def _array(value, dtype=np.float64):
 
 
 class _IoUBase(Metric):
+    _auto_name = True
+
     def __init__(self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_true=True, sparse_y_pred=True,
                  axis=-1):
         self.num_classes, self.ignore_class = num_classes, ignore_class
@@ -182,6 +184,7 @@ class _AtConstraint(Metric):
     among the thresholds where ``constrained`` reaches ``value``."""
 
     argument = "value"
+    _auto_name = True
 
     def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
         if value < 0 or value > 1:

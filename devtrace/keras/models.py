@@ -46,6 +46,28 @@ class Model(TensorFlowTrainer, Layer):
     def input(self):
         return self._inputs if self._inputs is not None else Layer.input.fget(self)
 
+    def _trackable_children(self):
+        """Keras's functional model tracks its ``_operations``, its ``InputLayer``s first (no variables)."""
+        own = Layer._trackable_children(self)
+        if self._operations:
+            own.append(("_operations", [None] * len(_flat(self._inputs)) + list(self._operations)))
+        return own
+
+    @property
+    def input_shape(self):
+        """Keras's: the inputs' shapes (one shape for one input)."""
+        try:
+            return _shapes(self.inputs, self, "input")
+        except AttributeError:  # a Sequential not built yet
+            return _shapes(None, self, "input")
+
+    @property
+    def output_shape(self):
+        try:
+            return _shapes(self.outputs, self, "output")
+        except AttributeError:
+            return _shapes(None, self, "output")
+
     @property
     def layers(self) -> list:
         if self._operations:
@@ -120,7 +142,7 @@ class Model(TensorFlowTrainer, Layer):
         flat_in = self._inputs if isinstance(self._inputs, (list, tuple)) else [self._inputs]
         given = inputs if isinstance(self._inputs, (list, tuple)) else [inputs]
         for i, (spec, value) in enumerate(zip(flat_in, given)):
-            shape = tuple(tf.convert_to_tensor(value).shape)
+            shape = _value_shape(value)
             if len(shape) == len(spec.shape) and any(s is not None and s != d for s, d in zip(spec.shape, shape)):
                 raise ValueError(f"Input {i} with name '{spec._layer.name}' of layer '{self.name}' is incompatible "
                                  f"with the layer: expected shape={spec.shape}, found shape={shape}")
@@ -242,6 +264,14 @@ class Sequential(Model):
         for layer in layers or []:
             self.add(layer)
 
+    def _trackable_children(self):
+        """Keras's Sequential tracks its layers through the functional model it builds: ``_functional/
+        _operations/N``, the ``InputLayer`` at 0."""
+        own = Layer._trackable_children(self)
+        if self._stack:
+            own.append(("_functional", {"_operations": [None] + list(self._stack)}))
+        return own
+
     def add(self, layer) -> None:
         if isinstance(layer, KerasTensor):
             self._start(layer)
@@ -273,9 +303,21 @@ class Sequential(Model):
         self.built = True
 
     def build(self, input_shape=None):
-        """Built by its first call: the layers build on the data's shapes as it runs them."""
-        if self._last is None:
+        """``build(shape)`` builds the layers on an ``Input`` of that shape, in the model's name scope
+        (``sequential/dense/kernel``), as Keras's."""
+        if self._last is None and input_shape is not None and self._stack:
+            with tf.name_scope(self.name):
+                self._start(InputLayer(batch_shape=tuple(input_shape)).output)
+        elif self._last is None:
             unique("input_layer"), unique("functional")
+
+    def _maybe_build(self, shape):
+        """Built by its first call: the layers build on the data's shapes as it runs them."""
+        if not self.built:
+            self._build_shape = shape
+            if self._last is None:
+                unique("input_layer"), unique("functional")
+            self.built = True
 
     def build_for_data(self, features) -> None:
         """``fit``'s symbolic build (Keras's ``_symbolic_build``): an ``Input`` of batch ``None`` and the
@@ -331,7 +373,11 @@ class Sequential(Model):
 
 def _as_input(value, keras_input):
     """A graph's input as Keras converts it: a tensor of its ``Input``'s dtype (bool or int data
-    given to a float32 ``Input`` is cast)."""
+    given to a float32 ``Input`` is cast); a ``tf.SparseTensor`` for a sparse ``Input``."""
+    if isinstance(value, tf.SparseTensor):
+        if isinstance(keras_input, KerasTensor) and value.dtype.name != keras_input.dtype:
+            value = tf.SparseTensor(value.indices, tf.cast(value.values, keras_input.dtype), value.dense_shape)
+        return value
     value = tf.convert_to_tensor(value)
     if isinstance(keras_input, KerasTensor) and value.dtype.name != keras_input.dtype:
         value = tf.cast(value, keras_input.dtype)
@@ -401,7 +447,21 @@ def _data_shape(inputs):
         return {k: _data_shape(v) for k, v in inputs.items()}
     if isinstance(inputs, (list, tuple)):
         return [_data_shape(i) for i in inputs]
-    return tuple(tf.convert_to_tensor(inputs).shape)
+    return _value_shape(inputs)
+
+
+def _shapes(tensors, model, kind):
+    if tensors is None:
+        raise AttributeError(f"Sequential model '{model.name}' has no defined {kind} shape yet.")
+    shapes = [tuple(t.shape) for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes
+
+
+def _value_shape(value) -> tuple:
+    """A batch's shape (a ``tf.SparseTensor``'s dense shape, for a sparse ``Input``)."""
+    if isinstance(value, tf.SparseTensor):
+        return tuple(int(d) for d in value.dense_shape.numpy())
+    return tuple(tf.convert_to_tensor(value).shape)
 
 
 def _unique_list(items) -> list:

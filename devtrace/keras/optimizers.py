@@ -9,11 +9,12 @@ from devtrace.util.namespace import Namespace as _Namespace, missing as _missing
 import contextlib
 import re
 import warnings
+from collections.abc import MutableMapping
 
 import numpy as np
 
 import devtrace as tf
-from . import keywords, schedules, serializable, variables
+from . import keywords, naming, schedules, serializable, variables
 
 
 class Optimizer(serializable.Configurable):
@@ -39,7 +40,7 @@ class Optimizer(serializable.Configurable):
         self._no_decay_pattern = None
         # Keras's ``iteration`` counter and ``learning_rate`` (float32), made with the optimizer (mirrored
         # in a strategy's scope); every update reads the rate, so a traced step sees later assignments
-        self.name = name or type(self).__name__.lower()
+        self.name = name or naming.unique(naming.snake(type(self).__name__))  # Keras's auto name: sgd, sgd_1, adam_w
         # a schedule's rate is computed from ``iterations`` into the rate variable before each update
         self._schedule = learning_rate if isinstance(learning_rate, schedules.LearningRateSchedule) else None
         if self._schedule is not None:
@@ -85,6 +86,10 @@ class Optimizer(serializable.Configurable):
         """``iterations``, ``learning_rate``, then the slot variables as they were made."""
         return [self.iterations, self._learning_rate] + list(self._slots.values())
 
+    def _trackable_children(self):
+        """A checkpoint's keys, Keras's: ``_iterations``, ``_learning_rate``, ``_variables/N`` (the slots from 2)."""
+        return [("_iterations", self.iterations), ("_learning_rate", self._learning_rate), ("_variables", self.variables)]
+
     def _lr(self, var):
         return tf.cast(self._learning_rate, var.dtype)
 
@@ -107,6 +112,10 @@ class Optimizer(serializable.Configurable):
                     tf.device(var.device):
                 self._slots[key] = tf.Variable(tf.fill(list(var.shape), tf.constant(initial, var.dtype)) if initial
                                                else tf.zeros(list(var.shape), var.dtype), trainable=False)
+            pending = self.__dict__.get("_deferred_restore")  # restored from a checkpoint before its slots existed
+            if pending is not None:
+                saved, path = pending
+                saved.restore(self._slots[key], f"{path}/_variables/{len(self.variables) - 1}")
         return self._slots[key]
 
     def build(self, var_list):
@@ -192,6 +201,11 @@ class Optimizer(serializable.Configurable):
         for i, (grads, dev) in enumerate(zip(grads_per_replica, devices)):
             with tf.device(dev):
                 for grad, var in zip(grads, variables):
+                    if not hasattr(var, "values"):  # a central-storage strategy's one variable: updated once
+                        if i == 0:
+                            with tf.device(var.device):
+                                self._update(tf.convert_to_tensor(grad), var)
+                        continue
                     copy = var.values[i]
                     self._replica_of[id(copy)] = (var, i)
                     self._update(tf.convert_to_tensor(grad), copy)
@@ -410,15 +424,33 @@ class LossScaleOptimizer(Optimizer):
         return cls(inner, **config)
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
+ALL_OBJECTS_DICT = {cls.__name__.lower(): cls for cls in (Optimizer, Adam, SGD, RMSprop, AdamW, Adagrad,
+                                                           LossScaleOptimizer)}
+
+
+def deserialize(config, custom_objects=None):
+    """An optimizer from its config; built-in class names in any case (``"SGD"``, ``"sgd"``)."""
+    name = config["class_name"]
+    cls = serializable.get_registered_object(name, custom_objects) or ALL_OBJECTS_DICT.get(name.lower())
+    if cls is None:
+        return None
+    return cls.from_config(config.get("config") or {})
 
 
 def get(identifier):
-    if isinstance(identifier, Optimizer):
-        return identifier
-    if str(identifier).lower() not in _BY_NAME:
-        raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
-    return _BY_NAME[str(identifier).lower()]()
+    """Keras's ``optimizers.get``: an optimizer for a name or config, the optimizer itself, or
+    ``None``; anything else is refused."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        obj = deserialize(identifier)
+    elif isinstance(identifier, str):
+        obj = deserialize({"class_name": identifier, "config": {}})
+    else:
+        obj = identifier
+    if isinstance(obj, Optimizer):
+        return obj
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
 
 
 class LegacyOptimizerWarning:
@@ -434,5 +466,66 @@ class LegacyOptimizerWarning:
 
 legacy = _Namespace(_prefix="keras.optimizers.legacy", **dict.fromkeys(
     ("Adagrad", "Adam", "Ftrl", "Optimizer", "RMSprop", "SGD"), LegacyOptimizerWarning))
+
+class OptimizerMap(MutableMapping):
+    """``keras.src.optimizers.multi_optimizer.OptimizerMap``: which optimizer updates a variable, by
+    its path — an exact key first, else the one pattern that matches the whole path
+    (``re.fullmatch``), else the default."""
+
+    def __init__(self, default_optimizer, optimizer_map=None):
+        if not isinstance(default_optimizer, Optimizer):
+            raise TypeError(f"default_optimizer must be a Keras Optimizer instance. Received: {default_optimizer}")
+        if optimizer_map is not None and not isinstance(optimizer_map, dict):
+            raise TypeError(f"optimizer_map must be a dictionary. Received: {optimizer_map}")
+        self._default_optimizer, self._optimizer_map = default_optimizer, dict(optimizer_map or {})
+
+    @property
+    def default_optimizer(self):
+        return self._default_optimizer
+
+    def __getitem__(self, key):
+        if key in self._optimizer_map:
+            return self._optimizer_map[key]
+        matching = [pattern for pattern in self._optimizer_map if re.fullmatch(pattern, key)]
+        if len(matching) > 1:
+            raise ValueError(f"Multiple optimizers assigned to variable {key}.")
+        return self._optimizer_map[matching[0]] if matching else self._default_optimizer
+
+    def __setitem__(self, key, optimizer):
+        if key in self._optimizer_map:
+            raise ValueError(f"'{key}' already exists in the OptimizerMap with value {self._optimizer_map[key]}. "
+                             "Please make sure to not use duplicated keys.")
+        if not isinstance(key, str):
+            raise ValueError(f"key must be a string. Received: {key}")
+        if not isinstance(optimizer, Optimizer):
+            raise ValueError(f"optimizer must be a Keras Optimizer instance. Received: {optimizer}")
+        if isinstance(optimizer, LossScaleOptimizer):
+            raise ValueError("optimizer cannot be LossScaleOptimizer.")
+        self._optimizer_map[key] = optimizer
+
+    def __delitem__(self, key):
+        del self._optimizer_map[key]
+
+    def __len__(self):
+        return len(self._optimizer_map)
+
+    def __iter__(self):
+        return iter(self._optimizer_map)
+
+    def __call__(self, variable):
+        return self[variable.path]
+
+    def get_config(self) -> dict:
+        return {"default_optimizer": serializable.serialize(self._default_optimizer),
+                "optimizer_map": {k: serializable.serialize(v) for k, v in self._optimizer_map.items()}}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        return cls(serializable.deserialize(config["default_optimizer"], custom_objects),
+                   {k: serializable.deserialize(v, custom_objects) for k, v in config["optimizer_map"].items()})
+
+
+multi_optimizer = _Namespace(_prefix="keras.src.optimizers.multi_optimizer", OptimizerMap=OptimizerMap)
+del OptimizerMap  # Keras's keras.optimizers has no such name: only keras.src's module
 
 __getattr__ = _missing("keras.optimizers")

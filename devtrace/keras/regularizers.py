@@ -6,6 +6,7 @@ from __future__ import annotations
 from devtrace.util.namespace import missing as _missing
 
 import devtrace as tf
+from . import identifiers
 from .serializable import Configurable
 
 
@@ -38,17 +39,11 @@ class L2(L1L2):
 
 
 l1, l2, l1_l2 = L1, L2, L1L2
-_BY_NAME = {"l1": L1, "l2": L2, "l1_l2": L1L2}
+ALL_OBJECTS_DICT = identifiers.table(Regularizer, L1, L2, L1L2)
 
 
 def get(identifier):
-    if identifier is None or callable(identifier) and not isinstance(identifier, type):
-        return identifier
-    if isinstance(identifier, type):
-        return identifier()
-    if identifier not in _BY_NAME:
-        raise ValueError(f"Could not interpret regularizer identifier: {identifier}")
-    return _BY_NAME[identifier]()
+    return identifiers.lookup("regularizer", identifier, ALL_OBJECTS_DICT)
 
 
 __getattr__ = _missing("keras.regularizers")

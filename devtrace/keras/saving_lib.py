@@ -20,7 +20,7 @@ import numpy as np
 
 from devtrace.util.namespace import missing as _missing
 
-from . import hdf5
+from . import hdf5, legacy_h5
 from .serializable import (CustomObjectScope, custom_object_scope, deserialize as deserialize_keras_object,  # noqa: F401
                            get_custom_objects, get_registered_name, get_registered_object,
                            register_keras_serializable, serialize as serialize_keras_object)
@@ -191,6 +191,9 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
         with zipfile.ZipFile(filepath) as z:
             _read_weights(model, _zip_weights(z, filepath), filepath)
         return
+    if legacy_h5.is_legacy(filepath) and not by_name and not skip_mismatch:
+        legacy_h5.load(model, filepath)
+        return
     _check_weights_path(filepath)
     if by_name is not None:
         raise ValueError(f"`by_name` only supports loading legacy '.h5' or '.hdf5' files. Received: {filepath}")
@@ -207,7 +210,8 @@ def compile_config(model) -> dict:
     metrics = model._compile_metrics._identifiers if model._compile_metrics is not None else None
     optimizer = getattr(model, "_compiled_optimizer", model.optimizer)  # compile's argument (before its wrapping)
     return {"optimizer": serialize_keras_object(optimizer), "loss": serialize_keras_object(model._compiled_loss),
-            "loss_weights": None, "metrics": serialize_keras_object(metrics), "weighted_metrics": None,
+            "loss_weights": serialize_keras_object(getattr(model, "_compiled_loss_weights", None)),
+            "metrics": serialize_keras_object(metrics), "weighted_metrics": None,
             "run_eagerly": model.run_eagerly, "steps_per_execution": 1, "jit_compile": False}
 
 

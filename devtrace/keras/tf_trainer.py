@@ -133,6 +133,8 @@ class TensorFlowTrainer(Trainer):
         cannot make variables): ``(function, None)``, or ``(None, error)`` for an eager step."""
         if self.run_eagerly or not (self.built and all(layer.built for layer in self.layers)):
             return None, None
+        if any(isinstance(a, tf.SparseTensor) for a in tf.nest.flatten(args)):
+            return None, None  # a sparse input: the step runs eagerly (its ops the same, each placed and logged)
         if kind.startswith("train"):
             self.optimizer.build(self.trainable_weights)
         return self._functions.get(kind, body, args)
@@ -277,7 +279,7 @@ def _constant(x):
         return {k: _constant(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_constant(v) for v in x]
-    if x is None or isinstance(x, tf.Tensor):
+    if x is None or isinstance(x, (tf.Tensor, tf.SparseTensor)):
         return x
     with tf.device("/job:localhost/replica:0/task:0/device:CPU:0"):
         return tf.constant(x)

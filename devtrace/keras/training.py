@@ -9,7 +9,7 @@ from __future__ import annotations
 import devtrace as tf
 from devtrace.errors import ValueNotComputed
 from . import keywords
-from . import losses as losses_mod
+from . import compile_utils
 from . import metrics as metrics_mod
 from . import optimizers as optimizers_mod
 from .functions import StepFunctions
@@ -19,7 +19,7 @@ class Trainer:
     def __init__(self):
         self.optimizer = self.loss = None
         self.compiled = False
-        self._compile_metrics = self._loss_tracker = None
+        self._compile_metrics = self._loss_tracker = self._compile_loss = self._compiled_loss_weights = None
         self.stop_training = False
         self._strategy = tf.distribute.get_strategy()
         self._functions = StepFunctions()
@@ -27,8 +27,7 @@ class Trainer:
 
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
-        keywords.unimplemented("Model.compile", loss_weights=(loss_weights, None),
-                               weighted_metrics=(weighted_metrics, None),
+        keywords.unimplemented("Model.compile", weighted_metrics=(weighted_metrics, None),
                                steps_per_execution=(steps_per_execution, 1),
                                jit_compile=(jit_compile, ("auto", False)))
         self.optimizer = self._compiled_optimizer = optimizers_mod.get(optimizer)  # saved as given, unwrapped
@@ -36,15 +35,16 @@ class Trainer:
                 not isinstance(self.optimizer, optimizers_mod.LossScaleOptimizer):  # Keras wraps it so
             self.optimizer = optimizers_mod.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         self.loss = self._compiled_loss = loss  # resolved at the first step, as Keras does; saved as given
-        self._compile_metrics = metrics_mod.CompileMetrics(metrics) if metrics else None
+        self._compiled_loss_weights = loss_weights
+        names = compile_utils.output_names(self)
+        self._compile_loss = compile_utils.CompileLoss(loss, loss_weights, names) if loss is not None else None
+        self._compile_metrics = compile_utils.CompileMetrics(metrics, names) if metrics else None
         self._loss_tracker = metrics_mod.Mean(name="loss")
         self.compiled, self.run_eagerly, self._functions = True, bool(run_eagerly), StepFunctions()
 
     def _require_compiled(self):
         if not self.compiled:
             raise ValueError("You must call `compile()` before using the model.")
-        if self.loss is not None:
-            self.loss = losses_mod.get(self.loss)  # a name, a Loss, or a per-sample function
 
     @property
     def metrics(self) -> list:
@@ -53,6 +53,8 @@ class Trainer:
             found.append(self._loss_tracker)
             if self._compile_metrics is not None:
                 found.append(self._compile_metrics)
+        if self.compiled and getattr(self, "_compile_loss", None) is not None:
+            found.extend(m for m in self._compile_loss.metrics if m is not None)
         found.extend(v for k, v in vars(self).items()
                      if isinstance(v, metrics_mod.Metric) and k not in ("_loss_tracker", "_compile_metrics"))
         seen = {id(self)}
@@ -71,8 +73,11 @@ class Trainer:
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """The compiled loss plus the layers' losses (``add_loss``, weight regularizers)."""
         losses = []
-        if self.loss is not None:
-            losses.append(losses_mod.get(self.loss)(y, y_pred, sample_weight))
+        compiled = getattr(self, "_compile_loss", None)
+        if compiled is not None:
+            value = compiled(y, y_pred, sample_weight)
+            if value is not None:
+                losses.append(value)
         losses.extend(tf.convert_to_tensor(loss) for loss in self.losses)
         if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
@@ -86,7 +91,7 @@ class Trainer:
     def get_metrics_result(self) -> dict:
         results = {}
         for m in self.metrics:
-            if isinstance(m, metrics_mod.CompileMetrics) and not m.built:
+            if isinstance(m, compile_utils.CompileMetrics) and not m.built:
                 continue
             value = m.result()
             results.update(value) if isinstance(value, dict) else results.__setitem__(m.name, value)

@@ -9,6 +9,7 @@ import re
 
 from ..runtime.context import context
 from ..runtime.eager.variables import Variable
+from ..util.reprs import shown_as
 
 _CAMEL = re.compile(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))")
 
@@ -135,3 +136,5 @@ class Module:
 
 
 __all__ = ["Module", "name_scope"]
+
+shown_as(Module, "tensorflow.python.module.module.Module")

@@ -63,7 +63,7 @@ from .random import random_grad  # noqa: F401
 from .math import segment_grad  # noqa: F401
 
 __all__ = ["API"]
-from .io import csv_ops, io_ops, parsing_ops  # noqa: F401 (tf.io's ops: files, bytes, tf.train.Example)
+from .io import csv_ops, graph_io, io_ops, parsing_ops, proto_ops, sequence_parsing  # noqa: F401 (tf.io)
 from . import numpy  # noqa: F401 (tf.experimental.numpy: composes the ops above)
 from .math import special_ops  # noqa: F401 (tf.math.special, igamma, betainc, zeta, erfinv, ndtri …)
 from .math import math_more  # noqa: F401 (accumulate_n, zero_fraction, approx_top_k)

@@ -29,6 +29,7 @@ from ..runtime.graph.func_graph import FuncGraph
 from ..runtime.graph.function_run import PlacedFunction
 from ..runtime.tensor import Tensor, TensorShape
 from ..runtime.values import convert_to_tensor
+from ..util.reprs import shown_as
 
 _UIDS = itertools.count(1)
 _RUN_EAGERLY = [False]
@@ -140,6 +141,24 @@ def _replica() -> tuple:
     return () if not where or where[1] is None else (("replica", id(where[0]), where[1]),)
 
 
+def _type_text(value, leaf=None) -> str:
+    """A function's output (or argument: ``leaf`` shows its items) as TensorFlow's signature shows it:
+    ``TensorSpec(…)``, ``Tuple[…]``, ``List[…]``, ``Dict[['k', …]]``, ``Literal[…]`` for a Python value."""
+    def item(v):
+        return leaf(v) if leaf is not None else _type_text(v)
+    if isinstance(value, Tensor):
+        return repr(TensorSpec(None if value.shape.rank is None else tuple(value.shape), value.dtype))
+    if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
+        return f"Tuple[{', '.join(item(v) for v in value)}]"
+    if isinstance(value, list):
+        return f"List[{', '.join(item(v) for v in value)}]"
+    if isinstance(value, dict):
+        return f"Dict[{', '.join(f'[{k!r}, {item(v)}]' for k, v in value.items())}]"
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return f"Literal[{value!r}]"
+    return repr(value)
+
+
 class ConcreteFunction:
     """One trace of a ``Function``: its graph, signature and outputs."""
 
@@ -175,9 +194,7 @@ class ConcreteFunction:
         """TensorFlow's layout: parameters (a Python value as ``Literal[…]``), output type, captures (by
         id, as TensorFlow shows them); ``verbose=False``: one line, ``(x: …, *, z: …) -> …``."""
         params = self._parameters()
-        out = self.graph.outputs
-        output = repr(TensorSpec(None if out.shape.rank is None else tuple(out.shape), out.dtype)) \
-            if isinstance(out, Tensor) else repr(out)
+        output = _type_text(self.graph.outputs)
         if not verbose:
             shown, star = [], False
             for name, kind, value in params:
@@ -200,14 +217,26 @@ class ConcreteFunction:
         def text(value):
             if isinstance(value, TensorSpec):
                 return repr(TensorSpec(value._dims(), value.dtype))
+            if isinstance(value, (list, tuple, dict)):  # TensorFlow's: List[Literal[1], …], Dict[['a', …]]
+                return _type_text(value, text)
             return f"Literal[{value!r}]"
         try:
             signature = inspect.signature(self._function.python_function)
-            bound = signature.bind(*args, **kwargs).arguments
+            binding = signature.bind(*args, **kwargs)
         except (TypeError, ValueError):  # a builtin or a partial: the specs' own names
             return [(v.name, "POSITIONAL_OR_KEYWORD", text(v)) for v in list(args) + list(kwargs.values())
                     if isinstance(v, TensorSpec)]
-        return [(name, signature.parameters[name].kind.name, text(value)) for name, value in bound.items()]
+        given = set(binding.arguments)
+        binding.apply_defaults()  # a parameter left to its default is shown with it, as TensorFlow's
+        return [(name, signature.parameters[name].kind.name, text(value)) for name, value in binding.arguments.items()
+                if name in given or signature.parameters[name].kind not in (inspect.Parameter.VAR_POSITIONAL,
+                                                                            inspect.Parameter.VAR_KEYWORD)]
+
+    def __str__(self):
+        return f"ConcreteFunction {self.pretty_printed_signature()}"
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self.pretty_printed_signature(verbose=False)} at 0x{id(self):X}>"
 
     def _call_flat(self, tensors, variables=()):
         """Run the function on ``tensors``; ``variables``: the call's variable arguments, in
@@ -421,7 +450,8 @@ class Function:
                     raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {value!r} to "
                                     f"{spec!r}`. Received args: {args} and kwargs: {kwargs} for signature: "
                                     f"{self.input_signature}.")
-            concrete = self._concrete_for(self.input_signature, {}, call=True)
+            signature = tuple(value if _by_value(spec, value) else spec for value, spec in zip(args, self.input_signature))
+            concrete = self._concrete_for(signature, {}, call=True)
         else:
             concrete = self._concrete_for(args, kwargs, call=True)
         flat = flatten((list(args), kwargs))
@@ -438,6 +468,13 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
 
 def _numpy_to_tensor(value):
     return convert_to_tensor(value) if isinstance(value, np.ndarray) else value
+
+
+def _by_value(spec, value) -> bool:
+    """An input signature's spec of a Python-side value the function reads as it is (a
+    ``tf.data.IteratorSpec``'s iterator: its ``next`` in the function is an ``IteratorGetNext``)."""
+    return not isinstance(spec, TensorSpec) and callable(getattr(value, "get_next", None)) and \
+        isinstance(value, getattr(spec, "value_type", ()))
 
 
 def _bind(value, spec):
@@ -469,3 +506,5 @@ def _map(structure, fn):
             return value._type_spec._from_flat([fn(t) for t in value._nest_flat()])
         return fn(value)
     return map_structure(leaf, structure)
+
+shown_as(Function, "tensorflow.python.eager.polymorphic_function.polymorphic_function.Function")

@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 5
+#define FASTPATH_ABI 9
 
 #include "_fastpath.h"
 
@@ -91,12 +91,12 @@ static Py_ssize_t c_initialized_by, c_eager, c_tapes, c_op_callbacks, c_placemen
 static int threaded;  /* set_threaded(): the program runs ops from several threads (runtime/threads.py) */
 static Py_ssize_t d_xp, d_allocator, d_name;
 static Py_ssize_t r_seq, r_listeners, r_events;
-static Py_ssize_t o_fn, o_ufunc;
+static Py_ssize_t o_fn, o_ufunc, o_gpu_fn;
 static Py_ssize_t h_bytes_in_use, h_peak, h_num_allocs, h_largest, h_onednn;
 static long long host_large;  /* HostAllocator books requests of this size and more with oneDNN too */
 static PyObject *context_globals;  /* runtime/context.py's globals: its _context */
 static PyObject *registry, *by_np, *plain, *kernel_errors;
-static PyObject *execute, *lookup, *kernel_failed, *finish, *oom, *resource_handle;
+static PyObject *execute, *lookup, *kernel_failed, *finish, *oom, *resource_handle, *run_step;
 static PyObject *s_context, *s_flush, *s_allocate, *s_dtype, *s_shape, *s_nbytes, *s_name,
     *s_bytes_in_use, *s_append, *s_ufunc, *s_fn, *s_itemsize, *s_x_dtype;
 static int configured;
@@ -210,6 +210,11 @@ tensor_finalize(TensorBase *self)
     SAVE_ERROR(saved);
     PyObject *alloc = configured && Py_TYPE(device) == Device_T ? SLOT(device, d_allocator) : NULL;
     int done = alloc == NULL || threaded ? 0 : host_free(alloc, handle);  /* threads: release locks */
+    if (done == 0 && alloc != NULL && !threaded) {  /* a simulated GPU's: its free without the reference's frame */
+        Py_INCREF(alloc);
+        done = bfc_release(alloc, handle);
+        Py_DECREF(alloc);
+    }
     if (done == 0 && release != NULL) {
         PyObject *fn = release, *out;
         Py_INCREF(fn);
@@ -312,7 +317,7 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
     static const SlotSpec device_slots[] = {{"xp", &d_xp}, {"allocator", &d_allocator}, {"name", &d_name}, {NULL, NULL}};
     static const SlotSpec trace_slots[] = {{"_seq", &r_seq}, {"listeners", &r_listeners}, {"_events", &r_events},
                                            {NULL, NULL}};
-    static const SlotSpec opdef_slots[] = {{"fn", &o_fn}, {"ufunc", &o_ufunc}, {NULL, NULL}};
+    static const SlotSpec opdef_slots[] = {{"fn", &o_fn}, {"ufunc", &o_ufunc}, {"gpu_fn", &o_gpu_fn}, {NULL, NULL}};
     static const SlotSpec host_slots[] = {
         {"bytes_in_use", &h_bytes_in_use}, {"peak_bytes_in_use", &h_peak}, {"num_allocs", &h_num_allocs},
         {"largest_alloc_size", &h_largest}, {"onednn", &h_onednn}, {NULL, NULL}};
@@ -333,7 +338,8 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
             || take("configure", kwargs, "kernel_errors", &kernel_errors, 0) || take("configure", kwargs, "execute", &execute, 0)
             || take("configure", kwargs, "lookup", &lookup, 0) || take("configure", kwargs, "kernel_failed", &kernel_failed, 0)
             || take("configure", kwargs, "finish", &finish, 0) || take("configure", kwargs, "oom", &oom, 0)
-            || take("configure", kwargs, "ResourceHandle", &resource_handle, 0) || take("configure", kwargs, "host_large", &large, 0)
+            || take("configure", kwargs, "ResourceHandle", &resource_handle, 0) || take("configure", kwargs, "run_step", &run_step, 0)
+            || take("configure", kwargs, "host_large", &large, 0)
             || take("configure", kwargs, "sample_array", &sample, 0)) {
         Py_XDECREF(large);
         return NULL;
@@ -569,11 +575,12 @@ handling_end(_PyErr_StackItem *item)
     Py_CLEAR(item->exc_value);
 }
 
-/* The reference's `except kernel_errors as e: raise kernel_failed(ctx, device, opdef, (a, b), None,
- * record, None, e) from None`: what kernel_failed raises, and the error it returns, get e as their
+/* The reference's `except kernel_errors as e: raise kernel_failed(ctx, device, opdef, arrays, attrs,
+ * record, node, e) from None`: what kernel_failed raises, and the error it returns, get e as their
  * __context__ (e itself, which kernel_failed returns for a MemoryError, keeps its own). */
 static void
-raise_kernel_failed(PyObject *ctx, PyObject *device, PyObject *opdef, PyObject *a, PyObject *b, const Head *h)
+raise_kernel_failed(PyObject *ctx, PyObject *device, PyObject *opdef, PyObject *arrays, PyObject *attrs,
+                    PyObject *node, const Head *h)
 {
     PyObject *e;
 #if PY_VERSION_HEX >= 0x030C0000
@@ -591,12 +598,11 @@ raise_kernel_failed(PyObject *ctx, PyObject *device, PyObject *opdef, PyObject *
         return;  /* normalising failed with another error, which is set */
     _PyErr_StackItem item;
     handling_begin(&item, e);
-    PyObject *arrays = PyTuple_Pack(2, a, b), *head = arrays == NULL ? NULL : record(h, N_HEAD, NULL), *error = NULL;
+    PyObject *head = record(h, N_HEAD, NULL), *error = NULL;
     if (head != NULL) {
-        PyObject *argv[] = {ctx, device, opdef, arrays, Py_None, head, Py_None, e};
+        PyObject *argv[] = {ctx, device, opdef, arrays, attrs, head, node, e};
         error = PyObject_Vectorcall(kernel_failed, argv, 8, NULL);
     }
-    Py_XDECREF(arrays);
     Py_XDECREF(head);
     if (error != NULL) {
         raise_returned(error);  /* chained to e, being handled */
@@ -752,7 +758,7 @@ describe(PyObject *out, PyObject **out_dtype, PyObject **dtype_name, PyObject **
  * NULL and *failed == 0 when it is not that case */
 static PyObject *
 plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, const Head *h, long long duration,
-             int *failed)
+             PyObject *node, int *failed)
 {
     PyObject *out_dtype, *dtype_name, *shape, *nbytes;
     int found = describe(out, &out_dtype, &dtype_name, &shape, &nbytes);
@@ -781,8 +787,8 @@ plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, co
         PyObject *tail[] = {shape, dtype_name, dur};
         if (!(rec = record(h, N_HEAD + 3, tail)) || append_record(trace, rec))
             goto done;
-        PyObject *argv[] = {ctx, device, out, h->op_name, h->seq, out_dtype};
-        PyObject *error = PyObject_Vectorcall(oom, argv, 6, NULL);
+        PyObject *argv[] = {ctx, device, out, h->op_name, h->seq, out_dtype, node};
+        PyObject *error = PyObject_Vectorcall(oom, argv, node == NULL ? 6 : 7, NULL);
         if (error != NULL) {
             raise_returned(error);
             Py_DECREF(error);
@@ -895,8 +901,12 @@ run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, 
     out = run_kernel(opdef, xp, a, b);
     long long duration = now_ns() - start;
     if (out == NULL) {
-        if (PyErr_ExceptionMatches(kernel_errors))
-            raise_kernel_failed(ctx, device, opdef, a, b, h);
+        if (PyErr_ExceptionMatches(kernel_errors)) {
+            PyObject *arrays = PyTuple_Pack(2, a, b);
+            if (arrays != NULL)
+                raise_kernel_failed(ctx, device, opdef, arrays, Py_None, Py_None, h);
+            Py_XDECREF(arrays);
+        }
         goto done;
     }
     int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
@@ -904,7 +914,7 @@ run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, 
         goto done;
     if (contains) {
         int failed;
-        result = plain_output(ctx, device, trace, out, h, duration, &failed);
+        result = plain_output(ctx, device, trace, out, h, duration, NULL, &failed);
         if (result != NULL || failed)
             goto done;
     }
@@ -928,6 +938,181 @@ done:
     Py_DECREF(a);
     Py_DECREF(b);
     Py_CLEAR(h->producers);
+    return result;
+}
+
+/* ---- run_node: a function graph's node through the execution step ---------------------------- */
+
+/* execution.run_step(ctx, device, opdef, arrays, attrs, OpRecord(seq, *head, inputs, src=src), node):
+ * the reference, for every case run_node does not take */
+static PyObject *
+node_reference(PyObject *const *args, const Head *h)
+{
+    PyObject *rec = record(h, N_HEAD, NULL);
+    if (rec == NULL)
+        return NULL;
+    PyObject *argv[] = {args[0], args[1], args[2], args[3], args[4], rec, args[9]};
+    PyObject *out = PyObject_Vectorcall(run_step, argv, 7, NULL);
+    Py_DECREF(rec);
+    return out;
+}
+
+/* run_node(ctx, device, opdef, arrays, attrs, seq, head, inputs, src, node): a node of a function
+ * graph run from its plan (graph/function_run.py), whose record is OpRecord(seq, *head, inputs,
+ * src=src) with head (op, node, requested, device, reason): execution.run_step's steps for a NumPy
+ * device, the op's kernel on its inputs (a list, at least one), then finish's common case (one NumPy
+ * array or scalar of a dtype devtrace knows) in C; finish itself for any other output, run_step for
+ * any other node, kernel_failed for a kernel's error, as the reference. */
+static PyObject *node_step(PyObject *const *args);
+
+static PyObject *
+run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 10 || !PyTuple_CheckExact(args[6]) || PyTuple_GET_SIZE(args[6]) != 5) {
+        PyErr_SetString(PyExc_TypeError, "run_node(ctx, device, opdef, arrays, attrs, seq, head, inputs, src, node)");
+        return NULL;
+    }
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "run_node before configure()");
+        return NULL;
+    }
+    return node_step(args);
+}
+
+/* run_node's steps, its arguments checked */
+static PyObject *
+node_step(PyObject *const *args)
+{
+    PyObject *ctx = args[0], *device = args[1], *opdef = args[2], *arrays = args[3], *attrs = args[4];
+    PyObject *head = args[6], *node = args[9];
+    Head h = {args[5], PyTuple_GET_ITEM(head, 0), PyTuple_GET_ITEM(head, 1), PyTuple_GET_ITEM(head, 2),
+              PyTuple_GET_ITEM(head, 3), PyTuple_GET_ITEM(head, 4), args[7], args[8] == Py_None ? NULL : args[8]};
+    PyObject *xp = Py_TYPE(device) == Device_T ? SLOT(device, d_xp) : NULL;
+    PyObject *trace = Py_TYPE(ctx) == Context_T ? SLOT(ctx, c_trace) : NULL;
+    PyObject *fn = Py_TYPE(opdef) == OpDef_T ? SLOT(opdef, o_fn) : NULL;
+    PyObject *gpu_fn = fn != NULL ? SLOT(opdef, o_gpu_fn) : NULL;
+    if (xp == NULL || xp == Py_None || trace == NULL || Py_TYPE(trace) != Trace_T || fn == NULL || gpu_fn != Py_None
+            || !PyList_CheckExact(arrays) || PyList_GET_SIZE(arrays) == 0
+            || (attrs != Py_None && !PyDict_CheckExact(attrs)) || PyList_GET_SIZE(arrays) > 15)
+        return node_reference(args, &h);
+    PyObject *argv[16], *out, *result = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(arrays);
+    Py_INCREF(xp);
+    Py_INCREF(fn);
+    Py_INCREF(trace);
+    argv[0] = xp;
+    for (Py_ssize_t i = 0; i < n; i++) {  /* held: the list could change under the kernel */
+        argv[i + 1] = PyList_GET_ITEM(arrays, i);
+        Py_INCREF(argv[i + 1]);
+    }
+    long long start = now_ns();
+    out = attrs == Py_None || PyDict_GET_SIZE(attrs) == 0 ? PyObject_Vectorcall(fn, argv, n + 1, NULL)
+                                                           : PyObject_VectorcallDict(fn, argv, n + 1, attrs);
+    long long duration = now_ns() - start;
+    for (Py_ssize_t i = 0; i < n; i++)
+        Py_DECREF(argv[i + 1]);
+    if (out == NULL) {
+        if (PyErr_ExceptionMatches(kernel_errors))
+            raise_kernel_failed(ctx, device, opdef, arrays, attrs, node, &h);
+        goto done;
+    }
+    int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
+    if (contains < 0)
+        goto done;
+    if (contains) {
+        int failed;
+        result = plain_output(ctx, device, trace, out, &h, duration, node, &failed);
+        if (result != NULL || failed)
+            goto done;
+    }
+    {
+        PyObject *rec = record(&h, N_HEAD, NULL), *dur = rec == NULL ? NULL : PyLong_FromLongLong(duration);
+        if (dur != NULL) {
+            PyObject *fargv[] = {ctx, device, opdef, out, rec, node, dur};
+            result = PyObject_Vectorcall(finish, fargv, 7, NULL);
+        }
+        Py_XDECREF(rec);
+        Py_XDECREF(dur);
+    }
+done:
+    Py_XDECREF(out);
+    Py_DECREF(trace);
+    Py_DECREF(fn);
+    Py_DECREF(xp);
+    return result;
+}
+
+/* run_planned(ctx, device, values, producers, opdef, attrs, head, src, node): function_run.run's
+ * planned node whole: its inputs from the run's values ({node id: Tensor or tuple of them}, each
+ * producer a (node id, output index) pair), the trace's next seq, then run_node. NotImplemented,
+ * before anything changed, when an input is not an eager Tensor on the node's device (the
+ * reference's own lines take it). */
+static PyObject *
+run_planned(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 9 || !PyDict_CheckExact(args[2]) || !PyTuple_CheckExact(args[3]) || !PyTuple_CheckExact(args[6])
+            || PyTuple_GET_SIZE(args[6]) != 5) {
+        PyErr_SetString(PyExc_TypeError, "run_planned(ctx, device, values, producers, opdef, attrs, head, src, node)");
+        return NULL;
+    }
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "run_planned before configure()");
+        return NULL;
+    }
+    PyObject *ctx = args[0], *device = args[1], *values = args[2], *producers = args[3];
+    PyObject *trace = Py_TYPE(ctx) == Context_T ? SLOT(ctx, c_trace) : NULL;
+    PyObject *seq_obj = trace != NULL && Py_TYPE(trace) == Trace_T ? SLOT(trace, r_seq) : NULL;
+    if (seq_obj == NULL || !PyLong_CheckExact(seq_obj))
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_ssize_t n = PyTuple_GET_SIZE(producers);
+    PyObject *arrays = PyList_New(n), *seqs = arrays == NULL ? NULL : PyList_New(n), *result = NULL;
+    if (seqs == NULL) {
+        Py_XDECREF(arrays);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *producer = PyTuple_GET_ITEM(producers, k), *value;
+        if (!PyTuple_CheckExact(producer) || PyTuple_GET_SIZE(producer) != 2) {
+            result = Py_NewRef(Py_NotImplemented);
+            goto done;
+        }
+        value = PyDict_GetItemWithError(values, PyTuple_GET_ITEM(producer, 0));
+        if (value == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetObject(PyExc_KeyError, PyTuple_GET_ITEM(producer, 0));
+            goto done;
+        }
+        if (PyTuple_CheckExact(value)) {
+            Py_ssize_t index = PyLong_AsSsize_t(PyTuple_GET_ITEM(producer, 1));
+            if (index == -1 && PyErr_Occurred())
+                goto done;
+            if (index < 0 || index >= PyTuple_GET_SIZE(value)) {
+                PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+                goto done;
+            }
+            value = PyTuple_GET_ITEM(value, index);
+        }
+        TensorBase *t = (TensorBase *)value;
+        if (Py_TYPE(value) != Tensor_T || t->device != device || t->value == NULL || t->seq == NULL) {
+            result = Py_NewRef(Py_NotImplemented);
+            goto done;
+        }
+        PyList_SET_ITEM(arrays, k, Py_NewRef(t->value));
+        PyList_SET_ITEM(seqs, k, Py_NewRef(t->seq));
+    }
+    seq_obj = SLOT(trace, r_seq);  /* read again: the lists' allocations may have run a collection */
+    long long seq_value = PyLong_AsLongLong(seq_obj);
+    PyObject *seq = seq_value == -1 && PyErr_Occurred() ? NULL : PyLong_FromLongLong(seq_value + 1);
+    if (seq == NULL)
+        goto done;
+    Py_INCREF(seq);
+    Py_SETREF(SLOT(trace, r_seq), seq);  /* trace._seq = seq = trace._seq + 1 */
+    PyObject *argv[] = {ctx, device, args[4], arrays, args[5], seq, args[6], seqs, args[7], args[8]};
+    result = node_step(argv);
+    Py_DECREF(seq);
+done:
+    Py_DECREF(arrays);
+    Py_DECREF(seqs);
     return result;
 }
 
@@ -1411,6 +1596,12 @@ static PyMethodDef methods[] = {
     {"configure_bfc", (PyCFunction)(void (*)(void))configure_bfc, METH_VARARGS | METH_KEYWORDS, CONFIGURE_BFC_DOC},
     {"execute_binary", (PyCFunction)(void (*)(void))execute_binary, METH_FASTCALL,
      "execute_binary(op_name, x, y, name=None, dtype=None): executor._execute_binary in C"},
+    {"run_planned", (PyCFunction)(void (*)(void))run_planned, METH_FASTCALL,
+     "run_planned(ctx, device, values, producers, opdef, attrs, head, src, node): a planned node of "
+     "graph/function_run.py whole (its inputs, its seq, run_node); NotImplemented for the reference's lines"},
+    {"run_node", (PyCFunction)(void (*)(void))run_node, METH_FASTCALL,
+     "run_node(ctx, device, opdef, arrays, attrs, seq, head, inputs, src, node): execution.run_step for a "
+     "function graph's node in C (graph/function_run.py)"},
     {"libm_map", libm_map, METH_VARARGS,
      "libm_map(code, x, out): out = logf/sinf/cosf (0-2, float32) or log/sin/cos (3-5, float64) of x, elementwise"},
     {"philox_blocks", philox_blocks, METH_VARARGS,

@@ -16,6 +16,9 @@ int take(const char *caller, PyObject *kwargs, const char *key, PyObject **out, 
 /* _fastpath_bfc.c */
 extern PyTypeObject BFCBase_T;
 PyObject *configure_bfc(PyObject *self, PyObject *args, PyObject *kwargs);
+/* a tensor's handle freed on a BFCAllocator (tensor._TensorBase.__del__'s call, its errors ignored as
+ * there): 1 done, 0 not a BFCAllocator */
+int bfc_release(PyObject *alloc, PyObject *handle);
 #define CONFIGURE_BFC_DOC "configure_bfc(**classes_and_functions): the BFC allocator's class, its chunk class and " \
     "the Python reference its methods hand every case but the steady state to (memory/bfc.py calls it once)"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-ABI = 5  # _fastpath.c's FASTPATH_ABI: raised whenever what configure() takes changes
+ABI = 9  # _fastpath.c's FASTPATH_ABI: raised whenever what configure() takes changes
 
 
 def _load():

@@ -70,6 +70,9 @@ class OpDef:
     # a GPU kernel that computes otherwise than ``fn`` (TensorFlow's GPU GatherV2: zeros for indices
     # out of range where the CPU kernel raises); ``None``: ``fn`` on every device type
     gpu_fn: Callable | None = None
+    # attrs -> the length of each list output, in OpDef order, for an op with several list outputs
+    # (ParseExampleV2's sparse_indices*, …, dense_values*): the one-op function's ``_Retval`` nodes
+    output_lists: Callable | None = None
 
     def kernel(self, device_type: str) -> Callable:
         """The kernel this op runs on a device of ``device_type``."""

@@ -101,6 +101,9 @@ class Tensor(FASTPATH.TensorBase if FASTPATH is not None else _TensorBase):
 
     __hash__ = object.__hash__
 
+    def __setitem__(self, key, value):  # TensorFlow's text: its tensors are immutable
+        raise TypeError("'tensorflow.python.framework.ops.EagerTensor' object does not support item assignment")
+
     def __copy__(self):
         return self  # immutable: TensorFlow's copies are equal values
 

@@ -196,9 +196,11 @@ def host_constant(value, dtype):
 def constant(value, dtype=None, shape=None, name=None) -> Tensor:
     """A constant, placed like any op (``_EagerConst`` in the placement log).
 
-    Python ints and floats go through TensorFlow's scalar cache: one tensor per (device scope,
+    Python ints and floats go through TensorFlow's scalar cache: one buffer per (device scope,
     value, dtype, type) for the context's lifetime, so converting the same scalar again executes
-    nothing (``x + 1.0`` logs ``_EagerConst`` the first time only)."""
+    nothing (``x + 1.0`` logs ``_EagerConst`` the first time only). As TensorFlow's cache holds the
+    handle, not the Python tensor, each call returns a tensor object of its own: two
+    ``tf.constant(0.0)`` watched by two tapes are two sources."""
     if shape is None and type(value) in _SCALARS:
         ctx = context()
         if ctx.threaded and not threads.owned():  # the scope in the key is this thread's (threads.py)
@@ -211,7 +213,7 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
             if cached is None:
                 arr, dt = host_array(value, dtype)
                 cached = ctx.scalar_cache[key] = execute_const(arr, dt, name)
-            return cached
+            return Tensor(cached._value, cached._device, None, cached._dtype, cached._seq)
     if dtype is None and weak.MODE is not None and isinstance(value, (list, tuple, complex)) and context().eager:
         return _weak_constant(value, name, shape)
     arr, dt = host_array(value, dtype, shape)

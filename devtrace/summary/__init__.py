@@ -30,6 +30,7 @@ from ..runtime.eager.executor import execute
 from ..runtime.scopes import device
 from ..runtime.values import constant
 from ..util.namespace import Namespace, missing
+from ..util.reprs import shown_as
 
 _NAMES = itertools.count()
 
@@ -353,3 +354,5 @@ experimental = Namespace(_prefix="summary.experimental", get_step=get_step, set_
                          summary_scope=summary_scope, write_raw_pb=write_raw_pb)
 
 __getattr__ = missing("summary")  # a name devtrace lacks says so (util.namespace)
+
+shown_as(_ResourceSummaryWriter, "tensorflow.python.ops.summary_ops_v2._ResourceSummaryWriter")

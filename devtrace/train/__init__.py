@@ -22,13 +22,14 @@ import numpy as np
 
 from ..module.module import Module
 from ..runtime.eager.variables import Variable
-from ..ops.io.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List  # noqa: F401
-from ..ops.io.sequence_example_proto import FeatureList, FeatureLists, SequenceExample  # noqa: F401
+from ..ops.io.example_proto import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
+                                    FloatList, Int64List, SequenceExample)
 from ..util.namespace import Namespace, missing
+from ..util.reprs import shown_as
 
-from .views import object_graph
+from .views import ListWrapper, object_graph
 # tf.train.latest_checkpoint; saved_model reads values
-from .checkpoint_reading import DATA_SUFFIX, latest_checkpoint, read_values  # noqa: F401
+from .checkpoint_reading import DATA_SUFFIX, latest_checkpoint, read_object_graph, read_values  # noqa: F401
 
 
 def _children(obj):
@@ -39,29 +40,87 @@ def _children(obj):
         return sorted((str(k), v) for k, v in obj.items())
     if isinstance(obj, (list, tuple)):
         return [(str(i), v) for i, v in enumerate(obj)]
-    if hasattr(obj, "_trackable_children"):  # a dataset iterator: its position
+    if hasattr(obj, "_trackable_children"):  # Keras's layers and optimizers; a dataset iterator: its position
         return obj._trackable_children()
     if isinstance(obj, Module):
         return sorted((k, v) for k, v in vars(obj).items() if k not in Module._IGNORED)
     return []
 
 
-def _variables(root) -> dict:
-    """``{path: variable}`` for every variable reachable from ``root`` (each one once)."""
-    out, seen = {}, set()
+def _walk(root) -> list:
+    """``(path, object)`` for every object reachable from ``root`` (each one once, depth first)."""
+    out, seen = [], {}  # id -> object, held: a layer's view of its children may be a container made per call
 
     def walk(obj, path):
         if id(obj) in seen:
             return
-        seen.add(id(obj))
-        if isinstance(obj, Variable):
-            out[path] = obj
-            return
-        for name, child in _children(obj):
-            walk(child, f"{path}/{name}" if path else name)
+        seen[id(obj)] = obj
+        out.append((path, obj))
+        if not isinstance(obj, Variable):
+            for name, child in _children(obj):
+                walk(child, f"{path}/{name}" if path else name)
 
     walk(root, "")
     return out
+
+
+def _variables(root) -> dict:
+    """``{path: variable}`` for every variable reachable from ``root`` (each one once)."""
+    return {path: obj for path, obj in _walk(root) if isinstance(obj, Variable)}
+
+
+def _tracked(value):
+    """A list given to a checkpoint is tracked as TensorFlow's ``ListWrapper``."""
+    return ListWrapper(value) if isinstance(value, list) and not isinstance(value, ListWrapper) else value
+
+
+class _Saved:
+    """A checkpoint's values found by any path to them in its object graph (``mapped/two`` finds the
+    value saved as ``listed/1`` when both name one variable), as TensorFlow matches objects."""
+
+    def __init__(self, values: dict, objects):
+        self.values, self.objects = values, objects or []
+        self.key_of_node = {}
+        for key in values:
+            node = self._node(key)
+            if node is not None:
+                self.key_of_node.setdefault(node, key)
+
+    def _node(self, path: str):
+        node = 0
+        for name in path.split("/"):
+            if node >= len(self.objects):
+                return None
+            node = dict(self.objects[node]).get(name)
+            if node is None:
+                return None
+        return node
+
+    def key(self, path: str):
+        """The saved key of the value at ``path``, or ``None``."""
+        if path in self.values:
+            return path
+        return self.key_of_node.get(self._node(path)) if self.objects else None
+
+    def restore(self, obj, prefix: str) -> list:
+        """Assign every variable under ``obj`` (at ``prefix``) its saved value; later additions to the
+        checkpoints and lists under it are restored when they are added (deferred restoration).
+        Returns the saved keys used."""
+        used = []
+        for path, node in _walk(obj):
+            full = f"{prefix}/{path}" if prefix and path else prefix or path
+            if isinstance(node, Variable):
+                key = self.key(full)
+                if key is not None:
+                    node.assign(self.values[key])
+                    used.append(key)
+            elif isinstance(node, Checkpoint):
+                object.__setattr__(node, "_deferred", (self, full))
+            elif isinstance(node, ListWrapper):
+                node._on_add = lambda i, v, full=full: self.restore(v, f"{full}/{i}" if full else str(i))
+            elif hasattr(node, "_trackable_children"):  # a Keras layer or optimizer: its variables when it makes them
+                object.__setattr__(node, "_deferred_restore", (self, full))
+        return used
 
 
 def _write_atomic_bytes(path: str, data: bytes) -> None:
@@ -127,11 +186,23 @@ class Checkpoint:
     """``tf.train.Checkpoint(model=..., optimizer=...)``."""
 
     def __init__(self, root=None, **kwargs):
-        objects = dict(kwargs)
+        objects = {k: _tracked(v) for k, v in kwargs.items()}
         if root is not None:
             objects["root"] = root
         self._objects = objects
+        self._deferred = None  # (the restored checkpoint, this one's path in it): restores what is added later
         self.save_counter = Variable(0, name="save_counter", dtype="int64", trainable=False)
+
+    def __setattr__(self, name, value):
+        """An attribute is a tracked object (``ckpt.listed = [...]``), restored at once from a
+        checkpoint this one was restored from (TensorFlow's deferred restoration)."""
+        if name.startswith("_") or name == "save_counter":
+            object.__setattr__(self, name, value)
+            return
+        value = self._objects[name] = _tracked(value)
+        if self._deferred is not None:
+            saved, path = self._deferred
+            saved.restore(value, f"{path}/{name}" if path else name)
 
     def __getattr__(self, name):
         objects = self.__dict__.get("_objects", {})
@@ -170,12 +241,14 @@ class Checkpoint:
     def read(self, save_path, options=None) -> CheckpointLoadStatus:
         if save_path is None:
             return InitializationOnlyStatus()
-        saved = read_values(save_path)
+        saved = _Saved(read_values(save_path), read_object_graph(save_path))
         targets = self._paths()
-        for path, value in saved.items():
-            if path in targets:
-                targets[path].assign(value)
-        return CheckpointLoadStatus(sorted(set(saved) - set(targets)), sorted(set(targets) - set(saved)))
+        used = set(saved.restore(self, ""))
+        if "save_counter" in saved.values:  # the checkpoint's own counter: numbering goes on from it
+            self.save_counter.assign(saved.values["save_counter"])
+            used.add("save_counter")
+        missing = [path for path in targets if saved.key(path) is None]
+        return CheckpointLoadStatus(sorted(set(saved.values) - used), sorted(missing))
 
     restore = read
 
@@ -260,3 +333,8 @@ experimental = Namespace(_prefix="train.experimental", PythonState=_experimental
                          MaxShardSizePolicy=_experimental.MaxShardSizePolicy)
 
 __getattr__ = missing("train")  # a name devtrace lacks says so (util.namespace)
+
+for _cls, _path in ((Checkpoint, "checkpoint.Checkpoint"), (CheckpointLoadStatus, "checkpoint.CheckpointLoadStatus"),
+                    (InitializationOnlyStatus, "checkpoint.InitializationOnlyStatus"),
+                    (CheckpointManager, "checkpoint_management.CheckpointManager")):
+    shown_as(_cls, f"tensorflow.python.checkpoint.{_path}")

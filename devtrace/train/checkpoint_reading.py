@@ -22,6 +22,7 @@ from ..runtime import dtypes
 DATA_SUFFIX = ".data-00000-of-00001"
 OBJECT_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"
 SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+ITERATOR_STATE = "/.ATTRIBUTES/ITERATOR_STATE"  # a dataset iterator's position (data's Iterator names it)
 
 
 def read_values(save_path) -> dict:
@@ -39,6 +40,15 @@ def read_values(save_path) -> dict:
     return dict(zip(index["variables"], arrays))
 
 
+def read_object_graph(save_path):
+    """The object graph a devtrace checkpoint's index keeps (``views.object_graph``), or ``None``."""
+    try:
+        with open(os.fspath(save_path) + ".index", encoding="utf-8") as f:
+            return json.load(f).get("objects")
+    except (OSError, ValueError):
+        return None
+
+
 def latest_checkpoint(checkpoint_dir) -> str | None:
     """The newest checkpoint the directory's ``checkpoint`` state file names, or ``None``."""
     try:
@@ -54,8 +64,10 @@ def latest_checkpoint(checkpoint_dir) -> str | None:
 
 
 def tensorflow_key(path: str) -> str:
-    """TensorFlow's checkpoint key of the variable devtrace saved under ``path``."""
-    return (path[len("root/"):] if path.startswith("root/") else path) + SUFFIX
+    """TensorFlow's checkpoint key of the variable devtrace saved under ``path`` (a dataset iterator's
+    position is its ``.ATTRIBUTES/ITERATOR_STATE``)."""
+    path = path[len("root/"):] if path.startswith("root/") else path
+    return path if path.endswith(ITERATOR_STATE) else path + SUFFIX
 
 
 @dataclass

@@ -19,10 +19,22 @@ def _trackable(value) -> bool:
 
 
 class ListWrapper(list):
-    """A list a module holds, as TensorFlow's tracking wraps it (and prints it)."""
+    """A list a module or checkpoint holds, as TensorFlow's tracking wraps it (and prints it).
+    ``_on_add(index, value)`` (a restored checkpoint's) sees what is appended."""
+
+    _on_add = None
 
     def __repr__(self):
         return f"ListWrapper({list.__repr__(self)})"
+
+    def append(self, value):
+        list.append(self, value)
+        if self._on_add is not None:
+            self._on_add(len(self) - 1, value)
+
+    def extend(self, values):
+        for value in values:
+            self.append(value)
 
 
 def _shown(value):
@@ -31,19 +43,20 @@ def _shown(value):
 
 def _children(obj) -> dict:
     """``{name: child}`` of a trackable, in the order the attributes were set."""
+    if hasattr(obj, "_trackable_children"):  # Keras's layers and optimizers, dataset iterators
+        return dict(obj._trackable_children())
     if isinstance(obj, Module):
         return {k: v for k, v in vars(obj).items() if k not in Module._IGNORED and _trackable(v)}
     if isinstance(obj, (list, tuple)):
         return {str(i): v for i, v in enumerate(obj) if _trackable(v)}
     if isinstance(obj, dict):
         return {str(k): v for k, v in obj.items() if _trackable(v)}
-    if hasattr(obj, "_trackable_children"):
-        return dict(obj._trackable_children())
     return {}
 
 
-def _bfs(root, children) -> list:
-    """Every object reachable from ``root`` through ``children``, breadth first, each once."""
+def _bfs(root, children, kids=None) -> list:
+    """Every object reachable from ``root`` through ``children``, breadth first, each once (``kids``
+    collects each one's children: a layer's view of its children may be a container made per call)."""
     out, seen, queue = [], set(), [root]
     while queue:
         obj = queue.pop(0)
@@ -51,7 +64,10 @@ def _bfs(root, children) -> list:
             continue
         seen.add(id(obj))
         out.append(obj)
-        queue.extend(children(obj).values())
+        own = children(obj)
+        if kids is not None:
+            kids.append(own)
+        queue.extend(own.values())
     return out
 
 
@@ -90,9 +106,10 @@ def object_graph(checkpoint) -> list:
                     "save_counter": checkpoint.save_counter}
         return _children(obj)
 
-    nodes = _bfs(root, children)
+    kids: list = []
+    nodes = _bfs(root, children, kids)
     ids = {id(obj): i for i, obj in enumerate(nodes)}
-    return [[[name, ids[id(child)]] for name, child in children(obj).items()] for obj in nodes]
+    return [[[name, ids[id(child)]] for name, child in own.items()] for own in kids]
 
 
 class CheckpointView:

@@ -17,8 +17,13 @@ _RETRY_SECONDS = 0.002
 
 
 def _in_finalizer(frame) -> bool:
+    """Is Python running a callback whose exception it only prints ("Exception ignored in …"): a
+    ``__del__``, import's module-lock weakref callback (each import ends with one), a
+    ``weakref.finalize``?"""
     while frame is not None:
-        if frame.f_code.co_name == "__del__":
+        code = frame.f_code
+        if code.co_name == "__del__" or (code.co_name, code.co_filename) == ("cb", "<frozen importlib._bootstrap>") \
+                or (code.co_name == "__call__" and code.co_filename.endswith(f"{os.sep}weakref.py")):
             return True
         frame = frame.f_back
     return False
@@ -117,9 +122,15 @@ def release_startup() -> None:
 
 def settle() -> None:
     """The command has ended, its trace written: a signal from now on is ignored (never raised
-    while the interpreter shuts down); one received before and still pending decides the status."""
+    while the interpreter shuts down); one received before and still pending decides the status.
+
+    Under ``python -m``, CPython exits by SIGINT (status -2, whatever ``sys.exit`` said) when a
+    ``KeyboardInterrupt`` ever left an ``exec``/``eval`` of a string — a dataclass or a namedtuple
+    being made while Ctrl-C came — even one caught and ended with 130: the flag it sets is cleared
+    only by the next such ``exec`` that returns, which this is."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    exec("")  # noqa: S102 (clears CPython's unhandled-KeyboardInterrupt flag; see above)
 
 
 def exit_status(code: int) -> int:

@@ -63,6 +63,20 @@ STRINGS = [
     Sample("ParseExampleV2", lambda: tf.io.parse_single_example(tf.train.Example(features=tf.train.Features(feature={
         "k": tf.train.Feature(int64_list=tf.train.Int64List(value=[7]))})).SerializeToString(),
         {"k": tf.io.FixedLenFeature([], tf.int64)})["k"], np.int64(7), "CPU"),
+    Sample("DecodeProtoV2", lambda: tf.io.decode_proto(
+        t(np.array([b"\x15\x00\x00\x20\x40"], object)), "tensorflow.Summary.Value", ["simple_value"],
+        [tf.float32])[1][0],
+           np.array([[2.5]], np.float32), "CPU"),
+    Sample("EncodeProto", lambda: tf.io.encode_proto(t(np.array([[1]], np.int32)), [t(np.array([[2.5]], np.float32))],
+                                                     ["simple_value"], "tensorflow.Summary.Value"),
+           np.array([b"\x15\x00\x00\x20\x40"], object), "CPU"),
+    Sample("DecodeJSONExample", lambda: tf.io.decode_json_example(t(np.array(
+        b'{"features": {"feature": {"a": {"bytesList": {"value": ["eA=="]}}}}}', object))),
+        np.array(b"\n\x0c\n\n\n\x01a\x12\x05\n\x03\n\x01x", object), "CPU"),
+    Sample("ParseSequenceExampleV2", lambda: tf.io.parse_single_sequence_example(
+        tf.train.SequenceExample(context=tf.train.Features(feature={
+            "k": tf.train.Feature(int64_list=tf.train.Int64List(value=[7]))})).SerializeToString(),
+        {"k": tf.io.FixedLenFeature([], tf.int64)})[0]["k"], np.int64(7), "CPU"),
     Sample("StringFormat", lambda: tf.strings.format("x={}", [t(X[0])]), np.array(b"x=[1 -2 3]", object), "CPU"),
     Sample("PrintV2", lambda: tf.print(t(X[0]), output_stream=sys.stdout), lambda value: value is None, "CPU"),
     Sample("EagerPyFunc", lambda: tf.py_function(lambda x: x * 2, [t(X)], tf.float32), X * 2),

@@ -1,2 +1,2 @@
-"""``tf.io``'s ops and formats: TFRecord files (:mod:`.tfrecord`) and ``tf.train.Example``'s
-protocol buffers (:mod:`.example_proto`)."""
+"""``tf.io``'s ops and formats: TFRecord files (:mod:`.tfrecord`), TensorFlow's protocol buffers
+(:mod:`.proto_schema`, :mod:`.messages`, :mod:`.example_proto`) and the ops that read them."""

@@ -17,7 +17,7 @@ from ...runtime.registry import CPU
 from ...runtime.tensor import Tensor
 from ...runtime.values import constant
 from ..declare import op, public
-from .example_proto import Example
+from . import example_proto
 
 FixedLenFeature = collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"],
                                          defaults=(None,))
@@ -28,13 +28,74 @@ VarLenFeature = collections.namedtuple("VarLenFeature", ["dtype"])
 
 class RaggedFeature(collections.namedtuple("RaggedFeature", ["dtype", "value_key", "partitions",
                                                              "row_splits_dtype", "validate"])):
-    """``tf.io.RaggedFeature`` without partitions: one list a feature, the batch's rows ragged."""
+    """``tf.io.RaggedFeature``: a feature's list of values, split by its ``partitions`` (outermost
+    first), each read from an int64 feature of the example (``UniformRowLength``: a constant)."""
+
+    RowSplits = collections.namedtuple("RowSplits", ["key"])
+    RowLengths = collections.namedtuple("RowLengths", ["key"])
+    RowStarts = collections.namedtuple("RowStarts", ["key"])
+    RowLimits = collections.namedtuple("RowLimits", ["key"])
+    ValueRowIds = collections.namedtuple("ValueRowIds", ["key"])
+    UniformRowLength = collections.namedtuple("UniformRowLength", ["length"])
 
     def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32, validate=False):
-        if partitions:
-            raise NotImplementedError("devtrace does not implement tf.io.RaggedFeature's partitions yet")
         return super().__new__(cls, dtypes.as_dtype(dtype), value_key, tuple(partitions),
                                dtypes.as_dtype(row_splits_dtype), validate)
+
+
+def _partition_splits(partition, values: np.ndarray, nvals: int) -> np.ndarray:
+    """One partition of ``nvals`` values as row splits (``values``: its feature's, as parsed)."""
+    kind = type(partition).__name__
+    if kind == "RowSplits":
+        return values
+    if kind == "RowLengths":
+        return np.concatenate([[0], np.cumsum(values)])
+    if kind == "RowStarts":
+        return np.concatenate([values, [nvals]])
+    if kind == "RowLimits":
+        return np.concatenate([[0], values])
+    if kind == "ValueRowIds":
+        rows = int(values[-1]) + 1 if len(values) else 0
+        return np.concatenate([[0], np.cumsum(np.bincount(values.astype(np.int64), minlength=rows))])
+    return np.arange(0, nvals + 1, int(partition.length))
+
+
+def _ragged(feature, values, parsed, batched: bool, split_np):
+    """A ``RaggedFeature``'s tensor from its parsed value and partition features (``parsed``: key →
+    (values, row splits over the batch)): the partitions' nested row splits, example by example,
+    joined over the batch."""
+    from ..ragged.ragged_tensor import RaggedTensor
+
+    flat, batch_splits = values
+    flat, batch_splits = flat.numpy(), batch_splits.numpy()
+    n = len(batch_splits) - 1
+    levels = [[] for _ in feature.partitions]
+    rows_per_example = []
+    for b in range(n):
+        nvals = int(batch_splits[b + 1] - batch_splits[b])
+        mine = []
+        for p in reversed(feature.partitions):
+            if hasattr(p, "key"):
+                pv, ps = parsed[p.key]
+                part = pv.numpy()[int(ps.numpy()[b]):int(ps.numpy()[b + 1])]
+            else:
+                part = None
+            splits = _partition_splits(p, part, nvals)
+            mine.insert(0, splits)
+            nvals = len(splits) - 1
+        rows_per_example.append(nvals)
+        for level, splits in zip(levels, mine):
+            offset = level[-1][-1] if level else 0
+            level.append((np.asarray(splits, np.int64) + offset)[1 if level else 0:])
+    nested = [np.concatenate(level).astype(split_np) if level else np.zeros((1,), split_np) for level in levels]
+    if batched:
+        nested.insert(0, np.concatenate([[0], np.cumsum(rows_per_example)]).astype(split_np))
+    if not nested:
+        return values[0]
+    out = constant(flat, feature.dtype)
+    for splits in reversed(nested):  # the splits keep the feature's row_splits_dtype
+        out = RaggedTensor(out, constant(splits, feature.row_splits_dtype))
+    return out
 
 
 class SparseFeature(collections.namedtuple("SparseFeature", ["index_key", "value_key", "dtype", "size",
@@ -81,11 +142,15 @@ _LISTS = {"string": "bytes_list", "float32": "float_list", "int64": "int64_list"
 _C_NAMES = {"string": "string", "float32": "float", "int64": "int64"}
 
 
-def _values(example: Example, key: str, dtype_name: str):
+def _values(example, key: str, dtype_name: str):
     """The feature's values (None when absent or empty of any kind), checked against the dtype."""
     if key not in example.features.feature:
         return None
-    feature = example.features.feature[key]
+    return feature_values(example.features.feature[key], key, dtype_name)
+
+
+def feature_values(feature, key: str, dtype_name: str):
+    """A ``Feature``'s values as an array of ``dtype_name`` (None when it holds no kind)."""
     kind = feature.WhichOneof("kind")
     if kind is None:
         return None
@@ -96,11 +161,23 @@ def _values(example: Example, key: str, dtype_name: str):
     return np.array(values, dtype=object if dtype_name == "string" else dtypes.as_dtype(dtype_name).np)
 
 
-def _parse(xp, serialized, *defaults, sparse_keys=(), sparse_types=(), dense_keys=(), dense_types=(),
-           dense_shapes=(), dense_sequence=(), ragged_keys=(), ragged_types=(), ragged_split_types=()):
+def keys(array) -> list:
+    """A key input's strings (TensorFlow passes the feature keys as string tensors)."""
+    values = np.asarray(array, dtype=object).reshape(-1).tolist()
+    return [k.decode() if isinstance(k, bytes) else str(k) for k in values]
+
+
+def key_tensor(values, dtype=dtypes.string):
+    """A key (or flag) list as the tensor TensorFlow's op wrapper converts it to (an ``_EagerConst``)."""
+    return constant(np.array(list(values), dtype=object if dtype == dtypes.string else dtype.np), dtype)
+
+
+def _parse(xp, serialized, names, sparse_keys, dense_keys, ragged_keys, *defaults, sparse_types=(), dense_types=(),
+           dense_shapes=(), dense_sequence=(), ragged_types=(), ragged_split_types=()):
+    sparse_keys, dense_keys, ragged_keys = keys(sparse_keys), keys(dense_keys), keys(ragged_keys)
     scalar = np.ndim(serialized) == 0
     records = np.asarray(serialized, dtype=object).reshape(-1).tolist()
-    examples = [Example.FromString(r) for r in records]
+    examples = [example_proto.Example.FromString(r) for r in records]
     batch = len(examples)
     sparse_out = []
     for key, t in zip(sparse_keys, sparse_types):
@@ -165,14 +242,20 @@ def _parse(xp, serialized, *defaults, sparse_keys=(), sparse_types=(), dense_key
 def _parse_shapes(name, shapes, attrs, dtype):
     def d(t):
         return dtypes.as_dtype(t)
-    n_sparse = len(attrs["sparse_keys"])
+    n_sparse = len(attrs["sparse_types"])
     out = [(dtypes.int64, (None, None))] * n_sparse + [(d(t), (None,)) for t in attrs["sparse_types"]] + \
         [(dtypes.int64, (None,))] * n_sparse + [(d(t), None) for t in attrs["dense_types"]] + \
         [(d(t), (None,)) for t in attrs["ragged_types"]] + [(d(t), (None,)) for t in attrs["ragged_split_types"]]
     return out, None
 
 
-op("ParseExampleV2", _parse, {CPU: {"string"}}, devices=(CPU,), multi=True, mixed_dtypes=True, shape=_parse_shapes)
+def _parse_lists(attrs):
+    sparse, dense, ragged = (len(attrs.get(k, ())) for k in ("sparse_types", "dense_types", "ragged_types"))
+    return sparse, sparse, sparse, dense, ragged, ragged
+
+
+op("ParseExampleV2", _parse, {CPU: {"string"}}, devices=(CPU,), multi=True, mixed_dtypes=True, shape=_parse_shapes,
+   output_lists=_parse_lists)
 
 
 def _parse_example(serialized, features, name=None):
@@ -185,11 +268,20 @@ def _parse_example(serialized, features, name=None):
         return _sparse_features(serialized, features, name)
     sparse = sorted(k for k, f in features.items() if isinstance(f, VarLenFeature))
     dense = sorted(k for k, f in features.items() if isinstance(f, (FixedLenFeature, FixedLenSequenceFeature)))
-    ragged = sorted(k for k, f in features.items() if isinstance(f, RaggedFeature))
-    unknown = [k for k in features if k not in sparse + dense + ragged]
+    ragged_features = {k: f for k, f in features.items() if isinstance(f, RaggedFeature)}
+    unknown = [k for k in features if k not in sparse + dense + list(ragged_features)]
     if unknown:
         raise ValueError(f"devtrace does not implement the feature configuration of {unknown[0]!r} "
                          f"({type(features[unknown[0]]).__name__}) yet")
+    ragged_types = {}  # the example keys ragged features read: their values' and partitions' (int64)
+    for k, f in sorted(ragged_features.items()):
+        for key, dtype in [(f.value_key or k, f.dtype)] + [(p.key, dtypes.int64) for p in f.partitions
+                                                           if hasattr(p, "key")]:
+            split = ragged_types.setdefault(key, (dtype, f.row_splits_dtype))[1]
+            if split != f.row_splits_dtype:
+                raise ValueError(f"Conflicting partition type <dtype: '{split.name}'> vs "
+                                 f"<dtype: '{f.row_splits_dtype.name}'> for feature {key}.")
+    ragged = sorted(ragged_types)
     serialized = serialized if isinstance(serialized, Tensor) else constant(serialized, dtypes.string)
     defaults = []
     for k in dense:
@@ -199,13 +291,14 @@ def _parse_example(serialized, features, name=None):
             np.asarray(f.default_value.numpy() if isinstance(f.default_value, Tensor) else f.default_value,
                        object if t == dtypes.string else t.np)
         defaults.append(constant(default, t))
-    attrs = {"sparse_keys": tuple(sparse), "sparse_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in sparse),
-             "dense_keys": tuple(dense), "dense_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in dense),
+    attrs = {"sparse_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in sparse),
+             "dense_types": tuple(dtypes.as_dtype(features[k].dtype).name for k in dense),
              "dense_shapes": tuple(tuple(int(d) for d in features[k].shape) for k in dense),
              "dense_sequence": tuple(isinstance(features[k], FixedLenSequenceFeature) for k in dense),
-             "ragged_keys": tuple(ragged), "ragged_types": tuple(features[k].dtype.name for k in ragged),
-             "ragged_split_types": tuple(features[k].row_splits_dtype.name for k in ragged)}
-    outputs = list(execute("ParseExampleV2", (serialized, *defaults), attrs, name=name, dtype=dtypes.string))
+             "ragged_types": tuple(ragged_types[k][0].name for k in ragged),
+             "ragged_split_types": tuple(ragged_types[k][1].name for k in ragged)}
+    inputs = (serialized, *(key_tensor(k) for k in ((), sparse, dense, ragged)), *defaults)
+    outputs = list(execute("ParseExampleV2", inputs, attrs, name=name, dtype=dtypes.string))
     n = len(sparse)
     result = {}
     for i, k in enumerate(sparse):
@@ -214,9 +307,13 @@ def _parse_example(serialized, features, name=None):
     for i, k in enumerate(dense):
         result[k] = outputs[at + i]
     at += len(dense)
-    for i, k in enumerate(ragged):
-        values, splits = outputs[at + i], outputs[at + len(ragged) + i]
-        result[k] = values if serialized.shape.rank == 0 else RaggedTensor.from_row_splits(values, splits)
+    parsed = {k: (outputs[at + i], outputs[at + len(ragged) + i]) for i, k in enumerate(ragged)}
+    for k, f in ragged_features.items():
+        values = parsed[f.value_key or k]
+        if f.partitions:
+            result[k] = _ragged(f, values, parsed, serialized.shape.rank != 0, f.row_splits_dtype.np)
+        else:
+            result[k] = values[0] if serialized.shape.rank == 0 else RaggedTensor.from_row_splits(*values)
     return dict(sorted(result.items()))
 
 

@@ -112,3 +112,13 @@ def text_float(value: float) -> str:
 
 def fixed32_float(value: float) -> bytes:
     return struct.pack("<f", value)
+
+
+def text_double(value: float) -> str:
+    """A double field as upb prints it: 15 significant digits if they read back as the same double, else 17."""
+    if value != value:
+        return "nan"
+    if value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    short = f"{value:.15g}"
+    return short if float(short) == value else f"{value:.17g}"

@@ -5,6 +5,8 @@ second-order gradients."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...runtime import dtypes
 from ...runtime.eager.executor import execute
 from ..array import array_ops
@@ -16,9 +18,40 @@ def _bias_add_grad_shape(name, shapes, attrs, dtype):
     return dtype, None if shape is None else (shape[-1],)
 
 
-op("ReluGrad", lambda xp, dy, y: (dy * (y > 0)).astype(dy.dtype, copy=False), dtypes.FLOATS, shape=lambda n, s, a, d: (d, s[0]))
-op("BiasAddGrad", lambda xp, dy: xp.sum(dy, axis=tuple(range(dy.ndim - 1))).astype(dy.dtype), dtypes.NUMERIC,
-   shape=_bias_add_grad_shape)
+def _relu_grad_kernel(xp, dy, y):
+    """``dy * (y > 0)`` as TensorFlow's (NaN and -0.0 alike), the mask made in ``dy``'s type first:
+    a product of two float arrays, not of a float and a boolean one (a slower, casting loop)."""
+    if dy.shape != y.shape:
+        return (dy * (y > 0)).astype(dy.dtype, copy=False)
+    out = (y > 0).astype(dy.dtype)
+    out *= dy
+    return out
+
+
+op("ReluGrad", _relu_grad_kernel, dtypes.FLOATS, shape=lambda n, s, a, d: (d, s[0]))
+
+
+BIAS_BLOCK = 16  # rows summed side by side in BiasAddGrad
+
+
+def _bias_add_grad_kernel(xp, dy):
+    """Each channel's sum over every other axis. NumPy sums a float matrix's rows one after another,
+    a loop of a few elements per row; on the host, ``BIAS_BLOCK`` rows are summed side by side
+    (long loops, and partial sums: closer to the exact sum), then the blocks' sums."""
+    if xp is not np or dy.dtype not in (np.float32, np.float64) or dy.ndim < 2 or not dy.size or \
+            dy.size < BIAS_BLOCK * dy.shape[-1]:
+        return xp.sum(dy, axis=tuple(range(dy.ndim - 1))).astype(dy.dtype)
+    channels = dy.shape[-1]
+    rows = dy.reshape(-1, channels)
+    whole = rows.shape[0] - rows.shape[0] % BIAS_BLOCK
+    blocks = rows[:whole].reshape(whole // BIAS_BLOCK, BIAS_BLOCK * channels).sum(axis=0)
+    out = blocks.reshape(BIAS_BLOCK, channels).sum(axis=0)
+    if whole < rows.shape[0]:
+        out += rows[whole:].sum(axis=0)
+    return out
+
+
+op("BiasAddGrad", _bias_add_grad_kernel, dtypes.NUMERIC, shape=_bias_add_grad_shape)
 
 
 @gradient("Relu")

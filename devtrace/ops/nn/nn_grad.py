@@ -15,7 +15,7 @@ from ...runtime.eager.executor import execute
 from ..array import array_ops
 from .. import shapes
 from ..declare import gradient, on_host, op
-from .nn_impl import _im2col, _max_over_windows, _offsets, _pad_amounts, _pool_fill, _windows
+from .nn_impl import PER_OFFSET_CHANNELS, _max_over_windows, _offsets, _pad_amounts, _pool_fill, _windows
 
 _FLOATS = dtypes.FLOATS
 
@@ -38,8 +38,10 @@ def _batch_of(sizes, grad) -> tuple:
 
 
 def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding="VALID"):
-    """Per window offset: each output position's gradient times that offset's filter slice (one
-    matrix product), added onto the input positions the offset covered."""
+    """Each output position's gradient times the filter, each window offset's part added onto the
+    input positions it covered: with few input channels one matrix product (``(positions, o) @
+    (o, kh * kw * c)``: each position's window of input gradients); with many, one per window
+    offset (``(positions, o) @ (o, c)``), as the convolution's own products."""
     kh, kw, c, o = filters.shape
     n, oh, ow, _ = grad.shape
     shape = _batch_of(input_sizes, grad)
@@ -48,11 +50,17 @@ def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding=
     left, right, _ = _pad_amounts(shape[2], kw, sw, padding)
     padded = xp.zeros((shape[0], shape[1] + top + bottom, shape[2] + left + right, shape[3]), grad.dtype)
     rows = grad.reshape(-1, o)
-    for i in range(kh):
-        for j in range(kw):
-            piece = blas_threads.matmul(xp, rows, filters[i, j].T).reshape(n, oh, ow, c)
-            padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += piece.astype(grad.dtype, copy=False)
-    return padded[:, top:top + shape[1], left:left + shape[2], :].copy()
+    if c < PER_OFFSET_CHANNELS:
+        cols = blas_threads.matmul(xp, rows, filters.reshape(-1, o).T).reshape(n, oh, ow, kh, kw, c)
+        pieces = (cols[:, :, :, i, j, :] for i in range(kh) for j in range(kw))
+    else:  # one product at a time
+        pieces = (blas_threads.matmul(xp, rows, filters[i, j].T).reshape(n, oh, ow, c) for i in range(kh) for j in range(kw))
+    for k, piece in enumerate(pieces):
+        i, j = divmod(k, kw)
+        padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += piece.astype(grad.dtype, copy=False)
+    if top or bottom or left or right:
+        return padded[:, top:top + shape[1], left:left + shape[2], :].copy()
+    return padded
 
 
 def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VALID"):
@@ -67,6 +75,33 @@ def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VAL
     return out
 
 
+def _max_pool_grad_tiled(xp, x, best, grad, window, out_size):
+    """Windows that tile the input (stride = window, no padding: the common 2x2 pooling) seen as
+    axes of one reshaped view: one comparison against the maxima, each window's first maximum kept
+    by a running "found" mask, and one product of the gradient and that mask. Rows and columns past
+    the last window get zeros. Only for finite gradients and maxima that are not NaN."""
+    n, h, w, c = x.shape
+    (kh, kw), (oh, ow) = window, out_size
+    hits = x[:, :oh * kh, :ow * kw, :].reshape(n, oh, kh, ow, kw, c) == best[:, :, None, :, None, :]
+    found = None
+    for i in range(kh):
+        for j in range(kw):
+            hit = hits[:, :, i, :, j, :]
+            if found is None:
+                found = hit.copy()
+            else:
+                now = found | hit
+                xp.not_equal(now, found, out=hit)  # a maximum not found before
+                found = now
+    part = xp.multiply(grad[:, :, None, :, None, :], hits).reshape(n, oh * kh, ow * kw, c)
+    part += 0  # -0.0 (a negative gradient times no hit) is 0.0, as a sum onto zeros gives
+    if (oh * kh, ow * kw) == (h, w):
+        return part
+    out = xp.zeros(x.shape, x.dtype)
+    out[:, :oh * kh, :ow * kw, :] = part
+    return out
+
+
 def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALID"):
     """Each window's gradient to its first maximum (row-major in the window; a NaN is a maximum)."""
     (kh, kw), (sh, sw) = ksize, strides
@@ -77,6 +112,8 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
     grad = grad.astype(x.dtype, copy=False)
     size = (x.shape[0], x.shape[1] + top + bottom, x.shape[2] + left + right, x.shape[3])
     if x.dtype.kind == "f" and not bool(xp.isnan(best).any()) and bool(xp.isfinite(grad).all()):
+        if (sh, sw) == (kh, kw) and not (top or bottom or left or right):
+            return _max_pool_grad_tiled(xp, x, best, grad, (kh, kw), (oh, ow))
         # the common case, without masked selects (slow on unpredictable masks): the gradient times
         # each element's "first maximum of its window" flag, the flags from elementwise logic.
         # Windows that tile the input exactly (2x2, stride 2, even sizes) write each element once.

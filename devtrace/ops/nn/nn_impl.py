@@ -92,16 +92,18 @@ def _im2col(xp, x, window, strides, padding):
 
 
 PER_OFFSET_CHANNELS = 16  # input channels from which a convolution is a product per window offset
+IM2COL_BYTES = 8 << 20  # ... unless its windows' matrix is at most this big (it stays in the CPU's cache)
 
 
 def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
-    """Matrix products (BLAS), as TensorFlow's CPU kernel contracts: with few input channels one
-    product of the windows (im2col); with many, one per window offset (``(positions, c) @ (c, o)``),
-    summed — the same products without a copy of the input per offset held at once."""
+    """Matrix products (BLAS), as TensorFlow's CPU kernel contracts: with few input channels, or a
+    small input, one product of the windows (im2col); otherwise one per window offset
+    (``(positions, c) @ (c, o)``), summed — the same products without a copy of the input per
+    offset held at once."""
     kh, kw, c, o = filters.shape
-    if c < PER_OFFSET_CHANNELS:
+    n, h, w = x.shape[0], *(_pad_amounts(x.shape[k + 1], filters.shape[k], strides[k], padding)[2] for k in (0, 1))
+    if c < PER_OFFSET_CHANNELS or n * h * w * kh * kw * c * x.dtype.itemsize <= IM2COL_BYTES:
         cols = _im2col(xp, x, (kh, kw), strides, padding)
-        n, h, w = x.shape[0], *(_pad_amounts(x.shape[k + 1], filters.shape[k], strides[k], padding)[2] for k in (0, 1))
         out = blas_threads.matmul(xp, cols, filters.reshape(-1, o))
         return out.reshape(n, h, w, o).astype(x.dtype, copy=False)
     out = None

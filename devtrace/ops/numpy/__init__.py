@@ -8,6 +8,7 @@ import numpy as np
 from ...platform.tf_logging import get_logger
 from ...runtime import weak
 from ...runtime.tensor import EagerTensor, Tensor
+from ..array import manip_ops
 from . import np_array_ops, np_math_ops, np_random
 from .np_dtypes import BEHAVIOR, TYPES, promote_types, result_type
 
@@ -37,7 +38,8 @@ def _methods():
             "flatten": np_array_ops.flatten, "reshape": reshape, "ravel": np_array_ops.ravel,
             "clip": np_math_ops.clip, "astype": lambda self, dtype: np_array_ops.tf("cast")(self, dtype),
             "__round__": np_math_ops.around, "max": np_math_ops.amax, "mean": np_math_ops.mean,
-            "min": np_math_ops.amin, "data": property(lambda self: self), **_operators()}
+            "min": np_math_ops.amin, "data": property(lambda self: self),
+            "__getitem__": lambda self, key: np_array_ops.getitem(self, key, manip_ops._getitem), **_operators()}
 
 
 def _operators():

@@ -490,3 +490,25 @@ def nonzero(a):
 
 def flatten(a, order="C"):
     return ravel(a)
+
+
+def _advanced(item) -> bool:
+    """A NumPy advanced index: a sequence, an array, a tensor that is not a scalar integer."""
+    if isinstance(item, (list, tuple, np.ndarray)):
+        return True
+    return isinstance(item, Tensor) and (len(item.shape) > 0 or item.dtype.name == "bool")
+
+
+def getitem(tensor, key, plain):
+    """``tensor[key]`` once NumPy behavior is on: NumPy's advanced indexing too (``x[:, (True, False, True)]``,
+    ``x[1, (0, 0, 1), idx]``), as TensorFlow's ``np_array_ops._getitem``. The positions NumPy's rules pick
+    are computed on the host from the eager indices; the values are one ``GatherV2`` of the flattened tensor.
+    Other keys are ``plain`` (the tensor's own indexing)."""
+    items = key if isinstance(key, tuple) else (key,)
+    if not any(_advanced(item) for item in items) or isinstance(key, Tensor) and key.dtype.name == "bool" or \
+            any(isinstance(t, Tensor) and t._device is None for t in (tensor,) + items):  # symbolic: a graph's
+        return plain(tensor, key)
+    host = tuple(np.asarray(item.numpy()) if isinstance(item, Tensor) else
+                 np.asarray(item) if isinstance(item, (list, tuple)) else item for item in items)
+    positions = np.arange(int(np.prod(tensor.shape)), dtype=np.int64).reshape(tuple(tensor.shape))[host]
+    return tf("gather")(tf("reshape")(tensor, [-1]), positions)

@@ -81,6 +81,7 @@ class _Ragged:
         total = API[f"math.{segment}"](rt.flat_values, rows, len(lengths))
         if op_type != "Mean":
             return total
+        lengths = lengths.reshape((-1,) + (1,) * (rt.flat_values.shape.rank - 1))  # a row's values may be vectors
         counts = constant(lengths.astype(rt.dtype.np) if rt.dtype.is_floating else lengths.astype(np.int32))
         return math_ops.truediv(total, counts if rt.dtype.is_floating else cast(counts, total.dtype), name=name)
 
@@ -212,6 +213,8 @@ def _row_of(elem, i: int):
 
 
 def _stack_results(results: list, spec):
+    if results and hasattr(type(results[0]), "_stacked"):  # a BatchableExtensionType: stacked field by field
+        return type(results[0])._stacked(results)
     if isinstance(spec, RaggedTensorSpec):
         like = results[0] if results else constant(np.zeros(0, spec.dtype.np), spec.dtype)
         return _from_rows([as_tensor(r) if not isinstance(r, RaggedTensor) else r for r in results],
@@ -265,6 +268,25 @@ def _first_is_ragged(args) -> bool:
     return any(isinstance(v, RaggedTensor) for v in (first if isinstance(first, (list, tuple)) else (first,)))
 
 
+def _lookup_ragged_ids(params, ids, *args, **kwargs):
+    """``tf.nn.embedding_lookup``/``tf.gather`` of dense ``params`` at a RaggedTensor of ids: the rows of
+    each id, in the ids' ragged shape (TensorFlow's ragged dispatch maps over the flat values)."""
+    name = kwargs.pop("_api")
+    return ids.with_flat_values(API[name](params, ids.flat_values, *args, **kwargs))
+
+
+def _ids_ragged(args) -> bool:
+    return len(args) > 1 and isinstance(args[1], RaggedTensor) and not isinstance(args[0], RaggedTensor)
+
+
+def _strings_join(inputs, separator="", name=None):
+    """``tf.strings.join`` of RaggedTensors (of the same row partitions; scalars broadcast): on their values."""
+    ragged = next(x for x in inputs if isinstance(x, RaggedTensor))
+    return ragged.with_flat_values(API["strings.join"]([_operand(ragged, x) for x in inputs], separator, name))
+
+
+install("nn.embedding_lookup", functools.partial(_lookup_ragged_ids, _api="nn.embedding_lookup"), _ids_ragged)
+install("strings.join", _strings_join, _first_is_ragged)
 install("concat", _concat, _first_is_ragged)
 install("tile", _tile, _first_is_ragged)
 install("reverse", _reverse, _first_is_ragged)

@@ -42,9 +42,8 @@ def philox(counters: np.ndarray, key) -> np.ndarray:
 
 def key_counter(seed0: int, seed1: int) -> tuple[int, tuple[int, int]]:
     """A stateless op's two seeds → ``(key, (counter0, counter1))``, 64-bit each."""
-    s0, s1 = seed0 & (2**64 - 1), seed1 & (2**64 - 1)
-    ctr = np.array([[s0 & 0xFFFFFFFF, s0 >> 32, s1 & 0xFFFFFFFF, s1 >> 32]], np.uint32)
-    mix = [int(v) for v in philox(ctr, _SEED_KEY)[0]]
+    s0, s1 = seed0 & (2**64 - 1), seed1 & (2**64 - 1)  # the counter (s0, s1): one block, the C loop's when built
+    mix = [int(v) for v in blocks_at(_SEED_KEY[0] | _SEED_KEY[1] << 32, (s0, s1), np.zeros(1, np.uint64))[0]]
     return mix[0] | mix[1] << 32, (0, mix[2] | mix[3] << 32)
 
 

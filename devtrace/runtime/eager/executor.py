@@ -224,11 +224,15 @@ def configuration() -> dict:
                 HostAllocator=HostAllocator, ndarray=np.ndarray, host_large=ONEDNN_LARGE_ALLOCATION,
                 context_globals=vars(_context_mod), registry=REGISTRY, by_np=_BY_NP, plain=_PLAIN,
                 kernel_errors=_KERNEL_ERRORS, execute=execute, lookup=lookup, kernel_failed=kernel_failed,
-                finish=finish, oom=oom, ResourceHandle=ResourceHandle, OpRecord=OpRecord,
+                finish=finish, oom=oom, ResourceHandle=ResourceHandle, OpRecord=OpRecord, run_step=run_step,
                 sample_array=np.empty((3, 5), np.float32))
 
 
 execute_binary = _accelerated() or _execute_binary
+# a function graph's node through the execution step in C (graph/function_run.py), or None: run_step;
+# run_planned: a planned node whole (its inputs and seq too)
+run_node = FASTPATH.run_node if FASTPATH is not None else None
+run_planned = FASTPATH.run_planned if FASTPATH is not None else None
 
 
 def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:

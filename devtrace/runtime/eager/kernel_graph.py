@@ -41,7 +41,8 @@ def announce(ctx, opdef, inputs, attrs, dtype, device, resource=None) -> None:
     args = [(name, "_DeviceArg" if on_device and t == "int32" else "_Arg")
             for name, t in _args(ins, dtypes, opdef.host_args, dict(attrs or {}, **dict.fromkeys(t_outputs)), kind)]
     retvals = [(name, "_DeviceRetval" if on_device and t == "int32" else "_Retval")
-               for name, t in _retvals(outs, _output_dtypes(opdef, inputs, attrs, dtype, kind))]
+               for name, t in _retvals(outs, _output_dtypes(opdef, inputs, attrs, dtype, kind),
+                                       opdef.output_lists(attrs or {}) if opdef.output_lists else None)]
     op = [(opdef.name, opdef.name)]
     nodes = args + (retvals + op if not ins and len(retvals) == 1 else op + retvals)  # a generator: last
     ctx.trace.announce(ev.KernelGraph([(name, node, device.name) for name, node in nodes]))
@@ -92,12 +93,15 @@ def _args(ins, dtypes, host_args, given, kind) -> list:
     return nodes
 
 
-def _retvals(outs, dtypes) -> list:
+def _retvals(outs, dtypes, counts=None) -> list:
+    """``(name, dtype name)`` per output; ``counts``: each list output's length (else the lists
+    share the outputs evenly)."""
     lists = sum(1 for _, many, _ in outs if many)
     per_list = max(len(dtypes) - (len(outs) - lists), 0) // lists if lists else 0
+    counts = iter(counts or ())
     nodes, i = [], 0
     for name, many, fixed in outs:
-        for k in range(per_list if many else 1):
+        for k in range(next(counts, per_list) if many else 1):
             t = fixed if fixed != "T" and fixed else (dtypes[i] if i < len(dtypes) else None)
             nodes.append((f"{_escaped(name)}_{k}_RetVal" if many else f"{_escaped(name)}_RetVal", t))
             i += 1

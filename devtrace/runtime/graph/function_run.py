@@ -15,9 +15,11 @@ from ...trace import events as ev
 from .. import collective
 from .. import sources
 from ...trace.events import OpRecord, not_run
+from ..eager.executor import run_node, run_planned
 from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
-from ..execution import allocate, onto_device, run_step
+from ..backends import PoolExhausted
+from ..execution import allocate, onto_device, oom, run_step
 from ..registry import REGISTRY
 from ..tensor import Tensor
 from .func_graph import RESOURCE_OPS
@@ -30,6 +32,10 @@ CALL = sources.CALL
 _CALLS = [None]  # the src of the function call in progress (its branches' nodes read it)
 _COPIES = "copies"  # the key, in a run's values, of the copies made so far: {(id(tensor), device): (tensor, copy)}
 _NEW = tuple.__new__
+_TENSOR = Tensor.__new__  # Tensor(...) without the __init__ frame: the slots set by the caller
+# the variables' ops a plan runs itself (see _make_plan): {op type: (reads the variable, assigns it)}
+_VARIABLE_STEPS = {"ReadVariableOp": (True, False), "AssignVariableOp": (False, True),
+                   "AssignAddVariableOp": (True, True), "AssignSubVariableOp": (True, True)}
 
 
 def _host(tensor):
@@ -59,6 +65,47 @@ def _run_order(graph) -> list:
         ops.remove(control)
         ops.insert(next(k for k, op in enumerate(ops) if control in op._control_inputs), control)
     return ops
+
+
+def _prunable(op) -> bool:
+    """A node TensorFlow drops from a function's body when nothing uses it: a stateless op that is
+    no control flow, resource or collective op."""
+    opdef = REGISTRY.get(op.type)
+    return (opdef is not None and not opdef.stateful and op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS
+            and op.type != collective.GROUPED and not op._dynamic)
+
+
+def _needed(graph) -> set:
+    """The ids of the nodes a call runs: what the outputs and the stateful nodes depend on (data and
+    control inputs) — TensorFlow prunes the rest (``tf.gather(x, [1])`` whose value is unused never
+    runs); ``None``: all of them."""
+    outputs = _symbolic(graph.outputs)
+    if outputs is None:  # a composite value (ragged, sparse, an extension type): every node runs
+        return None
+    roots = [t._op for t in outputs] + [op for op in graph._ops if not _prunable(op)]
+    needed, stack = set(), roots
+    while stack:
+        op = stack.pop()
+        if op._id in needed:
+            continue
+        needed.add(op._id)
+        stack.extend(t._op for t in op._inputs)
+        stack.extend(op._control_inputs)
+    return needed
+
+
+def _symbolic(structure):
+    """The graph tensors in a function's returned structure; ``None`` if it holds other objects."""
+    if isinstance(structure, Tensor):
+        return [structure] if structure._device is None else []
+    if structure is None or isinstance(structure, (bool, int, float, str, bytes)):
+        return []
+    if isinstance(structure, dict):
+        structure = list(structure.values())
+    if type(structure) in (list, tuple):
+        found = [_symbolic(item) for item in structure]
+        return None if any(f is None for f in found) else [t for f in found for t in f]
+    return None
 
 
 class PlacedFunction:
@@ -127,20 +174,43 @@ class PlacedFunction:
                     values[i] = self._node(ctx, op, device, values)
                     executed += 1
                     continue
-                if len(step) == 4:  # a Const: _node's, with its record made once but for the seq
-                    array, dtype, fields, node = step
+                if len(step) == 5:  # a Const: _node's, with its record made once but for the seq
+                    array, dtype, fields, node, host = step
                     trace._seq = seq = trace._seq + 1
-                    value = onto_device(ctx, device, lambda: device.backend.from_host(array), array, "Const", seq,
-                                        dtype, node)
+                    try:  # onto_device's and allocate's steps, spelled out
+                        value = device.backend.from_host(array)
+                    except PoolExhausted:
+                        raise oom(ctx, device, array, "Const", seq, dtype, node) from None
                     trace.append(_NEW(OpRecord, (seq,) + (fields if fields[-1] is not CALL else
                                                           fields[:-1] + (call_src,))))
-                    handle = None if host_memory_const(op, device) else allocate(ctx, device, value, "Const", seq,
-                                                                                 dtype, node)
-                    values[i] = Tensor(value, device, handle, dtype, seq)
+                    if host:
+                        handle = None
+                    else:
+                        handle = device.allocator.allocate(value.nbytes, ("Const", value.shape, dtype.name))
+                        if handle is None:
+                            raise oom(ctx, device, value, "Const", seq, dtype, node)
+                    t = _TENSOR(Tensor)
+                    t._value, t._device, t._handle, t._dtype, t._seq = value, device, handle, dtype, seq
+                    values[i] = t
+                    executed += 1
+                    continue
+                if len(step) == 11:  # a variable's read or assignment: _node's steps for it
+                    values[i] = self._variable_op(ctx, op, device, values, step, call_tail)
                     executed += 1
                     continue
                 # _node's common case spelled out: inputs from this run's values, all on the node's device
                 opdef, head, producers, attrs, op_type, node, tail = step
+                if run_planned is not None:  # the lines below in C (_fastpath.c), unless it answers NotImplemented
+                    out = run_planned(ctx, device, values, producers, opdef, attrs, head,
+                                      call_src if tail is CALL else tail[-1], node)
+                    if out is not NotImplemented:
+                        if ctx.tapes and out is not None:
+                            inputs = [values[source][index] if type(values[source]) is tuple else values[source]
+                                      for source, index in producers]
+                            tape_record(ctx, op_type, attrs, inputs, out, device)
+                        values[i] = out
+                        executed += 1
+                        continue
                 inputs = []
                 for source, index in producers:
                     value = values[source]
@@ -151,9 +221,13 @@ class PlacedFunction:
                         break
                 else:
                     trace._seq = seq = trace._seq + 1
-                    out = run_step(ctx, device, opdef, [t._value for t in inputs], attrs,
-                                   _NEW(OpRecord, (seq, *head, [t._seq for t in inputs])
-                                        + (tail if tail is not CALL else call_tail)), node)
+                    if run_node is not None:  # run_step in C (_fastpath.c), the record made there
+                        out = run_node(ctx, device, opdef, [t._value for t in inputs], attrs, seq, head,
+                                       [t._seq for t in inputs], (tail if tail is not CALL else call_tail)[-1], node)
+                    else:
+                        out = run_step(ctx, device, opdef, [t._value for t in inputs], attrs,
+                                       _NEW(OpRecord, (seq, *head, [t._seq for t in inputs])
+                                            + (tail if tail is not CALL else call_tail)), node)
                     if ctx.tapes and out is not None:
                         tape_record(ctx, op_type, attrs, inputs, out, device)
                     values[i] = out
@@ -177,8 +251,11 @@ class PlacedFunction:
         self._groups = {}  # instance_key -> its CollectiveReduceV2 nodes, in run order
         recording = sources.ENABLED
         site = _call_site(self.graph)
+        needed = _needed(self.graph) if self.graph.outer is None else None
         for op in self.order:
             i = op._id
+            if needed is not None and i not in needed:  # pruned, as TensorFlow prunes a function's body
+                continue
             if op.type == "Placeholder":
                 plan.append((i, op, None, None))
                 continue
@@ -189,7 +266,12 @@ class PlacedFunction:
                 array = op._attrs["value"]
                 step = (array, op._outputs[0]._dtype, ("Const", op.name, op._device, device.name, self.reasons[i], [],
                                                        list(array.shape), op._outputs[0]._dtype.name, 0, None, src),
-                        op.name)
+                        op.name, host_memory_const(op, device))
+            elif op.type in _VARIABLE_STEPS and not op._dynamic and not op._n_host:
+                reads, assigns = _VARIABLE_STEPS[op.type]
+                step = (REGISTRY[op.type], (op.type, op.name, op._device, device.name, self.reasons[i]),
+                        tuple((t._op._id, t._index) for t in op._inputs), op._attrs or None, reads, assigns,
+                        op._kernel_dtype, CALL if src is CALL else not_run(src), op._attrs, op.type, op.name)
             elif op.type == collective.GROUPED:  # _node: the group's values meet first
                 self._groups.setdefault(op._attrs["instance_key"], []).append(op)
             elif op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS and not op._dynamic:
@@ -200,6 +282,40 @@ class PlacedFunction:
             plan.append((i, op, device, step))
         self._plan = plan
         return plan
+
+    def _variable_op(self, ctx, op, device, values, step, call_tail):
+        """``_node``'s steps for a variable's read or assignment, from the plan (``_make_plan``)."""
+        opdef, head, producers, attrs, reads, assigns, kernel_dtype, tail, op_attrs, op_type, node = step
+        inputs = []
+        for source, index in producers:
+            value = values[source]
+            inputs.append(value[index] if type(value) is tuple else value)
+        variable = inputs[0]
+        inputs[0] = variable._value
+        if not reads:
+            del inputs[0]
+        xp = device.xp
+        for t in inputs:
+            if t._device is not device:
+                xp = None
+        if xp is None:  # a copy to make, or --compute none's planner (its kernel dtype): _node
+            return self._node(ctx, op, device, values)
+        trace = ctx.trace
+        trace._seq = seq = trace._seq + 1
+        tail = tail if tail is not CALL else call_tail
+        if run_node is not None:
+            out = run_node(ctx, device, opdef, [t._value for t in inputs], attrs, seq, head, [t._seq for t in inputs],
+                           tail[-1], node)
+        else:
+            out = run_step(ctx, device, opdef, [t._value for t in inputs], attrs,
+                           _NEW(OpRecord, (seq, *head, [t._seq for t in inputs]) + tail), node, kernel_dtype)
+        if assigns:
+            variable._value = out
+            return out
+        if ctx.tapes and out is not None:
+            variable_accessed(ctx, variable)
+            tape_record(ctx, op_type, op_attrs, inputs, out, device)
+        return out
 
     def run_branch(self, ctx, graph, args: list, captured: list) -> tuple:
         """Run a branch or loop body of a control-flow node: its placeholders fed with ``args``

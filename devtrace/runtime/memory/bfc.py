@@ -90,9 +90,11 @@ _NOTHING = _Chunk(0, -1)  # "no chunk pending": no request equals its request or
 
 
 class _Methods:
-    """``BFCAllocator.allocate`` and ``free``. With the runtime's C module (``native.py``) they are
-    ``_fastpath.BFCBase``'s, which does the steady state below — a free parking its chunk, an
-    allocate of that size taking it back — step for step and hands every other case here whole."""
+    """``BFCAllocator.allocate``, ``free`` and ``_allocate``. With the runtime's C module
+    (``native.py``) they are ``_fastpath.BFCBase``'s, which does the same step for step — the steady
+    state (a free parking its chunk, an allocate of that size taking it back), best fit and split,
+    coalescing (``_coalesce``, ``_insert_free``, ``_remove_free``, ``_take_best_fit`` in C) — and
+    hands the rest here whole (a 0-byte request, an unknown handle, a free while busy)."""
 
     __slots__ = ()
 
@@ -158,6 +160,63 @@ class _Methods:
             self._busy = False
             if self._deferred:
                 self._drain()
+
+    def _allocate(self, nbytes: int, rounded: int, tag) -> int | None:
+        """TF's best fit (reserving a region if need be), split when it is big enough. This creates
+        objects, so Python's cyclic garbage collector may run a tensor's ``__del__`` in here: that
+        free waits (``_busy``) until the chunk is handed out, as it would otherwise coalesce with it."""
+        if nbytes <= 0:
+            if nbytes < 0:
+                raise ValueError(f"cannot allocate {nbytes} bytes")
+            # An empty tensor: TF gives it no buffer and never calls the allocator. Hand out a
+            # handle anyway so callers can free every handle they got, but account nothing.
+            handle = self._handle = self._handle + 1
+            self._uncounted += 1
+            self._empty[handle] = tag
+            return handle
+        self._busy = True
+        try:
+            chunk = self._pending
+            if chunk is not _NOTHING:  # filed first, as best fit looks only in the index
+                self._pending = _NOTHING
+                if chunk.next is None or chunk.next.in_use:  # nothing to merge
+                    self._insert_free(chunk)
+                else:
+                    self._coalesce(chunk)
+            chunk = self._take_best_fit(rounded)
+            if chunk is None and self._extend(rounded):
+                chunk = self._take_best_fit(rounded)
+            if chunk is not None:
+                size = chunk.size
+                if size >= 2 * rounded or size - rounded >= MAX_INTERNAL_FRAGMENTATION:
+                    rest = _new(_Chunk)  # _Chunk(...) without the __init__ frame
+                    rest.addr, rest.size, rest.prev, rest.next = chunk.addr + rounded, size - rounded, chunk, chunk.next
+                    rest.request = None
+                    if chunk.next is not None:
+                        chunk.next.prev = rest
+                    chunk.next = rest
+                    chunk.size = size = rounded
+                    self._insert_free(rest)
+        finally:
+            self._busy = False
+        if chunk is None:
+            self.num_ooms += 1
+            self._drain()
+            return None
+        # Unsplit chunks count whole (up to 2x the request), as TF counts them.
+        chunk.in_use = True
+        chunk.tag = tag
+        chunk.request = nbytes if size == rounded else None  # the next such request may take it back
+        handle = self._handle = self._handle + 1
+        self._live[handle] = chunk
+        n = self.bytes_in_use = self.bytes_in_use + size
+        if n > self.peak_bytes_in_use:
+            self.peak_bytes_in_use = n
+        if size > self.largest_alloc_size:
+            self.largest_alloc_size = size
+        if self._deferred:
+            self._drain()
+        return handle
 
 
 class BFCAllocator(FASTPATH.BFCBase if FASTPATH is not None else _Methods):
@@ -258,64 +317,7 @@ class BFCAllocator(FASTPATH.BFCBase if FASTPATH is not None else _Methods):
                 chunk = chunk.next
         return out
 
-    # -- allocation (allocate and free: _Methods) --------------------------------------------
-    def _allocate(self, nbytes: int, rounded: int, tag) -> int | None:
-        """TF's best fit (reserving a region if need be), split when it is big enough. This creates
-        objects, so Python's cyclic garbage collector may run a tensor's ``__del__`` in here: that
-        free waits (``_busy``) until the chunk is handed out, as it would otherwise coalesce with it."""
-        if nbytes <= 0:
-            if nbytes < 0:
-                raise ValueError(f"cannot allocate {nbytes} bytes")
-            # An empty tensor: TF gives it no buffer and never calls the allocator. Hand out a
-            # handle anyway so callers can free every handle they got, but account nothing.
-            handle = self._handle = self._handle + 1
-            self._uncounted += 1
-            self._empty[handle] = tag
-            return handle
-        self._busy = True
-        try:
-            chunk = self._pending
-            if chunk is not _NOTHING:  # filed first, as best fit looks only in the index
-                self._pending = _NOTHING
-                if chunk.next is None or chunk.next.in_use:  # nothing to merge
-                    self._insert_free(chunk)
-                else:
-                    self._coalesce(chunk)
-            chunk = self._take_best_fit(rounded)
-            if chunk is None and self._extend(rounded):
-                chunk = self._take_best_fit(rounded)
-            if chunk is not None:
-                size = chunk.size
-                if size >= 2 * rounded or size - rounded >= MAX_INTERNAL_FRAGMENTATION:
-                    rest = _new(_Chunk)  # _Chunk(...) without the __init__ frame
-                    rest.addr, rest.size, rest.prev, rest.next = chunk.addr + rounded, size - rounded, chunk, chunk.next
-                    rest.request = None
-                    if chunk.next is not None:
-                        chunk.next.prev = rest
-                    chunk.next = rest
-                    chunk.size = size = rounded
-                    self._insert_free(rest)
-        finally:
-            self._busy = False
-        if chunk is None:
-            self.num_ooms += 1
-            self._drain()
-            return None
-        # Unsplit chunks count whole (up to 2x the request), as TF counts them.
-        chunk.in_use = True
-        chunk.tag = tag
-        chunk.request = nbytes if size == rounded else None  # the next such request may take it back
-        handle = self._handle = self._handle + 1
-        self._live[handle] = chunk
-        n = self.bytes_in_use = self.bytes_in_use + size
-        if n > self.peak_bytes_in_use:
-            self.peak_bytes_in_use = n
-        if size > self.largest_alloc_size:
-            self.largest_alloc_size = size
-        if self._deferred:
-            self._drain()
-        return handle
-
+    # -- allocation (allocate, free and _allocate: _Methods) ---------------------------------
     def _drain(self) -> None:
         """The frees the garbage collector asked for while the allocator was busy."""
         while self._deferred:
@@ -415,8 +417,12 @@ class BFCAllocator(FASTPATH.BFCBase if FASTPATH is not None else _Methods):
         self._nfree[k] = n
         heap = self._heaps[k]
         if len(heap) > 2 * n + 16:  # too many stale entries: rebuild (amortised O(1) per removal)
-            size, free_at = k << 8, self._free_at
-            heap[:] = sorted({a for a in heap if (c := free_at.get(a)) is not None and c.size == size})
+            self._compact(heap, k)
+
+    def _compact(self, heap: list[int], k: int) -> None:
+        """The heap of free chunks of size ``k << 8`` without its stale entries (``_fastpath`` calls it too)."""
+        size, free_at = k << 8, self._free_at
+        heap[:] = sorted({a for a in heap if (c := free_at.get(a)) is not None and c.size == size})
 
     def _take_best_fit(self, rounded: int) -> _Chunk | None:
         """Remove and return the smallest free chunk >= ``rounded`` (lowest address among equals) —
@@ -440,4 +446,5 @@ class BFCAllocator(FASTPATH.BFCBase if FASTPATH is not None else _Methods):
 
 if FASTPATH is not None:
     FASTPATH.configure_bfc(BFCAllocator=BFCAllocator, Chunk=_Chunk, nothing=_NOTHING, allocate=_Methods.allocate,
-                           free=_Methods.free, max_fragmentation=MAX_INTERNAL_FRAGMENTATION)
+                           free=_Methods.free, allocate_slow=_Methods._allocate, SizeIndex=_SizeIndex,
+                           heappush=heapq.heappush, heappop=heapq.heappop, max_fragmentation=MAX_INTERNAL_FRAGMENTATION)
