@@ -106,6 +106,7 @@ def _train_step(net, opt):
 
 
 def test_keras_objects_are_saved_under_keras_names_and_restored_into_a_fake_tree(tmp_path):
+    tf.keras.backend.clear_session()  # layer names count from the start, as in the probe's new process
     net, opt = CheckpointNet(), tf.keras.optimizers.Adam(0.1)
     _train_step(net, opt)
     path = tf.train.Checkpoint(step=tf.Variable(1), optimizer=opt, net=net).save(str(tmp_path / "c"))
