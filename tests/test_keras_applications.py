@@ -19,7 +19,7 @@ from devtrace.keras.datasets import files
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "keras3"))
 from applications_cases import (COUNTED, MODELS, PREPROCESS, build, counts, decode_offline,  # noqa: E402
-                                imagenet_offline, preprocess)
+                                imagenet_offline, preprocess, transfer)
 
 with open(os.path.join(os.path.dirname(__file__), "keras3", "applications.json"), encoding="utf-8") as _f:
     CAPTURED = json.load(_f)
@@ -72,6 +72,16 @@ def test_preprocess_input_as_keras(module):
 def test_an_application_devtrace_lacks_says_so():
     with pytest.raises(AttributeError, match=r"^devtrace does not implement tf\.keras\.applications\.NASNetLarge yet$"):
         tf.keras.applications.NASNetLarge  # noqa: B018
+
+
+def test_the_transfer_learning_tutorials_model_as_keras(monkeypatch):
+    """``preprocess_input`` of the symbolic input makes the model's ``true_divide`` and ``subtract``
+    (in its summary, not its ``layers``), the frozen base counts no trainable variable; each
+    module's ``preprocess_input`` of a tensor (``tests/keras3/transfer.json``)."""
+    monkeypatch.setenv("DEVTRACE_COMPUTE", "none")
+    with open(os.path.join(os.path.dirname(__file__), "keras3", "transfer.json"), encoding="utf-8") as f:
+        want = json.load(f)
+    assert transfer(tf.keras) == want
 
 
 def test_keras_2_weights_files_load_as_keras():

@@ -307,3 +307,13 @@ def test_digamma_and_the_lgamma_gradient():
         tape.watch(x)
         y = tf.reduce_sum(tf.math.lgamma(x))
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), want, atol=1e-4)
+
+
+def test_an_index_after_an_ellipsis_counts_from_the_last_axis():
+    """``x[..., 2]`` takes the last axis's third entry (an image's blue channel), as TensorFlow 2.21; out of
+    range, its error names that axis (captured: ``slice index 3 of dimension 2 out of bounds.``)."""
+    x = tf.constant(np.arange(12, dtype="float32").reshape(2, 2, 3))
+    assert x[..., 2].numpy().tolist() == [[2, 5], [8, 11]]
+    assert x[0, ..., 2].numpy().tolist() == [2, 5] and x[..., 0, :].shape == (2, 3)
+    with pytest.raises(InvalidArgumentError, match=r"slice index 3 of dimension 2 out of bounds\. \[Op:StridedSlice\]"):
+        x[..., 3]  # noqa: B018

@@ -70,8 +70,10 @@ class Model(TensorFlowTrainer, Layer):
 
     @property
     def layers(self) -> list:
+        """The layers (Keras's: not the operations a graph's tensors' arithmetic made, ``true_divide``…,
+        which ``summary()`` lists)."""
         if self._operations:
-            return list(self._operations)
+            return [op for op in self._operations if not getattr(op, "_symbolic_operation", False)]
         return [v for v in vars(self).values() if isinstance(v, Layer)]
 
     @property

@@ -28,7 +28,7 @@ def print_summary(model, line_length=None, positions=None, print_fn=None) -> Non
             raise ValueError("Insufficient console width to print summary.")
         widths.append(width)
         current += width
-    rows = [_fields(model, layer, sequential_like) for layer in model.layers]
+    rows = [_fields(model, layer, sequential_like) for layer in getattr(model, "_operations", None) or model.layers]
     lines = [f'Model: "{model.name}"'] + _table(header, rows, _fit(widths, line_length), align) + _counts(model)
     text = "\n".join(lines) + "\n"
     if print_fn is None:

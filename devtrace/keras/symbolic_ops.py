@@ -21,6 +21,8 @@ def _shape(value):
 class _Operation(Layer):
     """One operator's node: ``fn`` over the call's tensors (the constants are in ``fn``)."""
 
+    _symbolic_operation = True  # in a model's summary, not in its ``layers`` (Keras's Operation, not a Layer)
+
     def __init__(self, fn, output_shape, **kwargs):
         super().__init__(**kwargs)
         self._fn, self._output_shape = fn, output_shape
@@ -78,7 +80,7 @@ def _matmul(self, other):
 
 def install() -> None:
     for name, fn, dunder in (("Add", tf.add, "add"), ("Subtract", tf.subtract, "sub"),
-                             ("Multiply", tf.multiply, "mul"), ("Divide", tf.math.truediv, "truediv"),
+                             ("Multiply", tf.multiply, "mul"), ("TrueDivide", tf.math.truediv, "truediv"),
                              ("Power", tf.pow, "pow")):
         setattr(KerasTensor, f"__{dunder}__", _binary(name, fn))
         setattr(KerasTensor, f"__r{dunder}__", _binary(name, fn, reverse=True))

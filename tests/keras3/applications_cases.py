@@ -77,3 +77,31 @@ def decode_offline(keras):
     except Exception as e:  # noqa: BLE001
         return [type(e).__name__, str(e)]
     return "decoded"
+
+
+def transfer(keras):
+    """TensorFlow's transfer-learning tutorial's model: ``preprocess_input`` on the symbolic input (layers
+    of the model), a frozen MobileNetV2 called with ``training=False``, a new head; its summary lines,
+    trainable variables, and each module's ``preprocess_input`` of a tensor."""
+    keras.backend.clear_session()
+    base = keras.applications.MobileNetV2(input_shape=(96, 96, 3), include_top=False, weights=None)
+    base.trainable = False
+    inputs = keras.Input(shape=(96, 96, 3))
+    x = keras.applications.mobilenet_v2.preprocess_input(inputs)
+    x = base(x, training=False)
+    x = keras.layers.GlobalAveragePooling2D()(x)
+    x = keras.layers.Dropout(0.2)(x)
+    model = keras.Model(inputs, keras.layers.Dense(1)(x))
+    lines = []
+    model.summary(print_fn=lambda line, *a, **k: lines.append(line))
+    image = np.arange(2 * 2 * 3, dtype="float32").reshape(1, 2, 2, 3) * 20.0
+    tensors = {m: np.round(np.asarray(getattr(keras.applications, m).preprocess_input(
+        keras.ops.convert_to_tensor(image))), 4).tolist() for m in ("resnet", "densenet", "mobilenet_v2")}
+    symbolic = {}
+    for m in ("resnet", "densenet"):
+        keras.backend.clear_session()
+        given = keras.Input((4, 4, 3))
+        out = getattr(keras.applications, m).preprocess_input(given)
+        symbolic[m] = [layer.name for layer in keras.Model(given, out).layers]
+    return {"summary": "\n".join(lines).split("\n"), "trainable": len(model.trainable_variables),
+            "tensors": tensors, "symbolic": symbolic}

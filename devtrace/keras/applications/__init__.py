@@ -1,6 +1,6 @@
 """``keras.applications``: Keras's ImageNet models (ResNet50/101/152 and their V2s, VGG16/19,
-DenseNet121/169/201, MobileNet, MobileNetV2, EfficientNetB0–B7, InceptionV3, Xception) with their ``preprocess_input``/``decode_predictions``, and the
-modules Keras files them under (``keras.applications.resnet50`` …). Built by ``builders`` from
+DenseNet121/169/201, MobileNet, MobileNetV2, EfficientNetB0–B7, InceptionV3, Xception) with their
+``preprocess_input``/``decode_predictions``, and the modules Keras files them under (``keras.applications.resnet50`` …). Built by ``builders`` from
 tables; pretrained weights are Keras's files, fetched as Keras fetches them."""
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import numpy as np
 
 import devtrace as tf
 from ..datasets.files import get_file
+from ..engine import KerasTensor
 
 CLASS_INDEX_PATH = "https://storage.googleapis.com/download.tensorflow.org/data/imagenet_class_index.json"
 _CLASS_INDEX = None
@@ -30,26 +31,36 @@ def preprocess_input(x, data_format=None, mode="caffe"):
         raise NotImplementedError(f"devtrace does not implement keras.applications' preprocess_input("
                                   f"data_format={data_format!r}) yet")
     scale, offset, mean, std, bgr = _MODES[mode]
-    if isinstance(x, np.ndarray) or not isinstance(x, tf.Tensor):
-        x = np.asarray(x)
-        if not np.issubdtype(x.dtype, np.floating):
-            x = x.astype("float32")
-        x = x * np.asarray(scale, x.dtype) + np.asarray(offset, x.dtype)
-        if bgr:
-            x = x[..., ::-1]
-        if mean is not None:
-            x = x - np.asarray(mean, x.dtype)
-        if std is not None:
-            x = x / np.asarray(std, x.dtype)
-        return x
-    x = tf.cast(x, "float32") if not x.dtype.is_floating else x
-    x = x * scale + offset
+    if isinstance(x, (KerasTensor, tf.Tensor)):
+        return _tensor_input(x, mode)
+    x = np.asarray(x)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype("float32")
+    x = x * np.asarray(scale, x.dtype) + np.asarray(offset, x.dtype)
     if bgr:
-        x = tf.reverse(x, axis=[-1])
+        x = x[..., ::-1]
     if mean is not None:
-        x = x - tf.constant(mean, x.dtype)
+        x = x - np.asarray(mean, x.dtype)
     if std is not None:
-        x = x / tf.constant(std, x.dtype)
+        x = x / np.asarray(std, x.dtype)
+    return x
+
+
+def _tensor_input(x, mode):
+    """A tensor, or a model's symbolic input (then these are layers of the model, as Keras's:
+    ``true_divide``, ``subtract`` …), composed as Keras composes it."""
+    from .. import ops
+
+    if mode == "tf":
+        return x / 127.5 - 1.0
+    if mode == "torch":
+        x = x / 255.0
+    else:  # caffe: BGR
+        x = ops.stack([x[..., i] for i in (2, 1, 0)], axis=-1)
+    _, _, mean, std, _ = _MODES[mode]
+    x = x + ops.reshape(ops.convert_to_tensor(-np.array(mean), dtype=x.dtype), (1,) * (len(x.shape) - 1) + (3,))
+    if std is not None:
+        x = x / ops.convert_to_tensor(np.array(std), dtype=x.dtype)
     return x
 
 

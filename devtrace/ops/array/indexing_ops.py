@@ -42,6 +42,15 @@ def index_of(attrs) -> tuple:
     return _index(**attrs)
 
 
+def _axes(idx, ndim):
+    """``(axis, item)`` of an index's items that select an axis: those after an ellipsis count from
+    the last axis (``x[..., 2]`` indexes the last)."""
+    cut = idx.index(Ellipsis) if Ellipsis in idx else len(idx)
+    head = [i for i in idx[:cut] if i is not None]
+    tail = [i for i in idx[cut + 1:] if i is not None]
+    return list(enumerate(head)) + [(ndim - len(tail) + k, item) for k, item in enumerate(tail)]
+
+
 def _strided_slice(xp, x, begin=(), end=(), strides=(), **masks):
     idx = _index(begin, end, strides, **masks)
     if idx.count(Ellipsis) > 1:
@@ -51,7 +60,7 @@ def _strided_slice(xp, x, begin=(), end=(), strides=(), **masks):
     dims = [i for i in idx if i is not None and i is not Ellipsis]
     if len(dims) > x.ndim:
         raise ValueError(f"Index out of range using input dim {x.ndim}; input has only {x.ndim} dims")
-    for k, item in enumerate(dims):
+    for k, item in _axes(idx, x.ndim):
         if isinstance(item, int) and not -x.shape[k] <= item < x.shape[k]:
             raise ValueError(f"slice index {item} of dimension {k} out of bounds.")
     out = x[idx]
