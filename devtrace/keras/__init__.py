@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from ..util.namespace import missing
 
-from . import (activations, applications, backend, callbacks, config, constraints, datasets, dtype_policies,
-               initializers, layers, losses, metrics, mixed_precision, models, ops, optimizers, preprocessing, random,
-               regularizers, src, symbolic_ops, tree, utils)
+from . import (activations, backend, callbacks, config, constraints, dtype_policies, initializers, layers, losses,
+               metrics, mixed_precision, models, ops, optimizers, preprocessing, random, regularizers, src, symbolic_ops,
+               tree, utils)
 from .dtype_policies import DTypePolicy, FloatDTypePolicy
 from .engine import KerasTensor
 from .layers import Input, Layer
@@ -19,7 +19,15 @@ from . import reprs as _reprs
 _reprs.install({"optimizers": optimizers, "callbacks": callbacks, "initializers": initializers,
                 "regularizers": regularizers})
 
-__getattr__ = missing("keras")
+_missing = missing("keras")
+_LAZY = ("applications", "datasets")  # imported on first use: a program that never loads data or a zoo model pays nothing
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    return _missing(name)
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
            "activations", "applications", "backend", "callbacks", "config", "constraints", "datasets", "dtype_policies",
