@@ -98,7 +98,20 @@ class _DefaultReplicaContext(ReplicaContext):
     """The replica context outside any strategy (replica 0 of 1)."""
 
 
-class MirroredVariable(Variable, DistributedValues):
+class _UpdatedThrough:
+    """A distributed variable's ``assign``/``assign_add``/``assign_sub``: each goes through its ``_update``."""
+
+    def assign(self, value, read_value=True):
+        return self._update("assign", value, read_value)
+
+    def assign_add(self, delta, read_value=True):
+        return self._update("assign_add", delta, read_value)
+
+    def assign_sub(self, delta, read_value=True):
+        return self._update("assign_sub", delta, read_value)
+
+
+class MirroredVariable(_UpdatedThrough, Variable, DistributedValues):
     """One ``Variable`` per replica device. Reads resolve to the copy of the running replica
     (in ``strategy.run``), else the copy on the current ``device()``, else the primary;
     ``assign`` outside ``run`` updates every copy on its own device, inside it the replica's own."""
@@ -151,15 +164,6 @@ class MirroredVariable(Variable, DistributedValues):
             with device(v.device):
                 getattr(v, method)(value)
         return self if read_value else None
-
-    def assign(self, value, read_value=True):
-        return self._update("assign", value, read_value)
-
-    def assign_add(self, delta, read_value=True):
-        return self._update("assign_add", delta, read_value)
-
-    def assign_sub(self, delta, read_value=True):
-        return self._update("assign_sub", delta, read_value)
 
     def _on_own_devices(self, text) -> str:
         """Each copy printed (read) on its own device, as TensorFlow's log shows."""

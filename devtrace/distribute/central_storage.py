@@ -14,7 +14,7 @@ CPU, then an ``Identity`` on the destination. No ordering-token variables (no co
 
 from __future__ import annotations
 
-from . import MirroredStrategy, PerReplica, _regroup, _replicas, _resolve, _silent_copies
+from . import MirroredStrategy, PerReplica, _UpdatedThrough, _regroup, _replicas, _resolve, _silent_copies
 from ._cross_device_ops import ReductionToOneDevice
 from ._input import ValueContext
 from ..ops.array import array_ops
@@ -36,7 +36,7 @@ _NONE_IN_REPLICA = (
     "`merge_fn`, you can then update the {t} using `tf.distribute.StrategyExtended.update()`.")
 
 
-class AggregatingVariable(Variable):
+class AggregatingVariable(_UpdatedThrough, Variable):
     """TensorFlow's ``ps_values.AggregatingVariable``: the one variable of a central-storage strategy,
     whose reads and cross-replica updates are the variable's own. In a replica, an update needs an
     aggregation (TensorFlow's ``ValueError`` without one)."""
@@ -81,15 +81,6 @@ class AggregatingVariable(Variable):
                                       "yet (its replicas run one after another: none can wait for the others')")
         with device(self._v.device):
             return getattr(self._v, method)(value, read_value=read_value)
-
-    def assign(self, value, read_value=True):
-        return self._update("assign", value, read_value)
-
-    def assign_add(self, delta, read_value=True):
-        return self._update("assign_add", delta, read_value)
-
-    def assign_sub(self, delta, read_value=True):
-        return self._update("assign_sub", delta, read_value)
 
     def __repr__(self):
         return repr(self._v)
