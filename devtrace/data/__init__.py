@@ -16,6 +16,8 @@ import numpy as np
 from . import _lookup
 from . import _experimental as data_experimental, _extension as extension, _readers as readers, _saving as saving
 from . import _experimental_more as data_more, _sparse as data_sparse, _windows as data_windows
+from . import _ragged as data_ragged
+from ._ragged import HostRagged
 from ._sparse import HostSparse
 from ._optional import Optional
 from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
@@ -24,6 +26,7 @@ from ._csv import csv_dataset, make_csv_dataset, sql_dataset
 from ._transforms import Transforms
 from ..errors import InvalidArgumentError, OpError
 from ..polymorphic_function.function import TensorSpec
+from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from ..ops.sparse.sparse_tensor import SparseTensor
 from ..ops.sparse.sparse_ops import SparseTensorSpec
 from ..ops.random import philox
@@ -88,6 +91,8 @@ def _host(value):
         return value
     if isinstance(value, SparseTensor):
         return data_sparse.from_sparse(value)
+    if isinstance(value, RaggedTensor):
+        return data_ragged.from_ragged(value)
     if isinstance(value, Tensor):
         value = value.numpy()
         return value if isinstance(value, np.ndarray) else np.array(value, object if type(value) is bytes else None)
@@ -99,23 +104,38 @@ def _tensor(array):
         return array
     if isinstance(array, HostSparse):
         return data_sparse.to_sparse(array)
+    if isinstance(array, HostRagged):
+        return data_ragged.to_value(array)
     return constant(array, dtypes.infer(array) if array.dtype.kind not in "SUO" else dtypes.string)
 
 
 def _spec(array, batch=None) -> TensorSpec:
     if isinstance(array, HostSparse):
         return data_sparse.spec(array, batch)
+    if isinstance(array, HostRagged):
+        return data_ragged.spec(array, batch)
     shape = tuple(array.shape) if batch is None else (batch,) + tuple(array.shape[1:])
     dtype = dtypes.string if array.dtype.kind in "SUO" else dtypes.as_dtype(array.dtype)
     return TensorSpec(shape, dtype)
 
 
 def _row(array, i):
+    if isinstance(array, HostRagged):
+        return data_ragged.row(array, i)
     return data_sparse.row(array, i) if isinstance(array, HostSparse) else np.asarray(array[i], array.dtype)
 
 
 def _stack(*arrays):
+    if isinstance(arrays[0], HostRagged):
+        return data_ragged.stack(arrays)
     return data_sparse.stack(arrays) if isinstance(arrays[0], HostSparse) else np.stack(arrays)
+
+
+def _numpy(value):
+    """``as_numpy_iterator``'s view of one component."""
+    if isinstance(value, HostRagged):
+        return data_ragged.to_numpy(value)
+    return value[()] if value.ndim == 0 else value
 
 
 def _rows(array):
@@ -124,11 +144,15 @@ def _rows(array):
 
 def _batched(spec, size):
     """The spec of a batch of ``spec``'s elements (``size``: None when the last batch may be short)."""
+    if isinstance(spec, RaggedTensorSpec):
+        return data_ragged.batched(spec, size)
     kind = SparseTensorSpec if isinstance(spec, SparseTensorSpec) else TensorSpec
     return kind((size,) + tuple(spec.shape), spec.dtype)
 
 
 def _unbatched(spec):
+    if isinstance(spec, RaggedTensorSpec):
+        return data_ragged.unbatched(spec)
     kind = SparseTensorSpec if isinstance(spec, SparseTensorSpec) else TensorSpec
     if spec.shape.rank is None:
         return kind(None, spec.dtype)
@@ -254,6 +278,15 @@ class OwnedIterator:
         return f"<tensorflow.python.data.ops.iterator_ops.OwnedIterator object at {id(self):#x}>"
 
 
+def _generated(spec, value):
+    """A generator's value as the host array (or ragged host arrays) of ``spec``."""
+    if isinstance(spec, RaggedTensorSpec):
+        if isinstance(value, RaggedTensor):
+            return data_ragged.from_ragged(value, spec.row_splits_dtype)
+        return data_ragged.from_dense(host_array(value, spec.dtype)[0], 0, spec.row_splits_dtype)
+    return host_array(value, spec.dtype)[0]
+
+
 def _pack(structure, values):
     it = iter(values)
     return map_structure(lambda _: next(it), structure)
@@ -271,7 +304,7 @@ class NumpyIterator:
 
     def __next__(self):
         element = next(self._elements)
-        return map_structure(lambda a: a[()] if a.ndim == 0 else a, element)
+        return map_structure(_numpy, element)
 
     next = __next__
 
@@ -399,7 +432,7 @@ class Dataset(Transforms):
         def source():
             for element in data_windows.generated(generator, args):
                 element = tuple(element) if isinstance(spec, tuple) else element
-                yield map_structure(lambda s, v: host_array(v, s.dtype)[0], spec, element)
+                yield map_structure(_generated, spec, element)
         return Dataset(source, spec, UNKNOWN, "_FlatMapDataset")
 
     @staticmethod
