@@ -25,7 +25,7 @@ from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Dist
 from ._csv import csv_dataset, make_csv_dataset, sql_dataset
 from ._transforms import Transforms
 from ..errors import InvalidArgumentError, OpError
-from ..polymorphic_function.function import TensorSpec
+from ..polymorphic_function.function import Function, TensorSpec
 from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from ..ops.sparse.sparse_tensor import SparseTensor
 from ..ops.sparse.sparse_ops import SparseTensorSpec
@@ -287,6 +287,33 @@ def _generated(spec, value):
     return host_array(value, spec.dtype)[0]
 
 
+def _static_shapes(element_spec, fn, spec):
+    """``map``'s element spec as TensorFlow gives it: the first element's, each dimension the traced
+    function leaves unknown (``tf.range(x)``'s length) None. Elements that are not all dense
+    tensors, or a function that does not trace without AutoGraph, keep the first element's."""
+    leaves = flatten(element_spec)
+    if not leaves or not all(type(s) is TensorSpec for s in leaves):
+        return spec
+    args = element_spec if isinstance(element_spec, tuple) else (element_spec,)
+    try:
+        out = Function(lambda *xs: fn(*xs), autograph=False).get_concrete_function(*args).structured_outputs
+    except Exception:  # noqa: BLE001 (a function that only runs eagerly: the first element says)
+        return spec
+    out = tuple(out) if type(out) is list else out
+    traced, mine = _nest.flatten(out), flatten(spec)
+    if len(traced) != len(mine):
+        return spec
+    relaxed = []
+    for s, t in zip(mine, traced):
+        shape = getattr(t, "shape", None)
+        if type(s) is not TensorSpec or shape is None or shape.rank != s.shape.rank:
+            relaxed.append(s)
+            continue
+        relaxed.append(TensorSpec([None if d is None else m for m, d in zip(s.shape.as_list(), shape.as_list())],
+                                  s.dtype))
+    return _pack(spec, relaxed)
+
+
 def _pack(structure, values):
     it = iter(values)
     return map_structure(lambda _: next(it), structure)
@@ -456,7 +483,8 @@ class Dataset(Transforms):
             for element in self._source():
                 yield apply(element)
         first = next(iter(source()), None)
-        spec = map_structure(_spec, first) if first is not None else self._spec
+        spec = _static_shapes(self.element_spec, map_func, map_structure(_spec, first)) if first is not None \
+            else self._spec
         out = Dataset(source, spec, self._cardinality, "_MapDataset")
         out._mapped = (self, apply)  # what ignore_errors reruns element by element
         return out
@@ -559,7 +587,20 @@ class Dataset(Transforms):
         return data_more.sparse_batch(self, batch_size, row_shape)
 
     def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64, name=None):
-        return data_more.ragged_batch(self, batch_size, drop_remainder, row_splits_dtype)
+        """``batch``, each dense component whose shape is not fully known first made a RaggedTensor
+        ragged up to its last unknown dimension (TensorFlow's ``_DenseToRaggedDataset``)."""
+        def ragged_spec(s):
+            if type(s) is not TensorSpec or s.shape.rank is None or s.shape.is_fully_defined():
+                return s
+            rank = max(k for k, d in enumerate(s.shape.as_list()) if d is None)
+            return RaggedTensorSpec(s.shape, s.dtype, rank, row_splits_dtype)
+        spec = map_structure(ragged_spec, self._spec)
+
+        def source():
+            for element in self._source():
+                yield map_structure(lambda s, v: data_ragged.from_dense(v, s.ragged_rank, s.row_splits_dtype) if (
+                    isinstance(s, RaggedTensorSpec) and not isinstance(v, HostRagged)) else v, spec, element)
+        return Dataset(source, spec, self._cardinality, "_DenseToRaggedDataset").batch(batch_size, drop_remainder)
 
     def unbatch(self, name=None):
         def source():
