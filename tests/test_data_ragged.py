@@ -4,6 +4,8 @@ shapes, against TensorFlow 2.21: every expected text was printed by TensorFlow 2
 
 from __future__ import annotations
 
+import numpy as np
+
 import devtrace as tf
 
 RT = [[1, 2], [3], [], [4, 5, 6]]
@@ -88,3 +90,25 @@ def test_ragged_batch_of_elements_of_varying_shapes():
     w = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3]])).ragged_batch(5)
     assert str(w.element_spec) == "RaggedTensorSpec(TensorShape([None, None]), tf.int32, 1, tf.int64)"
     assert [str(b) for b in w] == ["<tf.RaggedTensor [[1, 2], [3]]>"]
+
+
+def test_rejection_resample_structure_and_tensorflows_counts():
+    """TensorFlow 2.21's outcomes; where they depend on the draws (devtrace's are NumPy's), the
+    class balance is compared, and the counts TensorFlow's scheme fixes exactly."""
+    r = tf.data.Dataset.range(4).rejection_resample(lambda x: x % 2, target_dist=[0.5, 0.5], initial_dist=[0.5, 0.5])
+    assert str(r) == ("<_MapDataset element_spec=(TensorSpec(shape=(), dtype=tf.int64, name=None), "
+                      "TensorSpec(shape=(), dtype=tf.int64, name=None))>")
+    assert [(int(c), int(x)) for c, x in r.as_numpy_iterator()] == [(0, 0), (1, 1), (0, 2), (1, 3)]
+    r = tf.data.Dataset.range(4).rejection_resample(lambda x: tf.cast(x % 2, tf.int32), target_dist=[1.0, 0.0],
+                                                    initial_dist=[0.5, 0.5])
+    assert str(r) == ("<_PrefetchDataset element_spec=(TensorSpec(shape=(), dtype=tf.int32, name=None), "
+                      "TensorSpec(shape=(), dtype=tf.int64, name=None))>")
+    assert [(int(c), int(x)) for c, x in r.as_numpy_iterator()] == [(0, 0), (0, 2)]
+    sorted_elems = np.array([0] * 600 + [1] * 400)
+    estimated = tf.data.Dataset.from_tensor_slices(sorted_elems).rejection_resample(lambda x: x, [0.5, 0.5], seed=3)
+    assert np.bincount([x for _, x in estimated.as_numpy_iterator()]).tolist() == [600, 424]  # TF: the same
+    elems = np.random.default_rng(0).choice(2, 20000, p=[0.6, 0.4])
+    for initial, tf_count, tf_zero in (([0.6, 0.4], 23988, 0.49791562), (None, 20000, 0.4994)):
+        out = [x for _, x in tf.data.Dataset.from_tensor_slices(elems).apply(tf.data.experimental.rejection_resample(
+            lambda x: x, target_dist=[0.5, 0.5], initial_dist=initial, seed=3)).as_numpy_iterator()]
+        assert abs(len(out) - tf_count) < 300 and abs(np.mean(np.asarray(out) == 0) - tf_zero) < 0.01

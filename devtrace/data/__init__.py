@@ -16,7 +16,7 @@ import numpy as np
 from . import _lookup
 from . import _experimental as data_experimental, _extension as extension, _readers as readers, _saving as saving
 from . import _experimental_more as data_more, _sparse as data_sparse, _windows as data_windows
-from . import _ragged as data_ragged
+from . import _ragged as data_ragged, _resample as data_resample
 from ._ragged import HostRagged
 from ._sparse import HostSparse
 from ._optional import Optional
@@ -602,6 +602,9 @@ class Dataset(Transforms):
                     isinstance(s, RaggedTensorSpec) and not isinstance(v, HostRagged)) else v, spec, element)
         return Dataset(source, spec, self._cardinality, "_DenseToRaggedDataset").batch(batch_size, drop_remainder)
 
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
+        return data_resample.rejection_resample(self, class_func, target_dist, initial_dist, seed)
+
     def unbatch(self, name=None):
         def source():
             for element in self._source():
@@ -803,6 +806,8 @@ experimental = Namespace(
     load=lambda path, element_spec=None, compression=None, reader_func=None: Dataset.load(
         path, element_spec, compression, reader_func),
     from_list=lambda elements, name=None: Dataset.from_tensor_slices(_listed(elements)),
+    rejection_resample=lambda class_func, target_dist, initial_dist=None, seed=None: lambda dataset: (
+        dataset.rejection_resample(class_func, target_dist, initial_dist, seed)),
     AutoShardPolicy=AutoShardPolicy, AutotuneAlgorithm=AutotuneAlgorithm, AutotuneOptions=AutotuneOptions,
     DistributeOptions=DistributeOptions, ExternalStatePolicy=ExternalStatePolicy,
     OptimizationOptions=OptimizationOptions, ServiceOptions=ServiceOptions, ThreadingOptions=ThreadingOptions,
