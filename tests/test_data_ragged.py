@@ -112,3 +112,17 @@ def test_rejection_resample_structure_and_tensorflows_counts():
         out = [x for _, x in tf.data.Dataset.from_tensor_slices(elems).apply(tf.data.experimental.rejection_resample(
             lambda x: x, target_dist=[0.5, 0.5], initial_dist=initial, seed=3)).as_numpy_iterator()]
         assert abs(len(out) - tf_count) < 300 and abs(np.mean(np.asarray(out) == 0) - tf_zero) < 0.01
+
+
+def test_to_variant_and_from_variant_as_tensorflow():
+    ds = tf.data.Dataset.range(10)
+    v = tf.data.experimental.to_variant(ds)
+    assert str(v) == "tf.Tensor(<RangeDatasetOp(0, 10, 1)::Dataset>, shape=(), dtype=variant)"
+    assert type(v).__name__ == "EagerTensor" and v.device.endswith("device:CPU:0")
+    back = tf.data.experimental.from_variant(v, ds.element_spec)
+    assert str(back) == "<_VariantDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>"
+    assert [int(x) for x in back.as_numpy_iterator()] == list(range(10))
+    assert repr(tf.data.experimental.to_variant(tf.data.Dataset.range(3).map(lambda x: x + 1))) == (
+        "<tf.Tensor: shape=(), dtype=variant, value=<MapDatasetOp::Dataset>>")
+    assert repr(tf.data.experimental.to_variant(tf.data.Dataset.from_tensor_slices([1, 2]))) == (
+        "<tf.Tensor: shape=(), dtype=variant, value=<TensorSliceDatasetOp::Dataset>>")

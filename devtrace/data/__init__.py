@@ -404,13 +404,21 @@ class Dataset(Transforms):
     def _map_spec(self, fn):
         return map_structure(fn, self._spec)
 
+    @property
+    def variant_text(self) -> str:
+        """What a variant tensor of this dataset prints (``tf.data.experimental.to_variant``)."""
+        kind = self._kind.lstrip("_").removesuffix("V2").removesuffix("Dataset")
+        return f"<{kind}DatasetOp{getattr(self, '_op_args', '')}::Dataset>"
+
     # -- sources ------------------------------------------------------------------------------
     @staticmethod
     def range(*args, output_type=dtypes.int64, name=None):  # noqa: A003 (TensorFlow's name)
         bounds = range(*[int(a) for a in args])
         np_type = dtypes.as_dtype(output_type).np
-        return Dataset(lambda: (np.asarray(i, np_type) for i in bounds), TensorSpec((), dtypes.as_dtype(output_type)),
-                       len(bounds), "_RangeDataset")
+        out = Dataset(lambda: (np.asarray(i, np_type) for i in bounds), TensorSpec((), dtypes.as_dtype(output_type)),
+                      len(bounds), "_RangeDataset")
+        out._op_args = f"({bounds.start}, {bounds.stop}, {bounds.step})"
+        return out
 
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None):  # noqa: A003 (TensorFlow's name)
@@ -826,6 +834,29 @@ experimental = Namespace(
     **{name: getattr(data_more, name) for name in (
         "dense_to_sparse_batch", "dense_to_ragged_batch", "distributed_save", "make_saveable_from_iterator",
         "get_model_proto")})
+
+
+def to_variant(dataset):
+    """``tf.data.experimental.to_variant``: the dataset as a scalar variant tensor (placed as a
+    constant; its value then the dataset itself)."""
+    out = constant(np.array("", object), dtypes.variant)
+    holder = np.empty((), object)
+    holder[()] = dataset
+    out._value = holder
+    return out
+
+
+def from_variant(variant, structure):
+    """``tf.data.experimental.from_variant``: the dataset a variant tensor holds, its elements of
+    ``structure``."""
+    dataset = np.asarray(variant._value)[()] if isinstance(variant, Tensor) else None
+    if not isinstance(dataset, Dataset):
+        raise NotImplementedError("devtrace does not implement tf.data.experimental.from_variant of a variant "
+                                  "that is not a dataset's yet")
+    return Dataset(dataset._source, structure, dataset._cardinality, "_VariantDataset")
+
+
+experimental.to_variant, experimental.from_variant = to_variant, from_variant
 
 
 def _batched_features(file_pattern, batch_size, features, reader=None, label_key=None, reader_args=None,
