@@ -5,6 +5,7 @@ shapes, against TensorFlow 2.21: every expected text was printed by TensorFlow 2
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import devtrace as tf
 
@@ -126,3 +127,15 @@ def test_to_variant_and_from_variant_as_tensorflow():
         "<tf.Tensor: shape=(), dtype=variant, value=<MapDatasetOp::Dataset>>")
     assert repr(tf.data.experimental.to_variant(tf.data.Dataset.from_tensor_slices([1, 2]))) == (
         "<tf.Tensor: shape=(), dtype=variant, value=<TensorSliceDatasetOp::Dataset>>")
+
+
+def test_from_list_of_elements_of_varying_shapes():
+    fl = tf.data.experimental.from_list([[1], [2, 3]])
+    assert str(fl) == "<_ListDataset element_spec=TensorSpec(shape=(None,), dtype=tf.int32, name=None)>"
+    assert repr(list(fl.as_numpy_iterator())) == "[array([1], dtype=int32), array([2, 3], dtype=int32)]"
+    fl = tf.data.experimental.from_list([(1, "a"), (2, "b"), (3, "c")])
+    assert str(fl) == ("<_ListDataset element_spec=(TensorSpec(shape=(), dtype=tf.int32, name=None), "
+                       "TensorSpec(shape=(), dtype=tf.string, name=None))>")
+    with pytest.raises(ValueError, match=r"^Invalid `elements`. `elements` should not be empty. If you want an empty "
+                                         r"dataset, use `tf.data.Dataset.range\(0\)`.$"):
+        tf.data.experimental.from_list([])

@@ -794,6 +794,31 @@ def _listed(elements):
     return list(elements)
 
 
+def _from_list(elements):
+    """``tf.data.experimental.from_list``: each element as it is; a component's spec the elements'
+    common shape (a dimension that differs None: ``[[1], [2, 3]]`` gives ``shape=(None,)``)."""
+    if not elements:
+        raise ValueError("Invalid `elements`. `elements` should not be empty. If you want an empty dataset, use "
+                         "`tf.data.Dataset.range(0)`.")
+    try:
+        sliced = Dataset.from_tensor_slices(_listed(elements))
+    except ValueError:
+        sliced = None
+    if sliced is not None:
+        return Dataset(sliced._source, sliced._spec, sliced._cardinality, "_ListDataset")
+    hosts = [map_structure(_host, extension.records(e)) for e in elements]
+
+    def common(*specs):
+        shapes = [s.shape.as_list() for s in specs]
+        if any(len(shape) != len(shapes[0]) for shape in shapes):
+            raise ValueError("devtrace does not implement tf.data.experimental.from_list of components whose "
+                             "ranks differ yet")
+        return TensorSpec([d if all(o[k] == d for o in shapes) else None for k, d in enumerate(shapes[0])],
+                          specs[0].dtype)
+    spec = map_structure(common, *[map_structure(_spec, h) for h in hosts])
+    return Dataset(lambda: iter(hosts), spec, len(hosts), "_ListDataset")
+
+
 INFINITE_CARDINALITY, UNKNOWN_CARDINALITY = INFINITE, UNKNOWN
 DatasetV2 = Dataset
 Iterator = OwnedIterator
@@ -813,7 +838,7 @@ experimental = Namespace(
         path, compression, shard_func, checkpoint_args),
     load=lambda path, element_spec=None, compression=None, reader_func=None: Dataset.load(
         path, element_spec, compression, reader_func),
-    from_list=lambda elements, name=None: Dataset.from_tensor_slices(_listed(elements)),
+    from_list=lambda elements, name=None: _from_list(elements),
     rejection_resample=lambda class_func, target_dist, initial_dist=None, seed=None: lambda dataset: (
         dataset.rejection_resample(class_func, target_dist, initial_dist, seed)),
     AutoShardPolicy=AutoShardPolicy, AutotuneAlgorithm=AutotuneAlgorithm, AutotuneOptions=AutotuneOptions,
