@@ -26,8 +26,9 @@ def test_dense_to_ragged_batch_of_one_shape_batches_densely():
     r = tf.data.Dataset.from_tensor_slices(tf.constant([[1, 2], [3, 4], [5, 6]])).apply(E.dense_to_ragged_batch(2))
     assert str(r.element_spec) == "TensorSpec(shape=(None, 2), dtype=tf.int32, name=None)"
     assert [b.numpy().tolist() for b in r] == [[[1, 2], [3, 4]], [[5, 6]]]
-    with pytest.raises(NotImplementedError, match="^devtrace does not implement tf.data.Dataset.ragged_batch of "):
-        list(tf.data.Dataset.range(3).map(lambda x: tf.fill([x], x)).ragged_batch(2))
+    v = tf.data.Dataset.range(3).map(lambda x: tf.fill([x], x)).apply(E.dense_to_ragged_batch(2))
+    assert str(v.element_spec) == "RaggedTensorSpec(TensorShape([None, None]), tf.int64, 1, tf.int64)"
+    assert [str(b) for b in v] == ["<tf.RaggedTensor [[], [1]]>", "<tf.RaggedTensor [[2, 2]]>"]
 
 
 def test_names_that_fail_here_fail_as_tensorflow_or_in_one_line():

@@ -13,7 +13,7 @@ LACKING = [
     ("tf.compat.v1.fake_quant_with_min_max_args", "tf.compat.v1.fake_quant_with_min_max_args"), ("tf.compat.v1.quantize_v2", "tf.compat.v1.quantize_v2"),
     ("tf.keras.InputSpec", "tf.keras.InputSpec"), ("tf.keras.layers.ConvLSTM2D", "tf.keras.layers.ConvLSTM2D"),
     ("tf.compat.v1.AttrValue", "tf.compat.v1.AttrValue"), ("tf.raw_ops.AddV2", "tf.raw_ops.AddV2"),
-    ("tf.data.experimental.rejection_resample", "tf.data.experimental.rejection_resample"),
+    ("tf.data.experimental.service", "tf.data.experimental.service"),
     ("tf.feature_column", "tf.feature_column"),
     ("tf.compat.v1.make_template", "tf.compat.v1.make_template"),
     ("tf.distribute.experimental.PreemptionCheckpointHandler", "tf.distribute.experimental.PreemptionCheckpointHandler"),

@@ -16,6 +16,8 @@ import numpy as np
 from . import _lookup
 from . import _experimental as data_experimental, _extension as extension, _readers as readers, _saving as saving
 from . import _experimental_more as data_more, _sparse as data_sparse, _windows as data_windows
+from . import _ragged as data_ragged, _resample as data_resample
+from ._ragged import HostRagged
 from ._sparse import HostSparse
 from ._optional import Optional
 from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
@@ -23,7 +25,8 @@ from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Dist
 from ._csv import csv_dataset, make_csv_dataset, sql_dataset
 from ._transforms import Transforms
 from ..errors import InvalidArgumentError, OpError
-from ..polymorphic_function.function import TensorSpec
+from ..polymorphic_function.function import Function, TensorSpec
+from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from ..ops.sparse.sparse_tensor import SparseTensor
 from ..ops.sparse.sparse_ops import SparseTensorSpec
 from ..ops.random import philox
@@ -88,6 +91,8 @@ def _host(value):
         return value
     if isinstance(value, SparseTensor):
         return data_sparse.from_sparse(value)
+    if isinstance(value, RaggedTensor):
+        return data_ragged.from_ragged(value)
     if isinstance(value, Tensor):
         value = value.numpy()
         return value if isinstance(value, np.ndarray) else np.array(value, object if type(value) is bytes else None)
@@ -99,23 +104,38 @@ def _tensor(array):
         return array
     if isinstance(array, HostSparse):
         return data_sparse.to_sparse(array)
+    if isinstance(array, HostRagged):
+        return data_ragged.to_value(array)
     return constant(array, dtypes.infer(array) if array.dtype.kind not in "SUO" else dtypes.string)
 
 
 def _spec(array, batch=None) -> TensorSpec:
     if isinstance(array, HostSparse):
         return data_sparse.spec(array, batch)
+    if isinstance(array, HostRagged):
+        return data_ragged.spec(array, batch)
     shape = tuple(array.shape) if batch is None else (batch,) + tuple(array.shape[1:])
     dtype = dtypes.string if array.dtype.kind in "SUO" else dtypes.as_dtype(array.dtype)
     return TensorSpec(shape, dtype)
 
 
 def _row(array, i):
+    if isinstance(array, HostRagged):
+        return data_ragged.row(array, i)
     return data_sparse.row(array, i) if isinstance(array, HostSparse) else np.asarray(array[i], array.dtype)
 
 
 def _stack(*arrays):
+    if isinstance(arrays[0], HostRagged):
+        return data_ragged.stack(arrays)
     return data_sparse.stack(arrays) if isinstance(arrays[0], HostSparse) else np.stack(arrays)
+
+
+def _numpy(value):
+    """``as_numpy_iterator``'s view of one component."""
+    if isinstance(value, HostRagged):
+        return data_ragged.to_numpy(value)
+    return value[()] if value.ndim == 0 else value
 
 
 def _rows(array):
@@ -124,11 +144,15 @@ def _rows(array):
 
 def _batched(spec, size):
     """The spec of a batch of ``spec``'s elements (``size``: None when the last batch may be short)."""
+    if isinstance(spec, RaggedTensorSpec):
+        return data_ragged.batched(spec, size)
     kind = SparseTensorSpec if isinstance(spec, SparseTensorSpec) else TensorSpec
     return kind((size,) + tuple(spec.shape), spec.dtype)
 
 
 def _unbatched(spec):
+    if isinstance(spec, RaggedTensorSpec):
+        return data_ragged.unbatched(spec)
     kind = SparseTensorSpec if isinstance(spec, SparseTensorSpec) else TensorSpec
     if spec.shape.rank is None:
         return kind(None, spec.dtype)
@@ -254,6 +278,42 @@ class OwnedIterator:
         return f"<tensorflow.python.data.ops.iterator_ops.OwnedIterator object at {id(self):#x}>"
 
 
+def _generated(spec, value):
+    """A generator's value as the host array (or ragged host arrays) of ``spec``."""
+    if isinstance(spec, RaggedTensorSpec):
+        if isinstance(value, RaggedTensor):
+            return data_ragged.from_ragged(value, spec.row_splits_dtype)
+        return data_ragged.from_dense(host_array(value, spec.dtype)[0], 0, spec.row_splits_dtype)
+    return host_array(value, spec.dtype)[0]
+
+
+def _static_shapes(element_spec, fn, spec):
+    """``map``'s element spec as TensorFlow gives it: the first element's, each dimension the traced
+    function leaves unknown (``tf.range(x)``'s length) None. Elements that are not all dense
+    tensors, or a function that does not trace without AutoGraph, keep the first element's."""
+    leaves = flatten(element_spec)
+    if not leaves or not all(type(s) is TensorSpec for s in leaves):
+        return spec
+    args = element_spec if isinstance(element_spec, tuple) else (element_spec,)
+    try:
+        out = Function(lambda *xs: fn(*xs), autograph=False).get_concrete_function(*args).structured_outputs
+    except Exception:  # noqa: BLE001 (a function that only runs eagerly: the first element says)
+        return spec
+    out = tuple(out) if type(out) is list else out
+    traced, mine = _nest.flatten(out), flatten(spec)
+    if len(traced) != len(mine):
+        return spec
+    relaxed = []
+    for s, t in zip(mine, traced):
+        shape = getattr(t, "shape", None)
+        if type(s) is not TensorSpec or shape is None or shape.rank != s.shape.rank:
+            relaxed.append(s)
+            continue
+        relaxed.append(TensorSpec([None if d is None else m for m, d in zip(s.shape.as_list(), shape.as_list())],
+                                  s.dtype))
+    return _pack(spec, relaxed)
+
+
 def _pack(structure, values):
     it = iter(values)
     return map_structure(lambda _: next(it), structure)
@@ -271,7 +331,7 @@ class NumpyIterator:
 
     def __next__(self):
         element = next(self._elements)
-        return map_structure(lambda a: a[()] if a.ndim == 0 else a, element)
+        return map_structure(_numpy, element)
 
     next = __next__
 
@@ -344,13 +404,21 @@ class Dataset(Transforms):
     def _map_spec(self, fn):
         return map_structure(fn, self._spec)
 
+    @property
+    def variant_text(self) -> str:
+        """What a variant tensor of this dataset prints (``tf.data.experimental.to_variant``)."""
+        kind = self._kind.lstrip("_").removesuffix("V2").removesuffix("Dataset")
+        return f"<{kind}DatasetOp{getattr(self, '_op_args', '')}::Dataset>"
+
     # -- sources ------------------------------------------------------------------------------
     @staticmethod
     def range(*args, output_type=dtypes.int64, name=None):  # noqa: A003 (TensorFlow's name)
         bounds = range(*[int(a) for a in args])
         np_type = dtypes.as_dtype(output_type).np
-        return Dataset(lambda: (np.asarray(i, np_type) for i in bounds), TensorSpec((), dtypes.as_dtype(output_type)),
-                       len(bounds), "_RangeDataset")
+        out = Dataset(lambda: (np.asarray(i, np_type) for i in bounds), TensorSpec((), dtypes.as_dtype(output_type)),
+                      len(bounds), "_RangeDataset")
+        out._op_args = f"({bounds.start}, {bounds.stop}, {bounds.step})"
+        return out
 
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None):  # noqa: A003 (TensorFlow's name)
@@ -399,7 +467,7 @@ class Dataset(Transforms):
         def source():
             for element in data_windows.generated(generator, args):
                 element = tuple(element) if isinstance(spec, tuple) else element
-                yield map_structure(lambda s, v: host_array(v, s.dtype)[0], spec, element)
+                yield map_structure(_generated, spec, element)
         return Dataset(source, spec, UNKNOWN, "_FlatMapDataset")
 
     @staticmethod
@@ -423,7 +491,8 @@ class Dataset(Transforms):
             for element in self._source():
                 yield apply(element)
         first = next(iter(source()), None)
-        spec = map_structure(_spec, first) if first is not None else self._spec
+        spec = _static_shapes(self.element_spec, map_func, map_structure(_spec, first)) if first is not None \
+            else self._spec
         out = Dataset(source, spec, self._cardinality, "_MapDataset")
         out._mapped = (self, apply)  # what ignore_errors reruns element by element
         return out
@@ -526,7 +595,23 @@ class Dataset(Transforms):
         return data_more.sparse_batch(self, batch_size, row_shape)
 
     def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64, name=None):
-        return data_more.ragged_batch(self, batch_size, drop_remainder, row_splits_dtype)
+        """``batch``, each dense component whose shape is not fully known first made a RaggedTensor
+        ragged up to its last unknown dimension (TensorFlow's ``_DenseToRaggedDataset``)."""
+        def ragged_spec(s):
+            if type(s) is not TensorSpec or s.shape.rank is None or s.shape.is_fully_defined():
+                return s
+            rank = max(k for k, d in enumerate(s.shape.as_list()) if d is None)
+            return RaggedTensorSpec(s.shape, s.dtype, rank, row_splits_dtype)
+        spec = map_structure(ragged_spec, self._spec)
+
+        def source():
+            for element in self._source():
+                yield map_structure(lambda s, v: data_ragged.from_dense(v, s.ragged_rank, s.row_splits_dtype) if (
+                    isinstance(s, RaggedTensorSpec) and not isinstance(v, HostRagged)) else v, spec, element)
+        return Dataset(source, spec, self._cardinality, "_DenseToRaggedDataset").batch(batch_size, drop_remainder)
+
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
+        return data_resample.rejection_resample(self, class_func, target_dist, initial_dist, seed)
 
     def unbatch(self, name=None):
         def source():
@@ -709,6 +794,31 @@ def _listed(elements):
     return list(elements)
 
 
+def _from_list(elements):
+    """``tf.data.experimental.from_list``: each element as it is; a component's spec the elements'
+    common shape (a dimension that differs None: ``[[1], [2, 3]]`` gives ``shape=(None,)``)."""
+    if not elements:
+        raise ValueError("Invalid `elements`. `elements` should not be empty. If you want an empty dataset, use "
+                         "`tf.data.Dataset.range(0)`.")
+    try:
+        sliced = Dataset.from_tensor_slices(_listed(elements))
+    except ValueError:
+        sliced = None
+    if sliced is not None:
+        return Dataset(sliced._source, sliced._spec, sliced._cardinality, "_ListDataset")
+    hosts = [map_structure(_host, extension.records(e)) for e in elements]
+
+    def common(*specs):
+        shapes = [s.shape.as_list() for s in specs]
+        if any(len(shape) != len(shapes[0]) for shape in shapes):
+            raise ValueError("devtrace does not implement tf.data.experimental.from_list of components whose "
+                             "ranks differ yet")
+        return TensorSpec([d if all(o[k] == d for o in shapes) else None for k, d in enumerate(shapes[0])],
+                          specs[0].dtype)
+    spec = map_structure(common, *[map_structure(_spec, h) for h in hosts])
+    return Dataset(lambda: iter(hosts), spec, len(hosts), "_ListDataset")
+
+
 INFINITE_CARDINALITY, UNKNOWN_CARDINALITY = INFINITE, UNKNOWN
 DatasetV2 = Dataset
 Iterator = OwnedIterator
@@ -728,7 +838,9 @@ experimental = Namespace(
         path, compression, shard_func, checkpoint_args),
     load=lambda path, element_spec=None, compression=None, reader_func=None: Dataset.load(
         path, element_spec, compression, reader_func),
-    from_list=lambda elements, name=None: Dataset.from_tensor_slices(_listed(elements)),
+    from_list=lambda elements, name=None: _from_list(elements),
+    rejection_resample=lambda class_func, target_dist, initial_dist=None, seed=None: lambda dataset: (
+        dataset.rejection_resample(class_func, target_dist, initial_dist, seed)),
     AutoShardPolicy=AutoShardPolicy, AutotuneAlgorithm=AutotuneAlgorithm, AutotuneOptions=AutotuneOptions,
     DistributeOptions=DistributeOptions, ExternalStatePolicy=ExternalStatePolicy,
     OptimizationOptions=OptimizationOptions, ServiceOptions=ServiceOptions, ThreadingOptions=ThreadingOptions,
@@ -747,6 +859,29 @@ experimental = Namespace(
     **{name: getattr(data_more, name) for name in (
         "dense_to_sparse_batch", "dense_to_ragged_batch", "distributed_save", "make_saveable_from_iterator",
         "get_model_proto")})
+
+
+def to_variant(dataset):
+    """``tf.data.experimental.to_variant``: the dataset as a scalar variant tensor (placed as a
+    constant; its value then the dataset itself)."""
+    out = constant(np.array("", object), dtypes.variant)
+    holder = np.empty((), object)
+    holder[()] = dataset
+    out._value = holder
+    return out
+
+
+def from_variant(variant, structure):
+    """``tf.data.experimental.from_variant``: the dataset a variant tensor holds, its elements of
+    ``structure``."""
+    dataset = np.asarray(variant._value)[()] if isinstance(variant, Tensor) else None
+    if not isinstance(dataset, Dataset):
+        raise NotImplementedError("devtrace does not implement tf.data.experimental.from_variant of a variant "
+                                  "that is not a dataset's yet")
+    return Dataset(dataset._source, structure, dataset._cardinality, "_VariantDataset")
+
+
+experimental.to_variant, experimental.from_variant = to_variant, from_variant
 
 
 def _batched_features(file_pattern, batch_size, features, reader=None, label_key=None, reader_args=None,

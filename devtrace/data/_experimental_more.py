@@ -41,39 +41,8 @@ def dense_to_sparse_batch(batch_size, row_shape):
     return lambda dataset: sparse_batch(dataset, batch_size, row_shape)
 
 
-def ragged_batch(dataset, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64):
-    """``Dataset.ragged_batch``: elements of one fully known shape batch as ``batch`` does; elements
-    whose shapes vary would make RaggedTensors, which devtrace's pipelines do not carry yet."""
-    if not all(s.shape.is_fully_defined() for s in _leaves(dataset._spec) if hasattr(s, "shape")):
-        _varying()
-    batched = dataset.batch(batch_size, drop_remainder)
-    stacked = batched._source
-
-    def source():
-        try:
-            yield from stacked()
-        except ValueError as e:  # np.stack of elements whose shapes differ
-            if "same shape" not in str(e):
-                raise
-            _varying()
-    return batched._new(source, batched._spec, batched._cardinality, "_DenseToRaggedDataset")
-
-
-def _leaves(spec) -> list:
-    if isinstance(spec, dict):
-        return [leaf for k in sorted(spec) for leaf in _leaves(spec[k])]
-    if isinstance(spec, tuple):
-        return [leaf for part in spec for leaf in _leaves(part)]
-    return [spec]
-
-
-def _varying():
-    raise NotImplementedError("devtrace does not implement tf.data.Dataset.ragged_batch of elements whose shapes "
-                              "vary yet (RaggedTensor elements)")
-
-
 def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64):
-    return lambda dataset: ragged_batch(dataset, batch_size, drop_remainder, row_splits_dtype)
+    return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder, row_splits_dtype)
 
 
 def _lacks(name, why):

@@ -147,10 +147,20 @@ class Tensor(FASTPATH.TensorBase if FASTPATH is not None else _TensorBase):
             text = "\n" + text
         return text
 
+    def _variant_text(self):
+        """A variant scalar holding a value that names itself (a dataset: ``<MapDatasetOp::Dataset>``)."""
+        if self._dtype.name != "variant" or self._value.ndim:
+            return None
+        return getattr(np.asarray(self._value)[()], "variant_text", None)
+
     def __str__(self):
-        return f"tf.Tensor({self._numpy_text()}, shape={self.shape}, dtype={self._dtype.name})"
+        text = self._variant_text()
+        return f"tf.Tensor({text or self._numpy_text()}, shape={self.shape}, dtype={self._dtype.name})"
 
     def __repr__(self):
+        text = self._variant_text()
+        if text is not None:
+            return f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, value={text}>"
         return f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, numpy={self._numpy_text(True)}>"
 
 

@@ -222,6 +222,14 @@ def ones(shape, dtype=dtypes.float32, name=None):
     return _fill(shape, True if dt is dtypes.bool_ else 1, dt, name, dt)
 
 
+def _range_dtype(*bounds):
+    """TensorFlow's: each bound's own dtype (a tensor's, else inferred), the widest of int32, int64,
+    float16, bfloat16, float32, float64 (``tf.range(x)`` of an int64 ``x`` is int64)."""
+    order = [dtypes.int32, dtypes.int64, dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64]
+    found = [v.dtype if isinstance(v, Tensor) else dtypes.infer(v) for v in bounds]
+    return max(found, key=lambda d: order.index(d) if d in order else -1)
+
+
 @public("range")
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (TensorFlow's name)
     if limit is None:
@@ -233,7 +241,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
             bounds = tuple(v if isinstance(v, Tensor) else constant(v, dt, name=arg)
                            for v, arg in zip((start, limit, delta), ("start", "limit", "delta")))
             return execute("Range", bounds, {"dtype": dt.name}, dtype=dt, name=scope)
-    dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.infer([start, limit, delta])
+    dt = dtypes.as_dtype(dtype) if dtype is not None else _range_dtype(start, limit, delta)
     # converted with the dtype asked for (None: inferred), which is the scalar cache's key
     start, limit, delta = (host_arg(v, dtype)[()] for v in (start, limit, delta))
     return execute("Range", (), {"start": start, "limit": limit, "delta": delta, "dtype": dt.name}, dtype=dt,
