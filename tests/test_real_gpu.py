@@ -246,7 +246,7 @@ def test_probe_programs_print_the_same_on_a_faked_real_gpu(program):
 @pytest.mark.parametrize("program", [p for p in fake_gpu_cells.programs() if p not in QUICK])
 def test_every_probe_program_prints_the_same_on_a_faked_real_gpu(program):
     """The full pass (about 150 programs, twice each, forked from warm interpreters): the README's
-    command and CI's second pass run it; CI's first pass deselects it (``-m "not slow"``)."""
+    command and CI's Python 3.10 pass deselect it (``-m "not slow"``); CI's slow pass runs it (``-m slow``)."""
     test_probe_programs_print_the_same_on_a_faked_real_gpu(program)
 
 
