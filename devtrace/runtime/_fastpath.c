@@ -963,7 +963,7 @@ node_reference(PyObject *const *args, const Head *h)
  * device, the op's kernel on its inputs (a list, at least one), then finish's common case (one NumPy
  * array or scalar of a dtype devtrace knows) in C; finish itself for any other output, run_step for
  * any other node, kernel_failed for a kernel's error, as the reference. */
-static PyObject *node_step(PyObject *const *args);
+static PyObject *node_step(PyObject *const *args, PyObject *ufunc_for);
 
 static PyObject *
 run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -976,12 +976,13 @@ run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "run_node before configure()");
         return NULL;
     }
-    return node_step(args);
+    return node_step(args, NULL);
 }
 
-/* run_node's steps, its arguments checked */
+/* run_node's steps, its arguments checked; ufunc_for: NULL, or (kernel, ufunc) from a plan
+ * (function_run._ufunc_for): while the op's kernel is that kernel, its ufunc on two NumPy arrays */
 static PyObject *
-node_step(PyObject *const *args)
+node_step(PyObject *const *args, PyObject *ufunc_for)
 {
     PyObject *ctx = args[0], *device = args[1], *opdef = args[2], *arrays = args[3], *attrs = args[4];
     PyObject *head = args[6], *node = args[9];
@@ -1005,9 +1006,15 @@ node_step(PyObject *const *args)
         argv[i + 1] = PyList_GET_ITEM(arrays, i);
         Py_INCREF(argv[i + 1]);
     }
+    int by_ufunc = ufunc_for != NULL && PyTuple_CheckExact(ufunc_for) && PyTuple_GET_SIZE(ufunc_for) == 2
+        && PyTuple_GET_ITEM(ufunc_for, 0) == fn && n == 2 && (attrs == Py_None || PyDict_GET_SIZE(attrs) == 0)
+        && Py_TYPE(argv[1]) == NDArray_T && Py_TYPE(argv[2]) == NDArray_T;
     long long start = now_ns();
-    out = attrs == Py_None || PyDict_GET_SIZE(attrs) == 0 ? PyObject_Vectorcall(fn, argv, n + 1, NULL)
-                                                           : PyObject_VectorcallDict(fn, argv, n + 1, attrs);
+    if (by_ufunc)
+        out = PyObject_Vectorcall(PyTuple_GET_ITEM(ufunc_for, 1), argv + 1, 2, NULL);
+    else
+        out = attrs == Py_None || PyDict_GET_SIZE(attrs) == 0 ? PyObject_Vectorcall(fn, argv, n + 1, NULL)
+                                                               : PyObject_VectorcallDict(fn, argv, n + 1, attrs);
     long long duration = now_ns() - start;
     for (Py_ssize_t i = 0; i < n; i++)
         Py_DECREF(argv[i + 1]);
@@ -1048,7 +1055,7 @@ done:
  * before anything changed, when an input is not an eager Tensor on the node's device (the
  * reference's own lines take it). */
 static PyObject *
-planned_step(PyObject *const *args)
+planned_step(PyObject *const *args, PyObject *ufunc_for)
 {
     PyObject *ctx = args[0], *device = args[1], *values = args[2], *producers = args[3];
     PyObject *trace = Py_TYPE(ctx) == Context_T ? SLOT(ctx, c_trace) : NULL;
@@ -1099,7 +1106,7 @@ planned_step(PyObject *const *args)
     Py_INCREF(seq);
     Py_SETREF(SLOT(trace, r_seq), seq);  /* trace._seq = seq = trace._seq + 1 */
     PyObject *argv[] = {ctx, device, args[4], arrays, args[5], seq, args[6], seqs, args[7], args[8]};
-    result = node_step(argv);
+    result = node_step(argv, ufunc_for);
     Py_DECREF(seq);
 done:
     Py_DECREF(arrays);
@@ -1119,7 +1126,7 @@ run_planned(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "run_planned before configure()");
         return NULL;
     }
-    return planned_step(args);
+    return planned_step(args, NULL);
 }
 
 /* ---- run_plan: function_run.run's loop over a placed function's plan --------------------------- */
@@ -1319,7 +1326,7 @@ plan_variable(PyObject *ctx, PyObject *trace, PyObject *device, PyObject *values
         PyObject *src = tail == call ? call_src : PyTuple_GET_ITEM(tail, PyTuple_GET_SIZE(tail) - 1);
         PyObject *argv[] = {ctx, device, PyTuple_GET_ITEM(step, 0), arrays, PyTuple_GET_ITEM(step, 3), seq, head,
                             seqs, src, PyTuple_GET_ITEM(step, 10)};
-        result = node_step(argv);
+        result = node_step(argv, NULL);
     }
     if (result != NULL && assigns && PyObject_SetAttr(variable, s_value_attr, result) < 0)
         Py_CLEAR(result);
@@ -1395,7 +1402,7 @@ run_plan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 out = plan_const(ctx, trace, device, step, call_src, call);
             } else if (size == 11) {
                 out = plan_variable(ctx, trace, device, values, step, call_src, call);
-            } else if (size == 7) {
+            } else if (size == 8) {
                 PyObject *tail = PyTuple_GET_ITEM(step, 6), *head = PyTuple_GET_ITEM(step, 1);
                 if (!PyTuple_CheckExact(PyTuple_GET_ITEM(step, 2)) || !PyTuple_CheckExact(head)
                         || PyTuple_GET_SIZE(head) != 5 || (tail != call && (!PyTuple_CheckExact(tail)
@@ -1405,7 +1412,7 @@ run_plan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                     PyObject *src = tail == call ? call_src : PyTuple_GET_ITEM(tail, PyTuple_GET_SIZE(tail) - 1);
                     PyObject *argv[] = {ctx, device, values, PyTuple_GET_ITEM(step, 2), PyTuple_GET_ITEM(step, 0),
                                         PyTuple_GET_ITEM(step, 3), head, src, PyTuple_GET_ITEM(step, 5)};
-                    out = planned_step(argv);
+                    out = planned_step(argv, PyTuple_GET_ITEM(step, 7));
                 }
             } else {
                 stop = 1;

@@ -38,6 +38,15 @@ _VARIABLE_STEPS = {"ReadVariableOp": (True, False), "AssignVariableOp": (False, 
                    "AssignAddVariableOp": (True, True), "AssignSubVariableOp": (True, True)}
 
 
+def _ufunc_for(opdef, op):
+    """``(kernel, ufunc)`` when run_plan may call the op's NumPy ufunc on its two arrays in place of
+    its kernel (``a * b``: ``np.multiply``) while ``opdef.fn`` is still that kernel; ``None`` for a node with
+    attributes, and for a kernel run under ``quiet``'s errstate (a wrapper: its ``__wrapped__``)."""
+    if opdef.ufunc is None or op._attrs or len(op._inputs) != 2 or getattr(opdef.fn, "__wrapped__", None) is not None:
+        return None
+    return opdef.fn, opdef.ufunc
+
+
 def _host(tensor):
     return tensor._device.backend.to_host(tensor._value)
 
@@ -206,7 +215,7 @@ class PlacedFunction:
                     executed[0] += 1
                     continue
                 # _node's common case spelled out: inputs from this run's values, all on the node's device
-                opdef, head, producers, attrs, op_type, node, tail = step
+                opdef, head, producers, attrs, op_type, node, tail, _ = step
                 if run_planned is not None:  # the lines below in C (_fastpath.c), unless it answers NotImplemented
                     out = run_planned(ctx, device, values, producers, opdef, attrs, head,
                                       call_src if tail is CALL else tail[-1], node)
@@ -284,8 +293,9 @@ class PlacedFunction:
             elif op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS and not op._dynamic:
                 head = (op.type, op.name, op._device, device.name, self.reasons[i])
                 producers = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
-                step = (REGISTRY[op.type], head, producers, op._attrs or None, op.type, op.name,
-                        CALL if src is CALL else not_run(src))
+                opdef = REGISTRY[op.type]
+                step = (opdef, head, producers, op._attrs or None, op.type, op.name,
+                        CALL if src is CALL else not_run(src), _ufunc_for(opdef, op))
             plan.append((i, op, device, step))
         self._plan = plan
         return plan
