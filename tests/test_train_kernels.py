@@ -131,3 +131,65 @@ def test_bias_add_grad_is_each_channels_sum(shape):
     if dy.size // shape[-1] >= 10000:  # many rows: the error of a row after another grows with their number
         one_after_another = dy.reshape(-1, shape[-1]).sum(axis=0)
         assert np.abs(got - exact).max() < np.abs(one_after_another - exact).max()
+
+
+def _with_and_without_c(monkeypatch, kernel, *args, **kwargs):
+    """A kernel's result through the C loops (_fastpath_nn.c) and through its NumPy code."""
+    from devtrace.ops.nn import nn_grad
+
+    if getattr(nn_grad.NATIVE, "max_pool_grad", None) is None:
+        pytest.skip("the C module is not built")
+    native = lookup(kernel).fn(np, *args, **kwargs)
+    monkeypatch.setattr(nn_grad, "NATIVE", None)
+    return native, lookup(kernel).fn(np, *args, **kwargs)
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("size,k,s", [(26, 2, 2), (7, 2, 2), (9, 2, 3), (9, 3, 3)])
+@pytest.mark.parametrize("data", ["ties", "random", "nan", "inf"])
+def test_max_pool_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, data, dtype, monkeypatch):
+    """Windows that do not overlap, in one pass in C: the same values as the NumPy code, ties (the
+    first maximum), NaNs (the first NaN), infinite and -0.0 gradients (0.0 where none goes) alike."""
+    rng = np.random.default_rng(2)
+    x = (rng.integers(0, 3, (2, size, size, 5)) if data == "ties" else rng.standard_normal((2, size, size, 5)))
+    x = x.astype(dtype)
+    out = (size - k) // s + 1
+    g = rng.standard_normal((2, out, out, 5)).astype(dtype)
+    g[0, 0, 0, :2] = -0.0
+    if data == "nan":
+        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = np.nan
+    if data == "inf":
+        g[0, 1, 1, :] = np.inf
+        g[1, 0, 1, :] = -np.inf
+    native, reference = _with_and_without_c(monkeypatch, "MaxPoolGrad", x, None, g, ksize=(k, k), strides=(s, s),
+                                            padding="VALID")
+    assert native.dtype == reference.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(native, reference)
+    np.testing.assert_array_equal(np.signbit(native), np.signbit(reference))
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("size,c,o,k,s,padding", CASES)
+def test_convolution_input_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, c, o, k, s, padding, dtype,
+                                                                       monkeypatch):
+    """The windows' gradients summed onto the input in C, in the NumPy code's order: the same floats."""
+    rng = np.random.default_rng(3)
+    f = rng.standard_normal((k, k, c, o)).astype(dtype)
+    out = _pad_amounts(size, k, s, padding)[2]
+    g = rng.standard_normal((3, out, out, o)).astype(dtype)
+    native, reference = _with_and_without_c(monkeypatch, "Conv2DBackpropInput", f, g, input_sizes=(3, size, size, c),
+                                            strides=(s, s), padding=padding)
+    assert native.dtype == reference.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(native, reference)
+
+
+@pytest.mark.parametrize("shape", [(32, 26, 26, 32), (3, 5, 7), (4, 6), (2, 3, 5000), (6, 1)])
+def test_bias_add_is_the_broadcast_sum(shape):
+    """Added as long rows onto the bias repeated where the input is contiguous: the same floats as
+    ``x + bias``, for a transposed (non-contiguous) input too."""
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(shape).astype("f4")
+    bias = rng.standard_normal(shape[-1]).astype("f4")
+    np.testing.assert_array_equal(lookup("BiasAdd").fn(np, x, bias), x + bias)
+    xt = np.swapaxes(rng.standard_normal(shape[:-2] + (shape[-1], shape[-2])).astype("f4"), -1, -2)
+    np.testing.assert_array_equal(lookup("BiasAdd").fn(np, xt, bias), xt + bias)
