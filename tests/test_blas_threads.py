@@ -25,10 +25,12 @@ def test_found_with_numpys_openblas():
     assert blas_threads._FOUND is not None
 
 
-@pytest.mark.parametrize("load,below", [(0.5, blas_threads.QUIET_SERIAL_BELOW), (64.0, blas_threads.BUSY_SERIAL_BELOW)])
+@pytest.mark.parametrize("load,below", [(0.5, blas_threads.QUIET_SERIAL_BELOW), (2.5, blas_threads.QUIET_SERIAL_BELOW),
+                                        (3.0, blas_threads.BUSY_SERIAL_BELOW), (64.0, blas_threads.BUSY_SERIAL_BELOW)])
 def test_products_go_serial_from_a_lower_size_when_cores_are_idle(load, below, monkeypatch):
-    """Idle cores: products from about a million multiply-adds on every BLAS thread; all cores
-    taken (load average at least the cores): on one thread up to a hundred times that."""
+    """Idle cores (the program's own threads may fill them): products from about a million
+    multiply-adds on every BLAS thread; cores taken by other work too (load average at least 1.5
+    per core): on one thread up to a hundred times that."""
     monkeypatch.setattr(blas_threads, "_MODE", "auto")
     monkeypatch.setattr(blas_threads, "_checked_at", -1e9)
     monkeypatch.setattr(blas_threads, "_CORES", 2)

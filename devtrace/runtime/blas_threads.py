@@ -9,7 +9,9 @@ other work, though, a spinning thread waits for a core its partner does not get:
 ran up to a hundred times slower on two threads than on one (measured with four other processes
 on two cores). So below ``SERIAL_BELOW`` multiply-adds a product runs on one thread, and that
 threshold is ``QUIET_SERIAL_BELOW`` while the machine's load average (read at most once a second)
-is under its cores, ``BUSY_SERIAL_BELOW`` when not. The library's setting is put back after each
+is under ``BUSY_LOAD`` times its cores, ``BUSY_SERIAL_BELOW`` when not: the program's own threads
+count in the load (a training step on every thread of two cores makes it about 2), other work
+beyond them takes the cores the spinning threads need. The library's setting is put back after each
 product, so nothing else in the process (the program's own NumPy) sees a change. Without OpenBLAS
 (another BLAS, CuPy) a product simply runs.
 
@@ -29,6 +31,7 @@ import numpy as np
 
 QUIET_SERIAL_BELOW = 1 << 20  # multiply-adds under which one thread is faster on idle cores
 BUSY_SERIAL_BELOW = 1 << 27  # ... and on cores taken by other work
+BUSY_LOAD = 1.5  # load average per core from which the machine's cores count as taken
 SERIAL_FROM = 1 << 16  # and under which OpenBLAS uses one thread anyway
 
 
@@ -74,7 +77,7 @@ def _serial_below() -> int:
     if _MODE == "auto" and now - _checked_at >= 1.0:
         _checked_at = now
         try:
-            busy = os.getloadavg()[0] >= _CORES
+            busy = os.getloadavg()[0] >= BUSY_LOAD * _CORES
         except OSError:  # no load average here
             busy = False
         SERIAL_BELOW = BUSY_SERIAL_BELOW if busy else QUIET_SERIAL_BELOW
