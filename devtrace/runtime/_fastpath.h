@@ -24,7 +24,10 @@ int bfc_release(PyObject *alloc, PyObject *handle);
     "the Python reference its methods hand every case but the steady state to (memory/bfc.py calls it once)"
 
 /* _fastpath_nn.c */
+PyObject *max_pool(PyObject *self, PyObject *args);
 PyObject *max_pool_grad(PyObject *self, PyObject *args);
 PyObject *col2im(PyObject *self, PyObject *args);
+PyObject *relu(PyObject *self, PyObject *args);
+PyObject *relu_grad(PyObject *self, PyObject *args);
 
 #endif

@@ -12,21 +12,13 @@ import numpy as np
 from ...runtime import dtypes
 from ...runtime import blas_threads
 from ...runtime.eager.executor import execute
-from ...runtime.native import FASTPATH
 from ..array import array_ops
 from .. import shapes
 from ..declare import gradient, on_host, op
+from .native import loop
 from .nn_impl import _chunks, _im2col, _max_over_windows, _offsets, _pad_amounts, _padded, _pool_fill, _windows
 
 _FLOATS = dtypes.FLOATS
-NATIVE = FASTPATH  # the C module's window loops (_fastpath_nn.c); None: the NumPy code below
-
-
-def _native(name, xp, dtype):
-    """The C loop ``name`` for host arrays of ``dtype``, or None (CuPy, other dtypes, no C module)."""
-    if xp is not np or dtype not in (np.float32, np.float64):
-        return None
-    return getattr(NATIVE, name, None)
 
 
 def _scatter(xp, shape, pieces, window, strides, padding):
@@ -58,7 +50,7 @@ def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding=
     size = (shape[0], shape[1] + top + bottom, shape[2] + left + right, shape[3])
     chunks = _chunks((size[0], oh, ow, kh, kw, c), grad.itemsize)
     # the C loop writes each image whole: for chunks of whole images, on the host, in float32/64
-    native = _native("col2im", xp, grad.dtype) if chunks[0][1].stop >= oh else None
+    native = loop("col2im", xp, grad.dtype) if chunks[0][1].stop >= oh else None
     padded = np.empty(size, grad.dtype) if native is not None else xp.zeros(size, grad.dtype)
     weights = filters.reshape(-1, o).T
     for images, rows in chunks:
@@ -128,7 +120,7 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
     (kh, kw), (sh, sw) = ksize, strides
     top, bottom, oh = _pad_amounts(x.shape[1], kh, sh, padding)
     left, right, ow = _pad_amounts(x.shape[2], kw, sw, padding)
-    native = _native("max_pool_grad", xp, x.dtype)
+    native = loop("max_pool_grad", xp, x.dtype)
     if native is not None and sh >= kh and sw >= kw and not (top or bottom or left or right):
         # windows that do not overlap, without padding (2x2 pooling): one pass in C
         tiled = (sh, sw) == (kh, kw) and (oh * kh, ow * kw) == x.shape[1:3]  # every element in a window
