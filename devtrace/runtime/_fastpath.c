@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 9
+#define FASTPATH_ABI 10
 
 #include "_fastpath.h"
 
@@ -1942,6 +1942,18 @@ static PyMethodDef methods[] = {
      "philox_blocks(key, lo, hi, idx, out): out[i] = Philox-4x32-10 of the 128-bit counter (hi, lo) + idx[i] under key"},
     {"box_muller_f32", box_muller_f32, METH_VARARGS,
      "box_muller_f32(words, out): TensorFlow's BoxMullerFloat over pairs of Philox words, with logf/sinf/cosf"},
+    {"max_pool", max_pool, METH_VARARGS,
+     "max_pool(x, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPool's unpadded windows, each one's "
+     "running maximum as NumPy's in window-offset order (ops/nn/nn_impl.py)"},
+    {"max_pool_grad", max_pool_grad, METH_VARARGS,
+     "max_pool_grad(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPoolGrad's windows that do not "
+     "overlap, each one's gradient added onto its first maximum (ops/nn/nn_grad.py)"},
+    {"col2im", col2im, METH_VARARGS,
+     "col2im(cols, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): each element of out the sum of its windows' "
+     "entries of cols (n, oh, ow, kh, kw, c), in window-offset order (ops/nn/nn_grad.py)"},
+    {"relu", relu, METH_VARARGS, "relu(x, out, itemsize): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
+    {"relu_grad", relu_grad, METH_VARARGS,
+     "relu_grad(dy, y, out, itemsize): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
     {NULL, NULL, 0, NULL},
 };
 
