@@ -178,14 +178,17 @@ class TensorFlowTrainer(Trainer):
         cbs.call("on_train_begin", {})
         initial_epoch = self._initial_epoch or initial_epoch  # BackupAndRestore's resumed epoch
         logs, training_logs = {}, None
+        batch_begin, batch_end = cbs.wants("on_train_batch_begin"), cbs.wants("on_train_batch_end")
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             self._functions.metrics = None
             cbs.call("on_epoch_begin", epoch, {})
             for step, batch in data:
-                cbs.call("on_train_batch_begin", step, {})
+                if batch_begin:
+                    cbs.call("on_train_batch_begin", step, {})
                 logs = self._train_batch(batch)
-                cbs.call("on_train_batch_end", step, pythonify(logs))
+                if batch_end:
+                    cbs.call("on_train_batch_end", step, pythonify(logs))
                 if self.stop_training:
                     break
             epoch_logs = dict(self._metrics_result_or_logs(logs))
@@ -212,10 +215,13 @@ class TensorFlowTrainer(Trainer):
         self.reset_metrics()
         self._functions.metrics = None
         logs = {}
+        batch_begin, batch_end = cbs.wants("on_test_batch_begin"), cbs.wants("on_test_batch_end")
         for step, batch in data:
-            cbs.call("on_test_batch_begin", step, {})
+            if batch_begin:
+                cbs.call("on_test_batch_begin", step, {})
             logs = self._test_batch(batch)
-            cbs.call("on_test_batch_end", step, pythonify(logs))
+            if batch_end:
+                cbs.call("on_test_batch_end", step, pythonify(logs))
         logs = pythonify(self._metrics_result_or_logs(logs))
         cbs.call("on_test_end", logs)
         return logs
