@@ -16,7 +16,8 @@ import devtrace as tf
 from . import callbacks as callbacks_mod
 from . import keywords
 from .data import EpochIterator, pack, split_validation, unpack
-from .training import Trainer, pythonify
+from .optimizers import LossScaleOptimizer
+from .training import Trainer, metrics_results, pythonify
 
 
 class TensorFlowTrainer(Trainer):
@@ -94,7 +95,14 @@ class TensorFlowTrainer(Trainer):
 
     def _track(self, x, y, pred, loss) -> dict:
         self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
-        return self.compute_metrics(x, y, pred)
+        if self._overrides("compute_metrics") or self._overrides("get_metrics_result"):
+            return self.compute_metrics(x, y, pred)
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, pred, None)
+        functions = self._functions
+        if functions.metrics is None:
+            functions.metrics = self.metrics
+        return metrics_results(functions.metrics)
 
     def _train_body(self, x, y, sw=None):
         with tf.GradientTape() as tape:
@@ -115,7 +123,8 @@ class TensorFlowTrainer(Trainer):
     def _run(self, kind, body, x, y, sw):
         """A built-in step: traced (``train`` returns ``(loss, pred)``, ``test`` ``(pred, loss)``),
         else eager; the eager step's error, when the trace failed alike, is the trace's (Keras's text)."""
-        args = (_constant(x), _constant(y)) + ((_constant(sw),) if sw is not None else ())
+        with tf.device(_HOST):  # the batch's tensors, made on the host
+            args = (_on_host(x), _on_host(y)) + ((_on_host(sw),) if sw is not None else ())
         step, traced_error = self._traced(kind + ("_weighted" if sw is not None else ""), body, args)
         if step is not None:
             out = step(*args)
@@ -130,8 +139,15 @@ class TensorFlowTrainer(Trainer):
 
     def _traced(self, kind, body, args):
         """A step function once the model is built and the optimizer's variables exist (a trace
-        cannot make variables): ``(function, None)``, or ``(None, error)`` for an eager step."""
-        if self.run_eagerly or not (self.built and all(layer.built for layer in self.layers)):
+        cannot make variables): ``(function, None)``, or ``(None, error)`` for an eager step.
+        Once traced for batches of these dtypes, the function is found again without the checks
+        (Keras makes its train function once: a step's slots and layers stay as they were traced)."""
+        if self.run_eagerly or not self.built:
+            return None, None
+        ready = self._functions.ready(kind, args)
+        if ready is not None:
+            return ready, None
+        if not all(layer.built for layer in self.layers):
             return None, None
         if any(isinstance(a, tf.SparseTensor) for a in tf.nest.flatten(args)):
             return None, None  # a sparse input: the step runs eagerly (its ops the same, each placed and logged)
@@ -162,13 +178,17 @@ class TensorFlowTrainer(Trainer):
         cbs.call("on_train_begin", {})
         initial_epoch = self._initial_epoch or initial_epoch  # BackupAndRestore's resumed epoch
         logs, training_logs = {}, None
+        batch_begin, batch_end = cbs.wants("on_train_batch_begin"), cbs.wants("on_train_batch_end")
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
+            self._functions.metrics = None
             cbs.call("on_epoch_begin", epoch, {})
             for step, batch in data:
-                cbs.call("on_train_batch_begin", step, {})
+                if batch_begin:
+                    cbs.call("on_train_batch_begin", step, {})
                 logs = self._train_batch(batch)
-                cbs.call("on_train_batch_end", step, pythonify(logs))
+                if batch_end:
+                    cbs.call("on_train_batch_end", step, pythonify(logs))
                 if self.stop_training:
                     break
             epoch_logs = dict(self._metrics_result_or_logs(logs))
@@ -193,11 +213,15 @@ class TensorFlowTrainer(Trainer):
                 cb.target = data.steps
         cbs.call("on_test_begin", {})
         self.reset_metrics()
+        self._functions.metrics = None
         logs = {}
+        batch_begin, batch_end = cbs.wants("on_test_batch_begin"), cbs.wants("on_test_batch_end")
         for step, batch in data:
-            cbs.call("on_test_batch_begin", step, {})
+            if batch_begin:
+                cbs.call("on_test_batch_begin", step, {})
             logs = self._test_batch(batch)
-            cbs.call("on_test_batch_end", step, pythonify(logs))
+            if batch_end:
+                cbs.call("on_test_batch_end", step, pythonify(logs))
         logs = pythonify(self._metrics_result_or_logs(logs))
         cbs.call("on_test_end", logs)
         return logs
@@ -231,14 +255,15 @@ class TensorFlowTrainer(Trainer):
         return tf.nest.map_structure(lambda *batches: np.concatenate(batches), *out)  # per output of several
 
 
+_NO_CONTEXT = contextlib.nullcontext()
+
+
 def _overflow_expected(optimizer):
     """A LossScaleOptimizer's step: its scaled float16 gradients overflow by design (the step is then
     skipped), which TensorFlow's kernels do silently; NumPy's overflow warnings are off for it."""
-    from .optimizers import LossScaleOptimizer
-
     if isinstance(optimizer, LossScaleOptimizer):
         return np.errstate(over="ignore", invalid="ignore")
-    return contextlib.nullcontext()
+    return _NO_CONTEXT
 
 
 def _unweighted(sample_weight, where) -> None:
@@ -272,17 +297,26 @@ def _batch_size(x) -> int:
     return int(first.shape[0])
 
 
+_HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
 def _constant(x):
     """A host batch as Keras's data pipeline yields it: a tensor on the host (``tf.data``'s iterator
     lives on the CPU), which the step copies to the device its ops run on, as TensorFlow does."""
-    if isinstance(x, dict):
-        return {k: _constant(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_constant(v) for v in x]
     if x is None or isinstance(x, (tf.Tensor, tf.SparseTensor)):
         return x
-    with tf.device("/job:localhost/replica:0/task:0/device:CPU:0"):
-        return tf.constant(x)
+    with tf.device(_HOST):
+        return _on_host(x)
+
+
+def _on_host(x):
+    if isinstance(x, dict):
+        return {k: _on_host(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_on_host(v) for v in x]
+    if x is None or isinstance(x, (tf.Tensor, tf.SparseTensor)):
+        return x
+    return tf.constant(x)
 
 
 def _tensors(data):

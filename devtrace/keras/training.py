@@ -89,18 +89,23 @@ class Trainer:
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
-        results = {}
-        for m in self.metrics:
-            if isinstance(m, compile_utils.CompileMetrics) and not m.built:
-                continue
-            value = m.result()
-            results.update(value) if isinstance(value, dict) else results.__setitem__(m.name, value)
-        return results
+        return metrics_results(self.metrics)
 
     def _metrics_result_or_logs(self, logs):
         """Keras's: the metrics' results when a step returned the same names, else what it returned."""
         results = self.get_metrics_result()
         return results if isinstance(logs, dict) and set(logs) == set(results) else logs
+
+
+def metrics_results(metrics) -> dict:
+    """``{name: result}`` of ``metrics`` (a compiled metrics' container not yet built is left out)."""
+    results = {}
+    for m in metrics:
+        if isinstance(m, compile_utils.CompileMetrics) and not m.built:
+            continue
+        value = m.result()
+        results.update(value) if isinstance(value, dict) else results.__setitem__(m.name, value)
+    return results
 
 
 def _layer_metrics(layer, seen: set) -> list:
