@@ -24,6 +24,7 @@ from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Dist
                        OptimizationOptions, Options, ServiceOptions, SHARD_HINT, ThreadingOptions)
 from ._csv import csv_dataset, make_csv_dataset, sql_dataset
 from ._transforms import Transforms
+from ._functions import DatasetFunction
 from ..errors import InvalidArgumentError, OpError
 from ..polymorphic_function.function import Function, TensorSpec
 from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
@@ -314,6 +315,18 @@ def _static_shapes(element_spec, fn, spec):
     return _pack(spec, relaxed)
 
 
+_END = object()
+
+
+def _as_args(element):
+    """An element's host arrays (or tensors already) as a function's eager arguments."""
+    return extension.values(map_structure(lambda a: a if isinstance(a, Tensor) else _tensor(a), element))
+
+
+def _listless(out):
+    return tuple(out) if type(out) is list else out  # TensorFlow: a list returned is a tuple
+
+
 def _pack(structure, values):
     it = iter(values)
     return map_structure(lambda _: next(it), structure)
@@ -374,6 +387,9 @@ class Dataset(Transforms):
     @staticmethod
     def _as_tensors(element):
         return extension.values(map_structure(_tensor, element))
+
+    _as_args = staticmethod(_as_args)
+    _listless = staticmethod(_listless)
 
     @staticmethod
     def _call(fn, element):
@@ -481,20 +497,30 @@ class Dataset(Transforms):
 
     # -- transformations ----------------------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        def apply(element):
-            args = extension.values(map_structure(_tensor, element))
-            out = map_func(*args) if isinstance(args, tuple) else map_func(args)
-            out = tuple(out) if type(out) is list else out  # TensorFlow: a list returned is a tuple
-            return map_structure(_host, extension.records(out))
+        function = DatasetFunction(map_func, self._spec, "map", _as_args)
+
+        def opened():
+            run = function.opened()
+            return lambda element: map_structure(_host, extension.records(_listless(run(element))))
 
         def source():
-            for element in self._source():
+            inputs = self._source()
+            first = next(inputs, _END)  # the input's functions are placed before this one, as TensorFlow's
+            if first is _END:
+                return
+            apply = opened()
+            yield apply(first)
+            for element in inputs:
                 yield apply(element)
-        first = next(iter(source()), None)
-        spec = _static_shapes(self.element_spec, map_func, map_structure(_spec, first)) if first is not None \
-            else self._spec
-        out = Dataset(source, spec, self._cardinality, "_MapDataset")
-        out._mapped = (self, apply)  # what ignore_errors reruns element by element
+        if function.traced:
+            spec = function.output_spec()
+        else:
+            first = next(iter(source()), None)
+            spec = _static_shapes(self.element_spec, map_func, map_structure(_spec, first)) if first is not None \
+                else self._spec
+        kind = "_MapDataset" if num_parallel_calls is None else "_ParallelMapDataset"
+        out = Dataset(source, spec, self._cardinality, kind)
+        out._mapped = (self, opened)  # what ignore_errors reruns element by element
         return out
 
     def ignore_errors(self, log_warning=False, name=None):
@@ -511,7 +537,8 @@ class Dataset(Transforms):
                         return
                     except OpError:  # the source itself failed: nothing after it
                         return
-            parent, apply = mapped
+            parent, opened = mapped
+            apply = opened()
             for element in parent._source():
                 try:
                     yield apply(element)
@@ -568,10 +595,16 @@ class Dataset(Transforms):
         return extension.values(map_structure(_tensor, element))
 
     def filter(self, predicate, name=None):
+        function = DatasetFunction(predicate, self._spec, "filter", _as_args)
+
         def source():
-            for element in self._source():
-                args = extension.values(map_structure(_tensor, element))
-                if bool(predicate(*args) if isinstance(args, tuple) else predicate(args)):
+            inputs = self._source()
+            first = next(inputs, _END)
+            if first is _END:
+                return
+            keep = function.opened()
+            for element in itertools.chain((first,), inputs):
+                if bool(keep(element)):
                     yield element
         return Dataset(source, self._spec, UNKNOWN, "_FilterDataset")
 
@@ -734,10 +767,19 @@ class Dataset(Transforms):
         return NumpyIterator(self)
 
     def reduce(self, initial_state, reduce_func, name=None):
-        state = map_structure(lambda v: _tensor(_host(v)), initial_state)
-        for element in self:
-            state = reduce_func(state, *element) if isinstance(element, tuple) else reduce_func(state, element)
-        return state
+        """The state's spec relaxed until the traced function gives it back (TensorFlow traces again,
+        the dimensions that changed unknown)."""
+        state = map_structure(lambda v: _host(v), extension.records(initial_state))
+        function = DatasetFunction.with_state(reduce_func, self._spec, "reduce", _as_args, map_structure(_spec, state))
+        inputs = self._source()
+        first = next(inputs, _END)
+        run = function.opened()
+        tensors = _as_args(state)
+        if first is _END:
+            return tensors
+        for element in itertools.chain((first,), inputs):
+            tensors = _listless(run(tensors, element))
+        return tensors
 
     def cardinality(self):
         return constant(self._cardinality, dtypes.int64)
