@@ -35,7 +35,6 @@ from ..runtime.graph import tensor as symbolic_tensor
 from ..runtime.graph.function_run import PlacedFunction
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant
-from ..util import nest
 
 
 class _DatasetRun(PlacedFunction):
@@ -243,8 +242,11 @@ class DatasetFunction:
             tensors = [v if isinstance(v, Tensor) else _quiet_tensor(v, s, host) if isinstance(v, np.ndarray)
                        else as_tensors(v) for v, s in zip(leaves, arg_specs)]
             values = placed.run(ctx, tensors, captures)
-            return nest.map_structure(lambda t: values.get(t._op._id) if isinstance(t, Tensor) and t._device is None
-                                      else t, outputs)
+            if single is not None:
+                return values.get(single)
+            return _pack(outputs, [values.get(i) for i in ids])[0]
+        ids = [t._op._id for t in _flat(outputs)]  # every output is a traced tensor (_trace)
+        single = ids[0] if isinstance(outputs, Tensor) else None
         return run
 
     def _eager(self, *parts):
