@@ -596,6 +596,7 @@ class Dataset(Transforms):
 
     def filter(self, predicate, name=None):
         function = DatasetFunction(predicate, self._spec, "filter", _as_args)
+        function.check_predicate()
 
         def source():
             inputs = self._source()

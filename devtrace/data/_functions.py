@@ -174,6 +174,19 @@ class DatasetFunction:
             function = cls(func, input_spec, transformation, as_tensors, state_spec)
         return function
 
+    def check_predicate(self, comma: str = ",") -> None:
+        """A predicate (``filter``, ``take_while``) returns a scalar ``tf.bool``: TensorFlow's error
+        when traced otherwise (``take_while``'s message lacks a comma and a space)."""
+        if not self.traced:
+            return
+        spec = self.output_spec()
+        if isinstance(spec, (tuple, dict)):
+            raise AttributeError(f"'{type(spec).__name__}' object has no attribute 'is_compatible_with'")
+        if spec.dtype is not dtypes.bool_ or spec.shape.rank != 0:
+            space = " " if comma else ""
+            raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor{comma} but its "
+                             f"return type is{space}{spec!r}.")
+
     @property
     def traced(self) -> bool:
         return self.graph is not None

@@ -84,6 +84,7 @@ class Transforms:
 
     def take_while(self, predicate, name=None):
         function = DatasetFunction(predicate, self._spec, "take_while", self._as_args)
+        function.check_predicate("")
 
         def source():
             inputs = self._source()

@@ -174,3 +174,45 @@ ds = ds.map(convert, num_parallel_calls=tf.data.AUTOTUNE).batch(2)
 print(ds)
 print(tf.data.Dataset.range(6).batch(3).map(lambda x: tf.reduce_sum(x)).element_spec)
 print(tf.data.Dataset.from_tensor_slices(["ab", "c"]).map(lambda s: tf.strings.length(s)).element_spec)
+print(list(tf.data.Dataset.range(2).map(lambda x: tf.constant(tf.executing_eagerly())).as_numpy_iterator()))
+try:
+    tf.data.Dataset.range(3).map(
+        lambda x: x.numpy())
+except AttributeError as e:
+    print(type(e).__name__, e)
+try:
+    tf.data.Dataset.range(3).filter(lambda x: x)
+except ValueError as e:
+    print(type(e).__name__, e)
+try:
+    tf.data.Dataset.range(3).take_while(lambda x: tf.stack([x > 0, x > 1]))
+except ValueError as e:
+    print(type(e).__name__, e)
+
+
+def parity_branch(x):
+    if tf.equal(x % 2, 0):
+        y = x * 10
+    else:
+        y = -x
+    return y
+
+
+def count_up(x):
+    n = tf.constant(0, tf.int64)
+    while n < x:
+        n += 2
+    return n
+
+
+print(list(tf.data.Dataset.range(4).map(parity_branch).as_numpy_iterator()))
+print(list(tf.data.Dataset.range(4).map(count_up).as_numpy_iterator()))
+rescale = tf.keras.layers.Rescaling(0.5)
+ds = tf.data.Dataset.from_tensor_slices(tf.ones([2, 3])).map(lambda x: rescale(x))
+print(ds.element_spec, list(ds.as_numpy_iterator()))
+print(tf.data.Dataset.range(3).map(lambda x: tf.zeros([x, 2])).element_spec)
+print(tf.data.Dataset.range(3).map(lambda x: tf.reshape(tf.range(x * 2), [-1, 2])).element_spec)
+print(tf.data.Dataset.from_tensor_slices(tf.zeros([3, 4, 5])).map(lambda x: tf.transpose(x)).element_spec)
+print(tf.data.Dataset.from_tensor_slices(tf.zeros([3, 4, 5])).map(lambda x: tf.expand_dims(x, -1)).element_spec)
+print(tf.data.Dataset.from_tensor_slices(tf.zeros([3, 4, 5])).map(
+    lambda x: tf.one_hot(tf.cast(x[0], tf.int32), 3)).element_spec)
