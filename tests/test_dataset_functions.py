@@ -58,3 +58,15 @@ def test_each_element_runs_the_graph_not_the_python_function():
         return x + 1
     ds = tf.data.Dataset.range(50).map(f).filter(lambda x: x % 2 == 0)
     assert sum(ds.as_numpy_iterator()) == sum(range(2, 51, 2)) and len(calls) == 1
+
+
+def test_a_random_flip_traces_as_tensorflows_cond():
+    calls = []
+
+    def augment(image):
+        calls.append(1)
+        return tf.image.random_flip_left_right(image, seed=3)
+    ds = tf.data.Dataset.from_tensor_slices(tf.reshape(tf.range(24.0), [4, 2, 3, 1])).map(augment)
+    rows = [e[0, :, 0].tolist() for e in ds.as_numpy_iterator()]
+    assert len(calls) == 1 and ds.element_spec == tf.TensorSpec([2, 3, 1], tf.float32)
+    assert all(r in ([k, k + 1, k + 2], [k + 2, k + 1, k]) for r, k in zip(rows, range(0, 24, 6)))

@@ -3,7 +3,8 @@
 ``enumerate``, ``zip``, ``prefetch``, ``cache``, iteration and ``reduce``. Elements are host
 arrays until a step hands them out: iteration gives eager tensors (each an ``_EagerConst`` on the
 device in scope, where TensorFlow runs ``IteratorGetNext`` on the CPU); ``as_numpy_iterator``
-gives NumPy values. A seeded ``shuffle`` gives TensorFlow's order (its Philox words)."""
+gives NumPy values. A seeded ``shuffle`` gives TensorFlow's order (its Philox words). The user
+functions of ``map``, ``filter``, ``reduce`` … are traced once and run as graphs (``_functions``)."""
 
 from __future__ import annotations
 
