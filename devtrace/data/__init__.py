@@ -390,6 +390,11 @@ class Dataset(Transforms):
         return extension.values(map_structure(_tensor, element))
 
     _as_args = staticmethod(_as_args)
+
+    def _sample(self, *leading):
+        """A user function's arguments for the first element (``leading``: a state before it); None if empty."""
+        first = next(iter(self._source()), _END)
+        return None if first is _END else leading + (first,)
     _listless = staticmethod(_listless)
 
     @staticmethod
@@ -498,7 +503,7 @@ class Dataset(Transforms):
 
     # -- transformations ----------------------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        function = DatasetFunction(map_func, self._spec, "map", _as_args)
+        function = DatasetFunction(map_func, self._spec, "map", _as_args, sample=self._sample)
 
         def opened():
             run = function.opened()
@@ -596,7 +601,7 @@ class Dataset(Transforms):
         return extension.values(map_structure(_tensor, element))
 
     def filter(self, predicate, name=None):
-        function = DatasetFunction(predicate, self._spec, "filter", _as_args)
+        function = DatasetFunction(predicate, self._spec, "filter", _as_args, sample=self._sample)
         function.check_predicate()
 
         def source():
@@ -772,7 +777,8 @@ class Dataset(Transforms):
         """The state's spec relaxed until the traced function gives it back (TensorFlow traces again,
         the dimensions that changed unknown)."""
         state = map_structure(lambda v: _host(v), extension.records(initial_state))
-        function = DatasetFunction.with_state(reduce_func, self._spec, "reduce", _as_args, map_structure(_spec, state))
+        function = DatasetFunction.with_state(reduce_func, self._spec, "reduce", _as_args, map_structure(_spec, state),
+                                              sample=lambda: self._sample(state))
         inputs = self._source()
         first = next(inputs, _END)
         run = function.opened()

@@ -105,16 +105,21 @@ def _relaxed(spec, out):
 
 
 def _gap(error) -> bool:
-    """An error that says devtrace cannot trace something TensorFlow can (then the function runs
-    eagerly): a name it does not implement, or its own code reading a symbolic tensor's value
-    (``tf.concat([s, [x]], 0)``: TensorFlow packs the list in the graph, devtrace reads it; an
-    image op that picks with a Python ``if``)."""
-    if isinstance(error, NotImplementedError):
-        return str(error).startswith("devtrace does not implement")
+    """A name devtrace does not implement met while tracing (then the function runs eagerly)."""
+    return isinstance(error, NotImplementedError) and str(error).startswith("devtrace does not implement")
+
+
+def _raised_in_devtrace(error) -> bool:
+    """Whether ``error`` (the first of its chain: Keras wraps a layer's) was raised inside devtrace's
+    own code rather than by the program's (``x.numpy()``, ``if x:`` on a symbolic tensor: TensorFlow's
+    errors too). One raised in devtrace may be TensorFlow's as well (an op's dtype check) or a gap of
+    devtrace's graph mode (an image op that reads a value, a Keras layer written for known shapes)."""
+    while error.__cause__ is not None or (error.__context__ is not None and not error.__suppress_context__):
+        error = error.__cause__ or error.__context__
     frames = traceback.extract_tb(error.__traceback__)
-    for k in range(len(frames) - 1, -1, -1):
-        if os.path.abspath(frames[k].filename) != _SYMBOLIC:
-            return k < len(frames) - 1 and not is_user_file(frames[k].filename)
+    for frame in reversed(frames):
+        if os.path.abspath(frame.filename) != _SYMBOLIC:
+            return os.path.abspath(frame.filename).startswith(_PACKAGE)
     return False
 
 
@@ -149,8 +154,9 @@ class DatasetFunction:
     ``output_spec`` the traced outputs' specs; call it on an element's host arrays (``leading``:
     tensors given before the element's, as ``reduce``'s state)."""
 
-    def __init__(self, func, input_spec, transformation: str, as_tensors, leading_spec=None):
+    def __init__(self, func, input_spec, transformation: str, as_tensors, leading_spec=None, sample=None):
         self._func = func
+        self._sample = sample  # the first element's arguments (``parts``), to tell a gap from an error (_trace)
         self._as_tensors = as_tensors  # an element's host arrays as eager tensors (the eager path)
         self._input_spec = input_spec
         self._leading_spec = leading_spec
@@ -161,17 +167,18 @@ class DatasetFunction:
             self._trace(args_spec, transformation)
 
     @classmethod
-    def with_state(cls, func, input_spec, transformation, as_tensors, state_spec, state_of=lambda out: out):
+    def with_state(cls, func, input_spec, transformation, as_tensors, state_spec, state_of=lambda out: out,
+                   sample=None):
         """A function of ``(state, element)`` (``reduce``, ``scan``): traced again, the state's spec
         relaxed (the dimensions that changed unknown), until what it returns (``state_of`` its
         outputs' specs) fits the state it was given, as TensorFlow traces it."""
-        function = cls(func, input_spec, transformation, as_tensors, state_spec)
+        function = cls(func, input_spec, transformation, as_tensors, state_spec, sample)
         while function.traced:
             relaxed = _relaxed(state_spec, state_of(function.output_spec()))
             if relaxed is None or relaxed == state_spec:
                 break
             state_spec = relaxed
-            function = cls(func, input_spec, transformation, as_tensors, state_spec)
+            function = cls(func, input_spec, transformation, as_tensors, state_spec, sample)
         return function
 
     def check_predicate(self, comma: str = ",") -> None:
@@ -211,6 +218,8 @@ class DatasetFunction:
             concrete = function.get_concrete_function(*_flat(args_spec))
         except Exception as e:
             if returned or _gap(e):  # what it returned is no tensors (a dataset, a ragged tensor): run it eagerly
+                return
+            if _raised_in_devtrace(e) and self._runs_eagerly():  # devtrace's gap, not the program's error
                 return
             error = autograph_errors.rewritten(e) if converted is not func else None
             if error is None:
@@ -261,6 +270,17 @@ class DatasetFunction:
         ids = [t._op._id for t in _flat(outputs)]  # every output is a traced tensor (_trace)
         single = ids[0] if isinstance(outputs, Tensor) else None
         return run
+
+    def _runs_eagerly(self) -> bool:
+        """Whether the function runs eagerly on the first element (no element: no telling, it doesn't)."""
+        parts = self._sample() if self._sample is not None else None
+        if parts is None:
+            return False
+        try:
+            self._eager(*parts)
+        except Exception:  # noqa: BLE001 (the trace's error, TensorFlow's, is the one raised)
+            return False
+        return True
 
     def _eager(self, *parts):
         """The Python function on an element as tensors (``parts``: the leading state, then the element)."""

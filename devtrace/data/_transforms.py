@@ -83,7 +83,7 @@ class Transforms:
                          "_ShardDataset")
 
     def take_while(self, predicate, name=None):
-        function = DatasetFunction(predicate, self._spec, "take_while", self._as_args)
+        function = DatasetFunction(predicate, self._spec, "take_while", self._as_args, sample=self._sample)
         function.check_predicate("")
 
         def source():
@@ -101,7 +101,8 @@ class Transforms:
     def scan(self, initial_state, scan_func, name=None):
         state = self._to_host(initial_state)
         function = DatasetFunction.with_state(scan_func, self._spec, "scan", self._as_args, self._spec_of(state),
-                                              lambda out: out[0] if isinstance(out, tuple) and len(out) == 2 else None)
+                                              lambda out: out[0] if isinstance(out, tuple) and len(out) == 2 else None,
+                                              lambda: self._sample(state))
 
         def source():
             inputs = self._source()
@@ -201,7 +202,7 @@ class Transforms:
             window = self._new(lambda rows=rows: iter(rows), self._spec, len(rows), "_VariantDataset")
             return reduce_func(self._scalar(key), window)._source()
 
-        function = DatasetFunction(key_func, self._spec, "group_by_window", self._as_args)
+        function = DatasetFunction(key_func, self._spec, "group_by_window", self._as_args, sample=self._sample)
 
         def source():
             groups = {}
