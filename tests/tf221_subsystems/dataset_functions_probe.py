@@ -93,7 +93,7 @@ print(tf.data.Dataset.range(3).map(lambda x: [x, x]).element_spec)
 ds = tf.data.Dataset.range(3).map(lambda x: 1.5)
 print(ds.element_spec, list(ds.as_numpy_iterator()))
 ds = tf.data.Dataset.range(3).map(lambda x: x * 2, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)
-print(ds, list(ds.as_numpy_iterator()))
+print(ds, sorted(ds.as_numpy_iterator()))  # deterministic=False: any order
 print(tf.data.Dataset.range(3).map(lambda x: x * 2, num_parallel_calls=2, deterministic=True))
 print(tf.data.Dataset.range(3).map(lambda x: x))
 
@@ -216,3 +216,11 @@ print(tf.data.Dataset.from_tensor_slices(tf.zeros([3, 4, 5])).map(lambda x: tf.t
 print(tf.data.Dataset.from_tensor_slices(tf.zeros([3, 4, 5])).map(lambda x: tf.expand_dims(x, -1)).element_spec)
 print(tf.data.Dataset.from_tensor_slices(tf.zeros([3, 4, 5])).map(
     lambda x: tf.one_hot(tf.cast(x[0], tf.int32), 3)).element_spec)
+lookup = tf.keras.layers.StringLookup(vocabulary=["a", "b"])
+train = tf.data.Dataset.from_tensor_slices(["a", "c"]).map(lambda x: lookup(x))
+valid = tf.data.Dataset.from_tensor_slices([["b", "a"]]).map(lambda x: lookup(x))
+print(train.element_spec, list(train.as_numpy_iterator()), valid.element_spec, list(valid.as_numpy_iterator()))
+png = tf.data.Dataset.from_tensors(tf.io.encode_png(tf.zeros([2, 2, 3], tf.uint8)))
+print(png.map(lambda x: tf.io.decode_png(x, channels=3)).element_spec, png.map(tf.io.decode_png).element_spec)
+print(png.map(lambda x: tf.io.decode_image(x, channels=3, expand_animations=False)).element_spec)
+print(tf.data.Dataset.range(2).map(lambda x: tf.strings.format("{}", x)).element_spec)
