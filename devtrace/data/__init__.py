@@ -27,7 +27,7 @@ from ._csv import csv_dataset, make_csv_dataset, sql_dataset
 from ._transforms import Transforms
 from ._functions import DatasetFunction
 from ..errors import InvalidArgumentError, OpError
-from ..polymorphic_function.function import Function, TensorSpec
+from ..polymorphic_function.function import TensorSpec
 from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from ..ops.sparse.sparse_tensor import SparseTensor
 from ..ops.sparse.sparse_ops import SparseTensorSpec
@@ -289,31 +289,18 @@ def _generated(spec, value):
     return host_array(value, spec.dtype)[0]
 
 
-def _static_shapes(element_spec, fn, spec):
-    """``map``'s element spec as TensorFlow gives it: the first element's, each dimension the traced
-    function leaves unknown (``tf.range(x)``'s length) None. Elements that are not all dense
-    tensors, or a function that does not trace without AutoGraph, keep the first element's."""
-    leaves = flatten(element_spec)
-    if not leaves or not all(type(s) is TensorSpec for s in leaves):
-        return spec
-    args = element_spec if isinstance(element_spec, tuple) else (element_spec,)
-    try:
-        out = Function(lambda *xs: fn(*xs), autograph=False).get_concrete_function(*args).structured_outputs
-    except Exception:  # noqa: BLE001 (a function that only runs eagerly: the first element says)
-        return spec
-    out = tuple(out) if type(out) is list else out
-    traced, mine = _nest.flatten(out), flatten(spec)
-    if len(traced) != len(mine):
-        return spec
-    relaxed = []
-    for s, t in zip(mine, traced):
-        shape = getattr(t, "shape", None)
-        if type(s) is not TensorSpec or shape is None or shape.rank != s.shape.rank:
-            relaxed.append(s)
-            continue
-        relaxed.append(TensorSpec([None if d is None else m for m, d in zip(s.shape.as_list(), shape.as_list())],
-                                  s.dtype))
-    return _pack(spec, relaxed)
+def _batch_unknown(input_spec, first_input, spec):
+    """An eagerly run function's element spec (the first element's), its leading dimension unknown
+    where it is the first input's unknown batch size (``batch`` without ``drop_remainder``), as a
+    trace would leave it."""
+    sizes = {np.shape(a)[0] for s, a in zip(flatten(input_spec), flatten(first_input))
+             if type(s) is TensorSpec and s.shape.rank and s.shape.as_list()[0] is None and np.ndim(a)}
+
+    def relax(s):
+        if type(s) is not TensorSpec or not s.shape.rank or s.shape.as_list()[0] not in sizes:
+            return s
+        return TensorSpec([None] + s.shape.as_list()[1:], s.dtype)
+    return map_structure(relax, spec)
 
 
 _END = object()
@@ -521,8 +508,9 @@ class Dataset(Transforms):
         if function.traced:
             spec = function.output_spec()
         else:
+            first_input = next(iter(self._source()), None)
             first = next(iter(source()), None)
-            spec = _static_shapes(self.element_spec, map_func, map_structure(_spec, first)) if first is not None \
+            spec = _batch_unknown(self._spec, first_input, map_structure(_spec, first)) if first is not None \
                 else self._spec
         kind = "_MapDataset" if num_parallel_calls is None else "_ParallelMapDataset"
         out = Dataset(source, spec, self._cardinality, kind)

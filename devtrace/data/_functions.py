@@ -124,15 +124,17 @@ def _raised_in_devtrace(error) -> bool:
 
 
 def _internal(func) -> bool:
-    """A function of devtrace's own (``bucket_by_sequence_length``'s key, a CSV parser), written
-    for eager tensors: it runs eagerly."""
+    """A helper of devtrace's pipelines (``bucket_by_sequence_length``'s key, a CSV parser, Keras's
+    dataset utilities), written for eager tensors: it runs eagerly. A public op given as the function
+    (``ds.map(tf.io.decode_png)``) is traced."""
     while isinstance(func, functools.partial):
         func = func.func
     code = getattr(func, "__code__", None)
-    return code is not None and os.path.abspath(code.co_filename).startswith(_PACKAGE)
+    return code is not None and os.path.abspath(code.co_filename).startswith(_HELPERS)
 
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_HELPERS = tuple(_PACKAGE + room + os.sep for room in ("data", "keras"))
 _SYMBOLIC = os.path.abspath(symbolic_tensor.__file__)  # where a symbolic tensor refuses to be a value
 
 
