@@ -28,7 +28,7 @@ import numpy as np
 from ..autograph import convert as autograph_convert, is_user_file
 from ..polymorphic_function import autograph_errors
 from ..polymorphic_function.function import Function, TensorSpec
-from ..runtime import dtypes
+from ..runtime import dtypes, threads
 from ..runtime.context import context
 from ..ops.ragged.ragged_tensor import RaggedTensorSpec
 from ..runtime.graph import tensor as symbolic_tensor
@@ -265,7 +265,10 @@ class DatasetFunction:
             leaves = _flat(parts[0] if len(parts) == 1 else tuple(parts))
             tensors = [v if isinstance(v, Tensor) else _quiet_tensor(v, s, host) if isinstance(v, np.ndarray)
                        else as_tensors(v) for v, s in zip(leaves, arg_specs)]
-            values = placed.run(ctx, tensors, captures)
+            if ctx.threaded and not threads.owned():  # one op at a time (runtime/threads.py)
+                values = threads.locked(ctx, placed.run, ctx, tensors, captures)
+            else:
+                values = placed.run(ctx, tensors, captures)
             if single is not None:
                 return values.get(single)
             return _pack(outputs, [values.get(i) for i in ids])[0]
