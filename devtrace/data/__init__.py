@@ -3,7 +3,8 @@
 ``enumerate``, ``zip``, ``prefetch``, ``cache``, iteration and ``reduce``. Elements are host
 arrays until a step hands them out: iteration gives eager tensors (each an ``_EagerConst`` on the
 device in scope, where TensorFlow runs ``IteratorGetNext`` on the CPU); ``as_numpy_iterator``
-gives NumPy values. A seeded ``shuffle`` gives TensorFlow's order (its Philox words)."""
+gives NumPy values. A seeded ``shuffle`` gives TensorFlow's order (its Philox words). The user
+functions of ``map``, ``filter``, ``reduce`` … are traced once and run as graphs (``_functions``)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Dist
                        OptimizationOptions, Options, ServiceOptions, SHARD_HINT, ThreadingOptions)
 from ._csv import csv_dataset, make_csv_dataset, sql_dataset
 from ._transforms import Transforms
+from ._functions import DatasetFunction
 from ..errors import InvalidArgumentError, OpError
-from ..polymorphic_function.function import Function, TensorSpec
+from ..polymorphic_function.function import TensorSpec
 from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from ..ops.sparse.sparse_tensor import SparseTensor
 from ..ops.sparse.sparse_ops import SparseTensorSpec
@@ -287,31 +289,30 @@ def _generated(spec, value):
     return host_array(value, spec.dtype)[0]
 
 
-def _static_shapes(element_spec, fn, spec):
-    """``map``'s element spec as TensorFlow gives it: the first element's, each dimension the traced
-    function leaves unknown (``tf.range(x)``'s length) None. Elements that are not all dense
-    tensors, or a function that does not trace without AutoGraph, keep the first element's."""
-    leaves = flatten(element_spec)
-    if not leaves or not all(type(s) is TensorSpec for s in leaves):
-        return spec
-    args = element_spec if isinstance(element_spec, tuple) else (element_spec,)
-    try:
-        out = Function(lambda *xs: fn(*xs), autograph=False).get_concrete_function(*args).structured_outputs
-    except Exception:  # noqa: BLE001 (a function that only runs eagerly: the first element says)
-        return spec
-    out = tuple(out) if type(out) is list else out
-    traced, mine = _nest.flatten(out), flatten(spec)
-    if len(traced) != len(mine):
-        return spec
-    relaxed = []
-    for s, t in zip(mine, traced):
-        shape = getattr(t, "shape", None)
-        if type(s) is not TensorSpec or shape is None or shape.rank != s.shape.rank:
-            relaxed.append(s)
-            continue
-        relaxed.append(TensorSpec([None if d is None else m for m, d in zip(s.shape.as_list(), shape.as_list())],
-                                  s.dtype))
-    return _pack(spec, relaxed)
+def _batch_unknown(input_spec, first_input, spec):
+    """An eagerly run function's element spec (the first element's), its leading dimension unknown
+    where it is the first input's unknown batch size (``batch`` without ``drop_remainder``), as a
+    trace would leave it."""
+    sizes = {np.shape(a)[0] for s, a in zip(flatten(input_spec), flatten(first_input))
+             if type(s) is TensorSpec and s.shape.rank and s.shape.as_list()[0] is None and np.ndim(a)}
+
+    def relax(s):
+        if type(s) is not TensorSpec or not s.shape.rank or s.shape.as_list()[0] not in sizes:
+            return s
+        return TensorSpec([None] + s.shape.as_list()[1:], s.dtype)
+    return map_structure(relax, spec)
+
+
+_END = object()
+
+
+def _as_args(element):
+    """An element's host arrays (or tensors already) as a function's eager arguments."""
+    return extension.values(map_structure(lambda a: a if isinstance(a, Tensor) else _tensor(a), element))
+
+
+def _listless(out):
+    return tuple(out) if type(out) is list else out  # TensorFlow: a list returned is a tuple
 
 
 def _pack(structure, values):
@@ -374,6 +375,14 @@ class Dataset(Transforms):
     @staticmethod
     def _as_tensors(element):
         return extension.values(map_structure(_tensor, element))
+
+    _as_args = staticmethod(_as_args)
+
+    def _sample(self, *leading):
+        """A user function's arguments for the first element (``leading``: a state before it); None if empty."""
+        first = next(iter(self._source()), _END)
+        return None if first is _END else leading + (first,)
+    _listless = staticmethod(_listless)
 
     @staticmethod
     def _call(fn, element):
@@ -481,20 +490,31 @@ class Dataset(Transforms):
 
     # -- transformations ----------------------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        def apply(element):
-            args = extension.values(map_structure(_tensor, element))
-            out = map_func(*args) if isinstance(args, tuple) else map_func(args)
-            out = tuple(out) if type(out) is list else out  # TensorFlow: a list returned is a tuple
-            return map_structure(_host, extension.records(out))
+        function = DatasetFunction(map_func, self._spec, "map", _as_args, sample=self._sample)
+
+        def opened():
+            run = function.opened()
+            return lambda element: map_structure(_host, extension.records(_listless(run(element))))
 
         def source():
-            for element in self._source():
+            inputs = self._source()
+            first = next(inputs, _END)  # the input's functions are placed before this one, as TensorFlow's
+            if first is _END:
+                return
+            apply = opened()
+            yield apply(first)
+            for element in inputs:
                 yield apply(element)
-        first = next(iter(source()), None)
-        spec = _static_shapes(self.element_spec, map_func, map_structure(_spec, first)) if first is not None \
-            else self._spec
-        out = Dataset(source, spec, self._cardinality, "_MapDataset")
-        out._mapped = (self, apply)  # what ignore_errors reruns element by element
+        if function.traced:
+            spec = function.output_spec()
+        else:
+            first_input = next(iter(self._source()), None)
+            first = next(iter(source()), None)
+            spec = _batch_unknown(self._spec, first_input, map_structure(_spec, first)) if first is not None \
+                else self._spec
+        kind = "_MapDataset" if num_parallel_calls is None else "_ParallelMapDataset"
+        out = Dataset(source, spec, self._cardinality, kind)
+        out._mapped = (self, opened)  # what ignore_errors reruns element by element
         return out
 
     def ignore_errors(self, log_warning=False, name=None):
@@ -511,7 +531,8 @@ class Dataset(Transforms):
                         return
                     except OpError:  # the source itself failed: nothing after it
                         return
-            parent, apply = mapped
+            parent, opened = mapped
+            apply = opened()
             for element in parent._source():
                 try:
                     yield apply(element)
@@ -568,10 +589,17 @@ class Dataset(Transforms):
         return extension.values(map_structure(_tensor, element))
 
     def filter(self, predicate, name=None):
+        function = DatasetFunction(predicate, self._spec, "filter", _as_args, sample=self._sample)
+        function.check_predicate()
+
         def source():
-            for element in self._source():
-                args = extension.values(map_structure(_tensor, element))
-                if bool(predicate(*args) if isinstance(args, tuple) else predicate(args)):
+            inputs = self._source()
+            first = next(inputs, _END)
+            if first is _END:
+                return
+            keep = function.opened()
+            for element in itertools.chain((first,), inputs):
+                if bool(keep(element)):
                     yield element
         return Dataset(source, self._spec, UNKNOWN, "_FilterDataset")
 
@@ -734,10 +762,20 @@ class Dataset(Transforms):
         return NumpyIterator(self)
 
     def reduce(self, initial_state, reduce_func, name=None):
-        state = map_structure(lambda v: _tensor(_host(v)), initial_state)
-        for element in self:
-            state = reduce_func(state, *element) if isinstance(element, tuple) else reduce_func(state, element)
-        return state
+        """The state's spec relaxed until the traced function gives it back (TensorFlow traces again,
+        the dimensions that changed unknown)."""
+        state = map_structure(lambda v: _host(v), extension.records(initial_state))
+        function = DatasetFunction.with_state(reduce_func, self._spec, "reduce", _as_args, map_structure(_spec, state),
+                                              sample=lambda: self._sample(state))
+        inputs = self._source()
+        first = next(inputs, _END)
+        run = function.opened()
+        tensors = _as_args(state)
+        if first is _END:
+            return tensors
+        for element in itertools.chain((first,), inputs):
+            tensors = _listless(run(tensors, element))
+        return tensors
 
     def cardinality(self):
         return constant(self._cardinality, dtypes.int64)

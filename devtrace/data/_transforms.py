@@ -13,9 +13,11 @@ import itertools
 import numpy as np
 
 from ..errors import InvalidArgumentError
+from ._functions import DatasetFunction
 from ..runtime import dtypes
 
 INFINITE, UNKNOWN = -1, -2
+_END = object()
 
 
 def _structure_types(spec):
@@ -81,22 +83,42 @@ class Transforms:
                          "_ShardDataset")
 
     def take_while(self, predicate, name=None):
+        function = DatasetFunction(predicate, self._spec, "take_while", self._as_args, sample=self._sample)
+        function.check_predicate("")
+
         def source():
-            for element in self._source():
-                if not bool(self._call(predicate, element)):
+            inputs = self._source()
+            first = next(inputs, _END)
+            if first is _END:
+                return
+            keep = function.opened()
+            for element in itertools.chain((first,), inputs):
+                if not bool(keep(element)):
                     return
                 yield element
         return self._new(source, self._spec, UNKNOWN, "_TakeWhileDataset")
 
     def scan(self, initial_state, scan_func, name=None):
+        state = self._to_host(initial_state)
+        function = DatasetFunction.with_state(scan_func, self._spec, "scan", self._as_args, self._spec_of(state),
+                                              lambda out: out[0] if isinstance(out, tuple) and len(out) == 2 else None,
+                                              lambda: self._sample(state))
+
         def source():
-            state = self._as_tensors(self._to_host(initial_state))
-            for element in self._source():
-                args = self._as_tensors(element)
-                state, out = scan_func(state, *args) if isinstance(args, tuple) else scan_func(state, args)
+            inputs = self._source()
+            first = next(inputs, _END)
+            if first is _END:
+                return
+            run = function.opened()
+            tensors = self._as_args(state)
+            for element in itertools.chain((first,), inputs):
+                tensors, out = self._listless(run(tensors, element))
                 yield self._to_host(out)
-        first = next(iter(source()), None)
-        spec = self._spec_of(first) if first is not None else self._spec
+        if function.traced and isinstance(function.output_spec(), tuple) and len(function.output_spec()) == 2:
+            spec = function.output_spec()[1]
+        else:
+            first = next(iter(source()), None)
+            spec = self._spec_of(first) if first is not None else self._spec
         return self._new(source, spec, self._cardinality, "_ScanDataset")
 
     def unique(self, name=None):
@@ -180,10 +202,17 @@ class Transforms:
             window = self._new(lambda rows=rows: iter(rows), self._spec, len(rows), "_VariantDataset")
             return reduce_func(self._scalar(key), window)._source()
 
+        function = DatasetFunction(key_func, self._spec, "group_by_window", self._as_args, sample=self._sample)
+
         def source():
             groups = {}
-            for element in self._source():
-                key = int(self._call(key_func, element))
+            inputs = self._source()
+            first = next(inputs, _END)
+            if first is _END:
+                return
+            key_of = function.opened()
+            for element in itertools.chain((first,), inputs):
+                key = int(key_of(element))
                 groups.setdefault(key, []).append(element)
                 if len(groups[key]) >= size_of(key):
                     yield from reduce(key, groups.pop(key))

@@ -133,13 +133,17 @@ class _IndexLookup(Layer):
         """Keras's TensorFlow table: a ``StaticHashTable`` of the vocabulary (built once per
         vocabulary), the OOV index its default."""
         if self._table is None:
-            offset = len(self._special())
-            keys = [t.encode("utf-8") if isinstance(t, str) else t for t in self._tokens]
-            keys = tf.constant(keys, tf.string) if self._string else tf.constant(np.asarray(keys, np.int64), tf.int64)
-            values = tf.constant(np.arange(offset, offset + len(self._tokens), dtype=np.int64))
-            oov = tf.constant(1 if self.mask_token is not None else 0, tf.int64)
-            self._table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, values), oov)
+            with tf.init_scope():  # made once, eagerly (as Keras builds it), whatever graph is being traced
+                self._table = self._new_table()
         return self._table
+
+    def _new_table(self):
+        offset = len(self._special())
+        keys = [t.encode("utf-8") if isinstance(t, str) else t for t in self._tokens]
+        keys = tf.constant(keys, tf.string) if self._string else tf.constant(np.asarray(keys, np.int64), tf.int64)
+        values = tf.constant(np.arange(offset, offset + len(self._tokens), dtype=np.int64))
+        oov = tf.constant(1 if self.mask_token is not None else 0, tf.int64)
+        return tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, values), oov)
 
     def _lookup(self, keys):
         out = self._lookup_table().lookup(keys)

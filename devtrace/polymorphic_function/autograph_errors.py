@@ -9,6 +9,7 @@ loop bodies run as functions of their own) are one frame, at the innermost line.
 
 from __future__ import annotations
 
+import ast
 import linecache
 import traceback
 
@@ -49,11 +50,28 @@ def _frames(tb) -> list:
     return frames
 
 
+def _lambda_line(filename: str, lineno: int) -> str | None:
+    """The line ``lineno`` of the one lambda there, as AutoGraph parsed it (its own source alone)."""
+    source = "".join(linecache.getlines(filename))
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno <= lineno <= n.end_lineno]
+    if len(found) != 1:
+        return None
+    text = ast.get_source_segment(source, found[0])
+    return None if text is None else text.splitlines()[lineno - found[0].lineno].strip()
+
+
 def message(error) -> str:
     lines = ["in user code:", ""]
     for filename, lineno, name, converted in _frames(error.__traceback__):
+        lambda_code = _lambda_line(filename, lineno) if converted and name == "<lambda>" else None
+        if lambda_code is not None:  # TensorFlow names a converted lambda None and shows its own source
+            name = "None"
         lines.append(f'    File "{filename}", line {lineno}, in {name}' + ("  *" if converted else ""))
-        code = linecache.getline(filename, lineno).strip()
+        code = lambda_code or linecache.getline(filename, lineno).strip()
         lines.append(f"        {code or '<source unavailable>'}")
     lines.append("")
     lines += [f"    {line}" for line in f"{type(error).__name__}: {error}".split("\n")]

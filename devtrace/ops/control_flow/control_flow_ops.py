@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 
+from ...runtime import dtypes
 from ...runtime.context import context
 from ...runtime.eager.executor import execute
 from ...runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
@@ -146,7 +147,8 @@ def _float_text64(v) -> str:
 
 
 op("StringFormat", lambda xp, *arrays, template="", placeholder="{}": np.asarray(
-    template.format(*[_summarize(a) for a in arrays]).encode(), dtype=object), devices=(CPU,), mixed_dtypes=True)
+    template.format(*[_summarize(a) for a in arrays]).encode(), dtype=object), devices=(CPU,), mixed_dtypes=True,
+   shape=lambda name, shapes, attrs, dtype: (dtypes.string, ()))
 op("PrintV2", lambda xp, text, output_stream="stderr", end="\n": _print(text, output_stream, end), devices=(CPU,),
    stateful=True)
 

@@ -156,9 +156,22 @@ def encode_jpeg_variable_quality_kernel(xp, image, quality=95):
 
 
 _STRING = {CPU: ("string",)}
-op("DecodePng", decode_png_kernel, _STRING, devices=(CPU,))
-op("DecodeJpeg", decode_jpeg_kernel, _STRING, devices=(CPU,))
-op("DecodeImage", decode_image_kernel, _STRING, devices=(CPU,))
+
+
+def _decoded(name, shapes, attrs, dtype):
+    """A decoded image in a graph: ``dtype`` (uint8 by default), height and width unknown, the
+    channels asked for; ``decode_image`` of animations (by default) of unknown rank; a GIF's frames."""
+    out = dtypes.as_dtype(attrs.get("dtype", "uint8"))
+    if name == "DecodeGif":
+        return out, (None, None, None, 3)
+    if name == "DecodeImage" and attrs.get("expand_animations", True):
+        return out, None
+    return out, (None, None, int(attrs.get("channels", 0)) or None)
+
+
+op("DecodePng", decode_png_kernel, _STRING, devices=(CPU,), shape=_decoded)
+op("DecodeJpeg", decode_jpeg_kernel, _STRING, devices=(CPU,), shape=_decoded)
+op("DecodeImage", decode_image_kernel, _STRING, devices=(CPU,), shape=_decoded)
 op("EncodePng", encode_png_kernel, {CPU: ("uint8", "uint16")}, devices=(CPU,))
 op("EncodeJpeg", encode_jpeg_kernel, {CPU: ("uint8",)}, devices=(CPU,))
 op("EncodeJpegVariableQuality", encode_jpeg_variable_quality_kernel, {CPU: ("uint8",)}, devices=(CPU,),
@@ -253,8 +266,8 @@ def extract_jpeg_shape_kernel(xp, contents, output_type="int32"):
     return np.array([image.height, image.width, channels], dtypes.as_dtype(output_type).np)
 
 
-op("DecodeBmp", _decode_as("BMP", _UNKNOWN), _STRING, devices=(CPU,))
-op("DecodeGif", _decode_as("GIF", _UNKNOWN), _STRING, devices=(CPU,))
+op("DecodeBmp", _decode_as("BMP", _UNKNOWN), _STRING, devices=(CPU,), shape=_decoded)
+op("DecodeGif", _decode_as("GIF", _UNKNOWN), _STRING, devices=(CPU,), shape=_decoded)
 op("DecodeWebP", _decode_as("WEBP", _UNKNOWN), _STRING, devices=(CPU,))
 op("ExtractJpegShape", extract_jpeg_shape_kernel, _STRING, devices=(CPU,))
 

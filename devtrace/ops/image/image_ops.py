@@ -326,9 +326,8 @@ def _uniform(seed, stateless):
 def _random_flip(image, index, uniform):
     image = _image(image)
     if image.shape.rank == 3:
-        if bool(_f("less")(uniform([], 0, 1.0), 0.5)):
-            return _f("reverse")(image, [index])
-        return image
+        mirror = _f("less")(uniform([], 0, 1.0), 0.5)  # TensorFlow's tf.cond: a graph (a tf.data map) keeps both
+        return _f("cond")(mirror, lambda: _f("reverse")(image, [index]), lambda: image)
     batch = image.shape.as_list()[0]
     flips = _f("cast")(_f("round")(_f("reshape")(uniform([batch], 0, 1.0), [batch, 1, 1, 1])), image.dtype)
     flipped = _f("reverse")(image, [index + 1])

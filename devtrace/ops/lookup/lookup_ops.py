@@ -175,7 +175,9 @@ def _nothing(name, shapes_, attrs, dtype):
 
 
 def _found(name, shapes_, attrs, dtype):
-    return dtypes.as_dtype(attrs["value_dtype"]), None
+    """The keys' shape for a table of scalar values (TensorFlow's shape function: keys, then a value's shape)."""
+    scalar = len(shapes_) >= 2 and shapes_[-1] == ()  # (keys, default value): the table is the op's resource
+    return dtypes.as_dtype(attrs["value_dtype"]), (shapes_[-2] if scalar else None)
 
 
 for _name in ("HashTableV2", "MutableHashTableV2"):

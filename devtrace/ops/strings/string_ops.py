@@ -72,7 +72,8 @@ def _substr(v, pos=0, len=1):  # noqa: A002 (TensorFlow's attr name)
     return v[pos:pos + len]
 
 
-op("StringLength", _each(_length, np.int32), {CPU: {"string"}}, devices=(CPU,), shape=shapes.same)
+op("StringLength", _each(_length, np.int32), {CPU: {"string"}}, devices=(CPU,),
+   shape=lambda name, shapes_, attrs, dtype: (dtypes.int32, shapes_[0]))
 op("StringUpper", _each(lambda v: v.upper()), {CPU: {"string"}}, devices=(CPU,), shape=shapes.same)
 op("StringLower", _each(lambda v: v.lower()), {CPU: {"string"}}, devices=(CPU,), shape=shapes.same)
 op("StringStrip", _each(lambda v: v.strip()), {CPU: {"string"}}, devices=(CPU,), shape=shapes.same)
@@ -81,9 +82,10 @@ op("StaticRegexReplace", _each(lambda v, pattern="", rewrite="", replace_global=
     pattern.encode(), rewrite.encode(), v, count=0 if replace_global else 1)), {CPU: {"string"}}, devices=(CPU,),
    shape=shapes.same)
 op("StaticRegexFullMatch", _each(lambda v, pattern="": re.fullmatch(pattern.encode(), v) is not None, np.bool_),
-   {CPU: {"string"}}, devices=(CPU,), shape=shapes.same)
+   {CPU: {"string"}}, devices=(CPU,), shape=shapes.same_bool)
 op("StringToNumber", lambda xp, x, out_type="float32": _each(_to_number)(xp, x, out_type=out_type).astype(
-    dtypes.as_dtype(out_type).np), {CPU: {"string"}}, devices=(CPU,), shape=shapes.same)
+    dtypes.as_dtype(out_type).np), {CPU: {"string"}}, devices=(CPU,),
+   shape=lambda name, shapes_, attrs, dtype: (dtypes.as_dtype(attrs.get("out_type", "float32")), shapes_[0]))
 op("StringJoin", lambda xp, *xs, separator="": np.array(
     [separator.encode().join(parts) for parts in zip(*[np.broadcast_to(np.asarray(x, object), np.broadcast_shapes(
         *[np.shape(y) for y in xs])).reshape(-1) for x in xs])], dtype=object).reshape(

@@ -61,8 +61,9 @@ def flat_outputs(graph) -> list:
     return _flat(graph.outputs) if getattr(graph, "outer", None) is None else list(graph.flat_outputs)
 
 
-def nodes(graph, devices, reasons) -> list:
-    """``[(node name, op type, device, reason)]`` in the order TensorFlow's placer logs them."""
+def nodes(graph, devices, reasons, sinks: bool = False) -> list:
+    """``[(node name, op type, device, reason)]`` in the order TensorFlow's placer logs them
+    (``sinks``: tf.data's ``FakeSink<k>`` Identity per output before the ``_Retval``s)."""
     first = [(name, "_Arg", devices[t._op._id], reasons[t._op._id]) for name, t in arg_names(graph)]
     outputs = {t._op._id for t in _flat(graph.outputs)}
     control = graph.control_output  # placed once what it waits for ran, before the outputs waiting for it
@@ -79,6 +80,8 @@ def nodes(graph, devices, reasons) -> list:
             first.append((pending.name, pending.type, devices[pending._id], reasons[pending._id]))
             pending = None
         first.append((op.name, op.type, devices[i], reasons[i]))
+    if sinks:
+        first += [(f"FakeSink{k}", "Identity", devices[i], ev.COLOCATED) for k, i in enumerate(sorted(outputs))]
     first += [(f"{_arg_name(graph._ops[i].name)}_RetVal", "_Retval", devices[i], ev.COLOCATED)
               for i in sorted(outputs)]
     return first + second

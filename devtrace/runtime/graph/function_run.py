@@ -118,15 +118,20 @@ def _symbolic(structure):
 
 
 class PlacedFunction:
-    """A function graph placed on the context's devices."""
+    """A function graph placed on the context's devices (``devices``: on those alone)."""
 
-    def __init__(self, ctx, graph, call_name: str, lowered: dict | None = None, pinned: dict | None = None):
+    logged_call = True  # each run is an eager op of its own (``__inference_…``), logged
+    sinks = False  # tf.data's instantiation: a ``FakeSink<k>`` Identity per output, in its placement log
+
+    def __init__(self, ctx, graph, call_name: str, lowered: dict | None = None, pinned: dict | None = None,
+                 devices: list | None = None):
+        devices = ctx.devices if devices is None else devices
         self.graph = graph
         self.call_name = call_name
         self.calls = 0
         # pinned: {argument placeholder id: Device} (the devices of the first call's arguments)
         # a function's graph is TensorFlow 2's alone (tf.function): its placer's order, also under --compat tf1
-        placement = placer.place(graph, ctx.devices, allow_soft_placement=True, assigned=pinned, tf1=False)
+        placement = placer.place(graph, devices, allow_soft_placement=True, assigned=pinned, tf1=False)
         if graph.outer is None:
             for level, text in placement.messages:
                 ctx.emit_graph(ev.Message(level, text))
@@ -146,10 +151,11 @@ class PlacedFunction:
                     self.devices[op._id] = device
             return
         if any(op.type in CONTROL_FLOW for op in graph._ops):  # TensorFlow lowers and inlines it first
-            lines, self.lowered = lowering.lowered(graph, self.devices, ctx.devices)
+            lines, self.lowered = lowering.lowered(graph, self.devices, devices)
         else:  # a function: its instantiated graph, as TensorFlow's placer logs it
             lines = [(node, op_type, graph._by_name[node]._device if node in graph._by_name else "", device, reason)
-                     for node, op_type, device, reason in function_placement.nodes(graph, self.devices, self.reasons)]
+                     for node, op_type, device, reason in function_placement.nodes(graph, self.devices, self.reasons,
+                                                                                   self.sinks)]
         by_name = graph._by_name
         for node, op_type, requested, device, reason in lines:  # an _Arg sits with its input (no reason of its own)
             src = self._src(by_name.get(node), sources.here(2)) if sources.ENABLED else None
@@ -162,7 +168,9 @@ class PlacedFunction:
         device = ctx.host if not ctx.scope else (ctx.find_device(ctx.scope) or ctx.host)
         trace._seq = call_seq = trace._seq + 1
         call_src = sources.here(2) if sources.ENABLED else None  # the program's line that called it
-        trace.emit(ev.OpPlaced(call_seq, self.call_name, None, ctx.scope, device.name, ev.DEFAULT, [], src=call_src))
+        if self.logged_call:
+            trace.emit(ev.OpPlaced(call_seq, self.call_name, None, ctx.scope, device.name, ev.DEFAULT, [],
+                                   src=call_src))
         call_tail = not_run(call_src)
         feeds = {t._op._id: v for t, v in zip(graph.inputs, args)}
         feeds.update({node._op._id: value for value, node in capture_values})
