@@ -96,7 +96,7 @@ class Layer(serializable.Configurable, Module):
                              f"name={name} (of type {type(name)})")
         super().__init__(name=name if name.isidentifier() else None)
         self._name, self._scope_name = name, name + "/"  # Keras's need not be identifiers: "mobilenetv2_1.00_224"
-        self.trainable, self.built = trainable, False
+        self._trainable, self.built = bool(trainable), False
         self._layer_weights: list = []
         self._regularized: list = []  # (variable, regularizer)
         self._inbound_nodes: list = []
@@ -167,9 +167,62 @@ class Layer(serializable.Configurable, Module):
 
     @property
     def losses(self) -> list:
-        """The losses ``call`` added, then the regularization losses of this layer's weights
-        (computed now, as Keras 3 does)."""
-        return list(self.__dict__.get("_added_losses", ())) + [penalty(v) for v, penalty in self._regularized]
+        """The losses ``call`` added (this layer's, then its sublayers'), then the regularization
+        losses of its trainable weights, sublayers' too (computed now, as Keras 3 does)."""
+        layers = [self] + self._all_sublayers()
+        added = [loss for layer in layers for loss in layer.__dict__.get("_added_losses", ())]
+        penalties = {id(v): penalty for layer in layers for v, penalty in getattr(layer, "_regularized", ())}
+        return added + [penalties[id(v)](v) for v in self.trainable_weights if id(v) in penalties]
+
+    @property
+    def trainable(self) -> bool:
+        return self.__dict__.get("_trainable", True)
+
+    @trainable.setter
+    def trainable(self, value):
+        """Keras's: sets the sublayers' too."""
+        self._trainable = bool(value)
+        try:
+            children = self._child_layers()
+        except AttributeError:  # a model still being constructed
+            children = []
+        for layer in children:
+            layer.trainable = value
+
+    def _child_layers(self) -> list:
+        """The layers held as attributes (in lists, tuples and dicts too), in the order they were
+        assigned, each once: Keras's ``_layers``."""
+        found, seen = [], {id(self)}
+
+        def visit(value):
+            if isinstance(value, Layer):
+                if id(value) not in seen:
+                    seen.add(id(value))
+                    found.append(value)
+            elif isinstance(value, (list, tuple)):
+                for item in value:
+                    visit(item)
+            elif isinstance(value, dict):
+                for item in value.values():
+                    visit(item)
+
+        for name, value in vars(self).items():
+            if name not in self._UNTRACKED:
+                visit(value)
+        return found
+
+    def _all_sublayers(self) -> list:
+        """Every layer below this one, depth first, each once (Keras's ``_flatten_layers``)."""
+        found, seen = [], {id(self)}
+        stack = list(reversed(self._child_layers()))
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            found.append(layer)
+            stack.extend(reversed(layer._child_layers()))
+        return found
 
     def build(self, input_shape):
         self.built = True
@@ -284,7 +337,10 @@ class Layer(serializable.Configurable, Module):
 
     @property
     def weights(self) -> list:
-        return list(self._layer_weights)
+        """Keras's: its own weights (trainable first), then its sublayers', each once."""
+        own = self._layer_weights
+        weights = [w for w in own if w.trainable] + [w for w in own if not w.trainable]
+        return _unique_weights(weights + [w for layer in self._child_layers() for w in layer.weights])
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
@@ -301,11 +357,15 @@ class Layer(serializable.Configurable, Module):
 
     @property
     def trainable_weights(self) -> list:
-        return [w for w in self._layer_weights if w.trainable] if self.trainable else []
+        if not self.trainable:
+            return []
+        own = [w for w in self._layer_weights if w.trainable]
+        return _unique_weights(own + [w for layer in self._child_layers() for w in layer.trainable_weights])
 
     @property
     def non_trainable_weights(self) -> list:
-        return [w for w in self.weights if not w.trainable or not self.trainable]
+        trainable = {id(w) for w in self.trainable_weights}
+        return [w for w in self.weights if id(w) not in trainable]
 
     trainable_variables = trainable_weights
     non_trainable_variables = non_trainable_weights
@@ -319,6 +379,15 @@ class Layer(serializable.Configurable, Module):
 
     def count_params(self) -> int:
         return int(sum(np.prod(w.shape) for w in self.weights))
+
+
+def _unique_weights(weights) -> list:
+    seen, out = set(), []
+    for w in weights:
+        if id(w) not in seen:
+            seen.add(id(w))
+            out.append(w)
+    return out
 
 
 def _cast_input(value, dtype):
@@ -531,7 +600,7 @@ _CALLING: list = []  # the layers whose call is running, outermost first
 def outermost_call(layer):
     """As the outermost call begins, the losses the layer and its sublayers added before are dropped."""
     if not _CALLING:
-        for each in [layer] + list(getattr(layer, "layers", ())):
+        for each in [layer] + layer._all_sublayers():
             each.__dict__.pop("_added_losses", None)
     _CALLING.append(layer)
     try:
