@@ -14,7 +14,7 @@ from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
 from .naming import _UIDS, snake, unique  # noqa: F401 (engine.snake, engine._UIDS: their old home)
-from . import config, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
+from . import config, constraints, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
 
 class KerasTensor:
     """A symbolic input or layer output of a functional model: a shape and the node that made it."""
@@ -83,6 +83,7 @@ def _trackable(value) -> bool:
 class Layer(serializable.Configurable, Module):
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, autocast=True,
                  **kwargs):
+        self._weight_constraints = _take_constraints(self, kwargs)
         keywords.check_layer(self, kwargs)
         if config.floatx() != "float32" or config.image_data_format() != "channels_last":
             arguments = dict(serializable.init_config(self), dtype=dtype)
@@ -140,7 +141,7 @@ class Layer(serializable.Configurable, Module):
                    regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
         """Keras 3's signature: ``shape``, ``initializer``, ``dtype`` may come positionally (in that
         order); the initializer defaults to glorot_uniform for floats, zeros otherwise."""
-        keywords.unimplemented("Layer.add_weight", constraint=(constraint, None), aggregation=(aggregation, "none"),
+        keywords.unimplemented("Layer.add_weight", aggregation=(aggregation, "none"),
                                overwrite_with_gradient=(overwrite_with_gradient, False))
         if len(args) > 3:
             raise TypeError(f"add_weight() takes at most 3 positional arguments but {len(args)} were given.")
@@ -156,6 +157,10 @@ class Layer(serializable.Configurable, Module):
             value = initializers.get(initializer)(tuple(shape or ()), dtype=dtype.name)  # as Keras calls it
             with tf.name_scope(self.name):
                 v = variables.make(value, name or "weight", trainable, autocast)
+        constraint = constraints.get(constraint) if constraint is not None else \
+            self.__dict__.get("_weight_constraints", {}).get(name)
+        if constraint is not None:  # optimizers apply it after each update (Keras's)
+            v._constraint = constraint
         self._layer_weights.append(v)
         if regularizer is not None:
             self._regularized.append((v, regularizers.get(regularizer)))
@@ -379,6 +384,22 @@ class Layer(serializable.Configurable, Module):
 
     def count_params(self) -> int:
         return int(sum(np.prod(w.shape) for w in self.weights))
+
+
+# A constraint keyword's weight, where its name is not the keyword's stem.
+_CONSTRAINED = {"depthwise_constraint": "depthwise_kernel", "pointwise_constraint": "pointwise_kernel",
+                "recurrent_constraint": "recurrent_kernel"}
+
+
+def _take_constraints(layer, kwargs) -> dict:
+    """The ``<weight>_constraint`` keywords Keras's layer takes, taken out of ``kwargs``: {weight name: constraint}."""
+    known = keywords.ARGS.get(keywords.keras_class(layer), {})
+    found = {}
+    for key in [k for k in kwargs if k.endswith("_constraint") and k in known]:
+        value = kwargs.pop(key)
+        if value is not None:
+            found[_CONSTRAINED.get(key, key[:-len("_constraint")])] = constraints.get(value)
+    return found
 
 
 def _unique_weights(weights) -> list:

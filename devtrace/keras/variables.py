@@ -62,6 +62,15 @@ class KerasVariable(tf.Variable):
         return self._dtype
 
     @property
+    def constraint(self):
+        return self._constraint
+
+    @constraint.setter
+    def constraint(self, value):
+        """Keras's: settable (its optimizers apply it after each update)."""
+        self._constraint = value
+
+    @property
     def path(self) -> str:
         return self._name[:-2] if self._name.endswith(":0") else self._name
 
