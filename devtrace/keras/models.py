@@ -162,6 +162,11 @@ class Model(TensorFlowTrainer, Layer):
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
         saving.save_model(self, filepath, overwrite, zipped, **kwargs)
 
+    def export(self, filepath, format="tf_saved_model", verbose=True, input_signature=None, **kwargs):  # noqa: A002
+        from .export import export
+
+        export(self, filepath, format, verbose, input_signature, **kwargs)
+
     def to_json(self, **kwargs) -> str:
         return saving.to_json(self, **kwargs)
 
