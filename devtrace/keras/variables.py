@@ -114,3 +114,6 @@ def Variable(initializer, shape=None, dtype=None, trainable=True, autocast=True,
         initializer = initializers.get(initializer)(tuple(shape or ()), dtype=dtype or "float32")
     value = tf.convert_to_tensor(initializer, dtype=dtype)
     return make(value, name or "variable", trainable, autocast)
+
+
+KerasVariable.__name__ = KerasVariable.__qualname__ = "Variable"  # Keras's class name (``type(v).__name__``)
