@@ -160,7 +160,9 @@ class Normalization(Layer):
         first = tf.cast(_tensor(next(batches)), tf.float32)
         if not self.built:
             self.build(tuple(first.shape))
-        if not iterable:
+        if isinstance(data, np.ndarray):  # Keras's: NumPy's mean and variance, in the array's precision
+            total_mean, total_var = np.mean(data, axis=tuple(self._reduce)), np.var(data, axis=tuple(self._reduce))
+        elif not iterable:
             total_mean, total_var = tf.nn.moments(first, list(self._reduce))
         else:
             total_mean, total_var, total_count = tf.zeros(self._shape), tf.zeros(self._shape), 0

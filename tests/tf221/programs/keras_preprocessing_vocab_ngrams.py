@@ -1,6 +1,7 @@
 """Keras preprocessing breadth (keras.io's working-with-preprocessing-layers guide): lookup layers'
 ``get_vocabulary`` (NumPy scalars for the tokens), ``TextVectorization(ngrams=)`` as an int and as
-a tuple, and ``Discretization.adapt``'s approximate quantiles (an array, a batched dataset)."""
+a tuple, ``Discretization.adapt``'s approximate quantiles (an array, a batched dataset) and
+``Normalization.adapt`` of a NumPy array."""
 import os
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 import numpy as np
@@ -40,3 +41,8 @@ print(d(x[:5]))
 d = keras.layers.Discretization(num_bins=4, epsilon=0.01)
 d.adapt(np.array([[0.1, 0.2, 0.3], [0.8, 0.9, 1.0], [1.5, 1.6, 1.7]]))
 print(d.bin_boundaries)
+data = np.array([[0.1, 0.2, 0.3], [0.8, 0.9, 1.0], [1.5, 1.6, 1.7]])
+norm = keras.layers.Normalization()
+norm.adapt(data)  # NumPy's mean and variance of the float64 array, as Keras computes them
+print(repr(norm.mean.numpy()), repr(norm.variance.numpy()))
+print(repr(norm(data).numpy()), "%.2f" % norm(data).numpy().mean())
