@@ -361,6 +361,13 @@ class Layer(serializable.Configurable, Module):
                 if name not in self._UNTRACKED and name not in Module._IGNORED and _trackable(value)]
 
     @property
+    def variables(self) -> list:
+        """Keras 3's: the layer's Keras variables — its weights, its own then its sublayers' (a
+        ``tf.Variable`` attribute is not tracked: ``[]``, as Keras shows it). Keras also lists its
+        seed generators' states here; devtrace's are plain ``tf.Variable`` s and are left out."""
+        return self.weights
+
+    @property
     def trainable_weights(self) -> list:
         if not self.trainable:
             return []

@@ -6,6 +6,7 @@ and a custom layer whose ``get_config`` leaves the name out, rebuilt from the mo
 import os
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 import numpy as np
+import tensorflow as tf
 import keras
 from keras import layers, ops
 
@@ -99,3 +100,18 @@ inputs = keras.Input(shape=(4,))
 model = keras.Model(inputs, layers.Dense(1, kernel_initializer="ones")(Scale(2.0)(inputs)))
 rebuilt = keras.Model.from_config(model.get_config(), custom_objects={"Scale": Scale})
 print([type(layer).__name__ for layer in rebuilt.layers], rebuilt(np.ones((1, 4))).numpy())
+
+
+class RawVariables(layers.Layer):
+    """tf.Variable attributes, as TensorFlow's intro-to-modules guide makes them: Keras 3 does not track them."""
+
+    def build(self, input_shape):
+        self.w = tf.Variable(np.ones((input_shape[-1], 2), "float32"), name="w")
+
+    def call(self, inputs):
+        return ops.matmul(inputs, self.w)
+
+
+raw = RawVariables()
+print(raw.variables, raw(np.ones((1, 3), "float32")).shape, raw.variables, raw.weights, raw.trainable_variables)
+print([v.path for v in block.variables] == [w.path for w in block.weights], len(model.variables))
