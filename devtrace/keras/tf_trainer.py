@@ -14,10 +14,11 @@ import numpy as np
 
 import devtrace as tf
 from . import callbacks as callbacks_mod
-from . import keywords
+from . import keywords, on_batch
 from .data import EpochIterator, pack, split_validation, unpack
 from .optimizers import LossScaleOptimizer
 from .training import Trainer, metrics_results, pythonify
+from .training import in_metric_order as _in_metric_order
 
 
 class TensorFlowTrainer(Trainer):
@@ -63,7 +64,7 @@ class TensorFlowTrainer(Trainer):
                 loss, pred = replicated_step(self, np.asarray(x), np.asarray(y))
             else:
                 loss, pred = self._run("train", self._train_body, x, y, sw)
-        return self._track(x, y, pred, loss)
+        return self._track(x, y, pred, loss, sw)
 
     def _test_batch(self, data) -> dict:
         if self._overrides("test_step"):
@@ -78,7 +79,7 @@ class TensorFlowTrainer(Trainer):
             pred, loss = replicated_forward(self, np.asarray(x), np.asarray(y))
         else:
             pred, loss = self._run("test", self._test_body, x, y, sw)
-        return self._track(x, y, pred, loss)
+        return self._track(x, y, pred, loss, sw)
 
     def _predict_batch(self, data):
         if self._overrides("predict_step"):
@@ -93,12 +94,12 @@ class TensorFlowTrainer(Trainer):
         step, _error = self._traced("predict", self._predict_body, (x,))
         return (step or self._predict_body)(x)
 
-    def _track(self, x, y, pred, loss) -> dict:
+    def _track(self, x, y, pred, loss, sw=None) -> dict:
         self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
         if self._overrides("compute_metrics") or self._overrides("get_metrics_result"):
-            return self.compute_metrics(x, y, pred)
+            return self.compute_metrics(x, y, pred, sample_weight=sw)
         if self._compile_metrics is not None:
-            self._compile_metrics.update_state(y, pred, None)
+            self._compile_metrics.update_state(y, pred, sw)
         functions = self._functions
         if functions.metrics is None:
             functions.metrics = self.metrics
@@ -254,6 +255,15 @@ class TensorFlowTrainer(Trainer):
         cbs.call("on_predict_end", {})
         return tf.nest.map_structure(lambda *batches: np.concatenate(batches), *out)  # per output of several
 
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        return on_batch.train_on_batch(self, x, y, sample_weight, class_weight, return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        return on_batch.test_on_batch(self, x, y, sample_weight, return_dict)
+
+    def predict_on_batch(self, x):
+        return on_batch.predict_on_batch(self, x)
+
 
 _NO_CONTEXT = contextlib.nullcontext()
 
@@ -279,15 +289,6 @@ def _due(epoch, validation_freq) -> bool:
         return epoch + 1 in validation_freq
     raise ValueError(f"Expected `validation_freq` to be a list or int. Received: validation_freq={validation_freq} "
                      f"of the type {type(validation_freq)}.")
-
-
-def _in_metric_order(model, logs):
-    """Keras's ``_flatten_metrics_in_order``: the metrics' order, then other names sorted; one value alone."""
-    names = []
-    for m in model.metrics:
-        names += [sub.name for sub in m.metrics] if hasattr(m, "metrics") and isinstance(m.metrics, list) else [m.name]
-    values = [logs[n] for n in names if n in logs] + [logs[k] for k in sorted(logs) if k not in names]
-    return values[0] if len(values) == 1 else values
 
 
 def _batch_size(x) -> int:

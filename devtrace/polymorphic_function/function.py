@@ -398,9 +398,10 @@ class Function:
                 """``path``: a nested tensor's spec name (``pair_0``); its placeholder is the argument's name."""
                 if isinstance(value, (Tensor, TensorSpec)):
                     spec = value if isinstance(value, TensorSpec) else TensorSpec.from_tensor(value)
-                    node = graph.placeholder(spec.dtype, spec._dims(), name)
+                    named = spec.name if isinstance(value, TensorSpec) and value.name else None  # TensorFlow keeps it
+                    node = graph.placeholder(spec.dtype, spec._dims(), named or name)
                     graph.inputs.append(node)
-                    specs.append(TensorSpec(spec._dims(), spec.dtype, path or name))
+                    specs.append(TensorSpec(spec._dims(), spec.dtype, named or path or name))
                     return node
                 if _extension(value) or _extension_spec(value):  # a placeholder for each of its tensors
                     spec = value._type_spec if _extension(value) else value

@@ -258,8 +258,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """``max(x, 0) - x * z + log1p(exp(-|x|))``, TensorFlow's stable form."""
     x = as_tensor(logits)
     z = as_tensor(labels) if not isinstance(labels, list) else constant(labels, x.dtype)
-    relu_logits = array_ops.where(x >= 0, x, array_ops.zeros_like(x))
-    return math_ops.add(math_ops.subtract(relu_logits, x * z), math_ops.log1p(math_ops.exp(-math_ops.abs_(x))))
+    zeros = array_ops.zeros_like(x)
+    cond = x >= zeros
+    relu_logits = array_ops.where(cond, x, zeros)
+    # -|x| by a select, as TensorFlow's: at x == 0 its gradient is -1 (abs's would be 0)
+    neg_abs_logits = array_ops.where(cond, -x, x)
+    return math_ops.add(math_ops.subtract(relu_logits, x * z), math_ops.log1p(math_ops.exp(neg_abs_logits)))
 
 
 @public("nn.weighted_cross_entropy_with_logits")
