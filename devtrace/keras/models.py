@@ -304,7 +304,8 @@ class Sequential(Model):
             self._start(InputLayer(batch_shape=known).output)
         self._stack.append(layer)
         if self._last is not None:
-            self._last = layer(self._last)
+            with tf.name_scope(self.name):
+                self._last = layer(self._last)
         elif self._input is not None:  # after pop(rebuild=False): rebuilt on the Input it had
             self._start(self._input)
 
@@ -321,16 +322,16 @@ class Sequential(Model):
         unique("functional")
         self._input = keras_input
         self._last = keras_input
-        for layer in self._stack:
-            self._last = layer(self._last)
+        with tf.name_scope(self.name):  # Keras builds in the model's name scope: sequential/dense/kernel
+            for layer in self._stack:
+                self._last = layer(self._last)
         self.built = True
 
     def build(self, input_shape=None):
         """``build(shape)`` builds the layers on an ``Input`` of that shape, in the model's name scope
         (``sequential/dense/kernel``), as Keras's."""
         if self._last is None and input_shape is not None and self._stack:
-            with tf.name_scope(self.name):
-                self._start(InputLayer(batch_shape=tuple(input_shape)).output)
+            self._start(InputLayer(batch_shape=tuple(input_shape)).output)
         elif self._last is None:
             unique("input_layer"), unique("functional")
 
