@@ -405,6 +405,13 @@ def _as_input(value, keras_input):
     value = tf.convert_to_tensor(value)
     if isinstance(keras_input, KerasTensor) and value.dtype.name != keras_input.dtype:
         value = tf.cast(value, keras_input.dtype)
+    if isinstance(keras_input, KerasTensor) and value.shape.rank is not None:
+        # Keras's _adjust_input_rank: a trailing axis of 1 added or dropped to match the Input's rank
+        rank, want = value.shape.rank, len(keras_input.shape)
+        if rank == want + 1 and value.shape[-1] == 1:
+            value = tf.squeeze(value, axis=-1)
+        elif rank == want - 1 and keras_input.shape[-1] == 1:
+            value = tf.expand_dims(value, axis=-1)
     return value
 
 
