@@ -304,7 +304,8 @@ class Sequential(Model):
             self._start(InputLayer(batch_shape=known).output)
         self._stack.append(layer)
         if self._last is not None:
-            self._last = layer(self._last)
+            with tf.name_scope(self.name):
+                self._last = layer(self._last)
         elif self._input is not None:  # after pop(rebuild=False): rebuilt on the Input it had
             self._start(self._input)
 
@@ -321,16 +322,16 @@ class Sequential(Model):
         unique("functional")
         self._input = keras_input
         self._last = keras_input
-        for layer in self._stack:
-            self._last = layer(self._last)
+        with tf.name_scope(self.name):  # Keras builds in the model's name scope: sequential/dense/kernel
+            for layer in self._stack:
+                self._last = layer(self._last)
         self.built = True
 
     def build(self, input_shape=None):
         """``build(shape)`` builds the layers on an ``Input`` of that shape, in the model's name scope
         (``sequential/dense/kernel``), as Keras's."""
         if self._last is None and input_shape is not None and self._stack:
-            with tf.name_scope(self.name):
-                self._start(InputLayer(batch_shape=tuple(input_shape)).output)
+            self._start(InputLayer(batch_shape=tuple(input_shape)).output)
         elif self._last is None:
             unique("input_layer"), unique("functional")
 
@@ -404,6 +405,13 @@ def _as_input(value, keras_input):
     value = tf.convert_to_tensor(value)
     if isinstance(keras_input, KerasTensor) and value.dtype.name != keras_input.dtype:
         value = tf.cast(value, keras_input.dtype)
+    if isinstance(keras_input, KerasTensor) and value.shape.rank is not None:
+        # Keras's _adjust_input_rank: a trailing axis of 1 added or dropped to match the Input's rank
+        rank, want = value.shape.rank, len(keras_input.shape)
+        if rank == want + 1 and value.shape[-1] == 1:
+            value = tf.squeeze(value, axis=-1)
+        elif rank == want - 1 and keras_input.shape[-1] == 1:
+            value = tf.expand_dims(value, axis=-1)
     return value
 
 

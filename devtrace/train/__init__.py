@@ -191,7 +191,14 @@ class Checkpoint:
             objects["root"] = root
         self._objects = objects
         self._deferred = None  # (the restored checkpoint, this one's path in it): restores what is added later
-        self.save_counter = Variable(0, name="save_counter", dtype="int64", trainable=False)
+        self._save_counter = None
+
+    @property
+    def save_counter(self):
+        """Made when first needed (``save``, or read), as TensorFlow's: a ``write`` before has none to save."""
+        if self._save_counter is None:
+            self._save_counter = Variable(0, name="save_counter", dtype="int64", trainable=False)
+        return self._save_counter
 
     def __setattr__(self, name, value):
         """An attribute is a tracked object (``ckpt.listed = [...]``), restored at once from a
@@ -212,7 +219,8 @@ class Checkpoint:
 
     def _paths(self) -> dict:
         found = _variables(self)
-        found["save_counter"] = self.save_counter
+        if self._save_counter is not None:
+            found["save_counter"] = self._save_counter
         return found
 
     def write(self, file_prefix, options=None) -> str:

@@ -102,8 +102,9 @@ def object_graph(checkpoint) -> list:
         if obj is root:
             own = _children(root) if root is not checkpoint else {}
             extra = {k: v for k, v in objects.items() if k != "root"}
+            counter = checkpoint._save_counter  # none until saved or asked for
             return {**own, **extra, **({"root": root} if root is not checkpoint else {}),
-                    "save_counter": checkpoint.save_counter}
+                    **({"save_counter": counter} if counter is not None else {})}
         return _children(obj)
 
     kids: list = []

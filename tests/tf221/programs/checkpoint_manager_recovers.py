@@ -25,3 +25,8 @@ print(sorted(os.listdir(directory)))
 print(os.path.basename(tf.train.latest_checkpoint(directory)))
 unlimited = tf.train.CheckpointManager(ckpt, directory, max_to_keep=None)
 print([os.path.basename(p) for p in unlimited.checkpoints])
+lazy = tf.train.Checkpoint(v=tf.Variable(1.0))  # its save_counter is made by save(), not before
+written = lazy.write(os.path.join(directory, "written"))
+print([name for name, _ in tf.train.list_variables(written)])
+saved = lazy.save(os.path.join(directory, "saved"))
+print([name for name, _ in tf.train.list_variables(saved)], os.path.basename(saved))

@@ -115,3 +115,14 @@ class RawVariables(layers.Layer):
 raw = RawVariables()
 print(raw.variables, raw(np.ones((1, 3), "float32")).shape, raw.variables, raw.weights, raw.trainable_variables)
 print([v.path for v in block.variables] == [w.path for w in block.weights], len(model.variables))
+
+# A functional model's input one rank off by a trailing 1 (the PixelCNN example's (N, 28, 28) data
+# for an Input of (28, 28, 1)): Keras adds or drops that axis.
+image = keras.Input((4, 4, 1))
+conv = keras.Model(image, layers.Conv2D(2, 3, kernel_initializer="ones")(image))
+conv.compile("sgd", "mse")
+flat_images = np.ones((3, 4, 4), "float32")
+print(conv(flat_images).shape, conv.predict(flat_images, verbose=0).shape)
+print(round(conv.fit(flat_images, np.ones((3, 2, 2, 2)), verbose=0).history["loss"][0], 4))
+vector = keras.Input((3,))
+print(keras.Model(vector, layers.Dense(1, kernel_initializer="ones")(vector))(np.ones((2, 3, 1))).shape)
