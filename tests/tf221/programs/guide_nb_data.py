@@ -171,7 +171,7 @@ for inputs,labels in dense_labels_ds.take(3):
 
 iterator = iter(range_ds)
 ckpt = tf.train.Checkpoint(step=tf.Variable(0), iterator=iterator)
-manager = tf.train.CheckpointManager(ckpt, '/tmp/my_ckpt', max_to_keep=3)
+manager = tf.train.CheckpointManager(ckpt, __import__('tempfile').mkdtemp() + '/my_ckpt', max_to_keep=3)
 
 print([next(iterator).numpy() for _ in range(5)])
 
