@@ -6,5 +6,6 @@ optional: without a C compiler the install goes on, and the Python references ru
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("devtrace.runtime._fastpath", ["devtrace/runtime/_fastpath.c", "devtrace/runtime/_fastpath_bfc.c"],
+setup(ext_modules=[Extension("devtrace.runtime._fastpath", ["devtrace/runtime/_fastpath.c", "devtrace/runtime/_fastpath_bfc.c",
+                                                                    "devtrace/runtime/_fastpath_nn.c"],
                            depends=["devtrace/runtime/_fastpath.h"], optional=True)])

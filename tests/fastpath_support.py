@@ -39,17 +39,18 @@ def using(execute_binary):
     """``tf.add``, ``x + y`` … call ``execute_binary`` while the block runs; a function graph's nodes
     run through the C module's ``run_node`` with its ``execute_binary``, else through ``run_step``."""
     saved = [module.execute_binary for module in _BOUND]
-    saved_run_node = function_run.run_node, function_run.run_planned
+    saved_run_node = function_run.run_node, function_run.run_planned, function_run.run_plan
     for module in _BOUND:
         module.execute_binary = execute_binary
     c = FASTPATH is not None and execute_binary is FASTPATH.execute_binary
-    function_run.run_node, function_run.run_planned = (FASTPATH.run_node, FASTPATH.run_planned) if c else (None, None)
+    function_run.run_node, function_run.run_planned, function_run.run_plan = (
+        (FASTPATH.run_node, FASTPATH.run_planned, FASTPATH.run_plan) if c else (None, None, None))
     try:
         yield execute_binary
     finally:
         for module, fn in zip(_BOUND, saved):
             module.execute_binary = fn
-        function_run.run_node, function_run.run_planned = saved_run_node
+        function_run.run_node, function_run.run_planned, function_run.run_plan = saved_run_node
 
 
 def fresh_runtime(gpu_memory: str = "1MiB"):

@@ -23,3 +23,18 @@ def test_found_with_numpys_openblas():
     if "openblas" not in str(config.get("name", "")).lower():
         pytest.skip("NumPy is not built with OpenBLAS here")
     assert blas_threads._FOUND is not None
+
+
+@pytest.mark.parametrize("load,below", [(0.5, blas_threads.QUIET_SERIAL_BELOW), (2.5, blas_threads.QUIET_SERIAL_BELOW),
+                                        (3.0, blas_threads.BUSY_SERIAL_BELOW), (64.0, blas_threads.BUSY_SERIAL_BELOW)])
+def test_products_go_serial_from_a_lower_size_when_cores_are_idle(load, below, monkeypatch):
+    """Idle cores (the program's own threads may fill them): products from about a million
+    multiply-adds on every BLAS thread; cores taken by other work too (load average at least 1.5
+    per core): on one thread up to a hundred times that."""
+    monkeypatch.setattr(blas_threads, "_MODE", "auto")
+    monkeypatch.setattr(blas_threads, "_checked_at", -1e9)
+    monkeypatch.setattr(blas_threads, "_CORES", 2)
+    monkeypatch.setattr(blas_threads.os, "getloadavg", lambda: (load, load, load))
+    assert blas_threads._serial_below() == below
+    monkeypatch.setattr(blas_threads.os, "getloadavg", lambda: (1000.0 - load,) * 3)
+    assert blas_threads._serial_below() == below  # read again a second later at the soonest

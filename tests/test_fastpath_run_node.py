@@ -21,7 +21,7 @@ def _program() -> list:
 
     @tf.function
     def step(a, b):
-        c = tf.matmul(a, b, transpose_b=True) * 2.0  # attrs
+        c = tf.matmul(a, b, transpose_b=True) * 2.0 / (a[0, 0] + 0.0)  # attrs; a division by zero (quiet's kernel)
         parts = tf.unstack(c)  # several outputs: finish's own path
         n = tf.cast(tf.reduce_sum(parts[0]), tf.int32) + 3  # int outputs
         return tf.nn.relu(c - 1.0), n
@@ -50,7 +50,7 @@ def _program() -> list:
         v.assign_sub(tape.gradient(loss, v) * 0.1)
         v.assign_add(a)
         v.assign(v * 0.5)
-        return v.read_value() * 2.0
+        return v.read_value() * 2.0 - tf.reduce_sum(a)  # a 0-d operand
 
     a = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
     for _ in range(2):
@@ -86,3 +86,31 @@ def test_function_nodes_run_in_c_as_the_reference_runs_them(impl):
     assert c == python
     assert "Matrix size-incompatible" in c and "[[{{node MatMul}}]]" in c and "'OpRecord'" in c
     assert "ResourceExhaustedError" in c and "OOM when allocating tensor with shape[600,600]" in c
+
+
+@pytest.mark.parametrize("impl", [p for p in EACH if p != "Python"])
+def test_a_plain_function_runs_whole_in_run_plan(impl, monkeypatch):
+    """Consts, variables' reads and assignments and two-input nodes (ufunc or kernel) of a function
+    on one device: run_plan runs every node; its Python lines take none."""
+    from devtrace.runtime.graph import function_run
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a node left to function_run's Python lines")
+
+    with using(IMPLEMENTATIONS[impl]), collector_paused():
+        fresh_runtime()
+        v = tf.Variable(np.ones((2, 3), np.float32))
+
+        @tf.function
+        def update(a):
+            v.assign_add(a * 0.5 - 1.0)
+            return v.read_value() / (a + 1.0)
+
+        a = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+        update(a)
+        monkeypatch.setattr(function_run, "run_planned", refused)
+        monkeypatch.setattr(function_run.PlacedFunction, "_variable_op", refused)
+        monkeypatch.setattr(function_run.PlacedFunction, "_node", refused)
+        out = update(a)
+    expected = (1.0 + 2 * (np.arange(6).reshape(2, 3) * 0.5 - 1.0)) / (np.arange(6).reshape(2, 3) + 1.0)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)

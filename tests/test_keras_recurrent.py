@@ -139,5 +139,5 @@ def test_rnn_errors_are_keras_texts():
         keras.layers.RNN(object())
     with pytest.raises(ValueError, match="^Invalid merge mode. Received: max"):
         keras.layers.Bidirectional(keras.layers.LSTM(2), merge_mode="max")
-    with pytest.raises(NotImplementedError, match=r"keras.layers.LSTM\(recurrent_constraint=...\)"):
-        keras.layers.LSTM(2, recurrent_constraint="non_neg")
+    with pytest.raises(NotImplementedError, match=r"keras.layers.LSTM\(activity_regularizer=...\)"):
+        keras.layers.LSTM(2, activity_regularizer="l2")

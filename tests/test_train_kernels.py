@@ -10,7 +10,7 @@ import pytest
 
 import devtrace as tf
 from devtrace.ops.nn.nn_grad import _scatter
-from devtrace.ops.nn import nn_impl
+from devtrace.ops.nn import native as nn_native, nn_impl
 from devtrace.ops.nn.nn_impl import _pad_amounts
 from devtrace.runtime import host_heap
 from devtrace.runtime.registry import lookup
@@ -131,3 +131,103 @@ def test_bias_add_grad_is_each_channels_sum(shape):
     if dy.size // shape[-1] >= 10000:  # many rows: the error of a row after another grows with their number
         one_after_another = dy.reshape(-1, shape[-1]).sum(axis=0)
         assert np.abs(got - exact).max() < np.abs(one_after_another - exact).max()
+
+
+def _with_and_without_c(monkeypatch, kernel, *args, **kwargs):
+    """A kernel's result through the C loops (_fastpath_nn.c) and through its NumPy code."""
+    if getattr(nn_native.NATIVE, "relu_grad", None) is None:
+        pytest.skip("the C module is not built")
+    native = lookup(kernel).fn(np, *args, **kwargs)
+    monkeypatch.setattr(nn_native, "NATIVE", None)
+    return native, lookup(kernel).fn(np, *args, **kwargs)
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("size,k,s", [(26, 2, 2), (7, 2, 2), (9, 2, 3), (9, 3, 3)])
+@pytest.mark.parametrize("data", ["ties", "random", "nan", "inf"])
+def test_max_pool_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, data, dtype, monkeypatch):
+    """Windows that do not overlap, in one pass in C: the same values as the NumPy code, ties (the
+    first maximum), NaNs (the first NaN), infinite and -0.0 gradients (0.0 where none goes) alike."""
+    rng = np.random.default_rng(2)
+    x = (rng.integers(0, 3, (2, size, size, 5)) if data == "ties" else rng.standard_normal((2, size, size, 5)))
+    x = x.astype(dtype)
+    out = (size - k) // s + 1
+    g = rng.standard_normal((2, out, out, 5)).astype(dtype)
+    g[0, 0, 0, :2] = -0.0
+    if data == "nan":
+        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = np.nan
+    if data == "inf":
+        g[0, 1, 1, :] = np.inf
+        g[1, 0, 1, :] = -np.inf
+    native, reference = _with_and_without_c(monkeypatch, "MaxPoolGrad", x, None, g, ksize=(k, k), strides=(s, s),
+                                            padding="VALID")
+    assert native.dtype == reference.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(native, reference)
+    np.testing.assert_array_equal(np.signbit(native), np.signbit(reference))
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("size,c,o,k,s,padding", CASES)
+def test_convolution_input_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, c, o, k, s, padding, dtype,
+                                                                       monkeypatch):
+    """The windows' gradients summed onto the input in C, in the NumPy code's order: the same floats."""
+    rng = np.random.default_rng(3)
+    f = rng.standard_normal((k, k, c, o)).astype(dtype)
+    out = _pad_amounts(size, k, s, padding)[2]
+    g = rng.standard_normal((3, out, out, o)).astype(dtype)
+    native, reference = _with_and_without_c(monkeypatch, "Conv2DBackpropInput", f, g, input_sizes=(3, size, size, c),
+                                            strides=(s, s), padding=padding)
+    assert native.dtype == reference.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(native, reference)
+
+
+@pytest.mark.parametrize("shape", [(32, 26, 26, 32), (3, 5, 7), (4, 6), (2, 3, 5000), (6, 1)])
+def test_bias_add_is_the_broadcast_sum(shape):
+    """Added as long rows onto the bias repeated where the input is contiguous: the same floats as
+    ``x + bias``, for a transposed (non-contiguous) input too."""
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(shape).astype("f4")
+    bias = rng.standard_normal(shape[-1]).astype("f4")
+    np.testing.assert_array_equal(lookup("BiasAdd").fn(np, x, bias), x + bias)
+    xt = np.swapaxes(rng.standard_normal(shape[:-2] + (shape[-1], shape[-2])).astype("f4"), -1, -2)
+    np.testing.assert_array_equal(lookup("BiasAdd").fn(np, xt, bias), xt + bias)
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_relu_and_its_gradient_in_c_are_the_numpy_codes_bit_for_bit(dtype, transposed, monkeypatch):
+    """One C pass each: NaN stays NaN, -0.0 becomes 0.0 in Relu; ReluGrad's product keeps -0.0 where a
+    negative gradient meets y <= 0, and NaN where an infinite one does."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 9, 33)).astype(dtype)
+    x[0, 0, :6] = [np.nan, -0.0, 0.0, np.inf, -np.inf, -1.0]
+    dy = rng.standard_normal(x.shape).astype(dtype)
+    dy[0, 0, :6] = [-1.0, -2.0, np.inf, np.nan, -0.0, -np.inf]
+    if transposed:
+        x, dy = np.swapaxes(x, 1, 2), np.swapaxes(dy, 1, 2)
+    relus = _with_and_without_c(monkeypatch, "Relu", x)
+    monkeypatch.undo()
+    grads = _with_and_without_c(monkeypatch, "ReluGrad", dy, relus[1])
+    for native, reference in (relus, grads):
+        assert native.dtype == reference.dtype == np.dtype(dtype) and native.shape == reference.shape
+        np.testing.assert_array_equal(native, reference)
+        np.testing.assert_array_equal(np.signbit(native), np.signbit(reference))
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("size,k,s", [(26, 2, 2), (11, 2, 2), (9, 3, 2), (8, 2, 1), (9, 2, 3)])
+@pytest.mark.parametrize("data", ["ties", "random", "nan", "zeros"])
+def test_max_pool_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, data, dtype, monkeypatch):
+    """Unpadded windows, overlapping or not, in one pass in C: NumPy's running maximum's values, its
+    choice among signed zeros (the later of equal elements) and NaNs alike."""
+    rng = np.random.default_rng(6)
+    x = (rng.integers(0, 3, (2, size, size, 5)) if data == "ties" else rng.standard_normal((2, size, size, 5)))
+    x = x.astype(dtype)
+    if data == "nan":
+        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = np.nan
+    if data == "zeros":
+        x = np.where(rng.random(x.shape) < 0.5, -0.0, 0.0).astype(dtype) * (rng.random(x.shape) < 0.9)
+    native, reference = _with_and_without_c(monkeypatch, "MaxPool", x, ksize=(k, k), strides=(s, s), padding="VALID")
+    assert native.dtype == reference.dtype == np.dtype(dtype) and native.shape == reference.shape
+    np.testing.assert_array_equal(native, reference)
+    np.testing.assert_array_equal(np.signbit(native), np.signbit(reference))

@@ -197,6 +197,8 @@ class GradientTape:
 
     def _result(self, source, grads, unconnected):
         if isinstance(source, Variable):
+            if not _trainable(source):
+                return None  # an integer variable is never watched: TensorFlow answers None
             parts = [g for v in self._tape.variable_values.get(id(source), ()) for g in grads.get(id(v), ())]
         else:
             if isinstance(source, Tensor) and not _trainable(source):

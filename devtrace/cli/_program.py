@@ -124,7 +124,8 @@ def execute_program(ctx, program: str, args: list[str]) -> int:
     spared = _spare_fds(ctx.trace.stream.fds() if ctx.trace.stream is not None else ())
     before = set(threading.enumerate())
     try:
-        namespace = runpy.run_path(program, run_name="__main__")
+        # absolute, as Python 3.9+ gives ``__file__`` and tracebacks of ``python prog.py``
+        namespace = runpy.run_path(os.path.abspath(program), run_name="__main__")
         _join_threads(before)  # as Python waits for them before it exits: their ops are the run's
         _record(ctx)  # while the program's tensors are still alive: "in use at exit"
         del namespace

@@ -126,8 +126,24 @@ class CallbackList(Callback):
         for cb in self.callbacks:
             getattr(cb, hook)(*args)
 
+    def wants(self, hook) -> bool:
+        """Whether a callback overrides ``hook`` (or the older hook Keras's default calls for it); if
+        none does, calling it does nothing, and a loop skips it and the logs it would be given
+        (Keras dispatches such a hook off the training thread)."""
+        names = (hook,) + _OLDER.get(hook, ())
+        return any(_overrides(cb, name) for cb in self.callbacks for name in names)
+
     def __iter__(self):
         return iter(self.callbacks)
+
+
+_OLDER = {"on_train_batch_begin": ("on_batch_begin",), "on_train_batch_end": ("on_batch_end",)}
+
+
+def _overrides(cb, name) -> bool:
+    """Whether ``cb``'s ``name`` is not ``Callback``'s no-op (a subclass's method, or a function set
+    on the instance as ``LambdaCallback`` sets them)."""
+    return getattr(getattr(cb, name, None), "__func__", None) is not getattr(Callback, name)
 
 
 def _hook(name):

@@ -167,26 +167,34 @@ class MetricsList:
 
 
 class CompileMetrics(Metric):
-    """The metrics ``compile`` was given, as one metric (named ``compile_metrics`` in
-    ``model.metrics``): built from the first batch's shapes, its result the dict of theirs."""
+    """The metrics ``compile`` was given (``metrics``, updated without the sample weights, and
+    ``weighted_metrics``, with them), as one metric (named ``compile_metrics`` in ``model.metrics``):
+    built from the first batch's shapes, its result the dict of theirs."""
 
-    def __init__(self, metrics, output_names=None):
-        if metrics and not isinstance(metrics, (list, tuple, dict)):
-            raise ValueError("Expected `metrics` argument to be a list, tuple, or dict. "
-                             f"Received instead: metrics={metrics} of type {type(metrics)}")
-        self._identifiers, self.output_names = metrics, output_names
-        self._lists, self.built = [], False
+    def __init__(self, metrics, output_names=None, weighted_metrics=None):
+        for given, argument in ((metrics, "metrics"), (weighted_metrics, "weighted_metrics")):
+            if given and not isinstance(given, (list, tuple, dict)):
+                raise ValueError(f"Expected `{argument}` argument to be a list, tuple, or dict. "
+                                 f"Received instead: {argument}={given} of type {type(given)}")
+        self._identifiers, self._weighted_identifiers, self.output_names = metrics, weighted_metrics, output_names
+        self._lists, self._weighted_lists, self.built = [], [], False
         super().__init__("compile_metrics")
 
     @property
     def metrics(self) -> list:
-        return [m for ml in self._lists if ml is not None for m in ml.metrics]
+        return [m for ml in self._lists + self._weighted_lists if ml is not None for m in ml.metrics]
 
     def build(self, y_true, y_pred):
+        self._lists = self._build_set(self._identifiers, y_true, y_pred, "metrics")
+        self._weighted_lists = self._build_set(self._weighted_identifiers, y_true, y_pred, "weighted_metrics")
+        self.built = True
+
+    def _build_set(self, given, y_true, y_pred, argument) -> list:
         names = self.output_names
         preds, trues = _flat(y_pred, names), _flat(y_true, names)
         count = len(preds)
-        given = self._identifiers
+        if not given:
+            return [None] * count
         if count == 1:
             flat = [given] if not isinstance(given, dict) else [list(given.values())]
             names = [None]
@@ -198,18 +206,19 @@ class CompileMetrics(Metric):
             shown = tuple(given) if isinstance(given, (list, tuple)) else given
             arity = (f"tuple arity mismatch; expected: {count}, got: {len(given)}; tuple: {shown}.\n"
                      if isinstance(given, (list, tuple)) else "")
-            raise ValueError(f"{arity}Invalid `metrics`. `metrics` should contain metrics objects and either be a "
-                             f"dict or a list matching the output names of the functional model {names} or match the "
-                             f"output structure of the model: {['X'] * count}.\nReceived: metrics={given}")
+            raise ValueError(f"{arity}Invalid `{argument}`. `{argument}` should contain metrics objects and either "
+                             f"be a dict or a list matching the output names of the functional model {names} or "
+                             f"match the output structure of the model: {['X'] * count}.\nReceived: "
+                             f"{argument}={given}")
         names = names if names and len(names) == count else [None] * count
-        self._lists = []
+        lists = []
         for entry, yt, yp, name in zip(flat, trues, preds, names):
             if not entry:
-                self._lists.append(None)
+                lists.append(None)
                 continue
             entries = entry if isinstance(entry, (list, tuple)) else [entry]
-            self._lists.append(MetricsList([get_metric(m, yt, yp) for m in _flatten(entries)], name))
-        self.built = True
+            lists.append(MetricsList([get_metric(m, yt, yp) for m in _flatten(entries)], name))
+        return lists
 
     def reset_state(self):
         for m in self.metrics:
@@ -219,10 +228,20 @@ class CompileMetrics(Metric):
         if not self.built:
             self.build(tf.nest.map_structure(tf.convert_to_tensor, y_true),
                        tf.nest.map_structure(tf.convert_to_tensor, y_pred))  # get_metric reads their shapes
-        for ml, yt, yp in zip(self._lists, _flat(y_true, self.output_names), _flat(y_pred, self.output_names)):
+        trues, preds = _flat(y_true, self.output_names), _flat(y_pred, self.output_names)
+        for ml, yt, yp in zip(self._lists, trues, preds):
             if ml is not None:
                 for m in ml.metrics:
                     m.update_state(yt, yp)
+        if not any(self._weighted_lists):
+            return
+        weights = _flat(sample_weight, self.output_names) if sample_weight is not None else [None] * len(trues)
+        if len(weights) < len(trues):  # Keras's: one sample weight for every output
+            weights = [weights[0]] * len(trues)
+        for ml, yt, yp, sw in zip(self._weighted_lists, trues, preds, weights):
+            if ml is not None:
+                for m in ml.metrics:
+                    m.update_state(yt, yp, sample_weight=sw)
 
     def result(self):
         if not self.built:
@@ -236,6 +255,21 @@ class CompileMetrics(Metric):
                 if name in seen:
                     seen[name] += 1
                     name = f"{name}_{seen[name] - 1}"
+                else:
+                    seen[name] = 1
+                results[name] = m.result()
+        for ml in self._weighted_lists:  # a name an unweighted metric has: weighted_<name>
+            if ml is None:
+                continue
+            for m in ml.metrics:
+                name = f"{ml.output_name}_{m.name}" if ml.output_name else m.name
+                if name in seen:
+                    name = f"{ml.output_name}_weighted_{m.name}" if ml.output_name else f"weighted_{m.name}"
+                    if name in seen:
+                        seen[name] += 1
+                        name = f"{name}_{seen[name] - 1}"
+                    else:
+                        seen[name] = 1
                 else:
                     seen[name] = 1
                 results[name] = m.result()

@@ -59,6 +59,8 @@ def _take(x, idx):
         return [_take(v, idx) for v in x]
     if isinstance(x, tf.SparseTensor):
         return _sparse_rows(x, idx)
+    if isinstance(x, np.ndarray) and isinstance(idx, np.ndarray):
+        return x.take(idx, axis=0)  # NumPy's rows by index, about twice as fast as x[idx]
     return x[idx]
 
 
@@ -156,9 +158,10 @@ class EpochIterator:
             for element in self.dataset:
                 yield self._weighted(element)
             return
-        order = np.random.permutation(self.n) if self.shuffle else np.arange(self.n)
+        order = np.random.permutation(self.n) if self.shuffle else None
         for start in range(0, self.n, self.size):
-            idx = order[start:start + self.size]
+            # unshuffled, a batch is a slice (a view: the step's tensors copy it, as host_array does)
+            idx = order[start:start + self.size] if order is not None else slice(start, start + self.size)
             y = _take(self.y, idx) if self.y is not None else None
             sw = self.sample_weight[idx] if self.sample_weight is not None else None
             yield self._weighted(pack(_take(self.x, idx), y, sw))

@@ -14,7 +14,7 @@ from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
 from .naming import _UIDS, snake, unique  # noqa: F401 (engine.snake, engine._UIDS: their old home)
-from . import config, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
+from . import config, constraints, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
 
 class KerasTensor:
     """A symbolic input or layer output of a functional model: a shape and the node that made it."""
@@ -83,6 +83,7 @@ def _trackable(value) -> bool:
 class Layer(serializable.Configurable, Module):
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, autocast=True,
                  **kwargs):
+        self._weight_constraints = _take_constraints(self, kwargs)
         keywords.check_layer(self, kwargs)
         if config.floatx() != "float32" or config.image_data_format() != "channels_last":
             arguments = dict(serializable.init_config(self), dtype=dtype)
@@ -96,7 +97,7 @@ class Layer(serializable.Configurable, Module):
                              f"name={name} (of type {type(name)})")
         super().__init__(name=name if name.isidentifier() else None)
         self._name, self._scope_name = name, name + "/"  # Keras's need not be identifiers: "mobilenetv2_1.00_224"
-        self.trainable, self.built = trainable, False
+        self._trainable, self.built = bool(trainable), False
         self._layer_weights: list = []
         self._regularized: list = []  # (variable, regularizer)
         self._inbound_nodes: list = []
@@ -140,7 +141,7 @@ class Layer(serializable.Configurable, Module):
                    regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
         """Keras 3's signature: ``shape``, ``initializer``, ``dtype`` may come positionally (in that
         order); the initializer defaults to glorot_uniform for floats, zeros otherwise."""
-        keywords.unimplemented("Layer.add_weight", constraint=(constraint, None), aggregation=(aggregation, "none"),
+        keywords.unimplemented("Layer.add_weight", aggregation=(aggregation, "none"),
                                overwrite_with_gradient=(overwrite_with_gradient, False))
         if len(args) > 3:
             raise TypeError(f"add_weight() takes at most 3 positional arguments but {len(args)} were given.")
@@ -156,6 +157,10 @@ class Layer(serializable.Configurable, Module):
             value = initializers.get(initializer)(tuple(shape or ()), dtype=dtype.name)  # as Keras calls it
             with tf.name_scope(self.name):
                 v = variables.make(value, name or "weight", trainable, autocast)
+        constraint = constraints.get(constraint) if constraint is not None else \
+            self.__dict__.get("_weight_constraints", {}).get(name)
+        if constraint is not None:  # optimizers apply it after each update (Keras's)
+            v._constraint = constraint
         self._layer_weights.append(v)
         if regularizer is not None:
             self._regularized.append((v, regularizers.get(regularizer)))
@@ -167,9 +172,62 @@ class Layer(serializable.Configurable, Module):
 
     @property
     def losses(self) -> list:
-        """The losses ``call`` added, then the regularization losses of this layer's weights
-        (computed now, as Keras 3 does)."""
-        return list(self.__dict__.get("_added_losses", ())) + [penalty(v) for v, penalty in self._regularized]
+        """The losses ``call`` added (this layer's, then its sublayers'), then the regularization
+        losses of its trainable weights, sublayers' too (computed now, as Keras 3 does)."""
+        layers = [self] + self._all_sublayers()
+        added = [loss for layer in layers for loss in layer.__dict__.get("_added_losses", ())]
+        penalties = {id(v): penalty for layer in layers for v, penalty in getattr(layer, "_regularized", ())}
+        return added + [penalties[id(v)](v) for v in self.trainable_weights if id(v) in penalties]
+
+    @property
+    def trainable(self) -> bool:
+        return self.__dict__.get("_trainable", True)
+
+    @trainable.setter
+    def trainable(self, value):
+        """Keras's: sets the sublayers' too."""
+        self._trainable = bool(value)
+        try:
+            children = self._child_layers()
+        except AttributeError:  # a model still being constructed
+            children = []
+        for layer in children:
+            layer.trainable = value
+
+    def _child_layers(self) -> list:
+        """The layers held as attributes (in lists, tuples and dicts too), in the order they were
+        assigned, each once: Keras's ``_layers``."""
+        found, seen = [], {id(self)}
+
+        def visit(value):
+            if isinstance(value, Layer):
+                if id(value) not in seen:
+                    seen.add(id(value))
+                    found.append(value)
+            elif isinstance(value, (list, tuple)):
+                for item in value:
+                    visit(item)
+            elif isinstance(value, dict):
+                for item in value.values():
+                    visit(item)
+
+        for name, value in vars(self).items():
+            if name not in self._UNTRACKED:
+                visit(value)
+        return found
+
+    def _all_sublayers(self) -> list:
+        """Every layer below this one, depth first, each once (Keras's ``_flatten_layers``)."""
+        found, seen = [], {id(self)}
+        stack = list(reversed(self._child_layers()))
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            found.append(layer)
+            stack.extend(reversed(layer._child_layers()))
+        return found
 
     def build(self, input_shape):
         self.built = True
@@ -284,7 +342,10 @@ class Layer(serializable.Configurable, Module):
 
     @property
     def weights(self) -> list:
-        return list(self._layer_weights)
+        """Keras's: its own weights (trainable first), then its sublayers', each once."""
+        own = self._layer_weights
+        weights = [w for w in own if w.trainable] + [w for w in own if not w.trainable]
+        return _unique_weights(weights + [w for layer in self._child_layers() for w in layer.weights])
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
@@ -300,12 +361,23 @@ class Layer(serializable.Configurable, Module):
                 if name not in self._UNTRACKED and name not in Module._IGNORED and _trackable(value)]
 
     @property
+    def variables(self) -> list:
+        """Keras 3's: the layer's Keras variables — its weights, its own then its sublayers' (a
+        ``tf.Variable`` attribute is not tracked: ``[]``, as Keras shows it). Keras also lists its
+        seed generators' states here; devtrace's are plain ``tf.Variable`` s and are left out."""
+        return self.weights
+
+    @property
     def trainable_weights(self) -> list:
-        return [w for w in self._layer_weights if w.trainable] if self.trainable else []
+        if not self.trainable:
+            return []
+        own = [w for w in self._layer_weights if w.trainable]
+        return _unique_weights(own + [w for layer in self._child_layers() for w in layer.trainable_weights])
 
     @property
     def non_trainable_weights(self) -> list:
-        return [w for w in self.weights if not w.trainable or not self.trainable]
+        trainable = {id(w) for w in self.trainable_weights}
+        return [w for w in self.weights if id(w) not in trainable]
 
     trainable_variables = trainable_weights
     non_trainable_variables = non_trainable_weights
@@ -319,6 +391,31 @@ class Layer(serializable.Configurable, Module):
 
     def count_params(self) -> int:
         return int(sum(np.prod(w.shape) for w in self.weights))
+
+
+# A constraint keyword's weight, where its name is not the keyword's stem.
+_CONSTRAINED = {"depthwise_constraint": "depthwise_kernel", "pointwise_constraint": "pointwise_kernel",
+                "recurrent_constraint": "recurrent_kernel"}
+
+
+def _take_constraints(layer, kwargs) -> dict:
+    """The ``<weight>_constraint`` keywords Keras's layer takes, taken out of ``kwargs``: {weight name: constraint}."""
+    known = keywords.ARGS.get(keywords.keras_class(layer), {})
+    found = {}
+    for key in [k for k in kwargs if k.endswith("_constraint") and k in known]:
+        value = kwargs.pop(key)
+        if value is not None:
+            found[_CONSTRAINED.get(key, key[:-len("_constraint")])] = constraints.get(value)
+    return found
+
+
+def _unique_weights(weights) -> list:
+    seen, out = set(), []
+    for w in weights:
+        if id(w) not in seen:
+            seen.add(id(w))
+            out.append(w)
+    return out
 
 
 def _cast_input(value, dtype):
@@ -531,7 +628,7 @@ _CALLING: list = []  # the layers whose call is running, outermost first
 def outermost_call(layer):
     """As the outermost call begins, the losses the layer and its sublayers added before are dropped."""
     if not _CALLING:
-        for each in [layer] + list(getattr(layer, "layers", ())):
+        for each in [layer] + layer._all_sublayers():
             each.__dict__.pop("_added_losses", None)
     _CALLING.append(layer)
     try:

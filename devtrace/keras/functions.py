@@ -12,6 +12,7 @@ import contextlib
 import devtrace as tf
 from ..polymorphic_function.function import function as tf_function
 from ..runtime.context import context
+from ..runtime.tensor import Tensor
 
 NAMES = {"train": "multi_step_on_iterator", "test": "multi_step_on_iterator",
          "train_weighted": "multi_step_on_iterator", "test_weighted": "multi_step_on_iterator",
@@ -29,6 +30,19 @@ class StepFunctions:
     def __init__(self):
         self._functions: dict = {}
         self._eager: set = set()
+        # the metrics the built-in steps report, found at an epoch's first step (Keras finds them as
+        # it traces its step) rather than at each; None until then
+        self.metrics: list | None = None
+
+    def ready(self, kind, args):
+        """The function traced for ``kind`` and batches of these dtypes when each is a plain tensor
+        (what ``get`` would find, without its checks: a step's fast path once traced); else None."""
+        names = []
+        for a in args:
+            if type(a) is not Tensor:
+                return None
+            names.append(a._dtype.name)
+        return self._functions.get((kind, tuple(names)))
 
     def get(self, kind, body, args):
         """``(function, None)``; ``(None, the first trace's error)`` when the step must run eagerly.

@@ -94,6 +94,25 @@ def _batches(data):
     return (b[0] if isinstance(b, tuple) else b for b in data), True
 
 
+def _summarize(values, epsilon):
+    """Every ``len / (1 / epsilon)``-th sorted value (all of them when fewer), each weighing the step."""
+    values = np.sort(values.reshape(-1))
+    step = max(values.size * epsilon, 1)
+    points = values[int(step - 1)::int(step)]
+    return np.stack([points, np.full_like(points, step)])
+
+
+def _compress(summary, epsilon):
+    """At most ``1 / epsilon`` points: values and weights interpolated at even steps of the cumulative weight."""
+    if summary.shape[1] * epsilon < 1:
+        return summary
+    steps = epsilon + np.arange(0.0, 1.0, epsilon)
+    cumulative = summary[1].cumsum()
+    fractions = cumulative / cumulative[-1]
+    at = np.interp(steps, fractions, cumulative)
+    return np.stack((np.interp(steps, fractions, summary[0]), at - np.concatenate(([0], at[:-1])))).astype("float32")
+
+
 class Normalization(Layer):
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
         super().__init__(**kwargs)
@@ -141,7 +160,9 @@ class Normalization(Layer):
         first = tf.cast(_tensor(next(batches)), tf.float32)
         if not self.built:
             self.build(tuple(first.shape))
-        if not iterable:
+        if isinstance(data, np.ndarray):  # Keras's: NumPy's mean and variance, in the array's precision
+            total_mean, total_var = np.mean(data, axis=tuple(self._reduce)), np.var(data, axis=tuple(self._reduce))
+        elif not iterable:
             total_mean, total_var = tf.nn.moments(first, list(self._reduce))
         else:
             total_mean, total_var, total_count = tf.zeros(self._shape), tf.zeros(self._shape), 0
@@ -243,15 +264,20 @@ class Discretization(Layer):
         self.num_bins, self.epsilon, self.output_mode = num_bins, epsilon, output_mode
 
     def adapt(self, data, steps=None):
-        """The boundaries at the data's ``num_bins`` quantiles (exact ones; Keras approximates
-        within ``epsilon``)."""
+        """The boundaries at the data's ``num_bins`` quantiles, approximated as Keras does: each
+        batch summarized to about ``1 / epsilon`` weighted points, merged with the summary so far,
+        and the boundaries interpolated from the cumulative weights."""
         if self.num_bins is None:
             raise ValueError("Cannot adapt a Discretization layer that has been initialized with "
                              "`bin_boundaries`, use `num_bins` instead.")
         batches, _ = _batches(data)
-        values = np.concatenate([np.asarray(b, np.float64).reshape(-1) for b in batches])
-        qs = np.quantile(values, np.linspace(0, 1, self.num_bins + 1)[1:-1])
-        self.bin_boundaries = [float(q) for q in qs]
+        summary = np.zeros((2, 0), np.float32)
+        for i, batch in enumerate(batches):
+            if steps is not None and i >= steps:
+                break
+            merged = np.concatenate((_summarize(np.asarray(batch, np.float32), self.epsilon), summary), axis=1)
+            summary = _compress(np.take(merged, np.argsort(merged[0]), axis=1), self.epsilon)
+        self.bin_boundaries = _compress(summary, 1.0 / self.num_bins)[0, :-1].tolist()
 
     def call(self, inputs):
         if self.bin_boundaries is None:

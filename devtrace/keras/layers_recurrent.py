@@ -188,8 +188,12 @@ class SimpleRNN(RNN):
         keywords.unimplemented(f"keras.layers.{type(self).__name__}",
                                implementation=(kwargs.pop("implementation", 2), 2))
         rnn_args = _split_kwargs(kwargs)
-        for key in ("activity_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint"):
-            keywords.unimplemented(f"keras.layers.{type(self).__name__}", **{key: (kwargs.pop(key, None), None)})
+        keywords.unimplemented(f"keras.layers.{type(self).__name__}",
+                               activity_regularizer=(kwargs.pop("activity_regularizer", None), None))
+        for key in ("kernel_constraint", "recurrent_constraint", "bias_constraint"):  # the cell's weights'
+            if kwargs.get(key) is not None:
+                cell_args[key] = kwargs.pop(key)
+            kwargs.pop(key, None)
         cell = self._cell_class(name=self._cell_name, dtype=kwargs.get("dtype"),
                                 trainable=kwargs.get("trainable", True), **cell_args)
         self._cell_args = cell_args

@@ -70,9 +70,10 @@ class _IndexLookup(Layer):
         return super().get_config() | {"output_mode": self.output_mode}  # an older name's new one
 
     def get_vocabulary(self, include_special_tokens=True):
-        specials = self._special()
-        tokens = specials + self._tokens if include_special_tokens else list(self._tokens)
-        return [t for t in tokens]
+        """Keras's: the special tokens as Python values, the others as NumPy scalars (as its table gives them)."""
+        wrap = np.str_ if self._string else np.int64
+        tokens = [wrap(t) for t in self._tokens]
+        return self._special() + tokens if include_special_tokens else tokens
 
     def vocabulary_size(self):
         return len(self._special()) + len(self._tokens)
@@ -221,7 +222,11 @@ class TextVectorization(Layer):
                  idf_weights=None, sparse=False, ragged=False, encoding="utf-8", name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         where = "keras.layers.TextVectorization"
-        keywords.unimplemented(where, ngrams=(ngrams, None), sparse=(sparse, False), encoding=(encoding, "utf-8"),
+        if not (ngrams is None or isinstance(ngrams, int) or isinstance(ngrams, tuple)
+                and all(isinstance(item, int) for item in ngrams)):
+            raise ValueError(f"`ngrams` must be None, an integer, or a tuple of integers. Received: ngrams={ngrams}")
+        self._ngrams = tuple(range(1, ngrams + 1)) if isinstance(ngrams, int) else ngrams
+        keywords.unimplemented(where, sparse=(sparse, False), encoding=(encoding, "utf-8"),
                                pad_to_max_tokens=(pad_to_max_tokens, False))
         output_mode = _DEPRECATED_MODES.get(output_mode, output_mode)
         if output_mode not in ("int", "multi_hot", "count", "tf_idf"):
@@ -267,14 +272,18 @@ class TextVectorization(Layer):
             x = tf.squeeze(x, [-1])
         x = self._standardize(x)
         if self.split is None:
-            return x
-        if callable(self.split):
-            return self.split(x)
-        if self.split == "whitespace":
-            return tf.strings.split(x)
-        if self.split == "character":
-            return tf.strings.unicode_split(x, "UTF-8")
-        raise ValueError(f"Unknown value for split: {self.split}")
+            pass
+        elif callable(self.split):
+            x = self.split(x)
+        elif self.split == "whitespace":
+            x = tf.strings.split(x)
+        elif self.split == "character":
+            x = tf.strings.unicode_split(x, "UTF-8")
+        else:
+            raise ValueError(f"Unknown value for split: {self.split}")
+        if self._ngrams is not None:  # Keras's: the n-grams of each width, joined by a space
+            x = tf.strings.ngrams(x, ngram_width=self._ngrams, separator=" ")
+        return x
 
     def adapt(self, data, batch_size=None, steps=None):
         rows = []

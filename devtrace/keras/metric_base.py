@@ -69,7 +69,7 @@ def _when_run(fn, args, kwargs):
 def _result(value):
     """A metric's result: a float32 constant of its own, never the scalar cache's (a new value each
     step would stay cached, its device memory with it; Keras's results are a step's temporaries)."""
-    return tf.constant(np.float32(value), tf.float32)
+    return tf.constant(np.array(value, np.float32))  # an array: tf.constant's fast path
 
 
 class Metric(Configurable):
@@ -149,12 +149,18 @@ class Mean(Metric):
         passes the batch size)."""
         values = tf.convert_to_tensor(values)  # both tensors made before a value is read (--compute none: the same ops)
         weights = None if sample_weight is None else tf.convert_to_tensor(sample_weight)
-        v = np.asarray(values.numpy(), np.float64)
-        if weights is None:
+        v = values.numpy()
+        w = None if weights is None else weights.numpy()
+        if isinstance(v, np.floating) and isinstance(w, (np.integer, np.floating)):
+            self._total += float(v) * float(w)  # a scalar weighted by one number: the loss tracker's each step
+            self._count += float(w)
+            return
+        v = np.asarray(v, np.float64)
+        if w is None:
             self._total += float(v.sum())
             self._count += v.size
             return
-        w = np.asarray(weights.numpy(), np.float64)
+        w = np.asarray(w, np.float64)
         while w.ndim > v.ndim and w.shape[-1] == 1:
             w = w.squeeze(-1)
         w = np.broadcast_to(w.reshape(w.shape + (1,) * (v.ndim - w.ndim)), v.shape)

@@ -74,7 +74,10 @@ class Model(TensorFlowTrainer, Layer):
         which ``summary()`` lists)."""
         if self._operations:
             return [op for op in self._operations if not getattr(op, "_symbolic_operation", False)]
-        return [v for v in vars(self).values() if isinstance(v, Layer)]
+        return Layer._child_layers(self)
+
+    def _child_layers(self) -> list:
+        return self.layers
 
     @property
     def weights(self) -> list:
@@ -97,7 +100,7 @@ class Model(TensorFlowTrainer, Layer):
 
     @property
     def losses(self) -> list:
-        return [loss for layer in self.layers for loss in layer.losses] + Layer.losses.fget(self)
+        return Layer.losses.fget(self)
 
     def call(self, inputs, training=None, mask=None, **kwargs):
         if self._outputs is None:
@@ -159,6 +162,11 @@ class Model(TensorFlowTrainer, Layer):
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
         saving.save_model(self, filepath, overwrite, zipped, **kwargs)
 
+    def export(self, filepath, format="tf_saved_model", verbose=True, input_signature=None, **kwargs):  # noqa: A002
+        from .export import export
+
+        export(self, filepath, format, verbose, input_signature, **kwargs)
+
     def to_json(self, **kwargs) -> str:
         return saving.to_json(self, **kwargs)
 
@@ -192,10 +200,15 @@ class Model(TensorFlowTrainer, Layer):
                 {"args": [_history(node.output._inputs)], "kwargs": {}} for node in layer._inbound_nodes]
             layers.append(entry)
         ends = {}
+        def ref(tensors):
+            if isinstance(tensors, dict):
+                return {key: ref(t) for key, t in tensors.items()}
+            if isinstance(tensors, (list, tuple)):
+                return [ref(t) for t in tensors]
+            return [tensors._layer.name, tensors._node_index, 0]
+
         for key, tensors in (("input_layers", self._inputs), ("output_layers", self._outputs)):
-            flat = tensors if isinstance(tensors, (list, tuple)) else [tensors]
-            refs = [[t._layer.name, t._node_index, 0] for t in flat]
-            ends[key] = refs if isinstance(tensors, (list, tuple)) else refs[0]
+            ends[key] = ref(tensors)
         return {"name": self.name, "trainable": self.trainable, "layers": layers, **ends}
 
     @classmethod
@@ -206,12 +219,20 @@ class Model(TensorFlowTrainer, Layer):
         for entry in config["layers"]:
             layer = made[entry["name"]] = serializable.deserialize(
                 {k: v for k, v in entry.items() if k not in ("name", "inbound_nodes")}, custom_objects)
+            name = entry.get("name", layer.name)  # a custom get_config may leave the name out: the graph's
             if isinstance(layer, InputLayer):
-                outputs[(layer.name, 0)] = layer.output
+                outputs[(name, 0)] = layer.output
             for i, node in enumerate(entry["inbound_nodes"]):
-                outputs[(layer.name, i)] = layer(_tensors_of(node["args"][0], outputs))
-        ends = [[outputs[(name, node)] for name, node, _ in refs] if refs and isinstance(refs[0], list)
-                else outputs[(refs[0], refs[1])] for refs in (config["input_layers"], config["output_layers"])]
+                outputs[(name, i)] = layer(_tensors_of(node["args"][0], outputs))
+
+        def end(refs):
+            if isinstance(refs, dict):
+                return {key: end(ref) for key, ref in refs.items()}
+            if refs and isinstance(refs[0], list):
+                return [end(ref) for ref in refs]
+            return outputs[(refs[0], refs[1])]
+
+        ends = [end(config["input_layers"]), end(config["output_layers"])]
         model = cls(inputs=ends[0], outputs=ends[1], name=config.get("name"))
         model.trainable = config.get("trainable", True)
         return model
@@ -232,8 +253,8 @@ class Model(TensorFlowTrainer, Layer):
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
                 layer_range=None):
         keywords.unimplemented("Model.summary", expand_nested=(expand_nested, False),
-                               show_trainable=(show_trainable, False), layer_range=(layer_range, None))
-        summary_mod.print_summary(self, line_length, positions, print_fn)
+                               layer_range=(layer_range, None))
+        summary_mod.print_summary(self, line_length, positions, print_fn, show_trainable)
 
     def count_params(self) -> int:
         return sum(layer.count_params() for layer in self.layers)
@@ -480,6 +501,8 @@ def _takes_training(layer) -> bool:
 
 
 def _flat(tensors) -> list:
+    if isinstance(tensors, dict):  # keras.tree.flatten: by sorted key
+        return [t for key in sorted(tensors) for t in _flat(tensors[key])]
     if isinstance(tensors, (list, tuple)):
         return [t for item in tensors for t in _flat(item)]
     return [tensors]
@@ -525,6 +548,8 @@ def _parents(t) -> list:
 
 
 def _run(t, values, training):
+    if isinstance(t, dict):
+        return {key: _run(item, values, training) for key, item in t.items()}
     if isinstance(t, (list, tuple)):
         return [_run(item, values, training) for item in t]
     if id(t) in values:

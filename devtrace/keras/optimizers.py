@@ -148,6 +148,9 @@ class Optimizer(serializable.Configurable):
             if grad is not None:
                 self._update(grad, var)
         self.iterations.assign_add(1)
+        for _, var in pairs:  # Keras's: each variable's constraint after the update
+            if getattr(var, "constraint", None) is not None:
+                var.assign(var.constraint(var))
         return self.iterations
 
     def _clipped(self, grads):

@@ -207,11 +207,13 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
 def compile_config(model) -> dict:
     if not getattr(model, "compiled", False):
         return {}
-    metrics = model._compile_metrics._identifiers if model._compile_metrics is not None else None
+    compiled = model._compile_metrics
+    metrics, weighted = (compiled._identifiers, compiled._weighted_identifiers) if compiled is not None else (None, None)
     optimizer = getattr(model, "_compiled_optimizer", model.optimizer)  # compile's argument (before its wrapping)
     return {"optimizer": serialize_keras_object(optimizer), "loss": serialize_keras_object(model._compiled_loss),
             "loss_weights": serialize_keras_object(getattr(model, "_compiled_loss_weights", None)),
-            "metrics": serialize_keras_object(metrics), "weighted_metrics": None,
+            "metrics": serialize_keras_object(metrics),
+            "weighted_metrics": serialize_keras_object(weighted),
             "run_eagerly": model.run_eagerly, "steps_per_execution": 1, "jit_compile": False}
 
 
@@ -290,6 +292,7 @@ def from_model_config(config, custom_objects=None, compile=True):  # noqa: A002
         if compile and compiled:
             model.compile(optimizer=_objects(compiled["optimizer"]), loss=_objects(compiled["loss"]),
                           metrics=_objects(compiled["metrics"]),
+                          weighted_metrics=_objects(compiled.get("weighted_metrics")),
                           run_eagerly=compiled.get("run_eagerly", False))
     return model
 

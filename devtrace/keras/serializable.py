@@ -138,7 +138,8 @@ def _builtin_module(obj) -> str | None:
         return "keras.models"
     return {"initializers": "keras.initializers", "regularizers": "keras.regularizers", "losses": "keras.losses",
             "metrics": "keras.metrics", "optimizers": "keras.optimizers", "activations": "keras.activations",
-            "callbacks": "keras.callbacks", "schedules": "keras.optimizers.schedules"}.get(part, "keras")
+            "callbacks": "keras.callbacks", "schedules": "keras.optimizers.schedules",
+            "constraints": "keras.constraints"}.get(part, "keras")
 
 
 _AS_KERAS = {"Sequential": ("keras", None), "Functional": ("keras.src.models.functional", "Functional")}

@@ -12,7 +12,7 @@ import numpy as np
 _TOP, _HEAD, _HEAD_RULE, _ROW_RULE, _BOTTOM = "┏━┳┓", "┃┃┃", "┡━╇┩", "├─┼┤", "└─┴┘"
 
 
-def print_summary(model, line_length=None, positions=None, print_fn=None) -> None:
+def print_summary(model, line_length=None, positions=None, print_fn=None, show_trainable=False) -> None:
     sequential_like = _sequential_like(model)
     if sequential_like:
         default, positions = 88, positions or [0.45, 0.80, 1.0]
@@ -20,6 +20,9 @@ def print_summary(model, line_length=None, positions=None, print_fn=None) -> Non
     else:
         default, positions = 108, positions or [0.3, 0.56, 0.74, 1.0]
         header, align = ["Layer (type)", "Output Shape", "Param #", "Connected to"], "<<><"
+    if show_trainable:
+        default, positions = default + 12, [p * 0.90 for p in positions] + [1.0]
+        header, align = header + ["Trainable"], align + "^"
     line_length = line_length or min(default, shutil.get_terminal_size().columns - 4)
     widths, current = [], 0
     for pos in positions:
@@ -28,7 +31,7 @@ def print_summary(model, line_length=None, positions=None, print_fn=None) -> Non
             raise ValueError("Insufficient console width to print summary.")
         widths.append(width)
         current += width
-    rows = [_fields(model, layer, sequential_like) for layer in getattr(model, "_operations", None) or model.layers]
+    rows = [_fields(model, layer, sequential_like, show_trainable) for layer in getattr(model, "_operations", None) or model.layers]
     lines = [f'Model: "{model.name}"'] + _table(header, rows, _fit(widths, line_length), align) + _counts(model)
     text = "\n".join(lines) + "\n"
     if print_fn is None:
@@ -57,7 +60,7 @@ def _model_nodes(model, layer) -> list:
     return [n for n in layer._inbound_nodes if all(id(t._layer) in ops for t in n.input_tensors)]
 
 
-def _fields(model, layer, sequential_like) -> list:
+def _fields(model, layer, sequential_like, show_trainable=False) -> list:
     if not layer.built:
         params = "0 (unbuilt)"
     else:
@@ -68,6 +71,8 @@ def _fields(model, layer, sequential_like) -> list:
         links = [f"{t._layer.name}[{t._node_index}][{t._tensor_index}]"
                  for node in _model_nodes(model, layer) for t in node.input_tensors]
         fields.append(", ".join(links) or "-")
+    if show_trainable:
+        fields.append(("Y" if layer.trainable else "N") if layer.weights else "-")
     return fields
 
 
@@ -141,6 +146,9 @@ def _row(cells, widths, align, bar) -> list:
         parts = []
         for lines, w, a in zip(wrapped, widths, align):
             text = lines[k].rstrip() if k < len(lines) else ""
+            if a == "^":  # rich's centring: the odd space on the right
+                left = (w - 2 - len(text)) // 2
+                text = " " * left + text.ljust(w - 2 - left)
             parts.append(" " + (text.rjust(w - 2) if a == ">" else text.ljust(w - 2)) + " ")
         out.append(bar + bar.join(parts) + bar)
     return out

@@ -14,9 +14,11 @@ import numpy as np
 
 import devtrace as tf
 from . import callbacks as callbacks_mod
-from . import keywords
+from . import keywords, on_batch
 from .data import EpochIterator, pack, split_validation, unpack
-from .training import Trainer, pythonify
+from .optimizers import LossScaleOptimizer
+from .training import Trainer, metrics_results, pythonify
+from .training import in_metric_order as _in_metric_order
 
 
 class TensorFlowTrainer(Trainer):
@@ -62,7 +64,7 @@ class TensorFlowTrainer(Trainer):
                 loss, pred = replicated_step(self, np.asarray(x), np.asarray(y))
             else:
                 loss, pred = self._run("train", self._train_body, x, y, sw)
-        return self._track(x, y, pred, loss)
+        return self._track(x, y, pred, loss, sw)
 
     def _test_batch(self, data) -> dict:
         if self._overrides("test_step"):
@@ -77,7 +79,7 @@ class TensorFlowTrainer(Trainer):
             pred, loss = replicated_forward(self, np.asarray(x), np.asarray(y))
         else:
             pred, loss = self._run("test", self._test_body, x, y, sw)
-        return self._track(x, y, pred, loss)
+        return self._track(x, y, pred, loss, sw)
 
     def _predict_batch(self, data):
         if self._overrides("predict_step"):
@@ -92,9 +94,16 @@ class TensorFlowTrainer(Trainer):
         step, _error = self._traced("predict", self._predict_body, (x,))
         return (step or self._predict_body)(x)
 
-    def _track(self, x, y, pred, loss) -> dict:
+    def _track(self, x, y, pred, loss, sw=None) -> dict:
         self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
-        return self.compute_metrics(x, y, pred)
+        if self._overrides("compute_metrics") or self._overrides("get_metrics_result"):
+            return self.compute_metrics(x, y, pred, sample_weight=sw)
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, pred, sw)
+        functions = self._functions
+        if functions.metrics is None:
+            functions.metrics = self.metrics
+        return metrics_results(functions.metrics)
 
     def _train_body(self, x, y, sw=None):
         with tf.GradientTape() as tape:
@@ -115,7 +124,8 @@ class TensorFlowTrainer(Trainer):
     def _run(self, kind, body, x, y, sw):
         """A built-in step: traced (``train`` returns ``(loss, pred)``, ``test`` ``(pred, loss)``),
         else eager; the eager step's error, when the trace failed alike, is the trace's (Keras's text)."""
-        args = (_constant(x), _constant(y)) + ((_constant(sw),) if sw is not None else ())
+        with tf.device(_HOST):  # the batch's tensors, made on the host
+            args = (_on_host(x), _on_host(y)) + ((_on_host(sw),) if sw is not None else ())
         step, traced_error = self._traced(kind + ("_weighted" if sw is not None else ""), body, args)
         if step is not None:
             out = step(*args)
@@ -130,8 +140,15 @@ class TensorFlowTrainer(Trainer):
 
     def _traced(self, kind, body, args):
         """A step function once the model is built and the optimizer's variables exist (a trace
-        cannot make variables): ``(function, None)``, or ``(None, error)`` for an eager step."""
-        if self.run_eagerly or not (self.built and all(layer.built for layer in self.layers)):
+        cannot make variables): ``(function, None)``, or ``(None, error)`` for an eager step.
+        Once traced for batches of these dtypes, the function is found again without the checks
+        (Keras makes its train function once: a step's slots and layers stay as they were traced)."""
+        if self.run_eagerly or not self.built:
+            return None, None
+        ready = self._functions.ready(kind, args)
+        if ready is not None:
+            return ready, None
+        if not all(layer.built for layer in self.layers):
             return None, None
         if any(isinstance(a, tf.SparseTensor) for a in tf.nest.flatten(args)):
             return None, None  # a sparse input: the step runs eagerly (its ops the same, each placed and logged)
@@ -162,13 +179,17 @@ class TensorFlowTrainer(Trainer):
         cbs.call("on_train_begin", {})
         initial_epoch = self._initial_epoch or initial_epoch  # BackupAndRestore's resumed epoch
         logs, training_logs = {}, None
+        batch_begin, batch_end = cbs.wants("on_train_batch_begin"), cbs.wants("on_train_batch_end")
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
+            self._functions.metrics = None
             cbs.call("on_epoch_begin", epoch, {})
             for step, batch in data:
-                cbs.call("on_train_batch_begin", step, {})
+                if batch_begin:
+                    cbs.call("on_train_batch_begin", step, {})
                 logs = self._train_batch(batch)
-                cbs.call("on_train_batch_end", step, pythonify(logs))
+                if batch_end:
+                    cbs.call("on_train_batch_end", step, pythonify(logs))
                 if self.stop_training:
                     break
             epoch_logs = dict(self._metrics_result_or_logs(logs))
@@ -193,11 +214,15 @@ class TensorFlowTrainer(Trainer):
                 cb.target = data.steps
         cbs.call("on_test_begin", {})
         self.reset_metrics()
+        self._functions.metrics = None
         logs = {}
+        batch_begin, batch_end = cbs.wants("on_test_batch_begin"), cbs.wants("on_test_batch_end")
         for step, batch in data:
-            cbs.call("on_test_batch_begin", step, {})
+            if batch_begin:
+                cbs.call("on_test_batch_begin", step, {})
             logs = self._test_batch(batch)
-            cbs.call("on_test_batch_end", step, pythonify(logs))
+            if batch_end:
+                cbs.call("on_test_batch_end", step, pythonify(logs))
         logs = pythonify(self._metrics_result_or_logs(logs))
         cbs.call("on_test_end", logs)
         return logs
@@ -230,15 +255,25 @@ class TensorFlowTrainer(Trainer):
         cbs.call("on_predict_end", {})
         return tf.nest.map_structure(lambda *batches: np.concatenate(batches), *out)  # per output of several
 
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        return on_batch.train_on_batch(self, x, y, sample_weight, class_weight, return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        return on_batch.test_on_batch(self, x, y, sample_weight, return_dict)
+
+    def predict_on_batch(self, x):
+        return on_batch.predict_on_batch(self, x)
+
+
+_NO_CONTEXT = contextlib.nullcontext()
+
 
 def _overflow_expected(optimizer):
     """A LossScaleOptimizer's step: its scaled float16 gradients overflow by design (the step is then
     skipped), which TensorFlow's kernels do silently; NumPy's overflow warnings are off for it."""
-    from .optimizers import LossScaleOptimizer
-
     if isinstance(optimizer, LossScaleOptimizer):
         return np.errstate(over="ignore", invalid="ignore")
-    return contextlib.nullcontext()
+    return _NO_CONTEXT
 
 
 def _unweighted(sample_weight, where) -> None:
@@ -256,15 +291,6 @@ def _due(epoch, validation_freq) -> bool:
                      f"of the type {type(validation_freq)}.")
 
 
-def _in_metric_order(model, logs):
-    """Keras's ``_flatten_metrics_in_order``: the metrics' order, then other names sorted; one value alone."""
-    names = []
-    for m in model.metrics:
-        names += [sub.name for sub in m.metrics] if hasattr(m, "metrics") and isinstance(m.metrics, list) else [m.name]
-    values = [logs[n] for n in names if n in logs] + [logs[k] for k in sorted(logs) if k not in names]
-    return values[0] if len(values) == 1 else values
-
-
 def _batch_size(x) -> int:
     if isinstance(x, dict):
         x = list(x.values())
@@ -272,17 +298,26 @@ def _batch_size(x) -> int:
     return int(first.shape[0])
 
 
+_HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
 def _constant(x):
     """A host batch as Keras's data pipeline yields it: a tensor on the host (``tf.data``'s iterator
     lives on the CPU), which the step copies to the device its ops run on, as TensorFlow does."""
-    if isinstance(x, dict):
-        return {k: _constant(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_constant(v) for v in x]
     if x is None or isinstance(x, (tf.Tensor, tf.SparseTensor)):
         return x
-    with tf.device("/job:localhost/replica:0/task:0/device:CPU:0"):
-        return tf.constant(x)
+    with tf.device(_HOST):
+        return _on_host(x)
+
+
+def _on_host(x):
+    if isinstance(x, dict):
+        return {k: _on_host(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_on_host(v) for v in x]
+    if x is None or isinstance(x, (tf.Tensor, tf.SparseTensor)):
+        return x
+    return tf.constant(x)
 
 
 def _tensors(data):

@@ -27,8 +27,7 @@ class Trainer:
 
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
-        keywords.unimplemented("Model.compile", weighted_metrics=(weighted_metrics, None),
-                               steps_per_execution=(steps_per_execution, 1),
+        keywords.unimplemented("Model.compile", steps_per_execution=(steps_per_execution, 1),
                                jit_compile=(jit_compile, ("auto", False)))
         self.optimizer = self._compiled_optimizer = optimizers_mod.get(optimizer)  # saved as given, unwrapped
         if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and \
@@ -38,7 +37,8 @@ class Trainer:
         self._compiled_loss_weights = loss_weights
         names = compile_utils.output_names(self)
         self._compile_loss = compile_utils.CompileLoss(loss, loss_weights, names) if loss is not None else None
-        self._compile_metrics = compile_utils.CompileMetrics(metrics, names) if metrics else None
+        self._compile_metrics = compile_utils.CompileMetrics(metrics, names, weighted_metrics) \
+            if metrics or weighted_metrics else None
         self._loss_tracker = metrics_mod.Mean(name="loss")
         self.compiled, self.run_eagerly, self._functions = True, bool(run_eagerly), StepFunctions()
 
@@ -89,18 +89,23 @@ class Trainer:
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict:
-        results = {}
-        for m in self.metrics:
-            if isinstance(m, compile_utils.CompileMetrics) and not m.built:
-                continue
-            value = m.result()
-            results.update(value) if isinstance(value, dict) else results.__setitem__(m.name, value)
-        return results
+        return metrics_results(self.metrics)
 
     def _metrics_result_or_logs(self, logs):
         """Keras's: the metrics' results when a step returned the same names, else what it returned."""
         results = self.get_metrics_result()
         return results if isinstance(logs, dict) and set(logs) == set(results) else logs
+
+
+def metrics_results(metrics) -> dict:
+    """``{name: result}`` of ``metrics`` (a compiled metrics' container not yet built is left out)."""
+    results = {}
+    for m in metrics:
+        if isinstance(m, compile_utils.CompileMetrics) and not m.built:
+            continue
+        value = m.result()
+        results.update(value) if isinstance(value, dict) else results.__setitem__(m.name, value)
+    return results
 
 
 def _layer_metrics(layer, seen: set) -> list:
@@ -116,6 +121,15 @@ def _layer_metrics(layer, seen: set) -> list:
         elif hasattr(value, "_layer_weights") and hasattr(value, "call"):
             found.extend(_layer_metrics(value, seen))
     return found
+
+
+def in_metric_order(model, logs):
+    """Keras's ``_flatten_metrics_in_order``: the metrics' order, then other names sorted; one value alone."""
+    names = []
+    for m in model.metrics:
+        names += [sub.name for sub in m.metrics] if hasattr(m, "metrics") and isinstance(m.metrics, list) else [m.name]
+    values = [logs[n] for n in names if n in logs] + [logs[k] for k in sorted(logs) if k not in names]
+    return values[0] if len(values) == 1 else values
 
 
 def pythonify(logs) -> dict:

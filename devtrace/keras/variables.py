@@ -62,6 +62,15 @@ class KerasVariable(tf.Variable):
         return self._dtype
 
     @property
+    def constraint(self):
+        return self._constraint
+
+    @constraint.setter
+    def constraint(self, value):
+        """Keras's: settable (its optimizers apply it after each update)."""
+        self._constraint = value
+
+    @property
     def path(self) -> str:
         return self._name[:-2] if self._name.endswith(":0") else self._name
 
@@ -105,3 +114,6 @@ def Variable(initializer, shape=None, dtype=None, trainable=True, autocast=True,
         initializer = initializers.get(initializer)(tuple(shape or ()), dtype=dtype or "float32")
     value = tf.convert_to_tensor(initializer, dtype=dtype)
     return make(value, name or "variable", trainable, autocast)
+
+
+KerasVariable.__name__ = KerasVariable.__qualname__ = "Variable"  # Keras's class name (``type(v).__name__``)

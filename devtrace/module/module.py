@@ -99,7 +99,9 @@ class Module:
             raise ValueError(f"'{name}' is not a valid module name. Module names must be valid Python identifiers "
                              f"(e.g. a valid class name).")
         self._name = name
-        self._scope_name = name + "/"
+        ctx = context()
+        outer = ctx.name_scope if ctx.eager else ""  # TensorFlow's: made inside the name scope it was made in
+        self._scope_name = outer + name + "/"
 
     @property
     def name(self) -> str:

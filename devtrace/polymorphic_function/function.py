@@ -113,6 +113,19 @@ def _key_of(value):
     return ("P", type(value).__name__, value)
 
 
+def _plain(args) -> bool:
+    """Only eager tensors as arguments (a ``Function``'s call takes its short path then)."""
+    for value in args:
+        if type(value) is not Tensor or value._device is None:
+            return False
+    return True
+
+
+def _plain_key(args) -> tuple:
+    """``_key_of((args, {}))`` for eager tensors ``args`` (``_plain``), without its recursion."""
+    return ("tuple", (("tuple", tuple([("T", tuple(value.shape), value._dtype.name) for value in args])), ("D", ())))
+
+
 def _ragged(args, kwargs) -> bool:
     """A RaggedTensor among the arguments: devtrace runs the Python function eagerly then (README,
     deliberate differences: no trace of a ragged tensor's components)."""
@@ -250,17 +263,19 @@ class ConcreteFunction:
             pinned = {t._op._id: a._device for t, a in zip(self.graph.inputs, tensors) if a._device is not None}
             self._placed = PlacedFunction(ctx, self.graph, self.graph.name, pinned=pinned)
         captures = list(self.graph.captures.values())
-        traced = [v for v in flatten(self.structured_input_signature) if isinstance(v, Variable)]
-        swap = {id(old): new for old, new in zip(traced, variables) if old is not new}
-        if swap:
-            captures = [(swap.get(id(value), value), node) for value, node in captures]
+        if variables:
+            traced = [v for v in flatten(self.structured_input_signature) if isinstance(v, Variable)]
+            swap = {id(old): new for old, new in zip(traced, variables) if old is not new}
+            if swap:
+                captures = [(swap.get(id(value), value), node) for value, node in captures]
         values = self._placed.run(ctx, tensors, captures)
 
         def result(item):
             if isinstance(item, Tensor) and item._device is None:
                 return values.get(item._op._id)
             return item
-        return _map(self.graph.outputs, result)
+        outputs = self.graph.outputs
+        return result(outputs) if isinstance(outputs, Tensor) else _map(outputs, result)
 
     def __call__(self, *args, **kwargs):
         tensors = concrete_binding.bind(self, TensorSpec, args, kwargs)
@@ -383,9 +398,10 @@ class Function:
                 """``path``: a nested tensor's spec name (``pair_0``); its placeholder is the argument's name."""
                 if isinstance(value, (Tensor, TensorSpec)):
                     spec = value if isinstance(value, TensorSpec) else TensorSpec.from_tensor(value)
-                    node = graph.placeholder(spec.dtype, spec._dims(), name)
+                    named = spec.name if isinstance(value, TensorSpec) and value.name else None  # TensorFlow keeps it
+                    node = graph.placeholder(spec.dtype, spec._dims(), named or name)
                     graph.inputs.append(node)
-                    specs.append(TensorSpec(spec._dims(), spec.dtype, path or name))
+                    specs.append(TensorSpec(spec._dims(), spec.dtype, named or path or name))
                     return node
                 if _extension(value) or _extension_spec(value):  # a placeholder for each of its tensors
                     spec = value._type_spec if _extension(value) else value
@@ -434,6 +450,11 @@ class Function:
         return [params[i] if i < len(params) else f"args_{i}" for i in range(n)]
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and self.input_signature is None and not _RUN_EAGERLY[0] and _plain(args):
+            concrete = self._concrete.get(_plain_key(args) + _replica()) if context().eager else None
+            if concrete is not None:  # the common call, spelled out: eager tensors in, a trace made already
+                function_cache.detector(self._python_function).called_without_tracing()
+                return concrete._call_flat(list(args))
         if _RUN_EAGERLY[0] or _ragged(args, kwargs):
             return self._python_function(*args, **kwargs)
         if not context().eager:  # called while another function is traced: its body is traced in there

@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 9
+#define FASTPATH_ABI 10
 
 #include "_fastpath.h"
 
@@ -963,7 +963,7 @@ node_reference(PyObject *const *args, const Head *h)
  * device, the op's kernel on its inputs (a list, at least one), then finish's common case (one NumPy
  * array or scalar of a dtype devtrace knows) in C; finish itself for any other output, run_step for
  * any other node, kernel_failed for a kernel's error, as the reference. */
-static PyObject *node_step(PyObject *const *args);
+static PyObject *node_step(PyObject *const *args, PyObject *ufunc_for);
 
 static PyObject *
 run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -976,12 +976,13 @@ run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "run_node before configure()");
         return NULL;
     }
-    return node_step(args);
+    return node_step(args, NULL);
 }
 
-/* run_node's steps, its arguments checked */
+/* run_node's steps, its arguments checked; ufunc_for: NULL, or (kernel, ufunc) from a plan
+ * (function_run._ufunc_for): while the op's kernel is that kernel, its ufunc on two NumPy arrays */
 static PyObject *
-node_step(PyObject *const *args)
+node_step(PyObject *const *args, PyObject *ufunc_for)
 {
     PyObject *ctx = args[0], *device = args[1], *opdef = args[2], *arrays = args[3], *attrs = args[4];
     PyObject *head = args[6], *node = args[9];
@@ -1005,9 +1006,15 @@ node_step(PyObject *const *args)
         argv[i + 1] = PyList_GET_ITEM(arrays, i);
         Py_INCREF(argv[i + 1]);
     }
+    int by_ufunc = ufunc_for != NULL && PyTuple_CheckExact(ufunc_for) && PyTuple_GET_SIZE(ufunc_for) == 2
+        && PyTuple_GET_ITEM(ufunc_for, 0) == fn && n == 2 && (attrs == Py_None || PyDict_GET_SIZE(attrs) == 0)
+        && Py_TYPE(argv[1]) == NDArray_T && Py_TYPE(argv[2]) == NDArray_T;
     long long start = now_ns();
-    out = attrs == Py_None || PyDict_GET_SIZE(attrs) == 0 ? PyObject_Vectorcall(fn, argv, n + 1, NULL)
-                                                           : PyObject_VectorcallDict(fn, argv, n + 1, attrs);
+    if (by_ufunc)
+        out = PyObject_Vectorcall(PyTuple_GET_ITEM(ufunc_for, 1), argv + 1, 2, NULL);
+    else
+        out = attrs == Py_None || PyDict_GET_SIZE(attrs) == 0 ? PyObject_Vectorcall(fn, argv, n + 1, NULL)
+                                                               : PyObject_VectorcallDict(fn, argv, n + 1, attrs);
     long long duration = now_ns() - start;
     for (Py_ssize_t i = 0; i < n; i++)
         Py_DECREF(argv[i + 1]);
@@ -1048,17 +1055,8 @@ done:
  * before anything changed, when an input is not an eager Tensor on the node's device (the
  * reference's own lines take it). */
 static PyObject *
-run_planned(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+planned_step(PyObject *const *args, PyObject *ufunc_for)
 {
-    if (nargs != 9 || !PyDict_CheckExact(args[2]) || !PyTuple_CheckExact(args[3]) || !PyTuple_CheckExact(args[6])
-            || PyTuple_GET_SIZE(args[6]) != 5) {
-        PyErr_SetString(PyExc_TypeError, "run_planned(ctx, device, values, producers, opdef, attrs, head, src, node)");
-        return NULL;
-    }
-    if (!configured) {
-        PyErr_SetString(PyExc_RuntimeError, "run_planned before configure()");
-        return NULL;
-    }
     PyObject *ctx = args[0], *device = args[1], *values = args[2], *producers = args[3];
     PyObject *trace = Py_TYPE(ctx) == Context_T ? SLOT(ctx, c_trace) : NULL;
     PyObject *seq_obj = trace != NULL && Py_TYPE(trace) == Trace_T ? SLOT(trace, r_seq) : NULL;
@@ -1108,12 +1106,345 @@ run_planned(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_INCREF(seq);
     Py_SETREF(SLOT(trace, r_seq), seq);  /* trace._seq = seq = trace._seq + 1 */
     PyObject *argv[] = {ctx, device, args[4], arrays, args[5], seq, args[6], seqs, args[7], args[8]};
-    result = node_step(argv);
+    result = node_step(argv, ufunc_for);
     Py_DECREF(seq);
 done:
     Py_DECREF(arrays);
     Py_DECREF(seqs);
     return result;
+}
+
+static PyObject *
+run_planned(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 9 || !PyDict_CheckExact(args[2]) || !PyTuple_CheckExact(args[3]) || !PyTuple_CheckExact(args[6])
+            || PyTuple_GET_SIZE(args[6]) != 5) {
+        PyErr_SetString(PyExc_TypeError, "run_planned(ctx, device, values, producers, opdef, attrs, head, src, node)");
+        return NULL;
+    }
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "run_planned before configure()");
+        return NULL;
+    }
+    return planned_step(args, NULL);
+}
+
+/* ---- run_plan: function_run.run's loop over a placed function's plan --------------------------- */
+
+static PyObject *s_backend, *s_from_host, *s_value_attr, *pool_exhausted;
+
+/* the input at (node id, output index) of the run's values: borrowed; NULL with an exception */
+static PyObject *
+produced(PyObject *values, PyObject *producer)
+{
+    if (!PyTuple_CheckExact(producer) || PyTuple_GET_SIZE(producer) != 2) {
+        PyErr_SetString(PyExc_TypeError, "run_plan: a producer is a (node id, output index) pair");
+        return NULL;
+    }
+    PyObject *value = PyDict_GetItemWithError(values, PyTuple_GET_ITEM(producer, 0));
+    if (value == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetObject(PyExc_KeyError, PyTuple_GET_ITEM(producer, 0));
+        return NULL;
+    }
+    if (PyTuple_CheckExact(value)) {
+        Py_ssize_t index = PyLong_AsSsize_t(PyTuple_GET_ITEM(producer, 1));
+        if (index == -1 && PyErr_Occurred())
+            return NULL;
+        if (index < 0 || index >= PyTuple_GET_SIZE(value)) {
+            PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+            return NULL;
+        }
+        value = PyTuple_GET_ITEM(value, index);
+    }
+    return value;
+}
+
+/* trace._seq = trace._seq + 1: the new seq, or NULL with an exception */
+static PyObject *
+next_seq(PyObject *trace)
+{
+    PyObject *seq_obj = SLOT(trace, r_seq);
+    long long value = seq_obj != NULL && PyLong_CheckExact(seq_obj) ? PyLong_AsLongLong(seq_obj) : -1;
+    if (value == -1) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "run_plan: the trace's seq is not an int");
+        return NULL;
+    }
+    PyObject *seq = PyLong_FromLongLong(value + 1);
+    if (seq == NULL)
+        return NULL;
+    Py_INCREF(seq);
+    Py_XSETREF(SLOT(trace, r_seq), seq);
+    return seq;
+}
+
+/* A Const from its plan step (array, dtype, fields, node, host): function_run.run's lines for it */
+static PyObject *
+plan_const(PyObject *ctx, PyObject *trace, PyObject *device, PyObject *step, PyObject *call_src, PyObject *call)
+{
+    PyObject *array = PyTuple_GET_ITEM(step, 0), *dtype = PyTuple_GET_ITEM(step, 1);
+    PyObject *fields = PyTuple_GET_ITEM(step, 2), *node = PyTuple_GET_ITEM(step, 3);
+    int host = PyObject_IsTrue(PyTuple_GET_ITEM(step, 4));
+    if (host < 0)
+        return NULL;
+    if (!PyTuple_CheckExact(fields) || PyTuple_GET_SIZE(fields) == 0) {
+        PyErr_SetString(PyExc_TypeError, "run_plan: a Const's fields are a tuple");
+        return NULL;
+    }
+    PyObject *seq = next_seq(trace), *backend = NULL, *value = NULL, *rec = NULL, *handle = NULL, *t = NULL;
+    PyObject *nbytes = NULL, *shape = NULL, *name = NULL, *tag = NULL;
+    if (seq == NULL)
+        return NULL;
+    if (!(backend = PyObject_GetAttr(device, s_backend)))
+        goto done;
+    {
+        PyObject *argv[] = {backend, array};
+        value = PyObject_VectorcallMethod(s_from_host, argv, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    }
+    if (value == NULL) {
+        if (pool_exhausted != NULL && PyErr_ExceptionMatches(pool_exhausted)) {  /* `raise oom(...) from None` */
+            PyErr_Clear();
+            PyObject *argv[] = {ctx, device, array, PyTuple_GET_ITEM(fields, 0), seq, dtype, node};
+            PyObject *error = PyObject_Vectorcall(oom, argv, 7, NULL);
+            if (error != NULL) {
+                raise_returned(error);
+                Py_DECREF(error);
+            }
+        }
+        goto done;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(fields);
+    if (!(rec = (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, n + 1)))
+        goto done;
+    Py_INCREF(seq);
+    PyTuple_SET_ITEM(rec, 0, seq);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = PyTuple_GET_ITEM(fields, k);
+        if (k == n - 1 && item == call)
+            item = call_src;
+        Py_INCREF(item);
+        PyTuple_SET_ITEM(rec, k + 1, item);
+    }
+    PyObject_GC_Track(rec);  /* as tuple.__new__ makes it */
+    if (append_record(trace, rec))
+        goto done;
+    if (host) {
+        handle = Py_NewRef(Py_None);
+    } else {
+        PyObject *alloc = SLOT(device, d_allocator);
+        if (alloc == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "allocator");
+            goto done;
+        }
+        Py_INCREF(alloc);
+        if ((nbytes = PyObject_GetAttr(value, s_nbytes)) && (shape = PyObject_GetAttr(value, s_shape))
+                && (name = PyObject_GetAttr(dtype, s_name))
+                && (tag = PyTuple_Pack(3, PyTuple_GET_ITEM(fields, 0), shape, name))) {
+            PyObject *argv[] = {alloc, nbytes, tag};
+            handle = PyObject_VectorcallMethod(s_allocate, argv, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        }
+        Py_DECREF(alloc);
+        if (handle == NULL)
+            goto done;
+        if (handle == Py_None) {
+            PyObject *argv[] = {ctx, device, value, PyTuple_GET_ITEM(fields, 0), seq, dtype, node};
+            PyObject *error = PyObject_Vectorcall(oom, argv, 7, NULL);
+            if (error != NULL) {
+                raise_returned(error);
+                Py_DECREF(error);
+            }
+            goto done;
+        }
+    }
+    if (!(t = Tensor_T->tp_alloc(Tensor_T, 0)))
+        goto done;
+    TensorBase *tb = (TensorBase *)t;
+    tb->value = Py_NewRef(value);
+    tb->device = Py_NewRef(device);
+    tb->handle = handle;
+    handle = NULL;
+    tb->dtype = Py_NewRef(dtype);
+    tb->seq = Py_NewRef(seq);
+done:
+    Py_DECREF(seq);
+    Py_XDECREF(backend);
+    Py_XDECREF(value);
+    Py_XDECREF(rec);
+    Py_XDECREF(handle);
+    Py_XDECREF(nbytes);
+    Py_XDECREF(shape);
+    Py_XDECREF(name);
+    Py_XDECREF(tag);
+    return t;
+}
+
+/* A variable's read or assignment from its plan step (opdef, head, producers, attrs, reads, assigns,
+ * kernel_dtype, tail, op_attrs, op_type, node): function_run._variable_op's lines for it.
+ * NotImplemented, before anything changed, when _variable_op would hand it to _node. */
+static PyObject *
+plan_variable(PyObject *ctx, PyObject *trace, PyObject *device, PyObject *values, PyObject *step, PyObject *call_src,
+              PyObject *call)
+{
+    PyObject *producers = PyTuple_GET_ITEM(step, 2), *head = PyTuple_GET_ITEM(step, 1);
+    PyObject *tail = PyTuple_GET_ITEM(step, 7);
+    int reads = PyObject_IsTrue(PyTuple_GET_ITEM(step, 4)), assigns = PyObject_IsTrue(PyTuple_GET_ITEM(step, 5));
+    if (reads < 0 || assigns < 0)
+        return NULL;
+    PyObject *xp = SLOT(device, d_xp);
+    if (!PyTuple_CheckExact(producers) || PyTuple_GET_SIZE(producers) < 1 || !PyTuple_CheckExact(head)
+            || PyTuple_GET_SIZE(head) != 5 || xp == NULL || xp == Py_None
+            || (tail != call && (!PyTuple_CheckExact(tail) || PyTuple_GET_SIZE(tail) == 0)))
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_ssize_t n = PyTuple_GET_SIZE(producers);
+    PyObject *variable = produced(values, PyTuple_GET_ITEM(producers, 0));
+    if (variable == NULL)
+        return NULL;
+    Py_INCREF(variable);
+    PyObject *held = PyObject_GetAttr(variable, s_value_attr), *result = NULL;
+    PyObject *arrays = NULL, *seqs = NULL, *seq = NULL;
+    if (held == NULL)
+        goto done;
+    Py_ssize_t m = reads ? n : n - 1, j = 0;
+    if (!(arrays = PyList_New(m)) || !(seqs = PyList_New(m)))
+        goto done;
+    for (Py_ssize_t k = reads ? 0 : 1; k < n; k++, j++) {
+        PyObject *value = k == 0 ? held : produced(values, PyTuple_GET_ITEM(producers, k));
+        if (value == NULL)
+            goto done;
+        TensorBase *t = (TensorBase *)value;
+        if (Py_TYPE(value) != Tensor_T || t->device != device || t->value == NULL || t->seq == NULL) {
+            result = Py_NewRef(Py_NotImplemented);
+            goto done;
+        }
+        PyList_SET_ITEM(arrays, j, Py_NewRef(t->value));
+        PyList_SET_ITEM(seqs, j, Py_NewRef(t->seq));
+    }
+    if (!(seq = next_seq(trace)))
+        goto done;
+    {
+        PyObject *src = tail == call ? call_src : PyTuple_GET_ITEM(tail, PyTuple_GET_SIZE(tail) - 1);
+        PyObject *argv[] = {ctx, device, PyTuple_GET_ITEM(step, 0), arrays, PyTuple_GET_ITEM(step, 3), seq, head,
+                            seqs, src, PyTuple_GET_ITEM(step, 10)};
+        result = node_step(argv, NULL);
+    }
+    if (result != NULL && assigns && PyObject_SetAttr(variable, s_value_attr, result) < 0)
+        Py_CLEAR(result);
+done:
+    Py_DECREF(variable);
+    Py_XDECREF(held);
+    Py_XDECREF(arrays);
+    Py_XDECREF(seqs);
+    Py_XDECREF(seq);
+    return result;
+}
+
+/* run_plan(ctx, plan, start, values, feeds, call_src, call, executed): function_run.run's loop from
+ * plan[start] on, each entry (node id, op, device, step): a fed node's value, a Const, a variable's
+ * read or assignment, a planned node, as its lines run them; the index of the first entry left to
+ * them (a node _node runs, an input elsewhere, a gradient tape recording), len(plan) when none is.
+ * executed[0] counts the nodes run (also when one fails). */
+static PyObject *
+run_plan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8 || !PyList_CheckExact(args[1]) || !PyLong_CheckExact(args[2]) || !PyDict_CheckExact(args[3])
+            || !PyDict_CheckExact(args[4]) || !PyList_CheckExact(args[7]) || PyList_GET_SIZE(args[7]) != 1) {
+        PyErr_SetString(PyExc_TypeError, "run_plan(ctx, plan, start, values, feeds, call_src, call, executed)");
+        return NULL;
+    }
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "run_plan before configure()");
+        return NULL;
+    }
+    PyObject *ctx = args[0], *plan = args[1], *values = args[3], *feeds = args[4], *call_src = args[5];
+    PyObject *call = args[6], *counter = args[7];
+    Py_ssize_t k = PyLong_AsSsize_t(args[2]), count = 0;
+    if (k < 0)
+        return PyErr_Occurred() ? NULL : PyLong_FromSsize_t(k);
+    PyObject *trace = Py_TYPE(ctx) == Context_T ? SLOT(ctx, c_trace) : NULL;
+    if (trace == NULL || Py_TYPE(trace) != Trace_T)
+        return PyLong_FromSsize_t(k);
+    if (pool_exhausted == NULL) {
+        PyObject *backends = PyImport_ImportModule("devtrace.runtime.backends");
+        pool_exhausted = backends == NULL ? NULL : PyObject_GetAttrString(backends, "PoolExhausted");
+        Py_XDECREF(backends);
+        if (pool_exhausted == NULL || (!s_backend && (intern(&s_backend, "backend") || intern(&s_from_host, "from_host")
+                                                       || intern(&s_value_attr, "_value"))))
+            return NULL;
+    }
+    Py_INCREF(trace);
+    int failed = 0;
+    for (; k < PyList_GET_SIZE(plan); k++) {
+        PyObject *entry = PyList_GET_ITEM(plan, k);
+        if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 4)
+            break;
+        Py_INCREF(entry);
+        PyObject *i = PyTuple_GET_ITEM(entry, 0), *device = PyTuple_GET_ITEM(entry, 2);
+        PyObject *step = PyTuple_GET_ITEM(entry, 3), *out = NULL;
+        PyObject *fed = PyDict_GetItemWithError(feeds, i);
+        int stop = 0;
+        if (fed != NULL) {
+            failed = PyDict_SetItem(values, i, fed) < 0;
+        } else if (PyErr_Occurred()) {
+            failed = 1;
+        } else if (device == Py_None) {  /* a placeholder nothing fed */
+        } else if (step == Py_None || !PyTuple_CheckExact(step) || Py_TYPE(device) != Device_T
+                   || SLOT(ctx, c_trace) != trace) {
+            stop = 1;
+        } else {
+            PyObject *tapes = SLOT(ctx, c_tapes);
+            Py_ssize_t size = PyTuple_GET_SIZE(step);
+            if (tapes == NULL || !PyList_CheckExact(tapes) || PyList_GET_SIZE(tapes)) {
+                stop = size != 5;  /* a Const is recorded on no tape */
+            }
+            if (stop) {
+            } else if (size == 5) {
+                out = plan_const(ctx, trace, device, step, call_src, call);
+            } else if (size == 11) {
+                out = plan_variable(ctx, trace, device, values, step, call_src, call);
+            } else if (size == 8) {
+                PyObject *tail = PyTuple_GET_ITEM(step, 6), *head = PyTuple_GET_ITEM(step, 1);
+                if (!PyTuple_CheckExact(PyTuple_GET_ITEM(step, 2)) || !PyTuple_CheckExact(head)
+                        || PyTuple_GET_SIZE(head) != 5 || (tail != call && (!PyTuple_CheckExact(tail)
+                                                                            || PyTuple_GET_SIZE(tail) == 0))) {
+                    stop = 1;
+                } else {
+                    PyObject *src = tail == call ? call_src : PyTuple_GET_ITEM(tail, PyTuple_GET_SIZE(tail) - 1);
+                    PyObject *argv[] = {ctx, device, values, PyTuple_GET_ITEM(step, 2), PyTuple_GET_ITEM(step, 0),
+                                        PyTuple_GET_ITEM(step, 3), head, src, PyTuple_GET_ITEM(step, 5)};
+                    out = planned_step(argv, PyTuple_GET_ITEM(step, 7));
+                }
+            } else {
+                stop = 1;
+            }
+            if (!stop) {
+                if (out == NULL) {
+                    failed = 1;
+                } else if (out == Py_NotImplemented) {
+                    Py_DECREF(out);
+                    stop = 1;
+                } else {
+                    failed = PyDict_SetItem(values, i, out) < 0;
+                    Py_DECREF(out);
+                    count += !failed;
+                }
+            }
+        }
+        Py_DECREF(entry);
+        if (failed || stop)
+            break;
+    }
+    Py_DECREF(trace);
+    if (count) {
+        PyObject *before = PyList_GET_ITEM(counter, 0), *after;
+        PyObject *add = PyLong_FromSsize_t(count);
+        after = add == NULL ? NULL : PyNumber_Add(before, add);
+        Py_XDECREF(add);
+        if (after == NULL)
+            return NULL;
+        PyList_SetItem(counter, 0, after);
+    }
+    return failed ? NULL : PyLong_FromSsize_t(k);
 }
 
 /* ---- where an op came from (runtime/sources.py's `here`, in C) ------------------------------- */
@@ -1599,6 +1930,9 @@ static PyMethodDef methods[] = {
     {"run_planned", (PyCFunction)(void (*)(void))run_planned, METH_FASTCALL,
      "run_planned(ctx, device, values, producers, opdef, attrs, head, src, node): a planned node of "
      "graph/function_run.py whole (its inputs, its seq, run_node); NotImplemented for the reference's lines"},
+    {"run_plan", (PyCFunction)(void (*)(void))run_plan, METH_FASTCALL,
+     "run_plan(ctx, plan, start, values, feeds, call_src, call, executed): graph/function_run.py's loop over a "
+     "placed function's plan from start; the index of the first entry left to its Python lines"},
     {"run_node", (PyCFunction)(void (*)(void))run_node, METH_FASTCALL,
      "run_node(ctx, device, opdef, arrays, attrs, seq, head, inputs, src, node): execution.run_step for a "
      "function graph's node in C (graph/function_run.py)"},
@@ -1608,6 +1942,18 @@ static PyMethodDef methods[] = {
      "philox_blocks(key, lo, hi, idx, out): out[i] = Philox-4x32-10 of the 128-bit counter (hi, lo) + idx[i] under key"},
     {"box_muller_f32", box_muller_f32, METH_VARARGS,
      "box_muller_f32(words, out): TensorFlow's BoxMullerFloat over pairs of Philox words, with logf/sinf/cosf"},
+    {"max_pool", max_pool, METH_VARARGS,
+     "max_pool(x, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPool's unpadded windows, each one's "
+     "running maximum as NumPy's in window-offset order (ops/nn/nn_impl.py)"},
+    {"max_pool_grad", max_pool_grad, METH_VARARGS,
+     "max_pool_grad(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPoolGrad's windows that do not "
+     "overlap, each one's gradient added onto its first maximum (ops/nn/nn_grad.py)"},
+    {"col2im", col2im, METH_VARARGS,
+     "col2im(cols, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): each element of out the sum of its windows' "
+     "entries of cols (n, oh, ow, kh, kw, c), in window-offset order (ops/nn/nn_grad.py)"},
+    {"relu", relu, METH_VARARGS, "relu(x, out, itemsize): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
+    {"relu_grad", relu_grad, METH_VARARGS,
+     "relu_grad(dy, y, out, itemsize): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,5 +1,6 @@
 /* What the C files of the runtime's _fastpath module share (_fastpath.c: the eager hot path and the
- * tensor's storage; _fastpath_bfc.c: the BFC allocator's steady state). */
+ * tensor's storage; _fastpath_bfc.c: the BFC allocator's steady state; _fastpath_nn.c: window loops of the
+ * training step's kernels). */
 #ifndef DEVTRACE_FASTPATH_H
 #define DEVTRACE_FASTPATH_H
 
@@ -21,5 +22,12 @@ PyObject *configure_bfc(PyObject *self, PyObject *args, PyObject *kwargs);
 int bfc_release(PyObject *alloc, PyObject *handle);
 #define CONFIGURE_BFC_DOC "configure_bfc(**classes_and_functions): the BFC allocator's class, its chunk class and " \
     "the Python reference its methods hand every case but the steady state to (memory/bfc.py calls it once)"
+
+/* _fastpath_nn.c */
+PyObject *max_pool(PyObject *self, PyObject *args);
+PyObject *max_pool_grad(PyObject *self, PyObject *args);
+PyObject *col2im(PyObject *self, PyObject *args);
+PyObject *relu(PyObject *self, PyObject *args);
+PyObject *relu_grad(PyObject *self, PyObject *args);
 
 #endif

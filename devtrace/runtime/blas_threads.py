@@ -1,13 +1,23 @@
-"""Matrix products on the host with as many BLAS threads as their size pays for.
+"""Matrix products on the host with as many BLAS threads as their size, and the machine, pay for.
 
 OpenBLAS (NumPy's) splits every product above a small size across all its threads, which spin
-while they wait; a training step's products are small (a batch of 32 through a 784x128 layer), and
-on a CPU shared with other work the spinning threads take the cores the program needs: such a
-product runs several times slower on two threads than on one. TensorFlow's CPU kernels (Eigen)
-size their parallelism by the product's cost instead. So do these: below ``SERIAL_BELOW``
-multiply-adds, a product runs on one thread and the library's setting is put back after it, so
-nothing else in the process (the program's own NumPy) sees a change. Without OpenBLAS (another
-BLAS, CuPy) a product simply runs.
+while they wait. On a machine with idle cores that pays from about a million multiply-adds: on
+two quiet cores a convolution's ``3872x288 @ 288x64`` takes 0.8 ms on two threads and 1.6 ms on
+one, even a dense layer's ``32x784 @ 784x128`` 0.050 ms against 0.078 ms, and TensorFlow's CPU
+kernels (Eigen) use every core for such products too. On a machine whose cores are all taken by
+other work, though, a spinning thread waits for a core its partner does not get: the same products
+ran up to a hundred times slower on two threads than on one (measured with four other processes
+on two cores). So below ``SERIAL_BELOW`` multiply-adds a product runs on one thread, and that
+threshold is ``QUIET_SERIAL_BELOW`` while the machine's load average (read at most once a second)
+is under ``BUSY_LOAD`` times its cores, ``BUSY_SERIAL_BELOW`` when not: the program's own threads
+count in the load (a training step on every thread of two cores makes it about 2), other work
+beyond them takes the cores the spinning threads need. The library's setting is put back after each
+product, so nothing else in the process (the program's own NumPy) sees a change. Without OpenBLAS
+(another BLAS, CuPy) a product simply runs.
+
+``DEVTRACE_BLAS_THREADS``: ``auto`` (the default) as above; ``1``: every product on one thread (a
+machine known to be busy, or timings that must not depend on its load); anything else (``blas``):
+the library's own setting for every product.
 """
 
 from __future__ import annotations
@@ -15,10 +25,13 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
+import time
 
 import numpy as np
 
-SERIAL_BELOW = 1 << 27  # multiply-adds under which one thread is faster
+QUIET_SERIAL_BELOW = 1 << 20  # multiply-adds under which one thread is faster on idle cores
+BUSY_SERIAL_BELOW = 1 << 27  # ... and on cores taken by other work
+BUSY_LOAD = 1.5  # load average per core from which the machine's cores count as taken
 SERIAL_FROM = 1 << 16  # and under which OpenBLAS uses one thread anyway
 
 
@@ -49,13 +62,32 @@ def _openblas():
     return None
 
 
-_FOUND = _openblas() if os.environ.get("DEVTRACE_BLAS_THREADS", "auto") == "auto" else None
+_MODE = os.environ.get("DEVTRACE_BLAS_THREADS", "auto")
+_FOUND = _openblas() if _MODE in ("auto", "1") else None
 _set, _get = _FOUND or (None, None)
+SERIAL_BELOW = BUSY_SERIAL_BELOW if _MODE == "auto" else 1 << 62  # the threshold now (_serial_below)
+_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+_checked_at = -1.0  # when the load was last read (time.monotonic)
+
+
+def _serial_below() -> int:
+    """``SERIAL_BELOW``, from the load average when it was last read over a second ago."""
+    global SERIAL_BELOW, _checked_at
+    now = time.monotonic()
+    if _MODE == "auto" and now - _checked_at >= 1.0:
+        _checked_at = now
+        try:
+            busy = os.getloadavg()[0] >= BUSY_LOAD * _CORES
+        except OSError:  # no load average here
+            busy = False
+        SERIAL_BELOW = BUSY_SERIAL_BELOW if busy else QUIET_SERIAL_BELOW
+    return SERIAL_BELOW
 
 
 def matmul(xp, a, b):
     """``xp.matmul(a, b)``; a small product on the host on one BLAS thread."""
-    if _set is None or xp is not np or a.ndim < 2 or b.ndim < 2 or not SERIAL_FROM <= a.size * b.shape[-1] < SERIAL_BELOW:
+    if _set is None or xp is not np or a.ndim < 2 or b.ndim < 2 or not SERIAL_FROM <= a.size * b.shape[-1] or \
+            a.size * b.shape[-1] >= _serial_below():
         return xp.matmul(a, b)
     threads = _get()
     if threads <= 1:

@@ -114,6 +114,9 @@ def _array_like(value):
 
 def host_array(value, dtype=None, shape=None):
     """``(NumPy array, DType)`` for a Python/NumPy value, as ``tf.constant`` converts it."""
+    if type(value) is np.ndarray and dtype is None and shape is None and value.dtype.kind in "biufc":
+        dt = dtypes.infer(value)  # a numeric array (a batch of a Keras fit each step): none of the checks below apply
+        return np.array(value, dtype=dt.np), dt
     if isinstance(value, Tensor):
         value = value.numpy()
     if value is None:

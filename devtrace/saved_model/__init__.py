@@ -202,12 +202,14 @@ class _SignatureFunction:
 
     def __init__(self, concrete, keys):
         self._concrete, self._keys = concrete, keys
-        self.structured_input_signature = concrete.structured_input_signature
+        self._names = [s.name for s in concrete.structured_input_signature[0]]
+        # TensorFlow's signatures take keywords only: ((), {name: spec})
+        self.structured_input_signature = ((), {s.name: s for s in concrete.structured_input_signature[0]})
         self.structured_outputs = {k: TensorSpec(None if t.shape.rank is None else tuple(t.shape), t.dtype, k)
                                    for k, t in zip(keys, _flatten(concrete.graph.outputs))}
 
     def __call__(self, *args, **kwargs):
-        names = [s.name for s in self.structured_input_signature[0]]
+        names = self._names
         tensors = list(args) + [kwargs[n] for n in names[len(args):] if n in kwargs]
         outputs = _flatten(self._concrete._call_flat([constant(t) if not isinstance(t, Tensor) else t
                                                       for t in tensors]))
@@ -227,7 +229,8 @@ class _RestoredFunction:
         self._concretes = concretes
 
     def __call__(self, *args):
-        tensors = [a for a in _flatten(list(args)) if isinstance(a, Tensor)]
+        tensors = [constant(a) if isinstance(a, (np.ndarray, np.generic)) else a  # NumPy arguments: as tensors
+                   for a in _flatten(list(args)) if isinstance(a, (Tensor, np.ndarray, np.generic))]
         for concrete in self._concretes:
             specs = [TensorSpec(None if t.shape.rank is None else tuple(t.shape), t.dtype) for t in concrete.graph.inputs]
             if len(specs) == len(tensors) and all(s.is_compatible_with(t) for s, t in zip(specs, tensors)):

@@ -279,7 +279,18 @@ class CheckpointManager:
         self._prefix = os.path.join(self._directory, checkpoint_name)
         self._checkpoints: list[str] = []
         self._timestamps: list[float] = []
-        self._created = time.time()
+        self._created = now = time.time()
+        from .checkpoint_reading import get_checkpoint_state
+
+        state = get_checkpoint_state(self._directory)
+        if state is not None:  # TensorFlow's: a directory's earlier saves are this manager's to keep or delete
+            self._created = state.last_preserved_timestamp or now - 1.0
+            paths = state.all_model_checkpoint_paths
+            stamps = state.all_model_checkpoint_timestamps or [self._created] * len(paths)
+            for path, stamp in zip(paths, stamps):
+                if min(stamp, now) > self._created:
+                    self._checkpoints.append(path)
+                    self._timestamps.append(min(stamp, now))
 
     @property
     def directory(self) -> str:

@@ -27,6 +27,9 @@ import doclib  # noqa: E402
 CAPTURES = HERE / "captures"
 RATCHETS = {"tf": HERE / "passing.txt", "keras": HERE / "passing_keras.txt"}
 TIMEOUT = 20.0  # seconds a docstring may take under devtrace (TensorFlow's slowest: a few)
+# docstrings whose examples are heavy for TensorFlow too, so a busy 2-core machine can take longer:
+# sync_devices times two 4096x4096 products (TensorFlow 2.21 printed "Time taken: 9.5" on this CPU)
+HEAVY = {"tf.test.experimental.sync_devices": 120.0}
 
 
 def load(kind: str = "tf") -> list:
@@ -85,7 +88,7 @@ def run_doc(doc: dict, globs: dict) -> tuple:
     and every example's ``doclib.Step``."""
     examples = doclib.to_examples(doc["ex"])
     home = os.getcwd()
-    timeout = TIMEOUT if threading.current_thread() is threading.main_thread() else None
+    timeout = HEAVY.get(doc["id"], TIMEOUT) if threading.current_thread() is threading.main_thread() else None
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)
         try:

@@ -322,14 +322,14 @@ def scalar_mul(scalar, x, name=None):
 
 
 def _matmul(xp, a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False):
-    dims = (shape_text(a.shape), shape_text(b.shape))
     if min(a.ndim, b.ndim) < 2:
+        dims = (shape_text(a.shape), shape_text(b.shape))
         if a.ndim != b.ndim:
             raise ValueError("In[0] and In[1] has different ndims: {} vs. {}".format(*dims))
         raise ValueError("In[0] and In[1] must be matrices: In[0]: {}, In[1]: {}".format(*dims))
     if (a.shape[-2] if transpose_a or adjoint_a else a.shape[-1]) != \
             (b.shape[-1] if transpose_b or adjoint_b else b.shape[-2]):
-        raise ValueError("Matrix size-incompatible: In[0]: {}, In[1]: {}".format(*dims))
+        raise ValueError("Matrix size-incompatible: In[0]: {}, In[1]: {}".format(shape_text(a.shape), shape_text(b.shape)))
     if adjoint_a:
         a = xp.conj(a)
     if adjoint_b:

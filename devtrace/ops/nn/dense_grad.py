@@ -11,6 +11,7 @@ from ...runtime import dtypes
 from ...runtime.eager.executor import execute
 from ..array import array_ops
 from ..declare import gradient, op
+from .native import loop
 
 
 def _bias_add_grad_shape(name, shapes, attrs, dtype):
@@ -23,6 +24,12 @@ def _relu_grad_kernel(xp, dy, y):
     a product of two float arrays, not of a float and a boolean one (a slower, casting loop)."""
     if dy.shape != y.shape:
         return (dy * (y > 0)).astype(dy.dtype, copy=False)
+    native = loop("relu_grad", xp, dy.dtype) if isinstance(dy, np.ndarray) and y.dtype == dy.dtype else None
+    if native is not None:  # one pass in C, the same product
+        dy, y = (a if a.flags.c_contiguous else a.copy() for a in (dy, y))
+        out = np.empty_like(dy)
+        native(dy, y, out, dy.itemsize)
+        return out
     out = (y > 0).astype(dy.dtype)
     out *= dy
     return out

@@ -15,7 +15,8 @@ from ...runtime.eager.executor import execute
 from ..array import array_ops
 from .. import shapes
 from ..declare import gradient, on_host, op
-from .nn_impl import PER_OFFSET_CHANNELS, _max_over_windows, _offsets, _pad_amounts, _pool_fill, _windows
+from .native import loop
+from .nn_impl import _chunks, _im2col, _max_over_windows, _offsets, _pad_amounts, _padded, _pool_fill, _windows
 
 _FLOATS = dtypes.FLOATS
 
@@ -38,41 +39,53 @@ def _batch_of(sizes, grad) -> tuple:
 
 
 def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding="VALID"):
-    """Each output position's gradient times the filter, each window offset's part added onto the
-    input positions it covered: with few input channels one matrix product (``(positions, o) @
-    (o, kh * kw * c)``: each position's window of input gradients); with many, one per window
-    offset (``(positions, o) @ (o, c)``), as the convolution's own products."""
+    """Each output position's gradient times the filter (one matrix product: ``(positions, o) @ (o,
+    kh * kw * c)``, each position's window of input gradients), each window offset's part added
+    onto the input positions it covered; a big gradient a few images (or rows) at a time."""
     kh, kw, c, o = filters.shape
-    n, oh, ow, _ = grad.shape
     shape = _batch_of(input_sizes, grad)
     (sh, sw) = strides
-    top, bottom, _ = _pad_amounts(shape[1], kh, sh, padding)
-    left, right, _ = _pad_amounts(shape[2], kw, sw, padding)
-    padded = xp.zeros((shape[0], shape[1] + top + bottom, shape[2] + left + right, shape[3]), grad.dtype)
-    rows = grad.reshape(-1, o)
-    if c < PER_OFFSET_CHANNELS:
-        cols = blas_threads.matmul(xp, rows, filters.reshape(-1, o).T).reshape(n, oh, ow, kh, kw, c)
-        pieces = (cols[:, :, :, i, j, :] for i in range(kh) for j in range(kw))
-    else:  # one product at a time
-        pieces = (blas_threads.matmul(xp, rows, filters[i, j].T).reshape(n, oh, ow, c) for i in range(kh) for j in range(kw))
-    for k, piece in enumerate(pieces):
-        i, j = divmod(k, kw)
-        padded[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += piece.astype(grad.dtype, copy=False)
+    top, bottom, oh = _pad_amounts(shape[1], kh, sh, padding)
+    left, right, ow = _pad_amounts(shape[2], kw, sw, padding)
+    size = (shape[0], shape[1] + top + bottom, shape[2] + left + right, shape[3])
+    chunks = _chunks((size[0], oh, ow, kh, kw, c), grad.itemsize)
+    # the C loop writes each image whole: for chunks of whole images, on the host, in float32/64
+    native = loop("col2im", xp, grad.dtype) if chunks[0][1].stop >= oh else None
+    padded = np.empty(size, grad.dtype) if native is not None else xp.zeros(size, grad.dtype)
+    weights = filters.reshape(-1, o).T
+    for images, rows in chunks:
+        part = grad[images, rows]
+        cols = blas_threads.matmul(xp, part.reshape(-1, o), weights).reshape(part.shape[:3] + (kh, kw, c))
+        if native is not None:
+            target = padded[images]
+            native(cols.astype(padded.dtype, copy=False), target, *target.shape, kh, kw, sh, sw, oh, ow,
+                   padded.itemsize)
+            continue
+        target = padded[images, rows.start * sh:]
+        for i in range(kh):
+            for j in range(kw):
+                target[:, i:i + sh * (part.shape[1] - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] += \
+                    cols[:, :, :, i, j, :].astype(grad.dtype, copy=False)
     if top or bottom or left or right:
         return padded[:, top:top + shape[1], left:left + shape[2], :].copy()
     return padded
 
 
 def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VALID"):
-    """Per window offset: the input elements it covered, transposed, times the output gradient (one
-    matrix product each)."""
-    sizes = tuple(filter_sizes)
-    rows = grad.reshape(-1, grad.shape[-1])
-    out = xp.empty((sizes[0], sizes[1], x.shape[3], grad.shape[-1]), grad.dtype)
-    for k, view in enumerate(_offsets(xp, x, sizes[:2], strides, padding)):
-        out[k // sizes[1], k % sizes[1]] = blas_threads.matmul(xp, xp.ascontiguousarray(view).reshape(-1, x.shape[3]).T,
-                                                               rows)
-    return out
+    """The windows' matrix, transposed, times the output gradient (one matrix product; a big input's
+    products a few images or rows at a time, summed)."""
+    kh, kw = tuple(filter_sizes)[:2]
+    n, oh, ow, o = grad.shape
+    padded, _ = _padded(xp, x, (kh, kw), strides, padding)
+    out = None
+    for images, rows in _chunks((n, oh, ow, kh, kw, x.shape[3]), x.itemsize):
+        cols = _im2col(xp, padded, (kh, kw), strides, ow, images, rows)
+        part = blas_threads.matmul(xp, cols.T, grad[images, rows].reshape(-1, o))
+        if out is None:
+            out = part
+        else:
+            out += part
+    return out.reshape(kh, kw, x.shape[3], o).astype(grad.dtype, copy=False)
 
 
 def _max_pool_grad_tiled(xp, x, best, grad, window, out_size):
@@ -107,6 +120,13 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
     (kh, kw), (sh, sw) = ksize, strides
     top, bottom, oh = _pad_amounts(x.shape[1], kh, sh, padding)
     left, right, ow = _pad_amounts(x.shape[2], kw, sw, padding)
+    native = loop("max_pool_grad", xp, x.dtype)
+    if native is not None and sh >= kh and sw >= kw and not (top or bottom or left or right):
+        # windows that do not overlap, without padding (2x2 pooling): one pass in C
+        tiled = (sh, sw) == (kh, kw) and (oh * kh, ow * kw) == x.shape[1:3]  # every element in a window
+        x, out = np.ascontiguousarray(x), (np.empty if tiled else np.zeros)(x.shape, x.dtype)
+        native(x, np.ascontiguousarray(grad, x.dtype), out, *x.shape, kh, kw, sh, sw, oh, ow, x.itemsize)
+        return out
     views = _offsets(xp, x, ksize, strides, padding, _pool_fill(x.dtype))
     best = _max_over_windows(xp, views)
     grad = grad.astype(x.dtype, copy=False)

@@ -5,6 +5,8 @@ TensorFlow composes (``reduce_std`` …)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...runtime import dtypes
@@ -20,6 +22,7 @@ from ..random import random_ops
 from ..math import reduction_ops
 from .. import shapes
 from . import xent_graph
+from .native import loop
 from ..declare import as_tensor, gradient, on_host, op, op_scope, public
 from ..math.math_grad import stop_gradient
 
@@ -27,10 +30,21 @@ _FLOATS = dtypes.FLOATS
 
 
 
+BIAS_ROW = 4096  # elements a row of BiasAdd's addition takes, the bias repeated along it
+
+
 def _bias_add(xp, x, bias):
+    """``x + bias``. NumPy adds a bias of a few channels one row of ``x`` at a time, a loop of a few
+    elements per row; on the host a contiguous ``x`` is added as longer rows, onto the bias
+    repeated (the same sums)."""
     if bias.ndim != 1 or x.shape[-1] != bias.shape[0]:
         raise ValueError(f"Must provide as many biases as the last dimension of the input tensor: {shape_text(bias.shape)} "
                          f"vs. {shape_text(x.shape)}")
+    channels = bias.shape[0]
+    if xp is np and x.ndim > 1 and 0 < channels < BIAS_ROW and x.flags.c_contiguous:
+        repeat = math.gcd(x.size // channels, BIAS_ROW // channels)
+        if repeat > 1:
+            return (x.reshape(-1, repeat * channels) + np.tile(bias, repeat)).reshape(x.shape)
     return x + bias
 
 
@@ -83,37 +97,68 @@ def _offsets(xp, x, window, strides, padding, fill=0.0):
     return [x[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :] for i in range(kh) for j in range(kw)]
 
 
-def _im2col(xp, x, window, strides, padding):
-    """``(n * out_h * out_w, kh * kw * c)``: each output position's window, flattened as the filter
-    ``(kh, kw, c, o)`` flattens to its first three axes (one copy of the input per window offset)."""
-    views = _offsets(xp, x, window, strides, padding)
-    n, oh, ow, c = views[0].shape
-    return xp.stack(views, axis=3).reshape(n * oh * ow, len(views) * c)
+def _padded(xp, x, window, strides, padding):
+    """NHWC ``x`` zero-padded as TensorFlow pads, and the output's ``(height, width)``."""
+    (kh, kw), (sh, sw) = window, strides
+    top, bottom, oh = _pad_amounts(x.shape[1], kh, sh, padding)
+    left, right, ow = _pad_amounts(x.shape[2], kw, sw, padding)
+    if top or bottom or left or right:
+        x = xp.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)))
+    return x, (oh, ow)
 
 
-PER_OFFSET_CHANNELS = 16  # input channels from which a convolution is a product per window offset
-IM2COL_BYTES = 8 << 20  # ... unless its windows' matrix is at most this big (it stays in the CPU's cache)
+IM2COL_BYTES = 8 << 20  # the windows' matrix is built at most this big at a time (it stays in the CPU's cache)
+
+
+def _chunks(windows, itemsize):
+    """``(images, rows)`` slices of the output positions of ``(n, oh, ow, kh, kw, c)`` windows whose
+    matrix takes at most ``IM2COL_BYTES``: whole images at a time, or rows of one image when one
+    image is more."""
+    n, oh, ow, kh, kw, c = windows
+    rows = max(1, IM2COL_BYTES // max(1, ow * kh * kw * c * itemsize))
+    if rows >= oh:
+        step = rows // oh
+        return [(slice(b, b + step), slice(0, oh)) for b in range(0, max(n, 1), step)]
+    return [(slice(b, b + 1), slice(r, min(r + rows, oh))) for b in range(n) for r in range(0, oh, rows)]
+
+
+def _im2col(xp, x, window, strides, out_width, images, rows):
+    """The windows' matrix ``(positions, kh * kw * c)`` of output rows ``rows`` of images ``images``
+    of a padded ``x``: each window flattened as the filter ``(kh, kw, c, o)`` flattens its first
+    three axes. On the host, one copy of a strided view (``as_strided``); with one channel (the
+    view's rows would be three elements long), or on a GPU, one copy per window offset."""
+    (kh, kw), (sh, sw) = window, strides
+    part = x[images, rows.start * sh:(rows.stop - 1) * sh + kh]
+    b, r, c = part.shape[0], rows.stop - rows.start, x.shape[3]
+    if xp is np and c > 1:
+        s = part.strides
+        view = np.lib.stride_tricks.as_strided(part, (b, r, out_width, kh, kw, c),
+                                               (s[0], s[1] * sh, s[2] * sw, s[1], s[2], s[3]), writeable=False)
+        return view.reshape(-1, kh * kw * c)
+    cols = xp.empty((b, r, out_width, kh, kw, c), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            cols[:, :, :, i, j, :] = part[:, i:i + sh * (r - 1) + 1:sh, j:j + sw * (out_width - 1) + 1:sw, :]
+    return cols.reshape(-1, kh * kw * c)
 
 
 def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
-    """Matrix products (BLAS), as TensorFlow's CPU kernel contracts: with few input channels, or a
-    small input, one product of the windows (im2col); otherwise one per window offset
-    (``(positions, c) @ (c, o)``), summed — the same products without a copy of the input per
-    offset held at once."""
+    """One matrix product (BLAS) of the windows (im2col) and the filter, as TensorFlow's CPU kernel
+    contracts; a big input a few images (or rows) at a time, so that the windows' matrix stays small."""
     kh, kw, c, o = filters.shape
-    n, h, w = x.shape[0], *(_pad_amounts(x.shape[k + 1], filters.shape[k], strides[k], padding)[2] for k in (0, 1))
-    if c < PER_OFFSET_CHANNELS or n * h * w * kh * kw * c * x.dtype.itemsize <= IM2COL_BYTES:
-        cols = _im2col(xp, x, (kh, kw), strides, padding)
-        out = blas_threads.matmul(xp, cols, filters.reshape(-1, o))
-        return out.reshape(n, h, w, o).astype(x.dtype, copy=False)
-    out = None
-    for k, view in enumerate(_offsets(xp, x, (kh, kw), strides, padding)):
-        part = blas_threads.matmul(xp, xp.ascontiguousarray(view).reshape(-1, c), filters[k // kw, k % kw])
-        if out is None:
-            out, shape = part, view.shape[:3] + (o,)
-        else:
-            out += part
-    return out.reshape(shape).astype(x.dtype, copy=False)
+    padded, (oh, ow) = _padded(xp, x, (kh, kw), strides, padding)
+    n = x.shape[0]
+    weights = filters.reshape(-1, o)
+    chunks = _chunks((n, oh, ow, kh, kw, c), x.itemsize)
+    if len(chunks) == 1:
+        cols = _im2col(xp, padded, (kh, kw), strides, ow, *chunks[0])
+        return blas_threads.matmul(xp, cols, weights).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
+    out = xp.empty((n, oh, ow, o), x.dtype)
+    for images, rows in chunks:
+        part = out[images, rows]
+        part[...] = blas_threads.matmul(xp, _im2col(xp, padded, (kh, kw), strides, ow, images, rows),
+                                        weights).reshape(part.shape)
+    return out
 
 
 def _pool_fill(dtype):
@@ -134,6 +179,14 @@ def _pool(reduce):
         if padding == "EXPLICIT":  # the given amounts, then no more
             pads = np.asarray(explicit_paddings, np.int64).reshape(4, 2)
             x, padding = xp.pad(x, [tuple(p) for p in pads], constant_values=fill), "VALID"
+        native = loop("max_pool", xp, x.dtype) if reduce == "max" else None
+        (kh, kw), (sh, sw) = ksize, strides
+        oh, ow = (_pad_amounts(x.shape[k], ksize[k - 1], strides[k - 1], "VALID")[2] for k in (1, 2))
+        if native is not None and padding == "VALID" and oh > 0 and ow > 0:  # one pass in C, the same maxima
+            x = np.ascontiguousarray(x)
+            out = np.empty((x.shape[0], oh, ow, x.shape[3]), x.dtype)
+            native(x, out, *x.shape, kh, kw, sh, sw, oh, ow, x.itemsize)
+            return out
         if reduce == "max":  # one elementwise maximum per window offset: NaN wins, as in a max
             return _max_over_windows(xp, _offsets(xp, x, ksize, strides, padding, fill)).astype(x.dtype, copy=False)
         win = _windows(xp, x, ksize, strides, padding, fill)
@@ -205,8 +258,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """``max(x, 0) - x * z + log1p(exp(-|x|))``, TensorFlow's stable form."""
     x = as_tensor(logits)
     z = as_tensor(labels) if not isinstance(labels, list) else constant(labels, x.dtype)
-    relu_logits = array_ops.where(x >= 0, x, array_ops.zeros_like(x))
-    return math_ops.add(math_ops.subtract(relu_logits, x * z), math_ops.log1p(math_ops.exp(-math_ops.abs_(x))))
+    zeros = array_ops.zeros_like(x)
+    cond = x >= zeros
+    relu_logits = array_ops.where(cond, x, zeros)
+    # -|x| by a select, as TensorFlow's: at x == 0 its gradient is -1 (abs's would be 0)
+    neg_abs_logits = array_ops.where(cond, -x, x)
+    return math_ops.add(math_ops.subtract(relu_logits, x * z), math_ops.log1p(math_ops.exp(neg_abs_logits)))
 
 
 @public("nn.weighted_cross_entropy_with_logits")

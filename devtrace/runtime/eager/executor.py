@@ -233,6 +233,8 @@ execute_binary = _accelerated() or _execute_binary
 # run_planned: a planned node whole (its inputs and seq too)
 run_node = FASTPATH.run_node if FASTPATH is not None else None
 run_planned = FASTPATH.run_planned if FASTPATH is not None else None
+# run_plan: function_run.run's loop in C, up to an entry it leaves to the Python lines (None: those run all)
+run_plan = getattr(FASTPATH, "run_plan", None)
 
 
 def execute_const(array: np.ndarray, dtype, name=None, account=True) -> Tensor:

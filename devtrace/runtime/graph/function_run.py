@@ -15,7 +15,7 @@ from ...trace import events as ev
 from .. import collective
 from .. import sources
 from ...trace.events import OpRecord, not_run
-from ..eager.executor import run_node, run_planned
+from ..eager.executor import run_node, run_plan, run_planned
 from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
 from ..backends import PoolExhausted
@@ -36,6 +36,15 @@ _TENSOR = Tensor.__new__  # Tensor(...) without the __init__ frame: the slots se
 # the variables' ops a plan runs itself (see _make_plan): {op type: (reads the variable, assigns it)}
 _VARIABLE_STEPS = {"ReadVariableOp": (True, False), "AssignVariableOp": (False, True),
                    "AssignAddVariableOp": (True, True), "AssignSubVariableOp": (True, True)}
+
+
+def _ufunc_for(opdef, op):
+    """``(kernel, ufunc)`` when run_plan may call the op's NumPy ufunc on its two arrays in place of
+    its kernel (``a * b``: ``np.multiply``) while ``opdef.fn`` is still that kernel; ``None`` for a node with
+    attributes, and for a kernel run under ``quiet``'s errstate (a wrapper: its ``__wrapped__``)."""
+    if opdef.ufunc is None or op._attrs or len(op._inputs) != 2 or getattr(opdef.fn, "__wrapped__", None) is not None:
+        return None
+    return opdef.fn, opdef.ufunc
 
 
 def _host(tensor):
@@ -168,11 +177,18 @@ class PlacedFunction:
         values: dict = {}
         self.calls += 1
         trace.emit(ev.FunctionCall(self.call_name, self.calls))  # the slice of this call starts
-        executed = 0
+        executed = [0]  # the nodes run so far (run_plan counts its own)
         plan = self._plan or self._make_plan()
+        n, k = len(plan), 0
         saved, _CALLS[-1] = _CALLS[-1], call_src
         try:
-            for i, op, device, step in plan:
+            while k < n:
+                if run_plan is not None:  # the loop below in C (_fastpath.c), up to an entry it leaves to it
+                    k = run_plan(ctx, plan, k, values, feeds, call_src, CALL, executed)
+                    if k >= n:
+                        break
+                i, op, device, step = plan[k]
+                k += 1
                 if i in feeds:
                     values[i] = feeds[i]
                     continue
@@ -180,7 +196,7 @@ class PlacedFunction:
                     continue
                 if step is None:
                     values[i] = self._node(ctx, op, device, values)
-                    executed += 1
+                    executed[0] += 1
                     continue
                 if len(step) == 5:  # a Const: _node's, with its record made once but for the seq
                     array, dtype, fields, node, host = step
@@ -200,14 +216,14 @@ class PlacedFunction:
                     t = _TENSOR(Tensor)
                     t._value, t._device, t._handle, t._dtype, t._seq = value, device, handle, dtype, seq
                     values[i] = t
-                    executed += 1
+                    executed[0] += 1
                     continue
                 if len(step) == 11:  # a variable's read or assignment: _node's steps for it
                     values[i] = self._variable_op(ctx, op, device, values, step, call_tail)
-                    executed += 1
+                    executed[0] += 1
                     continue
                 # _node's common case spelled out: inputs from this run's values, all on the node's device
-                opdef, head, producers, attrs, op_type, node, tail = step
+                opdef, head, producers, attrs, op_type, node, tail, _ = step
                 if run_planned is not None:  # the lines below in C (_fastpath.c), unless it answers NotImplemented
                     out = run_planned(ctx, device, values, producers, opdef, attrs, head,
                                       call_src if tail is CALL else tail[-1], node)
@@ -217,7 +233,7 @@ class PlacedFunction:
                                       for source, index in producers]
                             tape_record(ctx, op_type, attrs, inputs, out, device)
                         values[i] = out
-                        executed += 1
+                        executed[0] += 1
                         continue
                 inputs = []
                 for source, index in producers:
@@ -239,13 +255,13 @@ class PlacedFunction:
                     if ctx.tapes and out is not None:
                         tape_record(ctx, op_type, attrs, inputs, out, device)
                     values[i] = out
-                executed += 1
+                executed[0] += 1
         except BaseException as e:
-            trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed, type(e).__name__))
+            trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed[0], type(e).__name__))
             raise
         finally:
             _CALLS[-1] = saved
-        trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed))
+        trace.emit(ev.FunctionCall(self.call_name, self.calls, True, executed[0]))
         if ctx.op_callbacks:
             for callback in tuple(ctx.op_callbacks):
                 callback.function(self, args, values)
@@ -285,8 +301,9 @@ class PlacedFunction:
             elif op.type not in CONTROL_FLOW and op.type not in RESOURCE_OPS and not op._dynamic:
                 head = (op.type, op.name, op._device, device.name, self.reasons[i])
                 producers = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
-                step = (REGISTRY[op.type], head, producers, op._attrs or None, op.type, op.name,
-                        CALL if src is CALL else not_run(src))
+                opdef = REGISTRY[op.type]
+                step = (opdef, head, producers, op._attrs or None, op.type, op.name,
+                        CALL if src is CALL else not_run(src), _ufunc_for(opdef, op))
             plan.append((i, op, device, step))
         self._plan = plan
         return plan

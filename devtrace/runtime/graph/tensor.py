@@ -90,7 +90,8 @@ class SymbolicTensor(Tensor):
         return self._dtype.name + ("_ref" if self._op.type in REF_OUTPUTS else "")
 
     def __str__(self):
-        return f'Tensor("{self.name}", shape={self.shape}, dtype={self._dtype_text()})'
+        shape = f", shape={self.shape}" if self.shape.rank is not None else ""  # TensorFlow's: none when unknown
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype_text()})'
 
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self._dtype_text()}>"
