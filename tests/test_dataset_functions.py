@@ -15,7 +15,7 @@ PROBE = os.path.join(HERE, "dataset_functions_probe.py")
 # constants: devtrace places no dataset ops; only the functions' bodies are compared
 _PIPELINE = re.compile(r"^(input|_EagerConst|output_RetVal|components_\d+|components_\d+_RetVal|\w*Dataset|"
                        r"handle_RetVal|AnonymousIteratorV3|dataset|iterator|MakeIterator|IteratorGetNext|start|stop|"
-                       r"step|input__dataset): ")
+                       r"step|count|input__dataset): ")
 
 
 def _run(source: str, filename: str):

@@ -25,6 +25,7 @@ from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Dist
                        OptimizationOptions, Options, ServiceOptions, SHARD_HINT, ThreadingOptions)
 from ._csv import csv_dataset, make_csv_dataset, sql_dataset
 from ._transforms import Transforms
+from . import _functions as data_functions
 from ._functions import DatasetFunction
 from ..errors import InvalidArgumentError, OpError
 from ..polymorphic_function.function import TensorSpec
@@ -204,7 +205,9 @@ class OwnedIterator:
     (a variable made when a checkpoint first looks) and a restore resumes there."""
 
     def __init__(self, dataset):
-        self._dataset, self._elements, self._count, self._position, self._synced = dataset, dataset._source(), 0, None, 0
+        self._opening = data_functions.Opening()
+        self._dataset, self._count, self._position, self._synced = dataset, 0, None, 0
+        self._elements = data_functions.iterated(self._opening, dataset._source())
         self._peeked = None  # the element a tf.function's trace looked at: the first its run takes
         self._traced = not _context().eager  # made while a tf.function traces: its elements are the trace's
 
@@ -224,7 +227,8 @@ class OwnedIterator:
     def _take(self):
         if self._position is not None and int(self._position.numpy()) != self._synced:
             self._synced = self._count = int(self._position.numpy())
-            self._elements = itertools.islice(self._dataset._source(), self._count, None)
+            self._elements = itertools.islice(data_functions.iterated(self._opening, self._dataset._source()),
+                                              self._count, None)
             self._peeked = None
         element, self._peeked = self._peeked, None
         if element is None:
@@ -325,7 +329,7 @@ class NumpyIterator:
 
     def __init__(self, dataset):
         self._iterator = OwnedIterator(dataset)
-        self._elements = dataset._source()
+        self._elements = data_functions.iterated(data_functions.Opening(), dataset._source())
 
     def __iter__(self):
         return self

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import os
 import traceback
+import weakref
 
 import numpy as np
 
@@ -35,6 +36,31 @@ from ..runtime.graph import tensor as symbolic_tensor
 from ..runtime.graph.function_run import PlacedFunction
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant
+
+
+class Opening:
+    """One iterator of a pipeline: its functions are placed once however often their datasets are
+    opened under it (``repeat``'s epochs, ``interleave``'s inner datasets), as TensorFlow's
+    iterator instantiates each function once."""
+
+    __slots__ = ("__weakref__",)
+
+
+_OPENING = [None]  # the iterator whose element is being computed
+
+
+def iterated(opening, elements):
+    """``elements`` (a pipeline's source), each computed as ``opening``'s."""
+    it = iter(elements)
+    while True:
+        saved, _OPENING[0] = _OPENING[0], opening
+        try:
+            element = next(it)
+        except StopIteration:
+            return
+        finally:
+            _OPENING[0] = saved
+        yield element
 
 
 class _DatasetRun(PlacedFunction):
@@ -164,6 +190,7 @@ class DatasetFunction:
         self._leading_spec = leading_spec
         self.graph = None
         self.structured_outputs = None
+        self._runs = weakref.WeakKeyDictionary()  # Opening -> its run (opened)
         args_spec = _dense(input_spec if leading_spec is None else (leading_spec, input_spec))
         if args_spec is not None and not _internal(func):
             self._trace(args_spec, transformation)
@@ -251,6 +278,15 @@ class DatasetFunction:
         per element, its outputs as tensors in the traced structure."""
         if self.graph is None:
             return self._eager
+        opening = _OPENING[0]
+        run = self._runs.get(opening) if opening is not None else None
+        if run is None:
+            run = self._open()
+            if opening is not None:
+                self._runs[opening] = run
+        return run
+
+    def _open(self):
         ctx = context()
         ctx.ensure_initialized(f"tf.data function {self.graph.name}")
         host = ctx.host
