@@ -13,6 +13,7 @@ import devtrace as tf
 from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
+from ..util import nest
 from .naming import _UIDS, snake, unique  # noqa: F401 (engine.snake, engine._UIDS: their old home)
 from . import config, constraints, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
 
@@ -43,6 +44,22 @@ def is_symbolic(inputs) -> bool:
     if isinstance(inputs, (list, tuple)):
         return bool(inputs) and isinstance(inputs[0], KerasTensor)
     return isinstance(inputs, KerasTensor)
+
+
+def _tensor_like(value) -> bool:
+    return (value is None or isinstance(value, (KerasTensor, tf.SparseTensor, tf.RaggedTensor)) or tf.is_tensor(value)
+            or hasattr(value, "__array__"))  # an array Keras converts to a tensor before it checks
+
+
+def check_positional(layer, args) -> None:
+    """Keras 3's rule: a layer's positional arguments are tensors (or arrays, ``None``), nested or not;
+    a Python value (a list of floats, ``True``) goes by keyword."""
+    if layer._allow_non_tensor_positional_args:
+        return
+    for arg in nest.flatten(args):
+        if not _tensor_like(arg):
+            raise ValueError("Only input tensors may be passed as positional arguments. The following argument "
+                             f"value should be passed as a keyword argument: {arg} (of type {type(arg)})")
 
 
 def shape_of(inputs):
@@ -136,6 +153,7 @@ class Layer(serializable.Configurable, Module):
         return self.compute_dtype
 
     _convert_input_args = True  # False: inputs are taken as they come (Keras's preprocessing layers)
+    _allow_non_tensor_positional_args = False  # True: a positional argument may be a Python value (Keras's preprocessing layers, functional models)
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
                    regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
@@ -279,6 +297,8 @@ class Layer(serializable.Configurable, Module):
             if first not in kwargs:
                 raise TypeError(f"{type(self).__name__}.call() missing 1 required positional argument: '{first}'")
             inputs = kwargs.pop(first)
+        else:
+            check_positional(self, (inputs,) + args)
         if "training" in kwargs and not _takes_training_argument(self):
             del kwargs["training"]  # Keras passes training= only to a call that takes it
         if is_symbolic(inputs):

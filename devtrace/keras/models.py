@@ -12,7 +12,7 @@ import devtrace as tf
 from . import keywords, saving_lib as saving, serializable
 from . import summary as summary_mod
 from .engine import (InputLayer, KerasTensor, Layer, as_tensors, autocast_inputs, autocast_scope, call_with_context,
-                     is_symbolic, outermost_call, unique)
+                     check_positional, is_symbolic, outermost_call, unique)
 from .tf_trainer import TensorFlowTrainer
 
 
@@ -110,7 +110,13 @@ class Model(TensorFlowTrainer, Layer):
         values = {id(k): _as_input(v, k) for k, v in zip(flat_in, given)}
         return _run(self._outputs, values, training)
 
+    @property
+    def _allow_non_tensor_positional_args(self):
+        """A functional model takes Python values positionally; others do not (Keras's)."""
+        return self._outputs is not None
+
     def __call__(self, inputs, training=None, **kwargs):
+        check_positional(self, (inputs,))
         if is_symbolic(inputs):
             return super().__call__(inputs)
         inputs = as_tensors(self._by_input_name(inputs))
