@@ -380,12 +380,21 @@ class Layer(serializable.Configurable, Module):
         return [(self._TRACKED_AS.get(name, name), value) for name, value in vars(self).items()
                 if name not in self._UNTRACKED and name not in Module._IGNORED and _trackable(value)]
 
+    def _seed_states(self) -> list:
+        """The state variables of the layer's own seed generators (a ``SeedGenerator`` attribute, or
+        the ``_seed_state`` a dropout layer keeps): Keras lists them in ``variables``, not ``weights``."""
+        from .random import SeedGenerator
+
+        states = [v.state for v in vars(self).values() if isinstance(v, SeedGenerator)]
+        return states + ([self.__dict__["_seed_state"]] if self.__dict__.get("_seed_state") is not None else [])
+
     @property
     def variables(self) -> list:
-        """Keras 3's: the layer's Keras variables — its weights, its own then its sublayers' (a
-        ``tf.Variable`` attribute is not tracked: ``[]``, as Keras shows it). Keras also lists its
-        seed generators' states here; devtrace's are plain ``tf.Variable`` s and are left out."""
-        return self.weights
+        """Keras 3's: the layer's Keras variables — its weights, then its seed generators' states, then
+        its sublayers' variables (a ``tf.Variable`` attribute is not tracked: ``[]``, as Keras shows it)."""
+        own = self._layer_weights
+        mine = [w for w in own if w.trainable] + [w for w in own if not w.trainable] + self._seed_states()
+        return _unique_weights(mine + [v for layer in self._child_layers() for v in layer.variables])
 
     @property
     def trainable_weights(self) -> list:
@@ -400,7 +409,13 @@ class Layer(serializable.Configurable, Module):
         return [w for w in self.weights if id(w) not in trainable]
 
     trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
+
+    @property
+    def non_trainable_variables(self) -> list:
+        """Keras 3's: the non-trainable weights and the seed generators' states."""
+        if not self.trainable:
+            return self.variables
+        return [v for v in self.variables if not v.trainable]
 
     def get_weights(self) -> list:
         return [w.numpy() for w in self.weights]

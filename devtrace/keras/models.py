@@ -96,7 +96,14 @@ class Model(TensorFlowTrainer, Layer):
         return [w for w in self.weights if id(w) not in trainable]
 
     trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
+
+    @property
+    def variables(self) -> list:
+        """Keras 3's: its layers' variables (seed generators' states included), then its own."""
+        return _unique_list([v for layer in self.layers for v in layer.variables] + list(self._layer_weights)
+                            + self._seed_states())
+
+    non_trainable_variables = Layer.non_trainable_variables
 
     @property
     def losses(self) -> list:
