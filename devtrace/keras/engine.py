@@ -13,6 +13,7 @@ import devtrace as tf
 from ..module.module import Module
 from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
+from ..util import nest
 from .naming import _UIDS, snake, unique  # noqa: F401 (engine.snake, engine._UIDS: their old home)
 from . import config, constraints, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
 
@@ -43,6 +44,22 @@ def is_symbolic(inputs) -> bool:
     if isinstance(inputs, (list, tuple)):
         return bool(inputs) and isinstance(inputs[0], KerasTensor)
     return isinstance(inputs, KerasTensor)
+
+
+def _tensor_like(value) -> bool:
+    return (value is None or isinstance(value, (KerasTensor, tf.SparseTensor, tf.RaggedTensor)) or tf.is_tensor(value)
+            or hasattr(value, "__array__"))  # an array Keras converts to a tensor before it checks
+
+
+def check_positional(layer, args) -> None:
+    """Keras 3's rule: a layer's positional arguments are tensors (or arrays, ``None``), nested or not;
+    a Python value (a list of floats, ``True``) goes by keyword."""
+    if layer._allow_non_tensor_positional_args:
+        return
+    for arg in nest.flatten(args):
+        if not _tensor_like(arg):
+            raise ValueError("Only input tensors may be passed as positional arguments. The following argument "
+                             f"value should be passed as a keyword argument: {arg} (of type {type(arg)})")
 
 
 def shape_of(inputs):
@@ -136,6 +153,7 @@ class Layer(serializable.Configurable, Module):
         return self.compute_dtype
 
     _convert_input_args = True  # False: inputs are taken as they come (Keras's preprocessing layers)
+    _allow_non_tensor_positional_args = False  # True: a positional argument may be a Python value (Keras's preprocessing layers, functional models)
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
                    regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
@@ -279,6 +297,8 @@ class Layer(serializable.Configurable, Module):
             if first not in kwargs:
                 raise TypeError(f"{type(self).__name__}.call() missing 1 required positional argument: '{first}'")
             inputs = kwargs.pop(first)
+        else:
+            check_positional(self, (inputs,) + args)
         if "training" in kwargs and not _takes_training_argument(self):
             del kwargs["training"]  # Keras passes training= only to a call that takes it
         if is_symbolic(inputs):
@@ -360,12 +380,21 @@ class Layer(serializable.Configurable, Module):
         return [(self._TRACKED_AS.get(name, name), value) for name, value in vars(self).items()
                 if name not in self._UNTRACKED and name not in Module._IGNORED and _trackable(value)]
 
+    def _seed_states(self) -> list:
+        """The state variables of the layer's own seed generators (a ``SeedGenerator`` attribute, or
+        the ``_seed_state`` a dropout layer keeps): Keras lists them in ``variables``, not ``weights``."""
+        from .random import SeedGenerator
+
+        states = [v.state for v in vars(self).values() if isinstance(v, SeedGenerator)]
+        return states + ([self.__dict__["_seed_state"]] if self.__dict__.get("_seed_state") is not None else [])
+
     @property
     def variables(self) -> list:
-        """Keras 3's: the layer's Keras variables — its weights, its own then its sublayers' (a
-        ``tf.Variable`` attribute is not tracked: ``[]``, as Keras shows it). Keras also lists its
-        seed generators' states here; devtrace's are plain ``tf.Variable`` s and are left out."""
-        return self.weights
+        """Keras 3's: the layer's Keras variables — its weights, then its seed generators' states, then
+        its sublayers' variables (a ``tf.Variable`` attribute is not tracked: ``[]``, as Keras shows it)."""
+        own = self._layer_weights
+        mine = [w for w in own if w.trainable] + [w for w in own if not w.trainable] + self._seed_states()
+        return _unique_weights(mine + [v for layer in self._child_layers() for v in layer.variables])
 
     @property
     def trainable_weights(self) -> list:
@@ -380,7 +409,13 @@ class Layer(serializable.Configurable, Module):
         return [w for w in self.weights if id(w) not in trainable]
 
     trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
+
+    @property
+    def non_trainable_variables(self) -> list:
+        """Keras 3's: the non-trainable weights and the seed generators' states."""
+        if not self.trainable:
+            return self.variables
+        return [v for v in self.variables if not v.trainable]
 
     def get_weights(self) -> list:
         return [w.numpy() for w in self.weights]

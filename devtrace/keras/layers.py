@@ -14,6 +14,7 @@ import numpy as np
 
 import devtrace as tf
 from . import activations, initializers
+from . import random as keras_random
 from .engine import Input, InputLayer, KerasTensor, Layer, same_shape
 from .layers_conv import (AveragePooling2D, AvgPool2D, Conv1D, Conv2D, GlobalAveragePooling2D, GlobalAvgPool2D,
                           MaxPool2D, MaxPooling2D)
@@ -122,8 +123,7 @@ class Dropout(Layer):
         super().__init__(**kwargs)
         self.rate, self.seed = float(rate), seed if seed is not None else random.randint(1, int(1e9))
         self.noise_shape = tuple(noise_shape) if noise_shape is not None else None
-        self._seed_state = tf.Variable(tf.constant([self.seed, 0], tf.int64), trainable=False,
-                                       name="seed_generator_state")
+        self._seed_state = keras_random.SeedGenerator(self.seed).state if self.rate > 0 else None  # Keras's
 
     compute_output_shape = same_shape
 

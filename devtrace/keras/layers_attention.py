@@ -13,6 +13,7 @@ import string
 
 import devtrace as tf
 from . import activations, initializers, keywords
+from . import random as keras_random
 from .engine import Layer
 
 
@@ -162,8 +163,7 @@ class _Seeded:
         if not training or rate == 0:
             return x
         if self._seed_state is None:
-            self._seed_state = tf.Variable(tf.constant([self.seed, 0], tf.int64), trainable=False,
-                                           name="seed_generator_state")
+            self._seed_state = keras_random.SeedGenerator(self.seed).state
         state = self._seed_state.read_value()
         self._seed_state.assign_add(tf.constant([0, 1], tf.int64))
         seed = tf.cast(tf.math.floormod(state, 2147483646), tf.int32)

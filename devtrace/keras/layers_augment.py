@@ -43,6 +43,8 @@ def _zoom_pair(factor, name):
 
 
 class _Augment(Layer):
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take Python values too
+
     def __init__(self, seed=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
         keywords.unimplemented(f"keras.layers.{type(self).__name__}",

@@ -11,6 +11,7 @@ import random
 
 import devtrace as tf
 from . import initializers, keywords
+from . import random as keras_random
 from .engine import Layer, same_shape
 
 
@@ -117,8 +118,8 @@ class _Noise(Layer):
         super().__init__(**kwargs)
         self.rate, self.stddev = rate, stddev
         self.seed = seed if seed is not None else random.randint(1, int(1e9))
-        self._seed_state = tf.Variable(tf.constant([self.seed, 0], tf.int64), trainable=False,
-                                       name="seed_generator_state")
+        active = (stddev if rate is None else rate) > 0  # Keras makes no seed generator for a no-op
+        self._seed_state = keras_random.SeedGenerator(self.seed).state if active else None
         self.supports_masking = True
 
     compute_output_shape = same_shape

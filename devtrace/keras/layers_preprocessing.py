@@ -22,6 +22,8 @@ def _tensor(x, dtype=None):
 
 
 class Rescaling(Layer):
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take Python values too
+
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
         self.scale, self.offset = scale, offset
@@ -37,6 +39,8 @@ class Rescaling(Layer):
 
 
 class Resizing(Layer):
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take Python values too
+
     def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False,
                  pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0, antialias=False, data_format=None,
                  **kwargs):
@@ -67,6 +71,8 @@ def _smart_resize(x, height, width, interpolation="bilinear"):
 
 
 class CenterCrop(Layer):
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take Python values too
+
     def __init__(self, height, width, data_format=None, **kwargs):
         super().__init__(**kwargs)
         keywords.unimplemented("keras.layers.CenterCrop", data_format=(data_format, (None, "channels_last")))
@@ -114,6 +120,8 @@ def _compress(summary, epsilon):
 
 
 class Normalization(Layer):
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take Python values too
+
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
         super().__init__(**kwargs)
         if axis is None:
@@ -219,6 +227,8 @@ def encode_categorical(ids, depth, output_mode, count_weights=None, idf_weights=
 
 
 class CategoryEncoding(Layer):
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take Python values too
+
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
         super().__init__(**kwargs)
         keywords.unimplemented("keras.layers.CategoryEncoding", sparse=(sparse, False))
@@ -252,6 +262,7 @@ class CategoryEncoding(Layer):
 
 class Discretization(Layer):
     """Bucket indices of the boundaries (``searchsorted`` to the right, as ``Bucketize`` counts)."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take Python values too
 
     def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int", sparse=False,
                  **kwargs):
@@ -296,6 +307,8 @@ class Discretization(Layer):
 
 
 class Hashing(Layer):
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take Python values too
+
     def __init__(self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs):
         super().__init__(**kwargs)
         keywords.unimplemented("keras.layers.Hashing", salt=(salt, None), sparse=(sparse, False))

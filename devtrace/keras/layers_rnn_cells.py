@@ -10,6 +10,7 @@ import random
 
 import devtrace as tf
 from . import activations, initializers
+from . import random as keras_random
 from .engine import Layer
 
 
@@ -31,8 +32,7 @@ class _DropoutMasks:
 
     def _draw(self, like, rate):
         if self._seed_state is None:
-            self._seed_state = tf.Variable(tf.constant([self.seed, 0], tf.int64), trainable=False,
-                                           name="seed_generator_state")
+            self._seed_state = keras_random.SeedGenerator(self.seed).state
         state = self._seed_state.read_value()
         self._seed_state.assign_add(tf.constant([0, 1], tf.int64))
         seed = tf.cast(tf.math.floormod(state, 2147483646), tf.int32)

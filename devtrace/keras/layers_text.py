@@ -36,6 +36,7 @@ class _Rows(list):
 
 
 class _IndexLookup(Layer):
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take Python values too
     _string = True
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
@@ -217,6 +218,8 @@ class IntegerLookup(_IndexLookup):
 
 
 class TextVectorization(Layer):
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take Python values too
+
     def __init__(self, max_tokens=None, standardize="lower_and_strip_punctuation", split="whitespace", ngrams=None,
                  output_mode="int", output_sequence_length=None, pad_to_max_tokens=False, vocabulary=None,
                  idf_weights=None, sparse=False, ragged=False, encoding="utf-8", name=None, **kwargs):

@@ -12,7 +12,7 @@ import devtrace as tf
 from . import keywords, saving_lib as saving, serializable
 from . import summary as summary_mod
 from .engine import (InputLayer, KerasTensor, Layer, as_tensors, autocast_inputs, autocast_scope, call_with_context,
-                     is_symbolic, outermost_call, unique)
+                     check_positional, is_symbolic, outermost_call, unique)
 from .tf_trainer import TensorFlowTrainer
 
 
@@ -96,7 +96,14 @@ class Model(TensorFlowTrainer, Layer):
         return [w for w in self.weights if id(w) not in trainable]
 
     trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
+
+    @property
+    def variables(self) -> list:
+        """Keras 3's: its layers' variables (seed generators' states included), then its own."""
+        return _unique_list([v for layer in self.layers for v in layer.variables] + list(self._layer_weights)
+                            + self._seed_states())
+
+    non_trainable_variables = Layer.non_trainable_variables
 
     @property
     def losses(self) -> list:
@@ -110,7 +117,13 @@ class Model(TensorFlowTrainer, Layer):
         values = {id(k): _as_input(v, k) for k, v in zip(flat_in, given)}
         return _run(self._outputs, values, training)
 
+    @property
+    def _allow_non_tensor_positional_args(self):
+        """A functional model takes Python values positionally; others do not (Keras's)."""
+        return self._outputs is not None
+
     def __call__(self, inputs, training=None, **kwargs):
+        check_positional(self, (inputs,))
         if is_symbolic(inputs):
             return super().__call__(inputs)
         inputs = as_tensors(self._by_input_name(inputs))

@@ -11,6 +11,7 @@ import random as _python_random
 from devtrace.util.namespace import missing as _missing
 
 import devtrace as tf
+from .variables import KerasVariable
 
 _GLOBAL: list = []
 
@@ -31,7 +32,7 @@ class SeedGenerator:
         if not isinstance(seed, int):
             raise ValueError(f"Argument `seed` must be an integer. Received: seed={seed}")
         with tf.name_scope(self.name):
-            self.state = tf.Variable(tf.constant([seed, 0], tf.int64), trainable=False, name="seed_generator_state")
+            self.state = KerasVariable(tf.constant([seed, 0], tf.int64), trainable=False, name="seed_generator_state")
 
     def next(self, ordered=True):
         value = self.state.read_value() * 1

@@ -43,6 +43,20 @@ class AutocastScope:
         _scope.current = self.original_scope
 
 
+class DTypeName(str):
+    """Keras 3's variable dtype: its name, a ``str`` (``print`` shows ``float32``, it equals
+    ``"float32"`` and ``tf.float32``), that still answers as the ``tf.DType`` it names
+    (``is_floating``, ``as_numpy_dtype``, ``name`` …) for code written against ``tf.keras``."""
+
+    def __new__(cls, dtype):
+        text = super().__new__(cls, dtype.name)
+        text._dtype = dtype
+        return text
+
+    def __getattr__(self, name):
+        return getattr(self._dtype, name)
+
+
 class KerasVariable(tf.Variable):
     _autocast = True
 
@@ -58,8 +72,8 @@ class KerasVariable(tf.Variable):
         """The compute dtype inside an ``AutocastScope`` (a float variable that autocasts), as Keras's."""
         scope = get_autocast_scope()
         if scope is not None and scope.dtype is not None and self._autocast and self._dtype.is_floating:
-            return tf.as_dtype(scope.dtype)
-        return self._dtype
+            return DTypeName(tf.as_dtype(scope.dtype))
+        return DTypeName(self._dtype)
 
     @property
     def constraint(self):
