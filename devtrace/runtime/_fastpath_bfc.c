@@ -36,6 +36,34 @@ static Py_ssize_t a_pending, a_absent, a_nfree, a_handle, a_live, a_in_use, a_bu
     a_sizes, a_peak, a_largest, a_ooms, i_keys;
 static int bfc_configured;
 
+/* An int of value v, a new reference. The sizes, addresses, size keys and counts the allocator makes
+ * recur step after step (a training step repeats the last one's tensors), so the last ints made are
+ * kept in a small direct-mapped table and handed out again instead of made anew: an int's identity is
+ * nothing the reference or a caller looks at, only its value. */
+#define INT_CACHE 1024
+static PyObject *int_cache[INT_CACHE];
+static long long int_value[INT_CACHE];
+
+static PyObject *
+int_of(long long v)
+{
+    if (v >= -5 && v <= 256)
+        return PyLong_FromLongLong(v);  /* CPython's own small ints */
+    unsigned long long u = (unsigned long long)v;
+    size_t at = (size_t)((u >> 8) ^ (u >> 18) ^ u) & (INT_CACHE - 1);
+    PyObject *o = int_cache[at];
+    if (o != NULL && int_value[at] == v) {
+        Py_INCREF(o);
+        return o;
+    }
+    if (!(o = PyLong_FromLongLong(v)))
+        return NULL;
+    Py_INCREF(o);
+    Py_XSETREF(int_cache[at], o);
+    int_value[at] = v;
+    return o;
+}
+
 /* the reference method, with the arguments as they came */
 static PyObject *
 reference(PyObject *method, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -95,7 +123,7 @@ add_to(PyObject *self, Py_ssize_t offset, long long delta)
     long long n = PyLong_AsLongLong(SLOT(self, offset));  /* counts(self) held */
     if (n == -1 && PyErr_Occurred())
         return -1;
-    PyObject *value = PyLong_FromLongLong(n + delta);
+    PyObject *value = offset == a_handle ? PyLong_FromLongLong(n + delta) : int_of(n + delta);
     if (value == NULL)
         return -1;
     Py_SETREF(SLOT(self, offset), value);
@@ -269,7 +297,7 @@ sizes_discard(PyObject *self, long long k)
     Py_ssize_t i = keys == NULL ? -1 : bisect(keys, k);
     if (i < 0)
         return -1;
-    return key_at(keys, i, k) ? PySequence_DelItem(keys, i) : 0;
+    return key_at(keys, i, k) ? PyList_SetSlice(keys, i, i + 1, NULL) : 0;
 }
 
 /* a call of a function of two arguments (heapq's), its result dropped */
@@ -280,6 +308,90 @@ call2(PyObject *fn, PyObject *a, PyObject *b)
     PyObject *out = PyObject_Vectorcall(fn, argv, b == NULL ? 1 : 2, NULL);
     Py_XDECREF(out);
     return out == NULL ? -1 : 0;
+}
+
+/* a heap entry's value (the allocator keeps addresses there: exact ints); 0 with an exception when not */
+static int
+entry(PyObject *item, long long *out)
+{
+    if (exact(item, out))
+        return 1;
+    PyErr_SetString(PyExc_TypeError, "BFC allocator: a heap entry is not an int");
+    return 0;
+}
+
+/* heapq's _siftdown(heap, 0, pos): the item at pos moved up past the larger parents, the same moves */
+static int
+sift_down(PyObject **items, Py_ssize_t pos, long long value)
+{
+    PyObject *item = items[pos];
+    while (pos > 0) {
+        Py_ssize_t parent = (pos - 1) >> 1;
+        long long above;
+        if (!entry(items[parent], &above))
+            return -1;
+        if (!(value < above))
+            break;
+        items[pos] = items[parent];
+        pos = parent;
+    }
+    items[pos] = item;
+    return 0;
+}
+
+/* heapq.heappush(heap, addr), step for step in C */
+static int
+heap_push(PyObject *heap, PyObject *addr)
+{
+    long long value;
+    if (!entry(addr, &value) || PyList_Append(heap, addr) < 0)
+        return -1;
+    return sift_down(((PyListObject *)heap)->ob_item, PyList_GET_SIZE(heap) - 1, value);
+}
+
+/* heapq.heappop(heap), step for step in C, the item popped dropped */
+static int
+heap_pop(PyObject *heap)
+{
+    Py_ssize_t n = PyList_GET_SIZE(heap);
+    long long value, left, right;
+    if (n == 0) {
+        PyErr_SetString(PyExc_IndexError, "index out of range");
+        return -1;
+    }
+    PyObject *last = PyList_GET_ITEM(heap, n - 1);
+    if (!entry(last, &value))
+        return -1;
+    Py_INCREF(last);
+    if (PyList_SetSlice(heap, n - 1, n, NULL) < 0) {
+        Py_DECREF(last);
+        return -1;
+    }
+    if (--n == 0) {
+        Py_DECREF(last);
+        return 0;
+    }
+    PyObject **items = ((PyListObject *)heap)->ob_item, *top = items[0];
+    Py_ssize_t pos = 0, child = 1;
+    int status = 0;
+    while (child < n) {  /* heapq's _siftup(heap, 0): the smaller child up to a leaf, then _siftdown */
+        if (child + 1 < n) {
+            if (!entry(items[child], &left) || !entry(items[child + 1], &right)) {
+                status = -1;
+                break;
+            }
+            if (!(left < right))
+                child += 1;
+        }
+        items[pos] = items[child];
+        pos = child;
+        child = 2 * pos + 1;
+    }
+    items[pos] = last;  /* our reference, now the list's */
+    if (status == 0)
+        status = sift_down(items, pos, value);
+    Py_DECREF(top);
+    return status;
 }
 
 /* self.<name>(*args) (a Python method of the allocator), its result (a new reference) */
@@ -306,7 +418,7 @@ dict_add(PyObject *dict, PyObject *key, long long delta)
         PyErr_SetString(PyExc_TypeError, "BFC allocator: a free count is not an int");
         return -1;
     }
-    PyObject *value = PyLong_FromLongLong(n + delta);
+    PyObject *value = int_of(n + delta);
     if (value == NULL)
         return -1;
     int status = PyDict_SetItem(dict, key, value);
@@ -328,7 +440,7 @@ insert_free(PyObject *self, PyObject *chunk)
     Py_INCREF(addr);
     int status = -1;
     PyObject *key = NULL, *heap, *heaps, *nfree;
-    if (PyDict_SetItem(free_at, addr, chunk) < 0 || !(key = PyLong_FromLongLong(size >> 8))
+    if (PyDict_SetItem(free_at, addr, chunk) < 0 || !(key = int_of(size >> 8))
             || !(heaps = container(self, a_heaps, 0)) || !(nfree = container(self, a_nfree, 0)))
         goto done;
     heap = PyDict_GetItemWithError(heaps, key);
@@ -345,7 +457,7 @@ insert_free(PyObject *self, PyObject *chunk)
     } else {
         Py_INCREF(heap);
         Py_INCREF(nfree);
-        status = call2(heappush, heap, addr) < 0 || dict_add(nfree, key, 1) < 0 ? -1 : 0;
+        status = heap_push(heap, addr) < 0 || dict_add(nfree, key, 1) < 0 ? -1 : 0;
         Py_DECREF(nfree);
         Py_DECREF(heap);
     }
@@ -402,7 +514,7 @@ remove_free(PyObject *self, PyObject *chunk)
     if (free_at == NULL || addr == NULL || int_slot(chunk, k_size, &size) < 0 || PyDict_DelItem(free_at, addr) < 0)
         return -1;
     PyObject *nfree = container(self, a_nfree, 0), *heaps = container(self, a_heaps, 0), *key, *count;
-    if (nfree == NULL || heaps == NULL || !(key = PyLong_FromLongLong(size >> 8)))
+    if (nfree == NULL || heaps == NULL || !(key = int_of(size >> 8)))
         return -1;
     int status = -1;
     if (!(count = PyDict_GetItemWithError(nfree, key))) {
@@ -474,7 +586,7 @@ take_best_fit(PyObject *self, long long rounded)
         }
         if (chunk != NULL && Py_TYPE(chunk) == Chunk_T && exact(SLOT(chunk, k_size), &size) && size == k << 8)
             break;
-        if (call2(heappop, heap, NULL) < 0) {
+        if (heap_pop(heap) < 0) {
             Py_DECREF(heap);
             return NULL;
         }
@@ -506,7 +618,7 @@ grow(PyObject *chunk, long long more)
     long long size;
     if (int_slot(chunk, k_size, &size) < 0)
         return -1;
-    PyObject *value = PyLong_FromLongLong(size + more);
+    PyObject *value = int_of(size + more);
     if (value == NULL)
         return -1;
     put(chunk, k_size, value);
@@ -661,8 +773,8 @@ best_fit(PyObject *self, long long rounded, long long *size_out)
         PyObject *nxt = neighbour(chunk, k_next), *rest;
         if (nxt == NULL || !(rest = Chunk_T->tp_alloc(Chunk_T, 0)))  /* _Chunk(...) without __init__ */
             goto fail;
-        PyObject *a = PyLong_FromLongLong(addr + rounded), *s = a == NULL ? NULL : PyLong_FromLongLong(size - rounded);
-        PyObject *r = s == NULL ? NULL : PyLong_FromLongLong(rounded);
+        PyObject *a = int_of(addr + rounded), *s = a == NULL ? NULL : int_of(size - rounded);
+        PyObject *r = s == NULL ? NULL : int_of(rounded);
         if (r == NULL) {
             Py_XDECREF(a);
             Py_XDECREF(s);
@@ -783,7 +895,7 @@ bfc_allocate(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
             || !PyDict_CheckExact(live) || !counts(self))
         return reference(allocate_ref, self, args, nargs, kwnames);
     if (natural(absent) != size) {  /* is another free chunk of this size in the index? */
-        PyObject *key = PyLong_FromLongLong(size >> 8);
+        PyObject *key = int_of(size >> 8);
         int found = key == NULL ? -1 : PyDict_Contains(nfree, key);
         Py_XDECREF(key);
         if (found < 0)
