@@ -85,16 +85,41 @@ reference(PyObject *method, PyObject *self, PyObject *const *args, Py_ssize_t na
     return out;
 }
 
+/* an exact int's value in *out, else 0 (a float, a subclass, too big: not read here). The ints the
+ * allocator keeps (sizes, addresses, counts) are one or two digits: read in place on CPython 3.11 */
+static inline int
+exact(PyObject *value, long long *out)
+{
+    int overflow = 0;
+    if (value == NULL || !PyLong_CheckExact(value))
+        return 0;
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    const digit *d = ((PyLongObject *)value)->ob_digit;
+    switch (Py_SIZE(value)) {
+    case 0:
+        *out = 0;
+        return 1;
+    case 1:
+        *out = (long long)d[0];
+        return 1;
+    case 2:
+        *out = (long long)d[0] | ((long long)d[1] << PyLong_SHIFT);
+        return 1;
+    case -1:
+        *out = -(long long)d[0];
+        return 1;
+    }
+#endif
+    *out = PyLong_AsLongLongAndOverflow(value, &overflow);
+    return !overflow;
+}
+
 /* a Python int that fits a long long and is >= 0, else -1 (no exception left) */
 static long long
 natural(PyObject *value)
 {
-    if (value == NULL || !PyLong_CheckExact(value))
-        return -1;
-    long long n = PyLong_AsLongLong(value);
-    if (n == -1 && PyErr_Occurred())
-        PyErr_Clear();
-    return n;
+    long long n;
+    return exact(value, &n) ? n : -1;
 }
 
 /* whether `self` is a BFCAllocator whose fields this file reads, without attributes of its own (a
@@ -120,9 +145,9 @@ counts(PyObject *self)
 static int
 add_to(PyObject *self, Py_ssize_t offset, long long delta)
 {
-    long long n = PyLong_AsLongLong(SLOT(self, offset));  /* counts(self) held */
-    if (n == -1 && PyErr_Occurred())
-        return -1;
+    long long n;
+    if (!exact(SLOT(self, offset), &n) && (n = PyLong_AsLongLong(SLOT(self, offset))) == -1 && PyErr_Occurred())
+        return -1;  /* counts(self) held */
     PyObject *value = offset == a_handle ? PyLong_FromLongLong(n + delta) : int_of(n + delta);
     if (value == NULL)
         return -1;
@@ -170,16 +195,6 @@ set_field(PyObject *self, Py_ssize_t offset, PyObject *value)
     Py_XSETREF(SLOT(self, offset), value);
 }
 
-/* an exact int's value in *out, else 0 (a float, a subclass, too big: not read here) */
-static int
-exact(PyObject *value, long long *out)
-{
-    int overflow = 0;
-    if (value == NULL || !PyLong_CheckExact(value))
-        return 0;
-    *out = PyLong_AsLongLongAndOverflow(value, &overflow);
-    return !overflow;
-}
 
 /* whether the reference's allocate would go straight to _allocate: a request (n > 0, rounded up
  * to `rounded`) neither the pending chunk's request nor its size (no chunk pending: the size -1) */
@@ -505,9 +520,10 @@ done:
     return status;
 }
 
-/* BFCAllocator._remove_free(chunk): forget a free chunk (its heap entry left behind, stale) */
+/* BFCAllocator._remove_free(chunk): forget a free chunk (its heap entry left behind, stale); `heap`
+ * is its size's heap when the caller has it, else NULL */
 static int
-remove_free(PyObject *self, PyObject *chunk)
+remove_free(PyObject *self, PyObject *chunk, PyObject *heap)
 {
     long long size, n;
     PyObject *free_at = container(self, a_free_at, 0), *addr = SLOT(chunk, k_addr);
@@ -532,9 +548,13 @@ remove_free(PyObject *self, PyObject *chunk)
             || sizes_discard(self, size >> 8) < 0 ? -1 : 0;
         goto done;
     }
-    if (dict_add(nfree, key, -1) < 0)
+    PyObject *left = int_of(n);  /* nfree[k] = n */
+    int stored = left == NULL ? -1 : PyDict_SetItem(nfree, key, left);
+    Py_XDECREF(left);
+    if (stored < 0)
         goto done;
-    PyObject *heap = PyDict_GetItemWithError(heaps, key);
+    if (heap == NULL)
+        heap = PyDict_GetItemWithError(heaps, key);
     if (heap == NULL || !PyList_CheckExact(heap)) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_TypeError, "BFC allocator: a heap is not a list");
@@ -591,9 +611,10 @@ take_best_fit(PyObject *self, long long rounded)
             return NULL;
         }
     }
-    Py_DECREF(heap);
     Py_INCREF(chunk);
-    if (remove_free(self, chunk) < 0) {
+    int removed = remove_free(self, chunk, heap);
+    Py_DECREF(heap);
+    if (removed < 0) {
         Py_DECREF(chunk);
         return NULL;
     }
@@ -638,7 +659,7 @@ coalesce(PyObject *self, PyObject *chunk)
     if (nxt != Py_None && in_use(nxt) == 0) {  /* absorb the next chunk */
         Py_INCREF(nxt);
         PyObject *after;
-        int failed = remove_free(self, nxt) < 0 || int_slot(nxt, k_size, &size) < 0 || grow(chunk, size) < 0
+        int failed = remove_free(self, nxt, NULL) < 0 || int_slot(nxt, k_size, &size) < 0 || grow(chunk, size) < 0
             || !(after = neighbour(nxt, k_next));
         if (!failed) {
             put_ref(chunk, k_next, after);
@@ -655,7 +676,7 @@ coalesce(PyObject *self, PyObject *chunk)
     if (prev != Py_None && in_use(prev) == 0) {  /* merge into the previous chunk */
         Py_INCREF(prev);
         PyObject *after;
-        int failed = remove_free(self, prev) < 0 || int_slot(chunk, k_size, &size) < 0 || grow(prev, size) < 0
+        int failed = remove_free(self, prev, NULL) < 0 || int_slot(chunk, k_size, &size) < 0 || grow(prev, size) < 0
             || !(after = neighbour(chunk, k_next));
         if (!failed) {
             put_ref(prev, k_next, after);
@@ -673,6 +694,7 @@ done:
 }
 
 static PyObject *bfc_free(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+static PyObject *free_live(PyObject *self, PyObject *const *args, PyObject *chunk);
 
 /* BFCAllocator._drain(): the frees the collector asked for while the allocator was busy, latest
  * first (no Python frame: a tensor's release runs this, where a signal must find none) */
@@ -932,16 +954,26 @@ bfc_free(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
 {
     if (!plain(self) || kwnames != NULL || nargs != 1)
         return reference(free_ref, self, args, nargs, kwnames);
-    PyObject *live = SLOT(self, a_live), *free_at = SLOT(self, a_free_at);
+    PyObject *live = SLOT(self, a_live);
     PyObject *chunk = live != NULL && PyDict_CheckExact(live) ? PyDict_GetItemWithError(live, args[0]) : NULL;
     if (chunk == NULL && PyErr_Occurred())
         return NULL;
-    if (chunk == NULL || SLOT(self, a_busy) != Py_False || Py_TYPE(chunk) != Chunk_T || !fields_plain(self))
+    if (chunk == NULL || SLOT(self, a_busy) != Py_False || !fields_plain(self))
         return reference(free_ref, self, args, nargs, kwnames);
+    return free_live(self, args, chunk);
+}
+
+/* free(handle) of a live chunk (borrowed, _live's), on a plain allocator of plain fields, not busy */
+static PyObject *
+free_live(PyObject *self, PyObject *const *args, PyObject *chunk)
+{
+    PyObject *live = SLOT(self, a_live), *free_at = SLOT(self, a_free_at);
+    if (Py_TYPE(chunk) != Chunk_T)
+        return reference(free_ref, self, args, 1, NULL);
     long long size = natural(SLOT(chunk, k_size));
     PyObject *prev = SLOT(chunk, k_prev), *next = SLOT(chunk, k_next);
     if (size < 0 || prev == NULL || next == NULL)
-        return reference(free_ref, self, args, nargs, kwnames);
+        return reference(free_ref, self, args, 1, NULL);
     int parked = 0;
     if (SLOT(self, a_pending) == nothing) {
         /* parked when nothing need change for the next request of its size to get it back as best fit
@@ -978,12 +1010,16 @@ bfc_release(PyObject *alloc, PyObject *handle)
     /* only where no Python code runs (a free the collector asked for inside the allocator: the
      * reference, in its __del__ frame, which Ctrl-C waits for; see util/interrupts.py) */
     if (live == NULL || !plain(alloc) || SLOT(alloc, a_busy) != Py_False || !fields_plain(alloc)
-            || PyList_GET_SIZE(SLOT(alloc, a_deferred)) || !PyDict_CheckExact(live) || !PyLong_CheckExact(handle)
-            || PyDict_Contains(live, handle) != 1) {
+            || PyList_GET_SIZE(SLOT(alloc, a_deferred)) || !PyDict_CheckExact(live) || !PyLong_CheckExact(handle)) {
         PyErr_Clear();
         return 0;
     }
-    PyObject *out = bfc_free(alloc, &handle, 1, NULL);
+    PyObject *chunk = PyDict_GetItemWithError(live, handle);
+    if (chunk == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *out = free_live(alloc, &handle, chunk);
     if (out == NULL) {
         if (PyErr_ExceptionMatches(PyExc_Exception))
             PyErr_Clear();  /* as the reference's `except Exception: pass` */
