@@ -312,7 +312,14 @@ sizes_discard(PyObject *self, long long k)
     Py_ssize_t i = keys == NULL ? -1 : bisect(keys, k);
     if (i < 0)
         return -1;
-    return key_at(keys, i, k) ? PyList_SetSlice(keys, i, i + 1, NULL) : 0;
+    if (!key_at(keys, i, k))
+        return 0;
+    PyObject **items = ((PyListObject *)keys)->ob_item, *gone = items[i];  /* del keys[i] */
+    Py_ssize_t n = PyList_GET_SIZE(keys);
+    memmove(&items[i], &items[i + 1], (size_t)(n - i - 1) * sizeof(PyObject *));
+    Py_SET_SIZE(keys, n - 1);
+    Py_DECREF(gone);
+    return 0;
 }
 
 /* a call of a function of two arguments (heapq's), its result dropped */
@@ -646,6 +653,40 @@ grow(PyObject *chunk, long long more)
     return 0;
 }
 
+/* Chunks merged away by coalescing, kept for the next split's remainder: a split makes a _Chunk and a
+ * coalesce drops one, once each per allocation, and a GC-tracked object made and freed costs more than
+ * the rest of the step. Kept here with every slot empty, as tp_alloc hands a new one out. */
+#define SPARE_CHUNKS 64
+static PyObject *spare_chunks[SPARE_CHUNKS];
+static int n_spare_chunks;
+
+/* our reference to a chunk dropped: kept as a spare when it was the last one (nothing else sees it),
+ * its fields let go first, in the order its deallocation would */
+static void
+drop_chunk(PyObject *chunk)
+{
+    static const Py_ssize_t *offsets[] = {&k_addr, &k_size, &k_prev, &k_next, &k_in_use, &k_tag, &k_request};
+    if (Py_REFCNT(chunk) != 1 || Py_TYPE(chunk) != Chunk_T || n_spare_chunks == SPARE_CHUNKS) {
+        Py_DECREF(chunk);
+        return;
+    }
+    for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; i++)
+        Py_CLEAR(SLOT(chunk, *offsets[i]));  /* a tag's __del__ may run: the chunk is still ours alone */
+    if (Py_REFCNT(chunk) == 1 && n_spare_chunks < SPARE_CHUNKS)
+        spare_chunks[n_spare_chunks++] = chunk;
+    else
+        Py_DECREF(chunk);
+}
+
+/* a chunk with every slot empty (a new reference), as Chunk_T->tp_alloc makes one */
+static PyObject *
+new_chunk(void)
+{
+    if (n_spare_chunks > 0)
+        return spare_chunks[--n_spare_chunks];
+    return Chunk_T->tp_alloc(Chunk_T, 0);
+}
+
 /* BFCAllocator._coalesce(chunk): merge a freed chunk with its free neighbours and index the result */
 static int
 coalesce(PyObject *self, PyObject *chunk)
@@ -666,7 +707,7 @@ coalesce(PyObject *self, PyObject *chunk)
             if (after != Py_None)
                 put_ref(after, k_prev, chunk);
         }
-        Py_DECREF(nxt);
+        drop_chunk(nxt);
         if (failed)
             goto done;
     }
@@ -683,7 +724,9 @@ coalesce(PyObject *self, PyObject *chunk)
             if (after != Py_None)
                 put_ref(after, k_prev, prev);
         }
-        Py_SETREF(chunk, prev);
+        PyObject *merged = chunk;
+        chunk = prev;
+        drop_chunk(merged);
         if (failed)
             goto done;
     }
@@ -746,7 +789,7 @@ file_pending(PyObject *self, int for_allocation)
         status = insert_free(self, chunk);
     else
         status = coalesce(self, chunk);
-    Py_DECREF(chunk);
+    drop_chunk(chunk);
     return status;
 }
 
@@ -793,7 +836,7 @@ best_fit(PyObject *self, long long rounded, long long *size_out)
         goto fail;
     if (size >= 2 * rounded || size - rounded >= max_fragmentation) {  /* split: the rest is free */
         PyObject *nxt = neighbour(chunk, k_next), *rest;
-        if (nxt == NULL || !(rest = Chunk_T->tp_alloc(Chunk_T, 0)))  /* _Chunk(...) without __init__ */
+        if (nxt == NULL || !(rest = new_chunk()))  /* _Chunk(...) without __init__ */
             goto fail;
         PyObject *a = int_of(addr + rounded), *s = a == NULL ? NULL : int_of(size - rounded);
         PyObject *r = s == NULL ? NULL : int_of(rounded);
@@ -997,7 +1040,7 @@ free_live(PyObject *self, PyObject *const *args, PyObject *chunk)
         put_ref(self, a_busy, Py_False);
         failed = drain(self) < 0 || failed;
     }
-    Py_DECREF(chunk);
+    drop_chunk(chunk);
     if (failed)
         return NULL;
     Py_RETURN_NONE;
