@@ -14,12 +14,17 @@
  * Past the steady state, the allocations a graph run makes (many tensors alive at once: best fit,
  * split, coalesce) are _allocate and free's coalescing path, also here, step for step as their Python
  * references (bfc._Methods._allocate, _Methods.free, BFCAllocator._coalesce, _insert_free,
- * _remove_free, _take_best_fit) on the same fields: the same dicts, heaps (heapq's own functions) and
- * size index, so either side can take the next step (rebuilding a heap of stale entries, _compact,
+ * _remove_free, _take_best_fit) on the same fields: the same dicts, heaps (heapq's push and pop, move for
+ * move, on their ints) and size index, so either side can take the next step (rebuilding a heap of stale entries, _compact,
  * and the frees the collector deferred, _drain, too). Reserving a region (_extend) stays in Python,
  * called from here. An allocator with attributes of its own (a test patching a method) runs the
  * references. A tensor's release frees its handle here directly (bfc_release) when no Python code
  * can run on the way.
+ *
+ * What costs most per step is Python objects made and freed, so the ints the allocator makes again and
+ * again (sizes, addresses, size keys, counts) come from a small cache (int_of), and chunks merged away
+ * are kept for the next split's remainder (drop_chunk, new_chunk): no caller looks at an int's or a
+ * dropped chunk's identity.
  *
  * The allocator's fields and a chunk's are __slots__, read at their offsets after an exact type
  * check. Nothing here runs Python code or makes a GC-tracked
@@ -29,7 +34,7 @@
 
 static PyTypeObject *BFC_T, *Chunk_T, *SizeIndex_T;
 static PyObject *nothing, *allocate_ref, *free_ref, *allocate_slow_ref, *s__allocate, *s__extend, *s__drain,
-    *s__compact, *heappush, *heappop, *minus_one, *one;
+    *s__compact, *minus_one, *one;
 static long long max_fragmentation;
 static Py_ssize_t k_addr, k_size, k_request, k_tag, k_prev, k_next, k_in_use;
 static Py_ssize_t a_pending, a_absent, a_nfree, a_handle, a_live, a_in_use, a_busy, a_free_at, a_deferred, a_heaps,
@@ -320,16 +325,6 @@ sizes_discard(PyObject *self, long long k)
     Py_SET_SIZE(keys, n - 1);
     Py_DECREF(gone);
     return 0;
-}
-
-/* a call of a function of two arguments (heapq's), its result dropped */
-static int
-call2(PyObject *fn, PyObject *a, PyObject *b)
-{
-    PyObject *argv[] = {a, b};
-    PyObject *out = PyObject_Vectorcall(fn, argv, b == NULL ? 1 : 2, NULL);
-    Py_XDECREF(out);
-    return out == NULL ? -1 : 0;
 }
 
 /* a heap entry's value (the allocator keeps addresses there: exact ints); 0 with an exception when not */
@@ -1106,8 +1101,7 @@ configure_bfc(PyObject *self, PyObject *args, PyObject *kwargs)
             || take("configure_bfc", kwargs, "nothing", &nothing, 0) || take("configure_bfc", kwargs, "allocate", &allocate_ref, 0)
             || take("configure_bfc", kwargs, "free", &free_ref, 0) || take("configure_bfc", kwargs, "max_fragmentation", &limit, 0)
             || take("configure_bfc", kwargs, "SizeIndex", (PyObject **)&SizeIndex_T, 1)
-            || take("configure_bfc", kwargs, "allocate_slow", &allocate_slow_ref, 0)
-            || take("configure_bfc", kwargs, "heappush", &heappush, 0) || take("configure_bfc", kwargs, "heappop", &heappop, 0)) {
+            || take("configure_bfc", kwargs, "allocate_slow", &allocate_slow_ref, 0)) {
         Py_XDECREF(limit);
         return NULL;
     }
