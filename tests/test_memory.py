@@ -561,3 +561,33 @@ def test_host_allocator_books_large_requests_with_onednn_and_frees_both():
     a.free(large)
     a.free(small)
     assert a.bytes_in_use == 0 and onednn.bytes_in_use == 0 and onednn.peak_bytes_in_use == ONEDNN_LARGE_ALLOCATION
+
+
+@pytest.mark.parametrize("order", [(1, 2, 0, 4, 3, 5), (0, 1, 2, 3, 4, 5), (5, 3, 1, 4, 2, 0)])
+def test_every_tag_is_released_when_its_chunk_is_freed_and_merged_away(order):
+    """A freed chunk merged into its neighbour lets go of its tag (a tensor) at the free, as the
+    reference's chunk dies there (a chunk parked as pending keeps it until filed, in both); chunks
+    merged away and made again by later splits (the C module keeps them) leave the figures and chunks
+    the reference leaves."""
+    import weakref
+
+    from devtrace.runtime.memory.bfc import _Methods
+
+    class Tag:
+        pass
+
+    c, ref = BFCAllocator("GPU_0_bfc", 8 * MiB, True), BFCAllocator("GPU_0_bfc", 8 * MiB, True)
+    tags = {a: [Tag() for _ in range(6)] for a in ("c", "ref")}
+    alive = {a: [weakref.ref(t) for t in ts] for a, ts in tags.items()}
+    handles = [(c.allocate(1000 * (i + 1), tags["c"][i]), _Methods.allocate(ref, 1000 * (i + 1), tags["ref"][i]))
+               for i in range(6)]
+    del tags
+    for i in order:
+        c.free(handles[i][0])
+        _Methods.free(ref, handles[i][1])
+        assert [r() is None for r in alive["c"]] == [r() is None for r in alive["ref"]]
+    assert c.chunks() == ref.chunks() == [(0, 2 * MiB, False)]
+    assert [r() for r in alive["c"] + alive["ref"]] == [None] * 12
+    again = [(c.allocate(n, n), _Methods.allocate(ref, n, n)) for n in (300, 5000, 256, 70000)]
+    assert [h for h, _ in again] == [h for _, h in again]
+    assert c.chunks() == ref.chunks() and c.bytes_in_use == ref.bytes_in_use

@@ -14,12 +14,17 @@
  * Past the steady state, the allocations a graph run makes (many tensors alive at once: best fit,
  * split, coalesce) are _allocate and free's coalescing path, also here, step for step as their Python
  * references (bfc._Methods._allocate, _Methods.free, BFCAllocator._coalesce, _insert_free,
- * _remove_free, _take_best_fit) on the same fields: the same dicts, heaps (heapq's own functions) and
- * size index, so either side can take the next step (rebuilding a heap of stale entries, _compact,
+ * _remove_free, _take_best_fit) on the same fields: the same dicts, heaps (heapq's push and pop, move for
+ * move, on their ints) and size index, so either side can take the next step (rebuilding a heap of stale entries, _compact,
  * and the frees the collector deferred, _drain, too). Reserving a region (_extend) stays in Python,
  * called from here. An allocator with attributes of its own (a test patching a method) runs the
  * references. A tensor's release frees its handle here directly (bfc_release) when no Python code
  * can run on the way.
+ *
+ * What costs most per step is Python objects made and freed, so the ints the allocator makes again and
+ * again (sizes, addresses, size keys, counts) come from a small cache (int_of), and chunks merged away
+ * are kept for the next split's remainder (drop_chunk, new_chunk): no caller looks at an int's or a
+ * dropped chunk's identity.
  *
  * The allocator's fields and a chunk's are __slots__, read at their offsets after an exact type
  * check. Nothing here runs Python code or makes a GC-tracked
@@ -29,12 +34,40 @@
 
 static PyTypeObject *BFC_T, *Chunk_T, *SizeIndex_T;
 static PyObject *nothing, *allocate_ref, *free_ref, *allocate_slow_ref, *s__allocate, *s__extend, *s__drain,
-    *s__compact, *heappush, *heappop, *minus_one, *one;
+    *s__compact, *minus_one, *one;
 static long long max_fragmentation;
 static Py_ssize_t k_addr, k_size, k_request, k_tag, k_prev, k_next, k_in_use;
 static Py_ssize_t a_pending, a_absent, a_nfree, a_handle, a_live, a_in_use, a_busy, a_free_at, a_deferred, a_heaps,
     a_sizes, a_peak, a_largest, a_ooms, i_keys;
 static int bfc_configured;
+
+/* An int of value v, a new reference. The sizes, addresses, size keys and counts the allocator makes
+ * recur step after step (a training step repeats the last one's tensors), so the last ints made are
+ * kept in a small direct-mapped table and handed out again instead of made anew: an int's identity is
+ * nothing the reference or a caller looks at, only its value. */
+#define INT_CACHE 1024
+static PyObject *int_cache[INT_CACHE];
+static long long int_value[INT_CACHE];
+
+static PyObject *
+int_of(long long v)
+{
+    if (v >= -5 && v <= 256)
+        return PyLong_FromLongLong(v);  /* CPython's own small ints */
+    unsigned long long u = (unsigned long long)v;
+    size_t at = (size_t)((u >> 8) ^ (u >> 18) ^ u) & (INT_CACHE - 1);
+    PyObject *o = int_cache[at];
+    if (o != NULL && int_value[at] == v) {
+        Py_INCREF(o);
+        return o;
+    }
+    if (!(o = PyLong_FromLongLong(v)))
+        return NULL;
+    Py_INCREF(o);
+    Py_XSETREF(int_cache[at], o);
+    int_value[at] = v;
+    return o;
+}
 
 /* the reference method, with the arguments as they came */
 static PyObject *
@@ -57,16 +90,41 @@ reference(PyObject *method, PyObject *self, PyObject *const *args, Py_ssize_t na
     return out;
 }
 
+/* an exact int's value in *out, else 0 (a float, a subclass, too big: not read here). The ints the
+ * allocator keeps (sizes, addresses, counts) are one or two digits: read in place on CPython 3.11 */
+static inline int
+exact(PyObject *value, long long *out)
+{
+    int overflow = 0;
+    if (value == NULL || !PyLong_CheckExact(value))
+        return 0;
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    const digit *d = ((PyLongObject *)value)->ob_digit;
+    switch (Py_SIZE(value)) {
+    case 0:
+        *out = 0;
+        return 1;
+    case 1:
+        *out = (long long)d[0];
+        return 1;
+    case 2:
+        *out = (long long)d[0] | ((long long)d[1] << PyLong_SHIFT);
+        return 1;
+    case -1:
+        *out = -(long long)d[0];
+        return 1;
+    }
+#endif
+    *out = PyLong_AsLongLongAndOverflow(value, &overflow);
+    return !overflow;
+}
+
 /* a Python int that fits a long long and is >= 0, else -1 (no exception left) */
 static long long
 natural(PyObject *value)
 {
-    if (value == NULL || !PyLong_CheckExact(value))
-        return -1;
-    long long n = PyLong_AsLongLong(value);
-    if (n == -1 && PyErr_Occurred())
-        PyErr_Clear();
-    return n;
+    long long n;
+    return exact(value, &n) ? n : -1;
 }
 
 /* whether `self` is a BFCAllocator whose fields this file reads, without attributes of its own (a
@@ -92,10 +150,10 @@ counts(PyObject *self)
 static int
 add_to(PyObject *self, Py_ssize_t offset, long long delta)
 {
-    long long n = PyLong_AsLongLong(SLOT(self, offset));  /* counts(self) held */
-    if (n == -1 && PyErr_Occurred())
-        return -1;
-    PyObject *value = PyLong_FromLongLong(n + delta);
+    long long n;
+    if (!exact(SLOT(self, offset), &n) && (n = PyLong_AsLongLong(SLOT(self, offset))) == -1 && PyErr_Occurred())
+        return -1;  /* counts(self) held */
+    PyObject *value = offset == a_handle ? PyLong_FromLongLong(n + delta) : int_of(n + delta);
     if (value == NULL)
         return -1;
     Py_SETREF(SLOT(self, offset), value);
@@ -142,16 +200,6 @@ set_field(PyObject *self, Py_ssize_t offset, PyObject *value)
     Py_XSETREF(SLOT(self, offset), value);
 }
 
-/* an exact int's value in *out, else 0 (a float, a subclass, too big: not read here) */
-static int
-exact(PyObject *value, long long *out)
-{
-    int overflow = 0;
-    if (value == NULL || !PyLong_CheckExact(value))
-        return 0;
-    *out = PyLong_AsLongLongAndOverflow(value, &overflow);
-    return !overflow;
-}
 
 /* whether the reference's allocate would go straight to _allocate: a request (n > 0, rounded up
  * to `rounded`) neither the pending chunk's request nor its size (no chunk pending: the size -1) */
@@ -269,17 +317,98 @@ sizes_discard(PyObject *self, long long k)
     Py_ssize_t i = keys == NULL ? -1 : bisect(keys, k);
     if (i < 0)
         return -1;
-    return key_at(keys, i, k) ? PySequence_DelItem(keys, i) : 0;
+    if (!key_at(keys, i, k))
+        return 0;
+    PyObject **items = ((PyListObject *)keys)->ob_item, *gone = items[i];  /* del keys[i] */
+    Py_ssize_t n = PyList_GET_SIZE(keys);
+    memmove(&items[i], &items[i + 1], (size_t)(n - i - 1) * sizeof(PyObject *));
+    Py_SET_SIZE(keys, n - 1);
+    Py_DECREF(gone);
+    return 0;
 }
 
-/* a call of a function of two arguments (heapq's), its result dropped */
+/* a heap entry's value (the allocator keeps addresses there: exact ints); 0 with an exception when not */
 static int
-call2(PyObject *fn, PyObject *a, PyObject *b)
+entry(PyObject *item, long long *out)
 {
-    PyObject *argv[] = {a, b};
-    PyObject *out = PyObject_Vectorcall(fn, argv, b == NULL ? 1 : 2, NULL);
-    Py_XDECREF(out);
-    return out == NULL ? -1 : 0;
+    if (exact(item, out))
+        return 1;
+    PyErr_SetString(PyExc_TypeError, "BFC allocator: a heap entry is not an int");
+    return 0;
+}
+
+/* heapq's _siftdown(heap, 0, pos): the item at pos moved up past the larger parents, the same moves */
+static int
+sift_down(PyObject **items, Py_ssize_t pos, long long value)
+{
+    PyObject *item = items[pos];
+    while (pos > 0) {
+        Py_ssize_t parent = (pos - 1) >> 1;
+        long long above;
+        if (!entry(items[parent], &above))
+            return -1;
+        if (!(value < above))
+            break;
+        items[pos] = items[parent];
+        pos = parent;
+    }
+    items[pos] = item;
+    return 0;
+}
+
+/* heapq.heappush(heap, addr), step for step in C */
+static int
+heap_push(PyObject *heap, PyObject *addr)
+{
+    long long value;
+    if (!entry(addr, &value) || PyList_Append(heap, addr) < 0)
+        return -1;
+    return sift_down(((PyListObject *)heap)->ob_item, PyList_GET_SIZE(heap) - 1, value);
+}
+
+/* heapq.heappop(heap), step for step in C, the item popped dropped */
+static int
+heap_pop(PyObject *heap)
+{
+    Py_ssize_t n = PyList_GET_SIZE(heap);
+    long long value, left, right;
+    if (n == 0) {
+        PyErr_SetString(PyExc_IndexError, "index out of range");
+        return -1;
+    }
+    PyObject *last = PyList_GET_ITEM(heap, n - 1);
+    if (!entry(last, &value))
+        return -1;
+    Py_INCREF(last);
+    if (PyList_SetSlice(heap, n - 1, n, NULL) < 0) {
+        Py_DECREF(last);
+        return -1;
+    }
+    if (--n == 0) {
+        Py_DECREF(last);
+        return 0;
+    }
+    PyObject **items = ((PyListObject *)heap)->ob_item, *top = items[0];
+    Py_ssize_t pos = 0, child = 1;
+    int status = 0;
+    while (child < n) {  /* heapq's _siftup(heap, 0): the smaller child up to a leaf, then _siftdown */
+        if (child + 1 < n) {
+            if (!entry(items[child], &left) || !entry(items[child + 1], &right)) {
+                status = -1;
+                break;
+            }
+            if (!(left < right))
+                child += 1;
+        }
+        items[pos] = items[child];
+        pos = child;
+        child = 2 * pos + 1;
+    }
+    items[pos] = last;  /* our reference, now the list's */
+    if (status == 0)
+        status = sift_down(items, pos, value);
+    Py_DECREF(top);
+    return status;
 }
 
 /* self.<name>(*args) (a Python method of the allocator), its result (a new reference) */
@@ -306,7 +435,7 @@ dict_add(PyObject *dict, PyObject *key, long long delta)
         PyErr_SetString(PyExc_TypeError, "BFC allocator: a free count is not an int");
         return -1;
     }
-    PyObject *value = PyLong_FromLongLong(n + delta);
+    PyObject *value = int_of(n + delta);
     if (value == NULL)
         return -1;
     int status = PyDict_SetItem(dict, key, value);
@@ -328,7 +457,7 @@ insert_free(PyObject *self, PyObject *chunk)
     Py_INCREF(addr);
     int status = -1;
     PyObject *key = NULL, *heap, *heaps, *nfree;
-    if (PyDict_SetItem(free_at, addr, chunk) < 0 || !(key = PyLong_FromLongLong(size >> 8))
+    if (PyDict_SetItem(free_at, addr, chunk) < 0 || !(key = int_of(size >> 8))
             || !(heaps = container(self, a_heaps, 0)) || !(nfree = container(self, a_nfree, 0)))
         goto done;
     heap = PyDict_GetItemWithError(heaps, key);
@@ -345,7 +474,7 @@ insert_free(PyObject *self, PyObject *chunk)
     } else {
         Py_INCREF(heap);
         Py_INCREF(nfree);
-        status = call2(heappush, heap, addr) < 0 || dict_add(nfree, key, 1) < 0 ? -1 : 0;
+        status = heap_push(heap, addr) < 0 || dict_add(nfree, key, 1) < 0 ? -1 : 0;
         Py_DECREF(nfree);
         Py_DECREF(heap);
     }
@@ -393,16 +522,17 @@ done:
     return status;
 }
 
-/* BFCAllocator._remove_free(chunk): forget a free chunk (its heap entry left behind, stale) */
+/* BFCAllocator._remove_free(chunk): forget a free chunk (its heap entry left behind, stale); `heap`
+ * is its size's heap when the caller has it, else NULL */
 static int
-remove_free(PyObject *self, PyObject *chunk)
+remove_free(PyObject *self, PyObject *chunk, PyObject *heap)
 {
     long long size, n;
     PyObject *free_at = container(self, a_free_at, 0), *addr = SLOT(chunk, k_addr);
     if (free_at == NULL || addr == NULL || int_slot(chunk, k_size, &size) < 0 || PyDict_DelItem(free_at, addr) < 0)
         return -1;
     PyObject *nfree = container(self, a_nfree, 0), *heaps = container(self, a_heaps, 0), *key, *count;
-    if (nfree == NULL || heaps == NULL || !(key = PyLong_FromLongLong(size >> 8)))
+    if (nfree == NULL || heaps == NULL || !(key = int_of(size >> 8)))
         return -1;
     int status = -1;
     if (!(count = PyDict_GetItemWithError(nfree, key))) {
@@ -420,9 +550,13 @@ remove_free(PyObject *self, PyObject *chunk)
             || sizes_discard(self, size >> 8) < 0 ? -1 : 0;
         goto done;
     }
-    if (dict_add(nfree, key, -1) < 0)
+    PyObject *left = int_of(n);  /* nfree[k] = n */
+    int stored = left == NULL ? -1 : PyDict_SetItem(nfree, key, left);
+    Py_XDECREF(left);
+    if (stored < 0)
         goto done;
-    PyObject *heap = PyDict_GetItemWithError(heaps, key);
+    if (heap == NULL)
+        heap = PyDict_GetItemWithError(heaps, key);
     if (heap == NULL || !PyList_CheckExact(heap)) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_TypeError, "BFC allocator: a heap is not a list");
@@ -474,14 +608,15 @@ take_best_fit(PyObject *self, long long rounded)
         }
         if (chunk != NULL && Py_TYPE(chunk) == Chunk_T && exact(SLOT(chunk, k_size), &size) && size == k << 8)
             break;
-        if (call2(heappop, heap, NULL) < 0) {
+        if (heap_pop(heap) < 0) {
             Py_DECREF(heap);
             return NULL;
         }
     }
-    Py_DECREF(heap);
     Py_INCREF(chunk);
-    if (remove_free(self, chunk) < 0) {
+    int removed = remove_free(self, chunk, heap);
+    Py_DECREF(heap);
+    if (removed < 0) {
         Py_DECREF(chunk);
         return NULL;
     }
@@ -506,11 +641,45 @@ grow(PyObject *chunk, long long more)
     long long size;
     if (int_slot(chunk, k_size, &size) < 0)
         return -1;
-    PyObject *value = PyLong_FromLongLong(size + more);
+    PyObject *value = int_of(size + more);
     if (value == NULL)
         return -1;
     put(chunk, k_size, value);
     return 0;
+}
+
+/* Chunks merged away by coalescing, kept for the next split's remainder: a split makes a _Chunk and a
+ * coalesce drops one, once each per allocation, and a GC-tracked object made and freed costs more than
+ * the rest of the step. Kept here with every slot empty, as tp_alloc hands a new one out. */
+#define SPARE_CHUNKS 64
+static PyObject *spare_chunks[SPARE_CHUNKS];
+static int n_spare_chunks;
+
+/* our reference to a chunk dropped: kept as a spare when it was the last one (nothing else sees it),
+ * its fields let go first, in the order its deallocation would */
+static void
+drop_chunk(PyObject *chunk)
+{
+    static const Py_ssize_t *offsets[] = {&k_addr, &k_size, &k_prev, &k_next, &k_in_use, &k_tag, &k_request};
+    if (Py_REFCNT(chunk) != 1 || Py_TYPE(chunk) != Chunk_T || n_spare_chunks == SPARE_CHUNKS) {
+        Py_DECREF(chunk);
+        return;
+    }
+    for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; i++)
+        Py_CLEAR(SLOT(chunk, *offsets[i]));  /* a tag's __del__ may run: the chunk is still ours alone */
+    if (Py_REFCNT(chunk) == 1 && n_spare_chunks < SPARE_CHUNKS)
+        spare_chunks[n_spare_chunks++] = chunk;
+    else
+        Py_DECREF(chunk);
+}
+
+/* a chunk with every slot empty (a new reference), as Chunk_T->tp_alloc makes one */
+static PyObject *
+new_chunk(void)
+{
+    if (n_spare_chunks > 0)
+        return spare_chunks[--n_spare_chunks];
+    return Chunk_T->tp_alloc(Chunk_T, 0);
 }
 
 /* BFCAllocator._coalesce(chunk): merge a freed chunk with its free neighbours and index the result */
@@ -526,14 +695,14 @@ coalesce(PyObject *self, PyObject *chunk)
     if (nxt != Py_None && in_use(nxt) == 0) {  /* absorb the next chunk */
         Py_INCREF(nxt);
         PyObject *after;
-        int failed = remove_free(self, nxt) < 0 || int_slot(nxt, k_size, &size) < 0 || grow(chunk, size) < 0
+        int failed = remove_free(self, nxt, NULL) < 0 || int_slot(nxt, k_size, &size) < 0 || grow(chunk, size) < 0
             || !(after = neighbour(nxt, k_next));
         if (!failed) {
             put_ref(chunk, k_next, after);
             if (after != Py_None)
                 put_ref(after, k_prev, chunk);
         }
-        Py_DECREF(nxt);
+        drop_chunk(nxt);
         if (failed)
             goto done;
     }
@@ -543,14 +712,16 @@ coalesce(PyObject *self, PyObject *chunk)
     if (prev != Py_None && in_use(prev) == 0) {  /* merge into the previous chunk */
         Py_INCREF(prev);
         PyObject *after;
-        int failed = remove_free(self, prev) < 0 || int_slot(chunk, k_size, &size) < 0 || grow(prev, size) < 0
+        int failed = remove_free(self, prev, NULL) < 0 || int_slot(chunk, k_size, &size) < 0 || grow(prev, size) < 0
             || !(after = neighbour(chunk, k_next));
         if (!failed) {
             put_ref(prev, k_next, after);
             if (after != Py_None)
                 put_ref(after, k_prev, prev);
         }
-        Py_SETREF(chunk, prev);
+        PyObject *merged = chunk;
+        chunk = prev;
+        drop_chunk(merged);
         if (failed)
             goto done;
     }
@@ -561,6 +732,7 @@ done:
 }
 
 static PyObject *bfc_free(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+static PyObject *free_live(PyObject *self, PyObject *const *args, PyObject *chunk);
 
 /* BFCAllocator._drain(): the frees the collector asked for while the allocator was busy, latest
  * first (no Python frame: a tensor's release runs this, where a signal must find none) */
@@ -612,7 +784,7 @@ file_pending(PyObject *self, int for_allocation)
         status = insert_free(self, chunk);
     else
         status = coalesce(self, chunk);
-    Py_DECREF(chunk);
+    drop_chunk(chunk);
     return status;
 }
 
@@ -659,10 +831,10 @@ best_fit(PyObject *self, long long rounded, long long *size_out)
         goto fail;
     if (size >= 2 * rounded || size - rounded >= max_fragmentation) {  /* split: the rest is free */
         PyObject *nxt = neighbour(chunk, k_next), *rest;
-        if (nxt == NULL || !(rest = Chunk_T->tp_alloc(Chunk_T, 0)))  /* _Chunk(...) without __init__ */
+        if (nxt == NULL || !(rest = new_chunk()))  /* _Chunk(...) without __init__ */
             goto fail;
-        PyObject *a = PyLong_FromLongLong(addr + rounded), *s = a == NULL ? NULL : PyLong_FromLongLong(size - rounded);
-        PyObject *r = s == NULL ? NULL : PyLong_FromLongLong(rounded);
+        PyObject *a = int_of(addr + rounded), *s = a == NULL ? NULL : int_of(size - rounded);
+        PyObject *r = s == NULL ? NULL : int_of(rounded);
         if (r == NULL) {
             Py_XDECREF(a);
             Py_XDECREF(s);
@@ -783,7 +955,7 @@ bfc_allocate(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
             || !PyDict_CheckExact(live) || !counts(self))
         return reference(allocate_ref, self, args, nargs, kwnames);
     if (natural(absent) != size) {  /* is another free chunk of this size in the index? */
-        PyObject *key = PyLong_FromLongLong(size >> 8);
+        PyObject *key = int_of(size >> 8);
         int found = key == NULL ? -1 : PyDict_Contains(nfree, key);
         Py_XDECREF(key);
         if (found < 0)
@@ -820,16 +992,26 @@ bfc_free(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
 {
     if (!plain(self) || kwnames != NULL || nargs != 1)
         return reference(free_ref, self, args, nargs, kwnames);
-    PyObject *live = SLOT(self, a_live), *free_at = SLOT(self, a_free_at);
+    PyObject *live = SLOT(self, a_live);
     PyObject *chunk = live != NULL && PyDict_CheckExact(live) ? PyDict_GetItemWithError(live, args[0]) : NULL;
     if (chunk == NULL && PyErr_Occurred())
         return NULL;
-    if (chunk == NULL || SLOT(self, a_busy) != Py_False || Py_TYPE(chunk) != Chunk_T || !fields_plain(self))
+    if (chunk == NULL || SLOT(self, a_busy) != Py_False || !fields_plain(self))
         return reference(free_ref, self, args, nargs, kwnames);
+    return free_live(self, args, chunk);
+}
+
+/* free(handle) of a live chunk (borrowed, _live's), on a plain allocator of plain fields, not busy */
+static PyObject *
+free_live(PyObject *self, PyObject *const *args, PyObject *chunk)
+{
+    PyObject *live = SLOT(self, a_live), *free_at = SLOT(self, a_free_at);
+    if (Py_TYPE(chunk) != Chunk_T)
+        return reference(free_ref, self, args, 1, NULL);
     long long size = natural(SLOT(chunk, k_size));
     PyObject *prev = SLOT(chunk, k_prev), *next = SLOT(chunk, k_next);
     if (size < 0 || prev == NULL || next == NULL)
-        return reference(free_ref, self, args, nargs, kwnames);
+        return reference(free_ref, self, args, 1, NULL);
     int parked = 0;
     if (SLOT(self, a_pending) == nothing) {
         /* parked when nothing need change for the next request of its size to get it back as best fit
@@ -853,7 +1035,7 @@ bfc_free(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
         put_ref(self, a_busy, Py_False);
         failed = drain(self) < 0 || failed;
     }
-    Py_DECREF(chunk);
+    drop_chunk(chunk);
     if (failed)
         return NULL;
     Py_RETURN_NONE;
@@ -866,12 +1048,16 @@ bfc_release(PyObject *alloc, PyObject *handle)
     /* only where no Python code runs (a free the collector asked for inside the allocator: the
      * reference, in its __del__ frame, which Ctrl-C waits for; see util/interrupts.py) */
     if (live == NULL || !plain(alloc) || SLOT(alloc, a_busy) != Py_False || !fields_plain(alloc)
-            || PyList_GET_SIZE(SLOT(alloc, a_deferred)) || !PyDict_CheckExact(live) || !PyLong_CheckExact(handle)
-            || PyDict_Contains(live, handle) != 1) {
+            || PyList_GET_SIZE(SLOT(alloc, a_deferred)) || !PyDict_CheckExact(live) || !PyLong_CheckExact(handle)) {
         PyErr_Clear();
         return 0;
     }
-    PyObject *out = bfc_free(alloc, &handle, 1, NULL);
+    PyObject *chunk = PyDict_GetItemWithError(live, handle);
+    if (chunk == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *out = free_live(alloc, &handle, chunk);
     if (out == NULL) {
         if (PyErr_ExceptionMatches(PyExc_Exception))
             PyErr_Clear();  /* as the reference's `except Exception: pass` */
@@ -915,8 +1101,7 @@ configure_bfc(PyObject *self, PyObject *args, PyObject *kwargs)
             || take("configure_bfc", kwargs, "nothing", &nothing, 0) || take("configure_bfc", kwargs, "allocate", &allocate_ref, 0)
             || take("configure_bfc", kwargs, "free", &free_ref, 0) || take("configure_bfc", kwargs, "max_fragmentation", &limit, 0)
             || take("configure_bfc", kwargs, "SizeIndex", (PyObject **)&SizeIndex_T, 1)
-            || take("configure_bfc", kwargs, "allocate_slow", &allocate_slow_ref, 0)
-            || take("configure_bfc", kwargs, "heappush", &heappush, 0) || take("configure_bfc", kwargs, "heappop", &heappop, 0)) {
+            || take("configure_bfc", kwargs, "allocate_slow", &allocate_slow_ref, 0)) {
         Py_XDECREF(limit);
         return NULL;
     }

@@ -447,4 +447,4 @@ class BFCAllocator(FASTPATH.BFCBase if FASTPATH is not None else _Methods):
 if FASTPATH is not None:
     FASTPATH.configure_bfc(BFCAllocator=BFCAllocator, Chunk=_Chunk, nothing=_NOTHING, allocate=_Methods.allocate,
                            free=_Methods.free, allocate_slow=_Methods._allocate, SizeIndex=_SizeIndex,
-                           heappush=heapq.heappush, heappop=heapq.heappop, max_fragmentation=MAX_INTERNAL_FRAGMENTATION)
+                           max_fragmentation=MAX_INTERNAL_FRAGMENTATION)
