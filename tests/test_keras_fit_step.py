@@ -93,3 +93,38 @@ def test_the_loss_trackers_weighted_scalar_sums_as_numpy_does():
         general.update_state(tf.constant([np.float32(value)]), sample_weight=[weight])
     assert float(fast.result()) == float(general.result())
     assert (fast._total, fast._count) == (general._total, general._count)
+
+
+class FirstTraceFails(keras.layers.Layer):
+    """Fails to trace for a batch of unknown size (a Python ``len`` of it), so the step is traced
+    again for the batch's own shape, as for a layer devtrace cannot trace by spec."""
+
+    def call(self, x):
+        if x.shape[0] is None:
+            raise ValueError("unknown batch")
+        return x * 2.0
+
+
+def test_a_failed_first_trace_leaves_no_tensor_for_the_garbage_collector():
+    """The failed trace's frames (its tape, its tensors) are released when the step returns, not
+    when the collector runs: else the memory in use would depend on when it runs."""
+    import gc
+
+    from devtrace.runtime.tensor import EagerTensor
+
+    x, y = _data(16)
+    keras.utils.set_random_seed(1)
+    model = keras.Sequential([keras.Input((5,)), FirstTraceFails(), keras.layers.Dense(3)])
+    model.compile(optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    gc.collect()
+    gc.disable()
+    try:
+        model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        held = [o for o in gc.garbage if type(o) is EagerTensor]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert held == []

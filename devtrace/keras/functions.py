@@ -8,6 +8,7 @@ shape; a step devtrace cannot trace at all (an op without a shape function) runs
 from __future__ import annotations
 
 import contextlib
+import traceback
 
 import devtrace as tf
 from ..polymorphic_function.function import function as tf_function
@@ -59,14 +60,27 @@ class StepFunctions:
             try:
                 fn.get_concrete_function(*(signature or args))
             except Exception as traced:  # noqa: BLE001 (handed back: raised when the eager step fails alike)
-                # without this frame: kept, the error's traceback would hold this frame, its frame the
-                # error (a cycle: the trace's tensors would wait for the garbage collector)
-                errors.append(traced.with_traceback(traced.__traceback__.tb_next))
+                errors.append(_detached(traced))
                 continue
             self._functions[kind] = fn
+            errors.clear()
             return fn, None
         self._eager.add(kind)
-        return None, errors[0]
+        return None, errors.pop(0)  # not left in this frame's locals (see _detached)
+
+
+def _detached(error):
+    """``error`` with its traceback's frames cleared (their lines kept for printing). A failed trace's
+    frames hold its tapes and tensors, and link through ``f_back`` to the callers that hold the error:
+    a cycle, which would keep device memory in use until the garbage collector ran (the memory figures
+    would then depend on when it runs). Without this frame, the error starts at the trace."""
+    seen = set()
+    e = error
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        traceback.clear_frames(e.__traceback__)
+        e = e.__cause__ or e.__context__
+    return error.with_traceback(error.__traceback__.tb_next)
 
 
 def _dtypes(args) -> tuple:

@@ -128,15 +128,15 @@ class TensorFlowTrainer(Trainer):
             args = (_on_host(x), _on_host(y)) + ((_on_host(sw),) if sw is not None else ())
         step, traced_error = self._traced(kind + ("_weighted" if sw is not None else ""), body, args)
         if step is not None:
-            out = step(*args)
-        else:
-            try:
-                out = body(*args)
-            except Exception as eager_error:  # noqa: BLE001 (the trace's error of that kind is Keras's text)
-                if type(traced_error) is type(eager_error):
-                    raise traced_error from None
-                raise
-        return out
+            return step(*args)
+        try:
+            return body(*args)
+        except Exception as eager_error:  # noqa: BLE001 (the trace's error of that kind is Keras's text)
+            if type(traced_error) is type(eager_error):
+                raise traced_error from None
+            raise
+        finally:
+            traced_error = None  # its trace's frames link back to this one (functions._detached)
 
     def _traced(self, kind, body, args):
         """A step function once the model is built and the optimizer's variables exist (a trace
