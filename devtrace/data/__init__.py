@@ -26,7 +26,7 @@ from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Dist
 from ._csv import csv_dataset, make_csv_dataset, sql_dataset
 from ._transforms import Transforms
 from . import _functions as data_functions
-from ._functions import DatasetFunction
+from ._functions import DatasetFunction, opened_over
 from ..errors import InvalidArgumentError, OpError
 from ..polymorphic_function.function import TensorSpec
 from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
@@ -597,12 +597,8 @@ class Dataset(Transforms):
         function.check_predicate()
 
         def source():
-            inputs = self._source()
-            first = next(inputs, _END)
-            if first is _END:
-                return
-            keep = function.opened()
-            for element in itertools.chain((first,), inputs):
+            keep, elements = opened_over(function, self._source())
+            for element in elements:
                 if bool(keep(element)):
                     yield element
         return Dataset(source, self._spec, UNKNOWN, "_FilterDataset")

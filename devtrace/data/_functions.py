@@ -19,6 +19,8 @@ arguments.
 
 from __future__ import annotations
 
+import itertools
+
 import functools
 import os
 import traceback
@@ -330,3 +332,16 @@ class DatasetFunction:
         head = args[:-1]
         out = self._func(*head, *element) if type(element) is tuple else self._func(*head, element)
         return tuple(out) if type(out) is list else out
+
+
+_EMPTY = object()
+
+
+def opened_over(function, inputs):
+    """``(run, elements)``: ``function`` opened (placed, logged) once ``inputs`` yields its first
+    element, so that the input's own functions are placed before it, as TensorFlow's; and every
+    element of ``inputs``. ``(None, ())`` when there is none: the function is never opened."""
+    first = next(inputs, _EMPTY)
+    if first is _EMPTY:
+        return None, ()
+    return function.opened(), itertools.chain((first,), inputs)

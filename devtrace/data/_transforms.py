@@ -13,11 +13,10 @@ import itertools
 import numpy as np
 
 from ..errors import InvalidArgumentError
-from ._functions import DatasetFunction
+from ._functions import DatasetFunction, opened_over
 from ..runtime import dtypes
 
 INFINITE, UNKNOWN = -1, -2
-_END = object()
 
 
 def _structure_types(spec):
@@ -87,12 +86,8 @@ class Transforms:
         function.check_predicate("")
 
         def source():
-            inputs = self._source()
-            first = next(inputs, _END)
-            if first is _END:
-                return
-            keep = function.opened()
-            for element in itertools.chain((first,), inputs):
+            keep, elements = opened_over(function, self._source())
+            for element in elements:
                 if not bool(keep(element)):
                     return
                 yield element
@@ -105,13 +100,9 @@ class Transforms:
                                               lambda: self._sample(state))
 
         def source():
-            inputs = self._source()
-            first = next(inputs, _END)
-            if first is _END:
-                return
-            run = function.opened()
+            run, elements = opened_over(function, self._source())
             tensors = self._as_args(state)
-            for element in itertools.chain((first,), inputs):
+            for element in elements:
                 tensors, out = self._listless(run(tensors, element))
                 yield self._to_host(out)
         if function.traced and isinstance(function.output_spec(), tuple) and len(function.output_spec()) == 2:
@@ -206,12 +197,8 @@ class Transforms:
 
         def source():
             groups = {}
-            inputs = self._source()
-            first = next(inputs, _END)
-            if first is _END:
-                return
-            key_of = function.opened()
-            for element in itertools.chain((first,), inputs):
+            key_of, elements = opened_over(function, self._source())
+            for element in elements:
                 key = int(key_of(element))
                 groups.setdefault(key, []).append(element)
                 if len(groups[key]) >= size_of(key):
