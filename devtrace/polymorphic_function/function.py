@@ -126,6 +126,13 @@ def _plain_key(args) -> tuple:
     return ("tuple", (("tuple", tuple([("T", tuple(value.shape), value._dtype.name) for value in args])), ("D", ())))
 
 
+def _plain_specs(signature) -> tuple:
+    """``(dtype, dims)`` of each spec of ``signature`` when all are ``TensorSpec``s; else ``()``."""
+    if not all(type(spec) is TensorSpec for spec in signature):
+        return ()
+    return tuple((spec.dtype, spec._dims()) for spec in signature)
+
+
 def _ragged(args, kwargs) -> bool:
     """A RaggedTensor among the arguments: devtrace runs the Python function eagerly then (README,
     deliberate differences: no trace of a ragged tensor's components)."""
@@ -317,6 +324,7 @@ class Function:
         self._traced_function = None  # what tracing calls: the AutoGraph-converted function
         self._name = name or getattr(python_function, "__name__", "function")
         self.input_signature = None if input_signature is None else tuple(input_signature)
+        self._plain_specs = None  # ``(dtype, dims)`` per spec of an input signature of TensorSpecs only; () if not
         self._reduce_retracing = reduce_retracing
         self._concrete: dict = {}
         self._tracing_count = 0
@@ -440,6 +448,27 @@ class Function:
         signature_kwargs = {k: taken[k] for k in kwargs}
         return ConcreteFunction(self, graph, signature, signature_kwargs), lifter.created
 
+    def _signed(self, args):
+        """The trace of an ``input_signature`` of plain ``TensorSpec``s for eager tensors ``args``, one
+        for each spec and each compatible with it (what the checked call below would find); else None."""
+        specs = self._plain_specs
+        if specs is None:
+            specs = self._plain_specs = _plain_specs(self.input_signature)
+            self._signature_key = _key_of((self.input_signature, {}))
+        if not specs or len(args) != len(specs) or not context().eager:
+            return None
+        for value, (dtype, dims) in zip(args, specs):
+            if value._dtype is not dtype:
+                return None
+            if dims is not None:
+                shape = value._value.shape
+                if len(shape) != len(dims):
+                    return None
+                for d, n in zip(dims, shape):
+                    if d is not None and d != n:
+                        return None
+        return self._concrete.get(self._signature_key + _replica())
+
     def _parameter_names(self, n: int) -> list:
         """The Python function's positional parameter names (TensorFlow names its placeholders so)."""
         try:
@@ -450,8 +479,11 @@ class Function:
         return [params[i] if i < len(params) else f"args_{i}" for i in range(n)]
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and self.input_signature is None and not _RUN_EAGERLY[0] and _plain(args):
-            concrete = self._concrete.get(_plain_key(args) + _replica()) if context().eager else None
+        if not kwargs and not _RUN_EAGERLY[0] and _plain(args):
+            if self.input_signature is None:
+                concrete = self._concrete.get(_plain_key(args) + _replica()) if context().eager else None
+            else:
+                concrete = self._signed(args)
             if concrete is not None:  # the common call, spelled out: eager tensors in, a trace made already
                 function_cache.detector(self._python_function).called_without_tracing()
                 return concrete._call_flat(list(args))
