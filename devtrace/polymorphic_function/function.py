@@ -27,6 +27,7 @@ from ..runtime.dtypes import as_dtype
 from ..runtime.eager.variables import Variable
 from ..runtime.graph.func_graph import FuncGraph
 from ..runtime.graph.function_run import PlacedFunction
+from ..runtime.graph.tensor import SymbolicTensor
 from ..runtime.tensor import Tensor, TensorShape
 from ..runtime.values import convert_to_tensor
 from ..util.reprs import shown_as
@@ -188,6 +189,8 @@ class ConcreteFunction:
         self.structured_input_signature = _canonical(function, args, kwargs)
         self.structured_outputs = graph.outputs
         self._placed = None
+        self._captures = None  # the graph's captures as a list (a call's, unless it passes variables)
+        self._outputs = self._output_ids = None  # the outputs read by node id: ``_symbolic_ids(outputs)``
 
     @property
     def name(self) -> bytes:
@@ -264,12 +267,16 @@ class ConcreteFunction:
         ctx = context()
         if ctx.threaded and not threads.owned():  # one op at a time (runtime/threads.py)
             return threads.locked(ctx, self._call_flat, tensors, variables)
-        ctx.ensure_initialized(f"tf.function {self.graph.name}")
+        if ctx.initialized_by is None:
+            ctx.initialize(f"tf.function {self.graph.name}")
         if self._placed is None:
             # TensorFlow pins the _Arg of each argument to the device its tensor is on
             pinned = {t._op._id: a._device for t, a in zip(self.graph.inputs, tensors) if a._device is not None}
             self._placed = PlacedFunction(ctx, self.graph, self.graph.name, pinned=pinned)
-        captures = list(self.graph.captures.values())
+        captured = self.graph.captures
+        captures = self._captures
+        if captures is None or len(captures) != len(captured):
+            captures = self._captures = list(captured.values())
         if variables:
             traced = [v for v in flatten(self.structured_input_signature) if isinstance(v, Variable)]
             swap = {id(old): new for old, new in zip(traced, variables) if old is not new}
@@ -277,11 +284,18 @@ class ConcreteFunction:
                 captures = [(swap.get(id(value), value), node) for value, node in captures]
         values = self._placed.run(ctx, tensors, captures)
 
+        outputs = self.graph.outputs
+        if self._outputs is not outputs:
+            self._outputs, self._output_ids = outputs, _symbolic_ids(outputs)
+        ids = self._output_ids
+        if ids:  # a tuple or list of the graph's own tensors (a step's outputs): each one's value
+            found = [values.get(i) for i in ids]
+            return tuple(found) if type(outputs) is tuple else found
+
         def result(item):
             if isinstance(item, Tensor) and item._device is None:
                 return values.get(item._op._id)
             return item
-        outputs = self.graph.outputs
         return result(outputs) if isinstance(outputs, Tensor) else _map(outputs, result)
 
     def __call__(self, *args, **kwargs):
@@ -289,6 +303,19 @@ class ConcreteFunction:
         if tensors is None:
             return self._call_flat(_tensors(flatten((args, kwargs))))
         return self._call_flat(tensors)
+
+
+def _symbolic_ids(outputs) -> tuple:
+    """The node ids of ``outputs`` when it is a plain tuple or list of the graph's tensors (what
+    ``_call_flat`` reads from a run's values without mapping the structure); ``()`` otherwise."""
+    if type(outputs) not in (tuple, list) or not outputs:
+        return ()
+    ids = []
+    for item in outputs:
+        if type(item) is not SymbolicTensor or item._index != 0:
+            return ()
+        ids.append(item._op._id)
+    return tuple(ids)
 
 
 def _canonical(function, args, kwargs) -> tuple:
