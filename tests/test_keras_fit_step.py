@@ -157,3 +157,15 @@ def test_a_second_batch_size_retraces_the_step_for_any_batch_once():
     for batch in (8, 16, 24):  # each divides 48: the first is traced as it is, then one trace serves any size
         model.fit(x, y, batch_size=batch, epochs=1, verbose=0)
     assert [tuple(g.inputs[0].shape) for g in _step_graphs(model)] == [(8, 5), (None, 5)]
+
+
+def test_a_vector_of_labels_reaches_the_cross_entropy_without_a_reshape():
+    """TensorFlow 2.21's step (the MLP above): Cast, Cast_1, SparseSoftmaxCrossEntropyWithLogits — labels of
+    rank 1 are not reshaped (labels of shape (n, 1) are flattened)."""
+    for y_shape, reshaped in (((40,), False), ((40, 1), True)):
+        x, y = _data()
+        model = _model()
+        model.fit(x, y.reshape(y_shape), batch_size=8, epochs=1, verbose=0)
+        (train,) = _step_graphs(model)
+        forward = [op.type for op in train.get_operations() if not op.name.startswith("gradient_tape")]
+        assert ("Reshape" in forward) is reshaped
