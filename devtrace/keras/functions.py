@@ -33,10 +33,14 @@ class StepFunctions:
     def __init__(self):
         self._functions: dict = {}
         self._eager: set = set()
-        # per step ("train", "test", "predict"): the batch size every batch of the data in use has (NumPy
-        # arrays whose samples the batch size divides: Keras's dataset then has that static batch, and
-        # TensorFlow traces the step for it), else None; set as fit/evaluate/predict begin
+        # per kind of step ("train", "train_weighted", "test", …): the batch size every batch of the data in use
+        # has (NumPy arrays whose samples the batch size divides: Keras's dataset then has that static batch,
+        # and TensorFlow traces the step for it), else None; set as fit/evaluate/predict begin (``set_static``)
         self.static: dict = {}
+
+    def set_static(self, step, batch) -> None:
+        """``batch`` (or None) for the kinds of ``step`` ("train", "test", "predict")."""
+        self.static[step] = self.static[step + "_weighted"] = batch
         # the metrics the built-in steps report, found at an epoch's first step (Keras finds them as
         # it traces its step) rather than at each; None until then
         self.metrics: list | None = None
@@ -49,14 +53,14 @@ class StepFunctions:
             if type(a) is not Tensor:
                 return None
             names.append(a._dtype.name)
-        return self._functions.get((kind, tuple(names), self.static.get(kind.split("_")[0])))
+        return self._functions.get((kind, tuple(names), self.static.get(kind)))
 
     def get(self, kind, body, args):
         """``(function, None)``; ``(None, the first trace's error)`` when the step must run eagerly.
         One per kind and dtypes of the batch (Keras's function retraces for float64 data after float32)
         and static batch size; once traced for one batch size, another's is the trace for any (TensorFlow's
         ``reduce_retracing`` relaxes the shape that changed)."""
-        batch = self.static.get(kind.split("_")[0])
+        batch = self.static.get(kind)
         key = (kind, _dtypes(args), batch)
         if batch is not None and key not in self._functions and key not in self._eager and \
                 any(k[:2] == key[:2] for k in self._functions):

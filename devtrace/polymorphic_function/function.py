@@ -352,6 +352,7 @@ class Function:
         self._name = name or getattr(python_function, "__name__", "function")
         self.input_signature = None if input_signature is None else tuple(input_signature)
         self._plain_specs = None  # ``(dtype, dims)`` per spec of an input signature of TensorSpecs only; () if not
+        self._detector = None  # the retracing detector of the Python function (found at the first short call)
         self._reduce_retracing = reduce_retracing
         self._concrete: dict = {}
         self._tracing_count = 0
@@ -512,7 +513,10 @@ class Function:
             else:
                 concrete = self._signed(args)
             if concrete is not None:  # the common call, spelled out: eager tensors in, a trace made already
-                function_cache.detector(self._python_function).called_without_tracing()
+                detector = self._detector
+                if detector is None:
+                    detector = self._detector = function_cache.detector(self._python_function)
+                detector.called_without_tracing()
                 return concrete._call_flat(list(args))
         if _RUN_EAGERLY[0] or _ragged(args, kwargs):
             return self._python_function(*args, **kwargs)
