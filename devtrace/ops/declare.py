@@ -21,7 +21,7 @@ from ..runtime.graph.host_consts import LEADING
 from ..runtime.registry import CPU, GPU, lookup, register
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant, host_array, host_constant
-from . import shapes
+from . import shapes, static_values
 from ..generated.arg_names import ARG_NAMES
 from ..generated.op_defs import SIGNATURES
 
@@ -98,14 +98,37 @@ def host_arg(value, dtype=dtypes.int32, slow_list=True):
     the value (converted as eagerly) is the node's attribute, and the graph builds the Const nodes
     its op declares (``graph/host_consts.py``)."""
     if isinstance(value, Tensor):
-        return value.numpy()
+        return _folded(value) if isinstance(value, SymbolicTensor) else value.numpy()
     ctx = context()
+    if not ctx.eager and isinstance(value, (list, tuple)) and _holds_symbolic(value):
+        value = _folded(value)
     if ctx.eager:
         out = host_constant(value, dtype).numpy()
         if slow_list and isinstance(value, (list, tuple)):  # see as_tensor
             ctx.list_arg_seq = ctx.trace._seq
         return out
     return host_array(value, dtype)[0]
+
+
+def _holds_symbolic(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_holds_symbolic(v) for v in value)
+    return isinstance(value, SymbolicTensor)
+
+
+def _folded(value):
+    """A host argument holding graph tensors (``[[0, 0], [0, tf.shape(x)[1]]]``) with the values the
+    graph knows before it runs (TensorFlow's shape inference folds the same); a value known only when
+    the graph runs is not implemented for arguments whose kernels take it as an attribute."""
+    if isinstance(value, (list, tuple)):
+        return [v.item() if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in map(_folded, value)]
+    if not isinstance(value, SymbolicTensor):
+        return value
+    known = static_values.constant_value(value)
+    if known is None:
+        raise NotImplementedError(f"devtrace does not implement this argument as a tensor computed in the graph "
+                                  f"({value.name}) yet")
+    return known
 
 
 def on_host(xp, array) -> np.ndarray:
@@ -162,50 +185,32 @@ def symbolic(value) -> bool:
     return isinstance(value, SymbolicTensor)
 
 
-def packed(value):
+def packed(value, name="packed"):
     """In a graph, a list or tuple that holds graph tensors (``(tf.shape(x)[0], -1)``) as TensorFlow
-    converts it (``convert_to_tensor``'s auto-packing): one ``Pack`` named ``packed`` of the tensors
-    and ``Const``s of the other entries (named by position); anything else as it is."""
+    converts it (``convert_to_tensor``'s auto-packing): one ``Pack`` named ``packed`` (``name``) of the
+    tensors and ``Const``s of the other entries (named by position); anything else as it is."""
     if not isinstance(value, (list, tuple)) or context().eager or \
             not any(isinstance(v, SymbolicTensor) for v in value):
         return value
     dt = next(v for v in value if isinstance(v, SymbolicTensor)).dtype
-    with op_scope("packed") as scope:
+    with op_scope(name) as scope:
         items = tuple(v if isinstance(v, Tensor) else constant(v, dt, name=str(i)) for i, v in enumerate(value))
         return execute("Pack", items, {"axis": 0}, name=scope)
 
 
 def static_hint(t, axes=False):
     """What a graph knows of a symbolic host argument's value before it runs, for its node's attr
-    (shape inference): a ``Const``'s value; a ``Shape``'s input's dims (``None`` where unknown); else
-    unknown entries (``axes``: reduction axes, ``(None,)``)."""
-    node = t._op
-    if node.type == "Const":
-        value = node._attrs["value"]
-        return int(value) if value.ndim == 0 else tuple(int(v) for v in value)
+    (shape inference, ``static_values``): a scalar's value as an int; a vector's entries
+    (``None`` where one is known only when the graph runs: ``tf.shape(x)`` of a ``None`` dimension);
+    ``None`` when not even its length is known (``axes``: reduction axes, ``(None,)`` unless all known)."""
+    value = static_values.constant_value(t)
+    if value is not None and value.ndim == 0:
+        return int(value)
     if axes:
-        return (None,)
-    if node.type == "Pack" and node._attrs.get("axis", 0) == 0 and all(i._shape == () for i in node._inputs):
-        return tuple(_scalar_hint(i) for i in node._inputs)
-    if node.type == "Shape" and node._inputs[0]._shape is not None:
-        return tuple(node._inputs[0]._shape)
-    return None if t._shape is None or t._shape[0] is None else (None,) * t._shape[0]
-
-
-def _scalar_hint(t):
-    """A packed shape entry's value when the graph knows it: a ``Const``, or one dimension of a
-    ``Shape`` whose input's dimension is static (``tf.shape(x)[1]``: TensorFlow folds it too)."""
-    node = t._op
-    if node.type == "Const":
-        return static_hint(t)
-    a = node._attrs
-    if node.type == "StridedSlice" and node._inputs[0]._op.type == "Shape" and a.get("shrink_axis_mask") == 1 \
-            and not any(a.get(k) for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask")):
-        dims = node._inputs[0]._op._inputs[0]._shape
-        k = a["begin"][0]
-        if dims is not None and -len(dims) <= k < len(dims):
-            return dims[k]
-    return None
+        return (None,) if value is None else tuple(int(v) for v in value.reshape(-1))
+    if value is not None and t._op.type == "Const":
+        return tuple(int(v) for v in value.reshape(-1))
+    return static_values.constant_value_as_shape(t)
 
 
 def graph_shape(x, name="Shape"):

@@ -18,7 +18,7 @@ from ...runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU, lookup
 from ...runtime.tensor import Tensor
 from ...runtime.tensor_shape import shape_text
 from ...runtime.values import constant, convert_to_tensor, host_array
-from .. import shapes
+from .. import shapes, static_values
 from ..declare import (API, as_tensor, host_arg, op, op_scope, packed, public, quiet, scoped, static_hint, symbolic,
                        unary, with_host_inputs)
 
@@ -107,8 +107,9 @@ def _fill_kernel(xp, *given, dims=(), value=0, dtype="float32"):
 op("Fill", _fill_kernel, _ANY_ON_CPU, shape=shapes.fill, host_args={"dims": "dims", "value": "value@T"})
 
 
-def _range(xp, *bounds, start=0, limit=0, delta=1, dtype="int32"):
-    """Bounds as attrs (eagerly: host values), or as tensor inputs (a symbolic bound in a graph)."""
+def _range(xp, *bounds, start=0, limit=0, delta=1, dtype="int32", static_size=None):
+    """Bounds as attrs (eagerly: host values), or as tensor inputs (a symbolic bound in a graph;
+    ``static_size``: the length the graph knows before it runs, for shape inference)."""
     if bounds:
         start, limit, delta = (b.item() for b in bounds)
     if delta == 0:
@@ -240,7 +241,11 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
         with get_default_graph().name_scope(name) as scope:  # range/start, range/delta
             bounds = tuple(v if isinstance(v, Tensor) else constant(v, dt, name=arg)
                            for v, arg in zip((start, limit, delta), ("start", "limit", "delta")))
-            return execute("Range", bounds, {"dtype": dt.name}, dtype=dt, name=scope)
+            attrs = {"dtype": dt.name}
+            known = [static_values.constant_value(b) for b in bounds]
+            if all(v is not None and v.ndim == 0 for v in known) and known[2] != 0:  # TensorFlow's shape fn folds them
+                attrs["static_size"] = max(0, int(np.ceil((known[1] - known[0]) / known[2])))
+            return execute("Range", bounds, attrs, dtype=dt, name=scope)
     dt = dtypes.as_dtype(dtype) if dtype is not None else _range_dtype(start, limit, delta)
     # converted with the dtype asked for (None: inferred), which is the scalar cache's key
     start, limit, delta = (host_arg(v, dtype)[()] for v in (start, limit, delta))

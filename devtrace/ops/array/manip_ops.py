@@ -154,15 +154,17 @@ def _folded(tensor, axis: int, n: int):
         leading = reduction_ops.reduce_prod(array_ops.shape(tensor)[axis:axis + n], [0])
         before, after = array_ops.shape(tensor)[:axis], array_ops.shape(tensor)[axis + n:]
         return array_ops.reshape(tensor, array_ops.concat([before, array_ops.stack([leading]), after], 0))
-    if None in shape:
-        raise NotImplementedError("devtrace does not implement tf.boolean_mask in a graph for a tensor of "
-                                  "unknown shape yet")
-    leading = reduction_ops.reduce_prod(graph_shape(tensor)[axis:axis + n], [0])
-    before, after = graph_shape(tensor)[:axis], graph_shape(tensor)[axis + n:]
+    def shape_of():  # a static shape's Const, else a Shape node (each call its own, as TensorFlow's)
+        known = graph_shape(tensor)
+        return known if known is not None else array_ops.shape(tensor)
+
+    leading = reduction_ops.reduce_prod(shape_of()[axis:axis + n], [0])
+    before, after = shape_of()[:axis], shape_of()[axis + n:]
     with op_scope("concat") as scope:  # the list [leading] packed in the concat's scope: values_1
         folded = execute("ConcatV2", (before, execute("Pack", (leading,), {"axis": 0}, name="values_1"), after),
                          {"axis": 0}, name=scope)
-    static = shape[:axis] + (int(np.prod(shape[axis:axis + n])),) + shape[axis + n:]
+    size = None if None in shape[axis:axis + n] else int(np.prod(shape[axis:axis + n]))
+    static = tuple(-1 if d is None else d for d in shape[:axis] + (size,) + shape[axis + n:])
     return with_host_inputs("Reshape", (tensor,), (folded,), {"shape": static})
 
 

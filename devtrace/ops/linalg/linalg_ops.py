@@ -11,6 +11,7 @@ import numpy as np
 from ...runtime import dtypes
 from ...runtime.eager.executor import execute
 from ...runtime.registry import CPU, GPU
+from ...runtime.tensor import Tensor
 from ..array import array_ops
 from ..math import complex_ops, math_ops, reduction_ops
 from ..declare import as_tensor, host_arg, on_host, op, public
@@ -400,7 +401,8 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
     cols = num_rows if num_columns is None else num_columns
-    if cols == num_rows and not batch_shape:
+    if (num_columns is None or num_columns is num_rows or not isinstance(cols, Tensor) and not isinstance(
+            num_rows, Tensor) and cols == num_rows) and not batch_shape:
         return diag(array_ops.ones([num_rows], dt), name=name or "eye")
     host = np.broadcast_to(np.eye(num_rows, cols, dtype=dt.np), tuple(batch_shape or ()) + (num_rows, cols))
     return array_ops.constant(host.copy(), dt)
