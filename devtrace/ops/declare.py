@@ -124,7 +124,7 @@ def _folded(value):
         return [v.item() if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in map(_folded, value)]
     if not isinstance(value, SymbolicTensor):
         return value
-    known = static_values.constant_value(value)
+    known = static_values.constant_value(value, slices=True)
     if known is None:
         raise NotImplementedError(f"devtrace does not implement this argument as a tensor computed in the graph "
                                   f"({value.name}) yet")

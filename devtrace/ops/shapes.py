@@ -320,7 +320,8 @@ def gather_nd(name, shapes, attrs, dtype):
     params, indices = shapes[0], shapes[1]
     if not _known(params, indices) or not indices or indices[-1] is None:
         return dtype, None
-    return dtype, tuple(indices[:-1]) + tuple(params[indices[-1]:])
+    batch = int(attrs.get("batch_dims", 0) or 0)
+    return dtype, tuple(indices[:-1]) + tuple(params[batch + indices[-1]:])
 
 
 def unsorted_segment(name, shapes, attrs, dtype):

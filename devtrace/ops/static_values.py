@@ -29,8 +29,11 @@ def _dims(t):
     return t._shape
 
 
-def constant_value(t, depth=0):
-    """The tensor's value as a NumPy array when the graph knows it before running; else ``None``."""
+def constant_value(t, depth=0, slices=False):
+    """The tensor's value as a NumPy array when the graph knows it before running; else ``None``.
+    TensorFlow's shape inference folds a slice of a partly known ``Shape`` only to one dimension;
+    ``slices``: any slice whose dimensions are known (a value an op takes as an attribute, which
+    does not change when the graph runs)."""
     node = t._op
     kind = node.type
     if kind == "Const":
@@ -47,7 +50,8 @@ def constant_value(t, depth=0):
         if None in dims:
             return None
         return np.asarray(int(np.prod(dims)) if kind == "Size" else dims, t._dtype.np)
-    if kind == "StridedSlice" and node._inputs[0]._op.type in ("Shape", "ShapeN"):
+    if kind == "StridedSlice" and node._inputs[0]._op.type in ("Shape", "ShapeN") and (slices or t._shape == ()):
+        # one dimension of a partly known shape (TensorFlow's TryInferFromShapes): known if that one is
         partial = _sliced_shape(node, depth)
         if partial is None or None in partial:
             return None
@@ -58,7 +62,7 @@ def constant_value(t, depth=0):
         return None
     values = {}
     for i in node._inputs:
-        value = constant_value(i, depth + 1)
+        value = constant_value(i, depth + 1, slices)
         if value is None:
             return None
         values[id(i)] = value

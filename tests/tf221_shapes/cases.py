@@ -142,6 +142,53 @@ def cases(tf):
      "seq_mask_static": ([tf.TensorSpec([None], tf.int32), S(None, 8)], lambda l, x: tf.sequence_mask(l, tf.shape(x)[1])),
      "unstack_none_axis": ([S(None, 3)], lambda x: tf.unstack(x, axis=1)),
      "pad_dyn": ([S(None, 8)], lambda x: tf.pad(x, [[0, 0], [0, tf.shape(x)[1]]])),
+
+        # a second sweep: composites built from shape chains, and other common shape functions
+        "tensordot": ([S(None, 4, 5), S(5, 6)], lambda x, w: tf.tensordot(x, w, axes=1)),
+        "tensordot2": ([S(None, 4, 5), S(4, 5, 6)], lambda x, w: tf.tensordot(x, w, axes=[[1, 2], [0, 1]])),
+        "conv1d": ([S(None, 10, 3), S(3, 3, 4)], lambda x, w: tf.nn.conv1d(x, w, 1, "SAME")),
+        "depthwise": ([S(None, 8, 8, 3), S(3, 3, 3, 2)], lambda x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME")),
+        "avg_pool1d": ([S(None, 10, 3)], lambda x: tf.nn.avg_pool1d(x, 2, 2, "VALID")),
+        "max_pool_none_hw": ([S(None, None, None, 3)], lambda x: tf.nn.max_pool2d(x, 2, 2, "SAME")),
+        "global_mean": ([S(None, 7, 7, 3)], lambda x: tf.reduce_mean(x, axis=[1, 2])),
+        "reduce_neg_keep": ([S(None, 4, 5)], lambda x: tf.reduce_max(x, axis=-1, keepdims=True)),
+        "squeeze_neg": ([S(None, 4, 1)], lambda x: tf.squeeze(x, -1)),
+        "expand_unknown_rank": ([tf.TensorSpec(None, tf.float32)], lambda x: tf.expand_dims(x, -1)),
+        "reshape_shape_slice": ([S(None, 4, 5), S(None, 20)], lambda x, y: tf.reshape(y, tf.shape(x)[:2] * [1, 5])),
+        "reshape_concat_shapes": ([S(None, 4, 5)], lambda x: tf.reshape(x, tf.concat([tf.shape(x)[:-2], [-1]], 0))),
+        "gather_nd": ([S(None, 4, 5), tf.TensorSpec([None, 2], tf.int32)], lambda x, i: tf.gather_nd(x, i)),
+        "gather_nd_batch": ([S(None, 4, 5), tf.TensorSpec([None, 3, 1], tf.int32)],
+                            lambda x, i: tf.gather_nd(x, i, batch_dims=1)),
+        "scatter_nd_shape": ([tf.TensorSpec([None, 1], tf.int32), S(None, 4)],
+                             lambda i, u: tf.scatter_nd(i, u, tf.stack([8, tf.shape(u)[1]]))),
+        "sort": ([S(None, 5)], lambda x: tf.sort(x, axis=-1)),
+        "argsort": ([S(None, 5)], lambda x: tf.argsort(x)),
+        "repeat": ([S(None, 3)], lambda x: tf.repeat(x, 2, axis=1)),
+        "repeat_batch": ([S(None, 3)], lambda x: tf.repeat(x, 2, axis=0)),
+        "cumprod_rev": ([S(None, 3)], lambda x: tf.math.cumprod(x, axis=1, reverse=True)),
+        "l2norm": ([S(None, 3)], lambda x: tf.math.l2_normalize(x, axis=-1)),
+        "log_softmax": ([S(None, 3)], lambda x: tf.nn.log_softmax(x)),
+        "sparse_xent": ([S(None, 3), tf.TensorSpec([None], tf.int32)],
+                        lambda x, y: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=x)),
+        "xent": ([S(None, 3), S(None, 3)], lambda x, y: tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=x)),
+        "frame": ([S(None, 16)], lambda x: tf.signal.frame(x, 4, 2)),
+        "matmul_none_inner": ([S(None, None), S(None, 3)], lambda x, w: tf.matmul(x, w)),
+        "bmm_rank_mismatch": ([S(None, 2, 4, 6), S(6, 3)], lambda x, w: tf.matmul(x, w)),
+        "unstack_unknown": ([S(3, None)], lambda x: tf.unstack(x, axis=1)),
+        "split_unknown_axis": ([S(3, None)], lambda x: tf.split(x, 2, axis=1)),
+        "where_1arg": ([S(None, 3)], lambda x: tf.where(x > 0)),
+        "linalg_t": ([S(None, 3, 4)], lambda x: tf.linalg.matrix_transpose(x)),
+        "diag_part": ([S(None, 3, 3)], lambda x: tf.linalg.diag_part(x)),
+        "band_part": ([S(None, 3, 3)], lambda x: tf.linalg.band_part(x, 0, -1)),
+        "one_hot_axis0": ([tf.TensorSpec([None, 3], tf.int32)], lambda i: tf.one_hot(i, 4, axis=0)),
+        "clip": ([S(None, 3)], lambda x: tf.clip_by_value(x, 0.0, 1.0)),
+        "stack_neg_axis": ([S(None, 3), S(None, 3)], lambda x, y: tf.stack([x, y], axis=-1)),
+        "concat_neg_axis": ([S(None, 3), S(None, 2)], lambda x, y: tf.concat([x, y], axis=-1)),
+        "ss_shape_then_zeros": ([S(None, 4, 5)], lambda x: tf.zeros([tf.shape(x)[0], tf.shape(x)[-1]])),
+        "range_len_mul": ([S(None, 4, 5)], lambda x: tf.range(tf.shape(x)[1] * tf.shape(x)[2])),
+        "size_static": ([S(2, 4, 5)], lambda x: tf.zeros([tf.size(x)])),
+        "rank_static": ([S(None, 4, 5)], lambda x: tf.zeros([tf.rank(x)])),
+        "maximum_shapes": ([S(None, 4, 5)], lambda x: tf.zeros([tf.maximum(tf.shape(x)[1], tf.shape(x)[2])])),
     }
     return cases
 
@@ -177,9 +224,12 @@ def _shapes(out):
     return None if out.shape.rank is None else out.shape.as_list()
 
 
-def run(tf, sig, fn):
+def run(tf, sig, fn, autograph=True):
+    """The traced outputs' static shapes, or the error's first line (``autograph=False``: the test's,
+    the programs have no control flow to convert)."""
     try:
-        traced = tf.function(fn, input_signature=sig).get_concrete_function()
+        traced = tf.function(fn, input_signature=sig, autograph=autograph).get_concrete_function()
         return _shapes(traced.structured_outputs)
     except Exception as e:  # noqa: BLE001 (the error is the captured result)
-        return "error: " + str(e).split(" for '")[0].splitlines()[-1].strip()
+        line = str(e).split(" for '")[0].splitlines()[-1].strip()  # AutoGraph's text ends "ValueError: …"
+        return f"error: {type(e).__name__}: " + line.removeprefix(f"{type(e).__name__}: ")
