@@ -16,7 +16,7 @@ from devtrace.errors import InvalidArgumentError
 from devtrace.ops import shapes
 from devtrace.runtime import dtypes
 
-from tf221_shapes.cases import cases, run, slice_programs
+from tf221_shapes.cases import cases, dynamic_programs, run, slice_programs
 
 HERE = os.path.join(os.path.dirname(__file__), "tf221_shapes")
 
@@ -29,6 +29,7 @@ def _load(name):
 SLICES = _load("strided_slice.json")
 GRAPH_SHAPES = _load("graph_shapes.json")
 SLICE_GRADS = _load("slice_grads.json")
+DYNAMIC = _load("dynamic_args.json")
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 
 
@@ -78,6 +79,15 @@ def test_slice_and_gradient_nodes_and_values_match_tensorflow(name):
     f = tf.function(fn, input_signature=sig, autograph=False)
     assert _nodes(f.get_concrete_function().graph) == SLICE_GRADS[name]["nodes"]
     np.testing.assert_array_equal(f(*args).numpy(), np.array(SLICE_GRADS[name]["value"], np.float32))
+
+
+@pytest.mark.parametrize("name", sorted(DYNAMIC))
+def test_an_argument_computed_in_the_graph_is_the_nodes_input(name):
+    sig, fn, args = dynamic_programs(tf)[name]
+    f = tf.function(fn, input_signature=sig, autograph=False)
+    shape = f.get_concrete_function().structured_outputs.shape
+    assert (None if shape.rank is None else shape.as_list()) == DYNAMIC[name]["shape"]
+    np.testing.assert_array_equal(f(*args).numpy(), np.array(DYNAMIC[name]["value"]))
 
 
 def test_a_zero_stride_fails_as_tensorflows_kernel_names_the_dimension():

@@ -110,6 +110,37 @@ def host_arg(value, dtype=dtypes.int32, slow_list=True):
     return host_array(value, dtype)[0]
 
 
+def graph_valued(*values) -> bool:
+    """Whether a host argument holds a tensor computed in the graph being built (not foldable: see
+    ``host_arg``), so the op takes it as an input whose value is known when the graph runs."""
+    return not context().eager and any(_holds_symbolic(v) and _unfoldable(v) for v in values)
+
+
+def _unfoldable(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_unfoldable(v) for v in value)
+    return isinstance(value, SymbolicTensor) and static_values.constant_value(value, slices=True) is None
+
+
+def with_graph_host_args(op_type, inputs, args: dict, attrs, name=None, dtype=None):
+    """``op_type`` in a graph with its host arguments (``args``, in the op's declared order) as node
+    inputs, as TensorFlow's wrapper converts them in the op's scope: a tensor as it is, a list holding
+    tensors packed, another value a ``Const`` named by the argument; the attrs hold what the graph
+    knows of each (``static_hint``), the kernel takes their values when the graph runs."""
+    with op_scope(op_type, name) as scope:
+        tensors = []
+        for arg, value in args.items():
+            if isinstance(value, Tensor):
+                t = value
+            elif _holds_symbolic(value):
+                t = packed(value, arg)
+            else:
+                t = constant(np.asarray(value, np.int32), dtypes.int32, name=arg)
+            tensors.append(t)
+        hints = {arg: static_hint(t) for arg, t in zip(args, tensors)}
+        return with_host_inputs(op_type, inputs, tuple(tensors), dict(attrs, **hints), scope, dtype)
+
+
 def _holds_symbolic(value) -> bool:
     if isinstance(value, (list, tuple)):
         return any(_holds_symbolic(v) for v in value)

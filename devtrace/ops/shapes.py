@@ -299,18 +299,32 @@ def broadcast_to(name, shapes, attrs, dtype):
 
 
 def slice_(name, shapes, attrs, dtype):
-    x, begin, size = shapes[0], _ints(attrs.get("begin")), _ints(attrs.get("size"))
-    if x is None or begin is None or size is None or len(begin) != len(x) or len(size) != len(x):
+    """``Slice``: each dimension's size, or the rest of a known one from a known begin (``-1``); in a
+    graph a begin or size known only when it runs (``None`` hints) leaves its dimensions unknown."""
+    x, begin, size = shapes[0], _hint(attrs.get("begin")), _hint(attrs.get("size"))
+    if x is None or size is None or len(size) != len(x):
         return dtype, None
-    return dtype, tuple(None if d is None and s == -1 else (d - b if s == -1 else s) for d, b, s in zip(x, begin, size))
+    begin = begin if begin is not None and len(begin) == len(x) else (None,) * len(x)
+    return dtype, tuple(s if s is not None and s != -1 else
+                        None if s is None or d is None or b is None else d - b for d, b, s in zip(x, begin, size))
+
+
+def _hint(value) -> tuple | None:
+    """A host argument's entries as ints, ``None`` where a graph knows one only when it runs."""
+    if value is None or isinstance(value, int):
+        return None if value is None else (value,)
+    if isinstance(value, tuple) and None in value:
+        return tuple(None if v is None else int(v) for v in value)
+    return _ints(value)
 
 
 def one_hot(name, shapes, attrs, dtype):
     """``OneHot``: the indices' shape with ``depth`` inserted at ``axis``, the ``dtype`` attr's type."""
     indices, depth = shapes[0], _ints(attrs.get("depth"))
     out_dtype = dtypes.as_dtype(attrs.get("dtype", "float32"))
-    if indices is None or depth is None:
+    if indices is None:
         return out_dtype, None
+    depth = depth or (None,)  # known when the graph runs
     axis = int(attrs.get("axis", -1))
     k = len(indices) if axis == -1 else axis
     return out_dtype, tuple(indices[:k]) + (depth[0],) + tuple(indices[k:])

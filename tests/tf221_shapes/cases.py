@@ -233,3 +233,26 @@ def run(tf, sig, fn, autograph=True):
     except Exception as e:  # noqa: BLE001 (the error is the captured result)
         line = str(e).split(" for '")[0].splitlines()[-1].strip()  # AutoGraph's text ends "ValueError: …"
         return f"error: {type(e).__name__}: " + line.removeprefix(f"{type(e).__name__}: ")
+
+
+def dynamic_programs(tf):
+    """``(input_signature, fn, arguments)``: ops given an argument computed in the graph (known only
+    when it runs), their static shapes and values."""
+    S = lambda *d: tf.TensorSpec(list(d), tf.float32)  # noqa: E731
+    I = tf.TensorSpec([], tf.int32)  # noqa: E731,E741
+    x = tf.reshape(tf.range(12.0), [3, 4])
+    return {
+        "slice_begin": ([S(None, 4), I], lambda x, i: tf.slice(x, [0, i], [-1, 2]), (x, tf.constant(1))),
+        "slice_size": ([S(None, 4), I], lambda x, i: tf.slice(x, [0, 1], [i, -1]), (x, tf.constant(2))),
+        "slice_tensor_begin": ([S(None, 4), tf.TensorSpec([2], tf.int32)], lambda x, b: tf.slice(x, b, [1, 2]),
+                               (x, tf.constant([1, 1]))),
+        "top_k": ([S(None, 4), I], lambda x, k: tf.math.top_k(x, k)[0], (x, tf.constant(2))),
+        "one_hot_depth": ([tf.TensorSpec([None], tf.int32), I], lambda i, d: tf.one_hot(i, d),
+                          (tf.constant([0, 1]), tf.constant(3))),
+        "one_hot_on_value": ([tf.TensorSpec([None], tf.int32)], lambda i: tf.one_hot(i, 3, on_value=tf.constant(5.0)),
+                             (tf.constant([0, 2]),)),
+        "tile": ([S(None, 4), I], lambda x, p: tf.tile(x, [p, 1]), (x, tf.constant(2))),
+        "strided_slice_begin": ([S(None, 4), tf.TensorSpec([2], tf.int32)],
+                                lambda x, b: tf.strided_slice(x, b, [3, 4], [1, 2]), (x, tf.constant([1, 0]))),
+        "repeat": ([S(None, 4)], lambda x: tf.repeat(x, 2, axis=0), (x,)),
+    }

@@ -19,7 +19,7 @@ from ...runtime.tensor import Tensor
 from ...runtime.tensor_shape import shape_text
 from ...runtime.values import constant, convert_to_tensor, host_array
 from .. import shapes, static_values
-from ..declare import (API, as_tensor, host_arg, op, op_scope, packed, public, quiet, scoped, static_hint, symbolic,
+from ..declare import (API, as_tensor, graph_valued, host_arg, op, op_scope, packed, public, quiet, scoped, static_hint, symbolic,
                        unary, with_host_inputs)
 
 public("constant")(constant)
@@ -342,7 +342,8 @@ op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args={"shape": "shape"}, shap
 op("OneHot", lambda xp, i, depth=0, on=1.0, off=0.0, axis=-1, dtype="float32": xp.where(
     xp.expand_dims(i, axis) == xp.arange(depth).reshape([-1 if k == (axis % (i.ndim + 1)) else 1
                                                          for k in builtins.range(i.ndim + 1)]), on, off
-).astype(dtypes.as_dtype(dtype).np), NUMERIC, host_args=("depth",), shape=shapes.one_hot)
+).astype(dtypes.as_dtype(dtype).np), NUMERIC, host_args={"depth": "depth", "on": "on_value@T", "off": "off_value@T"},
+   shape=shapes.one_hot)
 op("LinSpace", lambda xp, start=0.0, stop=1.0, num=1, dtype="float32": xp.linspace(
     start, stop, num, dtype=dtypes.as_dtype(dtype).np), dtypes.FLOATS)
 
@@ -457,21 +458,23 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's name)
 
 @public("one_hot")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    graph = not context().eager and not isinstance(on_value, Tensor) and not isinstance(off_value, Tensor)
+    graph = not context().eager
     i = None if graph else as_tensor(indices, slow_list=True)
     given = on_value if on_value is not None else off_value
     dt = dtypes.as_dtype(dtype) if dtype is not None else (
         given.dtype if isinstance(given, Tensor) else dtypes.infer(given) if given is not None else dtypes.float32)
     on = host_arg(1 if on_value is None else on_value, dt)[()]
     off = host_arg(0 if off_value is None else off_value, dt)[()]
-    attrs = {"depth": int(host_arg(depth)), "on": on, "off": off, "axis": -1 if axis is None else int(axis),
-             "dtype": dt.name}
+    dynamic = graph and graph_valued(depth)  # a depth known when the graph runs: the node's input
+    attrs = {"depth": None if dynamic else int(host_arg(depth)), "on": on, "off": off,
+             "axis": -1 if axis is None else int(axis), "dtype": dt.name}
     if not graph:
         return execute("OneHot", (i,), attrs, name=name)
     with op_scope("one_hot", name) as scope:  # TensorFlow's nodes: on_value, off_value, indices, depth
-        values = (constant(on, dt, name="on_value"), constant(off, dt, name="off_value"))
+        values = tuple(v if isinstance(v, Tensor) else constant(host, dt, name=arg)  # a tensor given: its node
+                       for v, host, arg in ((on_value, on, "on_value"), (off_value, off, "off_value")))
         i = as_tensor(indices, name="indices")
-        depth = constant(np.int32(attrs["depth"]), dtypes.int32, name="depth")
+        depth = depth if dynamic else constant(np.int32(attrs["depth"]), dtypes.int32, name="depth")
         return with_host_inputs("OneHot", (i,), (depth, *values), attrs, scope)
 
 

@@ -13,7 +13,8 @@ from ...runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ...runtime.tensor import Tensor
 from ...runtime.values import constant
 from .. import shapes
-from ..declare import as_tensor, host_arg, on_host, op, op_scope, packed, public, static_hint, with_host_inputs
+from ..declare import (as_tensor, graph_valued, host_arg, on_host, op, op_scope, packed, public, static_hint,
+                       with_graph_host_args, with_host_inputs)
 
 newaxis = None
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
@@ -343,6 +344,8 @@ def _strided_slice_graph(x, begin, end, strides, name, **masks):
 @public("slice")
 def slice_(input_, begin, size, name=None):
     x = as_tensor(input_)
+    if graph_valued(begin, size):
+        return with_graph_host_args("Slice", (x,), {"begin": begin, "size": size}, {}, name)
     return execute("Slice", (x,), {"begin": tuple(int(v) for v in host_arg(begin)),
                                    "size": tuple(int(v) for v in host_arg(size))}, name=name)
 
