@@ -229,7 +229,21 @@ def concatenate(inputs, axis=-1, **kwargs):
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
-__all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
+def serialize(layer):
+    """``keras.layers.serialize``: ``keras.saving.serialize_keras_object`` of a layer."""
+    from .serializable import serialize as _serialize
+
+    return _serialize(layer)
+
+
+def deserialize(config, custom_objects=None):
+    """``keras.layers.deserialize``: a layer (or model) from ``serialize``'s dict."""
+    from .serializable import deserialize as _deserialize
+
+    return _deserialize(config, custom_objects)
+
+
+__all__ = ["serialize", "deserialize", "Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
            "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "GlobalAveragePooling2D", "GlobalAvgPool2D", "Input",
            "InputLayer", "KerasTensor", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU",
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",

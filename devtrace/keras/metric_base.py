@@ -88,6 +88,7 @@ class Metric(Configurable):
 
     def __init__(self, name=None, dtype=None):
         self.name = name or _default_name(type(self))
+        self._dtype = tf.as_dtype(dtype).name if dtype is not None else "float32"
         where = hooks.DISTRIBUTION[0]() if hooks.DISTRIBUTION else None
         self._strategy = where[0] if where is not None and where[1] is None else None  # made in a strategy's scope
         self._variables: list = []
@@ -113,6 +114,11 @@ class Metric(Configurable):
 
     def add_weight(self, shape=(), initializer=None, dtype=None, name=None):
         return self.add_variable(shape, initializer, dtype, name=name)
+
+    @property
+    def dtype(self) -> str:
+        """The metric's dtype as Keras 3 names it: a string (``'float32'``)."""
+        return getattr(self, "_dtype", "float32")
 
     @property
     def variables(self) -> list:

@@ -82,7 +82,8 @@ def _efficientnet_preprocess(x, data_format=None):
 
 
 def _module(name, **names):
-    return Namespace(_prefix=f"keras.applications.{name}", decode_predictions=_iu.decode_predictions, **names)
+    return Namespace(_prefix=f"keras.applications.{name}", __name__=f"keras.applications.{name}",
+                     decode_predictions=_iu.decode_predictions, **names)
 
 
 resnet = _module("resnet", ResNet50=ResNet50, ResNet101=ResNet101, ResNet152=ResNet152,

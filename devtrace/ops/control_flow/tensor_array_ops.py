@@ -46,6 +46,13 @@ class TensorArray:
         return self._dtype
 
     @property
+    def element_shape(self):
+        """The elements' shape: given, or learned from the first write (unknown before)."""
+        from ...runtime.tensor_shape import TensorShape
+
+        return TensorShape(self._shape_cell[0])
+
+    @property
     def dynamic_size(self) -> bool:
         return self._dynamic
 
