@@ -45,7 +45,7 @@ def _under(setter, value, make):
      "keras.layers.Dense under keras.config.set_floatx('float64')"),
     (lambda: _under(keras.config.set_image_data_format, "channels_first", lambda: keras.layers.Conv2D(2, 3)),
      "keras.layers.Conv2D under keras.config.set_image_data_format('channels_first')"),
-    (lambda: keras.layers.UpSampling2D(interpolation="bilinear"), "keras.layers.UpSampling2D(interpolation=...)"),
+    (lambda: keras.layers.UpSampling2D(data_format="channels_first"), "keras.layers.UpSampling2D(data_format=...)"),
     (lambda: keras.ops.quantile([1.0, 2.0], 0.5, method="lower"), "keras.ops.quantile(method=...)"),
 ])
 def test_a_keyword_devtrace_does_not_implement_fails_naming_it(call, text):

@@ -107,8 +107,9 @@ class Metric(Configurable):
         """A metric's own state, as Keras 3 subclasses keep it: a non-trainable variable."""
         from . import initializers
 
-        variable = tf.Variable(initializers.get(initializer)(tuple(shape), dtype or "float32"), trainable=False,
-                               name=name)
+        from . import variables
+
+        variable = variables.make(initializers.get(initializer)(tuple(shape), dtype or "float32"), name, False)
         self._variables.append(variable)
         return variable
 
