@@ -177,3 +177,70 @@ def test_up_sampling_bilinear_resizes():
     x = np.arange(8, dtype="float32").reshape(1, 2, 2, 2)
     out = keras.layers.UpSampling2D(2, interpolation="bilinear")(x).numpy()[0, :, :, 0]
     assert out.tolist() == [[0.0, 0.5, 1.5, 2.0], [1.0, 1.5, 2.5, 3.0], [3.0, 3.5, 4.5, 5.0], [4.0, 4.5, 5.5, 6.0]]
+
+
+@pytest.mark.parametrize("kwargs, values", [
+    ({}, [0.0, 0.0, 0.0, 0.3, 0.7, 3.0, 8.0]),
+    ({"max_value": 6.0}, [0.0, 0.0, 0.0, 0.3, 0.7, 3.0, 6.0]),  # ReLU(6.0) was ReLU(trainable=6.0)
+    ({"max_value": 1.0, "threshold": 0.5}, [0.0, 0.0, 0.0, 0.0, 0.7, 1.0, 1.0]),
+    ({"negative_slope": 0.1}, [-0.2, -0.05, 0.0, 0.3, 0.7, 3.0, 8.0]),
+    ({"negative_slope": 0.1, "threshold": 0.5, "max_value": 2.0}, [-0.25, -0.1, -0.05, -0.02, 0.7, 2.0, 2.0]),
+])
+def test_relu_layer_keywords(kwargs, values):
+    layer = keras.layers.ReLU(**kwargs)
+    assert np.allclose(layer(np.array([-2.0, -0.5, 0.0, 0.3, 0.7, 3.0, 8.0], "float32")).numpy(), values, atol=1e-6)
+    assert keras.layers.ReLU(6.0).max_value == 6.0
+
+
+@pytest.mark.parametrize("constructor, text", [
+    ("MobileNetV2", 'If using `weights="imagenet"` with `include_top` as true, `classes` should be 1000. Received '
+                    "`classes=10`"),
+    ("DenseNet121", 'If using `weights` as `"imagenet"` with `include_top` as true, `classes` should be 1000'),
+    ("EfficientNetB0", 'If using `weights="imagenet"` with `include_top` as true, `classes` should be 1000'),
+    ("InceptionV3", 'If using `weights="imagenet"` with `include_top=True`, `classes` should be 1000. Received '
+                    "classes=10"),
+    ("ResNet50", "If using `weights='imagenet'` with `include_top=True`, `classes` should be 1000.  Received classes=10"),
+    ("MobileNetV3Small", 'If using `weights="imagenet"` with `include_top` as true, `classes` should be 1000.  '
+                         "Received classes=10"),
+])
+def test_imagenet_weights_with_other_classes_fail_in_each_familys_words(constructor, text):
+    with pytest.raises(ValueError) as caught:
+        getattr(keras.applications, constructor)(weights="imagenet", classes=10)
+    assert str(caught.value) == text
+
+
+def test_layers_reject_inputs_as_keras_does():
+    with pytest.raises(ValueError) as caught:
+        keras.layers.Conv2D(3, 5)(np.ones((1, 3, 3, 1), "float32"))
+    assert str(caught.value) == ("Computed output size would be zero or negative. Received `inputs shape=(1, 3, 3, 1)`, "
+                                 "`kernel shape=(5, 5, 1, 3)`, `dilation_rate=[1 1]`, `strides=(1, 1)`, `padding=valid`.")
+    dense = keras.layers.Dense(2, name="dd")
+    with pytest.raises(ValueError, match=r"^Input 0 with name 'None' of layer 'dd' is incompatible with the layer: "
+                                         r"expected min_ndim=2, found ndim=1\. Full shape received: \(2,\)$"):
+        dense(np.ones((2,), "float32"))
+
+
+def test_multi_head_attention_config_keys_as_keras():
+    config = keras.layers.MultiHeadAttention(num_heads=2, key_dim=3).get_config()
+    assert sorted(k for k in config if k not in ("name", "dtype")) == [
+        "activity_regularizer", "attention_axes", "bias_constraint", "bias_initializer", "bias_regularizer", "dropout",
+        "kernel_constraint", "kernel_initializer", "kernel_regularizer", "key_dim", "num_heads", "output_shape", "seed",
+        "sliding_window", "trainable", "use_bias", "use_gate", "value_dim"]
+
+
+def test_parsed_examples_have_static_shapes_in_a_dataset_map():
+    def example(v):
+        return tf.train.Example(features=tf.train.Features(feature={
+            "a": tf.train.Feature(int64_list=tf.train.Int64List(value=[v])),
+            "s": tf.train.Feature(float_list=tf.train.FloatList(value=[1.0, 2.0]))})).SerializeToString()
+
+    ds = tf.data.Dataset.from_tensor_slices([example(1), example(2)])
+    spec = {"a": tf.io.FixedLenFeature([], tf.int64), "s": tf.io.FixedLenFeature([2], tf.float32)}
+    single = ds.map(lambda r: tf.io.parse_single_example(r, spec)).element_spec
+    assert {k: tuple(v.shape) for k, v in single.items()} == {"a": (), "s": (2,)}
+    batched = ds.batch(2).map(lambda r: tf.io.parse_example(r, spec)).element_spec
+    assert {k: tuple(v.shape) for k, v in batched.items()} == {"a": (None,), "s": (None, 2)}
+    sequence = {"a": tf.io.FixedLenFeature([], tf.int64),
+                "s": tf.io.FixedLenSequenceFeature([], tf.float32, allow_missing=True)}
+    batched = ds.batch(2).map(lambda r: tf.io.parse_example(r, sequence)).element_spec
+    assert tuple(batched["s"].shape) == (None, None)

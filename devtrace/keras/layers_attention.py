@@ -174,10 +174,12 @@ class _Seeded:
 
 class MultiHeadAttention(_Seeded, Layer):
     def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True, output_shape=None,
-                 attention_axes=None, flash_attention=None, kernel_initializer="glorot_uniform",
+                 attention_axes=None, sliding_window=None, flash_attention=None, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, seed=None, **kwargs):
+                 kernel_constraint=None, bias_constraint=None, use_gate=False, seed=None, **kwargs):
         super().__init__(**kwargs)
+        keywords.unimplemented("keras.layers.MultiHeadAttention", sliding_window=(sliding_window, None),
+                               use_gate=(use_gate, False))
         if isinstance(attention_axes, int):
             attention_axes = (attention_axes,)
         elif attention_axes and not isinstance(attention_axes, (list, tuple)):
@@ -199,6 +201,11 @@ class MultiHeadAttention(_Seeded, Layer):
         self._init_seed(seed)
         self._inverse_sqrt_key_dim = 1.0 / math.sqrt(float(self.key_dim))
         self.supports_masking = True
+
+    def get_config(self):
+        config = super().get_config()
+        config.pop("flash_attention", None)  # not in Keras's config
+        return config
 
     def _projection(self, rank, name, dims):
         letters = string.ascii_lowercase

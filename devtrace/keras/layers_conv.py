@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import devtrace as tf
 from . import activations, initializers
 from .engine import Layer
@@ -38,6 +40,13 @@ class _Conv(Layer):
         self._kernel_init, self._bias_init = initializers.get(kernel_initializer), initializers.get(bias_initializer)
 
     def build(self, input_shape):
+        dims = [_out_dim(d, (k - 1) * r + 1, s, self.padding)
+                for d, k, s, r in zip(input_shape[1:-1], self.kernel_size, self.strides, self.dilation_rate)]
+        if self.padding == "valid" and any(d is not None and d <= 0 for d in dims):
+            raise ValueError("Computed output size would be zero or negative. Received `inputs shape="
+                             f"{tuple(input_shape)}`, `kernel shape={self.kernel_size + (input_shape[-1], self.filters)}`"
+                             f", `dilation_rate={np.array(self.dilation_rate)}`, `strides={self.strides}`, "
+                             f"`padding={self.padding}`.")
         self.kernel = self.add_weight(self.kernel_size + (input_shape[-1] // self.groups, self.filters),
                                       self._kernel_init, name="kernel", regularizer=self._kernel_reg)
         self.bias = self.add_weight((self.filters,), self._bias_init, name="bias") if self.use_bias else None
