@@ -353,7 +353,13 @@ class Layer(serializable.Configurable, Module):
             _attach_masks(out, self.compute_mask(inputs, mask))
         return out
 
+    _min_ndim = 0  # Keras's InputSpec(min_ndim=…) of the layer's input, checked on every call
+
     def _check_input(self, shape):
+        if isinstance(shape, tuple) and len(shape) < self._min_ndim:
+            raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the layer: "
+                             f"expected min_ndim={self._min_ndim}, found ndim={len(shape)}. Full shape received: "
+                             f"{_shape_text(shape)}")
         if self.built and self._input_axes and isinstance(shape, tuple):
             for axis, size in self._input_axes.items():
                 if len(shape) < abs(axis) or shape[axis] not in (size, None):

@@ -23,7 +23,7 @@ from ..math import reduction_ops
 from .. import shapes
 from . import xent_graph
 from .native import loop
-from ..declare import as_tensor, gradient, on_host, op, op_scope, public
+from ..declare import API, as_tensor, gradient, on_host, op, op_scope, public
 from ..math.math_grad import stop_gradient
 
 _FLOATS = dtypes.FLOATS
@@ -346,15 +346,26 @@ def _check_padding(op_type, padding, allowed=("SAME", "VALID", "EXPLICIT")) -> N
 @public("nn.conv2d")
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
     _check_padding("Conv2D", padding)
+    if dilations is not None and set(_dilations(dilations, 2)) != {1}:
+        return API["nn.convolution"](input, filters, strides, padding, dilations=_dilations(dilations, 2), name=name)
     return execute("Conv2D", (as_tensor(input), as_tensor(filters)), {"strides": _pair(strides),
                                                                      "padding": padding.upper()}, name=name)
 
 
 @public("nn.conv1d")
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):  # noqa: A002
+    if dilations is not None and set(_dilations(dilations, 1)) != {1}:
+        return API["nn.convolution"](input, filters, stride, padding, dilations=_dilations(dilations, 1), name=name)
     x = array_ops.expand_dims(as_tensor(input), 1)
     f = array_ops.expand_dims(as_tensor(filters), 0)
     return array_ops.squeeze(conv2d(x, f, [1, stride] if isinstance(stride, int) else [1, stride[0]], padding), [1])
+
+
+def _dilations(value, n):
+    """A ``dilations`` argument as ``n`` spatial rates (one int, ``n`` of them or ``n + 2`` with the
+    batch's and the channels')."""
+    rates = [int(value)] * n if isinstance(value, int) else [int(v) for v in value]
+    return rates[1:-1] if len(rates) == n + 2 else rates
 
 
 def _pooling(op_type, input, ksize, strides, padding, name, one_d=False):  # noqa: A002
