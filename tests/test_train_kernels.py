@@ -143,19 +143,21 @@ def _with_and_without_c(monkeypatch, kernel, *args, **kwargs):
 
 
 @pytest.mark.parametrize("dtype", ["f4", "f8"])
-@pytest.mark.parametrize("size,k,s", [(26, 2, 2), (7, 2, 2), (9, 2, 3), (9, 3, 3)])
+@pytest.mark.parametrize("size,k,s,c", [(26, 2, 2, 5), (7, 2, 2, 13), (9, 2, 3, 5), (9, 3, 3, 16)])
 @pytest.mark.parametrize("data", ["ties", "random", "nan", "inf"])
-def test_max_pool_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, data, dtype, monkeypatch):
+def test_max_pool_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, c, data, dtype, monkeypatch):
     """Windows that do not overlap, in one pass in C: the same values as the NumPy code, ties (the
-    first maximum), NaNs (the first NaN), infinite and -0.0 gradients (0.0 where none goes) alike."""
+    first maximum), NaNs (the first NaN), infinite and -0.0 gradients (0.0 where none goes) alike;
+    channels in whole vectors and the rest one by one (13: 8 + 5 in float32, 3 * 4 + 1 in float64)."""
     rng = np.random.default_rng(2)
-    x = (rng.integers(0, 3, (2, size, size, 5)) if data == "ties" else rng.standard_normal((2, size, size, 5)))
+    x = (rng.integers(0, 3, (2, size, size, c)) if data == "ties" else rng.standard_normal((2, size, size, c)))
     x = x.astype(dtype)
     out = (size - k) // s + 1
-    g = rng.standard_normal((2, out, out, 5)).astype(dtype)
+    g = rng.standard_normal((2, out, out, c)).astype(dtype)
     g[0, 0, 0, :2] = -0.0
+    g[1, 1, 0, 9:] = -0.0
     if data == "nan":
-        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = np.nan
+        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = x[0, 2, 2, c - 1] = x[0, 2, 3, c - 1] = np.nan
     if data == "inf":
         g[0, 1, 1, :] = np.inf
         g[1, 0, 1, :] = -np.inf
@@ -167,18 +169,47 @@ def test_max_pool_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, data,
 
 
 @pytest.mark.parametrize("dtype", ["f4", "f8"])
-@pytest.mark.parametrize("size,c,o,k,s,padding", CASES)
+@pytest.mark.parametrize("size,c,o,k,s,padding", CASES + [(6, 13, 3, 3, 1, "SAME")])
 def test_convolution_input_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, c, o, k, s, padding, dtype,
                                                                        monkeypatch):
-    """The windows' gradients summed onto the input in C, in the NumPy code's order: the same floats."""
+    """The windows' gradients summed onto the input in C, in the NumPy code's order: the same floats
+    (channels in whole vectors and one by one; -0.0, infinities and NaNs alike)."""
     rng = np.random.default_rng(3)
     f = rng.standard_normal((k, k, c, o)).astype(dtype)
     out = _pad_amounts(size, k, s, padding)[2]
     g = rng.standard_normal((3, out, out, o)).astype(dtype)
+    g[0, 0, 0, :] = -0.0
+    f[0, 0, :, 0] = -0.0
+    g[1, 1, 1, 0] = np.inf
+    g[2, 0, 1, 0] = np.nan
     native, reference = _with_and_without_c(monkeypatch, "Conv2DBackpropInput", f, g, input_sizes=(3, size, size, c),
                                             strides=(s, s), padding=padding)
     assert native.dtype == reference.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(native, reference)
+    np.testing.assert_array_equal(np.signbit(native), np.signbit(reference))
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("im2col_bytes", [nn_impl.IM2COL_BYTES, 0], ids=["small", "large"])
+@pytest.mark.parametrize("size,c,o,k,s,padding", CASES)
+def test_convolution_windows_matrix_in_c_is_the_numpy_codes_bit_for_bit(size, c, o, k, s, padding, im2col_bytes,
+                                                                       dtype, monkeypatch):
+    """The windows' matrix copied in C (whole images, or rows of one image): Conv2D and its filter's
+    gradient the same floats as through the NumPy code's copy (NaN and infinities alike)."""
+    monkeypatch.setattr(nn_impl, "IM2COL_BYTES", im2col_bytes)
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((3, size, size, c)).astype(dtype)
+    x[0, 1, 1, 0], x[2, 2, 1, c - 1] = np.nan, -np.inf
+    f = rng.standard_normal((k, k, c, o)).astype(dtype)
+    out = _pad_amounts(size, k, s, padding)[2]
+    g = rng.standard_normal((3, out, out, o)).astype(dtype)
+    attrs = dict(strides=(s, s), padding=padding)
+    outputs = _with_and_without_c(monkeypatch, "Conv2D", x, f, **attrs)
+    monkeypatch.setattr(nn_native, "NATIVE", nn_native.FASTPATH)
+    filters = _with_and_without_c(monkeypatch, "Conv2DBackpropFilter", x, g, filter_sizes=f.shape, **attrs)
+    for native, reference in (outputs, filters):
+        assert native.dtype == reference.dtype == np.dtype(dtype) and native.shape == reference.shape
+        np.testing.assert_array_equal(native, reference)
 
 
 @pytest.mark.parametrize("shape", [(32, 26, 26, 32), (3, 5, 7), (4, 6), (2, 3, 5000), (6, 1)])
@@ -188,9 +219,14 @@ def test_bias_add_is_the_broadcast_sum(shape):
     rng = np.random.default_rng(4)
     x = rng.standard_normal(shape).astype("f4")
     bias = rng.standard_normal(shape[-1]).astype("f4")
+    x.flat[:4] = np.nan, np.inf, -0.0, -np.inf
     np.testing.assert_array_equal(lookup("BiasAdd").fn(np, x, bias), x + bias)
+    assert lookup("BiasAdd").fn(np, x, bias).tobytes() == (x + bias).tobytes()
     xt = np.swapaxes(rng.standard_normal(shape[:-2] + (shape[-1], shape[-2])).astype("f4"), -1, -2)
     np.testing.assert_array_equal(lookup("BiasAdd").fn(np, xt, bias), xt + bias)
+    for dtype in ("f8", "i4"):  # in C, and the NumPy code's long rows
+        assert lookup("BiasAdd").fn(np, x.astype(dtype), bias.astype(dtype)).tobytes() == \
+            (x.astype(dtype) + bias.astype(dtype)).tobytes()
 
 
 @pytest.mark.parametrize("dtype", ["f4", "f8"])
@@ -215,16 +251,17 @@ def test_relu_and_its_gradient_in_c_are_the_numpy_codes_bit_for_bit(dtype, trans
 
 
 @pytest.mark.parametrize("dtype", ["f4", "f8"])
-@pytest.mark.parametrize("size,k,s", [(26, 2, 2), (11, 2, 2), (9, 3, 2), (8, 2, 1), (9, 2, 3)])
+@pytest.mark.parametrize("size,k,s,c", [(26, 2, 2, 5), (11, 2, 2, 13), (9, 3, 2, 16), (8, 2, 1, 13), (9, 2, 3, 5)])
 @pytest.mark.parametrize("data", ["ties", "random", "nan", "zeros"])
-def test_max_pool_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, data, dtype, monkeypatch):
+def test_max_pool_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, c, data, dtype, monkeypatch):
     """Unpadded windows, overlapping or not, in one pass in C: NumPy's running maximum's values, its
-    choice among signed zeros (the later of equal elements) and NaNs alike."""
+    choice among signed zeros (the later of equal elements) and NaNs alike, channels in whole vectors
+    and one by one."""
     rng = np.random.default_rng(6)
-    x = (rng.integers(0, 3, (2, size, size, 5)) if data == "ties" else rng.standard_normal((2, size, size, 5)))
+    x = (rng.integers(0, 3, (2, size, size, c)) if data == "ties" else rng.standard_normal((2, size, size, c)))
     x = x.astype(dtype)
     if data == "nan":
-        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = np.nan
+        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = x[0, 2, 2, c - 1] = x[1, 4, 4, 1] = np.nan
     if data == "zeros":
         x = np.where(rng.random(x.shape) < 0.5, -0.0, 0.0).astype(dtype) * (rng.random(x.shape) < 0.9)
     native, reference = _with_and_without_c(monkeypatch, "MaxPool", x, ksize=(k, k), strides=(s, s), padding="VALID")

@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 10
+#define FASTPATH_ABI 11
 
 #include "_fastpath.h"
 
@@ -1954,6 +1954,11 @@ static PyMethodDef methods[] = {
     {"relu", relu, METH_VARARGS, "relu(x, out, itemsize): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
     {"relu_grad", relu_grad, METH_VARARGS,
      "relu_grad(dy, y, out, itemsize): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
+    {"im2col", im2col, METH_VARARGS,
+     "im2col(x, cols, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, b0, nb, r0, nr): the windows' matrix "
+     "(positions, kh * kw * c) of images b0 .. b0 + nb, output rows r0 .. r0 + nr of a padded x (ops/nn/nn_impl.py)"},
+    {"bias_add", bias_add, METH_VARARGS,
+     "bias_add(x, bias, out, itemsize): out = x + bias, bias along x's last axis (ops/nn/nn_impl.py)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -29,5 +29,7 @@ PyObject *max_pool_grad(PyObject *self, PyObject *args);
 PyObject *col2im(PyObject *self, PyObject *args);
 PyObject *relu(PyObject *self, PyObject *args);
 PyObject *relu_grad(PyObject *self, PyObject *args);
+PyObject *im2col(PyObject *self, PyObject *args);
+PyObject *bias_add(PyObject *self, PyObject *args);
 
 #endif

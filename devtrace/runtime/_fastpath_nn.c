@@ -11,11 +11,42 @@
  * col2im: a convolution's input gradient, each output position's window of gradients
  * (``(n, oh, ow, kh, kw, c)``) added onto the (padded) input positions it covered, in one pass over
  * the input instead of one strided addition over the whole input per window offset;
- * relu, relu_grad: elementwise, one pass where NumPy's maximum is slow and ReluGrad takes three. */
+ * relu, relu_grad: elementwise, one pass where NumPy's maximum is slow and ReluGrad takes three;
+ * bias_add: x + bias, the bias repeated along each row, where NumPy's broadcast runs a loop of a few
+ * elements per row;
+ * im2col: a convolution's windows' matrix (positions, kh * kw * c), one copy per window row, where
+ * NumPy copies a strided view element by element (or one window offset at a time).
+ *
+ * The channel loops run in blocks of whole vectors (V_T below: no per-window vector set-up) and
+ * are built twice where the compiler can (x86-64 Linux): for AVX2 and for the baseline, the one the CPU
+ * runs picked at load time. No loop adds a product (no FMA: "avx2" alone does not allow contraction)
+ * and none reorders a sum, so both give the NumPy code's floats. */
 #include "_fastpath.h"
 
 #include <math.h>
 #include <string.h>
+
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && \
+    ((!defined(__clang__) && __GNUC__ >= 6) || (defined(__clang__) && __clang_major__ >= 14))
+#define CLONED __attribute__((target_clones("avx2", "default")))
+#else
+#define CLONED
+#endif
+
+/* a block of channels as one vector value (GCC's and Clang's vector extensions: 32 bytes, AVX2's
+ * width, or two SSE2 halves): V_T the values, M_T a comparison's lanes (all ones or zeros), N_T lanes;
+ * unaligned (elements of an array, wherever a block starts) */
+typedef float V_float __attribute__((vector_size(32), aligned(4), may_alias));
+typedef int M_float __attribute__((vector_size(32)));
+typedef double V_double __attribute__((vector_size(32), aligned(8), may_alias));
+typedef long long M_double __attribute__((vector_size(32)));
+#define N_float 8
+#define N_double 4
+#define LOAD(T, p) (*(const V_##T *)(p))
+#define STORE(T, p, v) (*(V_##T *)(p) = (v))
+#define PICK(T, mask, a, b) ((V_##T)(((M_##T)(a) & (mask)) | ((M_##T)(b) & ~(mask))))
+#define AND(T, a, mask) ((V_##T)((M_##T)(a) & (mask)))
+#define IS_NAN(T, v) ((M_##T)((v) != (v)))
 
 /* n, h, w, c, kh, kw, sh, sw, oh, ow: the shapes both loops read */
 typedef struct {
@@ -36,41 +67,62 @@ windows_checked(const char *name, Windows *g, Py_ssize_t itemsize, Py_buffer *a,
     return 0;
 }
 
-/* per window, channels side by side (c each in best and left): the maximum (a NaN once one is seen),
- * then, element by element in row-major order, the gradient still left to the element that is the
- * maximum (or a NaN) and 0 to the others -- selects, no branches. ``left`` starts as the gradient
- * plus 0.0: a -0.0 gradient gives 0.0, as a sum onto zeros gives. Writes the windows' elements only. */
+/* per window, a block of channels at a time (N_T lanes of a vector, then the rest one by one): the
+ * maximum (a NaN once one is seen), then, element by element in row-major order, the gradient still
+ * left to the element that is the maximum (or a NaN) and 0 to the others -- selects, no branches.
+ * ``left`` starts as the gradient plus 0.0: a -0.0 gradient gives 0.0, as a sum onto zeros gives.
+ * Writes the windows' elements only. */
+#define WINDOW_GRAD_V(T, k0)                                                                                \
+    do {                                                                                                    \
+        V_##T best = LOAD(T, x + corner + k0), left;                                                        \
+        for (Py_ssize_t i = 0; i < g->kh; i++)                                                              \
+            for (Py_ssize_t j = 0; j < g->kw; j++) {                                                        \
+                V_##T v = LOAD(T, x + corner + i * row + j * c + k0);                                       \
+                best = PICK(T, (M_##T)(v > best) | IS_NAN(T, v), v, best);                                  \
+            }                                                                                               \
+        left = LOAD(T, dy + k0) + (T)0;                                                                     \
+        for (Py_ssize_t i = 0; i < g->kh; i++)                                                              \
+            for (Py_ssize_t j = 0; j < g->kw; j++) {                                                        \
+                Py_ssize_t e = corner + i * row + j * c + k0;                                               \
+                V_##T v = LOAD(T, x + e);                                                                   \
+                M_##T hit = (M_##T)(v == best) | IS_NAN(T, v);                                              \
+                STORE(T, out + e, AND(T, left, hit));                                                       \
+                left = AND(T, left, ~hit);                                                                  \
+            }                                                                                               \
+    } while (0)
+
+#define WINDOW_GRAD_1(T, k)                                                                                 \
+    do {                                                                                                    \
+        T best = x[corner + k], left;                                                                       \
+        for (Py_ssize_t i = 0; i < g->kh; i++)                                                              \
+            for (Py_ssize_t j = 0; j < g->kw; j++) {                                                        \
+                T v = x[corner + i * row + j * c + k];                                                      \
+                best = ((v > best) | (v != v)) ? v : best;                                                  \
+            }                                                                                               \
+        left = dy[k] + (T)0;                                                                                \
+        for (Py_ssize_t i = 0; i < g->kh; i++)                                                              \
+            for (Py_ssize_t j = 0; j < g->kw; j++) {                                                        \
+                Py_ssize_t e = corner + i * row + j * c + k;                                                \
+                int hit = (x[e] == best) | (x[e] != x[e]);                                                  \
+                out[e] = hit ? left : (T)0;                                                                 \
+                left = hit ? (T)0 : left;                                                                   \
+            }                                                                                               \
+    } while (0)
+
 #define MAX_POOL_GRAD(T)                                                                                    \
-    static void max_pool_grad_##T(const Windows *g, const T *restrict x, const T *restrict grad,            \
-                                  T *restrict out, T *restrict best, T *restrict left)                      \
+    static CLONED void max_pool_grad_##T(const Windows *g, const T *restrict x, const T *restrict grad,     \
+                                         T *restrict out)                                                   \
     {                                                                                                       \
         Py_ssize_t row = g->w * g->c, image = g->h * row, c = g->c;                                         \
         for (Py_ssize_t b = 0; b < g->n; b++)                                                               \
             for (Py_ssize_t y = 0; y < g->oh; y++)                                                          \
                 for (Py_ssize_t z = 0; z < g->ow; z++) {                                                    \
-                    Py_ssize_t corner = b * image + y * g->sh * row + z * g->sw * c;                        \
+                    Py_ssize_t corner = b * image + y * g->sh * row + z * g->sw * c, k0 = 0;                \
                     const T *dy = grad + ((b * g->oh + y) * g->ow + z) * c;                                 \
-                    for (Py_ssize_t k = 0; k < c; k++)                                                      \
-                        best[k] = x[corner + k];                                                            \
-                    for (Py_ssize_t i = 0; i < g->kh; i++)                                                  \
-                        for (Py_ssize_t j = 0; j < g->kw; j++) {                                            \
-                            const T *v = x + corner + i * row + j * c;                                      \
-                            for (Py_ssize_t k = 0; k < c; k++)                                              \
-                                best[k] = ((v[k] > best[k]) | (v[k] != v[k])) ? v[k] : best[k];             \
-                        }                                                                                   \
-                    for (Py_ssize_t k = 0; k < c; k++)                                                      \
-                        left[k] = dy[k] + (T)0;                                                             \
-                    for (Py_ssize_t i = 0; i < g->kh; i++)                                                  \
-                        for (Py_ssize_t j = 0; j < g->kw; j++) {                                            \
-                            Py_ssize_t e = corner + i * row + j * c;                                        \
-                            const T *v = x + e;                                                             \
-                            T *o = out + e;                                                                 \
-                            for (Py_ssize_t k = 0; k < c; k++) {                                            \
-                                int hit = (v[k] == best[k]) | (v[k] != v[k]);                               \
-                                o[k] = hit ? left[k] : (T)0;                                                \
-                                left[k] = hit ? (T)0 : left[k];                                             \
-                            }                                                                               \
-                        }                                                                                   \
+                    for (; k0 + N_##T <= c; k0 += N_##T)                                                    \
+                        WINDOW_GRAD_V(T, k0);                                                               \
+                    for (; k0 < c; k0++)                                                                    \
+                        WINDOW_GRAD_1(T, k0);                                                               \
                 }                                                                                           \
     }
 
@@ -81,7 +133,7 @@ MAX_POOL_GRAD(double)
  * elements the later one (maximum(-0.0, 0.0) is 0.0, maximum(0.0, -0.0) is -0.0), a NaN once one is
  * seen. Windows may overlap. */
 #define MAX_POOL(T)                                                                                         \
-    static void max_pool_##T(const Windows *g, const T *restrict x, T *restrict out)                       \
+    static CLONED void max_pool_##T(const Windows *g, const T *restrict x, T *restrict out)                \
     {                                                                                                       \
         Py_ssize_t row = g->w * g->c, image = g->h * row, c = g->c;                                         \
         for (Py_ssize_t b = 0; b < g->n; b++)                                                               \
@@ -89,14 +141,25 @@ MAX_POOL_GRAD(double)
                 for (Py_ssize_t z = 0; z < g->ow; z++) {                                                    \
                     const T *corner = x + b * image + y * g->sh * row + z * g->sw * c;                      \
                     T *o = out + ((b * g->oh + y) * g->ow + z) * c;                                         \
-                    for (Py_ssize_t k = 0; k < c; k++)                                                      \
-                        o[k] = corner[k];                                                                   \
-                    for (Py_ssize_t i = 0; i < g->kh; i++)                                                  \
-                        for (Py_ssize_t j = i ? 0 : 1; j < g->kw; j++) {                                    \
-                            const T *v = corner + i * row + j * c;                                          \
-                            for (Py_ssize_t k = 0; k < c; k++)                                              \
-                                o[k] = ((v[k] >= o[k]) | (v[k] != v[k])) ? v[k] : o[k];                     \
-                        }                                                                                   \
+                    Py_ssize_t k0 = 0;                                                                      \
+                    for (; k0 + N_##T <= c; k0 += N_##T) {                                                  \
+                        V_##T m = LOAD(T, corner + k0);                                                     \
+                        for (Py_ssize_t i = 0; i < g->kh; i++)                                              \
+                            for (Py_ssize_t j = i ? 0 : 1; j < g->kw; j++) {                                \
+                                V_##T v = LOAD(T, corner + i * row + j * c + k0);                           \
+                                m = PICK(T, (M_##T)(v >= m) | IS_NAN(T, v), v, m);                          \
+                            }                                                                               \
+                        STORE(T, o + k0, m);                                                                \
+                    }                                                                                       \
+                    for (; k0 < c; k0++) {                                                                  \
+                        T m = corner[k0];                                                                   \
+                        for (Py_ssize_t i = 0; i < g->kh; i++)                                              \
+                            for (Py_ssize_t j = i ? 0 : 1; j < g->kw; j++) {                                \
+                                T v = corner[i * row + j * c + k0];                                         \
+                                m = ((v >= m) | (v != v)) ? v : m;                                          \
+                            }                                                                               \
+                        o[k0] = m;                                                                          \
+                    }                                                                                       \
                 }                                                                                           \
     }
 
@@ -104,11 +167,26 @@ MAX_POOL(float)
 MAX_POOL(double)
 
 /* each input element's sum, gathered: its windows' entries in window-offset order (row-major), from
- * 0.0, as the NumPy reference's one addition per offset adds them (the same float sums). ``cover``
- * lists, per input column, the window offsets j and output columns q whose windows cover it (-1
- * after the last), so that the inner loops divide nothing. */
+ * 0.0, as the NumPy reference's one addition per offset adds them (the same float sums), a block of
+ * channels at a time. ``cover`` lists, per input column, the window offsets j and output columns q
+ * whose windows cover it (-1 after the last), so that the inner loops divide nothing. */
+#define PIXEL_SUM(T, k0, V, LOADED)                                                                         \
+    do {                                                                                                    \
+        V acc = (V){0};                                                                                     \
+        for (Py_ssize_t i = 0; i < g->kh && i <= y; i++) {                                                  \
+            Py_ssize_t p = y - i;                                                                           \
+            if (p % g->sh || p / g->sh >= g->oh)                                                            \
+                continue;                                                                                   \
+            const T *base = cols + (b * g->oh + p / g->sh) * g->ow * window + i * g->kw * c + k0;           \
+            for (const Py_ssize_t *at = cover + z * 2 * (g->kw + 1); *at >= 0; at += 2)                     \
+                acc += LOADED(base + at[1] * window + at[0] * c);                                           \
+        }                                                                                                   \
+        *(V *)(target + k0) = acc;                                                                          \
+    } while (0)
+
 #define COL2IM(T)                                                                                           \
-    static void col2im_##T(const Windows *g, const T *restrict cols, T *restrict out, Py_ssize_t *cover)    \
+    static CLONED void col2im_##T(const Windows *g, const T *restrict cols, T *restrict out,                \
+                                  Py_ssize_t *cover)                                                        \
     {                                                                                                       \
         Py_ssize_t window = g->kh * g->kw * g->c, c = g->c;                                                 \
         for (Py_ssize_t z = 0; z < g->w; z++) {                                                             \
@@ -124,24 +202,60 @@ MAX_POOL(double)
             for (Py_ssize_t y = 0; y < g->h; y++)                                                           \
                 for (Py_ssize_t z = 0; z < g->w; z++) {                                                     \
                     T *target = out + ((b * g->h + y) * g->w + z) * c;                                      \
-                    for (Py_ssize_t k = 0; k < c; k++)                                                      \
-                        target[k] = 0;                                                                      \
-                    for (Py_ssize_t i = 0; i < g->kh && i <= y; i++) {                                      \
-                        Py_ssize_t p = y - i;                                                               \
-                        if (p % g->sh || p / g->sh >= g->oh)                                                \
-                            continue;                                                                       \
-                        const T *base = cols + (b * g->oh + p / g->sh) * g->ow * window + i * g->kw * c;    \
-                        for (const Py_ssize_t *at = cover + z * 2 * (g->kw + 1); *at >= 0; at += 2) {       \
-                            const T *piece = base + at[1] * window + at[0] * c;                             \
-                            for (Py_ssize_t k = 0; k < c; k++)                                              \
-                                target[k] += piece[k];                                                      \
-                        }                                                                                   \
+                    Py_ssize_t k0 = 0;                                                                      \
+                    for (; k0 + N_##T <= c; k0 += N_##T)                                                    \
+                        PIXEL_SUM(T, k0, V_##T, LOAD_##T);                                                  \
+                    for (; k0 < c; k0++)                                                                    \
+                        PIXEL_SUM(T, k0, T, *);                                                             \
+                }                                                                                           \
+    }
+#define LOAD_float(p) LOAD(float, p)
+#define LOAD_double(p) LOAD(double, p)
+
+COL2IM(float)
+COL2IM(double)
+
+/* the windows' matrix of images b0 .. b0 + nb and output rows r0 .. r0 + nr of a padded x: per
+ * output position and window row, its kw * c contiguous elements copied */
+#define IM2COL(T)                                                                                           \
+    static void im2col_##T(const Windows *g, const T *restrict x, T *restrict cols, Py_ssize_t b0,          \
+                           Py_ssize_t nb, Py_ssize_t r0, Py_ssize_t nr)                                     \
+    {                                                                                                       \
+        Py_ssize_t row = g->w * g->c, span = g->kw * g->c;                                                  \
+        T *dst = cols;                                                                                      \
+        for (Py_ssize_t b = b0; b < b0 + nb; b++)                                                           \
+            for (Py_ssize_t y = r0; y < r0 + nr; y++)                                                       \
+                for (Py_ssize_t z = 0; z < g->ow; z++) {                                                    \
+                    const T *src = x + (b * g->h + y * g->sh) * row + z * g->sw * g->c;                     \
+                    for (Py_ssize_t i = 0; i < g->kh; i++, dst += span, src += row) {                       \
+                        if (span <= 4)                                                                      \
+                            for (Py_ssize_t e = 0; e < span; e++)                                           \
+                                dst[e] = src[e];                                                            \
+                        else                                                                                \
+                            memcpy(dst, src, span * sizeof(T));                                             \
                     }                                                                                       \
                 }                                                                                           \
     }
 
-COL2IM(float)
-COL2IM(double)
+IM2COL(float)
+IM2COL(double)
+
+/* x + bias, a row of c channels at a time */
+#define BIAS_ADD(T)                                                                                         \
+    static CLONED void bias_add_##T(Py_ssize_t rows, Py_ssize_t c, const T *restrict x,                    \
+                                    const T *restrict bias, T *restrict out)                               \
+    {                                                                                                       \
+        for (Py_ssize_t r = 0; r < rows; r++, x += c, out += c) {                                           \
+            Py_ssize_t k = 0;                                                                               \
+            for (; k + N_##T <= c; k += N_##T)                                                              \
+                STORE(T, out + k, LOAD(T, x + k) + LOAD(T, bias + k));                                      \
+            for (; k < c; k++)                                                                              \
+                out[k] = x[k] + bias[k];                                                                    \
+        }                                                                                                   \
+    }
+
+BIAS_ADD(float)
+BIAS_ADD(double)
 
 #define WINDOW_ARGS "nnnnnnnnnnn"
 #define WINDOW_REFS &g.n, &g.h, &g.w, &g.c, &g.kh, &g.kw, &g.sh, &g.sw, &g.oh, &g.ow, &itemsize
@@ -161,22 +275,12 @@ max_pool_grad(PyObject *self, PyObject *args)
         PyBuffer_Release(&out);
         return NULL;
     }
-    char *best = PyMem_Malloc(g.c ? 2 * g.c * itemsize : 1);
-    if (best == NULL) {
-        PyBuffer_Release(&x);
-        PyBuffer_Release(&grad);
-        PyBuffer_Release(&out);
-        return PyErr_NoMemory();
-    }
     Py_BEGIN_ALLOW_THREADS
     if (itemsize == 4)
-        max_pool_grad_float(&g, (const float *)x.buf, (const float *)grad.buf, (float *)out.buf, (float *)best,
-                            (float *)best + g.c);
+        max_pool_grad_float(&g, (const float *)x.buf, (const float *)grad.buf, (float *)out.buf);
     else
-        max_pool_grad_double(&g, (const double *)x.buf, (const double *)grad.buf, (double *)out.buf,
-                             (double *)best, (double *)best + g.c);
+        max_pool_grad_double(&g, (const double *)x.buf, (const double *)grad.buf, (double *)out.buf);
     Py_END_ALLOW_THREADS
-    PyMem_Free(best);
     PyBuffer_Release(&x);
     PyBuffer_Release(&grad);
     PyBuffer_Release(&out);
@@ -243,12 +347,12 @@ col2im(PyObject *self, PyObject *args)
 /* Relu as NumPy's maximum(x, 0) gives it (a NaN stays, -0.0 is 0.0) and ReluGrad as dy * (y > 0) in
  * dy's type (TensorFlow's product: -0.0 where a negative gradient meets y <= 0), one pass each. */
 #define ELEMENTWISE(T)                                                                                      \
-    static void relu_##T(Py_ssize_t n, const T *restrict x, T *restrict out)                               \
+    static CLONED void relu_##T(Py_ssize_t n, const T *restrict x, T *restrict out)                               \
     {                                                                                                       \
         for (Py_ssize_t i = 0; i < n; i++)                                                                  \
             out[i] = ((x[i] > 0) | (x[i] != x[i])) ? x[i] : (T)0;                                          \
     }                                                                                                       \
-    static void relu_grad_##T(Py_ssize_t n, const T *restrict dy, const T *restrict y, T *restrict out)    \
+    static CLONED void relu_grad_##T(Py_ssize_t n, const T *restrict dy, const T *restrict y, T *restrict out)    \
     {                                                                                                       \
         for (Py_ssize_t i = 0; i < n; i++) {                                                                \
             /* (T)(y > 0) alone is not vectorised by GCC (trapping compares); with the NaN test it is */    \
@@ -306,6 +410,62 @@ relu_grad(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&dy);
     PyBuffer_Release(&y);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+PyObject *
+im2col(PyObject *self, PyObject *args)
+{
+    Windows g;
+    Py_ssize_t itemsize, b0, nb, r0, nr;
+    Py_buffer x, cols;
+    if (!PyArg_ParseTuple(args, "y*w*" WINDOW_ARGS "nnnn", &x, &cols, WINDOW_REFS, &b0, &nb, &r0, &nr))
+        return NULL;
+    Py_ssize_t size = g.n * g.h * g.w * g.c;
+    if (b0 < 0 || nb < 0 || r0 < 0 || nr < 0 || b0 + nb > g.n || r0 + nr > g.oh ||
+            windows_checked("im2col", &g, itemsize, &x, size, &x, size, &cols, nb * nr * g.ow * g.kh * g.kw * g.c) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "im2col: buffers and sizes do not agree");
+        PyBuffer_Release(&x);
+        PyBuffer_Release(&cols);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    if (itemsize == 4)
+        im2col_float(&g, (const float *)x.buf, (float *)cols.buf, b0, nb, r0, nr);
+    else
+        im2col_double(&g, (const double *)x.buf, (double *)cols.buf, b0, nb, r0, nr);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&cols);
+    Py_RETURN_NONE;
+}
+
+PyObject *
+bias_add(PyObject *self, PyObject *args)
+{
+    Py_ssize_t itemsize;
+    Py_buffer x, bias, out;
+    if (!PyArg_ParseTuple(args, "y*y*w*n", &x, &bias, &out, &itemsize))
+        return NULL;
+    Py_ssize_t c = itemsize > 0 ? bias.len / itemsize : 0;
+    if ((itemsize != 4 && itemsize != 8) || c < 1 || bias.len % itemsize || x.len != out.len || x.len % (c * itemsize)) {
+        PyBuffer_Release(&x);
+        PyBuffer_Release(&bias);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "bias_add: buffers and sizes do not agree");
+        return NULL;
+    }
+    Py_ssize_t rows = x.len / (c * itemsize);
+    Py_BEGIN_ALLOW_THREADS
+    if (itemsize == 4)
+        bias_add_float(rows, c, (const float *)x.buf, (const float *)bias.buf, (float *)out.buf);
+    else
+        bias_add_double(rows, c, (const double *)x.buf, (const double *)bias.buf, (double *)out.buf);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&bias);
     PyBuffer_Release(&out);
     Py_RETURN_NONE;
 }

@@ -35,12 +35,17 @@ BIAS_ROW = 4096  # elements a row of BiasAdd's addition takes, the bias repeated
 
 def _bias_add(xp, x, bias):
     """``x + bias``. NumPy adds a bias of a few channels one row of ``x`` at a time, a loop of a few
-    elements per row; on the host a contiguous ``x`` is added as longer rows, onto the bias
-    repeated (the same sums)."""
+    elements per row; on the host, in float32/64, one C pass (the same sums); in other dtypes a
+    contiguous ``x`` is added as longer rows, onto the bias repeated."""
     if bias.ndim != 1 or x.shape[-1] != bias.shape[0]:
         raise ValueError(f"Must provide as many biases as the last dimension of the input tensor: {shape_text(bias.shape)} "
                          f"vs. {shape_text(x.shape)}")
     channels = bias.shape[0]
+    native = loop("bias_add", xp, x.dtype) if x.ndim > 1 and channels and bias.dtype == x.dtype else None
+    if native is not None and x.flags.c_contiguous:
+        out = np.empty_like(x)
+        native(x, np.ascontiguousarray(bias), out, x.itemsize)
+        return out
     if xp is np and x.ndim > 1 and 0 < channels < BIAS_ROW and x.flags.c_contiguous:
         repeat = math.gcd(x.size // channels, BIAS_ROW // channels)
         if repeat > 1:
@@ -128,6 +133,13 @@ def _im2col(xp, x, window, strides, out_width, images, rows):
     three axes. On the host, one copy of a strided view (``as_strided``); with one channel (the
     view's rows would be three elements long), or on a GPU, one copy per window offset."""
     (kh, kw), (sh, sw) = window, strides
+    native = loop("im2col", xp, x.dtype)
+    if native is not None and x.flags.c_contiguous:  # one copy per window row, in C
+        first, last = images.indices(x.shape[0])[:2]
+        cols = np.empty(((last - first) * (rows.stop - rows.start) * out_width, kh * kw * x.shape[3]), x.dtype)
+        native(x, cols, *x.shape, kh, kw, sh, sw, (x.shape[1] - kh) // sh + 1, out_width, x.itemsize, first,
+               last - first, rows.start, rows.stop - rows.start)
+        return cols
     part = x[images, rows.start * sh:(rows.stop - 1) * sh + kh]
     b, r, c = part.shape[0], rows.stop - rows.start, x.shape[3]
     if xp is np and c > 1:
