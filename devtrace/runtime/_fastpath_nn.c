@@ -216,24 +216,32 @@ COL2IM(float)
 COL2IM(double)
 
 /* the windows' matrix of images b0 .. b0 + nb and output rows r0 .. r0 + nr of a padded x: per
- * output position and window row, its kw * c contiguous elements copied */
+ * output position and window row, its kw * c contiguous elements copied (a window row of a few
+ * elements: each window element's column of an output row copied at once) */
 #define IM2COL(T)                                                                                           \
     static void im2col_##T(const Windows *g, const T *restrict x, T *restrict cols, Py_ssize_t b0,          \
                            Py_ssize_t nb, Py_ssize_t r0, Py_ssize_t nr)                                     \
     {                                                                                                       \
-        Py_ssize_t row = g->w * g->c, span = g->kw * g->c;                                                  \
+        Py_ssize_t row = g->w * g->c, span = g->kw * g->c, window = g->kh * span;                           \
         T *dst = cols;                                                                                      \
+        if (span < 8) { /* a few channels: one strided copy per window element and output row */          \
+            for (Py_ssize_t b = b0; b < b0 + nb; b++)                                                       \
+                for (Py_ssize_t y = r0; y < r0 + nr; y++, dst += g->ow * window)                            \
+                    for (Py_ssize_t i = 0; i < g->kh; i++)                                                  \
+                        for (Py_ssize_t e = 0; e < span; e++) {                                             \
+                            const T *src = x + (b * g->h + y * g->sh + i) * row + e;                        \
+                            T *to = dst + i * span + e;                                                     \
+                            for (Py_ssize_t z = 0; z < g->ow; z++)                                          \
+                                to[z * window] = src[z * g->sw * g->c];                                     \
+                        }                                                                                   \
+            return;                                                                                         \
+        }                                                                                                   \
         for (Py_ssize_t b = b0; b < b0 + nb; b++)                                                           \
             for (Py_ssize_t y = r0; y < r0 + nr; y++)                                                       \
                 for (Py_ssize_t z = 0; z < g->ow; z++) {                                                    \
                     const T *src = x + (b * g->h + y * g->sh) * row + z * g->sw * g->c;                     \
-                    for (Py_ssize_t i = 0; i < g->kh; i++, dst += span, src += row) {                       \
-                        if (span <= 4)                                                                      \
-                            for (Py_ssize_t e = 0; e < span; e++)                                           \
-                                dst[e] = src[e];                                                            \
-                        else                                                                                \
-                            memcpy(dst, src, span * sizeof(T));                                             \
-                    }                                                                                       \
+                    for (Py_ssize_t i = 0; i < g->kh; i++, dst += span, src += row)                         \
+                        memcpy(dst, src, span * sizeof(T));                                                 \
                 }                                                                                           \
     }
 

@@ -84,16 +84,17 @@ def _serial_below() -> int:
     return SERIAL_BELOW
 
 
-def matmul(xp, a, b):
-    """``xp.matmul(a, b)``; a small product on the host on one BLAS thread."""
+def matmul(xp, a, b, out=None):
+    """``xp.matmul(a, b)`` (into ``out`` when given); a small product on the host on one BLAS thread."""
+    into = {} if out is None else {"out": out}
     if _set is None or xp is not np or a.ndim < 2 or b.ndim < 2 or not SERIAL_FROM <= a.size * b.shape[-1] or \
             a.size * b.shape[-1] >= _serial_below():
-        return xp.matmul(a, b)
+        return xp.matmul(a, b, **into)
     threads = _get()
     if threads <= 1:
-        return np.matmul(a, b)
+        return np.matmul(a, b, **into)
     _set(1)
     try:
-        return np.matmul(a, b)
+        return np.matmul(a, b, **into)
     finally:
         _set(threads)

@@ -112,7 +112,8 @@ def _padded(xp, x, window, strides, padding):
     return x, (oh, ow)
 
 
-IM2COL_BYTES = 8 << 20  # the windows' matrix is built at most this big at a time (it stays in the CPU's cache)
+IM2COL_BYTES = 1 << 20  # the windows' matrix is built at most this big at a time (it stays in a core's L2 cache:
+# at batch 128, a 3x3x32 convolution's three products took 7-8 ms each in 1 MiB pieces, 8-14 ms in 8 MiB ones)
 
 
 def _chunks(windows, itemsize):
@@ -166,10 +167,14 @@ def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
         cols = _im2col(xp, padded, (kh, kw), strides, ow, *chunks[0])
         return blas_threads.matmul(xp, cols, weights).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
     out = xp.empty((n, oh, ow, o), x.dtype)
+    direct = xp is np and x.dtype in (np.float32, np.float64) and weights.dtype == x.dtype
     for images, rows in chunks:
         part = out[images, rows]
-        part[...] = blas_threads.matmul(xp, _im2col(xp, padded, (kh, kw), strides, ow, images, rows),
-                                        weights).reshape(part.shape)
+        cols = _im2col(xp, padded, (kh, kw), strides, ow, images, rows)
+        if direct and part.flags.c_contiguous:  # the product written in place: no copy of it
+            blas_threads.matmul(xp, cols, weights, out=part.reshape(-1, o))
+        else:
+            part[...] = blas_threads.matmul(xp, cols, weights).reshape(part.shape)
     return out
 
 
