@@ -1959,6 +1959,12 @@ static PyMethodDef methods[] = {
      "(positions, kh * kw * c) of images b0 .. b0 + nb, output rows r0 .. r0 + nr of a padded x (ops/nn/nn_impl.py)"},
     {"bias_add", bias_add, METH_VARARGS,
      "bias_add(x, bias, out, itemsize): out = x + bias, bias along x's last axis (ops/nn/nn_impl.py)"},
+    {"conv_direct", conv_direct, METH_VARARGS,
+     "conv_direct(x, filters, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o): Conv2D of a padded x whose "
+     "windows have few elements, without the windows' matrix (ops/nn/nn_impl.py)"},
+    {"conv_direct_filter", conv_direct_filter, METH_VARARGS,
+     "conv_direct_filter(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o): its filter's gradient "
+     "(ops/nn/nn_grad.py)"},
     {NULL, NULL, 0, NULL},
 };
 

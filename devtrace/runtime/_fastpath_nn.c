@@ -248,6 +248,100 @@ COL2IM(double)
 IM2COL(float)
 IM2COL(double)
 
+/* A convolution whose windows have few elements (taps = kh * kw * c: an image's first layer, c = 1 or
+ * 3), without the windows' matrix: each output position's o channels, a block of 4 vectors, then of
+ * one, then one by one, the sum over its window's taps (row-major, as the matrix's columns) of the
+ * tap times the filter's row; products and sums kept apart (no FMA), so the floats are within
+ * rounding of a BLAS product's, not its bits. */
+#define TAPS_SUM(T, V, W, LOADW, STOREW)                                                                    \
+    do {                                                                                                    \
+        V acc[W];                                                                                           \
+        for (int u = 0; u < W; u++)                                                                         \
+            acc[u] = (V){0};                                                                                \
+        for (Py_ssize_t i = 0; i < g->kh; i++)                                                              \
+            for (Py_ssize_t e = 0; e < span; e++) {                                                         \
+                T v = corner[i * row + e];                                                                  \
+                const T *wt = w + (i * span + e) * o + k0;                                                  \
+                for (int u = 0; u < W; u++)                                                                 \
+                    acc[u] += v * LOADW(wt + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                      \
+            }                                                                                               \
+        for (int u = 0; u < W; u++)                                                                         \
+            STOREW(dst + k0 + u * (Py_ssize_t)(sizeof(V) / sizeof(T)), acc[u]);                             \
+    } while (0)
+#define SCALAR_LOAD(p) (*(p))
+#define SCALAR_STORE(p, v) (*(p) = (v))
+#define VECTOR_LOAD_float(p) LOAD(float, p)
+#define VECTOR_LOAD_double(p) LOAD(double, p)
+#define VECTOR_STORE_float(p, v) STORE(float, p, v)
+#define VECTOR_STORE_double(p, v) STORE(double, p, v)
+
+#define CONV_DIRECT(T)                                                                                      \
+    static CLONED void conv_direct_##T(const Windows *g, Py_ssize_t o, const T *restrict x,                 \
+                                       const T *restrict w, T *restrict out)                                \
+    {                                                                                                       \
+        Py_ssize_t row = g->w * g->c, span = g->kw * g->c;                                                  \
+        for (Py_ssize_t b = 0; b < g->n; b++)                                                               \
+            for (Py_ssize_t y = 0; y < g->oh; y++)                                                          \
+                for (Py_ssize_t z = 0; z < g->ow; z++) {                                                    \
+                    const T *corner = x + (b * g->h + y * g->sh) * row + z * g->sw * g->c;                  \
+                    T *dst = out + ((b * g->oh + y) * g->ow + z) * o;                                       \
+                    Py_ssize_t k0 = 0;                                                                      \
+                    for (; k0 + 4 * N_##T <= o; k0 += 4 * N_##T)                                            \
+                        TAPS_SUM(T, V_##T, 4, VECTOR_LOAD_##T, VECTOR_STORE_##T);                           \
+                    for (; k0 + N_##T <= o; k0 += N_##T)                                                    \
+                        TAPS_SUM(T, V_##T, 1, VECTOR_LOAD_##T, VECTOR_STORE_##T);                           \
+                    for (; k0 < o; k0++)                                                                    \
+                        TAPS_SUM(T, T, 1, SCALAR_LOAD, SCALAR_STORE);                                       \
+                }                                                                                           \
+    }
+
+CONV_DIRECT(float)
+CONV_DIRECT(double)
+
+/* Its filter's gradient: per tap and block of output channels, the sum over an image's positions of
+ * the tap times the position's gradient, then the images' sums one after another onto out (zeroed
+ * by the caller): shorter sums than one over every position. */
+#define TAP_GRAD(T, V, W, LOADW, STOREW)                                                                    \
+    do {                                                                                                    \
+        V acc[W];                                                                                           \
+        for (int u = 0; u < W; u++)                                                                         \
+            acc[u] = (V){0};                                                                                \
+        for (Py_ssize_t y = 0; y < g->oh; y++) {                                                            \
+            const T *src = x + (b * g->h + y * g->sh + i) * row + e;                                        \
+            const T *dy = grad + (b * g->oh + y) * g->ow * o + k0;                                          \
+            for (Py_ssize_t z = 0; z < g->ow; z++, src += g->sw * g->c, dy += o) {                          \
+                T v = *src;                                                                                 \
+                for (int u = 0; u < W; u++)                                                                 \
+                    acc[u] += v * LOADW(dy + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                      \
+            }                                                                                               \
+        }                                                                                                   \
+        T *dst = out + (i * span + e) * o + k0;                                                             \
+        for (int u = 0; u < W; u++)                                                                         \
+            STOREW(dst + u * (Py_ssize_t)(sizeof(V) / sizeof(T)),                                           \
+                   LOADW(dst + u * (Py_ssize_t)(sizeof(V) / sizeof(T))) + acc[u]);                          \
+    } while (0)
+
+#define CONV_DIRECT_FILTER(T)                                                                               \
+    static CLONED void conv_direct_filter_##T(const Windows *g, Py_ssize_t o, const T *restrict x,          \
+                                              const T *restrict grad, T *restrict out)                      \
+    {                                                                                                       \
+        Py_ssize_t row = g->w * g->c, span = g->kw * g->c;                                                  \
+        for (Py_ssize_t b = 0; b < g->n; b++)                                                               \
+            for (Py_ssize_t i = 0; i < g->kh; i++)                                                          \
+                for (Py_ssize_t e = 0; e < span; e++) {                                                     \
+                    Py_ssize_t k0 = 0;                                                                      \
+                    for (; k0 + 4 * N_##T <= o; k0 += 4 * N_##T)                                            \
+                        TAP_GRAD(T, V_##T, 4, VECTOR_LOAD_##T, VECTOR_STORE_##T);                           \
+                    for (; k0 + N_##T <= o; k0 += N_##T)                                                    \
+                        TAP_GRAD(T, V_##T, 1, VECTOR_LOAD_##T, VECTOR_STORE_##T);                           \
+                    for (; k0 < o; k0++)                                                                    \
+                        TAP_GRAD(T, T, 1, SCALAR_LOAD, SCALAR_STORE);                                       \
+                }                                                                                           \
+    }
+
+CONV_DIRECT_FILTER(float)
+CONV_DIRECT_FILTER(double)
+
 /* x + bias, a row of c channels at a time */
 #define BIAS_ADD(T)                                                                                         \
     static CLONED void bias_add_##T(Py_ssize_t rows, Py_ssize_t c, const T *restrict x,                    \
@@ -476,4 +570,54 @@ bias_add(PyObject *self, PyObject *args)
     PyBuffer_Release(&bias);
     PyBuffer_Release(&out);
     Py_RETURN_NONE;
+}
+
+/* conv_direct(x, w, out, ...) and conv_direct_filter(x, grad, out, ...): the buffers' sizes checked */
+static PyObject *
+conv_direct_call(PyObject *args, int filter)
+{
+    Windows g;
+    Py_ssize_t itemsize, o;
+    Py_buffer x, second, out;
+    const char *name = filter ? "conv_direct_filter" : "conv_direct";
+    if (!PyArg_ParseTuple(args, "y*y*w*" WINDOW_ARGS "n", &x, &second, &out, WINDOW_REFS, &o))
+        return NULL;
+    Py_ssize_t taps = g.kh * g.kw * g.c, outputs = g.n * g.oh * g.ow * o;
+    if (o < 0 || windows_checked(name, &g, itemsize, &x, g.n * g.h * g.w * g.c, &second, filter ? outputs : taps * o,
+                                 &out, filter ? taps * o : outputs) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "%s: buffers and sizes do not agree", name);
+        PyBuffer_Release(&x);
+        PyBuffer_Release(&second);
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    if (filter) {
+        memset(out.buf, 0, out.len);
+        if (itemsize == 4)
+            conv_direct_filter_float(&g, o, (const float *)x.buf, (const float *)second.buf, (float *)out.buf);
+        else
+            conv_direct_filter_double(&g, o, (const double *)x.buf, (const double *)second.buf, (double *)out.buf);
+    } else if (itemsize == 4)
+        conv_direct_float(&g, o, (const float *)x.buf, (const float *)second.buf, (float *)out.buf);
+    else
+        conv_direct_double(&g, o, (const double *)x.buf, (const double *)second.buf, (double *)out.buf);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&second);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+PyObject *
+conv_direct(PyObject *self, PyObject *args)
+{
+    return conv_direct_call(args, 0);
+}
+
+PyObject *
+conv_direct_filter(PyObject *self, PyObject *args)
+{
+    return conv_direct_call(args, 1);
 }
