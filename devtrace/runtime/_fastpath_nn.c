@@ -252,7 +252,8 @@ IM2COL(double)
  * 3), without the windows' matrix: each output position's o channels, a block of 4 vectors, then of
  * one, then one by one, the sum over its window's taps (row-major, as the matrix's columns) of the
  * tap times the filter's row; products and sums kept apart (no FMA), so the floats are within
- * rounding of a BLAS product's, not its bits. */
+ * rounding of a BLAS product's, not its bits. Two positions side by side where the row has them
+ * (twice the sums in flight: each sum's additions wait on one another). */
 #define TAPS_SUM(T, V, W, LOADW, STOREW)                                                                    \
     do {                                                                                                    \
         V acc[W];                                                                                           \
@@ -267,6 +268,26 @@ IM2COL(double)
             }                                                                                               \
         for (int u = 0; u < W; u++)                                                                         \
             STOREW(dst + k0 + u * (Py_ssize_t)(sizeof(V) / sizeof(T)), acc[u]);                             \
+    } while (0)
+#define TAPS_SUM2(T, V, W, LOADW, STOREW)                                                                   \
+    do {                                                                                                    \
+        V acc[W], acc2[W];                                                                                  \
+        for (int u = 0; u < W; u++)                                                                         \
+            acc[u] = acc2[u] = (V){0};                                                                      \
+        for (Py_ssize_t i = 0; i < g->kh; i++)                                                              \
+            for (Py_ssize_t e = 0; e < span; e++) {                                                         \
+                T v = corner[i * row + e], v2 = corner[i * row + e + g->sw * g->c];                         \
+                const T *wt = w + (i * span + e) * o + k0;                                                  \
+                for (int u = 0; u < W; u++) {                                                               \
+                    V wu = LOADW(wt + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                             \
+                    acc[u] += v * wu;                                                                       \
+                    acc2[u] += v2 * wu;                                                                     \
+                }                                                                                           \
+            }                                                                                               \
+        for (int u = 0; u < W; u++) {                                                                       \
+            STOREW(dst + k0 + u * (Py_ssize_t)(sizeof(V) / sizeof(T)), acc[u]);                             \
+            STOREW(dst + o + k0 + u * (Py_ssize_t)(sizeof(V) / sizeof(T)), acc2[u]);                        \
+        }                                                                                                   \
     } while (0)
 #define SCALAR_LOAD(p) (*(p))
 #define SCALAR_STORE(p, v) (*(p) = (v))
@@ -286,6 +307,12 @@ IM2COL(double)
                     const T *corner = x + (b * g->h + y * g->sh) * row + z * g->sw * g->c;                  \
                     T *dst = out + ((b * g->oh + y) * g->ow + z) * o;                                       \
                     Py_ssize_t k0 = 0;                                                                      \
+                    if (z + 1 < g->ow && o % (4 * N_##T) == 0) {                                            \
+                        for (; k0 < o; k0 += 4 * N_##T)                                                     \
+                            TAPS_SUM2(T, V_##T, 4, VECTOR_LOAD_##T, VECTOR_STORE_##T);                      \
+                        z++;                                                                                \
+                        continue;                                                                           \
+                    }                                                                                       \
                     for (; k0 + 4 * N_##T <= o; k0 += 4 * N_##T)                                            \
                         TAPS_SUM(T, V_##T, 4, VECTOR_LOAD_##T, VECTOR_STORE_##T);                           \
                     for (; k0 + N_##T <= o; k0 += N_##T)                                                    \
@@ -299,26 +326,33 @@ CONV_DIRECT(float)
 CONV_DIRECT(double)
 
 /* Its filter's gradient: per tap and block of output channels, the sum over an image's positions of
- * the tap times the position's gradient, then the images' sums one after another onto out (zeroed
- * by the caller): shorter sums than one over every position. */
+ * the tap times the position's gradient (the even and the odd positions of a row apart, then
+ * added: two sums in flight), then the images' sums one after another onto out (zeroed by the
+ * caller): shorter sums than one over every position. */
 #define TAP_GRAD(T, V, W, LOADW, STOREW)                                                                    \
     do {                                                                                                    \
-        V acc[W];                                                                                           \
+        V acc[W], acc2[W];                                                                                  \
         for (int u = 0; u < W; u++)                                                                         \
-            acc[u] = (V){0};                                                                                \
+            acc[u] = acc2[u] = (V){0};                                                                      \
         for (Py_ssize_t y = 0; y < g->oh; y++) {                                                            \
             const T *src = x + (b * g->h + y * g->sh + i) * row + e;                                        \
             const T *dy = grad + (b * g->oh + y) * g->ow * o + k0;                                          \
-            for (Py_ssize_t z = 0; z < g->ow; z++, src += g->sw * g->c, dy += o) {                          \
-                T v = *src;                                                                                 \
-                for (int u = 0; u < W; u++)                                                                 \
+            Py_ssize_t z = 0, step = g->sw * g->c;                                                          \
+            for (; z + 1 < g->ow; z += 2, src += 2 * step, dy += 2 * o) {                                   \
+                T v = src[0], v2 = src[step];                                                               \
+                for (int u = 0; u < W; u++) {                                                               \
                     acc[u] += v * LOADW(dy + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                      \
+                    acc2[u] += v2 * LOADW(dy + o + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                \
+                }                                                                                           \
             }                                                                                               \
+            if (z < g->ow)                                                                                  \
+                for (int u = 0; u < W; u++)                                                                 \
+                    acc[u] += *src * LOADW(dy + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                   \
         }                                                                                                   \
         T *dst = out + (i * span + e) * o + k0;                                                             \
         for (int u = 0; u < W; u++)                                                                         \
             STOREW(dst + u * (Py_ssize_t)(sizeof(V) / sizeof(T)),                                           \
-                   LOADW(dst + u * (Py_ssize_t)(sizeof(V) / sizeof(T))) + acc[u]);                          \
+                   LOADW(dst + u * (Py_ssize_t)(sizeof(V) / sizeof(T))) + (acc[u] + acc2[u]));              \
     } while (0)
 
 #define CONV_DIRECT_FILTER(T)                                                                               \
