@@ -9,8 +9,8 @@
  * comparison, a "found" mask and a product per window offset; its windows do not overlap, and it
  * writes their elements only (the caller zeroes the others);
  * col2im: a convolution's input gradient, each output position's window of gradients
- * (``(n, oh, ow, kh, kw, c)``) added onto the (padded) input positions it covered, in one pass over
- * the input instead of one strided addition over the whole input per window offset;
+ * (``(n, oh, ow, kh, kw, c)``) added onto the (padded) input positions it covered, an image at a time
+ * in the core's cache, instead of one strided addition over the whole input per window offset;
  * relu, relu_grad: elementwise, one pass where NumPy's maximum is slow and ReluGrad takes three;
  * bias_add: x + bias, the bias repeated along each row, where NumPy's broadcast runs a loop of a few
  * elements per row;
@@ -166,51 +166,32 @@ MAX_POOL_GRAD(double)
 MAX_POOL(float)
 MAX_POOL(double)
 
-/* each input element's sum, gathered: its windows' entries in window-offset order (row-major), from
- * 0.0, as the NumPy reference's one addition per offset adds them (the same float sums), a block of
- * channels at a time. ``cover`` lists, per input column, the window offsets j and output columns q
- * whose windows cover it (-1 after the last), so that the inner loops divide nothing. */
-#define PIXEL_SUM(T, k0, V, LOADED)                                                                         \
-    do {                                                                                                    \
-        V acc = (V){0};                                                                                     \
-        for (Py_ssize_t i = 0; i < g->kh && i <= y; i++) {                                                  \
-            Py_ssize_t p = y - i;                                                                           \
-            if (p % g->sh || p / g->sh >= g->oh)                                                            \
-                continue;                                                                                   \
-            const T *base = cols + (b * g->oh + p / g->sh) * g->ow * window + i * g->kw * c + k0;           \
-            for (const Py_ssize_t *at = cover + z * 2 * (g->kw + 1); *at >= 0; at += 2)                     \
-                acc += LOADED(base + at[1] * window + at[0] * c);                                           \
-        }                                                                                                   \
-        *(V *)(target + k0) = acc;                                                                          \
-    } while (0)
-
+/* each input element's sum: its windows' entries in window-offset order (row-major), from 0.0, as
+ * the NumPy reference's one addition per offset adds them (the same float sums) -- an image at a
+ * time (it stays in the core's cache), zeroed, then each window offset's entries added onto the
+ * positions they cover, a vector of channels at a time. */
 #define COL2IM(T)                                                                                           \
-    static CLONED void col2im_##T(const Windows *g, const T *restrict cols, T *restrict out,                \
-                                  Py_ssize_t *cover)                                                        \
+    static CLONED void col2im_##T(const Windows *g, const T *restrict cols, T *restrict out)                \
     {                                                                                                       \
-        Py_ssize_t window = g->kh * g->kw * g->c, c = g->c;                                                 \
-        for (Py_ssize_t z = 0; z < g->w; z++) {                                                             \
-            Py_ssize_t *at = cover + z * 2 * (g->kw + 1);                                                   \
-            for (Py_ssize_t j = 0; j < g->kw && j <= z; j++)                                                \
-                if ((z - j) % g->sw == 0 && (z - j) / g->sw < g->ow) {                                      \
-                    *at++ = j;                                                                              \
-                    *at++ = (z - j) / g->sw;                                                                \
-                }                                                                                           \
-            *at = -1;                                                                                       \
+        Py_ssize_t window = g->kh * g->kw * g->c, c = g->c, row = g->w * c, image = g->h * row;             \
+        for (Py_ssize_t b = 0; b < g->n; b++) {                                                             \
+            T *img = out + b * image;                                                                       \
+            memset(img, 0, image * sizeof(T));                                                              \
+            for (Py_ssize_t i = 0; i < g->kh; i++)                                                          \
+                for (Py_ssize_t j = 0; j < g->kw; j++)                                                      \
+                    for (Py_ssize_t y = 0; y < g->oh; y++) {                                                \
+                        T *t = img + (y * g->sh + i) * row + j * c;                                         \
+                        const T *p = cols + (b * g->oh + y) * g->ow * window + (i * g->kw + j) * c;         \
+                        for (Py_ssize_t z = 0; z < g->ow; z++, t += g->sw * c, p += window) {               \
+                            Py_ssize_t k = 0;                                                               \
+                            for (; k + N_##T <= c; k += N_##T)                                              \
+                                STORE(T, t + k, LOAD(T, t + k) + LOAD(T, p + k));                           \
+                            for (; k < c; k++)                                                              \
+                                t[k] += p[k];                                                               \
+                        }                                                                                   \
+                    }                                                                                       \
         }                                                                                                   \
-        for (Py_ssize_t b = 0; b < g->n; b++)                                                               \
-            for (Py_ssize_t y = 0; y < g->h; y++)                                                           \
-                for (Py_ssize_t z = 0; z < g->w; z++) {                                                     \
-                    T *target = out + ((b * g->h + y) * g->w + z) * c;                                      \
-                    Py_ssize_t k0 = 0;                                                                      \
-                    for (; k0 + N_##T <= c; k0 += N_##T)                                                    \
-                        PIXEL_SUM(T, k0, V_##T, LOAD_##T);                                                  \
-                    for (; k0 < c; k0++)                                                                    \
-                        PIXEL_SUM(T, k0, T, *);                                                             \
-                }                                                                                           \
     }
-#define LOAD_float(p) LOAD(float, p)
-#define LOAD_double(p) LOAD(double, p)
 
 COL2IM(float)
 COL2IM(double)
@@ -462,19 +443,12 @@ col2im(PyObject *self, PyObject *args)
         PyBuffer_Release(&out);
         return NULL;
     }
-    Py_ssize_t *cover = PyMem_Malloc((g.w ? g.w : 1) * 2 * (g.kw + 1) * sizeof(Py_ssize_t));
-    if (cover == NULL) {
-        PyBuffer_Release(&cols);
-        PyBuffer_Release(&out);
-        return PyErr_NoMemory();
-    }
     Py_BEGIN_ALLOW_THREADS
     if (itemsize == 4)
-        col2im_float(&g, (const float *)cols.buf, (float *)out.buf, cover);
+        col2im_float(&g, (const float *)cols.buf, (float *)out.buf);
     else
-        col2im_double(&g, (const double *)cols.buf, (double *)out.buf, cover);
+        col2im_double(&g, (const double *)cols.buf, (double *)out.buf);
     Py_END_ALLOW_THREADS
-    PyMem_Free(cover);
     PyBuffer_Release(&cols);
     PyBuffer_Release(&out);
     Py_RETURN_NONE;
