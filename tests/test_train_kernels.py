@@ -12,7 +12,7 @@ import devtrace as tf
 from devtrace.ops.nn.nn_grad import _scatter
 from devtrace.ops.nn import native as nn_native, nn_impl
 from devtrace.ops.nn.nn_impl import _pad_amounts
-from devtrace.runtime import host_heap
+from devtrace.runtime import blas_threads, host_heap
 from devtrace.runtime.registry import lookup
 
 
@@ -299,3 +299,37 @@ def test_convolution_of_few_channels_in_c_is_the_products_within_rounding(size, 
         monkeypatch.undo()
         assert direct.dtype == product.dtype == np.dtype(dtype) and direct.shape == product.shape
         np.testing.assert_allclose(direct, product, **tolerance)  # NaN where NaN, inf where inf
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+def test_c_loops_split_over_two_threads_give_the_same_floats(dtype, monkeypatch):
+    """On idle cores a big tensor's loop runs in two halves (images, rows or elements), the second on
+    a thread of its own: bit for bit the one-thread result, whatever the halves' sizes."""
+    if getattr(nn_native.NATIVE, "conv_direct", None) is None:
+        pytest.skip("the C module is not built")
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((3, 10, 10, 13)).astype(dtype)
+    x[0, 1, 1, 0], x[2, 3, 4, 12] = np.nan, -0.0
+    g = rng.standard_normal((3, 5, 5, 13)).astype(dtype)
+    image = rng.standard_normal((3, 9, 9, 1)).astype(dtype)
+    f = rng.standard_normal((3, 3, 1, 16)).astype(dtype)
+    pool = dict(ksize=(2, 2), strides=(2, 2), padding="VALID")
+    calls = [("MaxPool", (x,), pool), ("MaxPoolGrad", (x, None, g), pool), ("Relu", (x,), {}),
+             ("ReluGrad", (x[::-1].copy(), x), {}), ("BiasAdd", (x, x[0, 0, 0]), {}),
+             ("Conv2D", (image, f), dict(strides=(1, 1), padding="SAME"))]
+    for kernel, args, attrs in calls:
+        one = lookup(kernel).fn(np, *args, **attrs)
+        monkeypatch.setattr(blas_threads, "loop_threads", lambda elements: 2)
+        two = lookup(kernel).fn(np, *args, **attrs)
+        monkeypatch.undo()
+        assert one.dtype == two.dtype and one.tobytes() == two.tobytes(), kernel
+
+
+@pytest.mark.parametrize("mode,load,elements,threads", [("auto", 0.5, 1 << 20, 2), ("auto", 0.5, 1000, 1),
+                                                        ("auto", 3.0, 1 << 20, 1), ("1", 0.5, 1 << 20, 1)])
+def test_c_loops_take_a_second_thread_only_on_idle_cores(mode, load, elements, threads, monkeypatch):
+    monkeypatch.setattr(blas_threads, "_MODE", mode)
+    monkeypatch.setattr(blas_threads, "_checked_at", -1e9)
+    monkeypatch.setattr(blas_threads, "_CORES", 2)
+    monkeypatch.setattr(blas_threads.os, "getloadavg", lambda: (load, load, load))
+    assert blas_threads.loop_threads(elements) == threads

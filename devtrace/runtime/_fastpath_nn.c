@@ -24,6 +24,7 @@
 #include "_fastpath.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && \
@@ -374,6 +375,82 @@ CONV_DIRECT_FILTER(double)
 BIAS_ADD(float)
 BIAS_ADD(double)
 
+/* The per-op loops over a whole tensor (MaxPool, MaxPoolGrad, Relu, ReluGrad, BiasAdd, a first layer's
+ * Conv2D) split in two when the caller asks for two threads (runtime/blas_threads.py: a big tensor on
+ * a machine with an idle core): the first half of the images (elements, rows) on the calling thread,
+ * the second on a thread of its own. Each element's arithmetic is the same either way. */
+typedef struct Job {
+    void (*run)(const struct Job *, Py_ssize_t lo, Py_ssize_t hi);
+    Windows g;
+    Py_ssize_t itemsize, o;
+    const char *a, *b;
+    char *out;
+} Job;
+
+typedef struct {
+    const Job *job;
+    Py_ssize_t lo, hi;
+} Half;
+
+static void *
+half_main(void *arg)
+{
+    const Half *half = arg;
+    half->job->run(half->job, half->lo, half->hi);
+    return NULL;
+}
+
+static void
+run_split(const Job *job, Py_ssize_t n, Py_ssize_t threads)
+{
+    if (threads > 1 && n > 1) {
+        Half second = {job, n / 2, n};
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, half_main, &second) == 0) {
+            job->run(job, 0, n / 2);
+            pthread_join(thread, NULL);
+            return;
+        }
+    }
+    job->run(job, 0, n);
+}
+
+static void
+max_pool_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
+{
+    Windows g = j->g;
+    g.n = hi - lo;
+    Py_ssize_t in = lo * g.h * g.w * g.c * j->itemsize, out = lo * g.oh * g.ow * g.c * j->itemsize;
+    if (j->itemsize == 4)
+        max_pool_float(&g, (const float *)(j->a + in), (float *)(j->out + out));
+    else
+        max_pool_double(&g, (const double *)(j->a + in), (double *)(j->out + out));
+}
+
+static void
+max_pool_grad_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
+{
+    Windows g = j->g;
+    g.n = hi - lo;
+    Py_ssize_t in = lo * g.h * g.w * g.c * j->itemsize, grad = lo * g.oh * g.ow * g.c * j->itemsize;
+    if (j->itemsize == 4)
+        max_pool_grad_float(&g, (const float *)(j->a + in), (const float *)(j->b + grad), (float *)(j->out + in));
+    else
+        max_pool_grad_double(&g, (const double *)(j->a + in), (const double *)(j->b + grad), (double *)(j->out + in));
+}
+
+static void
+conv_direct_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
+{
+    Windows g = j->g;
+    g.n = hi - lo;
+    Py_ssize_t in = lo * g.h * g.w * g.c * j->itemsize, out = lo * g.oh * g.ow * j->o * j->itemsize;
+    if (j->itemsize == 4)
+        conv_direct_float(&g, j->o, (const float *)(j->a + in), (const float *)j->b, (float *)(j->out + out));
+    else
+        conv_direct_double(&g, j->o, (const double *)(j->a + in), (const double *)j->b, (double *)(j->out + out));
+}
+
 #define WINDOW_ARGS "nnnnnnnnnnn"
 #define WINDOW_REFS &g.n, &g.h, &g.w, &g.c, &g.kh, &g.kw, &g.sh, &g.sw, &g.oh, &g.ow, &itemsize
 
@@ -383,7 +460,8 @@ max_pool_grad(PyObject *self, PyObject *args)
     Windows g;
     Py_ssize_t itemsize;
     Py_buffer x, grad, out;
-    if (!PyArg_ParseTuple(args, "y*y*w*" WINDOW_ARGS, &x, &grad, &out, WINDOW_REFS))
+    Py_ssize_t threads = 1;
+    if (!PyArg_ParseTuple(args, "y*y*w*" WINDOW_ARGS "|n", &x, &grad, &out, WINDOW_REFS, &threads))
         return NULL;
     Py_ssize_t size = g.n * g.h * g.w * g.c;
     if (windows_checked("max_pool_grad", &g, itemsize, &x, size, &grad, g.n * g.oh * g.ow * g.c, &out, size) < 0) {
@@ -392,11 +470,9 @@ max_pool_grad(PyObject *self, PyObject *args)
         PyBuffer_Release(&out);
         return NULL;
     }
+    Job job = {max_pool_grad_part, g, itemsize, 0, x.buf, grad.buf, out.buf};
     Py_BEGIN_ALLOW_THREADS
-    if (itemsize == 4)
-        max_pool_grad_float(&g, (const float *)x.buf, (const float *)grad.buf, (float *)out.buf);
-    else
-        max_pool_grad_double(&g, (const double *)x.buf, (const double *)grad.buf, (double *)out.buf);
+    run_split(&job, g.n, threads);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&x);
     PyBuffer_Release(&grad);
@@ -410,7 +486,8 @@ max_pool(PyObject *self, PyObject *args)
     Windows g;
     Py_ssize_t itemsize;
     Py_buffer x, out;
-    if (!PyArg_ParseTuple(args, "y*w*" WINDOW_ARGS, &x, &out, WINDOW_REFS))
+    Py_ssize_t threads = 1;
+    if (!PyArg_ParseTuple(args, "y*w*" WINDOW_ARGS "|n", &x, &out, WINDOW_REFS, &threads))
         return NULL;
     Py_ssize_t size = g.n * g.h * g.w * g.c;
     if (windows_checked("max_pool", &g, itemsize, &x, size, &x, size, &out, g.n * g.oh * g.ow * g.c) < 0) {
@@ -418,11 +495,9 @@ max_pool(PyObject *self, PyObject *args)
         PyBuffer_Release(&out);
         return NULL;
     }
+    Job job = {max_pool_part, g, itemsize, 0, x.buf, NULL, out.buf};
     Py_BEGIN_ALLOW_THREADS
-    if (itemsize == 4)
-        max_pool_float(&g, (const float *)x.buf, (float *)out.buf);
-    else
-        max_pool_double(&g, (const double *)x.buf, (double *)out.buf);
+    run_split(&job, g.n, threads);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&x);
     PyBuffer_Release(&out);
@@ -474,12 +549,42 @@ col2im(PyObject *self, PyObject *args)
 ELEMENTWISE(float)
 ELEMENTWISE(double)
 
+static void
+relu_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
+{
+    Py_ssize_t at = lo * j->itemsize;
+    if (j->itemsize == 4)
+        relu_float(hi - lo, (const float *)(j->a + at), (float *)(j->out + at));
+    else
+        relu_double(hi - lo, (const double *)(j->a + at), (double *)(j->out + at));
+}
+
+static void
+relu_grad_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
+{
+    Py_ssize_t at = lo * j->itemsize;
+    if (j->itemsize == 4)
+        relu_grad_float(hi - lo, (const float *)(j->a + at), (const float *)(j->b + at), (float *)(j->out + at));
+    else
+        relu_grad_double(hi - lo, (const double *)(j->a + at), (const double *)(j->b + at), (double *)(j->out + at));
+}
+
+static void
+bias_add_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
+{
+    Py_ssize_t at = lo * j->o * j->itemsize;
+    if (j->itemsize == 4)
+        bias_add_float(hi - lo, j->o, (const float *)(j->a + at), (const float *)j->b, (float *)(j->out + at));
+    else
+        bias_add_double(hi - lo, j->o, (const double *)(j->a + at), (const double *)j->b, (double *)(j->out + at));
+}
+
 PyObject *
 relu(PyObject *self, PyObject *args)
 {
-    Py_ssize_t itemsize;
+    Py_ssize_t itemsize, threads = 1;
     Py_buffer x, out;
-    if (!PyArg_ParseTuple(args, "y*w*n", &x, &out, &itemsize))
+    if (!PyArg_ParseTuple(args, "y*w*n|n", &x, &out, &itemsize, &threads))
         return NULL;
     if ((itemsize != 4 && itemsize != 8) || x.len != out.len || x.len % itemsize) {
         PyBuffer_Release(&x);
@@ -487,11 +592,9 @@ relu(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "relu: buffers and sizes do not agree");
         return NULL;
     }
+    Job job = {relu_part, {0}, itemsize, 0, x.buf, NULL, out.buf};
     Py_BEGIN_ALLOW_THREADS
-    if (itemsize == 4)
-        relu_float(x.len / 4, (const float *)x.buf, (float *)out.buf);
-    else
-        relu_double(x.len / 8, (const double *)x.buf, (double *)out.buf);
+    run_split(&job, x.len / itemsize, threads);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&x);
     PyBuffer_Release(&out);
@@ -501,9 +604,9 @@ relu(PyObject *self, PyObject *args)
 PyObject *
 relu_grad(PyObject *self, PyObject *args)
 {
-    Py_ssize_t itemsize;
+    Py_ssize_t itemsize, threads = 1;
     Py_buffer dy, y, out;
-    if (!PyArg_ParseTuple(args, "y*y*w*n", &dy, &y, &out, &itemsize))
+    if (!PyArg_ParseTuple(args, "y*y*w*n|n", &dy, &y, &out, &itemsize, &threads))
         return NULL;
     if ((itemsize != 4 && itemsize != 8) || dy.len != out.len || y.len != out.len || out.len % itemsize) {
         PyBuffer_Release(&dy);
@@ -512,11 +615,9 @@ relu_grad(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "relu_grad: buffers and sizes do not agree");
         return NULL;
     }
+    Job job = {relu_grad_part, {0}, itemsize, 0, dy.buf, y.buf, out.buf};
     Py_BEGIN_ALLOW_THREADS
-    if (itemsize == 4)
-        relu_grad_float(out.len / 4, (const float *)dy.buf, (const float *)y.buf, (float *)out.buf);
-    else
-        relu_grad_double(out.len / 8, (const double *)dy.buf, (const double *)y.buf, (double *)out.buf);
+    run_split(&job, out.len / itemsize, threads);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&dy);
     PyBuffer_Release(&y);
@@ -555,9 +656,9 @@ im2col(PyObject *self, PyObject *args)
 PyObject *
 bias_add(PyObject *self, PyObject *args)
 {
-    Py_ssize_t itemsize;
+    Py_ssize_t itemsize, threads = 1;
     Py_buffer x, bias, out;
-    if (!PyArg_ParseTuple(args, "y*y*w*n", &x, &bias, &out, &itemsize))
+    if (!PyArg_ParseTuple(args, "y*y*w*n|n", &x, &bias, &out, &itemsize, &threads))
         return NULL;
     Py_ssize_t c = itemsize > 0 ? bias.len / itemsize : 0;
     if ((itemsize != 4 && itemsize != 8) || c < 1 || bias.len % itemsize || x.len != out.len || x.len % (c * itemsize)) {
@@ -568,11 +669,9 @@ bias_add(PyObject *self, PyObject *args)
         return NULL;
     }
     Py_ssize_t rows = x.len / (c * itemsize);
+    Job job = {bias_add_part, {0}, itemsize, c, x.buf, bias.buf, out.buf};
     Py_BEGIN_ALLOW_THREADS
-    if (itemsize == 4)
-        bias_add_float(rows, c, (const float *)x.buf, (const float *)bias.buf, (float *)out.buf);
-    else
-        bias_add_double(rows, c, (const double *)x.buf, (const double *)bias.buf, (double *)out.buf);
+    run_split(&job, rows, threads);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&x);
     PyBuffer_Release(&bias);
@@ -585,10 +684,10 @@ static PyObject *
 conv_direct_call(PyObject *args, int filter)
 {
     Windows g;
-    Py_ssize_t itemsize, o;
+    Py_ssize_t itemsize, o, threads = 1;
     Py_buffer x, second, out;
     const char *name = filter ? "conv_direct_filter" : "conv_direct";
-    if (!PyArg_ParseTuple(args, "y*y*w*" WINDOW_ARGS "n", &x, &second, &out, WINDOW_REFS, &o))
+    if (!PyArg_ParseTuple(args, "y*y*w*" WINDOW_ARGS "n|n", &x, &second, &out, WINDOW_REFS, &o, &threads))
         return NULL;
     Py_ssize_t taps = g.kh * g.kw * g.c, outputs = g.n * g.oh * g.ow * o;
     if (o < 0 || windows_checked(name, &g, itemsize, &x, g.n * g.h * g.w * g.c, &second, filter ? outputs : taps * o,
@@ -607,10 +706,10 @@ conv_direct_call(PyObject *args, int filter)
             conv_direct_filter_float(&g, o, (const float *)x.buf, (const float *)second.buf, (float *)out.buf);
         else
             conv_direct_filter_double(&g, o, (const double *)x.buf, (const double *)second.buf, (double *)out.buf);
-    } else if (itemsize == 4)
-        conv_direct_float(&g, o, (const float *)x.buf, (const float *)second.buf, (float *)out.buf);
-    else
-        conv_direct_double(&g, o, (const double *)x.buf, (const double *)second.buf, (double *)out.buf);
+    } else {
+        Job job = {conv_direct_part, g, itemsize, o, x.buf, second.buf, out.buf};
+        run_split(&job, g.n, threads);
+    }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&x);
     PyBuffer_Release(&second);

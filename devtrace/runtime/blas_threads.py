@@ -33,6 +33,7 @@ QUIET_SERIAL_BELOW = 1 << 20  # multiply-adds under which one thread is faster o
 BUSY_SERIAL_BELOW = 1 << 27  # ... and on cores taken by other work
 BUSY_LOAD = 1.5  # load average per core from which the machine's cores count as taken
 SERIAL_FROM = 1 << 16  # and under which OpenBLAS uses one thread anyway
+LOOP_SPLIT_FROM = 1 << 18  # elements from which an nn C loop runs on two threads on idle cores
 
 
 def _openblas():
@@ -98,3 +99,13 @@ def matmul(xp, a, b, out=None):
         return np.matmul(a, b, **into)
     finally:
         _set(threads)
+
+
+def loop_threads(elements: int) -> int:
+    """Threads an nn C loop (``ops/nn/native.py``) over ``elements`` takes: two on a machine with an
+    idle core, as the products above judge it, from ``LOOP_SPLIT_FROM`` elements (a thread's start
+    costs about what 20,000 elements take); else one. ``DEVTRACE_BLAS_THREADS`` other than ``auto``:
+    one."""
+    if _MODE != "auto" or _CORES < 2 or elements < LOOP_SPLIT_FROM:
+        return 1
+    return 2 if _serial_below() == QUIET_SERIAL_BELOW else 1

@@ -22,7 +22,7 @@ from ..random import random_ops
 from ..math import reduction_ops
 from .. import shapes
 from . import xent_graph
-from .native import loop
+from .native import loop, threads
 from ..declare import as_tensor, gradient, on_host, op, op_scope, public
 from ..math.math_grad import stop_gradient
 
@@ -44,7 +44,7 @@ def _bias_add(xp, x, bias):
     native = loop("bias_add", xp, x.dtype) if x.ndim > 1 and channels and bias.dtype == x.dtype else None
     if native is not None and x.flags.c_contiguous:
         out = np.empty_like(x)
-        native(x, np.ascontiguousarray(bias), out, x.itemsize)
+        native(x, np.ascontiguousarray(bias), out, x.itemsize, threads(x.size))
         return out
     if xp is np and x.ndim > 1 and 0 < channels < BIAS_ROW and x.flags.c_contiguous:
         repeat = math.gcd(x.size // channels, BIAS_ROW // channels)
@@ -158,11 +158,12 @@ def _im2col(xp, x, window, strides, out_width, images, rows):
 DIRECT_TAPS = 27  # windows of at most this many elements (a first layer's: 3x3 of 1 or 3 channels) skip im2col
 
 
-def _direct(name, xp, x, filters):
-    """The C loop ``name`` of a convolution whose windows have few elements, or None: a product with
-    so short a sum is slower in BLAS than its windows' matrix is to build."""
-    kh, kw, c, _ = filters.shape
-    return loop(name, xp, x.dtype) if kh * kw * c <= DIRECT_TAPS and filters.dtype == x.dtype else None
+def _direct(name, xp, x, window, dtype):
+    """The C loop ``name`` of a convolution of ``x`` by ``window`` (``kh, kw``) filters of ``dtype``
+    whose windows have few elements, or None: a product with so short a sum is slower in BLAS than
+    its windows' matrix is to build."""
+    taps = window[0] * window[1] * x.shape[3]
+    return loop(name, xp, x.dtype) if taps <= DIRECT_TAPS and dtype == x.dtype else None
 
 
 def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
@@ -172,11 +173,12 @@ def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
     kh, kw, c, o = filters.shape
     padded, (oh, ow) = _padded(xp, x, (kh, kw), strides, padding)
     n = x.shape[0]
-    direct = _direct("conv_direct", xp, x, filters)
+    direct = _direct("conv_direct", xp, x, (kh, kw), filters.dtype)
     if direct is not None:
         out = np.empty((n, oh, ow, o), x.dtype)
         padded = np.ascontiguousarray(padded)
-        direct(padded, np.ascontiguousarray(filters), out, *padded.shape, kh, kw, *strides, oh, ow, x.itemsize, o)
+        direct(padded, np.ascontiguousarray(filters), out, *padded.shape, kh, kw, *strides, oh, ow, x.itemsize, o,
+               threads(out.size))
         return out
     weights = filters.reshape(-1, o)
     chunks = _chunks((n, oh, ow, kh, kw, c), x.itemsize)
@@ -219,7 +221,7 @@ def _pool(reduce):
         if native is not None and padding == "VALID" and oh > 0 and ow > 0:  # one pass in C, the same maxima
             x = np.ascontiguousarray(x)
             out = np.empty((x.shape[0], oh, ow, x.shape[3]), x.dtype)
-            native(x, out, *x.shape, kh, kw, sh, sw, oh, ow, x.itemsize)
+            native(x, out, *x.shape, kh, kw, sh, sw, oh, ow, x.itemsize, threads(x.size))
             return out
         if reduce == "max":  # one elementwise maximum per window offset: NaN wins, as in a max
             return _max_over_windows(xp, _offsets(xp, x, ksize, strides, padding, fill)).astype(x.dtype, copy=False)
