@@ -17,10 +17,11 @@
  * im2col: a convolution's windows' matrix (positions, kh * kw * c), one copy per window row, where
  * NumPy copies a strided view element by element (or one window offset at a time).
  *
- * The channel loops run in blocks of whole vectors (V_T below: no per-window vector set-up) and
- * are built twice where the compiler can (x86-64 Linux): for AVX2 and for the baseline, the one the CPU
- * runs picked at load time. No loop adds a product (no FMA: "avx2" alone does not allow contraction)
- * and none reorders a sum, so both give the NumPy code's floats. */
+ * The channel loops run in blocks of whole vectors (V_T below: no per-window vector set-up), built
+ * for AVX2 and for the baseline (x86-64); relu's and relu_grad's plain loops twice by the compiler
+ * (CLONED, x86-64 Linux). Both pick the CPU's at run time. No loop fuses a product and a sum (no FMA:
+ * "avx2" alone does not allow contraction) and none reorders a sum, so every build gives the same
+ * floats: the NumPy code's, and conv_direct's within rounding of the BLAS product it replaces. */
 #include "_fastpath.h"
 
 #include <math.h>
@@ -34,15 +35,32 @@
 #define CLONED
 #endif
 
-/* a block of channels as one vector value (GCC's and Clang's vector extensions: 32 bytes, AVX2's
- * width, or two SSE2 halves): V_T the values, M_T a comparison's lanes (all ones or zeros), N_T lanes;
- * unaligned (elements of an array, wherever a block starts) */
-typedef float V_float __attribute__((vector_size(32), aligned(4), may_alias));
-typedef int M_float __attribute__((vector_size(32)));
-typedef double V_double __attribute__((vector_size(32), aligned(8), may_alias));
-typedef long long M_double __attribute__((vector_size(32)));
-#define N_float 8
-#define N_double 4
+#if defined(__x86_64__) && defined(__GNUC__) && ((!defined(__clang__) && __GNUC__ >= 6) || defined(__clang__))
+#define WIDE_VECTORS
+#define VARIANT_CALL(name, ...)                                                                             \
+    do {                                                                                                    \
+        if (__builtin_cpu_supports("avx2"))                                                                 \
+            name##_wide(__VA_ARGS__);                                                                       \
+        else                                                                                                \
+            name##_narrow(__VA_ARGS__);                                                                     \
+    } while (0)
+#else
+#define VARIANT_CALL(name, ...) name##_narrow(__VA_ARGS__)
+#endif
+
+/* a block of channels as one vector value (GCC's and Clang's vector extensions; unaligned: elements of an
+ * array, wherever a block starts): V_T the values, M_T a comparison's lanes (all ones or zeros), N_T
+ * lanes. The kernels below are built twice (VARIANT): with 32-byte vectors for AVX2 on x86-64, and with
+ * 16-byte ones (SSE2, NEON: every 64-bit CPU's) for the others, the one the CPU runs picked at each
+ * call (VARIANT_CALL); 32-byte vectors without AVX2 are far slower than 16-byte ones. */
+typedef float V32_float __attribute__((vector_size(32), aligned(4), may_alias));
+typedef int M32_float __attribute__((vector_size(32)));
+typedef double V32_double __attribute__((vector_size(32), aligned(8), may_alias));
+typedef long long M32_double __attribute__((vector_size(32)));
+typedef float V16_float __attribute__((vector_size(16), aligned(4), may_alias));
+typedef int M16_float __attribute__((vector_size(16)));
+typedef double V16_double __attribute__((vector_size(16), aligned(8), may_alias));
+typedef long long M16_double __attribute__((vector_size(16)));
 #define LOAD(T, p) (*(const V_##T *)(p))
 #define STORE(T, p, v) (*(V_##T *)(p) = (v))
 #define PICK(T, mask, a, b) ((V_##T)(((M_##T)(a) & (mask)) | ((M_##T)(b) & ~(mask))))
@@ -111,7 +129,7 @@ windows_checked(const char *name, Windows *g, Py_ssize_t itemsize, Py_buffer *a,
     } while (0)
 
 #define MAX_POOL_GRAD(T)                                                                                    \
-    static CLONED void max_pool_grad_##T(const Windows *g, const T *restrict x, const T *restrict grad,     \
+    static TARGET void VARIANT(max_pool_grad_##T)(const Windows *g, const T *restrict x, const T *restrict grad,     \
                                          T *restrict out)                                                   \
     {                                                                                                       \
         Py_ssize_t row = g->w * g->c, image = g->h * row, c = g->c;                                         \
@@ -127,14 +145,12 @@ windows_checked(const char *name, Windows *g, Py_ssize_t itemsize, Py_buffer *a,
                 }                                                                                           \
     }
 
-MAX_POOL_GRAD(float)
-MAX_POOL_GRAD(double)
 
 /* MaxPool as the NumPy reference's running maximum(out, view) per window offset gives it: of equal
  * elements the later one (maximum(-0.0, 0.0) is 0.0, maximum(0.0, -0.0) is -0.0), a NaN once one is
  * seen. Windows may overlap. */
 #define MAX_POOL(T)                                                                                         \
-    static CLONED void max_pool_##T(const Windows *g, const T *restrict x, T *restrict out)                \
+    static TARGET void VARIANT(max_pool_##T)(const Windows *g, const T *restrict x, T *restrict out)                \
     {                                                                                                       \
         Py_ssize_t row = g->w * g->c, image = g->h * row, c = g->c;                                         \
         for (Py_ssize_t b = 0; b < g->n; b++)                                                               \
@@ -164,15 +180,13 @@ MAX_POOL_GRAD(double)
                 }                                                                                           \
     }
 
-MAX_POOL(float)
-MAX_POOL(double)
 
 /* each input element's sum: its windows' entries in window-offset order (row-major), from 0.0, as
  * the NumPy reference's one addition per offset adds them (the same float sums) -- an image at a
  * time (it stays in the core's cache), zeroed, then each window offset's entries added onto the
  * positions they cover, a vector of channels at a time. */
 #define COL2IM(T)                                                                                           \
-    static CLONED void col2im_##T(const Windows *g, const T *restrict cols, T *restrict out)                \
+    static TARGET void VARIANT(col2im_##T)(const Windows *g, const T *restrict cols, T *restrict out)                \
     {                                                                                                       \
         Py_ssize_t window = g->kh * g->kw * g->c, c = g->c, row = g->w * c, image = g->h * row;             \
         for (Py_ssize_t b = 0; b < g->n; b++) {                                                             \
@@ -194,8 +208,6 @@ MAX_POOL(double)
         }                                                                                                   \
     }
 
-COL2IM(float)
-COL2IM(double)
 
 /* the windows' matrix of images b0 .. b0 + nb and output rows r0 .. r0 + nr of a padded x: per
  * output position and window row, its kw * c contiguous elements copied (a window row of a few
@@ -279,7 +291,7 @@ IM2COL(double)
 #define VECTOR_STORE_double(p, v) STORE(double, p, v)
 
 #define CONV_DIRECT(T)                                                                                      \
-    static CLONED void conv_direct_##T(const Windows *g, Py_ssize_t o, const T *restrict x,                 \
+    static TARGET void VARIANT(conv_direct_##T)(const Windows *g, Py_ssize_t o, const T *restrict x,                 \
                                        const T *restrict w, T *restrict out)                                \
     {                                                                                                       \
         Py_ssize_t row = g->w * g->c, span = g->kw * g->c;                                                  \
@@ -304,8 +316,6 @@ IM2COL(double)
                 }                                                                                           \
     }
 
-CONV_DIRECT(float)
-CONV_DIRECT(double)
 
 /* Its filter's gradient: per tap and block of output channels, the sum over an image's positions of
  * the tap times the position's gradient (the even and the odd positions of a row apart, then
@@ -338,7 +348,7 @@ CONV_DIRECT(double)
     } while (0)
 
 #define CONV_DIRECT_FILTER(T)                                                                               \
-    static CLONED void conv_direct_filter_##T(const Windows *g, Py_ssize_t o, const T *restrict x,          \
+    static TARGET void VARIANT(conv_direct_filter_##T)(const Windows *g, Py_ssize_t o, const T *restrict x,          \
                                               const T *restrict grad, T *restrict out)                      \
     {                                                                                                       \
         Py_ssize_t row = g->w * g->c, span = g->kw * g->c;                                                  \
@@ -355,12 +365,10 @@ CONV_DIRECT(double)
                 }                                                                                           \
     }
 
-CONV_DIRECT_FILTER(float)
-CONV_DIRECT_FILTER(double)
 
 /* x + bias, a row of c channels at a time */
 #define BIAS_ADD(T)                                                                                         \
-    static CLONED void bias_add_##T(Py_ssize_t rows, Py_ssize_t c, const T *restrict x,                    \
+    static TARGET void VARIANT(bias_add_##T)(Py_ssize_t rows, Py_ssize_t c, const T *restrict x,                    \
                                     const T *restrict bias, T *restrict out)                               \
     {                                                                                                       \
         for (Py_ssize_t r = 0; r < rows; r++, x += c, out += c) {                                           \
@@ -372,8 +380,40 @@ CONV_DIRECT_FILTER(double)
         }                                                                                                   \
     }
 
-BIAS_ADD(float)
-BIAS_ADD(double)
+
+#define VECTOR_KERNELS(T) MAX_POOL_GRAD(T) MAX_POOL(T) COL2IM(T) CONV_DIRECT(T) CONV_DIRECT_FILTER(T) BIAS_ADD(T)
+
+#ifdef WIDE_VECTORS
+#define V_float V32_float
+#define M_float M32_float
+#define N_float 8
+#define V_double V32_double
+#define M_double M32_double
+#define N_double 4
+#define VARIANT(name) name##_wide
+#define TARGET __attribute__((target("avx2")))
+VECTOR_KERNELS(float)
+VECTOR_KERNELS(double)
+#undef V_float
+#undef M_float
+#undef N_float
+#undef V_double
+#undef M_double
+#undef N_double
+#undef VARIANT
+#undef TARGET
+#endif
+
+#define V_float V16_float
+#define M_float M16_float
+#define N_float 4
+#define V_double V16_double
+#define M_double M16_double
+#define N_double 2
+#define VARIANT(name) name##_narrow
+#define TARGET
+VECTOR_KERNELS(float)
+VECTOR_KERNELS(double)
 
 /* The per-op loops over a whole tensor (MaxPool, MaxPoolGrad, Relu, ReluGrad, BiasAdd, a first layer's
  * Conv2D) split in two when the caller asks for two threads (runtime/blas_threads.py: a big tensor on
@@ -422,9 +462,9 @@ max_pool_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
     g.n = hi - lo;
     Py_ssize_t in = lo * g.h * g.w * g.c * j->itemsize, out = lo * g.oh * g.ow * g.c * j->itemsize;
     if (j->itemsize == 4)
-        max_pool_float(&g, (const float *)(j->a + in), (float *)(j->out + out));
+        VARIANT_CALL(max_pool_float, &g, (const float *)(j->a + in), (float *)(j->out + out));
     else
-        max_pool_double(&g, (const double *)(j->a + in), (double *)(j->out + out));
+        VARIANT_CALL(max_pool_double, &g, (const double *)(j->a + in), (double *)(j->out + out));
 }
 
 static void
@@ -434,9 +474,11 @@ max_pool_grad_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
     g.n = hi - lo;
     Py_ssize_t in = lo * g.h * g.w * g.c * j->itemsize, grad = lo * g.oh * g.ow * g.c * j->itemsize;
     if (j->itemsize == 4)
-        max_pool_grad_float(&g, (const float *)(j->a + in), (const float *)(j->b + grad), (float *)(j->out + in));
+        VARIANT_CALL(max_pool_grad_float, &g, (const float *)(j->a + in),
+            (const float *)(j->b + grad), (float *)(j->out + in));
     else
-        max_pool_grad_double(&g, (const double *)(j->a + in), (const double *)(j->b + grad), (double *)(j->out + in));
+        VARIANT_CALL(max_pool_grad_double, &g, (const double *)(j->a + in),
+            (const double *)(j->b + grad), (double *)(j->out + in));
 }
 
 static void
@@ -446,9 +488,11 @@ conv_direct_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
     g.n = hi - lo;
     Py_ssize_t in = lo * g.h * g.w * g.c * j->itemsize, out = lo * g.oh * g.ow * j->o * j->itemsize;
     if (j->itemsize == 4)
-        conv_direct_float(&g, j->o, (const float *)(j->a + in), (const float *)j->b, (float *)(j->out + out));
+        VARIANT_CALL(conv_direct_float, &g, j->o,
+            (const float *)(j->a + in), (const float *)j->b, (float *)(j->out + out));
     else
-        conv_direct_double(&g, j->o, (const double *)(j->a + in), (const double *)j->b, (double *)(j->out + out));
+        VARIANT_CALL(conv_direct_double, &g, j->o,
+            (const double *)(j->a + in), (const double *)j->b, (double *)(j->out + out));
 }
 
 #define WINDOW_ARGS "nnnnnnnnnnn"
@@ -520,9 +564,9 @@ col2im(PyObject *self, PyObject *args)
     }
     Py_BEGIN_ALLOW_THREADS
     if (itemsize == 4)
-        col2im_float(&g, (const float *)cols.buf, (float *)out.buf);
+        VARIANT_CALL(col2im_float, &g, (const float *)cols.buf, (float *)out.buf);
     else
-        col2im_double(&g, (const double *)cols.buf, (double *)out.buf);
+        VARIANT_CALL(col2im_double, &g, (const double *)cols.buf, (double *)out.buf);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&cols);
     PyBuffer_Release(&out);
@@ -574,9 +618,11 @@ bias_add_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
 {
     Py_ssize_t at = lo * j->o * j->itemsize;
     if (j->itemsize == 4)
-        bias_add_float(hi - lo, j->o, (const float *)(j->a + at), (const float *)j->b, (float *)(j->out + at));
+        VARIANT_CALL(bias_add_float, hi - lo, j->o,
+            (const float *)(j->a + at), (const float *)j->b, (float *)(j->out + at));
     else
-        bias_add_double(hi - lo, j->o, (const double *)(j->a + at), (const double *)j->b, (double *)(j->out + at));
+        VARIANT_CALL(bias_add_double, hi - lo, j->o,
+            (const double *)(j->a + at), (const double *)j->b, (double *)(j->out + at));
 }
 
 PyObject *
@@ -635,7 +681,8 @@ im2col(PyObject *self, PyObject *args)
         return NULL;
     Py_ssize_t size = g.n * g.h * g.w * g.c;
     if (b0 < 0 || nb < 0 || r0 < 0 || nr < 0 || b0 + nb > g.n || r0 + nr > g.oh ||
-            windows_checked("im2col", &g, itemsize, &x, size, &x, size, &cols, nb * nr * g.ow * g.kh * g.kw * g.c) < 0) {
+            windows_checked("im2col", &g, itemsize, &x, size, &x, size, &cols,
+                            nb * nr * g.ow * g.kh * g.kw * g.c) < 0) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "im2col: buffers and sizes do not agree");
         PyBuffer_Release(&x);
@@ -661,7 +708,8 @@ bias_add(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "y*y*w*n|n", &x, &bias, &out, &itemsize, &threads))
         return NULL;
     Py_ssize_t c = itemsize > 0 ? bias.len / itemsize : 0;
-    if ((itemsize != 4 && itemsize != 8) || c < 1 || bias.len % itemsize || x.len != out.len || x.len % (c * itemsize)) {
+    if ((itemsize != 4 && itemsize != 8) || c < 1 || bias.len % itemsize || x.len != out.len ||
+            x.len % (c * itemsize)) {
         PyBuffer_Release(&x);
         PyBuffer_Release(&bias);
         PyBuffer_Release(&out);
@@ -703,9 +751,11 @@ conv_direct_call(PyObject *args, int filter)
     if (filter) {
         memset(out.buf, 0, out.len);
         if (itemsize == 4)
-            conv_direct_filter_float(&g, o, (const float *)x.buf, (const float *)second.buf, (float *)out.buf);
+            VARIANT_CALL(conv_direct_filter_float, &g, o,
+                (const float *)x.buf, (const float *)second.buf, (float *)out.buf);
         else
-            conv_direct_filter_double(&g, o, (const double *)x.buf, (const double *)second.buf, (double *)out.buf);
+            VARIANT_CALL(conv_direct_filter_double, &g, o,
+                (const double *)x.buf, (const double *)second.buf, (double *)out.buf);
     } else {
         Job job = {conv_direct_part, g, itemsize, o, x.buf, second.buf, out.buf};
         run_split(&job, g.n, threads);
