@@ -26,6 +26,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && \
@@ -440,13 +441,20 @@ half_main(void *arg)
     return NULL;
 }
 
+/* the second half's thread starts with every signal blocked (they stay the calling thread's, whose
+ * handlers Python runs) */
 static void
 run_split(const Job *job, Py_ssize_t n, Py_ssize_t threads)
 {
     if (threads > 1 && n > 1) {
         Half second = {job, n / 2, n};
         pthread_t thread;
-        if (pthread_create(&thread, NULL, half_main, &second) == 0) {
+        sigset_t all, before;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &before);
+        int started = pthread_create(&thread, NULL, half_main, &second) == 0;
+        pthread_sigmask(SIG_SETMASK, &before, NULL);
+        if (started) {
             job->run(job, 0, n / 2);
             pthread_join(thread, NULL);
             return;
