@@ -15,9 +15,12 @@ beyond them takes the cores the spinning threads need. The library's setting is 
 product, so nothing else in the process (the program's own NumPy) sees a change. Without OpenBLAS
 (another BLAS, CuPy) a product simply runs.
 
-``DEVTRACE_BLAS_THREADS``: ``auto`` (the default) as above; ``1``: every product on one thread (a
-machine known to be busy, or timings that must not depend on its load); anything else (``blas``):
-the library's own setting for every product.
+The nn kernels' C loops over a whole tensor (``ops/nn/native.py``) take the same judgement:
+``loop_threads`` splits a big one over two threads while the machine's cores are idle.
+
+``DEVTRACE_BLAS_THREADS``: ``auto`` (the default) as above; ``1``: every product and loop on one
+thread (a machine known to be busy, or timings that must not depend on its load); anything else
+(``blas``): the library's own setting for every product, loops on one thread.
 """
 
 from __future__ import annotations
@@ -103,9 +106,9 @@ def matmul(xp, a, b, out=None):
 
 def loop_threads(elements: int) -> int:
     """Threads an nn C loop (``ops/nn/native.py``) over ``elements`` takes: two on a machine with an
-    idle core, as the products above judge it, from ``LOOP_SPLIT_FROM`` elements (a thread's start
-    costs about what 20,000 elements take); else one. ``DEVTRACE_BLAS_THREADS`` other than ``auto``:
-    one."""
+    idle core, as the products above judge it, from ``LOOP_SPLIT_FROM`` elements (a loop of a tenth of
+    a millisecond or more: a thread's start costs tens of microseconds); else one.
+    ``DEVTRACE_BLAS_THREADS`` other than ``auto``: one."""
     if _MODE != "auto" or _CORES < 2 or elements < LOOP_SPLIT_FROM:
         return 1
     return 2 if _serial_below() == QUIET_SERIAL_BELOW else 1

@@ -131,8 +131,9 @@ def _chunks(windows, itemsize):
 def _im2col(xp, x, window, strides, out_width, images, rows):
     """The windows' matrix ``(positions, kh * kw * c)`` of output rows ``rows`` of images ``images``
     of a padded ``x``: each window flattened as the filter ``(kh, kw, c, o)`` flattens its first
-    three axes. On the host, one copy of a strided view (``as_strided``); with one channel (the
-    view's rows would be three elements long), or on a GPU, one copy per window offset."""
+    three axes. On the host in float32/64, one C copy per window row (``_fastpath_nn.c``); in other
+    dtypes, one copy of a strided view (``as_strided``); with one channel (the view's rows would be
+    three elements long), or on a GPU, one copy per window offset."""
     (kh, kw), (sh, sw) = window, strides
     native = loop("im2col", xp, x.dtype)
     if native is not None and x.flags.c_contiguous:  # one copy per window row, in C
@@ -186,11 +187,11 @@ def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
         cols = _im2col(xp, padded, (kh, kw), strides, ow, *chunks[0])
         return blas_threads.matmul(xp, cols, weights).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
     out = xp.empty((n, oh, ow, o), x.dtype)
-    direct = xp is np and x.dtype in (np.float32, np.float64) and weights.dtype == x.dtype
+    in_place = xp is np and x.dtype in (np.float32, np.float64) and weights.dtype == x.dtype
     for images, rows in chunks:
         part = out[images, rows]
         cols = _im2col(xp, padded, (kh, kw), strides, ow, images, rows)
-        if direct and part.flags.c_contiguous:  # the product written in place: no copy of it
+        if in_place and part.flags.c_contiguous:  # the product written into the output: no copy of it
             blas_threads.matmul(xp, cols, weights, out=part.reshape(-1, o))
         else:
             part[...] = blas_threads.matmul(xp, cols, weights).reshape(part.shape)
