@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 10
+#define FASTPATH_ABI 11
 
 #include "_fastpath.h"
 
@@ -1943,17 +1943,28 @@ static PyMethodDef methods[] = {
     {"box_muller_f32", box_muller_f32, METH_VARARGS,
      "box_muller_f32(words, out): TensorFlow's BoxMullerFloat over pairs of Philox words, with logf/sinf/cosf"},
     {"max_pool", max_pool, METH_VARARGS,
-     "max_pool(x, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPool's unpadded windows, each one's "
+     "max_pool(x, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize[, threads]): MaxPool's unpadded windows, each one's "
      "running maximum as NumPy's in window-offset order (ops/nn/nn_impl.py)"},
     {"max_pool_grad", max_pool_grad, METH_VARARGS,
-     "max_pool_grad(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPoolGrad's windows that do not "
+     "max_pool_grad(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize[, threads]): MaxPoolGrad's windows that do not "
      "overlap, each one's gradient added onto its first maximum (ops/nn/nn_grad.py)"},
     {"col2im", col2im, METH_VARARGS,
      "col2im(cols, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): each element of out the sum of its windows' "
      "entries of cols (n, oh, ow, kh, kw, c), in window-offset order (ops/nn/nn_grad.py)"},
-    {"relu", relu, METH_VARARGS, "relu(x, out, itemsize): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
+    {"relu", relu, METH_VARARGS, "relu(x, out, itemsize[, threads]): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
     {"relu_grad", relu_grad, METH_VARARGS,
-     "relu_grad(dy, y, out, itemsize): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
+     "relu_grad(dy, y, out, itemsize[, threads]): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
+    {"im2col", im2col, METH_VARARGS,
+     "im2col(x, cols, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, b0, nb, r0, nr): the windows' matrix "
+     "(positions, kh * kw * c) of images b0 .. b0 + nb, output rows r0 .. r0 + nr of a padded x (ops/nn/nn_impl.py)"},
+    {"bias_add", bias_add, METH_VARARGS,
+     "bias_add(x, bias, out, itemsize[, threads]): out = x + bias, bias along x's last axis (ops/nn/nn_impl.py)"},
+    {"conv_direct", conv_direct, METH_VARARGS,
+     "conv_direct(x, filters, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o[, threads]): Conv2D of a padded x whose "
+     "windows have few elements, without the windows' matrix (ops/nn/nn_impl.py)"},
+    {"conv_direct_filter", conv_direct_filter, METH_VARARGS,
+     "conv_direct_filter(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o): its filter's gradient "
+     "(ops/nn/nn_grad.py)"},
     {NULL, NULL, 0, NULL},
 };
 
