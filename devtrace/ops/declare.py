@@ -18,7 +18,7 @@ from ..runtime.eager.executor import execute, execute_binary
 from ..runtime.graph.graph import get_default_graph
 from ..runtime.graph.tensor import SymbolicTensor
 from ..runtime.graph.host_consts import LEADING
-from ..runtime.registry import CPU, GPU, lookup, register
+from ..runtime.registry import CPU, GPU, QUIET, lookup, register
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant, host_array, host_constant
 from . import shapes, static_values
@@ -320,8 +320,11 @@ def quiet(kernel):
     """``kernel`` with NumPy's floating-point warnings off while it runs: TensorFlow's kernels return
     inf and nan silently (a division by zero, the log of 0), and ``import devtrace`` leaves the
     process's warnings filters alone. Only on the kernels that warn from finite inputs: NumPy's
-    errstate costs about 2 µs a call, too much for every op."""
-    return np.errstate(all="ignore")(kernel)
+    errstate costs about 2 µs a call, too much for every op. ``QUIET`` maps the wrapper to ``kernel``:
+    a function graph's plan (graph/function_run.py) runs it under that errstate set from C."""
+    wrapper = np.errstate(all="ignore")(kernel)
+    QUIET[wrapper] = kernel
+    return wrapper
 
 
 def unary(name, kernel, dtypes, api, shape=shapes.same, name_scope=False, **declaration):
