@@ -207,7 +207,9 @@ tensor_finalize(TensorBase *self)
     if (handle == NULL || handle == Py_None || device == NULL)
         return;
     SavedError saved;
-    SAVE_ERROR(saved);
+    int pending = PyErr_Occurred() != NULL;  /* the error being raised, kept (the common case: none) */
+    if (pending)
+        SAVE_ERROR(saved);
     PyObject *alloc = configured && Py_TYPE(device) == Device_T ? SLOT(device, d_allocator) : NULL;
     int done = alloc == NULL || threaded ? 0 : host_free(alloc, handle);  /* threads: release locks */
     if (done == 0 && alloc != NULL && !threaded) {  /* a simulated GPU's: its free without the reference's frame */
@@ -227,7 +229,10 @@ tensor_finalize(TensorBase *self)
     } else if (done < 0) {
         PyErr_WriteUnraisable(NULL);  /* no memory for the counter */
     }
-    RESTORE_ERROR(saved);
+    if (pending)
+        RESTORE_ERROR(saved);
+    else if (PyErr_Occurred())
+        PyErr_Clear();
 }
 
 static PyObject *
@@ -378,6 +383,123 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
 }
 
 /* ---- execute_binary -------------------------------------------------------------------------- */
+
+/* Lookups the steady state repeats, answered from what the last identical lookup found while the dict
+ * it was made in is unchanged: CPython 3.10 and 3.11 give every dict a version tag, unique across all
+ * dicts and changed by every write, so a dict's (address, tag) names one state of one live dict.
+ * A key is matched by the identity of its items, which the memo holds (an object freed and another
+ * made at its address cannot pass for it); the value is the dict's, read only while the tag matches.
+ * Other versions look every time. */
+#if PY_VERSION_HEX < 0x030C0000
+#define DICT_MEMO 1
+#define DICT_TAG(d) (((PyDictObject *)(d))->ma_version_tag)
+#define N_MEMO 64  /* a power of two */
+#define MEMO_SLOT(a, b, c) \
+    ((((uintptr_t)(a) >> 4) ^ ((uintptr_t)(b) >> 4) ^ ((uintptr_t)(c) >> 6)) & (N_MEMO - 1))
+typedef struct {
+    PyObject *op_name, *dtype, *scope, *soft;  /* the key's items, held */
+    PyObject *cache;  /* the dict's address (its tag tells whether it is the same dict, unchanged) */
+    uint64_t tag;
+    PyObject *hit;  /* borrowed from the dict, read only while its tag is `tag` */
+} PlacementMemo;
+static PlacementMemo placement_memo[N_MEMO];
+typedef struct {
+    PyObject *op_name;  /* held */
+    uint64_t tag;
+    PyObject *opdef;  /* borrowed from registry, as hit above */
+} RegistryMemo;
+static RegistryMemo registry_memo[N_MEMO];
+static uint64_t context_tag;  /* context_globals' tag when _context was read, and what it held */
+static PyObject *context_seen;
+#endif
+
+/* context_globals["_context"], borrowed (NULL: absent, or an error) */
+static PyObject *
+current_context(void)
+{
+#ifdef DICT_MEMO
+    if (context_seen != NULL && DICT_TAG(context_globals) == context_tag)
+        return context_seen;
+    PyObject *ctx = PyDict_GetItemWithError(context_globals, s_context);
+    context_seen = ctx;
+    context_tag = DICT_TAG(context_globals);
+    return ctx;
+#else
+    return PyDict_GetItemWithError(context_globals, s_context);
+#endif
+}
+
+/* registry[op_name], borrowed (NULL: absent, or an error) */
+static PyObject *
+registered(PyObject *op_name)
+{
+#ifdef DICT_MEMO
+    RegistryMemo *m = &registry_memo[MEMO_SLOT(op_name, 0, 0)];
+    if (m->op_name == op_name && m->tag == DICT_TAG(registry))
+        return m->opdef;
+    PyObject *opdef = PyDict_GetItemWithError(registry, op_name);
+    if (opdef != NULL) {
+        PyObject *old = m->op_name;
+        Py_INCREF(op_name);
+        m->op_name = op_name;
+        m->opdef = opdef;
+        m->tag = DICT_TAG(registry);
+        Py_XDECREF(old);  /* an op's name: a string */
+    }
+    return opdef;
+#else
+    return PyDict_GetItemWithError(registry, op_name);
+#endif
+}
+
+/* cache.get((op_name, dtype, scope, soft)), a new reference (NULL: absent, or an error); the key's
+ * items are held while the key is made, as the reference's locals hold them */
+static PyObject *
+placement_lookup(PyObject *cache, PyObject *op_name, PyObject *dtype, PyObject *scope, PyObject *soft)
+{
+#ifdef DICT_MEMO
+    PlacementMemo *m = &placement_memo[MEMO_SLOT(op_name, dtype, scope)];
+    if (m->cache == cache && m->tag == DICT_TAG(cache) && m->op_name == op_name && m->dtype == dtype
+            && m->scope == scope && m->soft == soft) {
+        Py_INCREF(m->hit);
+        return m->hit;
+    }
+#endif
+    PyObject *items[4] = {op_name, dtype, scope, soft};
+    for (int i = 0; i < 4; i++)
+        Py_INCREF(items[i]);
+    Py_INCREF(cache);
+    PyObject *key = PyTuple_New(4);
+    if (key == NULL) {
+        for (int i = 0; i < 4; i++)
+            Py_DECREF(items[i]);
+        Py_DECREF(cache);
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++)
+        PyTuple_SET_ITEM(key, i, items[i]);
+    PyObject *hit = PyDict_GetItemWithError(cache, key);
+    Py_XINCREF(hit);
+#ifdef DICT_MEMO
+    if (hit != NULL) {  /* remembered: the key's items held by the memo, what it held before let go */
+        PyObject *old[4] = {m->op_name, m->dtype, m->scope, m->soft};
+        for (int i = 0; i < 4; i++)
+            Py_INCREF(items[i]);
+        m->op_name = op_name;
+        m->dtype = dtype;
+        m->scope = scope;
+        m->soft = soft;
+        m->cache = cache;
+        m->tag = DICT_TAG(cache);
+        m->hit = hit;
+        for (int i = 0; i < 4; i++)
+            Py_XDECREF(old[i]);
+    }
+#endif
+    Py_DECREF(cache);
+    Py_DECREF(key);
+    return hit;
+}
 
 static long long
 now_ns(void)
@@ -678,6 +800,27 @@ check_array_layout(PyObject *sample)
     return 0;
 }
 
+/* The last output shape made (a tuple of ints, untracked): the next output of those dims shares it, a new
+ * reference; NULL when the dims differ (no exception) */
+static PyObject *last_shape;
+
+static PyObject *
+same_shape(int nd, const Py_ssize_t *dims)
+{
+    PyObject *shape = last_shape;
+    if (shape == NULL || PyTuple_GET_SIZE(shape) != nd)
+        return NULL;
+    for (int i = 0; i < nd; i++) {
+        PyObject *d = PyTuple_GET_ITEM(shape, i);
+        if (!PyLong_CheckExact(d) || PyLong_AsSsize_t(d) != dims[i]) {
+            PyErr_Clear();
+            return NULL;
+        }
+    }
+    Py_INCREF(shape);
+    return shape;
+}
+
 /* an output's DType (found in by_np), its name, shape and size in bytes, all new references:
  * 1 found, 0 a dtype devtrace does not know (finish() takes it), -1 error */
 static int
@@ -709,23 +852,29 @@ describe(PyObject *out, PyObject **out_dtype, PyObject **dtype_name, PyObject **
             Py_XSETREF(last_name, name);
         }
         Py_ssize_t size = last_itemsize;
-        PyObject *dims = PyTuple_New(f->nd);
-        if (dims == NULL)
-            return -1;
-        for (int i = 0; i < f->nd; i++) {
-            PyObject *d = PyLong_FromSsize_t(f->dimensions[i]);
-            if (d == NULL) {
-                Py_DECREF(dims);
+        PyObject *dims = same_shape(f->nd, f->dimensions);
+        if (dims == NULL) {
+            if (!(dims = PyTuple_New(f->nd)))
                 return -1;
+            for (int i = 0; i < f->nd; i++) {
+                PyObject *d = PyLong_FromSsize_t(f->dimensions[i]);
+                if (d == NULL) {
+                    Py_DECREF(dims);
+                    return -1;
+                }
+                PyTuple_SET_ITEM(dims, i, d);
             }
-            PyTuple_SET_ITEM(dims, i, d);
-            size *= f->dimensions[i];
+            untracked(dims);
+            Py_INCREF(dims);
+            Py_XSETREF(last_shape, dims);
         }
+        for (int i = 0; i < f->nd; i++)
+            size *= f->dimensions[i];
         if (!(*nbytes = PyLong_FromSsize_t(size))) {
             Py_DECREF(dims);
             return -1;
         }
-        *shape = untracked(dims);
+        *shape = dims;
         Py_INCREF(last_dtype);
         *out_dtype = last_dtype;
         Py_INCREF(last_name);
@@ -882,7 +1031,7 @@ run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, 
             goto done;
         Py_DECREF(flushed);
     }
-    opdef = PyDict_GetItemWithError(registry, h->op_name);
+    opdef = registered(h->op_name);
     if (opdef != NULL) {
         Py_INCREF(opdef);
     } else {
@@ -909,7 +1058,7 @@ run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, 
         }
         goto done;
     }
-    int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
+    int contains = Py_TYPE(out) == NDArray_T ? 1 : PySet_Contains(plain, (PyObject *)Py_TYPE(out));  /* ndarray: in plain */
     if (contains < 0)
         goto done;
     if (contains) {
@@ -1023,7 +1172,7 @@ node_step(PyObject *const *args, PyObject *ufunc_for)
             raise_kernel_failed(ctx, device, opdef, arrays, attrs, node, &h);
         goto done;
     }
-    int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
+    int contains = Py_TYPE(out) == NDArray_T ? 1 : PySet_Contains(plain, (PyObject *)Py_TYPE(out));  /* ndarray: in plain */
     if (contains < 0)
         goto done;
     if (contains) {
@@ -1653,7 +1802,7 @@ static PyObject *
 placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *src)
 {
     PyObject *x = (PyObject *)tx, *y = (PyObject *)ty;
-    PyObject *ctx = PyDict_GetItemWithError(context_globals, s_context);
+    PyObject *ctx = current_context();
     if (ctx == NULL && PyErr_Occurred())
         return NULL;
     if (ctx == NULL || Py_TYPE(ctx) != Context_T || SLOT(ctx, c_initialized_by) == NULL
@@ -1666,27 +1815,8 @@ placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyO
             || !PyList_CheckExact(callbacks) || PyList_GET_SIZE(callbacks) || cache == NULL
             || !PyDict_CheckExact(cache) || scope == NULL || soft == NULL)
         return slow(op_name, x, y, name, dtype);
-    /* the key as the reference builds it: its items held, then the tuple made */
     Py_INCREF(ctx);
-    Py_INCREF(scope);
-    Py_INCREF(soft);
-    PyObject *key = PyTuple_New(4);
-    if (key == NULL) {
-        Py_DECREF(scope);
-        Py_DECREF(soft);
-        Py_DECREF(ctx);
-        return NULL;
-    }
-    Py_INCREF(op_name);
-    PyTuple_SET_ITEM(key, 0, op_name);
-    Py_INCREF(dtype);
-    PyTuple_SET_ITEM(key, 1, dtype);
-    PyTuple_SET_ITEM(key, 2, scope);
-    PyTuple_SET_ITEM(key, 3, soft);
-    cache = SLOT(ctx, c_placement_cache);
-    PyObject *hit = cache == NULL || !PyDict_CheckExact(cache) ? NULL : PyDict_GetItemWithError(cache, key);
-    Py_XINCREF(hit);
-    Py_DECREF(key);
+    PyObject *hit = placement_lookup(cache, op_name, dtype, scope, soft);
     if (hit == NULL && PyErr_Occurred()) {
         Py_DECREF(ctx);
         return NULL;
