@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 10
+#define FASTPATH_ABI 11
 
 #include "_fastpath.h"
 
@@ -1780,26 +1780,38 @@ caller_source(void)
 }
 
 static PyObject *placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype,
-                           PyObject *src);
+                           PyObject *src, PyObject *public_fn);
+
+/* every case but the common one: execute(op_name, (x, y), None, name, dtype), or for an OpFunction's call
+ * public_fn(x, y), the op's public function (which calls execute_binary, and it execute) */
+static PyObject *
+not_common(PyObject *op_name, PyObject *x, PyObject *y, PyObject *name, PyObject *dtype, PyObject *public_fn)
+{
+    if (public_fn == NULL)
+        return slow(op_name, x, y, name, dtype);
+    PyObject *argv[] = {x, y};
+    return PyObject_Vectorcall(public_fn, argv, 2, NULL);
+}
 
 /* execute_binary once x and y are eager Tensors and dtype is held: the op's src when sources are on,
  * then placed_op */
 static PyObject *
-place_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype)
+place_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *public_fn)
 {
     if (!sources_on || threaded)  /* (threads: execute() finds it, under the run's lock) */
-        return placed_op(op_name, tx, ty, name, dtype, NULL);
+        return placed_op(op_name, tx, ty, name, dtype, NULL, public_fn);
     PyObject *src = caller_source();
     if (src == NULL)
         return NULL;
-    PyObject *out = placed_op(op_name, tx, ty, name, dtype, src);
+    PyObject *out = placed_op(op_name, tx, ty, name, dtype, src, public_fn);
     Py_DECREF(src);
     return out;
 }
 
 /* the placement cache's answer, the checks of the reference, then run_op or execute() */
 static PyObject *
-placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *src)
+placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *src,
+          PyObject *public_fn)
 {
     PyObject *x = (PyObject *)tx, *y = (PyObject *)ty;
     PyObject *ctx = current_context();
@@ -1808,13 +1820,13 @@ placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyO
     if (ctx == NULL || Py_TYPE(ctx) != Context_T || SLOT(ctx, c_initialized_by) == NULL
             || SLOT(ctx, c_initialized_by) == Py_None || SLOT(ctx, c_eager) != Py_True
             || SLOT(ctx, c_threaded) != Py_False)
-        return slow(op_name, x, y, name, dtype);
+        return not_common(op_name, x, y, name, dtype, public_fn);
     PyObject *tapes = SLOT(ctx, c_tapes), *cache = SLOT(ctx, c_placement_cache), *scope = SLOT(ctx, c_scope);
     PyObject *soft = SLOT(ctx, c_soft_placement), *callbacks = SLOT(ctx, c_op_callbacks);
     if (tapes == NULL || !PyList_CheckExact(tapes) || PyList_GET_SIZE(tapes) || callbacks == NULL
             || !PyList_CheckExact(callbacks) || PyList_GET_SIZE(callbacks) || cache == NULL
             || !PyDict_CheckExact(cache) || scope == NULL || soft == NULL)
-        return slow(op_name, x, y, name, dtype);
+        return not_common(op_name, x, y, name, dtype, public_fn);
     Py_INCREF(ctx);
     PyObject *hit = placement_lookup(cache, op_name, dtype, scope, soft);
     if (hit == NULL && PyErr_Occurred()) {
@@ -1833,7 +1845,7 @@ placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyO
             || seq_obj == NULL || !PyLong_CheckExact(seq_obj) || device_name == NULL || scope == NULL) {
         Py_XDECREF(hit);
         Py_DECREF(ctx);
-        return slow(op_name, x, y, name, dtype);
+        return not_common(op_name, x, y, name, dtype, public_fn);
     }
     Py_INCREF(trace);
     Py_INCREF(xp);
@@ -1892,9 +1904,191 @@ execute_binary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (dtype == Py_None)
         dtype = tx->dtype;
     Py_INCREF(dtype);  /* x._dtype: held, as the reference's local holds it */
-    PyObject *out = place_op(op_name, tx, ty, name, dtype);
+    PyObject *out = place_op(op_name, tx, ty, name, dtype, NULL);
     Py_DECREF(dtype);
     return out;
+}
+
+/* ---- OpFunction: a binary op's public function, its common case without a Python frame ------ */
+
+/* tf.add, tf.math.subtract …: the op's public function `fn` (declare.binary's, math_ops.add), whose
+ * common call -- two eager Tensors, no name -- runs execute_binary's steps without fn's frame;
+ * every other call, and every case execute_binary hands to execute(), is fn's own. Every attribute
+ * (its name, doc, signature, __class__: isinstance sees a function) is fn's, so the object is fn
+ * to whoever looks at it, and pickles and copies as fn would (by its qualified name). */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *fn;  /* the public function */
+    PyObject *op_name;
+    PyObject *fixed;  /* the one dtype of an op without a T attr (LogicalAnd: bool), else None */
+    PyObject *other;  /* an x dtype whose op is another one, left to fn (add: string, Add), else None */
+    PyObject *weakrefs;
+} OpFunction;
+
+static int op_functions = 1;  /* set_op_functions(): off, each call is fn's (tests run fn's reference) */
+
+static PyObject *
+opfn_vectorcall(OpFunction *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (op_functions && configured && kwnames == NULL && (nargs == 2 || (nargs == 3 && args[2] == Py_None))
+            && Py_TYPE(args[0]) == Tensor_T && Py_TYPE(args[1]) == Tensor_T) {
+        TensorBase *tx = (TensorBase *)args[0], *ty = (TensorBase *)args[1];
+        if (tx->dtype != NULL && ty->dtype != NULL && tx->value != NULL && ty->value != NULL && tx->seq != NULL
+                && ty->seq != NULL && tx->dtype != self->other) {
+            PyObject *dtype = self->fixed != Py_None ? self->fixed : tx->dtype;
+            Py_INCREF(dtype);  /* as execute_binary holds it */
+            PyObject *out = place_op(self->op_name, tx, ty, Py_None, dtype, self->fn);
+            Py_DECREF(dtype);
+            return out;
+        }
+    }
+    return PyObject_Vectorcall(self->fn, args, nargsf, kwnames);
+}
+
+static PyObject *
+opfn_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *fn, *op_name, *fixed = Py_None, *other = Py_None;
+    static char *keywords[] = {"fn", "op_name", "fixed", "other", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OU|OO:OpFunction", keywords, &fn, &op_name, &fixed, &other))
+        return NULL;
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "OpFunction(fn, op_name, fixed=None, other=None): fn must be callable");
+        return NULL;
+    }
+    OpFunction *self = (OpFunction *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->vectorcall = (vectorcallfunc)opfn_vectorcall;
+    Py_INCREF(fn);
+    self->fn = fn;
+    Py_INCREF(op_name);
+    PyUnicode_InternInPlace(&op_name);  /* the registry's key: found by identity */
+    self->op_name = op_name;
+    Py_INCREF(fixed);
+    self->fixed = fixed;
+    Py_INCREF(other);
+    self->other = other;
+    return (PyObject *)self;
+}
+
+static int
+opfn_traverse(OpFunction *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->fn);
+    Py_VISIT(self->fixed);
+    Py_VISIT(self->other);
+    return 0;
+}
+
+static int
+opfn_clear(OpFunction *self)
+{
+    Py_CLEAR(self->fn);
+    Py_CLEAR(self->fixed);
+    Py_CLEAR(self->other);
+    return 0;
+}
+
+static void
+opfn_dealloc(OpFunction *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weakrefs != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    opfn_clear(self);
+    Py_CLEAR(self->op_name);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* as fn is reduced by pickle and copy: a global, by its qualified name (in its __module__) */
+static PyObject *
+opfn_reduce(OpFunction *self, PyObject *unused)
+{
+    if (self->fn == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a cleared OpFunction");
+        return NULL;
+    }
+    return PyObject_GetAttrString(self->fn, "__qualname__");
+}
+
+static PyMethodDef opfn_methods[] = {
+    {"__reduce__", (PyCFunction)opfn_reduce, METH_NOARGS, NULL},
+    {"__reduce_ex__", (PyCFunction)opfn_reduce, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *
+opfn_getattro(OpFunction *self, PyObject *name)
+{
+    if (PyUnicode_Check(name) && (PyUnicode_CompareWithASCIIString(name, "__reduce_ex__") == 0
+                                  || PyUnicode_CompareWithASCIIString(name, "__reduce__") == 0))
+        return PyObject_GenericGetAttr((PyObject *)self, name);
+    if (self->fn == NULL) {
+        PyErr_SetObject(PyExc_AttributeError, name);
+        return NULL;
+    }
+    return PyObject_GetAttr(self->fn, name);
+}
+
+static int
+opfn_setattro(OpFunction *self, PyObject *name, PyObject *value)
+{
+    if (self->fn == NULL) {
+        PyErr_SetObject(PyExc_AttributeError, name);
+        return -1;
+    }
+    return PyObject_SetAttr(self->fn, name, value);
+}
+
+static PyObject *
+opfn_repr(OpFunction *self)
+{
+    return self->fn == NULL ? PyUnicode_FromString("<OpFunction>") : PyObject_Repr(self->fn);
+}
+
+/* bound as a function is, on an instance (a class attribute: a method) */
+static PyObject *
+opfn_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyTypeObject OpFunction_T = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "devtrace.runtime._fastpath.OpFunction",
+    .tp_doc = "OpFunction(fn, op_name, fixed=None, other=None): fn, a binary op's public function, whose common call "
+              "(two eager Tensors, no name) runs without fn's frame (see _fastpath.c)",
+    .tp_basicsize = sizeof(OpFunction),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_vectorcall_offset = offsetof(OpFunction, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_new = opfn_new,
+    .tp_traverse = (traverseproc)opfn_traverse,
+    .tp_clear = (inquiry)opfn_clear,
+    .tp_dealloc = (destructor)opfn_dealloc,
+    .tp_getattro = (getattrofunc)opfn_getattro,
+    .tp_setattro = (setattrofunc)opfn_setattro,
+    .tp_repr = (reprfunc)opfn_repr,
+    .tp_descr_get = opfn_get,
+    .tp_weaklistoffset = offsetof(OpFunction, weakrefs),
+    .tp_methods = opfn_methods,
+};
+
+static PyObject *
+set_op_functions(PyObject *self, PyObject *flag)
+{
+    int on = PyObject_IsTrue(flag);
+    if (on < 0)
+        return NULL;
+    op_functions = on;
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -2051,6 +2245,8 @@ static PyMethodDef methods[] = {
     {"set_sources", (PyCFunction)(void (*)(void))set_sources, METH_FASTCALL,
      "set_sources(flag, kinds, kind_of, resolve): each op's record holds the program's line that made it "
      "(runtime/sources.py)"},
+    {"set_op_functions", set_op_functions, METH_O,
+     "set_op_functions(flag): off, an OpFunction's every call is its Python function's (the tests of the reference)"},
     {"set_threaded", set_threaded, METH_O,
      "set_threaded(flag): ops run from several threads: every op and every free takes the Python path, "
      "which holds the run's lock (runtime/threads.py)"},
@@ -2094,14 +2290,15 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__fastpath(void)
 {
-    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0)
+    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0 || PyType_Ready(&OpFunction_T) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddIntConstant(m, "ABI", FASTPATH_ABI) < 0
             || PyModule_AddObjectRef(m, "TensorBase", (PyObject *)&TensorBase_T) < 0
-            || PyModule_AddObjectRef(m, "BFCBase", (PyObject *)&BFCBase_T) < 0) {
+            || PyModule_AddObjectRef(m, "BFCBase", (PyObject *)&BFCBase_T) < 0
+            || PyModule_AddObjectRef(m, "OpFunction", (PyObject *)&OpFunction_T) < 0) {
         Py_DECREF(m);
         return NULL;
     }
