@@ -20,6 +20,7 @@ from ..runtime.eager.executor import execute, execute_binary
 from ..runtime.graph.graph import get_default_graph
 from ..runtime.graph.tensor import SymbolicTensor
 from ..runtime.graph.host_consts import LEADING
+from ..runtime.native import FASTPATH
 from ..runtime.registry import CPU, GPU, QUIET, lookup, register
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant, host_array, host_constant
@@ -437,7 +438,16 @@ def binary(name, kernel, dtypes, api, shape=shapes.broadcast, fixed=None, name_s
 
     op_type = name
     fn.__name__ = fn.__qualname__ = api[0].rsplit(".", 1)[-1]
-    return public(*api)(fn)
+    return public(*api)(op_function(fn, op_type, fixed))
+
+
+def op_function(fn, op_type, fixed=None, other=None):
+    """``fn``, a binary op's public function; with the C module (``native.py``), its twin
+    ``_fastpath.OpFunction``, which runs fn's common call — two eager Tensors, no name — as fn
+    does (``execute_binary(op_type, x, y, None, fixed)``) without fn's Python frame, and is fn to
+    everything else (every other call, every attribute). ``other``: an ``x`` dtype whose op is
+    another one (``add``: strings concatenate through ``Add``), left to fn."""
+    return fn if FASTPATH is None else FASTPATH.OpFunction(fn, op_type, fixed, other)
 
 
 def gradient(op_type: str):
