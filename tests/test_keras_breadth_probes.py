@@ -273,3 +273,18 @@ def test_a_dataset_keeps_a_dicts_key_order():
     assert list(ds.element_spec) == list(next(iter(ds))) == ["b", "a", "c"]  # TensorFlow's; was sorted
     mapped = ds.map(lambda x: x)
     assert list(mapped.element_spec) == list(next(iter(mapped))) == list(next(iter(ds.batch(2)))) == ["b", "a", "c"]
+
+
+def test_channels_first_convolutions():
+    x = np.arange(1 * 3 * 6 * 6, dtype="float32").reshape(1, 3, 6, 6) / 100
+    conv = keras.layers.Conv2D(2, 3, strides=2, padding="same", data_format="channels_first", kernel_initializer="ones",
+                               bias_initializer="ones")
+    y = conv(x).numpy()
+    assert y.shape == (1, 2, 3, 3) and tuple(conv.compute_output_shape((None, 3, 6, 6))) == (None, 2, 3, 3)
+    assert np.allclose(y[0, 0, :2, :2], [[12.61, 13.15], [15.85, 16.39]], atol=1e-4)
+    assert [tuple(w.shape) for w in conv.weights] == [(3, 3, 3, 2), (2,)]
+    conv1d = keras.layers.Conv1D(2, 3, data_format="channels_first", kernel_initializer="ones")
+    assert tuple(conv1d(np.ones((1, 3, 5), "float32")).shape) == (1, 2, 3)
+    model = keras.Sequential([keras.Input((3, 8, 8)), keras.layers.Conv2D(4, 3, data_format="channels_first"),
+                              keras.layers.Flatten()])
+    assert (model.output_shape, model.count_params()) == ((None, 144), 112)
