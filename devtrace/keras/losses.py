@@ -126,7 +126,8 @@ class SparseCategoricalCrossentropy(Loss):
         self._configure(reduction, name, "keras.losses.SparseCategoricalCrossentropy")
 
     def call(self, y_true, y_pred):
-        labels = tf.cast(tf.reshape(y_true, [-1]), tf.int32)
+        # a vector of labels as it is (TensorFlow's graph has no Reshape then); others flattened
+        labels = tf.cast(y_true if y_true.shape.rank == 1 else tf.reshape(y_true, [-1]), tf.int32)
         logits = y_pred if self.from_logits else tf.math.log(tf.clip_by_value(y_pred, config.epsilon(), 1.0))
         return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
 

@@ -12,7 +12,7 @@ import devtrace as tf
 from . import keywords, saving_lib as saving, serializable
 from . import engine as _engine, summary as summary_mod
 from .engine import (InputLayer, KerasTensor, Layer, as_tensors, autocast_inputs, autocast_scope, call_with_context,
-                     check_positional, is_symbolic, outermost_call, unique)
+                     check_positional, check_training_positional, is_symbolic, outermost_call, unique)
 from .tf_trainer import TensorFlowTrainer
 
 
@@ -122,8 +122,14 @@ class Model(TensorFlowTrainer, Layer):
         """A functional model takes Python values positionally; others do not (Keras's)."""
         return self._outputs is not None
 
-    def __call__(self, inputs, training=None, **kwargs):
-        check_positional(self, (inputs,))
+    def __call__(self, inputs, *args, training=None, **kwargs):
+        check_positional(self, (inputs,) + args)
+        check_training_positional(self, args, "Functional" if self._outputs is not None else None)
+        if args:  # what call() takes positionally after the inputs, ``training`` given as None among them
+            names = list(inspect.signature(self.call).parameters)[1:1 + len(args)]
+            given = dict(zip(names, args))
+            training = given.pop("training", training)
+            kwargs = {**given, **kwargs}
         if is_symbolic(inputs):
             return super().__call__(inputs)
         inputs = as_tensors(self._by_input_name(inputs))

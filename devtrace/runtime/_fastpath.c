@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 10
+#define FASTPATH_ABI 11
 
 #include "_fastpath.h"
 
@@ -207,7 +207,9 @@ tensor_finalize(TensorBase *self)
     if (handle == NULL || handle == Py_None || device == NULL)
         return;
     SavedError saved;
-    SAVE_ERROR(saved);
+    int pending = PyErr_Occurred() != NULL;  /* the error being raised, kept (the common case: none) */
+    if (pending)
+        SAVE_ERROR(saved);
     PyObject *alloc = configured && Py_TYPE(device) == Device_T ? SLOT(device, d_allocator) : NULL;
     int done = alloc == NULL || threaded ? 0 : host_free(alloc, handle);  /* threads: release locks */
     if (done == 0 && alloc != NULL && !threaded) {  /* a simulated GPU's: its free without the reference's frame */
@@ -227,7 +229,10 @@ tensor_finalize(TensorBase *self)
     } else if (done < 0) {
         PyErr_WriteUnraisable(NULL);  /* no memory for the counter */
     }
-    RESTORE_ERROR(saved);
+    if (pending)
+        RESTORE_ERROR(saved);
+    else if (PyErr_Occurred())
+        PyErr_Clear();
 }
 
 static PyObject *
@@ -378,6 +383,123 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
 }
 
 /* ---- execute_binary -------------------------------------------------------------------------- */
+
+/* Lookups the steady state repeats, answered from what the last identical lookup found while the dict
+ * it was made in is unchanged: CPython 3.10 and 3.11 give every dict a version tag, unique across all
+ * dicts and changed by every write, so a dict's (address, tag) names one state of one live dict.
+ * A key is matched by the identity of its items, which the memo holds (an object freed and another
+ * made at its address cannot pass for it); the value is the dict's, read only while the tag matches.
+ * Other versions look every time. */
+#if PY_VERSION_HEX < 0x030C0000
+#define DICT_MEMO 1
+#define DICT_TAG(d) (((PyDictObject *)(d))->ma_version_tag)
+#define N_MEMO 64  /* a power of two */
+#define MEMO_SLOT(a, b, c) \
+    ((((uintptr_t)(a) >> 4) ^ ((uintptr_t)(b) >> 4) ^ ((uintptr_t)(c) >> 6)) & (N_MEMO - 1))
+typedef struct {
+    PyObject *op_name, *dtype, *scope, *soft;  /* the key's items, held */
+    PyObject *cache;  /* the dict's address (its tag tells whether it is the same dict, unchanged) */
+    uint64_t tag;
+    PyObject *hit;  /* borrowed from the dict, read only while its tag is `tag` */
+} PlacementMemo;
+static PlacementMemo placement_memo[N_MEMO];
+typedef struct {
+    PyObject *op_name;  /* held */
+    uint64_t tag;
+    PyObject *opdef;  /* borrowed from registry, as hit above */
+} RegistryMemo;
+static RegistryMemo registry_memo[N_MEMO];
+static uint64_t context_tag;  /* context_globals' tag when _context was read, and what it held */
+static PyObject *context_seen;
+#endif
+
+/* context_globals["_context"], borrowed (NULL: absent, or an error) */
+static PyObject *
+current_context(void)
+{
+#ifdef DICT_MEMO
+    if (context_seen != NULL && DICT_TAG(context_globals) == context_tag)
+        return context_seen;
+    PyObject *ctx = PyDict_GetItemWithError(context_globals, s_context);
+    context_seen = ctx;
+    context_tag = DICT_TAG(context_globals);
+    return ctx;
+#else
+    return PyDict_GetItemWithError(context_globals, s_context);
+#endif
+}
+
+/* registry[op_name], borrowed (NULL: absent, or an error) */
+static PyObject *
+registered(PyObject *op_name)
+{
+#ifdef DICT_MEMO
+    RegistryMemo *m = &registry_memo[MEMO_SLOT(op_name, 0, 0)];
+    if (m->op_name == op_name && m->tag == DICT_TAG(registry))
+        return m->opdef;
+    PyObject *opdef = PyDict_GetItemWithError(registry, op_name);
+    if (opdef != NULL) {
+        PyObject *old = m->op_name;
+        Py_INCREF(op_name);
+        m->op_name = op_name;
+        m->opdef = opdef;
+        m->tag = DICT_TAG(registry);
+        Py_XDECREF(old);  /* an op's name: a string */
+    }
+    return opdef;
+#else
+    return PyDict_GetItemWithError(registry, op_name);
+#endif
+}
+
+/* cache.get((op_name, dtype, scope, soft)), a new reference (NULL: absent, or an error); the key's
+ * items are held while the key is made, as the reference's locals hold them */
+static PyObject *
+placement_lookup(PyObject *cache, PyObject *op_name, PyObject *dtype, PyObject *scope, PyObject *soft)
+{
+#ifdef DICT_MEMO
+    PlacementMemo *m = &placement_memo[MEMO_SLOT(op_name, dtype, scope)];
+    if (m->cache == cache && m->tag == DICT_TAG(cache) && m->op_name == op_name && m->dtype == dtype
+            && m->scope == scope && m->soft == soft) {
+        Py_INCREF(m->hit);
+        return m->hit;
+    }
+#endif
+    PyObject *items[4] = {op_name, dtype, scope, soft};
+    for (int i = 0; i < 4; i++)
+        Py_INCREF(items[i]);
+    Py_INCREF(cache);
+    PyObject *key = PyTuple_New(4);
+    if (key == NULL) {
+        for (int i = 0; i < 4; i++)
+            Py_DECREF(items[i]);
+        Py_DECREF(cache);
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++)
+        PyTuple_SET_ITEM(key, i, items[i]);
+    PyObject *hit = PyDict_GetItemWithError(cache, key);
+    Py_XINCREF(hit);
+#ifdef DICT_MEMO
+    if (hit != NULL) {  /* remembered: the key's items held by the memo, what it held before let go */
+        PyObject *old[4] = {m->op_name, m->dtype, m->scope, m->soft};
+        for (int i = 0; i < 4; i++)
+            Py_INCREF(items[i]);
+        m->op_name = op_name;
+        m->dtype = dtype;
+        m->scope = scope;
+        m->soft = soft;
+        m->cache = cache;
+        m->tag = DICT_TAG(cache);
+        m->hit = hit;
+        for (int i = 0; i < 4; i++)
+            Py_XDECREF(old[i]);
+    }
+#endif
+    Py_DECREF(cache);
+    Py_DECREF(key);
+    return hit;
+}
 
 static long long
 now_ns(void)
@@ -649,6 +771,8 @@ typedef struct {
     Py_ssize_t *strides;
     PyObject *base;
     PyObject *descr;
+    int flags;
+    PyObject *weakreflist;
 } ArrayFields;
 
 static int array_layout;  /* ArrayFields matches this NumPy */
@@ -676,6 +800,27 @@ check_array_layout(PyObject *sample)
     array_layout = f->nd == 2 && f->dimensions[0] == 3 && f->dimensions[1] == 5 && f->descr == descr;
     Py_DECREF(descr);
     return 0;
+}
+
+/* The last output shape made (a tuple of ints, untracked): the next output of those dims shares it, a new
+ * reference; NULL when the dims differ (no exception) */
+static PyObject *last_shape;
+
+static PyObject *
+same_shape(int nd, const Py_ssize_t *dims)
+{
+    PyObject *shape = last_shape;
+    if (shape == NULL || PyTuple_GET_SIZE(shape) != nd)
+        return NULL;
+    for (int i = 0; i < nd; i++) {
+        PyObject *d = PyTuple_GET_ITEM(shape, i);
+        if (!PyLong_CheckExact(d) || PyLong_AsSsize_t(d) != dims[i]) {
+            PyErr_Clear();
+            return NULL;
+        }
+    }
+    Py_INCREF(shape);
+    return shape;
 }
 
 /* an output's DType (found in by_np), its name, shape and size in bytes, all new references:
@@ -709,23 +854,29 @@ describe(PyObject *out, PyObject **out_dtype, PyObject **dtype_name, PyObject **
             Py_XSETREF(last_name, name);
         }
         Py_ssize_t size = last_itemsize;
-        PyObject *dims = PyTuple_New(f->nd);
-        if (dims == NULL)
-            return -1;
-        for (int i = 0; i < f->nd; i++) {
-            PyObject *d = PyLong_FromSsize_t(f->dimensions[i]);
-            if (d == NULL) {
-                Py_DECREF(dims);
+        PyObject *dims = same_shape(f->nd, f->dimensions);
+        if (dims == NULL) {
+            if (!(dims = PyTuple_New(f->nd)))
                 return -1;
+            for (int i = 0; i < f->nd; i++) {
+                PyObject *d = PyLong_FromSsize_t(f->dimensions[i]);
+                if (d == NULL) {
+                    Py_DECREF(dims);
+                    return -1;
+                }
+                PyTuple_SET_ITEM(dims, i, d);
             }
-            PyTuple_SET_ITEM(dims, i, d);
-            size *= f->dimensions[i];
+            untracked(dims);
+            Py_INCREF(dims);
+            Py_XSETREF(last_shape, dims);
         }
+        for (int i = 0; i < f->nd; i++)
+            size *= f->dimensions[i];
         if (!(*nbytes = PyLong_FromSsize_t(size))) {
             Py_DECREF(dims);
             return -1;
         }
-        *shape = untracked(dims);
+        *shape = dims;
         Py_INCREF(last_dtype);
         *out_dtype = last_dtype;
         Py_INCREF(last_name);
@@ -882,7 +1033,7 @@ run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, 
             goto done;
         Py_DECREF(flushed);
     }
-    opdef = PyDict_GetItemWithError(registry, h->op_name);
+    opdef = registered(h->op_name);
     if (opdef != NULL) {
         Py_INCREF(opdef);
     } else {
@@ -909,7 +1060,7 @@ run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, 
         }
         goto done;
     }
-    int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
+    int contains = Py_TYPE(out) == NDArray_T ? 1 : PySet_Contains(plain, (PyObject *)Py_TYPE(out));  /* ndarray: in plain */
     if (contains < 0)
         goto done;
     if (contains) {
@@ -963,7 +1114,7 @@ node_reference(PyObject *const *args, const Head *h)
  * device, the op's kernel on its inputs (a list, at least one), then finish's common case (one NumPy
  * array or scalar of a dtype devtrace knows) in C; finish itself for any other output, run_step for
  * any other node, kernel_failed for a kernel's error, as the reference. */
-static PyObject *node_step(PyObject *const *args, PyObject *ufunc_for);
+static PyObject *node_step(PyObject *const *args, PyObject *fast, unsigned dead, int *into_input);
 
 static PyObject *
 run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -976,13 +1127,114 @@ run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "run_node before configure()");
         return NULL;
     }
-    return node_step(args, NULL);
+    return node_step(args, NULL, 0, NULL);
 }
 
-/* run_node's steps, its arguments checked; ufunc_for: NULL, or (kernel, ufunc) from a plan
- * (function_run._ufunc_for): while the op's kernel is that kernel, its ufunc on two NumPy arrays */
+/* ---- a plan's fast kernels (function_run._fast_kernel): a ufunc, forwarding, quiet's errstate -- */
+
+/* NumPy's flags an array must have for a ufunc to write its result in it: C-contiguous, owning its
+ * data, aligned, writeable (NPY_ARRAY_C_CONTIGUOUS | OWNDATA | ALIGNED | WRITEABLE) */
+#define FORWARD_FLAGS (0x0001 | 0x0004 | 0x0100 | 0x0400)
+
+static int fast_state;  /* 0: not looked up yet, 1: ready, -1: this NumPy has no errstate context variable */
+static PyObject *extobj_var, *make_extobj, *float32_descr, *float64_descr;
+static PyObject *quiet_base, *quiet_extobj;  /* the errstate quiet's was made from, and quiet's own */
+
+static int
+fast_setup(void)
+{
+    if (fast_state)
+        return fast_state;
+    PyObject *umath = PyImport_ImportModule("numpy._core.umath"), *numpy = PyImport_ImportModule("numpy");
+    PyObject *dtype = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "dtype");
+    if (umath != NULL && dtype != NULL) {
+        extobj_var = PyObject_GetAttrString(umath, "_extobj_contextvar");
+        make_extobj = extobj_var == NULL ? NULL : PyObject_GetAttrString(umath, "_make_extobj");
+        float32_descr = make_extobj == NULL ? NULL : PyObject_CallFunction(dtype, "s", "float32");
+        float64_descr = float32_descr == NULL ? NULL : PyObject_CallFunction(dtype, "s", "float64");
+    }
+    Py_XDECREF(umath);
+    Py_XDECREF(numpy);
+    Py_XDECREF(dtype);
+    if (float64_descr == NULL || !PyContextVar_CheckExact(extobj_var)) {
+        PyErr_Clear();
+        Py_CLEAR(extobj_var);
+        Py_CLEAR(make_extobj);
+        Py_CLEAR(float32_descr);
+        Py_CLEAR(float64_descr);
+        return fast_state = -1;
+    }
+    return fast_state = 1;
+}
+
+/* np.errstate(all="ignore") entered (quiet's): the context variable's token, NULL with an exception.
+ * The errstate it sets is made from the one in force (its buffer size and call), once for each */
 static PyObject *
-node_step(PyObject *const *args, PyObject *ufunc_for)
+quiet_enter(void)
+{
+    PyObject *now;
+    if (PyContextVar_Get(extobj_var, NULL, &now) < 0)
+        return NULL;
+    if (now == NULL || now != quiet_base) {
+        PyObject *kwargs = Py_BuildValue("{s:s}", "all", "ignore"), *made = NULL, *empty = PyTuple_New(0);
+        if (kwargs != NULL && empty != NULL)
+            made = PyObject_Call(make_extobj, empty, kwargs);
+        Py_XDECREF(kwargs);
+        Py_XDECREF(empty);
+        if (made == NULL) {
+            Py_XDECREF(now);
+            return NULL;
+        }
+        Py_XSETREF(quiet_base, now);  /* held: its address stays its own */
+        Py_XSETREF(quiet_extobj, made);
+    } else {
+        Py_DECREF(now);
+    }
+    return PyContextVar_Set(extobj_var, quiet_extobj);
+}
+
+/* the errstate quiet_enter found, back in force; the exception being raised, if any, kept */
+static void
+quiet_exit(PyObject *token)
+{
+    SavedError saved;
+    SAVE_ERROR(saved);
+    if (PyContextVar_Reset(extobj_var, token) < 0)
+        PyErr_WriteUnraisable(extobj_var);
+    RESTORE_ERROR(saved);
+    Py_DECREF(token);
+}
+
+/* whether a ufunc of `cand` and `other` may write its result into `cand` (what TF's forward_input
+ * checks): one float dtype, `other` 0-d or of `cand`'s shape, and `cand` an array of at least one
+ * dimension held by nothing but its tensor, the plan's list and the call (`held`: those references)
+ * -- no view, no other tensor, no variable, no weak reference sees its data */
+static int
+forwardable(PyObject *cand, PyObject *other, Py_ssize_t held)
+{
+    if (!array_layout || Py_TYPE(cand) != NDArray_T || Py_TYPE(other) != NDArray_T || Py_REFCNT(cand) != held)
+        return 0;
+    ArrayFields *c = (ArrayFields *)cand, *o = (ArrayFields *)other;
+    if (c->base != NULL || c->weakreflist != NULL || (c->flags & FORWARD_FLAGS) != FORWARD_FLAGS || c->nd < 1
+            || c->descr != o->descr || (c->descr != float32_descr && c->descr != float64_descr))
+        return 0;
+    if (o->nd == 0)
+        return 1;
+    if (o->nd != c->nd)
+        return 0;
+    for (int i = 0; i < c->nd; i++)
+        if (o->dimensions[i] != c->dimensions[i])
+            return 0;
+    return 1;
+}
+
+/* run_node's steps, its arguments checked; fast: NULL, or (kernel, ufunc, inner, reuse) from a plan
+ * (function_run._fast_kernel): while the op's kernel is that kernel, its ufunc on two NumPy arrays
+ * (its result in the array of an input in `reuse` whose bit is set in `dead`: planned_step found its
+ * tensor held by the run alone; *into_input: that input's position, else -1), or the kernel quiet
+ * wraps under quiet's errstate */
+static PyObject *
+node_step(PyObject *const *args, PyObject *fast, unsigned dead, int *into_input)
 {
     PyObject *ctx = args[0], *device = args[1], *opdef = args[2], *arrays = args[3], *attrs = args[4];
     PyObject *head = args[6], *node = args[9];
@@ -1006,15 +1258,48 @@ node_step(PyObject *const *args, PyObject *ufunc_for)
         argv[i + 1] = PyList_GET_ITEM(arrays, i);
         Py_INCREF(argv[i + 1]);
     }
-    int by_ufunc = ufunc_for != NULL && PyTuple_CheckExact(ufunc_for) && PyTuple_GET_SIZE(ufunc_for) == 2
-        && PyTuple_GET_ITEM(ufunc_for, 0) == fn && n == 2 && (attrs == Py_None || PyDict_GET_SIZE(attrs) == 0)
-        && Py_TYPE(argv[1]) == NDArray_T && Py_TYPE(argv[2]) == NDArray_T;
+    int plain_call = attrs == Py_None || PyDict_GET_SIZE(attrs) == 0;
+    PyObject *ufunc = NULL, *inner = NULL, *reuse = NULL;
+    if (fast != NULL && PyTuple_CheckExact(fast) && PyTuple_GET_SIZE(fast) == 4 && PyTuple_GET_ITEM(fast, 0) == fn) {
+        ufunc = PyTuple_GET_ITEM(fast, 1);
+        inner = PyTuple_GET_ITEM(fast, 2);
+        reuse = PyTuple_GET_ITEM(fast, 3);
+        if (ufunc == Py_None || n != 2 || !plain_call || Py_TYPE(argv[1]) != NDArray_T || Py_TYPE(argv[2]) != NDArray_T)
+            ufunc = NULL;
+        if (inner == Py_None || ufunc != NULL || fast_setup() < 0)
+            inner = NULL;
+    }
+    PyObject *into = NULL;  /* the input array the ufunc writes its result in */
+    if (ufunc != NULL && dead && PyTuple_CheckExact(reuse) && fast_setup() > 0) {
+        for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(reuse) && into == NULL; r++) {
+            long p = PyLong_AsLong(PyTuple_GET_ITEM(reuse, r));
+            if (p == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                break;
+            }
+            if ((p == 0 || p == 1) && (dead & (1u << p)) && forwardable(argv[p + 1], argv[2 - p], 3)) {
+                into = argv[p + 1];
+                *into_input = (int)p;
+            }
+        }
+    }
     long long start = now_ns();
-    if (by_ufunc)
-        out = PyObject_Vectorcall(PyTuple_GET_ITEM(ufunc_for, 1), argv + 1, 2, NULL);
-    else
-        out = attrs == Py_None || PyDict_GET_SIZE(attrs) == 0 ? PyObject_Vectorcall(fn, argv, n + 1, NULL)
-                                                               : PyObject_VectorcallDict(fn, argv, n + 1, attrs);
+    if (into != NULL) {
+        PyObject *uargv[] = {argv[1], argv[2], into};
+        out = PyObject_Vectorcall(ufunc, uargv, 3, NULL);
+    } else if (ufunc != NULL) {
+        out = PyObject_Vectorcall(ufunc, argv + 1, 2, NULL);
+    } else if (inner != NULL) {
+        PyObject *token = quiet_enter();
+        if (token == NULL) {
+            out = NULL;
+        } else {
+            out = plain_call ? PyObject_Vectorcall(inner, argv, n + 1, NULL) : PyObject_VectorcallDict(inner, argv, n + 1, attrs);
+            quiet_exit(token);
+        }
+    } else {
+        out = plain_call ? PyObject_Vectorcall(fn, argv, n + 1, NULL) : PyObject_VectorcallDict(fn, argv, n + 1, attrs);
+    }
     long long duration = now_ns() - start;
     for (Py_ssize_t i = 0; i < n; i++)
         Py_DECREF(argv[i + 1]);
@@ -1023,7 +1308,7 @@ node_step(PyObject *const *args, PyObject *ufunc_for)
             raise_kernel_failed(ctx, device, opdef, arrays, attrs, node, &h);
         goto done;
     }
-    int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
+    int contains = Py_TYPE(out) == NDArray_T ? 1 : PySet_Contains(plain, (PyObject *)Py_TYPE(out));  /* ndarray: in plain */
     if (contains < 0)
         goto done;
     if (contains) {
@@ -1055,7 +1340,7 @@ done:
  * before anything changed, when an input is not an eager Tensor on the node's device (the
  * reference's own lines take it). */
 static PyObject *
-planned_step(PyObject *const *args, PyObject *ufunc_for)
+planned_step(PyObject *const *args, PyObject *fast)
 {
     PyObject *ctx = args[0], *device = args[1], *values = args[2], *producers = args[3];
     PyObject *trace = Py_TYPE(ctx) == Context_T ? SLOT(ctx, c_trace) : NULL;
@@ -1063,6 +1348,15 @@ planned_step(PyObject *const *args, PyObject *ufunc_for)
     if (seq_obj == NULL || !PyLong_CheckExact(seq_obj))
         Py_RETURN_NOTIMPLEMENTED;
     Py_ssize_t n = PyTuple_GET_SIZE(producers);
+    /* the inputs the plan found dead after this node (fast's reuse), whose tensor only the run holds */
+    PyObject *reuse = fast != NULL && PyTuple_CheckExact(fast) && PyTuple_GET_SIZE(fast) == 4 ? PyTuple_GET_ITEM(fast, 3)
+                                                                                              : NULL;
+    PyObject *callbacks = SLOT(ctx, c_op_callbacks);
+    int may_reuse = reuse != NULL && PyTuple_CheckExact(reuse) && PyTuple_GET_SIZE(reuse) > 0 && n == 2
+        && callbacks != NULL && PyList_CheckExact(callbacks) && PyList_GET_SIZE(callbacks) == 0;
+    unsigned dead = 0;
+    PyObject *dead_tensor[2] = {NULL, NULL};
+    int into_input = -1;
     PyObject *arrays = PyList_New(n), *seqs = arrays == NULL ? NULL : PyList_New(n), *result = NULL;
     if (seqs == NULL) {
         Py_XDECREF(arrays);
@@ -1089,6 +1383,13 @@ planned_step(PyObject *const *args, PyObject *ufunc_for)
                 goto done;
             }
             value = PyTuple_GET_ITEM(value, index);
+        } else if (may_reuse && Py_REFCNT(value) == 1) {  /* held by the run's values alone */
+            for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(reuse); r++)
+                if (PyLong_CheckExact(PyTuple_GET_ITEM(reuse, r)) && PyLong_AsSsize_t(PyTuple_GET_ITEM(reuse, r)) == k
+                        && dead_tensor[k] == NULL) {
+                    dead |= 1u << k;
+                    dead_tensor[k] = Py_NewRef(value);
+                }
         }
         TensorBase *t = (TensorBase *)value;
         if (Py_TYPE(value) != Tensor_T || t->device != device || t->value == NULL || t->seq == NULL) {
@@ -1106,9 +1407,17 @@ planned_step(PyObject *const *args, PyObject *ufunc_for)
     Py_INCREF(seq);
     Py_SETREF(SLOT(trace, r_seq), seq);  /* trace._seq = seq = trace._seq + 1 */
     PyObject *argv[] = {ctx, device, args[4], arrays, args[5], seq, args[6], seqs, args[7], args[8]};
-    result = node_step(argv, ufunc_for);
+    result = node_step(argv, fast, dead, &into_input);
+    if (result != NULL && into_input >= 0) {
+        /* the dead input's array is the output's now: its tensor (which no node reads again, nor the
+         * call returns) lets go of it, so that the next node may write into it again */
+        TensorBase *t = (TensorBase *)dead_tensor[into_input];
+        Py_SETREF(t->value, Py_NewRef(Py_None));
+    }
     Py_DECREF(seq);
 done:
+    Py_XDECREF(dead_tensor[0]);
+    Py_XDECREF(dead_tensor[1]);
     Py_DECREF(arrays);
     Py_DECREF(seqs);
     return result;
@@ -1326,7 +1635,7 @@ plan_variable(PyObject *ctx, PyObject *trace, PyObject *device, PyObject *values
         PyObject *src = tail == call ? call_src : PyTuple_GET_ITEM(tail, PyTuple_GET_SIZE(tail) - 1);
         PyObject *argv[] = {ctx, device, PyTuple_GET_ITEM(step, 0), arrays, PyTuple_GET_ITEM(step, 3), seq, head,
                             seqs, src, PyTuple_GET_ITEM(step, 10)};
-        result = node_step(argv, NULL);
+        result = node_step(argv, NULL, 0, NULL);
     }
     if (result != NULL && assigns && PyObject_SetAttr(variable, s_value_attr, result) < 0)
         Py_CLEAR(result);
@@ -1631,62 +1940,55 @@ caller_source(void)
 }
 
 static PyObject *placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype,
-                           PyObject *src);
+                           PyObject *src, PyObject *public_fn);
+
+/* every case but the common one: execute(op_name, (x, y), None, name, dtype), or for an OpFunction's call
+ * public_fn(x, y), the op's public function (which calls execute_binary, and it execute) */
+static PyObject *
+not_common(PyObject *op_name, PyObject *x, PyObject *y, PyObject *name, PyObject *dtype, PyObject *public_fn)
+{
+    if (public_fn == NULL)
+        return slow(op_name, x, y, name, dtype);
+    PyObject *argv[] = {x, y};
+    return PyObject_Vectorcall(public_fn, argv, 2, NULL);
+}
 
 /* execute_binary once x and y are eager Tensors and dtype is held: the op's src when sources are on,
  * then placed_op */
 static PyObject *
-place_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype)
+place_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *public_fn)
 {
     if (!sources_on || threaded)  /* (threads: execute() finds it, under the run's lock) */
-        return placed_op(op_name, tx, ty, name, dtype, NULL);
+        return placed_op(op_name, tx, ty, name, dtype, NULL, public_fn);
     PyObject *src = caller_source();
     if (src == NULL)
         return NULL;
-    PyObject *out = placed_op(op_name, tx, ty, name, dtype, src);
+    PyObject *out = placed_op(op_name, tx, ty, name, dtype, src, public_fn);
     Py_DECREF(src);
     return out;
 }
 
 /* the placement cache's answer, the checks of the reference, then run_op or execute() */
 static PyObject *
-placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *src)
+placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *src,
+          PyObject *public_fn)
 {
     PyObject *x = (PyObject *)tx, *y = (PyObject *)ty;
-    PyObject *ctx = PyDict_GetItemWithError(context_globals, s_context);
+    PyObject *ctx = current_context();
     if (ctx == NULL && PyErr_Occurred())
         return NULL;
     if (ctx == NULL || Py_TYPE(ctx) != Context_T || SLOT(ctx, c_initialized_by) == NULL
             || SLOT(ctx, c_initialized_by) == Py_None || SLOT(ctx, c_eager) != Py_True
             || SLOT(ctx, c_threaded) != Py_False)
-        return slow(op_name, x, y, name, dtype);
+        return not_common(op_name, x, y, name, dtype, public_fn);
     PyObject *tapes = SLOT(ctx, c_tapes), *cache = SLOT(ctx, c_placement_cache), *scope = SLOT(ctx, c_scope);
     PyObject *soft = SLOT(ctx, c_soft_placement), *callbacks = SLOT(ctx, c_op_callbacks);
     if (tapes == NULL || !PyList_CheckExact(tapes) || PyList_GET_SIZE(tapes) || callbacks == NULL
             || !PyList_CheckExact(callbacks) || PyList_GET_SIZE(callbacks) || cache == NULL
             || !PyDict_CheckExact(cache) || scope == NULL || soft == NULL)
-        return slow(op_name, x, y, name, dtype);
-    /* the key as the reference builds it: its items held, then the tuple made */
+        return not_common(op_name, x, y, name, dtype, public_fn);
     Py_INCREF(ctx);
-    Py_INCREF(scope);
-    Py_INCREF(soft);
-    PyObject *key = PyTuple_New(4);
-    if (key == NULL) {
-        Py_DECREF(scope);
-        Py_DECREF(soft);
-        Py_DECREF(ctx);
-        return NULL;
-    }
-    Py_INCREF(op_name);
-    PyTuple_SET_ITEM(key, 0, op_name);
-    Py_INCREF(dtype);
-    PyTuple_SET_ITEM(key, 1, dtype);
-    PyTuple_SET_ITEM(key, 2, scope);
-    PyTuple_SET_ITEM(key, 3, soft);
-    cache = SLOT(ctx, c_placement_cache);
-    PyObject *hit = cache == NULL || !PyDict_CheckExact(cache) ? NULL : PyDict_GetItemWithError(cache, key);
-    Py_XINCREF(hit);
-    Py_DECREF(key);
+    PyObject *hit = placement_lookup(cache, op_name, dtype, scope, soft);
     if (hit == NULL && PyErr_Occurred()) {
         Py_DECREF(ctx);
         return NULL;
@@ -1703,7 +2005,7 @@ placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyO
             || seq_obj == NULL || !PyLong_CheckExact(seq_obj) || device_name == NULL || scope == NULL) {
         Py_XDECREF(hit);
         Py_DECREF(ctx);
-        return slow(op_name, x, y, name, dtype);
+        return not_common(op_name, x, y, name, dtype, public_fn);
     }
     Py_INCREF(trace);
     Py_INCREF(xp);
@@ -1762,9 +2064,191 @@ execute_binary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (dtype == Py_None)
         dtype = tx->dtype;
     Py_INCREF(dtype);  /* x._dtype: held, as the reference's local holds it */
-    PyObject *out = place_op(op_name, tx, ty, name, dtype);
+    PyObject *out = place_op(op_name, tx, ty, name, dtype, NULL);
     Py_DECREF(dtype);
     return out;
+}
+
+/* ---- OpFunction: a binary op's public function, its common case without a Python frame ------ */
+
+/* tf.add, tf.math.subtract …: the op's public function `fn` (declare.binary's, math_ops.add), whose
+ * common call -- two eager Tensors, no name -- runs execute_binary's steps without fn's frame;
+ * every other call, and every case execute_binary hands to execute(), is fn's own. Every attribute
+ * (its name, doc, signature, __class__: isinstance sees a function) is fn's, so the object is fn
+ * to whoever looks at it, and pickles and copies as fn would (by its qualified name). */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *fn;  /* the public function */
+    PyObject *op_name;
+    PyObject *fixed;  /* the one dtype of an op without a T attr (LogicalAnd: bool), else None */
+    PyObject *other;  /* an x dtype whose op is another one, left to fn (add: string, Add), else None */
+    PyObject *weakrefs;
+} OpFunction;
+
+static int op_functions = 1;  /* set_op_functions(): off, each call is fn's (tests run fn's reference) */
+
+static PyObject *
+opfn_vectorcall(OpFunction *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (op_functions && configured && kwnames == NULL && (nargs == 2 || (nargs == 3 && args[2] == Py_None))
+            && Py_TYPE(args[0]) == Tensor_T && Py_TYPE(args[1]) == Tensor_T) {
+        TensorBase *tx = (TensorBase *)args[0], *ty = (TensorBase *)args[1];
+        if (tx->dtype != NULL && ty->dtype != NULL && tx->value != NULL && ty->value != NULL && tx->seq != NULL
+                && ty->seq != NULL && tx->dtype != self->other) {
+            PyObject *dtype = self->fixed != Py_None ? self->fixed : tx->dtype;
+            Py_INCREF(dtype);  /* as execute_binary holds it */
+            PyObject *out = place_op(self->op_name, tx, ty, Py_None, dtype, self->fn);
+            Py_DECREF(dtype);
+            return out;
+        }
+    }
+    return PyObject_Vectorcall(self->fn, args, nargsf, kwnames);
+}
+
+static PyObject *
+opfn_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *fn, *op_name, *fixed = Py_None, *other = Py_None;
+    static char *keywords[] = {"fn", "op_name", "fixed", "other", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OU|OO:OpFunction", keywords, &fn, &op_name, &fixed, &other))
+        return NULL;
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "OpFunction(fn, op_name, fixed=None, other=None): fn must be callable");
+        return NULL;
+    }
+    OpFunction *self = (OpFunction *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->vectorcall = (vectorcallfunc)opfn_vectorcall;
+    Py_INCREF(fn);
+    self->fn = fn;
+    Py_INCREF(op_name);
+    PyUnicode_InternInPlace(&op_name);  /* the registry's key: found by identity */
+    self->op_name = op_name;
+    Py_INCREF(fixed);
+    self->fixed = fixed;
+    Py_INCREF(other);
+    self->other = other;
+    return (PyObject *)self;
+}
+
+static int
+opfn_traverse(OpFunction *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->fn);
+    Py_VISIT(self->fixed);
+    Py_VISIT(self->other);
+    return 0;
+}
+
+static int
+opfn_clear(OpFunction *self)
+{
+    Py_CLEAR(self->fn);
+    Py_CLEAR(self->fixed);
+    Py_CLEAR(self->other);
+    return 0;
+}
+
+static void
+opfn_dealloc(OpFunction *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weakrefs != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    opfn_clear(self);
+    Py_CLEAR(self->op_name);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* as fn is reduced by pickle and copy: a global, by its qualified name (in its __module__) */
+static PyObject *
+opfn_reduce(OpFunction *self, PyObject *unused)
+{
+    if (self->fn == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a cleared OpFunction");
+        return NULL;
+    }
+    return PyObject_GetAttrString(self->fn, "__qualname__");
+}
+
+static PyMethodDef opfn_methods[] = {
+    {"__reduce__", (PyCFunction)opfn_reduce, METH_NOARGS, NULL},
+    {"__reduce_ex__", (PyCFunction)opfn_reduce, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *
+opfn_getattro(OpFunction *self, PyObject *name)
+{
+    if (PyUnicode_Check(name) && (PyUnicode_CompareWithASCIIString(name, "__reduce_ex__") == 0
+                                  || PyUnicode_CompareWithASCIIString(name, "__reduce__") == 0))
+        return PyObject_GenericGetAttr((PyObject *)self, name);
+    if (self->fn == NULL) {
+        PyErr_SetObject(PyExc_AttributeError, name);
+        return NULL;
+    }
+    return PyObject_GetAttr(self->fn, name);
+}
+
+static int
+opfn_setattro(OpFunction *self, PyObject *name, PyObject *value)
+{
+    if (self->fn == NULL) {
+        PyErr_SetObject(PyExc_AttributeError, name);
+        return -1;
+    }
+    return PyObject_SetAttr(self->fn, name, value);
+}
+
+static PyObject *
+opfn_repr(OpFunction *self)
+{
+    return self->fn == NULL ? PyUnicode_FromString("<OpFunction>") : PyObject_Repr(self->fn);
+}
+
+/* bound as a function is, on an instance (a class attribute: a method) */
+static PyObject *
+opfn_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyTypeObject OpFunction_T = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "devtrace.runtime._fastpath.OpFunction",
+    .tp_doc = "OpFunction(fn, op_name, fixed=None, other=None): fn, a binary op's public function, whose common call "
+              "(two eager Tensors, no name) runs without fn's frame (see _fastpath.c)",
+    .tp_basicsize = sizeof(OpFunction),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_vectorcall_offset = offsetof(OpFunction, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_new = opfn_new,
+    .tp_traverse = (traverseproc)opfn_traverse,
+    .tp_clear = (inquiry)opfn_clear,
+    .tp_dealloc = (destructor)opfn_dealloc,
+    .tp_getattro = (getattrofunc)opfn_getattro,
+    .tp_setattro = (setattrofunc)opfn_setattro,
+    .tp_repr = (reprfunc)opfn_repr,
+    .tp_descr_get = opfn_get,
+    .tp_weaklistoffset = offsetof(OpFunction, weakrefs),
+    .tp_methods = opfn_methods,
+};
+
+static PyObject *
+set_op_functions(PyObject *self, PyObject *flag)
+{
+    int on = PyObject_IsTrue(flag);
+    if (on < 0)
+        return NULL;
+    op_functions = on;
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -1921,6 +2405,8 @@ static PyMethodDef methods[] = {
     {"set_sources", (PyCFunction)(void (*)(void))set_sources, METH_FASTCALL,
      "set_sources(flag, kinds, kind_of, resolve): each op's record holds the program's line that made it "
      "(runtime/sources.py)"},
+    {"set_op_functions", set_op_functions, METH_O,
+     "set_op_functions(flag): off, an OpFunction's every call is its Python function's (the tests of the reference)"},
     {"set_threaded", set_threaded, METH_O,
      "set_threaded(flag): ops run from several threads: every op and every free takes the Python path, "
      "which holds the run's lock (runtime/threads.py)"},
@@ -1943,17 +2429,28 @@ static PyMethodDef methods[] = {
     {"box_muller_f32", box_muller_f32, METH_VARARGS,
      "box_muller_f32(words, out): TensorFlow's BoxMullerFloat over pairs of Philox words, with logf/sinf/cosf"},
     {"max_pool", max_pool, METH_VARARGS,
-     "max_pool(x, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPool's unpadded windows, each one's "
+     "max_pool(x, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize[, threads]): MaxPool's unpadded windows, each one's "
      "running maximum as NumPy's in window-offset order (ops/nn/nn_impl.py)"},
     {"max_pool_grad", max_pool_grad, METH_VARARGS,
-     "max_pool_grad(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPoolGrad's windows that do not "
+     "max_pool_grad(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize[, threads]): MaxPoolGrad's windows that do not "
      "overlap, each one's gradient added onto its first maximum (ops/nn/nn_grad.py)"},
     {"col2im", col2im, METH_VARARGS,
      "col2im(cols, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): each element of out the sum of its windows' "
      "entries of cols (n, oh, ow, kh, kw, c), in window-offset order (ops/nn/nn_grad.py)"},
-    {"relu", relu, METH_VARARGS, "relu(x, out, itemsize): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
+    {"relu", relu, METH_VARARGS, "relu(x, out, itemsize[, threads]): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
     {"relu_grad", relu_grad, METH_VARARGS,
-     "relu_grad(dy, y, out, itemsize): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
+     "relu_grad(dy, y, out, itemsize[, threads]): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
+    {"im2col", im2col, METH_VARARGS,
+     "im2col(x, cols, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, b0, nb, r0, nr): the windows' matrix "
+     "(positions, kh * kw * c) of images b0 .. b0 + nb, output rows r0 .. r0 + nr of a padded x (ops/nn/nn_impl.py)"},
+    {"bias_add", bias_add, METH_VARARGS,
+     "bias_add(x, bias, out, itemsize[, threads]): out = x + bias, bias along x's last axis (ops/nn/nn_impl.py)"},
+    {"conv_direct", conv_direct, METH_VARARGS,
+     "conv_direct(x, filters, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o[, threads]): Conv2D of a padded x whose "
+     "windows have few elements, without the windows' matrix (ops/nn/nn_impl.py)"},
+    {"conv_direct_filter", conv_direct_filter, METH_VARARGS,
+     "conv_direct_filter(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o): its filter's gradient "
+     "(ops/nn/nn_grad.py)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1964,14 +2461,15 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__fastpath(void)
 {
-    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0)
+    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0 || PyType_Ready(&OpFunction_T) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddIntConstant(m, "ABI", FASTPATH_ABI) < 0
             || PyModule_AddObjectRef(m, "TensorBase", (PyObject *)&TensorBase_T) < 0
-            || PyModule_AddObjectRef(m, "BFCBase", (PyObject *)&BFCBase_T) < 0) {
+            || PyModule_AddObjectRef(m, "BFCBase", (PyObject *)&BFCBase_T) < 0
+            || PyModule_AddObjectRef(m, "OpFunction", (PyObject *)&OpFunction_T) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -22,8 +22,8 @@ from .. import shapes
 from ...runtime import context as _context_mod
 from ...runtime.context import context
 from ..declare import (COMPOSITE, DISPATCH, as_tensor, binary, composite_of, dynamic_reduce, host_arg, on_host, op,
-                       op_scope, pair, public, quiet, reduce, scoped, symbolic, unary, unknown_rank_axes, weak_binary,
-                       weak_convert)
+                       op_function, op_scope, pair, public, quiet, reduce, scoped, symbolic, unary, unknown_rank_axes,
+                       weak_binary, weak_convert)
 from ..control_flow.list_ops import add_lists
 from ..tensor_protocols import install_python_protocols
 
@@ -177,7 +177,6 @@ multiply_no_nan = binary("MulNoNan", lambda xp, a, b: _zero_where(xp, a, b == 0,
                          ("math.multiply_no_nan",))
 
 
-@public("add", "math.add")
 def add(x, y, name=None):
     """``y`` converts with ``x``'s dtype as a hint only (``int + 1.5`` reaches the kernel: TensorFlow's
     dtype error); strings concatenate through ``Add``. In a graph, inside TensorFlow's ``Add`` scope
@@ -207,6 +206,7 @@ def add(x, y, name=None):
 
 
 _STRING = dtypes.string
+add = public("add", "math.add")(op_function(add, "AddV2", other=_STRING))
 
 
 def _add_operands(x, y, names=(None, None)):
