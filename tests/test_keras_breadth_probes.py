@@ -244,3 +244,47 @@ def test_parsed_examples_have_static_shapes_in_a_dataset_map():
                 "s": tf.io.FixedLenSequenceFeature([], tf.float32, allow_missing=True)}
     batched = ds.batch(2).map(lambda r: tf.io.parse_example(r, sequence)).element_spec
     assert tuple(batched["s"].shape) == (None, None)
+
+
+class Sampling(keras.layers.Layer):
+    """keras.io's VAE sampling layer: a draw of the batch's shape, no compute_output_shape."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.seed_generator = keras.random.SeedGenerator(1337)
+
+    def call(self, inputs):
+        z_mean, z_log_var = inputs
+        epsilon = keras.random.normal(shape=(ops.shape(z_mean)[0], ops.shape(z_mean)[1]), seed=self.seed_generator)
+        return z_mean + ops.exp(0.5 * z_log_var) * epsilon
+
+
+def test_a_layer_drawing_the_batchs_shape_has_its_symbolic_output_shape():
+    z_mean, z_log_var = keras.Input((2,)), keras.Input((2,))
+    z = Sampling()([z_mean, z_log_var])
+    assert tuple(z.shape) == (None, 2)  # was the inputs' shapes: [(None, 2), (None, 2)]
+    model = keras.Model([z_mean, z_log_var], z)
+    assert model.predict([np.zeros((3, 2), "float32")] * 2, verbose=0).shape == (3, 2)
+
+
+def test_a_dataset_keeps_a_dicts_key_order():
+    d = {"b": np.array([1, 2]), "a": np.array([3.0, 4.0]), "c": np.array(["x", "y"])}
+    ds = tf.data.Dataset.from_tensor_slices(d)
+    assert list(ds.element_spec) == list(next(iter(ds))) == ["b", "a", "c"]  # TensorFlow's; was sorted
+    mapped = ds.map(lambda x: x)
+    assert list(mapped.element_spec) == list(next(iter(mapped))) == list(next(iter(ds.batch(2)))) == ["b", "a", "c"]
+
+
+def test_channels_first_convolutions():
+    x = np.arange(1 * 3 * 6 * 6, dtype="float32").reshape(1, 3, 6, 6) / 100
+    conv = keras.layers.Conv2D(2, 3, strides=2, padding="same", data_format="channels_first", kernel_initializer="ones",
+                               bias_initializer="ones")
+    y = conv(x).numpy()
+    assert y.shape == (1, 2, 3, 3) and tuple(conv.compute_output_shape((None, 3, 6, 6))) == (None, 2, 3, 3)
+    assert np.allclose(y[0, 0, :2, :2], [[12.61, 13.15], [15.85, 16.39]], atol=1e-4)
+    assert [tuple(w.shape) for w in conv.weights] == [(3, 3, 3, 2), (2,)]
+    conv1d = keras.layers.Conv1D(2, 3, data_format="channels_first", kernel_initializer="ones")
+    assert tuple(conv1d(np.ones((1, 3, 5), "float32")).shape) == (1, 2, 3)
+    model = keras.Sequential([keras.Input((3, 8, 8)), keras.layers.Conv2D(4, 3, data_format="channels_first"),
+                              keras.layers.Flatten()])
+    assert (model.output_shape, model.count_params()) == ((None, 144), 112)

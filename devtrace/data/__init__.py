@@ -77,8 +77,9 @@ def map_structure(fn, *structures):
     first = structures[0]
     if isinstance(first, extension.Record):  # an extension type's tensors: the record kept (data._extension)
         return type(first)((k, map_structure(fn, *[s[k] for s in structures])) for k in sorted(first))
-    if isinstance(first, dict):
-        return {k: map_structure(fn, *[s[k] for s in structures]) for k in sorted(first)}
+    if isinstance(first, dict):  # walked in sorted key order, kept in the dict's own (as TensorFlow's nest)
+        out = {k: map_structure(fn, *[s[k] for s in structures]) for k in sorted(first)}
+        return {k: out[k] for k in first}
     if isinstance(first, tuple):
         return tuple(map_structure(fn, *parts) for parts in zip(*structures))
     return fn(*structures)

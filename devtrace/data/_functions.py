@@ -316,10 +316,11 @@ class DatasetFunction:
         return out
 
     def output_spec(self):
-        """The traced outputs as an element spec (a dict's keys sorted as tf.data keeps them)."""
+        """The traced outputs as an element spec (a dict's keys in its own order, as TensorFlow's nest)."""
         def spec(value):
             if isinstance(value, dict):
-                return {k: spec(value[k]) for k in sorted(value)}
+                out = {k: spec(value[k]) for k in sorted(value)}
+                return {k: out[k] for k in value}
             if isinstance(value, (tuple, list)) and not hasattr(type(value), "_fields"):
                 return tuple(spec(v) for v in value)
             if isinstance(value, Tensor):

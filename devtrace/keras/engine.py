@@ -654,19 +654,30 @@ def _traced_output_shape(layer, inputs, args, kwargs):
     specs = [spec(v) for v in given + [symbolic[k] for k in names]]
     try:
         outputs = tf_function(body).get_concrete_function(*specs).structured_outputs
-    except Exception:  # noqa: BLE001 (a call that cannot be traced keeps the input's shape, as before)
-        return None
+        unknown = None
+    except Exception:  # noqa: BLE001
+        # a call that needs its unknown sizes as numbers (random draws of the batch's shape: a VAE's
+        # sampling layer) is traced again with them a size no real dimension has, read back as None
+        unknown = _STANDIN
+        try:
+            outputs = tf_function(body).get_concrete_function(*[tf.TensorSpec(
+                [unknown if d is None else d for d in s.shape.as_list()], s.dtype) for s in specs]).structured_outputs
+        except Exception:  # noqa: BLE001 (a call that cannot be traced keeps the input's shape, as before)
+            return None
     if isinstance(outputs, (list, tuple)):
-        shapes = [_static(o) for o in outputs]
+        shapes = [_static(o, unknown) for o in outputs]
         return None if any(s is None for s in shapes) else shapes
-    return _static(outputs)
+    return _static(outputs, unknown)
 
 
-def _static(tensor):
+_STANDIN = 7919  # the stand-in of an unknown size in a second trace (a prime no layer makes by itself)
+
+
+def _static(tensor, unknown=None):
     shape = getattr(tensor, "shape", None)
     if shape is None or shape.rank is None:
         return None
-    return tuple(shape.as_list())
+    return tuple(None if unknown is not None and d == unknown else d for d in shape.as_list())
 
 
 def same_shape(self, input_shape):

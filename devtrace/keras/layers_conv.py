@@ -27,8 +27,12 @@ class _Conv(Layer):
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,
-                 dilation_rate=1, groups=1, **kwargs):
+                 dilation_rate=1, groups=1, data_format=None, **kwargs):
         super().__init__(**kwargs)
+        if data_format not in (None, "channels_last", "channels_first"):
+            raise ValueError("The `data_format` argument must be one of {'channels_first', 'channels_last'}. "
+                             f"Received: data_format={data_format}")
+        self.data_format = data_format or "channels_last"
         self._kernel_reg = kernel_regularizer
         self.filters = int(filters)
         self.kernel_size, self.strides = _tuple(kernel_size, self.rank), _tuple(strides, self.rank)
@@ -39,21 +43,34 @@ class _Conv(Layer):
         self.padding, self.activation, self.use_bias = padding.lower(), activations.get(activation), use_bias
         self._kernel_init, self._bias_init = initializers.get(kernel_initializer), initializers.get(bias_initializer)
 
+    def _channels_last(self, shape):
+        """A shape as channels last (``channels_first``: the channels' axis moved to the end)."""
+        shape = tuple(shape)
+        return shape if self.data_format == "channels_last" else (shape[0],) + shape[2:] + (shape[1],)
+
     def build(self, input_shape):
+        given, input_shape = tuple(input_shape), self._channels_last(input_shape)
         dims = [_out_dim(d, (k - 1) * r + 1, s, self.padding)
                 for d, k, s, r in zip(input_shape[1:-1], self.kernel_size, self.strides, self.dilation_rate)]
         if self.padding == "valid" and any(d is not None and d <= 0 for d in dims):
             raise ValueError("Computed output size would be zero or negative. Received `inputs shape="
-                             f"{tuple(input_shape)}`, `kernel shape={self.kernel_size + (input_shape[-1], self.filters)}`"
+                             f"{given}`, `kernel shape={self.kernel_size + (input_shape[-1], self.filters)}`"
                              f", `dilation_rate={np.array(self.dilation_rate)}`, `strides={self.strides}`, "
                              f"`padding={self.padding}`.")
         self.kernel = self.add_weight(self.kernel_size + (input_shape[-1] // self.groups, self.filters),
                                       self._kernel_init, name="kernel", regularizer=self._kernel_reg)
         self.bias = self.add_weight((self.filters,), self._bias_init, name="bias") if self.use_bias else None
-        self._input_axes = {-1: input_shape[-1]}
+        self._input_axes = {-1 if self.data_format == "channels_last" else 1: input_shape[-1]}
         self.built = True
 
     def _grouped(self, x, kernel):
+        if self.data_format == "channels_first":  # as Keras's TensorFlow backend on a CPU: transposed around
+            rank = len(x.shape)
+            y = self._grouped_last(tf.transpose(x, [0, *range(2, rank), 1]), kernel)
+            return tf.transpose(y, [0, rank - 1, *range(1, rank - 1)])
+        return self._grouped_last(x, kernel)
+
+    def _grouped_last(self, x, kernel):
         """The layer's convolution: dilated through ``tf.nn.convolution``, causal padding as zeros on
         the left, ``groups`` as one convolution per group of channels, concatenated."""
         padding = self.padding
@@ -71,7 +88,10 @@ class _Conv(Layer):
     def call(self, inputs):
         y = self._grouped(tf.convert_to_tensor(inputs), self.kernel)
         if self.bias is not None:
-            y = tf.nn.bias_add(y, self.bias)
+            if self.data_format == "channels_first":  # Keras's: the bias reshaped to (1, filters, 1 …)
+                y = y + tf.reshape(self.bias, [1, self.filters] + [1] * (len(y.shape) - 2))
+            else:
+                y = tf.nn.bias_add(y, self.bias)
         return self.activation(y)
 
     def convolution_op(self, inputs, kernel):
@@ -81,8 +101,11 @@ class _Conv(Layer):
 
     def compute_output_shape(self, input_shape):
         padding = "same" if self.padding == "causal" else self.padding
+        input_shape = self._channels_last(input_shape)
         dims = [_out_dim(d, (k - 1) * r + 1, s, padding)
                 for d, k, s, r in zip(input_shape[1:-1], self.kernel_size, self.strides, self.dilation_rate)]
+        if self.data_format == "channels_first":
+            return (input_shape[0], self.filters, *dims)
         return (input_shape[0], *dims, self.filters)
 
 
