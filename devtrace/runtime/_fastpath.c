@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 11
+#define FASTPATH_ABI 12
 
 #include "_fastpath.h"
 
