@@ -771,6 +771,8 @@ typedef struct {
     Py_ssize_t *strides;
     PyObject *base;
     PyObject *descr;
+    int flags;
+    PyObject *weakreflist;
 } ArrayFields;
 
 static int array_layout;  /* ArrayFields matches this NumPy */
@@ -1112,7 +1114,7 @@ node_reference(PyObject *const *args, const Head *h)
  * device, the op's kernel on its inputs (a list, at least one), then finish's common case (one NumPy
  * array or scalar of a dtype devtrace knows) in C; finish itself for any other output, run_step for
  * any other node, kernel_failed for a kernel's error, as the reference. */
-static PyObject *node_step(PyObject *const *args, PyObject *ufunc_for);
+static PyObject *node_step(PyObject *const *args, PyObject *fast, unsigned dead, int *into_input);
 
 static PyObject *
 run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -1125,13 +1127,114 @@ run_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "run_node before configure()");
         return NULL;
     }
-    return node_step(args, NULL);
+    return node_step(args, NULL, 0, NULL);
 }
 
-/* run_node's steps, its arguments checked; ufunc_for: NULL, or (kernel, ufunc) from a plan
- * (function_run._ufunc_for): while the op's kernel is that kernel, its ufunc on two NumPy arrays */
+/* ---- a plan's fast kernels (function_run._fast_kernel): a ufunc, forwarding, quiet's errstate -- */
+
+/* NumPy's flags an array must have for a ufunc to write its result in it: C-contiguous, owning its
+ * data, aligned, writeable (NPY_ARRAY_C_CONTIGUOUS | OWNDATA | ALIGNED | WRITEABLE) */
+#define FORWARD_FLAGS (0x0001 | 0x0004 | 0x0100 | 0x0400)
+
+static int fast_state;  /* 0: not looked up yet, 1: ready, -1: this NumPy has no errstate context variable */
+static PyObject *extobj_var, *make_extobj, *float32_descr, *float64_descr;
+static PyObject *quiet_base, *quiet_extobj;  /* the errstate quiet's was made from, and quiet's own */
+
+static int
+fast_setup(void)
+{
+    if (fast_state)
+        return fast_state;
+    PyObject *umath = PyImport_ImportModule("numpy._core.umath"), *numpy = PyImport_ImportModule("numpy");
+    PyObject *dtype = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "dtype");
+    if (umath != NULL && dtype != NULL) {
+        extobj_var = PyObject_GetAttrString(umath, "_extobj_contextvar");
+        make_extobj = extobj_var == NULL ? NULL : PyObject_GetAttrString(umath, "_make_extobj");
+        float32_descr = make_extobj == NULL ? NULL : PyObject_CallFunction(dtype, "s", "float32");
+        float64_descr = float32_descr == NULL ? NULL : PyObject_CallFunction(dtype, "s", "float64");
+    }
+    Py_XDECREF(umath);
+    Py_XDECREF(numpy);
+    Py_XDECREF(dtype);
+    if (float64_descr == NULL || !PyContextVar_CheckExact(extobj_var)) {
+        PyErr_Clear();
+        Py_CLEAR(extobj_var);
+        Py_CLEAR(make_extobj);
+        Py_CLEAR(float32_descr);
+        Py_CLEAR(float64_descr);
+        return fast_state = -1;
+    }
+    return fast_state = 1;
+}
+
+/* np.errstate(all="ignore") entered (quiet's): the context variable's token, NULL with an exception.
+ * The errstate it sets is made from the one in force (its buffer size and call), once for each */
 static PyObject *
-node_step(PyObject *const *args, PyObject *ufunc_for)
+quiet_enter(void)
+{
+    PyObject *now;
+    if (PyContextVar_Get(extobj_var, NULL, &now) < 0)
+        return NULL;
+    if (now == NULL || now != quiet_base) {
+        PyObject *kwargs = Py_BuildValue("{s:s}", "all", "ignore"), *made = NULL, *empty = PyTuple_New(0);
+        if (kwargs != NULL && empty != NULL)
+            made = PyObject_Call(make_extobj, empty, kwargs);
+        Py_XDECREF(kwargs);
+        Py_XDECREF(empty);
+        if (made == NULL) {
+            Py_XDECREF(now);
+            return NULL;
+        }
+        Py_XSETREF(quiet_base, now);  /* held: its address stays its own */
+        Py_XSETREF(quiet_extobj, made);
+    } else {
+        Py_DECREF(now);
+    }
+    return PyContextVar_Set(extobj_var, quiet_extobj);
+}
+
+/* the errstate quiet_enter found, back in force; the exception being raised, if any, kept */
+static void
+quiet_exit(PyObject *token)
+{
+    SavedError saved;
+    SAVE_ERROR(saved);
+    if (PyContextVar_Reset(extobj_var, token) < 0)
+        PyErr_WriteUnraisable(extobj_var);
+    RESTORE_ERROR(saved);
+    Py_DECREF(token);
+}
+
+/* whether a ufunc of `cand` and `other` may write its result into `cand` (what TF's forward_input
+ * checks): one float dtype, `other` 0-d or of `cand`'s shape, and `cand` an array of at least one
+ * dimension held by nothing but its tensor, the plan's list and the call (`held`: those references)
+ * -- no view, no other tensor, no variable, no weak reference sees its data */
+static int
+forwardable(PyObject *cand, PyObject *other, Py_ssize_t held)
+{
+    if (!array_layout || Py_TYPE(cand) != NDArray_T || Py_TYPE(other) != NDArray_T || Py_REFCNT(cand) != held)
+        return 0;
+    ArrayFields *c = (ArrayFields *)cand, *o = (ArrayFields *)other;
+    if (c->base != NULL || c->weakreflist != NULL || (c->flags & FORWARD_FLAGS) != FORWARD_FLAGS || c->nd < 1
+            || c->descr != o->descr || (c->descr != float32_descr && c->descr != float64_descr))
+        return 0;
+    if (o->nd == 0)
+        return 1;
+    if (o->nd != c->nd)
+        return 0;
+    for (int i = 0; i < c->nd; i++)
+        if (o->dimensions[i] != c->dimensions[i])
+            return 0;
+    return 1;
+}
+
+/* run_node's steps, its arguments checked; fast: NULL, or (kernel, ufunc, inner, reuse) from a plan
+ * (function_run._fast_kernel): while the op's kernel is that kernel, its ufunc on two NumPy arrays
+ * (its result in the array of an input in `reuse` whose bit is set in `dead`: planned_step found its
+ * tensor held by the run alone; *into_input: that input's position, else -1), or the kernel quiet
+ * wraps under quiet's errstate */
+static PyObject *
+node_step(PyObject *const *args, PyObject *fast, unsigned dead, int *into_input)
 {
     PyObject *ctx = args[0], *device = args[1], *opdef = args[2], *arrays = args[3], *attrs = args[4];
     PyObject *head = args[6], *node = args[9];
@@ -1155,15 +1258,48 @@ node_step(PyObject *const *args, PyObject *ufunc_for)
         argv[i + 1] = PyList_GET_ITEM(arrays, i);
         Py_INCREF(argv[i + 1]);
     }
-    int by_ufunc = ufunc_for != NULL && PyTuple_CheckExact(ufunc_for) && PyTuple_GET_SIZE(ufunc_for) == 2
-        && PyTuple_GET_ITEM(ufunc_for, 0) == fn && n == 2 && (attrs == Py_None || PyDict_GET_SIZE(attrs) == 0)
-        && Py_TYPE(argv[1]) == NDArray_T && Py_TYPE(argv[2]) == NDArray_T;
+    int plain_call = attrs == Py_None || PyDict_GET_SIZE(attrs) == 0;
+    PyObject *ufunc = NULL, *inner = NULL, *reuse = NULL;
+    if (fast != NULL && PyTuple_CheckExact(fast) && PyTuple_GET_SIZE(fast) == 4 && PyTuple_GET_ITEM(fast, 0) == fn) {
+        ufunc = PyTuple_GET_ITEM(fast, 1);
+        inner = PyTuple_GET_ITEM(fast, 2);
+        reuse = PyTuple_GET_ITEM(fast, 3);
+        if (ufunc == Py_None || n != 2 || !plain_call || Py_TYPE(argv[1]) != NDArray_T || Py_TYPE(argv[2]) != NDArray_T)
+            ufunc = NULL;
+        if (inner == Py_None || ufunc != NULL || fast_setup() < 0)
+            inner = NULL;
+    }
+    PyObject *into = NULL;  /* the input array the ufunc writes its result in */
+    if (ufunc != NULL && dead && PyTuple_CheckExact(reuse) && fast_setup() > 0) {
+        for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(reuse) && into == NULL; r++) {
+            long p = PyLong_AsLong(PyTuple_GET_ITEM(reuse, r));
+            if (p == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                break;
+            }
+            if ((p == 0 || p == 1) && (dead & (1u << p)) && forwardable(argv[p + 1], argv[2 - p], 3)) {
+                into = argv[p + 1];
+                *into_input = (int)p;
+            }
+        }
+    }
     long long start = now_ns();
-    if (by_ufunc)
-        out = PyObject_Vectorcall(PyTuple_GET_ITEM(ufunc_for, 1), argv + 1, 2, NULL);
-    else
-        out = attrs == Py_None || PyDict_GET_SIZE(attrs) == 0 ? PyObject_Vectorcall(fn, argv, n + 1, NULL)
-                                                               : PyObject_VectorcallDict(fn, argv, n + 1, attrs);
+    if (into != NULL) {
+        PyObject *uargv[] = {argv[1], argv[2], into};
+        out = PyObject_Vectorcall(ufunc, uargv, 3, NULL);
+    } else if (ufunc != NULL) {
+        out = PyObject_Vectorcall(ufunc, argv + 1, 2, NULL);
+    } else if (inner != NULL) {
+        PyObject *token = quiet_enter();
+        if (token == NULL) {
+            out = NULL;
+        } else {
+            out = plain_call ? PyObject_Vectorcall(inner, argv, n + 1, NULL) : PyObject_VectorcallDict(inner, argv, n + 1, attrs);
+            quiet_exit(token);
+        }
+    } else {
+        out = plain_call ? PyObject_Vectorcall(fn, argv, n + 1, NULL) : PyObject_VectorcallDict(fn, argv, n + 1, attrs);
+    }
     long long duration = now_ns() - start;
     for (Py_ssize_t i = 0; i < n; i++)
         Py_DECREF(argv[i + 1]);
@@ -1204,7 +1340,7 @@ done:
  * before anything changed, when an input is not an eager Tensor on the node's device (the
  * reference's own lines take it). */
 static PyObject *
-planned_step(PyObject *const *args, PyObject *ufunc_for)
+planned_step(PyObject *const *args, PyObject *fast)
 {
     PyObject *ctx = args[0], *device = args[1], *values = args[2], *producers = args[3];
     PyObject *trace = Py_TYPE(ctx) == Context_T ? SLOT(ctx, c_trace) : NULL;
@@ -1212,6 +1348,15 @@ planned_step(PyObject *const *args, PyObject *ufunc_for)
     if (seq_obj == NULL || !PyLong_CheckExact(seq_obj))
         Py_RETURN_NOTIMPLEMENTED;
     Py_ssize_t n = PyTuple_GET_SIZE(producers);
+    /* the inputs the plan found dead after this node (fast's reuse), whose tensor only the run holds */
+    PyObject *reuse = fast != NULL && PyTuple_CheckExact(fast) && PyTuple_GET_SIZE(fast) == 4 ? PyTuple_GET_ITEM(fast, 3)
+                                                                                              : NULL;
+    PyObject *callbacks = SLOT(ctx, c_op_callbacks);
+    int may_reuse = reuse != NULL && PyTuple_CheckExact(reuse) && PyTuple_GET_SIZE(reuse) > 0 && n == 2
+        && callbacks != NULL && PyList_CheckExact(callbacks) && PyList_GET_SIZE(callbacks) == 0;
+    unsigned dead = 0;
+    PyObject *dead_tensor[2] = {NULL, NULL};
+    int into_input = -1;
     PyObject *arrays = PyList_New(n), *seqs = arrays == NULL ? NULL : PyList_New(n), *result = NULL;
     if (seqs == NULL) {
         Py_XDECREF(arrays);
@@ -1238,6 +1383,13 @@ planned_step(PyObject *const *args, PyObject *ufunc_for)
                 goto done;
             }
             value = PyTuple_GET_ITEM(value, index);
+        } else if (may_reuse && Py_REFCNT(value) == 1) {  /* held by the run's values alone */
+            for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(reuse); r++)
+                if (PyLong_CheckExact(PyTuple_GET_ITEM(reuse, r)) && PyLong_AsSsize_t(PyTuple_GET_ITEM(reuse, r)) == k
+                        && dead_tensor[k] == NULL) {
+                    dead |= 1u << k;
+                    dead_tensor[k] = Py_NewRef(value);
+                }
         }
         TensorBase *t = (TensorBase *)value;
         if (Py_TYPE(value) != Tensor_T || t->device != device || t->value == NULL || t->seq == NULL) {
@@ -1255,9 +1407,17 @@ planned_step(PyObject *const *args, PyObject *ufunc_for)
     Py_INCREF(seq);
     Py_SETREF(SLOT(trace, r_seq), seq);  /* trace._seq = seq = trace._seq + 1 */
     PyObject *argv[] = {ctx, device, args[4], arrays, args[5], seq, args[6], seqs, args[7], args[8]};
-    result = node_step(argv, ufunc_for);
+    result = node_step(argv, fast, dead, &into_input);
+    if (result != NULL && into_input >= 0) {
+        /* the dead input's array is the output's now: its tensor (which no node reads again, nor the
+         * call returns) lets go of it, so that the next node may write into it again */
+        TensorBase *t = (TensorBase *)dead_tensor[into_input];
+        Py_SETREF(t->value, Py_NewRef(Py_None));
+    }
     Py_DECREF(seq);
 done:
+    Py_XDECREF(dead_tensor[0]);
+    Py_XDECREF(dead_tensor[1]);
     Py_DECREF(arrays);
     Py_DECREF(seqs);
     return result;
@@ -1475,7 +1635,7 @@ plan_variable(PyObject *ctx, PyObject *trace, PyObject *device, PyObject *values
         PyObject *src = tail == call ? call_src : PyTuple_GET_ITEM(tail, PyTuple_GET_SIZE(tail) - 1);
         PyObject *argv[] = {ctx, device, PyTuple_GET_ITEM(step, 0), arrays, PyTuple_GET_ITEM(step, 3), seq, head,
                             seqs, src, PyTuple_GET_ITEM(step, 10)};
-        result = node_step(argv, NULL);
+        result = node_step(argv, NULL, 0, NULL);
     }
     if (result != NULL && assigns && PyObject_SetAttr(variable, s_value_attr, result) < 0)
         Py_CLEAR(result);
@@ -2269,17 +2429,28 @@ static PyMethodDef methods[] = {
     {"box_muller_f32", box_muller_f32, METH_VARARGS,
      "box_muller_f32(words, out): TensorFlow's BoxMullerFloat over pairs of Philox words, with logf/sinf/cosf"},
     {"max_pool", max_pool, METH_VARARGS,
-     "max_pool(x, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPool's unpadded windows, each one's "
+     "max_pool(x, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize[, threads]): MaxPool's unpadded windows, each one's "
      "running maximum as NumPy's in window-offset order (ops/nn/nn_impl.py)"},
     {"max_pool_grad", max_pool_grad, METH_VARARGS,
-     "max_pool_grad(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPoolGrad's windows that do not "
+     "max_pool_grad(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize[, threads]): MaxPoolGrad's windows that do not "
      "overlap, each one's gradient added onto its first maximum (ops/nn/nn_grad.py)"},
     {"col2im", col2im, METH_VARARGS,
      "col2im(cols, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): each element of out the sum of its windows' "
      "entries of cols (n, oh, ow, kh, kw, c), in window-offset order (ops/nn/nn_grad.py)"},
-    {"relu", relu, METH_VARARGS, "relu(x, out, itemsize): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
+    {"relu", relu, METH_VARARGS, "relu(x, out, itemsize[, threads]): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
     {"relu_grad", relu_grad, METH_VARARGS,
-     "relu_grad(dy, y, out, itemsize): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
+     "relu_grad(dy, y, out, itemsize[, threads]): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
+    {"im2col", im2col, METH_VARARGS,
+     "im2col(x, cols, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, b0, nb, r0, nr): the windows' matrix "
+     "(positions, kh * kw * c) of images b0 .. b0 + nb, output rows r0 .. r0 + nr of a padded x (ops/nn/nn_impl.py)"},
+    {"bias_add", bias_add, METH_VARARGS,
+     "bias_add(x, bias, out, itemsize[, threads]): out = x + bias, bias along x's last axis (ops/nn/nn_impl.py)"},
+    {"conv_direct", conv_direct, METH_VARARGS,
+     "conv_direct(x, filters, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o[, threads]): Conv2D of a padded x whose "
+     "windows have few elements, without the windows' matrix (ops/nn/nn_impl.py)"},
+    {"conv_direct_filter", conv_direct_filter, METH_VARARGS,
+     "conv_direct_filter(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o): its filter's gradient "
+     "(ops/nn/nn_grad.py)"},
     {NULL, NULL, 0, NULL},
 };
 

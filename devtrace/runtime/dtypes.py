@@ -164,6 +164,9 @@ class ListValue(np.ndarray):
         out[()] = items
         return out
 _BY_NP = BY_NP = {d.np: d for d in ALL + QUANTIZED}  # NumPy dtype -> DType
+# the same by the NumPy dtype objects' identities (an array's dtype is one of these objects; they are
+# kept alive as _BY_NP's keys): strings, bytes and objects excepted, which as_dtype takes its own way
+_BY_NP_ID = {id(npd): d for npd, d in _BY_NP.items() if npd.kind not in "SUO"}
 FLOATS = frozenset(("float16", "float32", "float64") + tuple(d.name for d in _BFLOAT16))
 NUMERIC = frozenset(d.name for d in (int32, int64, int8, int16, uint8, uint16, uint32, uint64, complex64,
                                      complex128)) | FLOATS
@@ -173,6 +176,9 @@ REAL = NUMERIC - {"complex64", "complex128"}  # what comparisons, max/min and fl
 
 def as_dtype(value) -> DType:
     """A DType from a DType, a name (``'float32'``), a NumPy dtype or a Python type."""
+    found = _BY_NP_ID.get(id(value))  # a kernel's array's dtype, first: below, ``value in (str, bytes)``
+    if found is not None:             # alone costs NumPy a conversion of each type to a dtype
+        return found
     if isinstance(value, DType):
         return value
     if isinstance(value, str) and value in _BY_NAME:

@@ -100,6 +100,8 @@ class OpDef:
 
 
 REGISTRY: dict[str, OpDef] = {}
+# ops.declare.quiet's wrappers: {wrapper: the kernel it runs under NumPy's errstate(all="ignore")}
+QUIET: dict = {}
 
 
 def register(name: str, fn: Callable, device_types=(CPU, GPU), dtypes_=None, stateful=False, shape=None,

@@ -11,6 +11,10 @@ as a slice around its nodes. Active gradient tapes see the body's ops as if they
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
+import numpy as np
+
 from ...trace import events as ev
 from .. import collective
 from .. import sources
@@ -20,7 +24,7 @@ from ..eager.tape import record as tape_record
 from ..eager.tape import variable_accessed
 from ..backends import PoolExhausted
 from ..execution import allocate, onto_device, oom, run_step
-from ..registry import REGISTRY
+from ..registry import QUIET, REGISTRY
 from ..tensor import Tensor
 from .func_graph import RESOURCE_OPS
 from .host_consts import host_memory_const, kernel_inputs, runtime_attrs
@@ -38,13 +42,55 @@ _VARIABLE_STEPS = {"ReadVariableOp": (True, False), "AssignVariableOp": (False, 
                    "AssignAddVariableOp": (True, True), "AssignSubVariableOp": (True, True)}
 
 
-def _ufunc_for(opdef, op):
-    """``(kernel, ufunc)`` when run_plan may call the op's NumPy ufunc on its two arrays in place of
-    its kernel (``a * b``: ``np.multiply``) while ``opdef.fn`` is still that kernel; ``None`` for a node with
-    attributes, and for a kernel run under ``quiet``'s errstate (a wrapper: its ``__wrapped__``)."""
-    if opdef.ufunc is None or op._attrs or len(op._inputs) != 2 or getattr(opdef.fn, "__wrapped__", None) is not None:
+def _fast_kernel(opdef, op):
+    """What run_plan may call in place of the op's kernel while ``opdef.fn`` is still that kernel:
+    ``(kernel, ufunc, inner, reuse)``: ``ufunc`` the op's NumPy ufunc on its two arrays (``a * b``:
+    ``np.multiply``; None for a node with attributes or a kernel run under ``quiet``), ``inner`` the
+    kernel ``quiet`` wraps (run under its errstate, set from C: NumPy's Python wrapper costs more
+    than most kernels), ``reuse`` the input positions whose array the ufunc may write its result into
+    (filled in by ``_forwardable``); ``None`` when neither applies."""
+    inner = QUIET.get(opdef.fn) if isinstance(opdef.fn, Hashable) else None
+    ufunc = opdef.ufunc
+    if ufunc is None or op._attrs or len(op._inputs) != 2 or inner is not None \
+            or getattr(opdef.fn, "__wrapped__", None) is not None:
+        ufunc = None
+    if ufunc is None and inner is None:
         return None
-    return opdef.fn, opdef.ufunc
+    return (opdef.fn, ufunc, inner, ())
+
+
+# the ufuncs whose result has its inputs' dtype and shape (floats of one dtype, one of them a 0-d
+# array or both of one shape: checked from C) and may be written into a dead input's array
+_FORWARDS = frozenset((np.add, np.subtract, np.multiply))
+
+
+def _forwardable(graph, plan: list) -> None:
+    """Give each planned ufunc step the input positions (``reuse`` in ``_fast_kernel``'s tuple) whose
+    value no later node reads and the call does not return: as TensorFlow's kernels forward an input
+    buffer no one else reads to their output (``OpKernelContext::forward_input``), run_plan may then
+    compute the result into that input's NumPy array (``out=``) and save the host allocation, while
+    the output is still allocated and accounted as its own tensor. run_plan checks at run time that
+    nothing else holds the input tensor or its array (a variable, a fed array, a view, a copy)."""
+    outputs = _symbolic(graph.outputs)
+    if outputs is None:
+        return
+    kept = {t._op._id for t in outputs}
+    last = {}
+    for k, (i, op, device, step) in enumerate(plan):
+        for t in op._inputs:
+            last[(t._op._id, t._index)] = k
+        if op._n_host:
+            for t in kernel_inputs(op):
+                last[(t._op._id, t._index)] = k
+    kinds = {i: (step is not None and len(step) == 8) for i, op, device, step in plan}
+    for k, (i, op, device, step) in enumerate(plan):
+        if step is None or len(step) != 8 or step[7] is None or step[7][1] not in _FORWARDS:
+            continue
+        producers = step[2]
+        reuse = tuple(p for p, key in enumerate(producers)
+                      if last.get(key) == k and key[0] not in kept and kinds.get(key[0]) and producers.count(key) == 1)
+        if reuse:
+            plan[k] = (i, op, device, step[:7] + (step[7][:3] + (reuse,),))
 
 
 def _host(tensor):
@@ -303,8 +349,9 @@ class PlacedFunction:
                 producers = tuple((t._op._id, t._index) for t in (kernel_inputs(op) if op._n_host else op._inputs))
                 opdef = REGISTRY[op.type]
                 step = (opdef, head, producers, op._attrs or None, op.type, op.name,
-                        CALL if src is CALL else not_run(src), _ufunc_for(opdef, op))
+                        CALL if src is CALL else not_run(src), _fast_kernel(opdef, op))
             plan.append((i, op, device, step))
+        _forwardable(self.graph, plan)
         self._plan = plan
         return plan
 
