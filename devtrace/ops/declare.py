@@ -447,7 +447,14 @@ def op_function(fn, op_type, fixed=None, other=None):
     does (``execute_binary(op_type, x, y, None, fixed)``) without fn's Python frame, and is fn to
     everything else (every other call, every attribute). ``other``: an ``x`` dtype whose op is
     another one (``add``: strings concatenate through ``Add``), left to fn."""
-    return fn if FASTPATH is None else FASTPATH.OpFunction(fn, op_type, fixed, other)
+    out = fn if FASTPATH is None else FASTPATH.OpFunction(fn, op_type, fixed, other)
+    OP_FUNCTIONS[out] = (op_type, fixed, other)
+    return out
+
+
+OP_FUNCTIONS: dict = {}
+"""What :func:`op_function` was given for each function it returned: Tensor's operator methods whose
+eager call is that function's (``x + y`` is ``tf.add(x, y)``) are its C twins too (``math_ops``)."""
 
 
 def gradient(op_type: str):
