@@ -2220,9 +2220,10 @@ opfn_get(PyObject *self, PyObject *obj, PyObject *type)
     return PyMethod_New(self, obj);
 }
 
+/* named "function", as type(tf.add) prints under TensorFlow (<class 'function'>); the module exports it as OpFunction */
 static PyTypeObject OpFunction_T = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "devtrace.runtime._fastpath.OpFunction",
+    .tp_name = "function",
     .tp_doc = "OpFunction(fn, op_name, fixed=None, other=None): fn, a binary op's public function, whose common call "
               "(two eager Tensors, no name) runs without fn's frame (see _fastpath.c)",
     .tp_basicsize = sizeof(OpFunction),
