@@ -36,7 +36,8 @@ _BOUND = (declare, math_ops)  # the modules that bound executor.execute_binary a
 
 @contextmanager
 def using(execute_binary):
-    """``tf.add``, ``x + y`` … call ``execute_binary`` while the block runs; a function graph's nodes
+    """``tf.add``, ``x + y`` … call ``execute_binary`` while the block runs (the C twins of the public
+    functions, ``_fastpath.OpFunction``, run theirs with the C module's alone); a function graph's nodes
     run through the C module's ``run_node`` with its ``execute_binary``, else through ``run_step``."""
     saved = [module.execute_binary for module in _BOUND]
     saved_run_node = function_run.run_node, function_run.run_planned, function_run.run_plan
@@ -45,12 +46,16 @@ def using(execute_binary):
     c = FASTPATH is not None and execute_binary is FASTPATH.execute_binary
     function_run.run_node, function_run.run_planned, function_run.run_plan = (
         (FASTPATH.run_node, FASTPATH.run_planned, FASTPATH.run_plan) if c else (None, None, None))
+    if FASTPATH is not None:  # the public functions' C twins (declare.op_function) too, or their Python functions
+        FASTPATH.set_op_functions(c)
     try:
         yield execute_binary
     finally:
         for module, fn in zip(_BOUND, saved):
             module.execute_binary = fn
         function_run.run_node, function_run.run_planned, function_run.run_plan = saved_run_node
+        if FASTPATH is not None:
+            FASTPATH.set_op_functions(True)
 
 
 def fresh_runtime(gpu_memory: str = "1MiB"):

@@ -114,6 +114,24 @@ def test_input_signature_refuses_other_shapes():
         f(tf.constant([1.0, 2.0, 3.0]))
 
 
+def test_input_signature_calls_after_the_trace_check_each_tensor_against_its_spec():
+    """Once traced, a call of eager tensors skips the binding machinery, but not the checks: a batch
+    of any size fits ``None``, another dtype, rank or fixed dimension fails as at the first call."""
+    machine()
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([], tf.int32)])
+    def f(x, k):
+        return x * tf.cast(k, tf.float32)
+
+    assert f(tf.constant([[1.0, 2.0]]), tf.constant(3)).numpy().tolist() == [[3.0, 6.0]]
+    assert f(tf.constant([[1.0, 2.0]] * 3), tf.constant(2)).numpy().tolist() == [[2.0, 4.0]] * 3
+    for x, k in ((tf.constant([[1.0, 2.0, 3.0]]), tf.constant(1)), (tf.constant([1.0, 2.0]), tf.constant(1)),
+                 (tf.constant([[1.0, 2.0]], tf.float64), tf.constant(1)), (tf.constant([[1.0, 2.0]]), tf.constant(1.0))):
+        with pytest.raises(TypeError, match="^Binding inputs to tf.function failed"):
+            f(x, k)
+    assert f.experimental_get_tracing_count() == 1
+
+
 def test_run_functions_eagerly_runs_the_python():
     machine()
     seen = []

@@ -1,4 +1,4 @@
-"""``keras.applications`` (issue 28): ResNet50, MobileNetV2, VGG16, EfficientNetB0, DenseNet121 and
+"""``keras.applications`` (issue 28): ResNet50, MobileNetV2, MobileNetV3, VGG16, EfficientNetB0, DenseNet121 and
 InceptionV3 (and variants: no top, pooling, ``alpha``, other input sizes) built with ``weights=None`` have
 Keras 3.15.1's layers, parameter counts, output shapes and ``summary()`` lines; ``weights="imagenet"``
 offline fails with Keras's download error; ``preprocess_input`` gives Keras's values. Captured by

@@ -128,3 +128,44 @@ def test_a_failed_first_trace_leaves_no_tensor_for_the_garbage_collector():
         gc.garbage.clear()
         gc.enable()
     assert held == []
+
+
+def _step_graphs(model):
+    functions = {id(fn): fn for fn in model._functions._functions.values()}  # a function kept under two keys once
+    return [c.graph for fn in functions.values() for c in fn._concrete.values()]
+
+
+def test_the_step_is_traced_for_a_static_batch_when_the_batch_size_divides_the_samples():
+    """TensorFlow 2.21 / Keras 3.15 (tensorflow-cpu, /work/tfvenv, MLP 784-128-10 at batch 32): with 128
+    samples the train function's ``IteratorGetNext`` has shape (32, 784) and its step has no ``Shape``
+    node (the loss gradient's shapes are constants); with 130 the shape is (None, 784), 4 ``Shape``
+    nodes. The same rule here: a static batch when every batch has the batch size."""
+    for n, batch, static in ((40, 8, 8), (40, 16, None)):
+        x, y = _data(n)
+        model = _model()
+        model.fit(x, y, batch_size=batch, epochs=1, verbose=0)
+        model.evaluate(x, y, batch_size=batch, verbose=0)
+        (train, test) = _step_graphs(model)
+        for graph in (train, test):
+            assert [tuple(t.shape) for t in graph.inputs[:2]] == [(static, 5), (static,)]
+        assert ("Shape" in {op.type for op in train.get_operations()}) is (static is None)
+
+
+def test_a_second_batch_size_retraces_the_step_for_any_batch_once():
+    x, y = _data(48)
+    model = _model()
+    for batch in (8, 16, 24):  # each divides 48: the first is traced as it is, then one trace serves any size
+        model.fit(x, y, batch_size=batch, epochs=1, verbose=0)
+    assert [tuple(g.inputs[0].shape) for g in _step_graphs(model)] == [(8, 5), (None, 5)]
+
+
+def test_a_vector_of_labels_reaches_the_cross_entropy_without_a_reshape():
+    """TensorFlow 2.21's step (the MLP above): Cast, Cast_1, SparseSoftmaxCrossEntropyWithLogits — labels of
+    rank 1 are not reshaped (labels of shape (n, 1) are flattened)."""
+    for y_shape, reshaped in (((40,), False), ((40, 1), True)):
+        x, y = _data()
+        model = _model()
+        model.fit(x, y.reshape(y_shape), batch_size=8, epochs=1, verbose=0)
+        (train,) = _step_graphs(model)
+        forward = [op.type for op in train.get_operations() if not op.name.startswith("gradient_tape")]
+        assert ("Reshape" in forward) is reshaped

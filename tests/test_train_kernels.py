@@ -12,7 +12,7 @@ import devtrace as tf
 from devtrace.ops.nn.nn_grad import _scatter
 from devtrace.ops.nn import native as nn_native, nn_impl
 from devtrace.ops.nn.nn_impl import _pad_amounts
-from devtrace.runtime import host_heap
+from devtrace.runtime import blas_threads, host_heap
 from devtrace.runtime.registry import lookup
 
 
@@ -143,19 +143,21 @@ def _with_and_without_c(monkeypatch, kernel, *args, **kwargs):
 
 
 @pytest.mark.parametrize("dtype", ["f4", "f8"])
-@pytest.mark.parametrize("size,k,s", [(26, 2, 2), (7, 2, 2), (9, 2, 3), (9, 3, 3)])
+@pytest.mark.parametrize("size,k,s,c", [(26, 2, 2, 5), (7, 2, 2, 13), (9, 2, 3, 5), (9, 3, 3, 16)])
 @pytest.mark.parametrize("data", ["ties", "random", "nan", "inf"])
-def test_max_pool_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, data, dtype, monkeypatch):
+def test_max_pool_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, c, data, dtype, monkeypatch):
     """Windows that do not overlap, in one pass in C: the same values as the NumPy code, ties (the
-    first maximum), NaNs (the first NaN), infinite and -0.0 gradients (0.0 where none goes) alike."""
+    first maximum), NaNs (the first NaN), infinite and -0.0 gradients (0.0 where none goes) alike;
+    channels in whole vectors and the rest one by one (13: 8 + 5 in float32, 3 * 4 + 1 in float64)."""
     rng = np.random.default_rng(2)
-    x = (rng.integers(0, 3, (2, size, size, 5)) if data == "ties" else rng.standard_normal((2, size, size, 5)))
+    x = (rng.integers(0, 3, (2, size, size, c)) if data == "ties" else rng.standard_normal((2, size, size, c)))
     x = x.astype(dtype)
     out = (size - k) // s + 1
-    g = rng.standard_normal((2, out, out, 5)).astype(dtype)
+    g = rng.standard_normal((2, out, out, c)).astype(dtype)
     g[0, 0, 0, :2] = -0.0
+    g[1, 1, 0, 9:] = -0.0
     if data == "nan":
-        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = np.nan
+        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = x[0, 2, 2, c - 1] = x[0, 2, 3, c - 1] = np.nan
     if data == "inf":
         g[0, 1, 1, :] = np.inf
         g[1, 0, 1, :] = -np.inf
@@ -167,18 +169,49 @@ def test_max_pool_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, data,
 
 
 @pytest.mark.parametrize("dtype", ["f4", "f8"])
-@pytest.mark.parametrize("size,c,o,k,s,padding", CASES)
+@pytest.mark.parametrize("size,c,o,k,s,padding", CASES + [(6, 13, 3, 3, 1, "SAME")])
 def test_convolution_input_gradient_in_c_is_the_numpy_codes_bit_for_bit(size, c, o, k, s, padding, dtype,
                                                                        monkeypatch):
-    """The windows' gradients summed onto the input in C, in the NumPy code's order: the same floats."""
+    """The windows' gradients summed onto the input in C, in the NumPy code's order: the same floats
+    (channels in whole vectors and one by one; -0.0, infinities and NaNs alike)."""
     rng = np.random.default_rng(3)
     f = rng.standard_normal((k, k, c, o)).astype(dtype)
     out = _pad_amounts(size, k, s, padding)[2]
     g = rng.standard_normal((3, out, out, o)).astype(dtype)
+    g[0, 0, 0, :] = -0.0
+    f[0, 0, :, 0] = -0.0
+    g[1, 1, 1, 0] = np.inf
+    g[2, 0, 1, 0] = np.nan
     native, reference = _with_and_without_c(monkeypatch, "Conv2DBackpropInput", f, g, input_sizes=(3, size, size, c),
                                             strides=(s, s), padding=padding)
     assert native.dtype == reference.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(native, reference)
+    np.testing.assert_array_equal(np.signbit(native), np.signbit(reference))
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("im2col_bytes", [nn_impl.IM2COL_BYTES, 0], ids=["small", "large"])
+@pytest.mark.parametrize("size,c,o,k,s,padding", CASES)
+def test_convolution_windows_matrix_in_c_is_the_numpy_codes_bit_for_bit(size, c, o, k, s, padding, im2col_bytes,
+                                                                       dtype, monkeypatch):
+    """The windows' matrix copied in C (whole images, or rows of one image): Conv2D and its filter's
+    gradient the same floats as through the NumPy code's copy (NaN and infinities alike)."""
+    monkeypatch.setattr(nn_impl, "IM2COL_BYTES", im2col_bytes)
+    monkeypatch.setattr(nn_impl, "DIRECT_TAPS", 0)
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((3, size, size, c)).astype(dtype)
+    x[0, 1, 1, 0], x[2, 2, 1, c - 1] = np.nan, -np.inf
+    f = rng.standard_normal((k, k, c, o)).astype(dtype)
+    out = _pad_amounts(size, k, s, padding)[2]
+    g = rng.standard_normal((3, out, out, o)).astype(dtype)
+    attrs = dict(strides=(s, s), padding=padding)
+    outputs = _with_and_without_c(monkeypatch, "Conv2D", x, f, **attrs)
+    monkeypatch.setattr(nn_native, "NATIVE", nn_native.FASTPATH)
+    monkeypatch.setattr(nn_impl, "DIRECT_TAPS", 0)
+    filters = _with_and_without_c(monkeypatch, "Conv2DBackpropFilter", x, g, filter_sizes=f.shape, **attrs)
+    for native, reference in (outputs, filters):
+        assert native.dtype == reference.dtype == np.dtype(dtype) and native.shape == reference.shape
+        np.testing.assert_array_equal(native, reference)
 
 
 @pytest.mark.parametrize("shape", [(32, 26, 26, 32), (3, 5, 7), (4, 6), (2, 3, 5000), (6, 1)])
@@ -188,9 +221,14 @@ def test_bias_add_is_the_broadcast_sum(shape):
     rng = np.random.default_rng(4)
     x = rng.standard_normal(shape).astype("f4")
     bias = rng.standard_normal(shape[-1]).astype("f4")
+    x.flat[:4] = np.nan, np.inf, -0.0, -np.inf
     np.testing.assert_array_equal(lookup("BiasAdd").fn(np, x, bias), x + bias)
+    assert lookup("BiasAdd").fn(np, x, bias).tobytes() == (x + bias).tobytes()
     xt = np.swapaxes(rng.standard_normal(shape[:-2] + (shape[-1], shape[-2])).astype("f4"), -1, -2)
     np.testing.assert_array_equal(lookup("BiasAdd").fn(np, xt, bias), xt + bias)
+    for dtype in ("f8", "i4"):  # in C, and the NumPy code's long rows
+        assert lookup("BiasAdd").fn(np, x.astype(dtype), bias.astype(dtype)).tobytes() == \
+            (x.astype(dtype) + bias.astype(dtype)).tobytes()
 
 
 @pytest.mark.parametrize("dtype", ["f4", "f8"])
@@ -215,19 +253,83 @@ def test_relu_and_its_gradient_in_c_are_the_numpy_codes_bit_for_bit(dtype, trans
 
 
 @pytest.mark.parametrize("dtype", ["f4", "f8"])
-@pytest.mark.parametrize("size,k,s", [(26, 2, 2), (11, 2, 2), (9, 3, 2), (8, 2, 1), (9, 2, 3)])
+@pytest.mark.parametrize("size,k,s,c", [(26, 2, 2, 5), (11, 2, 2, 13), (9, 3, 2, 16), (8, 2, 1, 13), (9, 2, 3, 5)])
 @pytest.mark.parametrize("data", ["ties", "random", "nan", "zeros"])
-def test_max_pool_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, data, dtype, monkeypatch):
+def test_max_pool_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, c, data, dtype, monkeypatch):
     """Unpadded windows, overlapping or not, in one pass in C: NumPy's running maximum's values, its
-    choice among signed zeros (the later of equal elements) and NaNs alike."""
+    choice among signed zeros (the later of equal elements) and NaNs alike, channels in whole vectors
+    and one by one."""
     rng = np.random.default_rng(6)
-    x = (rng.integers(0, 3, (2, size, size, 5)) if data == "ties" else rng.standard_normal((2, size, size, 5)))
+    x = (rng.integers(0, 3, (2, size, size, c)) if data == "ties" else rng.standard_normal((2, size, size, c)))
     x = x.astype(dtype)
     if data == "nan":
-        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = np.nan
+        x[0, 1, 1, 0] = x[1, 2, 3, 4] = x[1, 3, 2, 4] = x[0, 2, 2, c - 1] = x[1, 4, 4, 1] = np.nan
     if data == "zeros":
         x = np.where(rng.random(x.shape) < 0.5, -0.0, 0.0).astype(dtype) * (rng.random(x.shape) < 0.9)
     native, reference = _with_and_without_c(monkeypatch, "MaxPool", x, ksize=(k, k), strides=(s, s), padding="VALID")
     assert native.dtype == reference.dtype == np.dtype(dtype) and native.shape == reference.shape
     np.testing.assert_array_equal(native, reference)
     np.testing.assert_array_equal(np.signbit(native), np.signbit(reference))
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+@pytest.mark.parametrize("size,c,o,k,s,padding", [(28, 1, 32, 3, 1, "VALID"), (9, 3, 13, 3, 2, "SAME"),
+                                                  (8, 1, 5, 2, 2, "VALID"), (7, 2, 40, 3, 1, "SAME")])
+def test_convolution_of_few_channels_in_c_is_the_products_within_rounding(size, c, o, k, s, padding, dtype,
+                                                                         monkeypatch):
+    """A first layer's convolution (windows of at most 27 elements) and its filter's gradient summed in
+    C without the windows' matrix: within rounding of the BLAS product (float32: TensorFlow's own
+    tolerance for its CPU and GPU kernels), its NaNs and infinities where the product has them; the
+    input's gradient is still the product and col2im."""
+    if getattr(nn_native.NATIVE, "conv_direct", None) is None:
+        pytest.skip("the C module is not built")
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((3, size, size, c)).astype(dtype)
+    f = rng.standard_normal((k, k, c, o)).astype(dtype)
+    out = _pad_amounts(size, k, s, padding)[2]
+    g = rng.standard_normal((3, out, out, o)).astype(dtype)
+    x[1, 2, 3, 0], x[2, 0, 0, c - 1], f[0, 1, 0, o - 1] = np.nan, np.inf, -np.inf
+    attrs = dict(strides=(s, s), padding=padding)
+    tolerance = dict(rtol=1e-5, atol=1e-5) if dtype == "f4" else dict(rtol=1e-12, atol=1e-12)
+    for kernel, args in (("Conv2D", (x, f)), ("Conv2DBackpropFilter", (x, g))):
+        attrs_ = dict(attrs, filter_sizes=f.shape) if kernel == "Conv2DBackpropFilter" else attrs
+        direct = lookup(kernel).fn(np, *args, **attrs_)
+        monkeypatch.setattr(nn_impl, "DIRECT_TAPS", 0)
+        product = lookup(kernel).fn(np, *args, **attrs_)
+        monkeypatch.undo()
+        assert direct.dtype == product.dtype == np.dtype(dtype) and direct.shape == product.shape
+        np.testing.assert_allclose(direct, product, **tolerance)  # NaN where NaN, inf where inf
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+def test_c_loops_split_over_two_threads_give_the_same_floats(dtype, monkeypatch):
+    """On idle cores a big tensor's loop runs in two halves (images, rows or elements), the second on
+    a thread of its own: bit for bit the one-thread result, whatever the halves' sizes."""
+    if getattr(nn_native.NATIVE, "conv_direct", None) is None:
+        pytest.skip("the C module is not built")
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((3, 10, 10, 13)).astype(dtype)
+    x[0, 1, 1, 0], x[2, 3, 4, 12] = np.nan, -0.0
+    g = rng.standard_normal((3, 5, 5, 13)).astype(dtype)
+    image = rng.standard_normal((3, 9, 9, 1)).astype(dtype)
+    f = rng.standard_normal((3, 3, 1, 16)).astype(dtype)
+    pool = dict(ksize=(2, 2), strides=(2, 2), padding="VALID")
+    calls = [("MaxPool", (x,), pool), ("MaxPoolGrad", (x, None, g), pool), ("Relu", (x,), {}),
+             ("ReluGrad", (x[::-1].copy(), x), {}), ("BiasAdd", (x, x[0, 0, 0]), {}),
+             ("Conv2D", (image, f), dict(strides=(1, 1), padding="SAME"))]
+    for kernel, args, attrs in calls:
+        one = lookup(kernel).fn(np, *args, **attrs)
+        monkeypatch.setattr(blas_threads, "loop_threads", lambda elements: 2)
+        two = lookup(kernel).fn(np, *args, **attrs)
+        monkeypatch.undo()
+        assert one.dtype == two.dtype and one.tobytes() == two.tobytes(), kernel
+
+
+@pytest.mark.parametrize("mode,load,elements,threads", [("auto", 0.5, 1 << 20, 2), ("auto", 0.5, 1000, 1),
+                                                        ("auto", 3.0, 1 << 20, 1), ("1", 0.5, 1 << 20, 1)])
+def test_c_loops_take_a_second_thread_only_on_idle_cores(mode, load, elements, threads, monkeypatch):
+    monkeypatch.setattr(blas_threads, "_MODE", mode)
+    monkeypatch.setattr(blas_threads, "_checked_at", -1e9)
+    monkeypatch.setattr(blas_threads, "_CORES", 2)
+    monkeypatch.setattr(blas_threads.os, "getloadavg", lambda: (load, load, load))
+    assert blas_threads.loop_threads(elements) == threads

@@ -25,7 +25,7 @@ from ._options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Dist
                        OptimizationOptions, Options, ServiceOptions, SHARD_HINT, ThreadingOptions)
 from ._csv import csv_dataset, make_csv_dataset, sql_dataset
 from ._transforms import Transforms
-from . import _functions as data_functions
+from . import _deferred as deferred, _functions as data_functions
 from ._functions import DatasetFunction, opened_over
 from ..errors import InvalidArgumentError, OpError
 from ..polymorphic_function.function import TensorSpec
@@ -42,6 +42,7 @@ from ..runtime.values import constant, host_array
 from ..ops import iterator_ops
 from ..runtime.context import context as _context
 from ..runtime.graph.graph import init_scope
+from ..runtime.graph.tensor import SymbolicTensor
 from ..util import nest as _nest
 from ..util.namespace import Namespace, missing
 
@@ -76,8 +77,9 @@ def map_structure(fn, *structures):
     first = structures[0]
     if isinstance(first, extension.Record):  # an extension type's tensors: the record kept (data._extension)
         return type(first)((k, map_structure(fn, *[s[k] for s in structures])) for k in sorted(first))
-    if isinstance(first, dict):
-        return {k: map_structure(fn, *[s[k] for s in structures]) for k in sorted(first)}
+    if isinstance(first, dict):  # walked in sorted key order, kept in the dict's own (as TensorFlow's nest)
+        out = {k: map_structure(fn, *[s[k] for s in structures]) for k in sorted(first)}
+        return {k: out[k] for k in first}
     if isinstance(first, tuple):
         return tuple(map_structure(fn, *parts) for parts in zip(*structures))
     return fn(*structures)
@@ -100,6 +102,31 @@ def _host(value):
         value = value.numpy()
         return value if isinstance(value, np.ndarray) else np.array(value, object if type(value) is bytes else None)
     return host_array(value)[0]
+
+
+def _placeholder(marker, spec):
+    """A dataset component of an element (a window) as a traced function sees it: its datasets read
+    the element's when they are made per element (data._deferred)."""
+    return Dataset(lambda: deferred.value(marker)._source(), spec.element_spec, UNKNOWN, "_VariantDataset")
+
+
+def _deferred_parts(structure):
+    """A structure holding a traced dataset function's tensors: those kept (the dataset is made of
+    them, ``data._deferred``), the other values on the host."""
+    parts = map_structure(lambda v: v if isinstance(v, SymbolicTensor) else _host(v), structure)
+    deferred.made_of(flatten(parts))
+    return parts
+
+
+def _bound(part):
+    """A part of a template dataset: a graph tensor's value for the element being expanded."""
+    return _host(deferred.value(part)) if isinstance(part, SymbolicTensor) else part
+
+
+def _spec_of_part(part):
+    if isinstance(part, SymbolicTensor):
+        return TensorSpec(None if part.shape.rank is None else tuple(part.shape), part.dtype)
+    return _spec(part)
 
 
 def _tensor(array):
@@ -381,6 +408,7 @@ class Dataset(Transforms):
         return extension.values(map_structure(_tensor, element))
 
     _as_args = staticmethod(_as_args)
+    _placeholder = staticmethod(_placeholder)
 
     def _sample(self, *leading):
         """A user function's arguments for the first element (``leading``: a state before it); None if empty."""
@@ -426,8 +454,15 @@ class Dataset(Transforms):
     # -- sources ------------------------------------------------------------------------------
     @staticmethod
     def range(*args, output_type=dtypes.int64, name=None):  # noqa: A003 (TensorFlow's name)
-        bounds = range(*[int(a) for a in args])
         np_type = dtypes.as_dtype(output_type).np
+        if deferred.holds_symbolic(args):  # in a dataset function: its bounds are the element's
+            deferred.made_of(args)
+
+            def source():
+                bounds = range(*[int(_bound(a)) for a in args])
+                return (np.asarray(i, np_type) for i in bounds)
+            return Dataset(source, TensorSpec((), dtypes.as_dtype(output_type)), UNKNOWN, "_RangeDataset")
+        bounds = range(*[int(a) for a in args])
         out = Dataset(lambda: (np.asarray(i, np_type) for i in bounds), TensorSpec((), dtypes.as_dtype(output_type)),
                       len(bounds), "_RangeDataset")
         out._op_args = f"({bounds.start}, {bounds.stop}, {bounds.step})"
@@ -456,6 +491,17 @@ class Dataset(Transforms):
 
     @staticmethod
     def from_tensor_slices(tensors, name=None):
+        if deferred.holds_symbolic(tensors):  # in a dataset function: sliced from the element's values
+            parts = _deferred_parts(tensors)
+            first = flatten(parts)[0]
+            n = first.shape[0] if isinstance(first, SymbolicTensor) and first.shape.rank else UNKNOWN
+
+            def source():
+                arrays = map_structure(_bound, parts)
+                count = len(flatten(arrays)[0])
+                return (map_structure(lambda a, i=i: _row(a, i), arrays) for i in range(count))
+            return Dataset(source, map_structure(lambda a: _unbatched(_spec_of_part(a)), parts),
+                           UNKNOWN if n is None else n)
         arrays = map_structure(_host, extension.records(tensors))
         leaves = flatten(arrays)
         n = len(leaves[0])
@@ -467,6 +513,10 @@ class Dataset(Transforms):
 
     @staticmethod
     def from_tensors(tensors, name=None):
+        if deferred.holds_symbolic(tensors):  # in a dataset function: the element's values
+            parts = _deferred_parts(tensors)
+            return Dataset(lambda: iter([map_structure(_bound, parts)]), map_structure(_spec_of_part, parts), 1,
+                           "_TensorDataset")
         arrays = map_structure(_host, extension.records(tensors))
         return Dataset(lambda: iter([arrays]), map_structure(_spec, arrays), 1, "_TensorDataset")
 
@@ -673,6 +723,17 @@ class Dataset(Transforms):
         return Dataset(source, map_structure(DatasetSpec, self._spec), UNKNOWN, "_WindowDataset")
 
     def flat_map(self, map_func, name=None):
+        function = DatasetFunction(map_func, self._spec, "flat_map", self._as_args, sample=self._sample,
+                                   placeholder=self._placeholder)
+        if function.template is not None:  # traced once: the dataset it makes, per element (data._deferred)
+            template = function.template
+
+            def expanded():
+                run, elements = opened_over(function, self._source())
+                for element in elements:
+                    yield from deferred.iterate(template._source, function.binding(run(element), element=element))
+            return Dataset(expanded, template._spec, UNKNOWN, "_FlatMapDataset")
+
         def apply(element):
             args = extension.values(map_structure(_tensor, element))
             return map_func(*args) if isinstance(args, tuple) else map_func(args)

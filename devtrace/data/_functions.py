@@ -28,7 +28,9 @@ import weakref
 
 import numpy as np
 
+from . import _deferred as deferred
 from ..autograph import convert as autograph_convert, is_user_file
+from ..ops.array.array_more import no_op
 from ..polymorphic_function import autograph_errors
 from ..polymorphic_function.function import Function, TensorSpec
 from ..runtime import dtypes, threads
@@ -86,7 +88,13 @@ def _dense(spec):
         return spec
     if type(spec) is RaggedTensorSpec and spec.ragged_rank == 0:
         return TensorSpec(spec.shape, spec.dtype)
+    if _is_dataset_spec(spec):  # a dataset component (a window): a placeholder dataset (data._deferred)
+        return spec
     return None
+
+
+def _is_dataset_spec(spec) -> bool:
+    return type(spec).__name__ == "DatasetSpec"
 
 
 def _flat(structure) -> list:
@@ -130,6 +138,10 @@ def _relaxed(spec, out):
         relaxed.append(TensorSpec([a if a == b else None for a, b in zip(s.shape.as_list(), o.shape.as_list())],
                                   s.dtype))
     return _pack(spec, relaxed)[0]
+
+
+def _is_dataset(value) -> bool:
+    return hasattr(value, "_source") and hasattr(value, "element_spec")
 
 
 def _gap(error) -> bool:
@@ -184,8 +196,15 @@ class DatasetFunction:
     ``output_spec`` the traced outputs' specs; call it on an element's host arrays (``leading``:
     tensors given before the element's, as ``reduce``'s state)."""
 
-    def __init__(self, func, input_spec, transformation: str, as_tensors, leading_spec=None, sample=None):
+    def __init__(self, func, input_spec, transformation: str, as_tensors, leading_spec=None, sample=None,
+                 window=None, placeholder=None):
         self._func = func
+        self._window = window  # a reduce function's second argument: window(marker) -> the placeholder dataset
+        self._placeholder = placeholder  # placeholder(marker, DatasetSpec): an element's dataset component's
+        self._markers = ()  # the keys of the element's dataset components in its binding
+        self._marker = object()  # the window's key in an element's binding
+        self.template = None  # the dataset a traced function returns (data._deferred)
+        self.made_of = ()  # the graph tensors it is made of, in the order of the graph's outputs
         self._sample = sample  # the first element's arguments (``parts``), to tell a gap from an error (_trace)
         self._as_tensors = as_tensors  # an element's host arrays as eager tensors (the eager path)
         self._input_spec = input_spec
@@ -194,6 +213,8 @@ class DatasetFunction:
         self.structured_outputs = None
         self._runs = weakref.WeakKeyDictionary()  # Opening -> its run (opened)
         args_spec = _dense(input_spec if leading_spec is None else (leading_spec, input_spec))
+        if args_spec is not None and placeholder is None and any(_is_dataset_spec(s) for s in _flat(args_spec)):
+            args_spec = None  # dataset components only where the transformation can make them
         if args_spec is not None and not _internal(func):
             self._trace(args_spec, transformation)
 
@@ -235,20 +256,37 @@ class DatasetFunction:
 
         returned = []
 
+        template = []
+
+        specs = _flat(args_spec)
+        datasets = [k for k, spec in enumerate(specs) if _is_dataset_spec(spec)]
+        self._markers = tuple(object() for _ in datasets)
+
         def wrapper(*flat):
-            nested, _ = _pack(args_spec, list(flat))
-            if leading:
-                state, element = nested
-                out = converted(state, *element) if type(element) is tuple else converted(state, element)
-            else:
-                out = converted(*nested) if type(nested) is tuple else converted(nested)
+            flat = list(flat)
+            for k, marker in zip(datasets, self._markers):
+                flat.insert(k, self._placeholder(marker, specs[k]))
+            nested, _ = _pack(args_spec, flat)
+            with deferred.recording() as made_of:
+                if self._window is not None:  # a reduce function: (key, window)
+                    out = converted(nested, self._window(self._marker))
+                elif leading:
+                    state, element = nested
+                    out = converted(state, *element) if type(element) is tuple else converted(state, element)
+                else:
+                    out = converted(*nested) if type(nested) is tuple else converted(nested)
             returned.append(True)
+            if _is_dataset(out):  # a dataset of the element: the graph computes what it is made of
+                if made_of.sources:  # TensorFlow's body waits on its source dataset ops
+                    no_op()
+                template.append((out, tuple(made_of.tensors)))
+                return tuple(made_of.tensors)
             return out
         function = Function(wrapper, name=f"Dataset_{transformation}_{_name(func)}", autograph=False)
         try:
-            concrete = function.get_concrete_function(*_flat(args_spec))
+            concrete = function.get_concrete_function(*[spec for spec in specs if not _is_dataset_spec(spec)])
         except Exception as e:
-            if returned or _gap(e):  # what it returned is no tensors (a dataset, a ragged tensor): run it eagerly
+            if returned or _gap(e) or isinstance(e, deferred.Unbound):  # no tensors returned (a ragged tensor): eagerly
                 return
             if _raised_in_devtrace(e) and self._runs_eagerly():  # devtrace's gap, not the program's error
                 return
@@ -258,15 +296,31 @@ class DatasetFunction:
             raise error from None
         out = concrete.structured_outputs
         out = tuple(out) if type(out) is list else out  # TensorFlow: a list returned is a tuple
+        deferred.captured(concrete.graph)
+        if template:
+            self.template, self.made_of = template[0]
+            out = tuple(out) if isinstance(out, (tuple, list)) else (out,)
         if not all(isinstance(t, Tensor) for t in _flat(out)):  # a composite value among them: eagerly
             return
         self.graph, self.structured_outputs = concrete.graph, out
 
+    def binding(self, values, window=None, element=None) -> dict:
+        """An element's binding of the template's graph tensors (``values``: what the traced graph
+        computed for it), of a reduce function's window and of the element's dataset components
+        (data._deferred)."""
+        out = {id(t): v for t, v in zip(self.made_of, values)}
+        if window is not None:
+            out[id(self._marker)] = window
+        if self._markers:
+            out.update(zip(map(id, self._markers), [v for v in _flat(element) if _is_dataset(v)]))
+        return out
+
     def output_spec(self):
-        """The traced outputs as an element spec (a dict's keys sorted as tf.data keeps them)."""
+        """The traced outputs as an element spec (a dict's keys in its own order, as TensorFlow's nest)."""
         def spec(value):
             if isinstance(value, dict):
-                return {k: spec(value[k]) for k in sorted(value)}
+                out = {k: spec(value[k]) for k in sorted(value)}
+                return {k: out[k] for k in value}
             if isinstance(value, (tuple, list)) and not hasattr(type(value), "_fields"):
                 return tuple(spec(v) for v in value)
             if isinstance(value, Tensor):
@@ -294,19 +348,22 @@ class DatasetFunction:
         host = ctx.host
         placed = _DatasetRun(ctx, self.graph, self.graph.name, devices=[host])
         captures = list(self.graph.captures.values())
+        enclosing = any(isinstance(v, symbolic_tensor.SymbolicTensor) for v, _ in captures)  # data._deferred
         outputs = self.structured_outputs
-        arg_specs = _flat(_dense(self._input_spec if self._leading_spec is None else (self._leading_spec,
-                                                                                      self._input_spec)))
+        arg_specs = [spec for spec in _flat(_dense(self._input_spec if self._leading_spec is None else (
+            self._leading_spec, self._input_spec))) if not _is_dataset_spec(spec)]
         as_tensors = self._as_tensors
 
         def run(*parts):
-            leaves = _flat(parts[0] if len(parts) == 1 else tuple(parts))
+            leaves = [v for v in _flat(parts[0] if len(parts) == 1 else tuple(parts)) if not _is_dataset(v)]
             tensors = [v if isinstance(v, Tensor) else _quiet_tensor(v, s, host) if isinstance(v, np.ndarray)
                        else as_tensors(v) for v, s in zip(leaves, arg_specs)]
+            given = [(deferred.value(v), n) if isinstance(v, symbolic_tensor.SymbolicTensor) else (v, n)
+                     for v, n in captures] if enclosing else captures
             if ctx.threaded and not threads.owned():  # one op at a time (runtime/threads.py)
-                values = threads.locked(ctx, placed.run, ctx, tensors, captures)
+                values = threads.locked(ctx, placed.run, ctx, tensors, given)
             else:
-                values = placed.run(ctx, tensors, captures)
+                values = placed.run(ctx, tensors, given)
             if single is not None:
                 return values.get(single)
             return _pack(outputs, [values.get(i) for i in ids])[0]

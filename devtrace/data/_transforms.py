@@ -13,7 +13,9 @@ import itertools
 import numpy as np
 
 from ..errors import InvalidArgumentError
+from . import _deferred as deferred
 from ._functions import DatasetFunction, opened_over
+from ..polymorphic_function.function import TensorSpec
 from ..runtime import dtypes
 
 INFINITE, UNKNOWN = -1, -2
@@ -131,9 +133,18 @@ class Transforms:
         """TensorFlow's order: ``cycle_length`` datasets open at once, ``block_length`` elements from
         each in turn; an exhausted one is replaced by the next input's dataset in its slot."""
         block = 1 if block_length is None else int(block_length)
+        function = DatasetFunction(map_func, self._spec, "interleave", self._as_args, sample=self._sample,
+                                   placeholder=getattr(self, "_placeholder", None))
+        template = function.template  # traced once: the dataset it makes, per element (data._deferred)
+
+        def open_one(run, element):
+            if template is None:
+                return self._call(map_func, element)._source()
+            return deferred.iterate(template._source, function.binding(run(element), element=element))
 
         def source():
-            inputs = self._source()
+            run, inputs = opened_over(function, self._source()) if template is not None else (None, self._source())
+            inputs = iter(inputs)
             cycle = int(cycle_length) if cycle_length not in (None, -1) else 16
             slots = [None] * cycle
             exhausted = False
@@ -142,7 +153,7 @@ class Transforms:
                 for k in range(cycle):
                     if slots[k] is None and not exhausted:
                         try:
-                            slots[k] = self._call(map_func, next(inputs))._source()
+                            slots[k] = open_one(run, next(inputs))
                         except StopIteration:
                             exhausted = True
                     if slots[k] is None:
@@ -156,6 +167,8 @@ class Transforms:
                             break
                 if not active and exhausted:
                     return
+        if template is not None:
+            return self._new(source, template._spec, UNKNOWN, "_InterleaveDataset")
         first = next(iter(self._source()), None)
         spec = self._call(map_func, first)._spec if first is not None else self._spec
         return self._new(source, spec, UNKNOWN, "_InterleaveDataset")
@@ -189,9 +202,19 @@ class Transforms:
         def size_of(key):
             return int(window_size) if window_size is not None else int(window_size_func(self._scalar(key)))
 
+        reducer = DatasetFunction(reduce_func, TensorSpec((), dtypes.int64), "group_by_window", self._as_args,
+                                  window=lambda marker: self._new(lambda: deferred.value(marker)._source(), self._spec,
+                                                                  UNKNOWN, "_VariantDataset"))
+        template, reducing = reducer.template, []  # traced once: the dataset it makes, per window (data._deferred)
+
         def reduce(key, rows):
             window = self._new(lambda rows=rows: iter(rows), self._spec, len(rows), "_VariantDataset")
-            return reduce_func(self._scalar(key), window)._source()
+            if template is None:
+                return reduce_func(self._scalar(key), window)._source()
+            if not reducing:
+                reducing.append(reducer.opened())
+            values = reducing[0](np.asarray(key, np.int64))
+            return deferred.iterate(template._source, reducer.binding(values, window))
 
         function = DatasetFunction(key_func, self._spec, "group_by_window", self._as_args, sample=self._sample)
 
@@ -205,6 +228,8 @@ class Transforms:
                     yield from reduce(key, groups.pop(key))
             for key in sorted(groups):
                 yield from reduce(key, groups[key])
+        if template is not None:
+            return self._new(source, template._spec, UNKNOWN, "_GroupByWindowDataset")
         first = next(iter(self._source()), None)
         spec = reduce_func(self._scalar(0), self._new(lambda: iter([first]), self._spec, 1, "_VariantDataset"))._spec \
             if first is not None else self._spec

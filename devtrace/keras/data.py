@@ -119,6 +119,7 @@ class EpochIterator:
         if class_weight is not None and sample_weight is not None:
             raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
         self._iterator, self._seen = None, 0
+        self.static_batch = None
         self.py_dataset = x if isinstance(x, PyDataset) else None
         if self.py_dataset is not None:
             for name, given in (("y", y), ("sample_weights", sample_weight)):
@@ -144,6 +145,9 @@ class EpochIterator:
             raise ValueError("Data cardinality is ambiguous. Make sure all arrays contain the same number of "
                              f"samples.'x' sizes: {self.n}\n'y' sizes: {_length(self.y)}\n")
         self.num_batches = -(-self.n // self.size)
+        # the size of every batch when the batch size divides the samples (Keras's dataset then has a static
+        # batch dimension, which TensorFlow traces the step for); None when the last batch is smaller
+        self.static_batch = self.size if self.n and self.n % self.size == 0 else None
 
     @property
     def steps(self):

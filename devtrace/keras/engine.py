@@ -62,6 +62,21 @@ def check_positional(layer, args) -> None:
                              f"value should be passed as a keyword argument: {arg} (of type {type(arg)})")
 
 
+def check_training_positional(layer, args, owner=None) -> None:
+    """Keras 3 binds positional arguments to ``call()``'s signature, then passes the ``training`` it
+    resolved by keyword: one given positionally (and not ``None``) reaches ``call()`` twice, Python's
+    ``TypeError`` (``owner``: the class its message names, ``Functional`` for a functional model)."""
+    if not args:
+        return
+    params = list(inspect.signature(layer.call).parameters.values())[1:]  # after the inputs
+    for param, value in zip(params, args):
+        if param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
+            return
+        if param.name == "training" and value is not None:
+            name = f"{owner}.call" if owner else type(layer).call.__qualname__
+            raise TypeError(f"{name}() got multiple values for argument 'training'")
+
+
 def shape_of(inputs):
     """The static shape; ``None`` for a graph tensor of unknown rank (inside a ``tf.function``)."""
     if isinstance(inputs, dict):
@@ -299,6 +314,7 @@ class Layer(serializable.Configurable, Module):
             inputs = kwargs.pop(first)
         else:
             check_positional(self, (inputs,) + args)
+            check_training_positional(self, args)
         if "training" in kwargs and not _takes_training_argument(self):
             del kwargs["training"]  # Keras passes training= only to a call that takes it
         if is_symbolic(inputs):
@@ -337,7 +353,13 @@ class Layer(serializable.Configurable, Module):
             _attach_masks(out, self.compute_mask(inputs, mask))
         return out
 
+    _min_ndim = 0  # Keras's InputSpec(min_ndim=…) of the layer's input, checked on every call
+
     def _check_input(self, shape):
+        if isinstance(shape, tuple) and len(shape) < self._min_ndim:
+            raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible with the layer: "
+                             f"expected min_ndim={self._min_ndim}, found ndim={len(shape)}. Full shape received: "
+                             f"{_shape_text(shape)}")
         if self.built and self._input_axes and isinstance(shape, tuple):
             for axis, size in self._input_axes.items():
                 if len(shape) < abs(axis) or shape[axis] not in (size, None):
@@ -632,19 +654,30 @@ def _traced_output_shape(layer, inputs, args, kwargs):
     specs = [spec(v) for v in given + [symbolic[k] for k in names]]
     try:
         outputs = tf_function(body).get_concrete_function(*specs).structured_outputs
-    except Exception:  # noqa: BLE001 (a call that cannot be traced keeps the input's shape, as before)
-        return None
+        unknown = None
+    except Exception:  # noqa: BLE001
+        # a call that needs its unknown sizes as numbers (random draws of the batch's shape: a VAE's
+        # sampling layer) is traced again with them a size no real dimension has, read back as None
+        unknown = _STANDIN
+        try:
+            outputs = tf_function(body).get_concrete_function(*[tf.TensorSpec(
+                [unknown if d is None else d for d in s.shape.as_list()], s.dtype) for s in specs]).structured_outputs
+        except Exception:  # noqa: BLE001 (a call that cannot be traced keeps the input's shape, as before)
+            return None
     if isinstance(outputs, (list, tuple)):
-        shapes = [_static(o) for o in outputs]
+        shapes = [_static(o, unknown) for o in outputs]
         return None if any(s is None for s in shapes) else shapes
-    return _static(outputs)
+    return _static(outputs, unknown)
 
 
-def _static(tensor):
+_STANDIN = 7919  # the stand-in of an unknown size in a second trace (a prime no layer makes by itself)
+
+
+def _static(tensor, unknown=None):
     shape = getattr(tensor, "shape", None)
     if shape is None or shape.rank is None:
         return None
-    return tuple(shape.as_list())
+    return tuple(None if unknown is not None and d == unknown else d for d in shape.as_list())
 
 
 def same_shape(self, input_shape):

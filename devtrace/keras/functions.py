@@ -2,8 +2,10 @@
 named as Keras 3.15's are in TensorFlow's log (``multi_step_on_iterator``,
 ``one_step_on_data_distributed``), their nodes placed by the graph placer on the caller's device
 scope and named by the layers' scopes. Each is traced once for batches of any size (batch ``None``,
-as Keras's dataset specs have it), else — devtrace's gradients need static shapes — per batch
-shape; a step devtrace cannot trace at all (an op without a shape function) runs eagerly."""
+as Keras's dataset specs have it) — for the static batch size when every batch has it (NumPy arrays
+whose samples the batch size divides: TensorFlow then traces with that size, its shapes constants) —
+else — devtrace's gradients need static shapes — per batch shape; a step devtrace cannot trace at
+all (an op without a shape function) runs eagerly."""
 
 from __future__ import annotations
 
@@ -20,17 +22,25 @@ NAMES = {"train": "multi_step_on_iterator", "test": "multi_step_on_iterator",
          "predict": "one_step_on_data_distributed"}
 
 
-def batch_spec(value):
-    """A ``TensorSpec`` with batch ``None`` (None for several inputs: traced per shape)."""
+def batch_spec(value, batch=None):
+    """A ``TensorSpec`` with batch ``batch`` (None: any; None for several inputs: traced per shape)."""
     if isinstance(value, (list, dict)) or value is None:
         return None
-    return tf.TensorSpec(shape=(None,) + tuple(value.shape)[1:], dtype=value.dtype)
+    return tf.TensorSpec(shape=(batch,) + tuple(value.shape)[1:], dtype=value.dtype)
 
 
 class StepFunctions:
     def __init__(self):
         self._functions: dict = {}
         self._eager: set = set()
+        # per kind of step ("train", "train_weighted", "test", …): the batch size every batch of the data in use
+        # has (NumPy arrays whose samples the batch size divides: Keras's dataset then has that static batch,
+        # and TensorFlow traces the step for it), else None; set as fit/evaluate/predict begin (``set_static``)
+        self.static: dict = {}
+
+    def set_static(self, step, batch) -> None:
+        """``batch`` (or None) for the kinds of ``step`` ("train", "test", "predict")."""
+        self.static[step] = self.static[step + "_weighted"] = batch
         # the metrics the built-in steps report, found at an epoch's first step (Keras finds them as
         # it traces its step) rather than at each; None until then
         self.metrics: list | None = None
@@ -43,29 +53,41 @@ class StepFunctions:
             if type(a) is not Tensor:
                 return None
             names.append(a._dtype.name)
-        return self._functions.get((kind, tuple(names)))
+        return self._functions.get((kind, tuple(names), self.static.get(kind)))
 
     def get(self, kind, body, args):
         """``(function, None)``; ``(None, the first trace's error)`` when the step must run eagerly.
-        One per kind and dtypes of the batch (Keras's function retraces for float64 data after float32)."""
-        kind_name, kind = kind, (kind, _dtypes(args))
-        if kind in self._functions:
-            return self._functions[kind], None
-        if kind in self._eager:
+        One per kind and dtypes of the batch (Keras's function retraces for float64 data after float32)
+        and static batch size; once traced for one batch size, another's is the trace for any (TensorFlow's
+        ``reduce_retracing`` relaxes the shape that changed)."""
+        batch = self.static.get(kind)
+        key = (kind, _dtypes(args), batch)
+        if batch is not None and key not in self._functions and key not in self._eager and \
+                any(k[:2] == key[:2] for k in self._functions):
+            fn, error = self._traced(kind, body, args, key[:2] + (None,), None)
+            if fn is not None:
+                self._functions[key] = fn
+            return fn, error
+        return self._traced(kind, body, args, key, batch)
+
+    def _traced(self, kind, body, args, key, batch):
+        if key in self._functions:
+            return self._functions[key], None
+        if key in self._eager:
             return None, None
         errors = []
-        for spec in (tuple(batch_spec(a) for a in args), None):
+        for spec in (tuple(batch_spec(a, batch) for a in args), None):
             signature = list(spec) if spec and None not in spec else None
-            fn = _make(body, NAMES[kind_name], signature)
+            fn = _make(body, NAMES[kind], signature)
             try:
                 fn.get_concrete_function(*(signature or args))
             except Exception as traced:  # noqa: BLE001 (handed back: raised when the eager step fails alike)
                 errors.append(_detached(traced))
                 continue
-            self._functions[kind] = fn
+            self._functions[key] = fn
             errors.clear()
             return fn, None
-        self._eager.add(kind)
+        self._eager.add(key)
         return None, errors.pop(0)  # not left in this frame's locals (see _detached)
 
 

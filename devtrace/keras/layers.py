@@ -42,6 +42,7 @@ from .layers_augment import __all__ as _augment
 class Dense(Layer):
     _TRACKED_AS = {"kernel": "_kernel"}  # Keras 3 keeps it as ``_kernel``: a checkpoint's key
     supports_masking = True
+    _min_ndim = 2
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, **kwargs):
@@ -105,11 +106,38 @@ class Softmax(Layer):
 
 
 class ReLU(Layer):
+    """Keras's: ``max_value`` caps it (``ReLU(6.0)``: MobileNet's relu6), below ``threshold`` it is
+    ``negative_slope * (x - threshold)``."""
+
     supports_masking = True
     compute_output_shape = same_shape
 
+    def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
+        super().__init__(**kwargs)
+        if max_value is not None and max_value < 0.0:
+            raise ValueError(f"max_value of a ReLU layer cannot be a negative value. Received: max_value={max_value}")
+        if negative_slope is None or negative_slope < 0.0:
+            raise ValueError("negative_slope of a ReLU layer cannot be a negative value. Received: "
+                             f"negative_slope={negative_slope}")
+        if threshold is None or threshold < 0.0:
+            raise ValueError(f"threshold of a ReLU layer cannot be a negative value. Received: threshold={threshold}")
+        self.max_value, self.negative_slope, self.threshold = max_value, negative_slope, threshold
+
     def call(self, inputs):
-        return tf.nn.relu(inputs)
+        if self.max_value is None and not self.negative_slope and not self.threshold:
+            return tf.nn.relu(inputs)
+        if self.max_value == 6.0 and not self.negative_slope and not self.threshold:
+            return tf.nn.relu6(inputs)
+        x = tf.convert_to_tensor(inputs)
+        zero = tf.zeros((), x.dtype)
+        if self.threshold:
+            below = tf.cast(self.negative_slope, x.dtype) * (x - tf.cast(self.threshold, x.dtype))
+            out = tf.where(x >= tf.cast(self.threshold, x.dtype), x, below if self.negative_slope else zero)
+        elif self.negative_slope:
+            out = tf.where(x >= zero, x, tf.cast(self.negative_slope, x.dtype) * x)
+        else:
+            out = tf.nn.relu(x)
+        return out if self.max_value is None else tf.minimum(out, tf.cast(self.max_value, x.dtype))
 
 
 class Dropout(Layer):
@@ -229,7 +257,21 @@ def concatenate(inputs, axis=-1, **kwargs):
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
-__all__ = ["Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
+def serialize(layer):
+    """``keras.layers.serialize``: ``keras.saving.serialize_keras_object`` of a layer."""
+    from .serializable import serialize as _serialize
+
+    return _serialize(layer)
+
+
+def deserialize(config, custom_objects=None):
+    """``keras.layers.deserialize``: a layer (or model) from ``serialize``'s dict."""
+    from .serializable import deserialize as _deserialize
+
+    return _deserialize(config, custom_objects)
+
+
+__all__ = ["serialize", "deserialize", "Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
            "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "GlobalAveragePooling2D", "GlobalAvgPool2D", "Input",
            "InputLayer", "KerasTensor", "Lambda", "Layer", "LayerNormalization", "MaxPool2D", "MaxPooling2D", "ReLU",
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",

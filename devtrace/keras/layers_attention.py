@@ -15,6 +15,7 @@ import devtrace as tf
 from . import activations, initializers, keywords
 from . import random as keras_random
 from .engine import Layer
+from .naming import unique
 
 
 
@@ -173,10 +174,12 @@ class _Seeded:
 
 class MultiHeadAttention(_Seeded, Layer):
     def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True, output_shape=None,
-                 attention_axes=None, flash_attention=None, kernel_initializer="glorot_uniform",
+                 attention_axes=None, sliding_window=None, flash_attention=None, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, seed=None, **kwargs):
+                 kernel_constraint=None, bias_constraint=None, use_gate=False, seed=None, **kwargs):
         super().__init__(**kwargs)
+        keywords.unimplemented("keras.layers.MultiHeadAttention", sliding_window=(sliding_window, None),
+                               use_gate=(use_gate, False))
         if isinstance(attention_axes, int):
             attention_axes = (attention_axes,)
         elif attention_axes and not isinstance(attention_axes, (list, tuple)):
@@ -184,8 +187,12 @@ class MultiHeadAttention(_Seeded, Layer):
                              f"Received: attention_axes={attention_axes}")
         self.attention_axes = attention_axes
         keywords.unimplemented("keras.layers.MultiHeadAttention", activity_regularizer=(activity_regularizer, None),
-                               kernel_constraint=(kernel_constraint, None), bias_constraint=(bias_constraint, None),
-                               output_shape=(output_shape, None))
+                               kernel_constraint=(kernel_constraint, None), bias_constraint=(bias_constraint, None))
+        if isinstance(output_shape, (list, tuple)) and len(output_shape) == 1:
+            output_shape = output_shape[0]
+        keywords.unimplemented("keras.layers.MultiHeadAttention", output_shape=(
+            output_shape if isinstance(output_shape, (list, tuple)) else None, None))
+        self._output_shape = output_shape
         self.num_heads, self.key_dim = int(num_heads), int(key_dim)
         self.value_dim = int(value_dim) if value_dim is not None else self.key_dim
         self.dropout, self.use_bias, self.flash_attention = float(dropout), use_bias, flash_attention
@@ -194,6 +201,11 @@ class MultiHeadAttention(_Seeded, Layer):
         self._init_seed(seed)
         self._inverse_sqrt_key_dim = 1.0 / math.sqrt(float(self.key_dim))
         self.supports_masking = True
+
+    def get_config(self):
+        config = super().get_config()
+        config.pop("flash_attention", None)  # not in Keras's config
+        return config
 
     def _projection(self, rank, name, dims):
         letters = string.ascii_lowercase
@@ -219,6 +231,7 @@ class MultiHeadAttention(_Seeded, Layer):
         self._dot_product_equation, self._combine_equation, scores_rank = attention_equations(
             projected, self.attention_axes)
         self._norm_axes = tuple(range(scores_rank - len(self.attention_axes), scores_rank))
+        unique("softmax"), unique("dropout")  # Keras builds a Softmax and a Dropout layer here: their names are taken
         with tf.name_scope(self.name):
             self._query_dense = self._projection(rank, "query", self.key_dim)
             self._query_dense._maybe_build(query_shape)
@@ -230,7 +243,8 @@ class MultiHeadAttention(_Seeded, Layer):
             free = letters[:rank - 1]
             heads, dim, out = letters[rank - 1], letters[rank], letters[rank + 1]
             self._output_dense = EinsumDense(
-                f"{free}{heads}{dim},{heads}{dim}{out}->{free}{out}", (None,) * (rank - 2) + (query_shape[-1],),
+                f"{free}{heads}{dim},{heads}{dim}{out}->{free}{out}",
+                (None,) * (rank - 2) + (self._output_shape or query_shape[-1],),
                 bias_axes=out if self.use_bias else None, name="attention_output",
                 kernel_initializer=initializers.get(self._dense_args["kernel_initializer"]),
                 bias_initializer=initializers.get(self._dense_args["bias_initializer"]),
@@ -251,6 +265,8 @@ class MultiHeadAttention(_Seeded, Layer):
         return super().__call__(query, value, key, **kwargs)
 
     def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
+        if self._output_shape:
+            return tuple(query_shape)[:-1] + (self._output_shape,)
         return tuple(query_shape)
 
     def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None, attention_mask=None,

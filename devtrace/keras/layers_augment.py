@@ -69,9 +69,7 @@ class _Augment(Layer):
 class RandomFlip(_Augment):
     def __init__(self, mode="horizontal_and_vertical", seed=None, data_format=None, **kwargs):
         super().__init__(seed, data_format, **kwargs)
-        if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
-            raise ValueError(f"RandomFlip layer {self.name} received an unknown mode argument {mode}")
-        self.mode = mode
+        self.mode = mode  # Keras checks nothing: another mode flips nothing
 
     def _augment(self, x):
         flips = keras_random.uniform((x.shape[0], 1, 1, 1), seed=self.generator) <= 0.5

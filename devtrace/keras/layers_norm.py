@@ -70,8 +70,14 @@ class BatchNormalization(Layer):
             self.moving_variance.assign(self.moving_variance * self.momentum + variance * (1.0 - self.momentum))
         else:
             mean, variance = self.moving_mean, self.moving_variance
-        return to_compute_dtype(self, tf.nn.batch_normalization(x, mean, variance, self.beta, self.gamma,
-                                                                self.epsilon))
+        beta, gamma = self.beta, self.gamma
+        if self.axis % len(x.shape) != len(x.shape) - 1:  # stats along a middle axis broadcast as [1, C, 1 …]
+            shape = [1] * len(x.shape)
+            shape[self.axis % len(x.shape)] = -1
+            mean, variance = tf.reshape(mean, shape), tf.reshape(variance, shape)
+            beta = None if beta is None else tf.reshape(beta, shape)
+            gamma = None if gamma is None else tf.reshape(gamma, shape)
+        return to_compute_dtype(self, tf.nn.batch_normalization(x, mean, variance, beta, gamma, self.epsilon))
 
 
 class LayerNormalization(Layer):

@@ -34,6 +34,31 @@ class AveragePooling1D(_Pooling1D):
     _pool = staticmethod(tf.nn.avg_pool1d)
 
 
+class _Pooling3D(Layer):
+    def __init__(self, pool_size=(2, 2, 2), strides=None, padding="valid", data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        keywords.unimplemented(f"keras.layers.{type(self).__name__}", data_format=(data_format, (None, "channels_last")))
+        self.pool_size = tuple(pool_size) if isinstance(pool_size, (list, tuple)) else (int(pool_size),) * 3
+        self.strides = self.pool_size if strides is None else \
+            tuple(strides) if isinstance(strides, (list, tuple)) else (int(strides),) * 3
+        self.padding = padding.lower()
+
+    def call(self, inputs):
+        return self._pool(tf.convert_to_tensor(inputs), list(self.pool_size), list(self.strides), self.padding.upper())
+
+    def compute_output_shape(self, input_shape):
+        dims = [_out_dim(d, k, s, self.padding) for d, k, s in zip(input_shape[1:4], self.pool_size, self.strides)]
+        return (input_shape[0], *dims, input_shape[4])
+
+
+class MaxPooling3D(_Pooling3D):
+    _pool = staticmethod(tf.nn.max_pool3d)
+
+
+class AveragePooling3D(_Pooling3D):
+    _pool = staticmethod(tf.nn.avg_pool3d)
+
+
 class _GlobalPooling(Layer):
     rank = 1
 
@@ -65,11 +90,13 @@ GlobalMaxPooling1D = _global("GlobalMaxPooling1D", 1, tf.reduce_max)
 GlobalMaxPooling2D = _global("GlobalMaxPooling2D", 2, tf.reduce_max)
 GlobalMaxPooling3D = _global("GlobalMaxPooling3D", 3, tf.reduce_max)
 GlobalAveragePooling1D = _global("GlobalAveragePooling1D", 1, tf.reduce_mean)
+GlobalAveragePooling1D.supports_masking = True  # Keras's: the mean of the unmasked steps
 GlobalAveragePooling3D = _global("GlobalAveragePooling3D", 3, tf.reduce_mean)
 
-MaxPool1D, AvgPool1D = MaxPooling1D, AveragePooling1D
+MaxPool1D, AvgPool1D, MaxPool3D, AvgPool3D = MaxPooling1D, AveragePooling1D, MaxPooling3D, AveragePooling3D
 GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D = GlobalMaxPooling1D, GlobalMaxPooling2D, GlobalMaxPooling3D
 GlobalAvgPool1D, GlobalAvgPool3D = GlobalAveragePooling1D, GlobalAveragePooling3D
 __all__ = ["AvgPool1D", "AveragePooling1D", "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAveragePooling3D",
            "GlobalAvgPool1D", "GlobalAvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
-           "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D", "MaxPool1D", "MaxPooling1D"]
+           "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D", "MaxPool1D", "MaxPooling1D", "MaxPooling3D",
+           "AveragePooling3D", "MaxPool3D", "AvgPool3D"]

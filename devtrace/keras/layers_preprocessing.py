@@ -45,19 +45,32 @@ class Resizing(Layer):
                  pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0, antialias=False, data_format=None,
                  **kwargs):
         super().__init__(**kwargs)
-        keywords.unimplemented("keras.layers.Resizing", pad_to_aspect_ratio=(pad_to_aspect_ratio, False),
-                               data_format=(data_format, (None, "channels_last")))
+        keywords.unimplemented("keras.layers.Resizing", data_format=(data_format, (None, "channels_last")),
+                               fill_mode=(fill_mode, "constant"))
         self.height, self.width, self.interpolation = int(height), int(width), interpolation
         self.crop_to_aspect_ratio, self.antialias = crop_to_aspect_ratio, antialias
+        self.pad_to_aspect_ratio, self.fill_mode, self.fill_value = pad_to_aspect_ratio, fill_mode, fill_value
 
     def call(self, inputs):
         x = tf.cast(tf.convert_to_tensor(inputs), tf.float32)
-        if self.crop_to_aspect_ratio:
+        if self.pad_to_aspect_ratio:
+            x = _pad_to_aspect_ratio(x, self.height, self.width, self.fill_value)
+        elif self.crop_to_aspect_ratio:
             return _smart_resize(x, self.height, self.width, self.interpolation)
         return tf.image.resize(x, [self.height, self.width], method=self.interpolation, antialias=self.antialias)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[:-3]) + (self.height, self.width, input_shape[-1])
+
+
+def _pad_to_aspect_ratio(x, height, width, fill_value):
+    """Keras's padding to the target's aspect ratio: ``fill_value`` rows (columns) on both sides,
+    as many on each as half the missing ones, rounded down."""
+    h, w = x.shape[-3], x.shape[-2]
+    top = (max(h, int(float(w * height) / width)) - h) // 2
+    left = (max(w, int(float(h * width) / height)) - w) // 2
+    pads = [[0, 0]] * (len(x.shape) - 3) + [[top, top], [left, left], [0, 0]]
+    return tf.pad(x, pads, constant_values=fill_value) if top or left else x
 
 
 def _smart_resize(x, height, width, interpolation="bilinear"):

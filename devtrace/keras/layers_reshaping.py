@@ -55,10 +55,14 @@ class UpSampling2D(Layer):
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
         keywords.unimplemented("keras.layers.UpSampling2D", data_format=(data_format, (None, "channels_last")),
-                               interpolation=(interpolation, "nearest"))
-        self.size = _tuple(size, 2)
+                               interpolation=(interpolation, ("nearest", "bilinear", "bicubic", "lanczos3",
+                                                              "lanczos5", "area")))
+        self.size, self.interpolation = _tuple(size, 2), interpolation
 
     def call(self, inputs):
+        if self.interpolation != "nearest":  # Keras's: the image resized to the multiplied size
+            x = tf.convert_to_tensor(inputs)
+            return tf.image.resize(x, [x.shape[1] * self.size[0], x.shape[2] * self.size[1]], method=self.interpolation)
         return tf.repeat(tf.repeat(inputs, self.size[0], axis=1), self.size[1], axis=2)
 
     def compute_output_shape(self, input_shape):

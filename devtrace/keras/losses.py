@@ -29,6 +29,14 @@ class Loss(Configurable):
     def call(self, y_true, y_pred):
         raise NotImplementedError
 
+    def get_config(self) -> dict:
+        """Keras's: ``name`` and ``reduction`` first; a built-in loss's own arguments after them (a
+        user's subclass adds its own by overriding this)."""
+        config = {"name": self.name, "reduction": self.reduction}
+        if type(self).__module__.startswith("devtrace."):
+            config.update((k, v) for k, v in super().get_config().items() if k not in ("name", "reduction", "dtype"))
+        return config
+
     def _configure(self, reduction, name, cls_name):
         if reduction in ("mean", "mean_with_sample_weight"):
             keywords.unimplemented(cls_name, reduction=(reduction, REDUCTIONS))
@@ -46,8 +54,7 @@ class Loss(Configurable):
         values = self.call(y_true, y_pred)
         if sample_weight is not None:
             weights = tf.cast(tf.convert_to_tensor(sample_weight), values.dtype)
-            if len(weights.shape) > len(values.shape) and weights.shape[-1] == 1:
-                weights = tf.squeeze(weights, -1)
+            values, weights = same_rank(values, weights)  # (n, 1) losses and (n,) weights: (n, 1) both
             values = values * weights
         if self.reduction in ("none", None):
             return values
@@ -119,7 +126,8 @@ class SparseCategoricalCrossentropy(Loss):
         self._configure(reduction, name, "keras.losses.SparseCategoricalCrossentropy")
 
     def call(self, y_true, y_pred):
-        labels = tf.cast(tf.reshape(y_true, [-1]), tf.int32)
+        # a vector of labels as it is (TensorFlow's graph has no Reshape then); others flattened
+        labels = tf.cast(y_true if y_true.shape.rank == 1 else tf.reshape(y_true, [-1]), tf.int32)
         logits = y_pred if self.from_logits else tf.math.log(tf.clip_by_value(y_pred, config.epsilon(), 1.0))
         return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
 

@@ -88,6 +88,7 @@ class Metric(Configurable):
 
     def __init__(self, name=None, dtype=None):
         self.name = name or _default_name(type(self))
+        self._dtype = tf.as_dtype(dtype).name if dtype is not None else "float32"
         where = hooks.DISTRIBUTION[0]() if hooks.DISTRIBUTION else None
         self._strategy = where[0] if where is not None and where[1] is None else None  # made in a strategy's scope
         self._variables: list = []
@@ -106,13 +107,19 @@ class Metric(Configurable):
         """A metric's own state, as Keras 3 subclasses keep it: a non-trainable variable."""
         from . import initializers
 
-        variable = tf.Variable(initializers.get(initializer)(tuple(shape), dtype or "float32"), trainable=False,
-                               name=name)
+        from . import variables
+
+        variable = variables.make(initializers.get(initializer)(tuple(shape), dtype or "float32"), name, False)
         self._variables.append(variable)
         return variable
 
     def add_weight(self, shape=(), initializer=None, dtype=None, name=None):
         return self.add_variable(shape, initializer, dtype, name=name)
+
+    @property
+    def dtype(self) -> str:
+        """The metric's dtype as Keras 3 names it: a string (``'float32'``)."""
+        return getattr(self, "_dtype", "float32")
 
     @property
     def variables(self) -> list:

@@ -10,9 +10,9 @@ import inspect
 
 import devtrace as tf
 from . import keywords, saving_lib as saving, serializable
-from . import summary as summary_mod
+from . import engine as _engine, summary as summary_mod
 from .engine import (InputLayer, KerasTensor, Layer, as_tensors, autocast_inputs, autocast_scope, call_with_context,
-                     check_positional, is_symbolic, outermost_call, unique)
+                     check_positional, check_training_positional, is_symbolic, outermost_call, unique)
 from .tf_trainer import TensorFlowTrainer
 
 
@@ -122,8 +122,14 @@ class Model(TensorFlowTrainer, Layer):
         """A functional model takes Python values positionally; others do not (Keras's)."""
         return self._outputs is not None
 
-    def __call__(self, inputs, training=None, **kwargs):
-        check_positional(self, (inputs,))
+    def __call__(self, inputs, *args, training=None, **kwargs):
+        check_positional(self, (inputs,) + args)
+        check_training_positional(self, args, "Functional" if self._outputs is not None else None)
+        if args:  # what call() takes positionally after the inputs, ``training`` given as None among them
+            names = list(inspect.signature(self.call).parameters)[1:1 + len(args)]
+            given = dict(zip(names, args))
+            training = given.pop("training", training)
+            kwargs = {**given, **kwargs}
         if is_symbolic(inputs):
             return super().__call__(inputs)
         inputs = as_tensors(self._by_input_name(inputs))
@@ -265,9 +271,8 @@ class Model(TensorFlowTrainer, Layer):
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
                 layer_range=None):
-        keywords.unimplemented("Model.summary", expand_nested=(expand_nested, False),
-                               layer_range=(layer_range, None))
-        summary_mod.print_summary(self, line_length, positions, print_fn, show_trainable)
+        keywords.unimplemented("Model.summary", layer_range=(layer_range, None))
+        summary_mod.print_summary(self, line_length, positions, print_fn, show_trainable, expand_nested)
 
     def count_params(self) -> int:
         return sum(layer.count_params() for layer in self.layers)
@@ -347,6 +352,14 @@ class Sequential(Model):
             self._start(InputLayer(batch_shape=tuple(input_shape)).output)
         elif self._last is None:
             unique("input_layer"), unique("functional")
+
+    def __call__(self, inputs=_engine._NOT_GIVEN, *args, **kwargs):
+        """Called on a ``KerasTensor`` (nested in another model) before it is built: built on an
+        ``Input`` of that shape first, as Keras's ``Sequential.build``, so its layers have weights."""
+        if (not self.built and self._last is None and self._stack and _engine.is_symbolic(inputs)
+                and all(_declares_output_shape(layer) for layer in self._stack)):
+            self.build(_engine.shape_of(inputs))
+        return super().__call__(inputs, *args, **kwargs)
 
     def _maybe_build(self, shape):
         """Built by its first call: the layers build on the data's shapes as it runs them."""

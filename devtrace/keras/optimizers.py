@@ -65,6 +65,10 @@ class Optimizer(serializable.Configurable):
 
     @property
     def learning_rate(self):
+        """The rate variable; with a schedule, the schedule at ``iterations`` (Keras's: the rate the
+        next step takes)."""
+        if self._schedule is not None:
+            return self._schedule(self.iterations)
         return self._learning_rate
 
     @learning_rate.setter
@@ -142,7 +146,10 @@ class Optimizer(serializable.Configurable):
             return self.iterations
         self.build([v for _, v in pairs])
         self._scheduled()
-        grads = self._clipped([None if g is None else tf.convert_to_tensor(g) for g, _ in pairs])
+        dense = [None if g is None else tf.convert_to_tensor(g) for g, _ in pairs]
+        self._slice_squares = {id(d): _slice_squares(g) for (g, _), d in zip(pairs, dense)
+                               if isinstance(g, tf.IndexedSlices)}
+        grads = self._clipped(dense)
         self._decay([v for _, v in pairs])
         for grad, (_, var) in zip(grads, pairs):
             if grad is not None:
@@ -214,6 +221,12 @@ class Optimizer(serializable.Configurable):
                     self._update(tf.convert_to_tensor(grad), copy)
         self.iterations.assign_add(1)
 
+    def _square(self, grad):
+        """``grad`` squared as Keras's sparse-aware ``ops.square`` squares an ``IndexedSlices`` gradient:
+        each slice before repeated indices are summed (an embedding row looked up twice in a batch)."""
+        squares = getattr(self, "_slice_squares", None)
+        return squares.pop(id(grad)) if squares and id(grad) in squares else tf.square(grad)
+
     def scale_loss(self, loss):
         """Keras 3's: the loss as the train step differentiates it (scaled by a ``LossScaleOptimizer``)."""
         return loss
@@ -252,7 +265,7 @@ class Adam(Optimizer):
         t = self._local_step(var.dtype)
         lr = self._lr(var) * tf.sqrt(1.0 - tf.pow(self.beta_2, t)) / (1.0 - tf.pow(self.beta_1, t))
         m.assign_add((grad - m) * (1 - self.beta_1))
-        v.assign_add((tf.square(grad) - v) * (1 - self.beta_2))
+        v.assign_add((self._square(grad) - v) * (1 - self.beta_2))
         var.assign_sub(m * lr / (tf.sqrt(v.value()) + self.epsilon))
 
 
@@ -264,6 +277,10 @@ class AdamW(Adam):
         super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay=weight_decay, **kwargs)
         if self.weight_decay is None:
             raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
+
+
+def _slice_squares(slices):
+    return tf.convert_to_tensor(tf.IndexedSlices(tf.square(slices.values), slices.indices, slices.dense_shape))
 
 
 def _clip_by_norm(grad, clipnorm):
@@ -284,7 +301,7 @@ class RMSprop(Optimizer):
 
     def _update(self, grad, var):
         v = self._slot(var, "velocity")
-        v.assign(v * self.rho + tf.square(grad) * (1 - self.rho))
+        v.assign(v * self.rho + self._square(grad) * (1 - self.rho))
         var.assign_sub(self._lr(var) * grad / tf.sqrt(v.value() + self.epsilon))  # Keras 3: epsilon under the root
 
 
@@ -296,7 +313,7 @@ class Adagrad(Optimizer):
 
     def _update(self, grad, var):
         acc = self._slot(var, "accumulator", self.initial_accumulator_value)
-        acc.assign_add(tf.square(grad))
+        acc.assign_add(self._square(grad))
         var.assign_sub(grad * self._lr(var) / tf.sqrt(acc.read_value() + self.epsilon))
 
 

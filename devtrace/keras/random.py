@@ -86,7 +86,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
                                                 dtype=dtype or "float32")
 
 
-def categorical(logits, num_samples, dtype="int64", seed=None):
+def categorical(logits, num_samples, dtype="int32", seed=None):
     return tf.cast(tf.random.stateless_categorical(logits, num_samples, seed=_seed(seed)), dtype)
 
 

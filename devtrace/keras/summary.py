@@ -12,7 +12,8 @@ import numpy as np
 _TOP, _HEAD, _HEAD_RULE, _ROW_RULE, _BOTTOM = "┏━┳┓", "┃┃┃", "┡━╇┩", "├─┼┤", "└─┴┘"
 
 
-def print_summary(model, line_length=None, positions=None, print_fn=None, show_trainable=False) -> None:
+def print_summary(model, line_length=None, positions=None, print_fn=None, show_trainable=False,
+                  expand_nested=False) -> None:
     sequential_like = _sequential_like(model)
     if sequential_like:
         default, positions = 88, positions or [0.45, 0.80, 1.0]
@@ -31,13 +32,31 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, show_t
             raise ValueError("Insufficient console width to print summary.")
         widths.append(width)
         current += width
-    rows = [_fields(model, layer, sequential_like, show_trainable) for layer in getattr(model, "_operations", None) or model.layers]
+    rows = []
+    for layer in getattr(model, "_operations", None) or model.layers:
+        rows.append(_fields(model, layer, sequential_like, show_trainable))
+        if expand_nested:
+            rows += _nested_rows(layer, sequential_like, show_trainable, 1)
     lines = [f'Model: "{model.name}"'] + _table(header, rows, _fit(widths, line_length), align) + _counts(model)
     text = "\n".join(lines) + "\n"
     if print_fn is None:
         sys.stdout.write(text)
     else:
         print_fn(text)
+
+
+def _nested_rows(layer, sequential_like, show_trainable, level) -> list:
+    """``expand_nested``: a nested model's layers under its row, each named after ``└ `` indented
+    three spaces a level, and theirs under them."""
+    rows = []
+    for inner in getattr(layer, "layers", None) or ():
+        fields = _fields(layer, inner, True, show_trainable)
+        fields[0] = "   " * level + "└ " + fields[0]
+        if not sequential_like:
+            fields.insert(3, "-")
+        rows.append(fields)
+        rows += _nested_rows(inner, sequential_like, show_trainable, level + 1)
+    return rows
 
 
 def _sequential_like(model) -> bool:

@@ -171,6 +171,7 @@ class TensorFlowTrainer(Trainer):
         if hasattr(self, "build_for_data") and data.x is not None and not isinstance(data.x, list):
             self.build_for_data(data.x.shape[1:])
         data.reset()
+        self._functions.set_static("train", data.static_batch)
         verbose = 1 if verbose == "auto" else verbose
         cbs = callbacks_mod.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                                          verbose=verbose, epochs=epochs, steps=data.steps)
@@ -209,6 +210,7 @@ class TensorFlowTrainer(Trainer):
     def _evaluate(self, x, y, sample_weight, batch_size, steps, cbs) -> dict:
         data = EpochIterator(x, y, sample_weight, batch_size, steps)
         data.reset()
+        self._functions.set_static("test", data.static_batch)
         for cb in cbs:
             if isinstance(cb, callbacks_mod.ProgbarLogger) and not cb._in_fit:
                 cb.target = data.steps
@@ -242,6 +244,7 @@ class TensorFlowTrainer(Trainer):
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """NumPy values, batch by batch (32 by default), as Keras returns them."""
         data = EpochIterator(x, None, None, batch_size, steps)
+        self._functions.set_static("predict", data.static_batch)
         verbose = 1 if verbose == "auto" else verbose
         cbs = callbacks_mod.CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
                                          steps=data.steps)

@@ -9,6 +9,8 @@ and gradient slot. ``unary``/``binary`` also make the public function from the d
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..errors import InvalidArgumentError
@@ -18,10 +20,11 @@ from ..runtime.eager.executor import execute, execute_binary
 from ..runtime.graph.graph import get_default_graph
 from ..runtime.graph.tensor import SymbolicTensor
 from ..runtime.graph.host_consts import LEADING
+from ..runtime.native import FASTPATH
 from ..runtime.registry import CPU, GPU, QUIET, lookup, register
 from ..runtime.tensor import Tensor
 from ..runtime.values import constant, host_array, host_constant
-from . import shapes
+from . import shapes, static_values
 from ..generated.arg_names import ARG_NAMES
 from ..generated.op_defs import SIGNATURES
 
@@ -98,14 +101,68 @@ def host_arg(value, dtype=dtypes.int32, slow_list=True):
     the value (converted as eagerly) is the node's attribute, and the graph builds the Const nodes
     its op declares (``graph/host_consts.py``)."""
     if isinstance(value, Tensor):
-        return value.numpy()
+        return _folded(value) if isinstance(value, SymbolicTensor) else value.numpy()
     ctx = context()
+    if not ctx.eager and isinstance(value, (list, tuple)) and _holds_symbolic(value):
+        value = _folded(value)
     if ctx.eager:
         out = host_constant(value, dtype).numpy()
         if slow_list and isinstance(value, (list, tuple)):  # see as_tensor
             ctx.list_arg_seq = ctx.trace._seq
         return out
     return host_array(value, dtype)[0]
+
+
+def graph_valued(*values) -> bool:
+    """Whether a host argument holds a tensor computed in the graph being built (not foldable: see
+    ``host_arg``), so the op takes it as an input whose value is known when the graph runs."""
+    return not context().eager and any(_holds_symbolic(v) and _unfoldable(v) for v in values)
+
+
+def _unfoldable(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_unfoldable(v) for v in value)
+    return isinstance(value, SymbolicTensor) and static_values.constant_value(value, slices=True) is None
+
+
+def with_graph_host_args(op_type, inputs, args: dict, attrs, name=None, dtype=None):
+    """``op_type`` in a graph with its host arguments (``args``, in the op's declared order) as node
+    inputs, as TensorFlow's wrapper converts them in the op's scope: a tensor as it is, a list holding
+    tensors packed, another value a ``Const`` named by the argument; the attrs hold what the graph
+    knows of each (``static_hint``), the kernel takes their values when the graph runs."""
+    with op_scope(op_type, name) as scope:
+        tensors = []
+        for arg, value in args.items():
+            if isinstance(value, Tensor):
+                t = value
+            elif _holds_symbolic(value):
+                t = packed(value, arg)
+            else:
+                t = constant(np.asarray(value, np.int32), dtypes.int32, name=arg)
+            tensors.append(t)
+        hints = {arg: static_hint(t) for arg, t in zip(args, tensors)}
+        return with_host_inputs(op_type, inputs, tuple(tensors), dict(attrs, **hints), scope, dtype)
+
+
+def _holds_symbolic(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_holds_symbolic(v) for v in value)
+    return isinstance(value, SymbolicTensor)
+
+
+def _folded(value):
+    """A host argument holding graph tensors (``[[0, 0], [0, tf.shape(x)[1]]]``) with the values the
+    graph knows before it runs (TensorFlow's shape inference folds the same); a value known only when
+    the graph runs is not implemented for arguments whose kernels take it as an attribute."""
+    if isinstance(value, (list, tuple)):
+        return [v.item() if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in map(_folded, value)]
+    if not isinstance(value, SymbolicTensor):
+        return value
+    known = static_values.constant_value(value, slices=True)
+    if known is None:
+        raise NotImplementedError(f"devtrace does not implement this argument as a tensor computed in the graph "
+                                  f"({value.name}) yet")
+    return known
 
 
 def on_host(xp, array) -> np.ndarray:
@@ -162,50 +219,32 @@ def symbolic(value) -> bool:
     return isinstance(value, SymbolicTensor)
 
 
-def packed(value):
+def packed(value, name="packed"):
     """In a graph, a list or tuple that holds graph tensors (``(tf.shape(x)[0], -1)``) as TensorFlow
-    converts it (``convert_to_tensor``'s auto-packing): one ``Pack`` named ``packed`` of the tensors
-    and ``Const``s of the other entries (named by position); anything else as it is."""
+    converts it (``convert_to_tensor``'s auto-packing): one ``Pack`` named ``packed`` (``name``) of the
+    tensors and ``Const``s of the other entries (named by position); anything else as it is."""
     if not isinstance(value, (list, tuple)) or context().eager or \
             not any(isinstance(v, SymbolicTensor) for v in value):
         return value
     dt = next(v for v in value if isinstance(v, SymbolicTensor)).dtype
-    with op_scope("packed") as scope:
+    with op_scope(name) as scope:
         items = tuple(v if isinstance(v, Tensor) else constant(v, dt, name=str(i)) for i, v in enumerate(value))
         return execute("Pack", items, {"axis": 0}, name=scope)
 
 
 def static_hint(t, axes=False):
     """What a graph knows of a symbolic host argument's value before it runs, for its node's attr
-    (shape inference): a ``Const``'s value; a ``Shape``'s input's dims (``None`` where unknown); else
-    unknown entries (``axes``: reduction axes, ``(None,)``)."""
-    node = t._op
-    if node.type == "Const":
-        value = node._attrs["value"]
-        return int(value) if value.ndim == 0 else tuple(int(v) for v in value)
+    (shape inference, ``static_values``): a scalar's value as an int; a vector's entries
+    (``None`` where one is known only when the graph runs: ``tf.shape(x)`` of a ``None`` dimension);
+    ``None`` when not even its length is known (``axes``: reduction axes, ``(None,)`` unless all known)."""
+    value = static_values.constant_value(t)
+    if value is not None and value.ndim == 0:
+        return int(value)
     if axes:
-        return (None,)
-    if node.type == "Pack" and node._attrs.get("axis", 0) == 0 and all(i._shape == () for i in node._inputs):
-        return tuple(_scalar_hint(i) for i in node._inputs)
-    if node.type == "Shape" and node._inputs[0]._shape is not None:
-        return tuple(node._inputs[0]._shape)
-    return None if t._shape is None or t._shape[0] is None else (None,) * t._shape[0]
-
-
-def _scalar_hint(t):
-    """A packed shape entry's value when the graph knows it: a ``Const``, or one dimension of a
-    ``Shape`` whose input's dimension is static (``tf.shape(x)[1]``: TensorFlow folds it too)."""
-    node = t._op
-    if node.type == "Const":
-        return static_hint(t)
-    a = node._attrs
-    if node.type == "StridedSlice" and node._inputs[0]._op.type == "Shape" and a.get("shrink_axis_mask") == 1 \
-            and not any(a.get(k) for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask")):
-        dims = node._inputs[0]._op._inputs[0]._shape
-        k = a["begin"][0]
-        if dims is not None and -len(dims) <= k < len(dims):
-            return dims[k]
-    return None
+        return (None,) if value is None else tuple(int(v) for v in value.reshape(-1))
+    if value is not None and t._op.type == "Const":
+        return tuple(int(v) for v in value.reshape(-1))
+    return static_values.constant_value_as_shape(t)
 
 
 def graph_shape(x, name="Shape"):
@@ -284,11 +323,55 @@ def quiet(kernel):
     """``kernel`` with NumPy's floating-point warnings off while it runs: TensorFlow's kernels return
     inf and nan silently (a division by zero, the log of 0), and ``import devtrace`` leaves the
     process's warnings filters alone. Only on the kernels that warn from finite inputs: NumPy's
-    errstate costs about 2 µs a call, too much for every op. ``QUIET`` maps the wrapper to ``kernel``:
-    a function graph's plan (graph/function_run.py) runs it under that errstate set from C."""
-    wrapper = np.errstate(all="ignore")(kernel)
-    QUIET[wrapper] = kernel
-    return wrapper
+    errstate costs about 1.4 µs a call, too much for every op. With NumPy 2's error state (a context
+    variable) the state that ignores all is made once for the caller's state and set, not rebuilt at
+    each call (``np.errstate``'s decorator rebuilds it: a third of its cost; a training step runs
+    dozens of these kernels). ``QUIET`` maps the wrapper to ``kernel``: a function graph's plan
+    (graph/function_run.py) runs it under that errstate set from C."""
+    if _ERRSTATE is None:
+        wrapper = np.errstate(all="ignore")(kernel)
+        QUIET[wrapper] = kernel
+        return wrapper
+
+    @functools.wraps(kernel)  # ``__wrapped__``, as errstate's: the graph runner calls no ufunc in its place
+    def run(*args, **kwargs):
+        current = _ERRSTATE.get()
+        ignoring = _IGNORING[1] if _IGNORING[0] is current else _ignoring(current)
+        token = _ERRSTATE.set(ignoring)
+        try:
+            return kernel(*args, **kwargs)
+        finally:
+            _ERRSTATE.reset(token)
+    QUIET[run] = kernel
+    return run
+
+
+def _errstate_variable():
+    """NumPy 2's context variable holding the floating-point error state; None before NumPy 2."""
+    try:
+        from numpy._core import _ufunc_config
+    except ImportError:
+        return None
+    variable = getattr(_ufunc_config, "_extobj_contextvar", None)
+    return variable if variable is not None and hasattr(_ufunc_config, "_make_extobj") else None
+
+
+_ERRSTATE = _errstate_variable()
+_IGNORING = [object(), None]  # (a state, the state ignoring all errors made from it): the last one made
+
+
+def _ignoring(current):
+    """The error state ``np.errstate(all="ignore")`` sets over ``current`` (its buffer size and
+    callback kept), remembered for the next call made under ``current``."""
+    from numpy._core import _ufunc_config
+
+    token = _ERRSTATE.set(current)
+    try:
+        ignoring = _ufunc_config._make_extobj(all="ignore")
+    finally:
+        _ERRSTATE.reset(token)
+    _IGNORING[:] = [current, ignoring]
+    return ignoring
 
 
 def unary(name, kernel, dtypes, api, shape=shapes.same, name_scope=False, **declaration):
@@ -355,7 +438,23 @@ def binary(name, kernel, dtypes, api, shape=shapes.broadcast, fixed=None, name_s
 
     op_type = name
     fn.__name__ = fn.__qualname__ = api[0].rsplit(".", 1)[-1]
-    return public(*api)(fn)
+    return public(*api)(op_function(fn, op_type, fixed))
+
+
+def op_function(fn, op_type, fixed=None, other=None):
+    """``fn``, a binary op's public function; with the C module (``native.py``), its twin
+    ``_fastpath.OpFunction``, which runs fn's common call — two eager Tensors, no name — as fn
+    does (``execute_binary(op_type, x, y, None, fixed)``) without fn's Python frame, and is fn to
+    everything else (every other call, every attribute). ``other``: an ``x`` dtype whose op is
+    another one (``add``: strings concatenate through ``Add``), left to fn."""
+    out = fn if FASTPATH is None else FASTPATH.OpFunction(fn, op_type, fixed, other)
+    OP_FUNCTIONS[out] = (op_type, fixed, other)
+    return out
+
+
+OP_FUNCTIONS: dict = {}
+"""What :func:`op_function` was given for each function it returned: Tensor's operator methods whose
+eager call is that function's (``x + y`` is ``tf.add(x, y)``) are its C twins too (``math_ops``)."""
 
 
 def gradient(op_type: str):

@@ -138,13 +138,20 @@ def fill(name, shapes, attrs, dtype):
     return dtypes.as_dtype(attrs.get("dtype", dtype)), tuple(None if d < 0 else d for d in dims)
 
 
+def given_shape(name, shapes, attrs, dtype):
+    """Ops whose output has the ``shape`` host argument's value (``StridedSliceGrad``): in a graph its
+    static part (``None`` entries), or unknown."""
+    shape = attrs.get("shape")
+    return dtype, None if shape is None or isinstance(shape, int) else tuple(shape)
+
+
 def random(name, shapes, attrs, dtype):
     return dtypes.as_dtype(attrs.get("dtype", dtype)), tuple(attrs.get("shape", ()))
 
 
 def range_(name, shapes, attrs, dtype):
-    if shapes:  # bounds as inputs: known when the graph runs
-        return dtypes.as_dtype(attrs.get("dtype", dtype)), (None,)
+    if shapes:  # bounds as inputs: known when the graph runs (unless the graph folds them)
+        return dtypes.as_dtype(attrs.get("dtype", dtype)), (attrs.get("static_size"),)
     start, limit, delta = attrs.get("start", 0), attrs.get("limit", 0), attrs.get("delta", 1)
     return dtypes.as_dtype(attrs.get("dtype", dtype)), (max(0, -(-(limit - start) // delta)),)
 
@@ -248,23 +255,38 @@ def transpose(name, shapes, attrs, dtype):
     return dtype, tuple(x[p] for p in perm)
 
 
+def _merged(shapes) -> tuple | None:
+    """The inputs' shapes merged as TensorFlow's ``Merge``: a dimension known in one input is known
+    (unknown ranks take the others' rank); ``None`` when no rank is known."""
+    known = [s for s in shapes if s is not None]
+    if not known:
+        return None
+    out = list(known[0])
+    for s in known[1:]:
+        if len(s) != len(out):
+            return None
+        out = [b if a is None else a for a, b in zip(out, s)]
+    return tuple(out)
+
+
 def concat(name, shapes, attrs, dtype):
-    """``ConcatV2``: the inputs' shape, their sizes along ``axis`` added."""
+    """``ConcatV2``: the inputs' shapes merged, their sizes along ``axis`` added (unknown if one is)."""
     axis = _ints(attrs.get("axis", 0))
-    if not shapes or not _known(*shapes) or axis is None or len({len(s) for s in shapes}) != 1 or not shapes[0]:
+    merged = _merged(shapes) if shapes else None
+    if merged is None or axis is None or not merged:
         return dtype, None
-    k = axis[0] % len(shapes[0])
-    sizes = [s[k] for s in shapes]
-    out = list(shapes[0])
+    k = axis[0] % len(merged)
+    sizes = [None if s is None else s[k] for s in shapes]
+    out = list(merged)
     out[k] = None if None in sizes else sum(sizes)
     return dtype, tuple(out)
 
 
 def pack(name, shapes, attrs, dtype):
-    """``Pack``: the inputs' shape with their count inserted at ``axis``."""
-    if not shapes or not _known(*shapes):
+    """``Pack``: the inputs' merged shape with their count inserted at ``axis``."""
+    x = _merged(shapes) if shapes else None
+    if x is None:
         return dtype, None
-    x = tuple(shapes[0])
     k = int(attrs.get("axis", 0)) % (len(x) + 1)
     return dtype, x[:k] + (len(shapes),) + x[k:]
 
@@ -277,18 +299,32 @@ def broadcast_to(name, shapes, attrs, dtype):
 
 
 def slice_(name, shapes, attrs, dtype):
-    x, begin, size = shapes[0], _ints(attrs.get("begin")), _ints(attrs.get("size"))
-    if x is None or begin is None or size is None or len(begin) != len(x) or len(size) != len(x):
+    """``Slice``: each dimension's size, or the rest of a known one from a known begin (``-1``); in a
+    graph a begin or size known only when it runs (``None`` hints) leaves its dimensions unknown."""
+    x, begin, size = shapes[0], _hint(attrs.get("begin")), _hint(attrs.get("size"))
+    if x is None or size is None or len(size) != len(x):
         return dtype, None
-    return dtype, tuple(None if d is None and s == -1 else (d - b if s == -1 else s) for d, b, s in zip(x, begin, size))
+    begin = begin if begin is not None and len(begin) == len(x) else (None,) * len(x)
+    return dtype, tuple(s if s is not None and s != -1 else
+                        None if s is None or d is None or b is None else d - b for d, b, s in zip(x, begin, size))
+
+
+def _hint(value) -> tuple | None:
+    """A host argument's entries as ints, ``None`` where a graph knows one only when it runs."""
+    if value is None or isinstance(value, int):
+        return None if value is None else (value,)
+    if isinstance(value, tuple) and None in value:
+        return tuple(None if v is None else int(v) for v in value)
+    return _ints(value)
 
 
 def one_hot(name, shapes, attrs, dtype):
     """``OneHot``: the indices' shape with ``depth`` inserted at ``axis``, the ``dtype`` attr's type."""
     indices, depth = shapes[0], _ints(attrs.get("depth"))
     out_dtype = dtypes.as_dtype(attrs.get("dtype", "float32"))
-    if indices is None or depth is None:
+    if indices is None:
         return out_dtype, None
+    depth = depth or (None,)  # known when the graph runs
     axis = int(attrs.get("axis", -1))
     k = len(indices) if axis == -1 else axis
     return out_dtype, tuple(indices[:k]) + (depth[0],) + tuple(indices[k:])
@@ -298,7 +334,8 @@ def gather_nd(name, shapes, attrs, dtype):
     params, indices = shapes[0], shapes[1]
     if not _known(params, indices) or not indices or indices[-1] is None:
         return dtype, None
-    return dtype, tuple(indices[:-1]) + tuple(params[indices[-1]:])
+    batch = int(attrs.get("batch_dims", 0) or 0)
+    return dtype, tuple(indices[:-1]) + tuple(params[batch + indices[-1]:])
 
 
 def unsorted_segment(name, shapes, attrs, dtype):
@@ -356,3 +393,120 @@ def depthwise_conv2d(name, shapes, attrs, dtype):
     sh, sw = strides[-2:] if len(strides) == 2 else strides[1:3]
     channels = None if x[3] is None or f[3] is None else x[3] * f[3]
     return dtype, (x[0], _window_dim(h, f[0], sh, padding), _window_dim(w, f[1], sw, padding), channels)
+
+
+
+def slice_index(begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    """The Python index a StridedSlice's arguments stand for."""
+    idx = []
+    for k in range(len(begin)):
+        bit = 1 << k
+        if ellipsis_mask & bit:
+            idx.append(Ellipsis)
+        elif new_axis_mask & bit:
+            idx.append(None)
+        elif shrink_axis_mask & bit:
+            idx.append(int(begin[k]))
+        else:
+            idx.append(slice(None if begin_mask & bit else int(begin[k]), None if end_mask & bit else int(end[k]),
+                             int(strides[k])))
+    return tuple(idx)
+
+
+def _dims_text(shape) -> str:
+    return "<unknown>" if shape is None else "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
+
+
+def _slice_error(name, message, x, n):
+    """A ``StridedSlice`` shape error as TensorFlow's graph raises it at trace time."""
+    return ValueError(f"{message} for '{{{{node {name}}}}}' with input shapes: {_dims_text(x)}, "
+                      + ", ".join([f"[{n}]"] * 3) + ".")
+
+
+def dense_spec(begin, end, strides, masks, rank):
+    """TensorFlow's ``BuildDenseSpec``: the sparse slice spec over every input dimension (an implicit
+    ellipsis at the end), and where each dimension lands in the output (``"new"``: an inserted 1,
+    ``"shrink"``: dropped). A string is the error."""
+    n = len(strides)
+    ellipsis, new_axis = masks.get("ellipsis_mask", 0), masks.get("new_axis_mask", 0)
+    if not ellipsis & ((1 << n) - 1):
+        ellipsis |= 1 << n
+        n += 1
+    spec = []  # (begin, end, stride, begin masked, end masked, shrink) per input dimension
+    gather = []
+    for i in range(n):
+        bit = 1 << i
+        if ellipsis & bit:
+            after = sum(1 for k in range(i + 1, n) if new_axis & (1 << k))
+            stop = min(rank - (n - i) + 1 + after, rank)
+            while len(spec) < stop:
+                gather.append(len(spec))
+                spec.append((0, 0, 1, True, True, False))
+        elif new_axis & bit:
+            gather.append("new")
+        else:
+            if len(spec) == rank:
+                return f"Index out of range using input dim {rank}; input has only {rank} dims"
+            shrink = bool(masks.get("shrink_axis_mask", 0) & bit)
+            gather.append("shrink" if shrink else len(spec))
+            spec.append((None if begin is None else begin[i], None if end is None else end[i], strides[i],
+                         bool(masks.get("begin_mask", 0) & bit), bool(masks.get("end_mask", 0) & bit), shrink))
+    return spec, gather
+
+
+def _slice_size(dim, b, e, s, b_masked, e_masked):
+    """One dimension's size: the canonical interval ``[b, e)`` (masks, negative indices, clamping)
+    over the stride, or ``None`` when begin or end is unknown and the dimension is not fully masked."""
+    if b is not None and e is not None:
+        lo, hi = (0, dim) if s > 0 else (-1, dim - 1)
+
+        def canonical(v, masked, c):
+            if masked:
+                return (lo, hi)[c] if s > 0 else (lo, hi)[1 - c]
+            v = v + dim if v < 0 else v
+            return min(max(v, lo), hi)
+
+        length = canonical(e, e_masked, 1) - canonical(b, b_masked, 0)
+    elif b_masked and e_masked:
+        length = -dim if s < 0 else dim
+    else:
+        return None
+    if length == 0 or (length < 0) != (s < 0):
+        return 0
+    return abs(length) // abs(s) + (1 if abs(length) % abs(s) else 0)
+
+
+def strided_slice(name, shapes, attrs, dtype):
+    """``StridedSlice``: TensorFlow's ``ValidateStridedSliceOp`` over the static shape — an unknown
+    dimension stays unknown (a shrunk one is dropped), a known one is sliced by the constant begin,
+    end and strides and the five masks; an unknown begin or end (a tensor computed in the graph)
+    leaves only shrunk and fully masked dimensions known, unknown strides or rank the whole shape."""
+    x = shapes[0]
+    strides = attrs.get("strides")
+    if x is None or strides is None or None in strides:
+        return dtype, None
+    begin, end = attrs.get("begin"), attrs.get("end")
+    if begin is None or end is None or None in begin or None in end:
+        begin = end = None
+    n = len(strides)
+    if bin(attrs.get("ellipsis_mask", 0) & ((1 << n) - 1)).count("1") > 1:
+        raise _slice_error(name, "Multiple ellipses in slice spec not allowed", x, n)
+    dense = dense_spec(begin, end, strides, attrs, len(x))
+    if isinstance(dense, str):
+        raise _slice_error(name, "Attempting to slice scalar input." if not x else dense, x, n)
+    spec, gather = dense
+    sizes = []
+    for i, ((b, e, s, b_masked, e_masked, shrink), dim) in enumerate(zip(spec, x)):
+        if s == 0:
+            raise _slice_error(name, f"strides[{i}] must be non-zero", x, n)
+        if dim is None or shrink:
+            if dim is not None and s < 0:
+                raise _slice_error(name, "only stride 1 allowed on non-range indexing.", x, n)
+            if dim is not None and b is not None:
+                fwd = b + dim if b < 0 else b
+                if not 0 <= fwd < dim:
+                    raise _slice_error(name, f"slice index {fwd} of dimension {i} out of bounds.", x, n)
+            sizes.append(1 if shrink else None)
+            continue
+        sizes.append(_slice_size(dim, b, e, s, b_masked, e_masked))
+    return dtype, tuple(1 if g == "new" else sizes[g] for g in gather if g != "shrink")

@@ -27,6 +27,7 @@ from ..runtime.dtypes import as_dtype
 from ..runtime.eager.variables import Variable
 from ..runtime.graph.func_graph import FuncGraph
 from ..runtime.graph.function_run import PlacedFunction
+from ..runtime.graph.tensor import SymbolicTensor
 from ..runtime.tensor import Tensor, TensorShape
 from ..runtime.values import convert_to_tensor
 from ..util.reprs import shown_as
@@ -126,6 +127,13 @@ def _plain_key(args) -> tuple:
     return ("tuple", (("tuple", tuple([("T", tuple(value.shape), value._dtype.name) for value in args])), ("D", ())))
 
 
+def _plain_specs(signature) -> tuple:
+    """``(dtype, dims)`` of each spec of ``signature`` when all are ``TensorSpec``s; else ``()``."""
+    if not all(type(spec) is TensorSpec for spec in signature):
+        return ()
+    return tuple((spec.dtype, spec._dims()) for spec in signature)
+
+
 def _ragged(args, kwargs) -> bool:
     """A RaggedTensor among the arguments: devtrace runs the Python function eagerly then (README,
     deliberate differences: no trace of a ragged tensor's components)."""
@@ -181,6 +189,8 @@ class ConcreteFunction:
         self.structured_input_signature = _canonical(function, args, kwargs)
         self.structured_outputs = graph.outputs
         self._placed = None
+        self._captures = None  # the graph's captures as a list (a call's, unless it passes variables)
+        self._outputs = self._output_ids = None  # the outputs read by node id: ``_symbolic_ids(outputs)``
 
     @property
     def name(self) -> bytes:
@@ -257,12 +267,16 @@ class ConcreteFunction:
         ctx = context()
         if ctx.threaded and not threads.owned():  # one op at a time (runtime/threads.py)
             return threads.locked(ctx, self._call_flat, tensors, variables)
-        ctx.ensure_initialized(f"tf.function {self.graph.name}")
+        if ctx.initialized_by is None:
+            ctx.initialize(f"tf.function {self.graph.name}")
         if self._placed is None:
             # TensorFlow pins the _Arg of each argument to the device its tensor is on
             pinned = {t._op._id: a._device for t, a in zip(self.graph.inputs, tensors) if a._device is not None}
             self._placed = PlacedFunction(ctx, self.graph, self.graph.name, pinned=pinned)
-        captures = list(self.graph.captures.values())
+        captured = self.graph.captures
+        captures = self._captures
+        if captures is None or len(captures) != len(captured):
+            captures = self._captures = list(captured.values())
         if variables:
             traced = [v for v in flatten(self.structured_input_signature) if isinstance(v, Variable)]
             swap = {id(old): new for old, new in zip(traced, variables) if old is not new}
@@ -270,11 +284,18 @@ class ConcreteFunction:
                 captures = [(swap.get(id(value), value), node) for value, node in captures]
         values = self._placed.run(ctx, tensors, captures)
 
+        outputs = self.graph.outputs
+        if self._outputs is not outputs:
+            self._outputs, self._output_ids = outputs, _symbolic_ids(outputs)
+        ids = self._output_ids
+        if ids:  # a tuple or list of the graph's own tensors (a step's outputs): each one's value
+            found = [values.get(i) for i in ids]
+            return tuple(found) if type(outputs) is tuple else found
+
         def result(item):
             if isinstance(item, Tensor) and item._device is None:
                 return values.get(item._op._id)
             return item
-        outputs = self.graph.outputs
         return result(outputs) if isinstance(outputs, Tensor) else _map(outputs, result)
 
     def __call__(self, *args, **kwargs):
@@ -282,6 +303,19 @@ class ConcreteFunction:
         if tensors is None:
             return self._call_flat(_tensors(flatten((args, kwargs))))
         return self._call_flat(tensors)
+
+
+def _symbolic_ids(outputs) -> tuple:
+    """The node ids of ``outputs`` when it is a plain tuple or list of the graph's tensors (what
+    ``_call_flat`` reads from a run's values without mapping the structure); ``()`` otherwise."""
+    if type(outputs) not in (tuple, list) or not outputs:
+        return ()
+    ids = []
+    for item in outputs:
+        if type(item) is not SymbolicTensor or item._index != 0:
+            return ()
+        ids.append(item._op._id)
+    return tuple(ids)
 
 
 def _canonical(function, args, kwargs) -> tuple:
@@ -317,6 +351,8 @@ class Function:
         self._traced_function = None  # what tracing calls: the AutoGraph-converted function
         self._name = name or getattr(python_function, "__name__", "function")
         self.input_signature = None if input_signature is None else tuple(input_signature)
+        self._plain_specs = None  # ``(dtype, dims)`` per spec of an input signature of TensorSpecs only; () if not
+        self._detector = None  # the retracing detector of the Python function (found at the first short call)
         self._reduce_retracing = reduce_retracing
         self._concrete: dict = {}
         self._tracing_count = 0
@@ -440,6 +476,27 @@ class Function:
         signature_kwargs = {k: taken[k] for k in kwargs}
         return ConcreteFunction(self, graph, signature, signature_kwargs), lifter.created
 
+    def _signed(self, args):
+        """The trace of an ``input_signature`` of plain ``TensorSpec``s for eager tensors ``args``, one
+        for each spec and each compatible with it (what the checked call below would find); else None."""
+        specs = self._plain_specs
+        if specs is None:
+            specs = self._plain_specs = _plain_specs(self.input_signature)
+            self._signature_key = _key_of((self.input_signature, {}))
+        if not specs or len(args) != len(specs) or not context().eager:
+            return None
+        for value, (dtype, dims) in zip(args, specs):
+            if value._dtype is not dtype:
+                return None
+            if dims is not None:
+                shape = value._value.shape
+                if len(shape) != len(dims):
+                    return None
+                for d, n in zip(dims, shape):
+                    if d is not None and d != n:
+                        return None
+        return self._concrete.get(self._signature_key + _replica())
+
     def _parameter_names(self, n: int) -> list:
         """The Python function's positional parameter names (TensorFlow names its placeholders so)."""
         try:
@@ -450,10 +507,16 @@ class Function:
         return [params[i] if i < len(params) else f"args_{i}" for i in range(n)]
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and self.input_signature is None and not _RUN_EAGERLY[0] and _plain(args):
-            concrete = self._concrete.get(_plain_key(args) + _replica()) if context().eager else None
+        if not kwargs and not _RUN_EAGERLY[0] and _plain(args):
+            if self.input_signature is None:
+                concrete = self._concrete.get(_plain_key(args) + _replica()) if context().eager else None
+            else:
+                concrete = self._signed(args)
             if concrete is not None:  # the common call, spelled out: eager tensors in, a trace made already
-                function_cache.detector(self._python_function).called_without_tracing()
+                detector = self._detector
+                if detector is None:
+                    detector = self._detector = function_cache.detector(self._python_function)
+                detector.called_without_tracing()
                 return concrete._call_flat(list(args))
         if _RUN_EAGERLY[0] or _ragged(args, kwargs):
             return self._python_function(*args, **kwargs)

@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 11
+#define FASTPATH_ABI 12
 
 #include "_fastpath.h"
 
@@ -207,7 +207,9 @@ tensor_finalize(TensorBase *self)
     if (handle == NULL || handle == Py_None || device == NULL)
         return;
     SavedError saved;
-    SAVE_ERROR(saved);
+    int pending = PyErr_Occurred() != NULL;  /* the error being raised, kept (the common case: none) */
+    if (pending)
+        SAVE_ERROR(saved);
     PyObject *alloc = configured && Py_TYPE(device) == Device_T ? SLOT(device, d_allocator) : NULL;
     int done = alloc == NULL || threaded ? 0 : host_free(alloc, handle);  /* threads: release locks */
     if (done == 0 && alloc != NULL && !threaded) {  /* a simulated GPU's: its free without the reference's frame */
@@ -227,7 +229,10 @@ tensor_finalize(TensorBase *self)
     } else if (done < 0) {
         PyErr_WriteUnraisable(NULL);  /* no memory for the counter */
     }
-    RESTORE_ERROR(saved);
+    if (pending)
+        RESTORE_ERROR(saved);
+    else if (PyErr_Occurred())
+        PyErr_Clear();
 }
 
 static PyObject *
@@ -378,6 +383,123 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
 }
 
 /* ---- execute_binary -------------------------------------------------------------------------- */
+
+/* Lookups the steady state repeats, answered from what the last identical lookup found while the dict
+ * it was made in is unchanged: CPython 3.10 and 3.11 give every dict a version tag, unique across all
+ * dicts and changed by every write, so a dict's (address, tag) names one state of one live dict.
+ * A key is matched by the identity of its items, which the memo holds (an object freed and another
+ * made at its address cannot pass for it); the value is the dict's, read only while the tag matches.
+ * Other versions look every time. */
+#if PY_VERSION_HEX < 0x030C0000
+#define DICT_MEMO 1
+#define DICT_TAG(d) (((PyDictObject *)(d))->ma_version_tag)
+#define N_MEMO 64  /* a power of two */
+#define MEMO_SLOT(a, b, c) \
+    ((((uintptr_t)(a) >> 4) ^ ((uintptr_t)(b) >> 4) ^ ((uintptr_t)(c) >> 6)) & (N_MEMO - 1))
+typedef struct {
+    PyObject *op_name, *dtype, *scope, *soft;  /* the key's items, held */
+    PyObject *cache;  /* the dict's address (its tag tells whether it is the same dict, unchanged) */
+    uint64_t tag;
+    PyObject *hit;  /* borrowed from the dict, read only while its tag is `tag` */
+} PlacementMemo;
+static PlacementMemo placement_memo[N_MEMO];
+typedef struct {
+    PyObject *op_name;  /* held */
+    uint64_t tag;
+    PyObject *opdef;  /* borrowed from registry, as hit above */
+} RegistryMemo;
+static RegistryMemo registry_memo[N_MEMO];
+static uint64_t context_tag;  /* context_globals' tag when _context was read, and what it held */
+static PyObject *context_seen;
+#endif
+
+/* context_globals["_context"], borrowed (NULL: absent, or an error) */
+static PyObject *
+current_context(void)
+{
+#ifdef DICT_MEMO
+    if (context_seen != NULL && DICT_TAG(context_globals) == context_tag)
+        return context_seen;
+    PyObject *ctx = PyDict_GetItemWithError(context_globals, s_context);
+    context_seen = ctx;
+    context_tag = DICT_TAG(context_globals);
+    return ctx;
+#else
+    return PyDict_GetItemWithError(context_globals, s_context);
+#endif
+}
+
+/* registry[op_name], borrowed (NULL: absent, or an error) */
+static PyObject *
+registered(PyObject *op_name)
+{
+#ifdef DICT_MEMO
+    RegistryMemo *m = &registry_memo[MEMO_SLOT(op_name, 0, 0)];
+    if (m->op_name == op_name && m->tag == DICT_TAG(registry))
+        return m->opdef;
+    PyObject *opdef = PyDict_GetItemWithError(registry, op_name);
+    if (opdef != NULL) {
+        PyObject *old = m->op_name;
+        Py_INCREF(op_name);
+        m->op_name = op_name;
+        m->opdef = opdef;
+        m->tag = DICT_TAG(registry);
+        Py_XDECREF(old);  /* an op's name: a string */
+    }
+    return opdef;
+#else
+    return PyDict_GetItemWithError(registry, op_name);
+#endif
+}
+
+/* cache.get((op_name, dtype, scope, soft)), a new reference (NULL: absent, or an error); the key's
+ * items are held while the key is made, as the reference's locals hold them */
+static PyObject *
+placement_lookup(PyObject *cache, PyObject *op_name, PyObject *dtype, PyObject *scope, PyObject *soft)
+{
+#ifdef DICT_MEMO
+    PlacementMemo *m = &placement_memo[MEMO_SLOT(op_name, dtype, scope)];
+    if (m->cache == cache && m->tag == DICT_TAG(cache) && m->op_name == op_name && m->dtype == dtype
+            && m->scope == scope && m->soft == soft) {
+        Py_INCREF(m->hit);
+        return m->hit;
+    }
+#endif
+    PyObject *items[4] = {op_name, dtype, scope, soft};
+    for (int i = 0; i < 4; i++)
+        Py_INCREF(items[i]);
+    Py_INCREF(cache);
+    PyObject *key = PyTuple_New(4);
+    if (key == NULL) {
+        for (int i = 0; i < 4; i++)
+            Py_DECREF(items[i]);
+        Py_DECREF(cache);
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++)
+        PyTuple_SET_ITEM(key, i, items[i]);
+    PyObject *hit = PyDict_GetItemWithError(cache, key);
+    Py_XINCREF(hit);
+#ifdef DICT_MEMO
+    if (hit != NULL) {  /* remembered: the key's items held by the memo, what it held before let go */
+        PyObject *old[4] = {m->op_name, m->dtype, m->scope, m->soft};
+        for (int i = 0; i < 4; i++)
+            Py_INCREF(items[i]);
+        m->op_name = op_name;
+        m->dtype = dtype;
+        m->scope = scope;
+        m->soft = soft;
+        m->cache = cache;
+        m->tag = DICT_TAG(cache);
+        m->hit = hit;
+        for (int i = 0; i < 4; i++)
+            Py_XDECREF(old[i]);
+    }
+#endif
+    Py_DECREF(cache);
+    Py_DECREF(key);
+    return hit;
+}
 
 static long long
 now_ns(void)
@@ -680,6 +802,27 @@ check_array_layout(PyObject *sample)
     return 0;
 }
 
+/* The last output shape made (a tuple of ints, untracked): the next output of those dims shares it, a new
+ * reference; NULL when the dims differ (no exception) */
+static PyObject *last_shape;
+
+static PyObject *
+same_shape(int nd, const Py_ssize_t *dims)
+{
+    PyObject *shape = last_shape;
+    if (shape == NULL || PyTuple_GET_SIZE(shape) != nd)
+        return NULL;
+    for (int i = 0; i < nd; i++) {
+        PyObject *d = PyTuple_GET_ITEM(shape, i);
+        if (!PyLong_CheckExact(d) || PyLong_AsSsize_t(d) != dims[i]) {
+            PyErr_Clear();
+            return NULL;
+        }
+    }
+    Py_INCREF(shape);
+    return shape;
+}
+
 /* an output's DType (found in by_np), its name, shape and size in bytes, all new references:
  * 1 found, 0 a dtype devtrace does not know (finish() takes it), -1 error */
 static int
@@ -711,23 +854,29 @@ describe(PyObject *out, PyObject **out_dtype, PyObject **dtype_name, PyObject **
             Py_XSETREF(last_name, name);
         }
         Py_ssize_t size = last_itemsize;
-        PyObject *dims = PyTuple_New(f->nd);
-        if (dims == NULL)
-            return -1;
-        for (int i = 0; i < f->nd; i++) {
-            PyObject *d = PyLong_FromSsize_t(f->dimensions[i]);
-            if (d == NULL) {
-                Py_DECREF(dims);
+        PyObject *dims = same_shape(f->nd, f->dimensions);
+        if (dims == NULL) {
+            if (!(dims = PyTuple_New(f->nd)))
                 return -1;
+            for (int i = 0; i < f->nd; i++) {
+                PyObject *d = PyLong_FromSsize_t(f->dimensions[i]);
+                if (d == NULL) {
+                    Py_DECREF(dims);
+                    return -1;
+                }
+                PyTuple_SET_ITEM(dims, i, d);
             }
-            PyTuple_SET_ITEM(dims, i, d);
-            size *= f->dimensions[i];
+            untracked(dims);
+            Py_INCREF(dims);
+            Py_XSETREF(last_shape, dims);
         }
+        for (int i = 0; i < f->nd; i++)
+            size *= f->dimensions[i];
         if (!(*nbytes = PyLong_FromSsize_t(size))) {
             Py_DECREF(dims);
             return -1;
         }
-        *shape = untracked(dims);
+        *shape = dims;
         Py_INCREF(last_dtype);
         *out_dtype = last_dtype;
         Py_INCREF(last_name);
@@ -884,7 +1033,7 @@ run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, 
             goto done;
         Py_DECREF(flushed);
     }
-    opdef = PyDict_GetItemWithError(registry, h->op_name);
+    opdef = registered(h->op_name);
     if (opdef != NULL) {
         Py_INCREF(opdef);
     } else {
@@ -911,7 +1060,7 @@ run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, 
         }
         goto done;
     }
-    int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
+    int contains = Py_TYPE(out) == NDArray_T ? 1 : PySet_Contains(plain, (PyObject *)Py_TYPE(out));  /* ndarray: in plain */
     if (contains < 0)
         goto done;
     if (contains) {
@@ -1161,7 +1310,7 @@ node_step(PyObject *const *args, PyObject *fast, unsigned dead, int *into_input)
             raise_kernel_failed(ctx, device, opdef, arrays, attrs, node, &h);
         goto done;
     }
-    int contains = PySet_Contains(plain, (PyObject *)Py_TYPE(out));
+    int contains = Py_TYPE(out) == NDArray_T ? 1 : PySet_Contains(plain, (PyObject *)Py_TYPE(out));  /* ndarray: in plain */
     if (contains < 0)
         goto done;
     if (contains) {
@@ -1793,62 +1942,55 @@ caller_source(void)
 }
 
 static PyObject *placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype,
-                           PyObject *src);
+                           PyObject *src, PyObject *public_fn);
+
+/* every case but the common one: execute(op_name, (x, y), None, name, dtype), or for an OpFunction's call
+ * public_fn(x, y), the op's public function (which calls execute_binary, and it execute) */
+static PyObject *
+not_common(PyObject *op_name, PyObject *x, PyObject *y, PyObject *name, PyObject *dtype, PyObject *public_fn)
+{
+    if (public_fn == NULL)
+        return slow(op_name, x, y, name, dtype);
+    PyObject *argv[] = {x, y};
+    return PyObject_Vectorcall(public_fn, argv, 2, NULL);
+}
 
 /* execute_binary once x and y are eager Tensors and dtype is held: the op's src when sources are on,
  * then placed_op */
 static PyObject *
-place_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype)
+place_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *public_fn)
 {
     if (!sources_on || threaded)  /* (threads: execute() finds it, under the run's lock) */
-        return placed_op(op_name, tx, ty, name, dtype, NULL);
+        return placed_op(op_name, tx, ty, name, dtype, NULL, public_fn);
     PyObject *src = caller_source();
     if (src == NULL)
         return NULL;
-    PyObject *out = placed_op(op_name, tx, ty, name, dtype, src);
+    PyObject *out = placed_op(op_name, tx, ty, name, dtype, src, public_fn);
     Py_DECREF(src);
     return out;
 }
 
 /* the placement cache's answer, the checks of the reference, then run_op or execute() */
 static PyObject *
-placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *src)
+placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyObject *dtype, PyObject *src,
+          PyObject *public_fn)
 {
     PyObject *x = (PyObject *)tx, *y = (PyObject *)ty;
-    PyObject *ctx = PyDict_GetItemWithError(context_globals, s_context);
+    PyObject *ctx = current_context();
     if (ctx == NULL && PyErr_Occurred())
         return NULL;
     if (ctx == NULL || Py_TYPE(ctx) != Context_T || SLOT(ctx, c_initialized_by) == NULL
             || SLOT(ctx, c_initialized_by) == Py_None || SLOT(ctx, c_eager) != Py_True
             || SLOT(ctx, c_threaded) != Py_False)
-        return slow(op_name, x, y, name, dtype);
+        return not_common(op_name, x, y, name, dtype, public_fn);
     PyObject *tapes = SLOT(ctx, c_tapes), *cache = SLOT(ctx, c_placement_cache), *scope = SLOT(ctx, c_scope);
     PyObject *soft = SLOT(ctx, c_soft_placement), *callbacks = SLOT(ctx, c_op_callbacks);
     if (tapes == NULL || !PyList_CheckExact(tapes) || PyList_GET_SIZE(tapes) || callbacks == NULL
             || !PyList_CheckExact(callbacks) || PyList_GET_SIZE(callbacks) || cache == NULL
             || !PyDict_CheckExact(cache) || scope == NULL || soft == NULL)
-        return slow(op_name, x, y, name, dtype);
-    /* the key as the reference builds it: its items held, then the tuple made */
+        return not_common(op_name, x, y, name, dtype, public_fn);
     Py_INCREF(ctx);
-    Py_INCREF(scope);
-    Py_INCREF(soft);
-    PyObject *key = PyTuple_New(4);
-    if (key == NULL) {
-        Py_DECREF(scope);
-        Py_DECREF(soft);
-        Py_DECREF(ctx);
-        return NULL;
-    }
-    Py_INCREF(op_name);
-    PyTuple_SET_ITEM(key, 0, op_name);
-    Py_INCREF(dtype);
-    PyTuple_SET_ITEM(key, 1, dtype);
-    PyTuple_SET_ITEM(key, 2, scope);
-    PyTuple_SET_ITEM(key, 3, soft);
-    cache = SLOT(ctx, c_placement_cache);
-    PyObject *hit = cache == NULL || !PyDict_CheckExact(cache) ? NULL : PyDict_GetItemWithError(cache, key);
-    Py_XINCREF(hit);
-    Py_DECREF(key);
+    PyObject *hit = placement_lookup(cache, op_name, dtype, scope, soft);
     if (hit == NULL && PyErr_Occurred()) {
         Py_DECREF(ctx);
         return NULL;
@@ -1865,7 +2007,7 @@ placed_op(PyObject *op_name, TensorBase *tx, TensorBase *ty, PyObject *name, PyO
             || seq_obj == NULL || !PyLong_CheckExact(seq_obj) || device_name == NULL || scope == NULL) {
         Py_XDECREF(hit);
         Py_DECREF(ctx);
-        return slow(op_name, x, y, name, dtype);
+        return not_common(op_name, x, y, name, dtype, public_fn);
     }
     Py_INCREF(trace);
     Py_INCREF(xp);
@@ -1924,9 +2066,191 @@ execute_binary(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (dtype == Py_None)
         dtype = tx->dtype;
     Py_INCREF(dtype);  /* x._dtype: held, as the reference's local holds it */
-    PyObject *out = place_op(op_name, tx, ty, name, dtype);
+    PyObject *out = place_op(op_name, tx, ty, name, dtype, NULL);
     Py_DECREF(dtype);
     return out;
+}
+
+/* ---- OpFunction: a binary op's public function, its common case without a Python frame ------ */
+
+/* tf.add, tf.math.subtract …: the op's public function `fn` (declare.binary's, math_ops.add), whose
+ * common call -- two eager Tensors, no name -- runs execute_binary's steps without fn's frame;
+ * every other call, and every case execute_binary hands to execute(), is fn's own. Every attribute
+ * (its name, doc, signature, __class__: isinstance sees a function) is fn's, so the object is fn
+ * to whoever looks at it, and pickles and copies as fn would (by its qualified name). */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *fn;  /* the public function */
+    PyObject *op_name;
+    PyObject *fixed;  /* the one dtype of an op without a T attr (LogicalAnd: bool), else None */
+    PyObject *other;  /* an x dtype whose op is another one, left to fn (add: string, Add), else None */
+    PyObject *weakrefs;
+} OpFunction;
+
+static int op_functions = 1;  /* set_op_functions(): off, each call is fn's (tests run fn's reference) */
+
+static PyObject *
+opfn_vectorcall(OpFunction *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (op_functions && configured && kwnames == NULL && (nargs == 2 || (nargs == 3 && args[2] == Py_None))
+            && Py_TYPE(args[0]) == Tensor_T && Py_TYPE(args[1]) == Tensor_T) {
+        TensorBase *tx = (TensorBase *)args[0], *ty = (TensorBase *)args[1];
+        if (tx->dtype != NULL && ty->dtype != NULL && tx->value != NULL && ty->value != NULL && tx->seq != NULL
+                && ty->seq != NULL && tx->dtype != self->other) {
+            PyObject *dtype = self->fixed != Py_None ? self->fixed : tx->dtype;
+            Py_INCREF(dtype);  /* as execute_binary holds it */
+            PyObject *out = place_op(self->op_name, tx, ty, Py_None, dtype, self->fn);
+            Py_DECREF(dtype);
+            return out;
+        }
+    }
+    return PyObject_Vectorcall(self->fn, args, nargsf, kwnames);
+}
+
+static PyObject *
+opfn_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *fn, *op_name, *fixed = Py_None, *other = Py_None;
+    static char *keywords[] = {"fn", "op_name", "fixed", "other", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OU|OO:OpFunction", keywords, &fn, &op_name, &fixed, &other))
+        return NULL;
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "OpFunction(fn, op_name, fixed=None, other=None): fn must be callable");
+        return NULL;
+    }
+    OpFunction *self = (OpFunction *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->vectorcall = (vectorcallfunc)opfn_vectorcall;
+    Py_INCREF(fn);
+    self->fn = fn;
+    Py_INCREF(op_name);
+    PyUnicode_InternInPlace(&op_name);  /* the registry's key: found by identity */
+    self->op_name = op_name;
+    Py_INCREF(fixed);
+    self->fixed = fixed;
+    Py_INCREF(other);
+    self->other = other;
+    return (PyObject *)self;
+}
+
+static int
+opfn_traverse(OpFunction *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->fn);
+    Py_VISIT(self->fixed);
+    Py_VISIT(self->other);
+    return 0;
+}
+
+static int
+opfn_clear(OpFunction *self)
+{
+    Py_CLEAR(self->fn);
+    Py_CLEAR(self->fixed);
+    Py_CLEAR(self->other);
+    return 0;
+}
+
+static void
+opfn_dealloc(OpFunction *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weakrefs != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    opfn_clear(self);
+    Py_CLEAR(self->op_name);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* as fn is reduced by pickle and copy: a global, by its qualified name (in its __module__) */
+static PyObject *
+opfn_reduce(OpFunction *self, PyObject *unused)
+{
+    if (self->fn == NULL) {
+        PyErr_SetString(PyExc_TypeError, "a cleared OpFunction");
+        return NULL;
+    }
+    return PyObject_GetAttrString(self->fn, "__qualname__");
+}
+
+static PyMethodDef opfn_methods[] = {
+    {"__reduce__", (PyCFunction)opfn_reduce, METH_NOARGS, NULL},
+    {"__reduce_ex__", (PyCFunction)opfn_reduce, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *
+opfn_getattro(OpFunction *self, PyObject *name)
+{
+    if (PyUnicode_Check(name) && (PyUnicode_CompareWithASCIIString(name, "__reduce_ex__") == 0
+                                  || PyUnicode_CompareWithASCIIString(name, "__reduce__") == 0))
+        return PyObject_GenericGetAttr((PyObject *)self, name);
+    if (self->fn == NULL) {
+        PyErr_SetObject(PyExc_AttributeError, name);
+        return NULL;
+    }
+    return PyObject_GetAttr(self->fn, name);
+}
+
+static int
+opfn_setattro(OpFunction *self, PyObject *name, PyObject *value)
+{
+    if (self->fn == NULL) {
+        PyErr_SetObject(PyExc_AttributeError, name);
+        return -1;
+    }
+    return PyObject_SetAttr(self->fn, name, value);
+}
+
+static PyObject *
+opfn_repr(OpFunction *self)
+{
+    return self->fn == NULL ? PyUnicode_FromString("<OpFunction>") : PyObject_Repr(self->fn);
+}
+
+/* bound as a function is, on an instance (a class attribute: a method) */
+static PyObject *
+opfn_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyTypeObject OpFunction_T = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "devtrace.runtime._fastpath.OpFunction",
+    .tp_doc = "OpFunction(fn, op_name, fixed=None, other=None): fn, a binary op's public function, whose common call "
+              "(two eager Tensors, no name) runs without fn's frame (see _fastpath.c)",
+    .tp_basicsize = sizeof(OpFunction),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_vectorcall_offset = offsetof(OpFunction, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_new = opfn_new,
+    .tp_traverse = (traverseproc)opfn_traverse,
+    .tp_clear = (inquiry)opfn_clear,
+    .tp_dealloc = (destructor)opfn_dealloc,
+    .tp_getattro = (getattrofunc)opfn_getattro,
+    .tp_setattro = (setattrofunc)opfn_setattro,
+    .tp_repr = (reprfunc)opfn_repr,
+    .tp_descr_get = opfn_get,
+    .tp_weaklistoffset = offsetof(OpFunction, weakrefs),
+    .tp_methods = opfn_methods,
+};
+
+static PyObject *
+set_op_functions(PyObject *self, PyObject *flag)
+{
+    int on = PyObject_IsTrue(flag);
+    if (on < 0)
+        return NULL;
+    op_functions = on;
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -2083,6 +2407,8 @@ static PyMethodDef methods[] = {
     {"set_sources", (PyCFunction)(void (*)(void))set_sources, METH_FASTCALL,
      "set_sources(flag, kinds, kind_of, resolve): each op's record holds the program's line that made it "
      "(runtime/sources.py)"},
+    {"set_op_functions", set_op_functions, METH_O,
+     "set_op_functions(flag): off, an OpFunction's every call is its Python function's (the tests of the reference)"},
     {"set_threaded", set_threaded, METH_O,
      "set_threaded(flag): ops run from several threads: every op and every free takes the Python path, "
      "which holds the run's lock (runtime/threads.py)"},
@@ -2105,17 +2431,28 @@ static PyMethodDef methods[] = {
     {"box_muller_f32", box_muller_f32, METH_VARARGS,
      "box_muller_f32(words, out): TensorFlow's BoxMullerFloat over pairs of Philox words, with logf/sinf/cosf"},
     {"max_pool", max_pool, METH_VARARGS,
-     "max_pool(x, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPool's unpadded windows, each one's "
+     "max_pool(x, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize[, threads]): MaxPool's unpadded windows, each one's "
      "running maximum as NumPy's in window-offset order (ops/nn/nn_impl.py)"},
     {"max_pool_grad", max_pool_grad, METH_VARARGS,
-     "max_pool_grad(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): MaxPoolGrad's windows that do not "
+     "max_pool_grad(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize[, threads]): MaxPoolGrad's windows that do not "
      "overlap, each one's gradient added onto its first maximum (ops/nn/nn_grad.py)"},
     {"col2im", col2im, METH_VARARGS,
      "col2im(cols, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize): each element of out the sum of its windows' "
      "entries of cols (n, oh, ow, kh, kw, c), in window-offset order (ops/nn/nn_grad.py)"},
-    {"relu", relu, METH_VARARGS, "relu(x, out, itemsize): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
+    {"relu", relu, METH_VARARGS, "relu(x, out, itemsize[, threads]): out = maximum(x, 0) as NumPy's (ops/nn/nn_ops.py)"},
     {"relu_grad", relu_grad, METH_VARARGS,
-     "relu_grad(dy, y, out, itemsize): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
+     "relu_grad(dy, y, out, itemsize[, threads]): out = dy * (y > 0) in dy's type (ops/nn/dense_grad.py)"},
+    {"im2col", im2col, METH_VARARGS,
+     "im2col(x, cols, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, b0, nb, r0, nr): the windows' matrix "
+     "(positions, kh * kw * c) of images b0 .. b0 + nb, output rows r0 .. r0 + nr of a padded x (ops/nn/nn_impl.py)"},
+    {"bias_add", bias_add, METH_VARARGS,
+     "bias_add(x, bias, out, itemsize[, threads]): out = x + bias, bias along x's last axis (ops/nn/nn_impl.py)"},
+    {"conv_direct", conv_direct, METH_VARARGS,
+     "conv_direct(x, filters, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o[, threads]): Conv2D of a padded x whose "
+     "windows have few elements, without the windows' matrix (ops/nn/nn_impl.py)"},
+    {"conv_direct_filter", conv_direct_filter, METH_VARARGS,
+     "conv_direct_filter(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o): its filter's gradient "
+     "(ops/nn/nn_grad.py)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2126,14 +2463,15 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__fastpath(void)
 {
-    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0)
+    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0 || PyType_Ready(&OpFunction_T) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddIntConstant(m, "ABI", FASTPATH_ABI) < 0
             || PyModule_AddObjectRef(m, "TensorBase", (PyObject *)&TensorBase_T) < 0
-            || PyModule_AddObjectRef(m, "BFCBase", (PyObject *)&BFCBase_T) < 0) {
+            || PyModule_AddObjectRef(m, "BFCBase", (PyObject *)&BFCBase_T) < 0
+            || PyModule_AddObjectRef(m, "OpFunction", (PyObject *)&OpFunction_T) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -15,9 +15,12 @@ beyond them takes the cores the spinning threads need. The library's setting is 
 product, so nothing else in the process (the program's own NumPy) sees a change. Without OpenBLAS
 (another BLAS, CuPy) a product simply runs.
 
-``DEVTRACE_BLAS_THREADS``: ``auto`` (the default) as above; ``1``: every product on one thread (a
-machine known to be busy, or timings that must not depend on its load); anything else (``blas``):
-the library's own setting for every product.
+The nn kernels' C loops over a whole tensor (``ops/nn/native.py``) take the same judgement:
+``loop_threads`` splits a big one over two threads while the machine's cores are idle.
+
+``DEVTRACE_BLAS_THREADS``: ``auto`` (the default) as above; ``1``: every product and loop on one
+thread (a machine known to be busy, or timings that must not depend on its load); anything else
+(``blas``): the library's own setting for every product, loops on one thread.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ QUIET_SERIAL_BELOW = 1 << 20  # multiply-adds under which one thread is faster o
 BUSY_SERIAL_BELOW = 1 << 27  # ... and on cores taken by other work
 BUSY_LOAD = 1.5  # load average per core from which the machine's cores count as taken
 SERIAL_FROM = 1 << 16  # and under which OpenBLAS uses one thread anyway
+LOOP_SPLIT_FROM = 1 << 18  # elements from which an nn C loop runs on two threads on idle cores
 
 
 def _openblas():
@@ -84,16 +88,27 @@ def _serial_below() -> int:
     return SERIAL_BELOW
 
 
-def matmul(xp, a, b):
-    """``xp.matmul(a, b)``; a small product on the host on one BLAS thread."""
+def matmul(xp, a, b, out=None):
+    """``xp.matmul(a, b)`` (into ``out`` when given); a small product on the host on one BLAS thread."""
+    into = {} if out is None else {"out": out}
     if _set is None or xp is not np or a.ndim < 2 or b.ndim < 2 or not SERIAL_FROM <= a.size * b.shape[-1] or \
             a.size * b.shape[-1] >= _serial_below():
-        return xp.matmul(a, b)
+        return xp.matmul(a, b, **into)
     threads = _get()
     if threads <= 1:
-        return np.matmul(a, b)
+        return np.matmul(a, b, **into)
     _set(1)
     try:
-        return np.matmul(a, b)
+        return np.matmul(a, b, **into)
     finally:
         _set(threads)
+
+
+def loop_threads(elements: int) -> int:
+    """Threads an nn C loop (``ops/nn/native.py``) over ``elements`` takes: two on a machine with an
+    idle core, as the products above judge it, from ``LOOP_SPLIT_FROM`` elements (a loop of a tenth of
+    a millisecond or more: a thread's start costs tens of microseconds); else one.
+    ``DEVTRACE_BLAS_THREADS`` other than ``auto``: one."""
+    if _MODE != "auto" or _CORES < 2 or elements < LOOP_SPLIT_FROM:
+        return 1
+    return 2 if _serial_below() == QUIET_SERIAL_BELOW else 1

@@ -27,13 +27,17 @@ MODELS = {  # name: (constructor, its module in keras.applications, keyword argu
     "Xception_notop": ("Xception", "xception", {"include_top": False, "input_shape": (71, 71, 3)}),
     "InceptionV3_notop_avg": ("InceptionV3", "inception_v3", {"include_top": False, "pooling": "avg",
                                                               "input_shape": (75, 75, 3)}),
+    "MobileNetV3Small": ("MobileNetV3Small", "mobilenet_v3", {}),
+    "MobileNetV3Large_notop": ("MobileNetV3Large", "mobilenet_v3", {"include_top": False, "input_shape": (96, 96, 3)}),
+    "MobileNetV3Small_minimalistic": ("MobileNetV3Small", "mobilenet_v3", {
+        "minimalistic": True, "alpha": 0.75, "include_top": False, "pooling": "avg", "input_shape": (64, 64, 3)}),
 }
 
 # the family members checked by their counts only (their builders are the same tables')
 COUNTED = ["ResNet101", "ResNet152", "ResNet101V2", "ResNet152V2", "VGG19", "DenseNet169", "DenseNet201"] + [f"EfficientNetB{i}" for i in range(1, 8)]
 
 PREPROCESS = ["resnet", "mobilenet_v2", "vgg16", "efficientnet", "densenet", "inception_v3", "mobilenet", "resnet_v2",
-              "xception"]
+              "xception", "mobilenet_v3"]
 
 
 def build(keras, name):

@@ -18,6 +18,17 @@ def _seg(reduce, ids, n, init):
     return out
 
 
+def _strided_slice_grad(x):
+    """A strided slice's gradient in a function graph: StridedSliceGrad (ones where the slice read)."""
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(x[1:, ::2])
+        return tape.gradient(y, x)
+    return grad(x)
+
+
 SHAPES = [
     Sample("_EagerConst", lambda: tf.constant(X), X),
     Sample("Reshape", lambda: tf.reshape(t(X), [3, -1]), X.reshape(3, 2)),
@@ -51,6 +62,7 @@ SHAPES = [
 INDEXING = [
     Sample("StridedSlice", lambda: t(X)[1:, ::2], X[1:, ::2]),
     Sample("StridedSlice", lambda: t(X)[:, -1], X[:, -1], id="int"),
+    Sample("StridedSliceGrad", lambda: _strided_slice_grad(t(X)), np.array([[0, 0, 0], [1, 0, 1]], np.float32)),
     Sample("Slice", lambda: tf.slice(t(X), [0, 1], [2, 2]), X[:, 1:3]),
     Sample("GatherV2", lambda: tf.gather(t(X), [1, 0, 1]), X[[1, 0, 1]]),
     Sample("GatherV2", lambda: tf.gather(t(X), t([2, 0]), axis=1), X[:, [2, 0]], id="axis1"),

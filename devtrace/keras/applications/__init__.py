@@ -1,5 +1,5 @@
 """``keras.applications``: Keras's ImageNet models (ResNet50/101/152 and their V2s, VGG16/19,
-DenseNet121/169/201, MobileNet, MobileNetV2, EfficientNetB0–B7, InceptionV3, Xception) with their
+DenseNet121/169/201, MobileNet, MobileNetV2, MobileNetV3Small/Large, EfficientNetB0–B7, InceptionV3, Xception) with their
 ``preprocess_input``/``decode_predictions``, and the modules Keras files them under (``keras.applications.resnet50`` …). Built by ``builders`` from
 tables; pretrained weights are Keras's files, fetched as Keras fetches them."""
 
@@ -9,7 +9,7 @@ import functools
 
 from devtrace.util.namespace import Namespace, missing as _missing
 
-from . import builders
+from . import builders, mobilenet_v3 as _mobilenet_v3
 from . import imagenet_utils as _iu
 
 
@@ -70,6 +70,24 @@ def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet
                                  classifier_activation, name)
 
 
+def MobileNetV3Small(input_shape=None, alpha=1.0, minimalistic=False, include_top=True,  # noqa: N802
+                     weights="imagenet", input_tensor=None, classes=1000, pooling=None, dropout_rate=0.2,
+                     classifier_activation="softmax", include_preprocessing=True, name="MobileNetV3Small"):
+    """Keras's ``MobileNetV3Small`` (any input size by default; rescales its input itself)."""
+    return _mobilenet_v3.mobilenet_v3(_mobilenet_v3.SMALL, 1024, "small", input_shape, alpha, minimalistic,
+                                      include_top, weights, input_tensor, classes, pooling, dropout_rate,
+                                      classifier_activation, include_preprocessing, name)
+
+
+def MobileNetV3Large(input_shape=None, alpha=1.0, minimalistic=False, include_top=True,  # noqa: N802
+                     weights="imagenet", input_tensor=None, classes=1000, pooling=None, dropout_rate=0.2,
+                     classifier_activation="softmax", include_preprocessing=True, name="MobileNetV3Large"):
+    """Keras's ``MobileNetV3Large`` (any input size by default; rescales its input itself)."""
+    return _mobilenet_v3.mobilenet_v3(_mobilenet_v3.LARGE, 1280, "large", input_shape, alpha, minimalistic,
+                                      include_top, weights, input_tensor, classes, pooling, dropout_rate,
+                                      classifier_activation, include_preprocessing, name)
+
+
 def _preprocessor(mode):
     def preprocess_input(x, data_format=None):
         return _iu.preprocess_input(x, data_format=data_format, mode=mode)
@@ -82,7 +100,8 @@ def _efficientnet_preprocess(x, data_format=None):
 
 
 def _module(name, **names):
-    return Namespace(_prefix=f"keras.applications.{name}", decode_predictions=_iu.decode_predictions, **names)
+    return Namespace(_prefix=f"keras.applications.{name}", __name__=f"keras.applications.{name}",
+                     decode_predictions=_iu.decode_predictions, **names)
 
 
 resnet = _module("resnet", ResNet50=ResNet50, ResNet101=ResNet101, ResNet152=ResNet152,
@@ -96,6 +115,8 @@ resnet_v2 = _module("resnet_v2", ResNet50V2=ResNet50V2, ResNet101V2=ResNet101V2,
                     preprocess_input=_preprocessor("tf"))
 mobilenet = _module("mobilenet", MobileNet=MobileNet, preprocess_input=_preprocessor("tf"))
 mobilenet_v2 = _module("mobilenet_v2", MobileNetV2=MobileNetV2, preprocess_input=_preprocessor("tf"))
+mobilenet_v3 = _module("mobilenet_v3", MobileNetV3Small=MobileNetV3Small, MobileNetV3Large=MobileNetV3Large,
+                       preprocess_input=_efficientnet_preprocess)
 efficientnet = _module("efficientnet", preprocess_input=_efficientnet_preprocess,
                        **{f"EfficientNetB{i}": globals()[f"EfficientNetB{i}"] for i in range(8)})
 xception = _module("xception", Xception=Xception, preprocess_input=_preprocessor("tf"))

@@ -38,8 +38,8 @@ def _model(inputs, outputs, name):
     return Model(inputs, outputs, name=name)
 
 
-def _start(weights, include_top, classes, input_shape, default_size, min_size, input_tensor):
-    iu.check_weights(weights, include_top, classes)
+def _start(weights, include_top, classes, input_shape, default_size, min_size, input_tensor, family=None):
+    iu.check_weights(weights, include_top, classes, family)
     shape = iu.obtain_input_shape(input_shape, default_size, min_size, include_top, weights)
     if input_tensor is not None:
         raise NotImplementedError("devtrace does not implement keras.applications models' input_tensor= yet")
@@ -156,7 +156,7 @@ def _bn_relu(x, name):
 
 def densenet(arch, include_top=True, weights="imagenet", input_tensor=None, input_shape=None, pooling=None,
              classes=1000, classifier_activation="softmax", name=None):
-    inputs = _start(weights, include_top, classes, input_shape, 224, 32, input_tensor)
+    inputs = _start(weights, include_top, classes, input_shape, 224, 32, input_tensor, "densenet")
     x = L.ZeroPadding2D(padding=((3, 3), (3, 3)))(inputs)
     x = L.Conv2D(64, 7, strides=2, use_bias=False, name="conv1_conv")(x)
     x = _bn_relu(x, "conv1")
@@ -217,14 +217,14 @@ def _inverted_residual(x, expansion, stride, alpha, filters, block_id):
     return x
 
 
-def _mobile_input(weights, include_top, classes, input_shape, input_tensor, sizes):
+def _mobile_input(weights, include_top, classes, input_shape, input_tensor, sizes, family=None):
     """The input of MobileNet (v1, v2): a square size the weights exist for is the default; the rows
     its name and weights file say (224 for ``imagenet`` at another size, with Keras's warning)."""
     import warnings
 
     given = input_shape[0] if input_shape is not None else None
     default_size = given if given in sizes and input_shape[0] == input_shape[1] else 224
-    inputs = _start(weights, include_top, classes, input_shape, default_size, 32, input_tensor)
+    inputs = _start(weights, include_top, classes, input_shape, default_size, 32, input_tensor, family)
     rows = inputs.shape[1]
     if weights == "imagenet" and (rows != inputs.shape[2] or rows not in sizes):
         rows = 224
@@ -276,7 +276,8 @@ def mobilenet(input_shape=None, alpha=1.0, depth_multiplier=1, dropout=1e-3, inc
 
 def mobilenet_v2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet", input_tensor=None, pooling=None,
                  classes=1000, classifier_activation="softmax", name=None):
-    inputs, rows = _mobile_input(weights, include_top, classes, input_shape, input_tensor, (96, 128, 160, 192, 224))
+    inputs, rows = _mobile_input(weights, include_top, classes, input_shape, input_tensor, (96, 128, 160, 192, 224),
+                                 "mobilenet_v2")
     if weights == "imagenet" and alpha not in (0.35, 0.50, 0.75, 1.0, 1.3, 1.4):
         raise ValueError("If imagenet weights are being loaded, alpha must be one of `0.35`, `0.50`, `0.75`, "
                          f"`1.0`, `1.3` or `1.4` only; Received `alpha={alpha}`")
@@ -349,7 +350,7 @@ def _mbconv(x, kernel, f_in, f_out, expansion, stride, drop_rate, name):
 def efficientnet(variant, include_top=True, weights="imagenet", input_tensor=None, input_shape=None, pooling=None,
                  classes=1000, classifier_activation="softmax", name=None):
     width, depth, size, dropout = EFFICIENTNET_SCALES[variant]
-    inputs = _start(weights, include_top, classes, input_shape, size, 32, input_tensor)
+    inputs = _start(weights, include_top, classes, input_shape, size, 32, input_tensor, "efficientnet")
 
     def filters(n):
         n *= width
@@ -431,7 +432,7 @@ def _branch(x, steps):
 
 def inception_v3(include_top=True, weights="imagenet", input_tensor=None, input_shape=None, pooling=None,
                  classes=1000, classifier_activation="softmax", name="inception_v3"):
-    inputs = _start(weights, include_top, classes, input_shape, 299, 75, input_tensor)
+    inputs = _start(weights, include_top, classes, input_shape, 299, 75, input_tensor, "inception_v3")
     x = _branch(inputs, [(32, 3, 3, 2, "valid"), (32, 3, 3, 1, "valid"), (64, 3, 3), "max", (80, 1, 1, 1, "valid"),
                          (192, 3, 3, 1, "valid"), "max"])
     for i, block in enumerate(INCEPTION_V3):

@@ -111,7 +111,16 @@ def correct_pad(inputs, kernel_size):
     return ((k[0] // 2 - adjust[0], k[0] // 2), (k[1] // 2 - adjust[1], k[1] // 2))
 
 
-def check_weights(weights, include_top, classes):
+_CLASSES_TEXT = {  # each family's own words (the others': ResNet's)
+    "densenet": 'If using `weights` as `"imagenet"` with `include_top` as true, `classes` should be 1000',
+    "efficientnet": 'If using `weights="imagenet"` with `include_top` as true, `classes` should be 1000',
+    "inception_v3": 'If using `weights="imagenet"` with `include_top=True`, `classes` should be 1000. Received '
+                    "classes={classes}",
+    "mobilenet_v2": 'If using `weights="imagenet"` with `include_top` as true, `classes` should be 1000. Received '
+                    "`classes={classes}`"}
+
+
+def check_weights(weights, include_top, classes, family=None):
     """Keras's checks of ``weights`` and ``classes`` before a model is built."""
     import os
 
@@ -120,8 +129,9 @@ def check_weights(weights, include_top, classes):
                          "(pre-training on ImageNet), or the path to the weights file to be loaded.  Received: "
                          f"weights={weights}")
     if weights == "imagenet" and include_top and classes != 1000:
-        raise ValueError("If using `weights='imagenet'` with `include_top=True`, `classes` should be 1000.  "
-                         f"Received classes={classes}")
+        text = _CLASSES_TEXT.get(family, "If using `weights='imagenet'` with `include_top=True`, `classes` should be "
+                                         "1000.  Received classes={classes}")
+        raise ValueError(text.format(classes=classes))
 
 
 def load_weights(model, weights, url=None, file_name=None, file_hash=None):

@@ -7,18 +7,22 @@ from __future__ import annotations
 
 from devtrace.util.namespace import missing as _missing
 
-from . import image, linalg, nn, numpy
+from . import image, linalg, math, nn, numpy
 from .core import (cast, cond, convert_to_numpy, convert_to_tensor, custom_gradient, dtype, erf, fori_loop, is_tensor,
                    jvp, logsumexp, rearrange, rsqrt, scatter, scatter_update, shape, slice, slice_update,
                    stop_gradient, switch, top_k, unstack, while_loop)
 from .linalg import norm
-from .nn import (binary_crossentropy, categorical_crossentropy, elu, gelu, hard_sigmoid, hard_silu, hard_swish,
+from .math import (erfinv, extract_sequences, fft, fft2, in_top_k, irfft, rfft, segment_max, segment_min,
+                   segment_sum)
+from .nn import (average_pool, binary_crossentropy, conv, depthwise_conv, max_pool, categorical_crossentropy, elu, gelu, hard_sigmoid, hard_silu, hard_swish,
                  leaky_relu, log_sigmoid, log_softmax, moments, normalize, one_hot, relu, relu6, selu, sigmoid, silu,
                  softmax, softplus, softsign, sparse_categorical_crossentropy)
 from .numpy import *  # noqa: F401,F403 (keras.ops re-exports keras.ops.numpy)
 from .numpy import __all__ as _numpy_all
 
-__all__ = sorted({"binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy", "cast", "cond", "erf", "logsumexp", "rsqrt", "top_k", "convert_to_numpy", "convert_to_tensor", "dtype", "gelu", "image", "is_tensor", "jvp",
+__all__ = sorted({"erfinv", "extract_sequences", "fft", "fft2", "in_top_k", "irfft", "rfft", "segment_max",
+                  "segment_min", "segment_sum", "math", "average_pool", "conv", "depthwise_conv", "max_pool",
+                  "binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy", "cast", "cond", "erf", "logsumexp", "rsqrt", "top_k", "convert_to_numpy", "convert_to_tensor", "dtype", "gelu", "image", "is_tensor", "jvp",
                   "linalg", "log_softmax", "nn", "norm", "numpy", "one_hot", "rearrange", "relu", "relu6", "shape",
                   "sigmoid", "silu", "softmax", "softplus", "softsign", "stop_gradient", "switch", "custom_gradient", "elu",
                   "fori_loop", "hard_sigmoid", "hard_silu", "hard_swish", "leaky_relu", "log_sigmoid", "moments",
@@ -27,7 +31,7 @@ __all__ = sorted({"binary_crossentropy", "categorical_crossentropy", "sparse_cat
 from . import symbolic as _symbolic  # noqa: E402
 import sys as _sys  # noqa: E402
 
-for _module in (numpy, nn, linalg, image):
+for _module in (numpy, nn, linalg, image, math):
     _symbolic.install(_module, getattr(_module, "__all__", ()))
 _symbolic.install(_sys.modules[__name__], __all__)
 __getattr__ = _missing("keras.ops")

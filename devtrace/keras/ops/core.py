@@ -16,6 +16,8 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
 
 
 def convert_to_numpy(x):
+    if not tf.is_tensor(x) and not isinstance(x, tf.Variable):  # Keras's: np.array of anything else
+        return np.array(x)
     return np.asarray(tf.convert_to_tensor(x).numpy())
 
 
@@ -55,6 +57,12 @@ def switch(index, branches, *operands):
 
 
 def cond(pred, true_fn, false_fn):
+    """Keras's ``smart_cond``: a predicate known now (a Python bool, an eager tensor) runs its branch
+    as Python; a traced one (or a variable) builds a ``tf.cond``."""
+    if not isinstance(pred, tf.Variable):
+        known = tf.get_static_value(pred) if tf.is_tensor(pred) else pred
+        if isinstance(known, (bool, np.bool_)) or isinstance(known, np.ndarray) and known.dtype == bool:
+            return true_fn() if bool(known) else false_fn()
     return tf.cond(pred, true_fn, false_fn)
 
 

@@ -128,7 +128,50 @@ def normalize(x, axis=-1, order=2, epsilon=None):
     return tf.nn.l2_normalize(x, axis=axis, epsilon=1e-12 if epsilon is None else epsilon * epsilon)
 
 
-__all__ = ["binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy", "gelu", "log_softmax", "one_hot", "relu", "relu6", "sigmoid", "silu", "softmax", "softplus", "softsign",
+def _channels_last(data_format, where):
+    if data_format not in (None, "channels_last"):
+        raise NotImplementedError(f"devtrace does not implement keras.ops.{where}(data_format=...) yet")
+
+
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    _channels_last(data_format, "conv")
+    x, k = _t(inputs), _t(kernel)
+    n = len(x.shape) - 2
+    strides = [strides] * n if isinstance(strides, int) else list(strides)
+    rates = [dilation_rate] * n if isinstance(dilation_rate, int) else list(dilation_rate)
+    return tf.nn.convolution(x, k, strides, padding.upper(), dilations=rates)
+
+
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    _channels_last(data_format, "depthwise_conv")
+    x, k = _t(inputs), _t(kernel)
+    if len(x.shape) == 3:  # 1-D: Keras runs the 2-D op on a height of one
+        out = depthwise_conv(tf.expand_dims(x, 1), tf.expand_dims(k, 0), (1, strides if isinstance(strides, int)
+                                                                          else strides[0]), padding)
+        return tf.squeeze(out, [1])
+    strides = (strides, strides) if isinstance(strides, int) else tuple(strides)
+    rates = (dilation_rate, dilation_rate) if isinstance(dilation_rate, int) else tuple(dilation_rate)
+    return tf.nn.depthwise_conv2d(x, k, (1,) + strides + (1,), padding.upper(), dilations=rates)
+
+
+def _pool(op, inputs, pool_size, strides, padding, data_format, where):
+    _channels_last(data_format, where)
+    x = _t(inputs)
+    n = len(x.shape) - 2
+    size = [pool_size] * n if isinstance(pool_size, int) else list(pool_size)
+    strides = size if strides is None else [strides] * n if isinstance(strides, int) else list(strides)
+    return tf.nn.pool(x, size, op, strides=strides, padding=padding.upper())
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool("MAX", inputs, pool_size, strides, padding, data_format, "max_pool")
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool("AVG", inputs, pool_size, strides, padding, data_format, "average_pool")
+
+
+__all__ = ["conv", "depthwise_conv", "max_pool", "average_pool", "binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy", "gelu", "log_softmax", "one_hot", "relu", "relu6", "sigmoid", "silu", "softmax", "softplus", "softsign",
            "swish", "leaky_relu", "elu", "selu", "hard_sigmoid", "hard_silu", "hard_swish", "log_sigmoid", "moments",
            "normalize"]
 __getattr__ = _missing("keras.ops.nn")

@@ -35,7 +35,7 @@ def ones(shape, dtype=None):
 
 
 def full(shape, fill_value, dtype=None):
-    return tf.fill(shape, _t(fill_value, dtype))
+    return tf.fill(shape, _t(fill_value, dtype or "float32"))  # Keras's: floatx unless given
 
 
 def zeros_like(x, dtype=None):
@@ -47,8 +47,10 @@ def ones_like(x, dtype=None):
 
 
 def eye(N, M=None, k=0, dtype=None):  # noqa: N803 (Keras's names)
-    keywords.unimplemented("keras.ops.eye", k=(k, 0))
-    return tf.eye(N, M, dtype=dtype or "float32")
+    if k == 0:
+        return tf.eye(N, M, dtype=dtype or "float32")
+    cols = N if M is None else M
+    return tf.cast(tf.equal(tf.range(cols)[None, :] - tf.range(N)[:, None], k), dtype or "float32")
 
 
 def reshape(x, newshape):
@@ -127,7 +129,11 @@ def floor_divide(x1, x2):
 
 
 def matmul(x1, x2):
-    return tf.linalg.matmul(*_pair(x1, x2))
+    x1, x2 = _pair(x1, x2)
+    if x1.shape.rank == 1 or x2.shape.rank == 1:  # NumPy's: a vector is a row (left) or a column (right)
+        out = tf.linalg.matmul(x1[None] if x1.shape.rank == 1 else x1, x2[:, None] if x2.shape.rank == 1 else x2)
+        return tf.squeeze(out, ([-2] if x1.shape.rank == 1 else []) + ([-1] if x2.shape.rank == 1 else []))
+    return tf.linalg.matmul(x1, x2)
 
 
 def dot(x1, x2):
@@ -330,5 +336,8 @@ __all__ = sorted(n for n, v in list(globals().items()) if not n.startswith("_") 
 from .numpy_more import *  # noqa: E402,F401,F403 (the rest of keras.ops.numpy)
 from .numpy_more import __all__ as _more  # noqa: E402
 
-__all__ = sorted(__all__ + _more)
+from .numpy_extra import *  # noqa: E402,F401,F403
+from .numpy_extra import __all__ as _extra  # noqa: E402
+
+__all__ = sorted(__all__ + _more + _extra)
 __getattr__ = _missing("keras.ops.numpy")

@@ -139,12 +139,23 @@ def _gather_grad_graph(params, indices, axis, grad):
     return array_ops.transpose(out, [perm.index(d) for d in range(len(shape))]) if axis else out
 
 
-def _strided_slice_grad_graph(x, attrs, grad):
-    """Inside a function: the slice's gradient scattered back to the positions it took."""
-    positions = np.arange(int(np.prod(x.shape)), dtype=np.int64).reshape(tuple(x.shape))
-    taken = np.asarray(positions[indexing_ops.index_of(attrs)]).reshape(-1, 1)
-    flat = scatter_ops.scatter_nd(constant(taken), array_ops.reshape(grad, [-1]), [positions.size])
-    return array_ops.reshape(flat, list(x.shape))
+def _strided_slice_grad_graph(op, grad):
+    """Inside a function: TensorFlow's ``StridedSliceGrad`` of the input's shape (its ``Const`` when
+    the shape is static, else its ``Shape`` node, known when the graph runs) and the slice's begin,
+    end and strides (the forward node's own inputs when one is computed in the graph)."""
+    x = op.inputs[0]
+    attrs = {k: op.attrs.get(k, 0) for k in indexing_ops.MASKS}
+    spec = {k: op.attrs.get(k) for k in ("begin", "end", "strides")}
+    known = graph_shape(x)
+    shape = known if known is not None else array_ops.shape(x)
+    attrs["shape"] = tuple(x.shape) if x.shape.rank is not None else None
+    if any(v is None or None in v for v in spec.values()):  # begin, end or strides computed in the graph
+        return with_host_inputs("StridedSliceGrad", (grad,), (shape, *op.outputs[0]._op._inputs[1:4]),
+                                dict(attrs, **spec),
+                                dtype=grad.dtype)
+    if known is None:
+        return with_host_inputs("StridedSliceGrad", (grad,), (shape,), dict(attrs, **spec), dtype=grad.dtype)
+    return execute("StridedSliceGrad", (grad,), dict(attrs, **spec), dtype=grad.dtype)
 
 
 @gradient("GatherV2")
@@ -176,7 +187,7 @@ def _scatter_add(host, idx, upstream, axis):
 def _strided_slice_grad(op, grad):
     x = op.inputs[0]
     if not context().eager:
-        return (_strided_slice_grad_graph(x, op.attrs, grad),)
+        return (_strided_slice_grad_graph(op, grad),)
     if not uncomputed.computed(grad):  # --compute none: the constant the host would make
         return (uncomputed.constant(x.shape, grad.dtype),)
     host = np.zeros(x.shape, grad.numpy().dtype)

@@ -18,8 +18,8 @@ from ...runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU, lookup
 from ...runtime.tensor import Tensor
 from ...runtime.tensor_shape import shape_text
 from ...runtime.values import constant, convert_to_tensor, host_array
-from .. import shapes
-from ..declare import (API, as_tensor, host_arg, op, op_scope, packed, public, quiet, scoped, static_hint, symbolic,
+from .. import shapes, static_values
+from ..declare import (API, as_tensor, graph_valued, host_arg, op, op_scope, packed, public, quiet, scoped, static_hint, symbolic,
                        unary, with_host_inputs)
 
 public("constant")(constant)
@@ -107,8 +107,9 @@ def _fill_kernel(xp, *given, dims=(), value=0, dtype="float32"):
 op("Fill", _fill_kernel, _ANY_ON_CPU, shape=shapes.fill, host_args={"dims": "dims", "value": "value@T"})
 
 
-def _range(xp, *bounds, start=0, limit=0, delta=1, dtype="int32"):
-    """Bounds as attrs (eagerly: host values), or as tensor inputs (a symbolic bound in a graph)."""
+def _range(xp, *bounds, start=0, limit=0, delta=1, dtype="int32", static_size=None):
+    """Bounds as attrs (eagerly: host values), or as tensor inputs (a symbolic bound in a graph;
+    ``static_size``: the length the graph knows before it runs, for shape inference)."""
     if bounds:
         start, limit, delta = (b.item() for b in bounds)
     if delta == 0:
@@ -240,7 +241,11 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 (
         with get_default_graph().name_scope(name) as scope:  # range/start, range/delta
             bounds = tuple(v if isinstance(v, Tensor) else constant(v, dt, name=arg)
                            for v, arg in zip((start, limit, delta), ("start", "limit", "delta")))
-            return execute("Range", bounds, {"dtype": dt.name}, dtype=dt, name=scope)
+            attrs = {"dtype": dt.name}
+            known = [static_values.constant_value(b) for b in bounds]
+            if all(v is not None and v.ndim == 0 for v in known) and known[2] != 0:  # TensorFlow's shape fn folds them
+                attrs["static_size"] = max(0, int(np.ceil((known[1] - known[0]) / known[2])))
+            return execute("Range", bounds, attrs, dtype=dt, name=scope)
     dt = dtypes.as_dtype(dtype) if dtype is not None else _range_dtype(start, limit, delta)
     # converted with the dtype asked for (None: inferred), which is the scalar cache's key
     start, limit, delta = (host_arg(v, dtype)[()] for v in (start, limit, delta))
@@ -337,7 +342,8 @@ op("BroadcastTo", _broadcast_to, _ANY_ON_CPU, host_args={"shape": "shape"}, shap
 op("OneHot", lambda xp, i, depth=0, on=1.0, off=0.0, axis=-1, dtype="float32": xp.where(
     xp.expand_dims(i, axis) == xp.arange(depth).reshape([-1 if k == (axis % (i.ndim + 1)) else 1
                                                          for k in builtins.range(i.ndim + 1)]), on, off
-).astype(dtypes.as_dtype(dtype).np), NUMERIC, host_args=("depth",), shape=shapes.one_hot)
+).astype(dtypes.as_dtype(dtype).np), NUMERIC, host_args={"depth": "depth", "on": "on_value@T", "off": "off_value@T"},
+   shape=shapes.one_hot)
 op("LinSpace", lambda xp, start=0.0, stop=1.0, num=1, dtype="float32": xp.linspace(
     start, stop, num, dtype=dtypes.as_dtype(dtype).np), dtypes.FLOATS)
 
@@ -452,21 +458,23 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's name)
 
 @public("one_hot")
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    graph = not context().eager and not isinstance(on_value, Tensor) and not isinstance(off_value, Tensor)
+    graph = not context().eager
     i = None if graph else as_tensor(indices, slow_list=True)
     given = on_value if on_value is not None else off_value
     dt = dtypes.as_dtype(dtype) if dtype is not None else (
         given.dtype if isinstance(given, Tensor) else dtypes.infer(given) if given is not None else dtypes.float32)
     on = host_arg(1 if on_value is None else on_value, dt)[()]
     off = host_arg(0 if off_value is None else off_value, dt)[()]
-    attrs = {"depth": int(host_arg(depth)), "on": on, "off": off, "axis": -1 if axis is None else int(axis),
-             "dtype": dt.name}
+    dynamic = graph and graph_valued(depth)  # a depth known when the graph runs: the node's input
+    attrs = {"depth": None if dynamic else int(host_arg(depth)), "on": on, "off": off,
+             "axis": -1 if axis is None else int(axis), "dtype": dt.name}
     if not graph:
         return execute("OneHot", (i,), attrs, name=name)
     with op_scope("one_hot", name) as scope:  # TensorFlow's nodes: on_value, off_value, indices, depth
-        values = (constant(on, dt, name="on_value"), constant(off, dt, name="off_value"))
+        values = tuple(v if isinstance(v, Tensor) else constant(host, dt, name=arg)  # a tensor given: its node
+                       for v, host, arg in ((on_value, on, "on_value"), (off_value, off, "off_value")))
         i = as_tensor(indices, name="indices")
-        depth = constant(np.int32(attrs["depth"]), dtypes.int32, name="depth")
+        depth = depth if dynamic else constant(np.int32(attrs["depth"]), dtypes.int32, name="depth")
         return with_host_inputs("OneHot", (i,), (depth, *values), attrs, scope)
 
 

@@ -13,28 +13,15 @@ from ...runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ...runtime.tensor import Tensor
 from ...runtime.values import constant
 from .. import shapes
-from ..declare import as_tensor, host_arg, on_host, op, op_scope, public, with_host_inputs
+from ..declare import (as_tensor, graph_valued, host_arg, on_host, op, op_scope, packed, public, static_hint,
+                       with_graph_host_args, with_host_inputs)
 
 newaxis = None
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
-_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+MASKS = _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 
 
-def _index(begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
-    """The Python index a StridedSlice's arguments stand for."""
-    idx = []
-    for k in range(len(begin)):
-        bit = 1 << k
-        if ellipsis_mask & bit:
-            idx.append(Ellipsis)
-        elif new_axis_mask & bit:
-            idx.append(None)
-        elif shrink_axis_mask & bit:
-            idx.append(int(begin[k]))
-        else:
-            idx.append(slice(None if begin_mask & bit else int(begin[k]), None if end_mask & bit else int(end[k]),
-                             int(strides[k])))
-    return tuple(idx)
+_index = shapes.slice_index
 
 
 def index_of(attrs) -> tuple:
@@ -52,6 +39,11 @@ def _axes(idx, ndim):
 
 
 def _strided_slice(xp, x, begin=(), end=(), strides=(), **masks):
+    if 0 in strides:  # the input dimension it falls on names it
+        spec = shapes.dense_spec(begin, end, strides, masks, x.ndim)
+        zero = [i for i, item in enumerate(spec[0] if isinstance(spec, tuple) else ()) if item[2] == 0]
+        if zero:
+            raise ValueError(f"strides[{zero[0]}] must be non-zero")
     idx = _index(begin, end, strides, **masks)
     if idx.count(Ellipsis) > 1:
         raise ValueError("Multiple ellipses in slice spec not allowed")
@@ -67,17 +59,18 @@ def _strided_slice(xp, x, begin=(), end=(), strides=(), **masks):
     return out.copy() if isinstance(out, xp.ndarray) else np.asarray(out, dtype=x.dtype)  # a string: bytes
 
 
-def _strided_slice_shape(name, in_shapes, attrs, dtype):
-    shape = in_shapes[0]
-    if shape is None or None in shape:
-        return dtype, None
-    probe = np.lib.stride_tricks.as_strided(np.zeros(1), shape, [0] * len(shape))
-    return dtype, probe[_index(attrs["begin"], attrs["end"], attrs["strides"],
-                               **{m: attrs.get(m, 0) for m in _MASKS})].shape
+def _strided_slice_grad(xp, dy, shape=(), begin=(), end=(), strides=(), **masks):
+    """``StridedSliceGrad``: zeros of the sliced input's ``shape`` with ``dy`` where the slice read."""
+    out = xp.zeros(tuple(int(d) for d in shape), dy.dtype)
+    idx = _index(begin, end, strides, **masks)
+    out[idx] = dy.reshape(out[idx].shape)
+    return out
 
 
-op("StridedSlice", _strided_slice, _ANY_ON_CPU, shape=_strided_slice_shape,
+op("StridedSlice", _strided_slice, _ANY_ON_CPU, shape=shapes.strided_slice,
    host_args={"begin": "begin", "end": "end", "strides": "strides"})
+op("StridedSliceGrad", _strided_slice_grad, _ANY_ON_CPU, shape=shapes.given_shape,
+   host_args={"shape": "shape", "begin": "begin", "end": "end", "strides": "strides"})
 def _gather(xp, params, indices, axis=0, batch_dims=0):
     """TensorFlow's CPU kernel: an index out of ``[0, params.shape[axis])`` is an error, named by its
     position in ``indices`` — unless the output is empty (TensorFlow then runs no kernel loop)."""
@@ -184,7 +177,7 @@ op("Slice", _slice, _ANY_ON_CPU, host_args={"begin": "begin", "size": "size"}, s
 op("Where", lambda xp, c: xp.argwhere(c).astype(np.int64), {"bool"} | dtypes.NUMERIC, shape=shapes.where)
 
 
-def _spec(key, rank):
+def _spec(key):
     """begin, end, strides and masks for ``key`` (TensorFlow's ``_slice_helper``)."""
     items = key if isinstance(key, (tuple, list)) else (key,)  # a list is the indices, as TensorFlow reads it
     begin, end, strides, masks = [], [], [], dict.fromkeys(_MASKS, 0)
@@ -200,8 +193,6 @@ def _spec(key, rank):
             begin.append(0), end.append(0), strides.append(1)
         elif isinstance(item, slice):
             step = 1 if item.step is None else int(item.step)
-            if step == 0:
-                raise ValueError("slice step cannot be zero")
             if item.start is None:
                 masks["begin_mask"] |= bit
             if item.stop is None:
@@ -213,40 +204,83 @@ def _spec(key, rank):
             masks["shrink_axis_mask"] |= bit
             begin.append(int(item)), end.append(int(item) + 1), strides.append(1)
         else:
-            raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/"
-                            f"tf.int64 tensors are valid indices, got {item!r}")
+            raise TypeError(_SLICE_TYPE_ERROR + f", got {item!r}")
     return begin, end, strides, masks
 
 
-def _symbolic_index(item) -> bool:
+_SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/"
+                     "tf.int64 tensors are valid indices")
+
+
+def _symbolic(item) -> bool:
+    """Whether an index item holds a tensor of a graph being built (``x[i]``, ``x[:, i:i + 2]``)."""
+    if isinstance(item, slice):
+        return any(_symbolic(v) for v in (item.start, item.stop, item.step))
     return isinstance(item, Tensor) and item._device is None
 
 
-def _getitem_symbolic(tensor, items):
-    """``x[i, 1:]`` with ``i`` a tensor of a function being traced (a loop's counter): the other
-    items as a ``StridedSlice``, then a ``GatherV2`` per tensor index (the values TensorFlow's
-    strided slice with a tensor ``begin`` gives)."""
-    if any(item is Ellipsis or item is None for item in items):
-        raise TypeError("devtrace: a tensor index inside tf.function cannot be combined with `...` or tf.newaxis")
-    out = getitem(tensor, tuple(slice(None) if _symbolic_index(item) else item for item in items))
-    axes = []  # the gathered axes, in the result of the slice (integer items drop their axis)
-    kept = 0
-    for item in items:
-        if _symbolic_index(item):
-            axes.append(kept)
-        if not isinstance(item, (int, np.integer)):
-            kept += 1
-    for axis, item in reversed(list(zip(axes, [i for i in items if _symbolic_index(i)]))):
-        out = execute("GatherV2", (out, item), {"axis": axis}, dtype=out.dtype)
-    return out
+def _check_index(item):
+    if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+        return
+    if not isinstance(item, Tensor) or item.dtype not in (dtypes.int16, dtypes.int32, dtypes.int64) or \
+            item.shape.rank == 1:
+        raise TypeError(_SLICE_TYPE_ERROR + f", got {item!r}")
+
+
+def _getitem_graph(tensor, items):
+    """``x[i]``, ``x[:, i:i + 2]`` with tensors of the graph being built, as TensorFlow's
+    ``_slice_helper`` builds it: ``i + 1`` (an ``AddV2``) for an index's end, ``Const`` zeros and ones
+    for the masked parts of a slice with a tensor in it, then in the ``strided_slice`` scope each of
+    begin, end and strides stacked (a ``Const``, or a ``Pack`` of its tensors and ``Const``s), the
+    ``StridedSlice`` taking them as inputs (their values known when the graph runs; the static ones
+    shape its output)."""
+    begin, end, strides, masks = [], [], [], dict.fromkeys(_MASKS, 0)
+    for k, item in enumerate(items):
+        bit = 1 << k
+        if item is Ellipsis or item is None:
+            masks["ellipsis_mask" if item is Ellipsis else "new_axis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif isinstance(item, slice):
+            kinds = [v.dtype for v in (item.start, item.stop, item.step) if isinstance(v, Tensor)]
+            dt = dtypes.int64 if dtypes.int64 in kinds else dtypes.int32 if dtypes.int32 in kinds else \
+                dtypes.int16 if kinds else None
+            for values, part, default, mask in ((begin, item.start, 0, "begin_mask"), (end, item.stop, 0, "end_mask"),
+                                                (strides, item.step, 1, None)):
+                if part is not None:
+                    _check_index(part)
+                    values.append(part)
+                    continue
+                values.append(default if dt is None else constant(default, dt))
+                if mask:
+                    masks[mask] |= bit
+        else:
+            _check_index(item)
+            begin.append(item), end.append(item + 1)
+            strides.append(constant(1, item.dtype) if isinstance(item, Tensor) and item.dtype in
+                           (dtypes.int16, dtypes.int64) else 1)
+            masks["shrink_axis_mask"] |= bit
+    with op_scope("strided_slice") as scope:
+        stacks = [_stack(values) for values in (begin, end, strides)]
+        if any(t.dtype == dtypes.int64 for t in stacks):
+            stacks = [t if t.dtype == dtypes.int64 else execute("Cast", (t,), {"DstT": "int64"}) for t in stacks]
+        attrs = {key: static_hint(t) for key, t in zip(("begin", "end", "strides"), stacks)}
+        return with_host_inputs("StridedSlice", (tensor,), tuple(stacks), dict(attrs, **masks), scope)
+
+
+def _stack(values):
+    """TensorFlow's ``stack`` of an index's begin, end or strides: a ``Const`` named ``stack`` when no
+    entry is a tensor, else their ``Pack`` (the other entries ``Const``s named by position)."""
+    if not any(isinstance(v, Tensor) for v in values):
+        return constant(np.asarray(values, np.int32), dtypes.int32, name="stack")
+    return packed(values, "stack")
 
 
 def getitem(tensor, key):
     """``tensor[key]`` as a ``StridedSlice`` (a boolean mask: see ``manip_ops.boolean_mask``)."""
     items = key if isinstance(key, tuple) else (key,)
-    if any(_symbolic_index(item) for item in items):
-        return _getitem_symbolic(tensor, items)
-    begin, end, strides, masks = _spec(key, len(tensor.shape))
+    if not context().eager and any(_symbolic(item) for item in items):
+        return _getitem_graph(tensor, items)
+    begin, end, strides, masks = _spec(key)
     attrs = {key: tuple(int(v) for v in host_arg(value, slow_list=False))  # packed tensors: TensorFlow's fast path
              for key, value in (("begin", begin), ("end", end), ("strides", strides))}
     if context().eager:  # TensorFlow's name scope: "strided_slice/" in an eager error
@@ -273,6 +307,10 @@ Tensor.__iter__ = _iterate
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
                   shrink_axis_mask=0, var=None, name=None):
     x = as_tensor(input_)
+    if not context().eager and any(_graph_valued(v) for v in (begin, end, strides)):
+        return _strided_slice_graph(x, begin, end, strides, name, begin_mask=begin_mask, end_mask=end_mask,
+                                    ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
+                                    shrink_axis_mask=shrink_axis_mask)
     strides = [1] * len(begin) if strides is None else strides
     attrs = {"begin": tuple(int(v) for v in host_arg(begin)), "end": tuple(int(v) for v in host_arg(end)),
              "strides": tuple(int(v) for v in host_arg(strides)), "begin_mask": begin_mask, "end_mask": end_mask,
@@ -280,9 +318,34 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     return execute("StridedSlice", (x,), attrs, name=name)
 
 
+def _graph_valued(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_graph_valued(v) for v in value)
+    return isinstance(value, Tensor) and value._device is None
+
+
+def _strided_slice_graph(x, begin, end, strides, name, **masks):
+    """``tf.strided_slice`` with begin, end or strides computed in the graph: they are the node's
+    inputs (``ones_like(begin)`` the strides when none are given, as TensorFlow's), their static
+    values shape its output."""
+    with op_scope("StridedSlice", name) as scope:
+        args = []
+        for value, arg in ((begin, "begin"), (end, "end")):
+            args.append(value if isinstance(value, Tensor) else packed(value, arg) if _graph_valued(value)
+                        else constant(np.asarray(value, np.int32), dtypes.int32, name=arg))
+        if strides is None:
+            strides = execute("OnesLike", (args[0],), name="ones_like")
+        args.append(strides if isinstance(strides, Tensor) else packed(strides, "strides") if _graph_valued(strides)
+                    else constant(np.asarray(strides, np.int32), dtypes.int32, name="strides"))
+        attrs = {key: static_hint(t) for key, t in zip(("begin", "end", "strides"), args)}
+        return with_host_inputs("StridedSlice", (x,), tuple(args), dict(attrs, **masks), scope)
+
+
 @public("slice")
 def slice_(input_, begin, size, name=None):
     x = as_tensor(input_)
+    if graph_valued(begin, size):
+        return with_graph_host_args("Slice", (x,), {"begin": begin, "size": size}, {}, name)
     return execute("Slice", (x,), {"begin": tuple(int(v) for v in host_arg(begin)),
                                    "size": tuple(int(v) for v in host_arg(size))}, name=name)
 

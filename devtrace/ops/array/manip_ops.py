@@ -16,7 +16,7 @@ from ...runtime.values import constant, host_constant
 from . import array_ops, indexing_ops
 from ..math import reduction_ops
 from .. import shapes
-from ..declare import (as_tensor, gradient, graph_shape, host_arg, not_differentiable, on_host, op, op_scope, public,
+from ..declare import (API, as_tensor, gradient, graph_shape, host_arg, not_differentiable, on_host, op, op_scope, public,
                        with_host_inputs)
 
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
@@ -154,15 +154,17 @@ def _folded(tensor, axis: int, n: int):
         leading = reduction_ops.reduce_prod(array_ops.shape(tensor)[axis:axis + n], [0])
         before, after = array_ops.shape(tensor)[:axis], array_ops.shape(tensor)[axis + n:]
         return array_ops.reshape(tensor, array_ops.concat([before, array_ops.stack([leading]), after], 0))
-    if None in shape:
-        raise NotImplementedError("devtrace does not implement tf.boolean_mask in a graph for a tensor of "
-                                  "unknown shape yet")
-    leading = reduction_ops.reduce_prod(graph_shape(tensor)[axis:axis + n], [0])
-    before, after = graph_shape(tensor)[:axis], graph_shape(tensor)[axis + n:]
+    def shape_of():  # a static shape's Const, else a Shape node (each call its own, as TensorFlow's)
+        known = graph_shape(tensor)
+        return known if known is not None else array_ops.shape(tensor)
+
+    leading = reduction_ops.reduce_prod(shape_of()[axis:axis + n], [0])
+    before, after = shape_of()[:axis], shape_of()[axis + n:]
     with op_scope("concat") as scope:  # the list [leading] packed in the concat's scope: values_1
         folded = execute("ConcatV2", (before, execute("Pack", (leading,), {"axis": 0}, name="values_1"), after),
                          {"axis": 0}, name=scope)
-    static = shape[:axis] + (int(np.prod(shape[axis:axis + n])),) + shape[axis + n:]
+    size = None if None in shape[axis:axis + n] else int(np.prod(shape[axis:axis + n]))
+    static = tuple(-1 if d is None else d for d in shape[:axis] + (size,) + shape[axis + n:])
     return with_host_inputs("Reshape", (tensor,), (folded,), {"shape": static})
 
 
@@ -288,6 +290,17 @@ def unravel_index(indices, dims, name=None):
     return execute("UnravelIndex", (as_tensor(indices, slow_list=True), as_tensor(dims, slow_list=True)), name=name)
 
 
+def _repeat_graph(data, count, axis, rank):
+    """One count in a graph (TensorFlow's ``repeat_with_axis``): the axis tiled after an inserted one,
+    reshaped to the input's ``Shape`` with that axis multiplied (static where the graph knows it)."""
+    data_shape = array_ops.shape(data)
+    expanded = array_ops.expand_dims(data, axis + 1)
+    tiled = array_ops.tile(expanded, [count if k == axis + 1 else 1 for k in range(rank + 1)])
+    size = API["multiply"](count, data_shape[axis])
+    return array_ops.reshape(tiled, array_ops.concat([data_shape[:axis], array_ops.stack([size]),
+                                                      data_shape[axis + 1:]], 0))
+
+
 @public("repeat")
 def repeat(input, repeats, axis=None, name=None):  # noqa: A002 (TensorFlow's name)
     """TensorFlow's ``repeat_with_axis`` (the flattened input when ``axis`` is None): one count tiles
@@ -306,6 +319,8 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 (TensorFlow's na
     if not -rank <= axis < rank:
         raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
     axis %= rank
+    if not context().eager and counts.shape.num_elements() == 1:  # a graph: TensorFlow's shape ops
+        return _repeat_graph(data, array_ops.reshape(counts, []), axis, rank)
     dims = [int(d) for d in data.shape]
     multiples = [1] * (rank + 1)
     expanded = array_ops.expand_dims(data, axis + 1)

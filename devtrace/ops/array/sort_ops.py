@@ -14,7 +14,8 @@ from ...runtime.eager.executor import execute
 from ...runtime.values import constant
 from . import array_ops
 from ..math import math_ops
-from ..declare import as_tensor, gradient, host_arg, not_differentiable, on_host, op, op_scope, public
+from ..declare import (as_tensor, gradient, graph_valued, host_arg, not_differentiable, on_host, op, op_scope, public,
+                       with_graph_host_args)
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 _REAL = NUMERIC - {"complex64", "complex128"}
@@ -43,7 +44,8 @@ def _top_k(xp, x, k=1, sorted=True, index_type="int32"):  # noqa: A002 (TensorFl
 
 def _top_k_shape(name, shapes, attrs, dtype):
     shape = shapes[0]
-    out = None if shape is None else shape[:-1] + (int(attrs["k"]),)
+    k = attrs.get("k")
+    out = None if shape is None else shape[:-1] + (None if k is None else int(k),)
     return [(dtype, out), (dtypes.as_dtype(attrs.get("index_type", "int32")), out)], None
 
 
@@ -62,6 +64,10 @@ not_differentiable("InTopKV2")
 @public("math.top_k", "nn.top_k")
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's names)
     x = as_tensor(input)
+    if graph_valued(k):  # k known when the graph runs: the last dimension is unknown
+        values, indices = with_graph_host_args("TopKV2", (x,), {"k": k}, {"sorted": bool(sorted),
+                                               "index_type": dtypes.as_dtype(index_type).name}, name)
+        return TopKV2(values, indices)
     k = int(host_arg(k))
     values, indices = execute("TopKV2", (x,), {"k": k, "sorted": bool(sorted),
                                                "index_type": dtypes.as_dtype(index_type).name}, name=name)

@@ -103,6 +103,10 @@ def unstack(value, num=None, axis=0, name="unstack"):
         raise ValueError(f"Argument `axis` = {axis} not in range [{-rank}, {rank})")
     axis %= rank
     size = x.shape[axis]
+    if size is None:  # known only when the graph runs: ``num`` says how many
+        if num is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
+        size = num
     if num is not None and num != size:
         raise InvalidArgumentError(f"Input shape axis {axis} must equal {num}, got shape {list(x.shape)} "
                                    f"[Op:Unpack] name: {name}", op="Unpack")

@@ -29,6 +29,9 @@ class TensorArray:
         # infer_shape: the first write sets it, also inside a loop body), and the size when static
         self._shape_cell = [None if element_shape is None else tuple(element_shape)]
         self._static_size = None if dynamic_size or not isinstance(size, (int, np.integer)) else int(size)
+        # eagerly, TensorFlow's default clears an element once read (later reads, stack and concat see
+        # zeros of the element shape there)
+        self._clear_after_read = True if clear_after_read is None else bool(clear_after_read)
         if flow is not None:  # a new list value for the same array (a write, a loop iteration)
             self._items, self._list = None, flow
         elif context().eager:
@@ -44,6 +47,13 @@ class TensorArray:
     @property
     def dtype(self):
         return self._dtype
+
+    @property
+    def element_shape(self):
+        """The elements' shape: given, or learned from the first write (unknown before)."""
+        from ...runtime.tensor_shape import TensorShape
+
+        return TensorShape(self._shape_cell[0])
 
     @property
     def dynamic_size(self) -> bool:
@@ -87,6 +97,8 @@ class TensorArray:
                                       f"{len(self._items)} ")
             self._items.extend([None] * (i + 1 - len(self._items)))
         self._items[i] = value
+        if self._shape_cell[0] is None:
+            self._shape_cell[0] = tuple(value.shape)
         return self
 
     def read(self, index, name=None):
@@ -96,8 +108,14 @@ class TensorArray:
         i = int(index)
         if not 0 <= i < len(self._items):
             raise OutOfRangeError(f"Tried to read from index {i} but array size is: {len(self._items)} ")
+        value = self._maybe_zero(i)
+        if self._clear_after_read:
+            self._items[i] = None
+        return value
+
+    def _maybe_zero(self, i):
         if self._items[i] is None:
-            return array_ops.zeros(self._element_shape or [], self._dtype)
+            return array_ops.zeros(self._shape_cell[0] or self._element_shape or [], self._dtype)
         return self._items[i]
 
     def stack(self, name=None):
@@ -106,13 +124,15 @@ class TensorArray:
                                         dtype=dtypes.variant), (self._static_size,))
         if not self._items:
             return array_ops.zeros([0] + list(self._element_shape or []), self._dtype)
-        return array_ops.stack([self.read(i) for i in range(len(self._items))])
+        return array_ops.stack([self._maybe_zero(i) for i in range(len(self._items))])
 
     def gather(self, indices, name=None):
+        if self._list is None:
+            return array_ops.stack([self._maybe_zero(int(i)) for i in as_tensor(indices).numpy()])
         return array_ops.stack([self.read(int(i)) for i in as_tensor(indices).numpy()])
 
     def concat(self, name=None):
-        return array_ops.concat([self.read(i) for i in range(len(self._items))], 0)
+        return array_ops.concat([self._maybe_zero(i) for i in range(len(self._items))], 0)
 
     def unstack(self, value, name=None) -> "TensorArray":
         value = as_tensor(value)

@@ -473,6 +473,9 @@ def _resize(images, size, method, antialias, name):
 
 @public("image.resize")
 def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=False, antialias=False, name=None):
+    rank = as_tensor(images).shape.rank
+    if rank is not None and rank not in (3, 4):
+        raise ValueError("'images' must have either 3 or 4 dimensions.")
     images, was_batch = _batched(images)
     size = [int(s) for s in host_arg(size)]
     if len(size) != 2:

@@ -243,8 +243,15 @@ def _parse_shapes(name, shapes, attrs, dtype):
     def d(t):
         return dtypes.as_dtype(t)
     n_sparse = len(attrs["sparse_types"])
+    batch = shapes[0] if shapes else None
+
+    def dense_shape(i):  # TensorFlow's: the batch's shape, then the feature's ((None,) first for a sequence)
+        if batch is None:
+            return None
+        sequence = attrs.get("dense_sequence", ())
+        return tuple(batch) + ((None,) if i < len(sequence) and sequence[i] else ()) + tuple(attrs["dense_shapes"][i])
     out = [(dtypes.int64, (None, None))] * n_sparse + [(d(t), (None,)) for t in attrs["sparse_types"]] + \
-        [(dtypes.int64, (None,))] * n_sparse + [(d(t), None) for t in attrs["dense_types"]] + \
+        [(dtypes.int64, (None,))] * n_sparse + [(d(t), dense_shape(i)) for i, t in enumerate(attrs["dense_types"])] + \
         [(d(t), (None,)) for t in attrs["ragged_types"]] + [(d(t), (None,)) for t in attrs["ragged_split_types"]]
     return out, None
 

@@ -11,6 +11,7 @@ import numpy as np
 from ...runtime import dtypes
 from ...runtime.eager.executor import execute
 from ...runtime.registry import CPU, GPU
+from ...runtime.tensor import Tensor
 from ..array import array_ops
 from ..math import complex_ops, math_ops, reduction_ops
 from ..declare import as_tensor, host_arg, on_host, op, public
@@ -179,7 +180,7 @@ op("Lu", _lu, _F, shape=_outputs(2), multi=True)
 op("Cholesky", _cholesky, _F, shape=_unknown)
 op("SelfAdjointEigV2", _eigh, _F, shape=_outputs(2), multi=True)
 op("Eig", _eig, _F, devices=(CPU,), shape=_outputs(2), multi=True)
-op("MatrixBandPart", _band_part, None, shape=_unknown, host_args={"num_lower": "num_lower", "num_upper": "num_upper"})
+op("MatrixBandPart", _band_part, None, shape=shapes.same, host_args={"num_lower": "num_lower", "num_upper": "num_upper"})
 op("Einsum", _einsum, None, shape=shapes.einsum, number_attr="N")
 op("Cross", lambda xp, a, b: xp.cross(a, b), None, shape=lambda name, shapes, attrs, dtype: (dtype, shapes[0]))
 op("MatrixExponential", _expm, _F, devices=(CPU, GPU), shape=_unknown)
@@ -400,7 +401,8 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
     dt = dtypes.as_dtype(dtype)
     cols = num_rows if num_columns is None else num_columns
-    if cols == num_rows and not batch_shape:
+    if (num_columns is None or num_columns is num_rows or not isinstance(cols, Tensor) and not isinstance(
+            num_rows, Tensor) and cols == num_rows) and not batch_shape:
         return diag(array_ops.ones([num_rows], dt), name=name or "eye")
     host = np.broadcast_to(np.eye(num_rows, cols, dtype=dt.np), tuple(batch_shape or ()) + (num_rows, cols))
     return array_ops.constant(host.copy(), dt)

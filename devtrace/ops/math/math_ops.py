@@ -21,9 +21,9 @@ from ...runtime.values import constant
 from .. import shapes
 from ...runtime import context as _context_mod
 from ...runtime.context import context
-from ..declare import (COMPOSITE, DISPATCH, as_tensor, binary, composite_of, dynamic_reduce, host_arg, on_host, op,
-                       op_scope, pair, public, quiet, reduce, scoped, symbolic, unary, unknown_rank_axes, weak_binary,
-                       weak_convert)
+from ..declare import (COMPOSITE, DISPATCH, OP_FUNCTIONS, as_tensor, binary, composite_of, dynamic_reduce, host_arg,
+                       on_host, op, op_function, op_scope, pair, public, quiet, reduce, scoped, symbolic, unary,
+                       unknown_rank_axes, weak_binary, weak_convert)
 from ..control_flow.list_ops import add_lists
 from ..tensor_protocols import install_python_protocols
 
@@ -178,7 +178,6 @@ multiply_no_nan = binary("MulNoNan", lambda xp, a, b: _zero_where(xp, a, b == 0,
                          ("math.multiply_no_nan",))
 
 
-@public("add", "math.add")
 def add(x, y, name=None):
     """``y`` converts with ``x``'s dtype as a hint only (``int + 1.5`` reaches the kernel: TensorFlow's
     dtype error); strings concatenate through ``Add``. In a graph, inside TensorFlow's ``Add`` scope
@@ -208,6 +207,7 @@ def add(x, y, name=None):
 
 
 _STRING = dtypes.string
+add = public("add", "math.add")(op_function(add, "AddV2", other=_STRING))
 
 
 def _add_operands(x, y, names=(None, None)):
@@ -447,7 +447,9 @@ def _install_operators():
     binary_ops = {"add": add, "sub": subtract, "mul": multiply, "truediv": _operator_truediv, "matmul": matmul,
                   "pow": pow_, "floordiv": floordiv, "mod": floormod, "and": _and, "or": _or, "xor": _xor}
     for name, fn in binary_ops.items():
-        setattr(Tensor, f"__{name}__", operator(fn, name))
+        spec = OP_FUNCTIONS.get(fn)  # eagerly x + y is tf.add(x, y): its common call in C too
+        method = operator(fn, name)
+        setattr(Tensor, f"__{name}__", method if spec is None else op_function(method, *spec))
         setattr(Tensor, f"__r{name}__", operator(fn, name, swap=True))
     for name, fn in {"lt": less, "le": less_equal, "gt": greater, "ge": greater_equal}.items():
         setattr(Tensor, f"__{name}__", lambda self, other, _fn=fn: _fn(self, other))

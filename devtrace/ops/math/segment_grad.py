@@ -150,6 +150,7 @@ def _digamma(xp, x):
             1 / 240 - inv2 / 132))))
         out = series + shift
         out = np.where(reflect, out - np.pi / np.tan(np.pi * x.astype(np.float64)), out)
+        out = np.where((x <= 0) & (x == np.floor(x)), np.nan, out)  # the poles: NaN, as Eigen's
     return xp.asarray(out.astype(x.dtype))
 
 

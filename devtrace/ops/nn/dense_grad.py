@@ -11,7 +11,7 @@ from ...runtime import dtypes
 from ...runtime.eager.executor import execute
 from ..array import array_ops
 from ..declare import gradient, op
-from .native import loop
+from .native import loop, threads
 
 
 def _bias_add_grad_shape(name, shapes, attrs, dtype):
@@ -28,7 +28,7 @@ def _relu_grad_kernel(xp, dy, y):
     if native is not None:  # one pass in C, the same product
         dy, y = (a if a.flags.c_contiguous else a.copy() for a in (dy, y))
         out = np.empty_like(dy)
-        native(dy, y, out, dy.itemsize)
+        native(dy, y, out, dy.itemsize, threads(out.size))
         return out
     out = (y > 0).astype(dy.dtype)
     out *= dy

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...runtime import blas_threads
 from ...runtime.native import FASTPATH
 
 NATIVE = FASTPATH  # None: the NumPy code everywhere (tests set it so for the reference)
@@ -16,3 +17,9 @@ def loop(name, xp, dtype):
     if xp is not np or dtype not in (np.float32, np.float64):
         return None
     return getattr(NATIVE, name, None)
+
+
+def threads(elements: int) -> int:
+    """Threads a C loop over ``elements`` array elements splits over (two on idle cores for a big one:
+    ``runtime/blas_threads.loop_threads``); the values are the same either way."""
+    return blas_threads.loop_threads(elements)

@@ -15,8 +15,8 @@ from ...runtime.eager.executor import execute
 from ..array import array_ops
 from .. import shapes
 from ..declare import gradient, on_host, op
-from .native import loop
-from .nn_impl import _chunks, _im2col, _max_over_windows, _offsets, _pad_amounts, _padded, _pool_fill, _windows
+from .native import loop, threads
+from .nn_impl import _chunks, _direct, _im2col, _max_over_windows, _offsets, _pad_amounts, _padded, _pool_fill, _windows
 
 _FLOATS = dtypes.FLOATS
 
@@ -73,10 +73,16 @@ def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding=
 
 def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VALID"):
     """The windows' matrix, transposed, times the output gradient (one matrix product; a big input's
-    products a few images or rows at a time, summed)."""
+    products a few images or rows at a time, summed); windows of few elements on the host in C."""
     kh, kw = tuple(filter_sizes)[:2]
     n, oh, ow, o = grad.shape
     padded, _ = _padded(xp, x, (kh, kw), strides, padding)
+    direct = _direct("conv_direct_filter", xp, x, (kh, kw), grad.dtype)
+    if direct is not None:  # windows of few elements: each tap's sum in C, an image at a time
+        out = np.empty((kh, kw, x.shape[3], o), x.dtype)
+        padded = np.ascontiguousarray(padded)
+        direct(padded, np.ascontiguousarray(grad), out, *padded.shape, kh, kw, *strides, oh, ow, x.itemsize, o)
+        return out
     out = None
     for images, rows in _chunks((n, oh, ow, kh, kw, x.shape[3]), x.itemsize):
         cols = _im2col(xp, padded, (kh, kw), strides, ow, images, rows)
@@ -125,7 +131,8 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
         # windows that do not overlap, without padding (2x2 pooling): one pass in C
         tiled = (sh, sw) == (kh, kw) and (oh * kh, ow * kw) == x.shape[1:3]  # every element in a window
         x, out = np.ascontiguousarray(x), (np.empty if tiled else np.zeros)(x.shape, x.dtype)
-        native(x, np.ascontiguousarray(grad, x.dtype), out, *x.shape, kh, kw, sh, sw, oh, ow, x.itemsize)
+        native(x, np.ascontiguousarray(grad, x.dtype), out, *x.shape, kh, kw, sh, sw, oh, ow, x.itemsize,
+               threads(x.size))
         return out
     views = _offsets(xp, x, ksize, strides, padding, _pool_fill(x.dtype))
     best = _max_over_windows(xp, views)

@@ -22,8 +22,8 @@ from ..random import random_ops
 from ..math import reduction_ops
 from .. import shapes
 from . import xent_graph
-from .native import loop
-from ..declare import as_tensor, gradient, on_host, op, op_scope, public
+from .native import loop, threads
+from ..declare import API, as_tensor, gradient, on_host, op, op_scope, public
 from ..math.math_grad import stop_gradient
 
 _FLOATS = dtypes.FLOATS
@@ -35,12 +35,17 @@ BIAS_ROW = 4096  # elements a row of BiasAdd's addition takes, the bias repeated
 
 def _bias_add(xp, x, bias):
     """``x + bias``. NumPy adds a bias of a few channels one row of ``x`` at a time, a loop of a few
-    elements per row; on the host a contiguous ``x`` is added as longer rows, onto the bias
-    repeated (the same sums)."""
+    elements per row; on the host, in float32/64, one C pass (the same sums); in other dtypes a
+    contiguous ``x`` is added as longer rows, onto the bias repeated."""
     if bias.ndim != 1 or x.shape[-1] != bias.shape[0]:
         raise ValueError(f"Must provide as many biases as the last dimension of the input tensor: {shape_text(bias.shape)} "
                          f"vs. {shape_text(x.shape)}")
     channels = bias.shape[0]
+    native = loop("bias_add", xp, x.dtype) if x.ndim > 1 and channels and bias.dtype == x.dtype else None
+    if native is not None and x.flags.c_contiguous:
+        out = np.empty_like(x)
+        native(x, np.ascontiguousarray(bias), out, x.itemsize, threads(x.size))
+        return out
     if xp is np and x.ndim > 1 and 0 < channels < BIAS_ROW and x.flags.c_contiguous:
         repeat = math.gcd(x.size // channels, BIAS_ROW // channels)
         if repeat > 1:
@@ -107,7 +112,8 @@ def _padded(xp, x, window, strides, padding):
     return x, (oh, ow)
 
 
-IM2COL_BYTES = 8 << 20  # the windows' matrix is built at most this big at a time (it stays in the CPU's cache)
+IM2COL_BYTES = 1 << 20  # the windows' matrix is built at most this big at a time (it stays in a core's L2 cache:
+# at batch 128, a 3x3x32 convolution's three products took 7-8 ms each in 1 MiB pieces, 8-14 ms in 8 MiB ones)
 
 
 def _chunks(windows, itemsize):
@@ -125,9 +131,17 @@ def _chunks(windows, itemsize):
 def _im2col(xp, x, window, strides, out_width, images, rows):
     """The windows' matrix ``(positions, kh * kw * c)`` of output rows ``rows`` of images ``images``
     of a padded ``x``: each window flattened as the filter ``(kh, kw, c, o)`` flattens its first
-    three axes. On the host, one copy of a strided view (``as_strided``); with one channel (the
-    view's rows would be three elements long), or on a GPU, one copy per window offset."""
+    three axes. On the host in float32/64, one C copy per window row (``_fastpath_nn.c``); in other
+    dtypes, one copy of a strided view (``as_strided``); with one channel (the view's rows would be
+    three elements long), or on a GPU, one copy per window offset."""
     (kh, kw), (sh, sw) = window, strides
+    native = loop("im2col", xp, x.dtype)
+    if native is not None and x.flags.c_contiguous:  # one copy per window row, in C
+        first, last = images.indices(x.shape[0])[:2]
+        cols = np.empty(((last - first) * (rows.stop - rows.start) * out_width, kh * kw * x.shape[3]), x.dtype)
+        native(x, cols, *x.shape, kh, kw, sh, sw, (x.shape[1] - kh) // sh + 1, out_width, x.itemsize, first,
+               last - first, rows.start, rows.stop - rows.start)
+        return cols
     part = x[images, rows.start * sh:(rows.stop - 1) * sh + kh]
     b, r, c = part.shape[0], rows.stop - rows.start, x.shape[3]
     if xp is np and c > 1:
@@ -142,22 +156,45 @@ def _im2col(xp, x, window, strides, out_width, images, rows):
     return cols.reshape(-1, kh * kw * c)
 
 
+DIRECT_TAPS = 27  # windows of at most this many elements (a first layer's: 3x3 of 1 or 3 channels) skip im2col
+
+
+def _direct(name, xp, x, window, dtype):
+    """The C loop ``name`` of a convolution of ``x`` by ``window`` (``kh, kw``) filters of ``dtype``
+    whose windows have few elements, or None: a product with so short a sum is slower in BLAS than
+    its windows' matrix is to build."""
+    taps = window[0] * window[1] * x.shape[3]
+    return loop(name, xp, x.dtype) if taps <= DIRECT_TAPS and dtype == x.dtype else None
+
+
 def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
     """One matrix product (BLAS) of the windows (im2col) and the filter, as TensorFlow's CPU kernel
-    contracts; a big input a few images (or rows) at a time, so that the windows' matrix stays small."""
+    contracts; a big input a few images (or rows) at a time, so that the windows' matrix stays small.
+    Windows of few elements on the host: each position's sum in C, without the windows' matrix."""
     kh, kw, c, o = filters.shape
     padded, (oh, ow) = _padded(xp, x, (kh, kw), strides, padding)
     n = x.shape[0]
+    direct = _direct("conv_direct", xp, x, (kh, kw), filters.dtype)
+    if direct is not None:
+        out = np.empty((n, oh, ow, o), x.dtype)
+        padded = np.ascontiguousarray(padded)
+        direct(padded, np.ascontiguousarray(filters), out, *padded.shape, kh, kw, *strides, oh, ow, x.itemsize, o,
+               threads(out.size))
+        return out
     weights = filters.reshape(-1, o)
     chunks = _chunks((n, oh, ow, kh, kw, c), x.itemsize)
     if len(chunks) == 1:
         cols = _im2col(xp, padded, (kh, kw), strides, ow, *chunks[0])
         return blas_threads.matmul(xp, cols, weights).reshape(n, oh, ow, o).astype(x.dtype, copy=False)
     out = xp.empty((n, oh, ow, o), x.dtype)
+    in_place = xp is np and x.dtype in (np.float32, np.float64) and weights.dtype == x.dtype
     for images, rows in chunks:
         part = out[images, rows]
-        part[...] = blas_threads.matmul(xp, _im2col(xp, padded, (kh, kw), strides, ow, images, rows),
-                                        weights).reshape(part.shape)
+        cols = _im2col(xp, padded, (kh, kw), strides, ow, images, rows)
+        if in_place and part.flags.c_contiguous:  # the product written into the output: no copy of it
+            blas_threads.matmul(xp, cols, weights, out=part.reshape(-1, o))
+        else:
+            part[...] = blas_threads.matmul(xp, cols, weights).reshape(part.shape)
     return out
 
 
@@ -185,7 +222,7 @@ def _pool(reduce):
         if native is not None and padding == "VALID" and oh > 0 and ow > 0:  # one pass in C, the same maxima
             x = np.ascontiguousarray(x)
             out = np.empty((x.shape[0], oh, ow, x.shape[3]), x.dtype)
-            native(x, out, *x.shape, kh, kw, sh, sw, oh, ow, x.itemsize)
+            native(x, out, *x.shape, kh, kw, sh, sw, oh, ow, x.itemsize, threads(x.size))
             return out
         if reduce == "max":  # one elementwise maximum per window offset: NaN wins, as in a max
             return _max_over_windows(xp, _offsets(xp, x, ksize, strides, padding, fill)).astype(x.dtype, copy=False)
@@ -346,15 +383,26 @@ def _check_padding(op_type, padding, allowed=("SAME", "VALID", "EXPLICIT")) -> N
 @public("nn.conv2d")
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
     _check_padding("Conv2D", padding)
+    if dilations is not None and set(_dilations(dilations, 2)) != {1}:
+        return API["nn.convolution"](input, filters, strides, padding, dilations=_dilations(dilations, 2), name=name)
     return execute("Conv2D", (as_tensor(input), as_tensor(filters)), {"strides": _pair(strides),
                                                                      "padding": padding.upper()}, name=name)
 
 
 @public("nn.conv1d")
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):  # noqa: A002
+    if dilations is not None and set(_dilations(dilations, 1)) != {1}:
+        return API["nn.convolution"](input, filters, stride, padding, dilations=_dilations(dilations, 1), name=name)
     x = array_ops.expand_dims(as_tensor(input), 1)
     f = array_ops.expand_dims(as_tensor(filters), 0)
     return array_ops.squeeze(conv2d(x, f, [1, stride] if isinstance(stride, int) else [1, stride[0]], padding), [1])
+
+
+def _dilations(value, n):
+    """A ``dilations`` argument as ``n`` spatial rates (one int, ``n`` of them or ``n + 2`` with the
+    batch's and the channels')."""
+    rates = [int(value)] * n if isinstance(value, int) else [int(v) for v in value]
+    return rates[1:-1] if len(rates) == n + 2 else rates
 
 
 def _pooling(op_type, input, ksize, strides, padding, name, one_d=False):  # noqa: A002

@@ -9,7 +9,7 @@ from ...runtime.eager.executor import execute
 from .. import shapes
 from ..declare import as_tensor, op, public, unary
 from ..math.math_ops import widened
-from .native import loop
+from .native import loop, threads
 
 
 def _relu(xp, x):
@@ -20,7 +20,7 @@ def _relu(xp, x):
         return xp.maximum(x, 0)
     x = x if x.flags.c_contiguous else x.copy()
     out = np.empty_like(x)
-    native(x, out, x.itemsize)
+    native(x, out, x.itemsize, threads(x.size))
     return out
 
 

@@ -4,6 +4,8 @@ from_dense, add, reduce_sum, sparse_dense_matmul, reorder); the classes: ``ragge
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ...runtime import dtypes
@@ -50,12 +52,27 @@ def ragged_constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name
     return values
 
 
+def _whitespace_split(v: bytes, maxsplit: int) -> list:
+    """TensorFlow's whitespace split with a ``maxsplit``: once ``maxsplit`` tokens are out, the rest
+    (its leading whitespace dropped) is one more token, even when empty (``b"abc"``, 1: ``[b"abc", b""]``)."""
+    out, rest = [], v.lstrip()
+    while rest:
+        token, rest = re.match(rb"(\S+)\s*(.*)", rest, re.S).groups()
+        out.append(token)
+        if len(out) == maxsplit:
+            out.append(rest)
+            break
+    return out
+
+
 @public("strings.split")
 def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002 (TensorFlow's name)
     x = as_tensor(input) if not isinstance(input, Tensor) else input
     text = x.numpy()
 
     def parts(v):
+        if sep is None and maxsplit > 0:
+            return _whitespace_split(v, maxsplit)
         return v.split(None if sep is None else sep.encode(), maxsplit) if sep is not None or maxsplit >= 0 else v.split()
     if np.ndim(text) == 0:
         return constant(np.array(parts(text), dtype=object), dtypes.string)

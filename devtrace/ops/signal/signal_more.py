@@ -29,6 +29,9 @@ def _real_transform(op_name: str, rank: int, inverse: bool, api: str):
     op(op_name, kernel, None, shape=_shape_unknown, host_args={"fft_length": "fft_length"}, mixed_dtypes=True)
 
     def fn(input_tensor, fft_length=None, name=None):
+        if not inverse and isinstance(input_tensor, (list, tuple, float, int, np.ndarray)) \
+                and np.asarray(input_tensor).dtype.kind in "fiub":
+            input_tensor = np.asarray(input_tensor, np.float32)  # TensorFlow's preferred dtype for a non-tensor
         x = as_tensor(input_tensor)
         if fft_length is None:
             inner = [int(d) for d in x.shape[-rank:]]

@@ -68,7 +68,9 @@ def _to_number(v, out_type="float32"):
         raise ValueError(f"StringToNumberOp could not correctly convert string: {v.decode(errors='replace')}") from None
 
 
-def _substr(v, pos=0, len=1):  # noqa: A002 (TensorFlow's attr name)
+def _substr(v, pos=0, len=1, unit="BYTE"):  # noqa: A002 (TensorFlow's attr name)
+    if unit == "UTF8_CHAR":  # positions and lengths count characters, not bytes
+        return v.decode("utf-8", "replace")[pos:pos + len].encode("utf-8")
     return v[pos:pos + len]
 
 
@@ -128,7 +130,13 @@ strip = _public("strip", "StringStrip")
 
 @public("strings.substr")
 def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 (TensorFlow's names)
-    return execute("Substr", (_string(input),), {"pos": int(pos), "len": int(len)}, name=name, dtype=dtypes.string)
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise ValueError(f"Value for attr 'unit' of \"{unit}\" is not in the list of allowed values: \"BYTE\", "
+                         '"UTF8_CHAR"')
+    attrs = {"pos": int(pos), "len": int(len)}
+    if unit != "BYTE":
+        attrs["unit"] = unit
+    return execute("Substr", (_string(input),), attrs, name=name, dtype=dtypes.string)
 
 
 @public("strings.regex_replace")

@@ -31,6 +31,10 @@ UNORDERED = frozenset(("RandomUniform", "RandomUniformInt", "RandomStandardNorma
                        "TruncatedNormal", "RandomShuffle", "Multinomial", "RandomGamma", "RandomGammaGrad",
                        "RandomPoisson", "RandomPoissonV2"))
 RESOURCE_READS = frozenset(("ReadVariableOp", "ResourceGather", "ResourceGatherNd", "VariableShape"))
+# > 0 while a tf.data function is traced whose datasets are made per element (data/_deferred.py): a
+# function traced inside it (the map function of a dataset it makes) may capture its tensors, as
+# TensorFlow's nested function graphs do; the caller gives their values when the function runs
+ENCLOSING_CAPTURES = [0]
 
 
 class FuncGraph(Graph):
@@ -109,6 +113,11 @@ class FuncGraph(Graph):
             return tensor
         if self.outer is None:
             graph = tensor._op._graph
+            if isinstance(graph, FuncGraph) and ENCLOSING_CAPTURES[0]:  # see ENCLOSING_CAPTURES
+                hit = self.captures.get(id(tensor))
+                if hit is None:
+                    hit = self.captures[id(tensor)] = (tensor, self.placeholder(tensor._dtype, tensor._shape, "capture"))
+                return hit[1]
             if isinstance(graph, FuncGraph):  # another function's tensor, leaked out of its trace
                 error = TypeError(_out_of_scope(tensor, graph))
                 error.raised_at_call = True  # TensorFlow raises it calling the function: no "in user code"

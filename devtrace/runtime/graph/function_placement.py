@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...trace import events as ev
 from ..tensor import Tensor
 from .operation import consumers_of
+from .tensor import SymbolicTensor
 
 # what TensorFlow calls an op's inputs, where a captured tensor's argument is named after it
 _INPUT_NAMES = {"MatMul": ("a", "b"), "BatchMatMulV2": ("x", "y")}
@@ -26,9 +27,10 @@ def _arg_name(name: str) -> str:
     return name.lower().replace("/", "_")
 
 
-def _capture_name(graph, placeholder) -> str:
+def _capture_name(graph, placeholder, value=None) -> str:
     """A captured tensor's argument: its first consumer's name and the input it feeds
-    (``mul_y``, ``assignaddvariableop_resource``)."""
+    (``mul_y``, ``assignaddvariableop_resource``); for an enclosing function's tensor (a tf.data
+    function's inside another's) the consumer's name and the tensor's (``add_args_0``)."""
     named = getattr(graph, "capture_names", {}).get(id(placeholder._op))
     if named is not None:
         return _arg_name(named)
@@ -36,6 +38,8 @@ def _capture_name(graph, placeholder) -> str:
     if not consumers:
         return _arg_name(placeholder._op.name)
     consumer = graph._ops[consumers[0]]
+    if isinstance(value, SymbolicTensor):
+        return _arg_name(f"{consumer.name}/{value._op.name}")
     index = next(k for k, t in enumerate(consumer._inputs) if t is placeholder)
     if consumer.type in ("ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp") \
             and index == 0:
@@ -52,7 +56,7 @@ def _capture_name(graph, placeholder) -> str:
 def arg_names(graph) -> list:
     """``[(_Arg name, placeholder)]``: the function's arguments, then its captures."""
     args = [(t.name.split(":")[0], t) for t in graph.inputs]
-    args += [(_capture_name(graph, node), node) for _, node in graph.captures.values()]
+    args += [(_capture_name(graph, node, value), node) for value, node in graph.captures.values()]
     return [(_arg_name(name), t) for name, t in args]
 
 

@@ -23,7 +23,7 @@ from .. import dtypes
 
 _INT32 = np.iinfo(np.int32)
 # ops whose first OpDef input is a host argument followed by the kernel's inputs
-LEADING = frozenset(("Split", "Fill"))
+LEADING = frozenset(("Split", "Fill", "StridedSliceGrad"))
 
 
 def _array(value, dtype=None) -> np.ndarray:
