@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 12
+#define FASTPATH_ABI 13
 
 #include "_fastpath.h"
 
