@@ -7,6 +7,7 @@ read later, a variable's, a fed array, a view or seen by an op callback is never
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -44,6 +45,10 @@ def _program() -> list:
         return ((a * 2.0 - 1.0) * v.read_value() + tf.sqrt(a)) * 3.0
 
     @tf.function
+    def unary(a):  # one-input ufuncs, and a division by zero under quiet's errstate
+        return tf.sqrt(tf.square(a - 2.0) * 1.0) / (a - 1.0) + tf.sqrt(a - 3.0)
+
+    @tf.function
     def kept(a):  # b returned, c read twice, the variable's read, a reshaped view, a 0-d operand
         b = a * 2.0
         c = b - 1.0
@@ -54,6 +59,7 @@ def _program() -> list:
     seen = []
     for _ in range(2):
         seen.append(chain(a).numpy().tolist())
+        seen.append(repr(unary(a).numpy().tolist()))
         seen.append([t.numpy().tolist() for t in kept(a)])
         v.assign_add(tf.ones((2, 3)))
     seen.append((a.numpy().tolist(), v.numpy().tolist()))
@@ -158,3 +164,29 @@ def test_an_op_callback_sees_every_value_as_computed(impl):
             ctx.op_callbacks.clear()
         x = np.arange(6, dtype=np.float32).reshape(2, 3)
         assert seen == {"mul": (x * 2).tolist(), "sub": (x * 2 - 1).tolist(), "mul_1": ((x * 2 - 1) * 3).tolist()}
+
+
+@pytest.mark.parametrize("impl", C_ONLY)
+def test_one_input_ufuncs_and_quiet_kernels_forward_and_warn_of_nothing(impl):
+    with using(IMPLEMENTATIONS[impl]), collector_paused():
+        fresh_runtime()
+        a = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+
+        @tf.function
+        def unary(a):
+            return tf.sqrt(tf.square(a - 2.0) * 1.0) / (a - 1.0)
+
+        assert _reuse(unary, a) == {"sub": (), "Square": (0,), "mul": (0,), "Sqrt": (0,), "sub_1": (),
+                                    "truediv": (0, 1)}
+        before = np.geterr()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # NumPy's RuntimeWarning for the division by zero would fail here
+            values, out = _values(unary, a)
+        assert np.geterr() == before  # quiet's errstate set for the kernel alone
+        for name in ("sub", "Square", "mul", "Sqrt"):  # one buffer along the chain, the division's too
+            assert values[name]._value is None, name
+        assert values["sub_1"]._value is not None  # the first dead input taken, the other left
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        with np.errstate(all="ignore"):
+            expected = np.sqrt(np.square(x - np.float32(2)) * np.float32(1)) / (x - np.float32(1))
+        np.testing.assert_array_equal(out.numpy(), expected)

@@ -57,8 +57,8 @@ def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), 
     ``mixed_dtypes``: its inputs need not share one dtype; ``multi``: the kernel returns a tuple
     of arrays, the op a tuple of tensors, and ``shape`` one ``(dtype, shape)`` per output;
     ``signature``: TensorFlow's OpDef summary when its ``T`` attr restricts dtypes (default: ``op_defs``);
-    ``ufunc``: the NumPy ufunc a two-input kernel is for two ndarrays (``np.add`` for ``a + b``),
-    which the eager hot path calls directly; ``compat``: ``{mode: device types}`` where the seeds'
+    ``ufunc``: the NumPy ufunc the kernel is for its one or two ndarrays (``np.add`` for ``a + b``),
+    which the eager hot path (two inputs) and a function's plan call directly; ``compat``: ``{mode: device types}`` where the seeds'
     older TensorFlow (``--compat tf1``) had kernels on fewer device types (Cast: CPU only);
     ``gpu_kernel``: the GPU's kernel where TensorFlow's computes otherwise than its CPU kernel
     (same signature as ``kernel``; simulated and real GPUs alike run it); ``output_lists``: attrs →

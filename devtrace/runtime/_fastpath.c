@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 12
+#define FASTPATH_ABI 13
 
 #include "_fastpath.h"
 
@@ -1229,10 +1229,10 @@ forwardable(PyObject *cand, PyObject *other, Py_ssize_t held)
 }
 
 /* run_node's steps, its arguments checked; fast: NULL, or (kernel, ufunc, inner, reuse) from a plan
- * (function_run._fast_kernel): while the op's kernel is that kernel, its ufunc on two NumPy arrays
- * (its result in the array of an input in `reuse` whose bit is set in `dead`: planned_step found its
- * tensor held by the run alone; *into_input: that input's position, else -1), or the kernel quiet
- * wraps under quiet's errstate */
+ * (function_run._fast_kernel): while the op's kernel is that kernel, its ufunc on its one or two
+ * NumPy arrays (its result in the array of an input in `reuse` whose bit is set in `dead`:
+ * planned_step found its tensor held by the run alone; *into_input: that input's position, else
+ * -1), else the kernel quiet wraps (`inner`); either under quiet's errstate when `inner` is set */
 static PyObject *
 node_step(PyObject *const *args, PyObject *fast, unsigned dead, int *into_input)
 {
@@ -1264,10 +1264,13 @@ node_step(PyObject *const *args, PyObject *fast, unsigned dead, int *into_input)
         ufunc = PyTuple_GET_ITEM(fast, 1);
         inner = PyTuple_GET_ITEM(fast, 2);
         reuse = PyTuple_GET_ITEM(fast, 3);
-        if (ufunc == Py_None || n != 2 || !plain_call || Py_TYPE(argv[1]) != NDArray_T || Py_TYPE(argv[2]) != NDArray_T)
+        if (ufunc == Py_None || n > 2 || !plain_call || Py_TYPE(argv[1]) != NDArray_T
+                || (n == 2 && Py_TYPE(argv[2]) != NDArray_T))
             ufunc = NULL;
-        if (inner == Py_None || ufunc != NULL || fast_setup() < 0)
+        if (inner == Py_None)
             inner = NULL;
+        if (inner != NULL && fast_setup() < 0)  /* no errstate to set from C: the kernel's own wrapper */
+            ufunc = inner = NULL;
     }
     PyObject *into = NULL;  /* the input array the ufunc writes its result in */
     if (ufunc != NULL && dead && PyTuple_CheckExact(reuse) && fast_setup() > 0) {
@@ -1277,29 +1280,28 @@ node_step(PyObject *const *args, PyObject *fast, unsigned dead, int *into_input)
                 PyErr_Clear();
                 break;
             }
-            if ((p == 0 || p == 1) && (dead & (1u << p)) && forwardable(argv[p + 1], argv[2 - p], 3)) {
+            if (p >= 0 && p < n && (dead & (1u << p)) && forwardable(argv[p + 1], argv[n == 2 ? 2 - p : 1], 3)) {
                 into = argv[p + 1];
                 *into_input = (int)p;
             }
         }
     }
+    PyObject *token = NULL;  /* quiet's errstate, in force while the kernel runs */
     long long start = now_ns();
-    if (into != NULL) {
-        PyObject *uargv[] = {argv[1], argv[2], into};
-        out = PyObject_Vectorcall(ufunc, uargv, 3, NULL);
+    if (inner != NULL && !(token = quiet_enter())) {
+        out = NULL;
+    } else if (into != NULL) {
+        PyObject *uargv[] = {argv[1], n == 2 ? argv[2] : into, into};
+        out = PyObject_Vectorcall(ufunc, uargv, n + 1, NULL);
     } else if (ufunc != NULL) {
-        out = PyObject_Vectorcall(ufunc, argv + 1, 2, NULL);
+        out = PyObject_Vectorcall(ufunc, argv + 1, n, NULL);
     } else if (inner != NULL) {
-        PyObject *token = quiet_enter();
-        if (token == NULL) {
-            out = NULL;
-        } else {
-            out = plain_call ? PyObject_Vectorcall(inner, argv, n + 1, NULL) : PyObject_VectorcallDict(inner, argv, n + 1, attrs);
-            quiet_exit(token);
-        }
+        out = plain_call ? PyObject_Vectorcall(inner, argv, n + 1, NULL) : PyObject_VectorcallDict(inner, argv, n + 1, attrs);
     } else {
         out = plain_call ? PyObject_Vectorcall(fn, argv, n + 1, NULL) : PyObject_VectorcallDict(fn, argv, n + 1, attrs);
     }
+    if (token != NULL)
+        quiet_exit(token);
     long long duration = now_ns() - start;
     for (Py_ssize_t i = 0; i < n; i++)
         Py_DECREF(argv[i + 1]);
@@ -1352,7 +1354,7 @@ planned_step(PyObject *const *args, PyObject *fast)
     PyObject *reuse = fast != NULL && PyTuple_CheckExact(fast) && PyTuple_GET_SIZE(fast) == 4 ? PyTuple_GET_ITEM(fast, 3)
                                                                                               : NULL;
     PyObject *callbacks = SLOT(ctx, c_op_callbacks);
-    int may_reuse = reuse != NULL && PyTuple_CheckExact(reuse) && PyTuple_GET_SIZE(reuse) > 0 && n == 2
+    int may_reuse = reuse != NULL && PyTuple_CheckExact(reuse) && PyTuple_GET_SIZE(reuse) > 0 && n <= 2
         && callbacks != NULL && PyList_CheckExact(callbacks) && PyList_GET_SIZE(callbacks) == 0;
     unsigned dead = 0;
     PyObject *dead_tensor[2] = {NULL, NULL};

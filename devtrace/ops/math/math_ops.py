@@ -42,8 +42,9 @@ greater = binary("Greater", lambda xp, a, b: a > b, NUMERIC, ("greater", "math.g
 greater_equal = binary("GreaterEqual", lambda xp, a, b: a >= b, NUMERIC, ("greater_equal", "math.greater_equal"),
                        shape=shapes.broadcast_bool, ufunc=np.greater_equal)
 negative = unary("Neg", lambda xp, a: -a, NUMERIC, ("negative", "math.negative"))
-square = unary("Square", lambda xp, a: a * a, NUMERIC, ("square", "math.square"))
-sqrt = unary("Sqrt", quiet(lambda xp, x: xp.sqrt(x)), FLOATS | {"complex64", "complex128"}, ("sqrt", "math.sqrt"))
+square = unary("Square", lambda xp, a: a * a, NUMERIC, ("square", "math.square"), ufunc=np.square)
+sqrt = unary("Sqrt", quiet(lambda xp, x: xp.sqrt(x)), FLOATS | {"complex64", "complex128"}, ("sqrt", "math.sqrt"),
+             ufunc=np.sqrt)
 _FLOATS_C = FLOATS | {"complex64", "complex128"}
 abs_ = unary("Abs", lambda xp, x: xp.abs(x), REAL, ("abs", "math.abs"), name_scope=True)
 sign = unary("Sign", lambda xp, x: xp.sign(x), NUMERIC, ("sign", "math.sign"))

@@ -44,15 +44,15 @@ _VARIABLE_STEPS = {"ReadVariableOp": (True, False), "AssignVariableOp": (False, 
 
 def _fast_kernel(opdef, op):
     """What run_plan may call in place of the op's kernel while ``opdef.fn`` is still that kernel:
-    ``(kernel, ufunc, inner, reuse)``: ``ufunc`` the op's NumPy ufunc on its two arrays (``a * b``:
-    ``np.multiply``; None for a node with attributes or a kernel run under ``quiet``), ``inner`` the
-    kernel ``quiet`` wraps (run under its errstate, set from C: NumPy's Python wrapper costs more
-    than most kernels), ``reuse`` the input positions whose array the ufunc may write its result into
-    (filled in by ``_forwardable``); ``None`` when neither applies."""
+    ``(kernel, ufunc, inner, reuse)``: ``ufunc`` the op's NumPy ufunc on its one or two arrays
+    (``a * b``: ``np.multiply``; None for a node with attributes), ``inner`` the kernel ``quiet``
+    wraps: the ufunc, else ``inner``, runs under quiet's errstate, set from C (NumPy's Python wrapper
+    costs more than most kernels); ``reuse`` the input positions whose array the ufunc may write its
+    result into (filled in by ``_forwardable``); ``None`` when neither applies."""
     inner = QUIET.get(opdef.fn) if isinstance(opdef.fn, Hashable) else None
     ufunc = opdef.ufunc
-    if ufunc is None or op._attrs or len(op._inputs) != 2 or inner is not None \
-            or getattr(opdef.fn, "__wrapped__", None) is not None:
+    if ufunc is None or op._attrs or len(op._inputs) not in (1, 2) or getattr(ufunc, "nin", None) != len(op._inputs) or (
+            inner is None and getattr(opdef.fn, "__wrapped__", None) is not None):
         ufunc = None
     if ufunc is None and inner is None:
         return None
@@ -61,7 +61,7 @@ def _fast_kernel(opdef, op):
 
 # the ufuncs whose result has its inputs' dtype and shape (floats of one dtype, one of them a 0-d
 # array or both of one shape: checked from C) and may be written into a dead input's array
-_FORWARDS = frozenset((np.add, np.subtract, np.multiply))
+_FORWARDS = frozenset((np.add, np.subtract, np.multiply, np.true_divide, np.square, np.sqrt))
 
 
 def _forwardable(graph, plan: list) -> None:
