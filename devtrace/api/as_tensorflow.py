@@ -134,6 +134,6 @@ def uninstall() -> None:
     for cls, module in _RENAMED.items():
         cls.__module__ = module
     _RENAMED.clear()
-    for name in [n for n in sys.modules if n in (_NAME, "keras") or n.startswith((_NAME + ".", "keras."))]:
+    for name in [n for n in list(sys.modules) if n in (_NAME, "keras") or n.startswith((_NAME + ".", "keras."))]:
         if hasattr(sys.modules[name], "__devtrace__"):
             del sys.modules[name]

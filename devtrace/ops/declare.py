@@ -144,6 +144,10 @@ def with_graph_host_args(op_type, inputs, args: dict, attrs, name=None, dtype=No
         return with_host_inputs(op_type, inputs, tuple(tensors), dict(attrs, **hints), scope, dtype)
 
 
+def _leaves(value) -> list:
+    return [leaf for v in value for leaf in _leaves(v)] if isinstance(value, (list, tuple)) else [value]
+
+
 def _holds_symbolic(value) -> bool:
     if isinstance(value, (list, tuple)):
         return any(_holds_symbolic(v) for v in value)
@@ -223,13 +227,34 @@ def packed(value, name="packed"):
     """In a graph, a list or tuple that holds graph tensors (``(tf.shape(x)[0], -1)``) as TensorFlow
     converts it (``convert_to_tensor``'s auto-packing): one ``Pack`` named ``packed`` (``name``) of the
     tensors and ``Const``s of the other entries (named by position); anything else as it is."""
-    if not isinstance(value, (list, tuple)) or context().eager or \
-            not any(isinstance(v, SymbolicTensor) for v in value):
+    if not isinstance(value, (list, tuple)) or context().eager or not _holds_symbolic(value):
         return value
-    dt = next(v for v in value if isinstance(v, SymbolicTensor)).dtype
+    dt = next(v for v in _leaves(value) if isinstance(v, SymbolicTensor)).dtype
     with op_scope(name) as scope:
-        items = tuple(v if isinstance(v, Tensor) else constant(v, dt, name=str(i)) for i, v in enumerate(value))
-        return execute("Pack", items, {"axis": 0}, name=scope)
+        return _packed_items(value, dt, scope)
+
+
+def op_input(op_type, name, value, arg):
+    """In a graph, a list holding graph tensors given for the input ``arg`` of ``op_type``, as
+    TensorFlow's op wrapper converts it: packed in the op's scope, named by the input
+    (``Reshape/shape``). Returns the value (else as given) and the name to build the op with."""
+    if context().eager or not isinstance(value, (list, tuple)) or not _holds_symbolic(value):
+        return value, name
+    with op_scope(op_type, name) as scope:
+        return packed(value, arg), scope
+
+
+def _packed_items(value, dt, scope):
+    """TensorFlow's ``_autopacking_helper``: a nested list opens its scope (named by its index) and is
+    packed there when it holds tensors; then the other entries become ``Const``s named by index."""
+    converted = []
+    for i, v in enumerate(value):
+        if isinstance(v, (list, tuple)):
+            with op_scope(str(i)) as inner:
+                v = _packed_items(v, dt, inner) if _holds_symbolic(v) else v
+        converted.append(v)
+    items = tuple(v if isinstance(v, Tensor) else constant(v, dt, name=str(i)) for i, v in enumerate(converted))
+    return execute("Pack", items, {"axis": 0}, name=scope)
 
 
 def static_hint(t, axes=False):

@@ -163,9 +163,9 @@ def variable(name, shapes, attrs, dtype):
 def expand_dims(name, shapes, attrs, dtype):
     """A 1 inserted at ``axis`` (negative: counted from the end of the output)."""
     shape = shapes[0]
-    if shape is None:
-        return dtype, None
     axis = attrs.get("axis", 0)
+    if shape is None or axis is None:  # an axis known when the graph runs: TensorFlow knows no rank
+        return dtype, None
     axis = axis + len(shape) + 1 if axis < 0 else axis
     return dtype, tuple(shape[:axis]) + (1,) + tuple(shape[axis:])
 
@@ -250,6 +250,9 @@ def _known(*shapes) -> bool:
 
 def transpose(name, shapes, attrs, dtype):
     x, perm = shapes[0], _ints(attrs.get("perm"))
+    hint = attrs.get("perm")
+    if x is not None and isinstance(hint, tuple) and None in hint and len(hint) == len(x):
+        return dtype, (None,) * len(x)  # a permutation known when the graph runs
     if x is None or perm is None or sorted(perm) != list(range(len(x))):
         return dtype, None
     return dtype, tuple(x[p] for p in perm)
@@ -273,6 +276,8 @@ def concat(name, shapes, attrs, dtype):
     """``ConcatV2``: the inputs' shapes merged, their sizes along ``axis`` added (unknown if one is)."""
     axis = _ints(attrs.get("axis", 0))
     merged = _merged(shapes) if shapes else None
+    if merged is not None and axis is None:  # an axis known when the graph runs
+        return dtype, (None,) * len(merged)
     if merged is None or axis is None or not merged:
         return dtype, None
     k = axis[0] % len(merged)

@@ -1,4 +1,4 @@
-"""Captures the static shapes and values TensorFlow 2.21 gives ops whose argument is computed in the
+"""Captures the static shapes, values and graph nodes TensorFlow 2.21 gives ops whose argument is computed in the
 graph (``cases.py``'s ``dynamic_programs``). Run with TensorFlow's venv:
 ``/work/tfvenv/bin/python tests/tf221_shapes/capture_dynamic_args.py > tests/tf221_shapes/dynamic_args.json``."""
 
@@ -17,5 +17,7 @@ if __name__ == "__main__":
     for name, (sig, fn, args) in dynamic_programs(tf).items():
         f = tf.function(fn, input_signature=sig)
         shape = f.get_concrete_function().structured_outputs.shape
-        out[name] = {"shape": None if shape.rank is None else shape.as_list(), "value": f(*args).numpy().tolist()}
+        nodes = [[op.name, op.type, [i.name for i in op.inputs]] for op in f.get_concrete_function().graph.get_operations()]
+        out[name] = {"shape": None if shape.rank is None else shape.as_list(), "value": f(*args).numpy().tolist(),
+                     "nodes": nodes}
     print("{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in out.items()) + "\n}")

@@ -255,4 +255,9 @@ def dynamic_programs(tf):
         "strided_slice_begin": ([S(None, 4), tf.TensorSpec([2], tf.int32)],
                                 lambda x, b: tf.strided_slice(x, b, [3, 4], [1, 2]), (x, tf.constant([1, 0]))),
         "repeat": ([S(None, 4)], lambda x: tf.repeat(x, 2, axis=0), (x,)),
+        "pad": ([S(None, 4), I], lambda x, p: tf.pad(x, [[0, 0], [p, 0]]), (x, tf.constant(1))),
+        "concat_axis": ([S(None, 4), I], lambda x, a: tf.concat([x, x], a), (x, tf.constant(1))),
+        "transpose_perm": ([S(None, 4), tf.TensorSpec([2], tf.int32)], lambda x, p: tf.transpose(x, p),
+                           (x, tf.constant([1, 0]))),
+        "expand_dims_axis": ([S(None, 4), I], lambda x, a: tf.expand_dims(x, a), (x, tf.constant(1))),
     }

@@ -19,8 +19,8 @@ from ...runtime.tensor import Tensor
 from ...runtime.tensor_shape import shape_text
 from ...runtime.values import constant, convert_to_tensor, host_array
 from .. import shapes, static_values
-from ..declare import (API, as_tensor, graph_valued, host_arg, op, op_scope, packed, public, quiet, scoped, static_hint, symbolic,
-                       unary, with_host_inputs)
+from ..declare import (API, as_tensor, graph_valued, host_arg, op, op_input, op_scope, packed, public, quiet, scoped, static_hint,
+                       symbolic, unary, with_graph_host_args, with_host_inputs)
 
 public("constant")(constant)
 public("convert_to_tensor")(convert_to_tensor)
@@ -135,7 +135,7 @@ def cast(x, dtype, name=None):
 @public("reshape")
 def reshape(tensor, shape, name=None):
     x = as_tensor(tensor)
-    shape = packed(shape)
+    shape, name = op_input("Reshape", name, shape, "shape")
     if symbolic(shape):
         hint = static_hint(shape)
         hint = hint if hint is None or isinstance(hint, int) else tuple(-1 if d is None else d for d in hint)
@@ -357,6 +357,9 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
 
 
 def _transpose_op(x, perm, name):
+    if graph_valued(perm):  # a permutation known when the graph runs: the node's input
+        perm = packed(perm)
+        return with_host_inputs("Transpose", (x,), (perm,), {"perm": static_hint(perm)}, name)
     perm = tuple(int(p) for p in host_arg(list(builtins.range(len(x.shape)))[::-1] if perm is None else perm))
     return execute("Transpose", (x,), {"perm": perm}, name=name)
 
@@ -364,6 +367,8 @@ def _transpose_op(x, perm, name):
 @public("concat")
 def concat(values, axis, name="concat"):
     tensors = tuple(as_tensor(v) for v in values)
+    if graph_valued(axis):  # an axis known when the graph runs: the node's input
+        return with_graph_host_args("ConcatV2", tensors, {"axis": axis}, {}, name)
     return execute("ConcatV2", tensors, {"axis": int(host_arg(axis))}, name=name)
 
 
@@ -375,6 +380,8 @@ def stack(values, axis=0, name="stack"):
 
 @public("expand_dims")
 def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's name)
+    if graph_valued(axis):  # an axis known when the graph runs: the node's input (the output's rank unknown)
+        return with_graph_host_args("ExpandDims", (as_tensor(input),), {"axis": axis}, {}, name)
     return execute("ExpandDims", (as_tensor(input),), {"axis": int(host_arg(axis))}, name=name)
 
 
@@ -435,7 +442,7 @@ def where(condition, x=None, y=None, name=None):
 
 @public("tile")
 def tile(input, multiples, name=None):  # noqa: A002 (TensorFlow's name)
-    multiples = packed(multiples)
+    multiples, name = op_input("Tile", name, multiples, "multiples")
     if symbolic(multiples):
         return with_host_inputs("Tile", (as_tensor(input),), (multiples,), {"multiples": static_hint(multiples)}, name)
     return execute("Tile", (as_tensor(input),), {"multiples": tuple(int(m) for m in host_arg(multiples))}, name=name)
@@ -448,7 +455,7 @@ def reverse(tensor, axis, name=None):
 
 @public("broadcast_to")
 def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's name)
-    shape = packed(shape)
+    shape, name = op_input("BroadcastTo", name, shape, "shape")
     if symbolic(shape):
         hint = static_hint(shape)
         return with_host_inputs("BroadcastTo", (as_tensor(input),), (shape,),

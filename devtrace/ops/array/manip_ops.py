@@ -16,8 +16,8 @@ from ...runtime.values import constant, host_constant
 from . import array_ops, indexing_ops
 from ..math import reduction_ops
 from .. import shapes
-from ..declare import (API, as_tensor, gradient, graph_shape, host_arg, not_differentiable, on_host, op, op_scope, public,
-                       with_host_inputs)
+from ..declare import (API, as_tensor, gradient, graph_shape, graph_valued, host_arg, not_differentiable, on_host, op,
+                       op_scope, public, with_graph_host_args, with_host_inputs)
 
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
 
@@ -26,6 +26,8 @@ def _pad_shape(name, shapes, attrs, dtype):
     shape, pads = shapes[0], attrs["paddings"]
     if shape is None:
         return dtype, None
+    if pads is None or np.asarray(pads, object).ndim != 2:  # paddings known when the graph runs
+        return dtype, (None,) * len(shape)
     return dtype, tuple(None if d is None else d + int(a) + int(b) for d, (a, b) in zip(shape, pads))
 
 
@@ -36,13 +38,19 @@ def _check_paddings(x, paddings):
 
 
 def _pad(xp, x, paddings=(), constant_values=0):
-    pads = np.asarray(paddings)
+    pads = _paddings(paddings)
     _check_paddings(x, pads)
     return xp.pad(x, [tuple(int(v) for v in p) for p in pads], constant_values=constant_values)
 
 
-def _mirror_pad(xp, x, paddings=(), mode="REFLECT"):
+def _paddings(paddings):
+    """The paddings as a ``[rank, 2]`` array (a graph's dynamic input arrives flattened)."""
     pads = np.asarray(paddings)
+    return pads.reshape(-1, 2) if pads.ndim == 1 and pads.size % 2 == 0 and pads.size else pads
+
+
+def _mirror_pad(xp, x, paddings=(), mode="REFLECT"):
+    pads = _paddings(paddings)
     _check_paddings(x, pads)
     return xp.pad(x, [tuple(int(v) for v in p) for p in pads], mode=mode.lower())
 
@@ -82,6 +90,9 @@ not_differentiable("LowerBound", "UpperBound")
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     x = as_tensor(tensor)
     mode = mode.upper()
+    if graph_valued(paddings) and mode == "CONSTANT" and not isinstance(constant_values, Tensor) and \
+            constant_values == 0:  # paddings known when the graph runs: the node's input
+        return with_graph_host_args("Pad", (x,), {"paddings": paddings}, {}, name)
     pads = host_arg(paddings)
     if mode == "CONSTANT":
         if isinstance(constant_values, Tensor) or constant_values != 0:
