@@ -197,7 +197,6 @@ def test_convolution_windows_matrix_in_c_is_the_numpy_codes_bit_for_bit(size, c,
     """The windows' matrix copied in C (whole images, or rows of one image): Conv2D and its filter's
     gradient the same floats as through the NumPy code's copy (NaN and infinities alike)."""
     monkeypatch.setattr(nn_impl, "IM2COL_BYTES", im2col_bytes)
-    monkeypatch.setattr(nn_impl, "DIRECT_TAPS", 0)
     rng = np.random.default_rng(7)
     x = rng.standard_normal((3, size, size, c)).astype(dtype)
     x[0, 1, 1, 0], x[2, 2, 1, c - 1] = np.nan, -np.inf
@@ -207,7 +206,6 @@ def test_convolution_windows_matrix_in_c_is_the_numpy_codes_bit_for_bit(size, c,
     attrs = dict(strides=(s, s), padding=padding)
     outputs = _with_and_without_c(monkeypatch, "Conv2D", x, f, **attrs)
     monkeypatch.setattr(nn_native, "NATIVE", nn_native.FASTPATH)
-    monkeypatch.setattr(nn_impl, "DIRECT_TAPS", 0)
     filters = _with_and_without_c(monkeypatch, "Conv2DBackpropFilter", x, g, filter_sizes=f.shape, **attrs)
     for native, reference in (outputs, filters):
         assert native.dtype == reference.dtype == np.dtype(dtype) and native.shape == reference.shape
@@ -273,50 +271,18 @@ def test_max_pool_in_c_is_the_numpy_codes_bit_for_bit(size, k, s, c, data, dtype
 
 
 @pytest.mark.parametrize("dtype", ["f4", "f8"])
-@pytest.mark.parametrize("size,c,o,k,s,padding", [(28, 1, 32, 3, 1, "VALID"), (9, 3, 13, 3, 2, "SAME"),
-                                                  (8, 1, 5, 2, 2, "VALID"), (7, 2, 40, 3, 1, "SAME")])
-def test_convolution_of_few_channels_in_c_is_the_products_within_rounding(size, c, o, k, s, padding, dtype,
-                                                                         monkeypatch):
-    """A first layer's convolution (windows of at most 27 elements) and its filter's gradient summed in
-    C without the windows' matrix: within rounding of the BLAS product (float32: TensorFlow's own
-    tolerance for its CPU and GPU kernels), its NaNs and infinities where the product has them; the
-    input's gradient is still the product and col2im."""
-    if getattr(nn_native.NATIVE, "conv_direct", None) is None:
-        pytest.skip("the C module is not built")
-    rng = np.random.default_rng(8)
-    x = rng.standard_normal((3, size, size, c)).astype(dtype)
-    f = rng.standard_normal((k, k, c, o)).astype(dtype)
-    out = _pad_amounts(size, k, s, padding)[2]
-    g = rng.standard_normal((3, out, out, o)).astype(dtype)
-    x[1, 2, 3, 0], x[2, 0, 0, c - 1], f[0, 1, 0, o - 1] = np.nan, np.inf, -np.inf
-    attrs = dict(strides=(s, s), padding=padding)
-    tolerance = dict(rtol=1e-5, atol=1e-5) if dtype == "f4" else dict(rtol=1e-12, atol=1e-12)
-    for kernel, args in (("Conv2D", (x, f)), ("Conv2DBackpropFilter", (x, g))):
-        attrs_ = dict(attrs, filter_sizes=f.shape) if kernel == "Conv2DBackpropFilter" else attrs
-        direct = lookup(kernel).fn(np, *args, **attrs_)
-        monkeypatch.setattr(nn_impl, "DIRECT_TAPS", 0)
-        product = lookup(kernel).fn(np, *args, **attrs_)
-        monkeypatch.undo()
-        assert direct.dtype == product.dtype == np.dtype(dtype) and direct.shape == product.shape
-        np.testing.assert_allclose(direct, product, **tolerance)  # NaN where NaN, inf where inf
-
-
-@pytest.mark.parametrize("dtype", ["f4", "f8"])
 def test_c_loops_split_over_two_threads_give_the_same_floats(dtype, monkeypatch):
     """On idle cores a big tensor's loop runs in two halves (images, rows or elements), the second on
     a thread of its own: bit for bit the one-thread result, whatever the halves' sizes."""
-    if getattr(nn_native.NATIVE, "conv_direct", None) is None:
+    if getattr(nn_native.NATIVE, "max_pool", None) is None:
         pytest.skip("the C module is not built")
     rng = np.random.default_rng(9)
     x = rng.standard_normal((3, 10, 10, 13)).astype(dtype)
     x[0, 1, 1, 0], x[2, 3, 4, 12] = np.nan, -0.0
     g = rng.standard_normal((3, 5, 5, 13)).astype(dtype)
-    image = rng.standard_normal((3, 9, 9, 1)).astype(dtype)
-    f = rng.standard_normal((3, 3, 1, 16)).astype(dtype)
     pool = dict(ksize=(2, 2), strides=(2, 2), padding="VALID")
     calls = [("MaxPool", (x,), pool), ("MaxPoolGrad", (x, None, g), pool), ("Relu", (x,), {}),
-             ("ReluGrad", (x[::-1].copy(), x), {}), ("BiasAdd", (x, x[0, 0, 0]), {}),
-             ("Conv2D", (image, f), dict(strides=(1, 1), padding="SAME"))]
+             ("ReluGrad", (x[::-1].copy(), x), {}), ("BiasAdd", (x, x[0, 0, 0]), {})]
     for kernel, args, attrs in calls:
         one = lookup(kernel).fn(np, *args, **attrs)
         monkeypatch.setattr(blas_threads, "loop_threads", lambda elements: 2)

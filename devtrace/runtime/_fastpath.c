@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 13
+#define FASTPATH_ABI 14
 
 #include "_fastpath.h"
 
@@ -2448,12 +2448,6 @@ static PyMethodDef methods[] = {
      "(positions, kh * kw * c) of images b0 .. b0 + nb, output rows r0 .. r0 + nr of a padded x (ops/nn/nn_impl.py)"},
     {"bias_add", bias_add, METH_VARARGS,
      "bias_add(x, bias, out, itemsize[, threads]): out = x + bias, bias along x's last axis (ops/nn/nn_impl.py)"},
-    {"conv_direct", conv_direct, METH_VARARGS,
-     "conv_direct(x, filters, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o[, threads]): Conv2D of a padded x whose "
-     "windows have few elements, without the windows' matrix (ops/nn/nn_impl.py)"},
-    {"conv_direct_filter", conv_direct_filter, METH_VARARGS,
-     "conv_direct_filter(x, grad, out, n, h, w, c, kh, kw, sh, sw, oh, ow, itemsize, o): its filter's gradient "
-     "(ops/nn/nn_grad.py)"},
     {NULL, NULL, 0, NULL},
 };
 

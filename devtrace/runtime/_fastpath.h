@@ -31,7 +31,5 @@ PyObject *relu(PyObject *self, PyObject *args);
 PyObject *relu_grad(PyObject *self, PyObject *args);
 PyObject *im2col(PyObject *self, PyObject *args);
 PyObject *bias_add(PyObject *self, PyObject *args);
-PyObject *conv_direct(PyObject *self, PyObject *args);
-PyObject *conv_direct_filter(PyObject *self, PyObject *args);
 
 #endif

@@ -21,7 +21,8 @@
  * for AVX2 and for the baseline (x86-64); relu's and relu_grad's plain loops twice by the compiler
  * (CLONED, x86-64 Linux). Both pick the CPU's at run time. No loop fuses a product and a sum (no FMA:
  * "avx2" alone does not allow contraction) and none reorders a sum, so every build gives the same
- * floats: the NumPy code's, and conv_direct's within rounding of the BLAS product it replaces. */
+ * floats: the NumPy code's. A convolution's products stay BLAS's: summed in another order, a first
+ * layer's (few taps) printed other digits than TensorFlow's (tests/tf221_oracle's grad_second_order). */
 #include "_fastpath.h"
 
 #include <math.h>
@@ -243,130 +244,6 @@ windows_checked(const char *name, Windows *g, Py_ssize_t itemsize, Py_buffer *a,
 IM2COL(float)
 IM2COL(double)
 
-/* A convolution whose windows have few elements (taps = kh * kw * c: an image's first layer, c = 1 or
- * 3), without the windows' matrix: each output position's o channels, a block of 4 vectors, then of
- * one, then one by one, the sum over its window's taps (row-major, as the matrix's columns) of the
- * tap times the filter's row; products and sums kept apart (no FMA), so the floats are within
- * rounding of a BLAS product's, not its bits. Two positions side by side where the row has them
- * (twice the sums in flight: each sum's additions wait on one another). */
-#define TAPS_SUM(T, V, W, LOADW, STOREW)                                                                    \
-    do {                                                                                                    \
-        V acc[W];                                                                                           \
-        for (int u = 0; u < W; u++)                                                                         \
-            acc[u] = (V){0};                                                                                \
-        for (Py_ssize_t i = 0; i < g->kh; i++)                                                              \
-            for (Py_ssize_t e = 0; e < span; e++) {                                                         \
-                T v = corner[i * row + e];                                                                  \
-                const T *wt = w + (i * span + e) * o + k0;                                                  \
-                for (int u = 0; u < W; u++)                                                                 \
-                    acc[u] += v * LOADW(wt + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                      \
-            }                                                                                               \
-        for (int u = 0; u < W; u++)                                                                         \
-            STOREW(dst + k0 + u * (Py_ssize_t)(sizeof(V) / sizeof(T)), acc[u]);                             \
-    } while (0)
-#define TAPS_SUM2(T, V, W, LOADW, STOREW)                                                                   \
-    do {                                                                                                    \
-        V acc[W], acc2[W];                                                                                  \
-        for (int u = 0; u < W; u++)                                                                         \
-            acc[u] = acc2[u] = (V){0};                                                                      \
-        for (Py_ssize_t i = 0; i < g->kh; i++)                                                              \
-            for (Py_ssize_t e = 0; e < span; e++) {                                                         \
-                T v = corner[i * row + e], v2 = corner[i * row + e + g->sw * g->c];                         \
-                const T *wt = w + (i * span + e) * o + k0;                                                  \
-                for (int u = 0; u < W; u++) {                                                               \
-                    V wu = LOADW(wt + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                             \
-                    acc[u] += v * wu;                                                                       \
-                    acc2[u] += v2 * wu;                                                                     \
-                }                                                                                           \
-            }                                                                                               \
-        for (int u = 0; u < W; u++) {                                                                       \
-            STOREW(dst + k0 + u * (Py_ssize_t)(sizeof(V) / sizeof(T)), acc[u]);                             \
-            STOREW(dst + o + k0 + u * (Py_ssize_t)(sizeof(V) / sizeof(T)), acc2[u]);                        \
-        }                                                                                                   \
-    } while (0)
-#define SCALAR_LOAD(p) (*(p))
-#define SCALAR_STORE(p, v) (*(p) = (v))
-#define VECTOR_LOAD_float(p) LOAD(float, p)
-#define VECTOR_LOAD_double(p) LOAD(double, p)
-#define VECTOR_STORE_float(p, v) STORE(float, p, v)
-#define VECTOR_STORE_double(p, v) STORE(double, p, v)
-
-#define CONV_DIRECT(T)                                                                                      \
-    static TARGET void VARIANT(conv_direct_##T)(const Windows *g, Py_ssize_t o, const T *restrict x,                 \
-                                       const T *restrict w, T *restrict out)                                \
-    {                                                                                                       \
-        Py_ssize_t row = g->w * g->c, span = g->kw * g->c;                                                  \
-        for (Py_ssize_t b = 0; b < g->n; b++)                                                               \
-            for (Py_ssize_t y = 0; y < g->oh; y++)                                                          \
-                for (Py_ssize_t z = 0; z < g->ow; z++) {                                                    \
-                    const T *corner = x + (b * g->h + y * g->sh) * row + z * g->sw * g->c;                  \
-                    T *dst = out + ((b * g->oh + y) * g->ow + z) * o;                                       \
-                    Py_ssize_t k0 = 0;                                                                      \
-                    if (z + 1 < g->ow && o % (4 * N_##T) == 0) {                                            \
-                        for (; k0 < o; k0 += 4 * N_##T)                                                     \
-                            TAPS_SUM2(T, V_##T, 4, VECTOR_LOAD_##T, VECTOR_STORE_##T);                      \
-                        z++;                                                                                \
-                        continue;                                                                           \
-                    }                                                                                       \
-                    for (; k0 + 4 * N_##T <= o; k0 += 4 * N_##T)                                            \
-                        TAPS_SUM(T, V_##T, 4, VECTOR_LOAD_##T, VECTOR_STORE_##T);                           \
-                    for (; k0 + N_##T <= o; k0 += N_##T)                                                    \
-                        TAPS_SUM(T, V_##T, 1, VECTOR_LOAD_##T, VECTOR_STORE_##T);                           \
-                    for (; k0 < o; k0++)                                                                    \
-                        TAPS_SUM(T, T, 1, SCALAR_LOAD, SCALAR_STORE);                                       \
-                }                                                                                           \
-    }
-
-
-/* Its filter's gradient: per tap and block of output channels, the sum over an image's positions of
- * the tap times the position's gradient (the even and the odd positions of a row apart, then
- * added: two sums in flight), then the images' sums one after another onto out (zeroed by the
- * caller): shorter sums than one over every position. */
-#define TAP_GRAD(T, V, W, LOADW, STOREW)                                                                    \
-    do {                                                                                                    \
-        V acc[W], acc2[W];                                                                                  \
-        for (int u = 0; u < W; u++)                                                                         \
-            acc[u] = acc2[u] = (V){0};                                                                      \
-        for (Py_ssize_t y = 0; y < g->oh; y++) {                                                            \
-            const T *src = x + (b * g->h + y * g->sh + i) * row + e;                                        \
-            const T *dy = grad + (b * g->oh + y) * g->ow * o + k0;                                          \
-            Py_ssize_t z = 0, step = g->sw * g->c;                                                          \
-            for (; z + 1 < g->ow; z += 2, src += 2 * step, dy += 2 * o) {                                   \
-                T v = src[0], v2 = src[step];                                                               \
-                for (int u = 0; u < W; u++) {                                                               \
-                    acc[u] += v * LOADW(dy + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                      \
-                    acc2[u] += v2 * LOADW(dy + o + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                \
-                }                                                                                           \
-            }                                                                                               \
-            if (z < g->ow)                                                                                  \
-                for (int u = 0; u < W; u++)                                                                 \
-                    acc[u] += *src * LOADW(dy + u * (Py_ssize_t)(sizeof(V) / sizeof(T)));                   \
-        }                                                                                                   \
-        T *dst = out + (i * span + e) * o + k0;                                                             \
-        for (int u = 0; u < W; u++)                                                                         \
-            STOREW(dst + u * (Py_ssize_t)(sizeof(V) / sizeof(T)),                                           \
-                   LOADW(dst + u * (Py_ssize_t)(sizeof(V) / sizeof(T))) + (acc[u] + acc2[u]));              \
-    } while (0)
-
-#define CONV_DIRECT_FILTER(T)                                                                               \
-    static TARGET void VARIANT(conv_direct_filter_##T)(const Windows *g, Py_ssize_t o, const T *restrict x,          \
-                                              const T *restrict grad, T *restrict out)                      \
-    {                                                                                                       \
-        Py_ssize_t row = g->w * g->c, span = g->kw * g->c;                                                  \
-        for (Py_ssize_t b = 0; b < g->n; b++)                                                               \
-            for (Py_ssize_t i = 0; i < g->kh; i++)                                                          \
-                for (Py_ssize_t e = 0; e < span; e++) {                                                     \
-                    Py_ssize_t k0 = 0;                                                                      \
-                    for (; k0 + 4 * N_##T <= o; k0 += 4 * N_##T)                                            \
-                        TAP_GRAD(T, V_##T, 4, VECTOR_LOAD_##T, VECTOR_STORE_##T);                           \
-                    for (; k0 + N_##T <= o; k0 += N_##T)                                                    \
-                        TAP_GRAD(T, V_##T, 1, VECTOR_LOAD_##T, VECTOR_STORE_##T);                           \
-                    for (; k0 < o; k0++)                                                                    \
-                        TAP_GRAD(T, T, 1, SCALAR_LOAD, SCALAR_STORE);                                       \
-                }                                                                                           \
-    }
-
-
 /* x + bias, a row of c channels at a time */
 #define BIAS_ADD(T)                                                                                         \
     static TARGET void VARIANT(bias_add_##T)(Py_ssize_t rows, Py_ssize_t c, const T *restrict x,                    \
@@ -382,7 +259,7 @@ IM2COL(double)
     }
 
 
-#define VECTOR_KERNELS(T) MAX_POOL_GRAD(T) MAX_POOL(T) COL2IM(T) CONV_DIRECT(T) CONV_DIRECT_FILTER(T) BIAS_ADD(T)
+#define VECTOR_KERNELS(T) MAX_POOL_GRAD(T) MAX_POOL(T) COL2IM(T) BIAS_ADD(T)
 
 #ifdef WIDE_VECTORS
 #define V_float V32_float
@@ -487,20 +364,6 @@ max_pool_grad_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
     else
         VARIANT_CALL(max_pool_grad_double, &g, (const double *)(j->a + in),
             (const double *)(j->b + grad), (double *)(j->out + in));
-}
-
-static void
-conv_direct_part(const Job *j, Py_ssize_t lo, Py_ssize_t hi)
-{
-    Windows g = j->g;
-    g.n = hi - lo;
-    Py_ssize_t in = lo * g.h * g.w * g.c * j->itemsize, out = lo * g.oh * g.ow * j->o * j->itemsize;
-    if (j->itemsize == 4)
-        VARIANT_CALL(conv_direct_float, &g, j->o,
-            (const float *)(j->a + in), (const float *)j->b, (float *)(j->out + out));
-    else
-        VARIANT_CALL(conv_direct_double, &g, j->o,
-            (const double *)(j->a + in), (const double *)j->b, (double *)(j->out + out));
 }
 
 #define WINDOW_ARGS "nnnnnnnnnnn"
@@ -735,54 +598,3 @@ bias_add(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* conv_direct(x, w, out, ...) and conv_direct_filter(x, grad, out, ...): the buffers' sizes checked */
-static PyObject *
-conv_direct_call(PyObject *args, int filter)
-{
-    Windows g;
-    Py_ssize_t itemsize, o, threads = 1;
-    Py_buffer x, second, out;
-    const char *name = filter ? "conv_direct_filter" : "conv_direct";
-    if (!PyArg_ParseTuple(args, "y*y*w*" WINDOW_ARGS "n|n", &x, &second, &out, WINDOW_REFS, &o, &threads))
-        return NULL;
-    Py_ssize_t taps = g.kh * g.kw * g.c, outputs = g.n * g.oh * g.ow * o;
-    if (o < 0 || windows_checked(name, &g, itemsize, &x, g.n * g.h * g.w * g.c, &second, filter ? outputs : taps * o,
-                                 &out, filter ? taps * o : outputs) < 0) {
-        if (!PyErr_Occurred())
-            PyErr_Format(PyExc_ValueError, "%s: buffers and sizes do not agree", name);
-        PyBuffer_Release(&x);
-        PyBuffer_Release(&second);
-        PyBuffer_Release(&out);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    if (filter) {
-        memset(out.buf, 0, out.len);
-        if (itemsize == 4)
-            VARIANT_CALL(conv_direct_filter_float, &g, o,
-                (const float *)x.buf, (const float *)second.buf, (float *)out.buf);
-        else
-            VARIANT_CALL(conv_direct_filter_double, &g, o,
-                (const double *)x.buf, (const double *)second.buf, (double *)out.buf);
-    } else {
-        Job job = {conv_direct_part, g, itemsize, o, x.buf, second.buf, out.buf};
-        run_split(&job, g.n, threads);
-    }
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&x);
-    PyBuffer_Release(&second);
-    PyBuffer_Release(&out);
-    Py_RETURN_NONE;
-}
-
-PyObject *
-conv_direct(PyObject *self, PyObject *args)
-{
-    return conv_direct_call(args, 0);
-}
-
-PyObject *
-conv_direct_filter(PyObject *self, PyObject *args)
-{
-    return conv_direct_call(args, 1);
-}

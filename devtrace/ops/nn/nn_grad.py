@@ -16,7 +16,7 @@ from ..array import array_ops
 from .. import shapes
 from ..declare import gradient, on_host, op
 from .native import loop, threads
-from .nn_impl import _chunks, _direct, _im2col, _max_over_windows, _offsets, _pad_amounts, _padded, _pool_fill, _windows
+from .nn_impl import _chunks, _im2col, _max_over_windows, _offsets, _pad_amounts, _padded, _pool_fill, _windows
 
 _FLOATS = dtypes.FLOATS
 
@@ -73,16 +73,10 @@ def _conv_input_grad(xp, filters, grad, input_sizes=(), strides=(1, 1), padding=
 
 def _conv_filter_grad(xp, x, grad, filter_sizes=(), strides=(1, 1), padding="VALID"):
     """The windows' matrix, transposed, times the output gradient (one matrix product; a big input's
-    products a few images or rows at a time, summed); windows of few elements on the host in C."""
+    products a few images or rows at a time, summed)."""
     kh, kw = tuple(filter_sizes)[:2]
     n, oh, ow, o = grad.shape
     padded, _ = _padded(xp, x, (kh, kw), strides, padding)
-    direct = _direct("conv_direct_filter", xp, x, (kh, kw), grad.dtype)
-    if direct is not None:  # windows of few elements: each tap's sum in C, an image at a time
-        out = np.empty((kh, kw, x.shape[3], o), x.dtype)
-        padded = np.ascontiguousarray(padded)
-        direct(padded, np.ascontiguousarray(grad), out, *padded.shape, kh, kw, *strides, oh, ow, x.itemsize, o)
-        return out
     out = None
     for images, rows in _chunks((n, oh, ow, kh, kw, x.shape[3]), x.itemsize):
         cols = _im2col(xp, padded, (kh, kw), strides, ow, images, rows)

@@ -156,31 +156,12 @@ def _im2col(xp, x, window, strides, out_width, images, rows):
     return cols.reshape(-1, kh * kw * c)
 
 
-DIRECT_TAPS = 27  # windows of at most this many elements (a first layer's: 3x3 of 1 or 3 channels) skip im2col
-
-
-def _direct(name, xp, x, window, dtype):
-    """The C loop ``name`` of a convolution of ``x`` by ``window`` (``kh, kw``) filters of ``dtype``
-    whose windows have few elements, or None: a product with so short a sum is slower in BLAS than
-    its windows' matrix is to build."""
-    taps = window[0] * window[1] * x.shape[3]
-    return loop(name, xp, x.dtype) if taps <= DIRECT_TAPS and dtype == x.dtype else None
-
-
 def _conv2d(xp, x, filters, strides=(1, 1), padding="VALID"):
     """One matrix product (BLAS) of the windows (im2col) and the filter, as TensorFlow's CPU kernel
-    contracts; a big input a few images (or rows) at a time, so that the windows' matrix stays small.
-    Windows of few elements on the host: each position's sum in C, without the windows' matrix."""
+    contracts; a big input a few images (or rows) at a time, so that the windows' matrix stays small."""
     kh, kw, c, o = filters.shape
     padded, (oh, ow) = _padded(xp, x, (kh, kw), strides, padding)
     n = x.shape[0]
-    direct = _direct("conv_direct", xp, x, (kh, kw), filters.dtype)
-    if direct is not None:
-        out = np.empty((n, oh, ow, o), x.dtype)
-        padded = np.ascontiguousarray(padded)
-        direct(padded, np.ascontiguousarray(filters), out, *padded.shape, kh, kw, *strides, oh, ow, x.itemsize, o,
-               threads(out.size))
-        return out
     weights = filters.reshape(-1, o)
     chunks = _chunks((n, oh, ow, kh, kw, c), x.itemsize)
     if len(chunks) == 1:
