@@ -98,12 +98,19 @@ def iterate(source, values):
         it = iter(source())
     finally:
         _BOUND[0] = saved
+    yield from each_with(_BOUND, values, it)
+
+
+def each_with(slot, value, it):
+    """``it``'s elements, ``slot[0]`` set to ``value`` while each one is computed and restored between
+    them: a pipeline's generators run only inside ``next``, so its functions see ``value`` and the
+    consumer's code between elements does not."""
     while True:
-        saved, _BOUND[0] = _BOUND[0], values
+        saved, slot[0] = slot[0], value
         try:
             element = next(it)
         except StopIteration:
             return
         finally:
-            _BOUND[0] = saved
+            slot[0] = saved
         yield element

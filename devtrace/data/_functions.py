@@ -55,16 +55,7 @@ _OPENING = [None]  # the iterator whose element is being computed
 
 def iterated(opening, elements):
     """``elements`` (a pipeline's source), each computed as ``opening``'s."""
-    it = iter(elements)
-    while True:
-        saved, _OPENING[0] = _OPENING[0], opening
-        try:
-            element = next(it)
-        except StopIteration:
-            return
-        finally:
-            _OPENING[0] = saved
-        yield element
+    yield from deferred.each_with(_OPENING, opening, iter(elements))
 
 
 class _DatasetRun(PlacedFunction):
