@@ -288,3 +288,33 @@ def test_channels_first_convolutions():
     model = keras.Sequential([keras.Input((3, 8, 8)), keras.layers.Conv2D(4, 3, data_format="channels_first"),
                               keras.layers.Flatten()])
     assert (model.output_shape, model.count_params()) == ((None, 144), 112)
+
+
+_GLOROT = {"module": "keras.initializers", "class_name": "GlorotUniform",
+           "config": {"seed": None, "input_axes": None, "output_axes": None}, "registered_name": None}
+_ZEROS = {"module": "keras.initializers", "class_name": "Zeros", "config": {}, "registered_name": None}
+
+
+def test_layer_configs_as_keras_writes_them():
+    """Keras 3.15's get_config (p34; tests/keras3/layer_configs_capture.py): resolved initializers and
+    constraints as dicts, every key its class writes, conv sizes as tuples, in Keras's key order."""
+    d = tf.keras.layers.Dense(3, activation="relu", kernel_regularizer=tf.keras.regularizers.L2(0.01),
+                              kernel_constraint="max_norm", name="dd").get_config()
+    assert list(d) == ["name", "trainable", "dtype", "units", "activation", "use_bias", "kernel_initializer",
+                       "bias_initializer", "kernel_regularizer", "bias_regularizer", "kernel_constraint",
+                       "bias_constraint", "quantization_config"]
+    assert d["kernel_initializer"] == _GLOROT and d["bias_initializer"] == _ZEROS
+    assert d["kernel_constraint"] == {"module": "keras.constraints", "class_name": "MaxNorm",
+                                      "config": {"max_value": 2, "axis": 0}, "registered_name": None}
+    assert d["kernel_regularizer"] == {"module": "keras.regularizers", "class_name": "L2", "config": {"l2": 0.01},
+                                       "registered_name": None}
+    c = tf.keras.layers.Conv2D(4, 3).get_config()
+    assert (c["kernel_size"], c["strides"], c["dilation_rate"], c["data_format"], c["activation"]) == \
+        ((3, 3), (1, 1), (1, 1), "channels_last", "linear")
+    assert tf.keras.layers.MaxPooling2D().get_config()["strides"] == (2, 2)
+    lstm = tf.keras.layers.LSTM(5).get_config()
+    assert "use_cudnn" not in lstm and lstm["return_sequences"] is False and lstm["recurrent_initializer"] == {
+        "module": "keras.initializers", "class_name": "Orthogonal", "config": {"seed": None, "gain": 1.0},
+        "registered_name": None}
+    assert sorted(tf.keras.layers.Flatten().get_config()) == ["data_format", "dtype", "name", "trainable"]
+    assert tf.keras.layers.Dense.from_config(d).units == 3

@@ -15,7 +15,7 @@ from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
 from ..util import nest
 from .naming import _UIDS, snake, unique  # noqa: F401 (engine.snake, engine._UIDS: their old home)
-from . import config, constraints, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
+from . import config, constraints, dtype_policies, layer_configs, initializers, keywords, masking, regularizers, serializable, variables
 
 class KerasTensor:
     """A symbolic input or layer output of a functional model: a shape and the node that made it."""
@@ -271,7 +271,7 @@ class Layer(serializable.Configurable, Module):
                   "dtype": serializable.dtype_policy(self.dtype_policy.name)}
         config.update((k, v) for k, v in serializable.init_config(self).items()
                       if k not in config and not (k in ("input_shape", "input_dim") and v is None))
-        return config
+        return layer_configs.as_keras(self, config)
 
     @classmethod
     def from_config(cls, config):
