@@ -318,3 +318,14 @@ def test_layer_configs_as_keras_writes_them():
         "registered_name": None}
     assert sorted(tf.keras.layers.Flatten().get_config()) == ["data_format", "dtype", "name", "trainable"]
     assert tf.keras.layers.Dense.from_config(d).units == 3
+
+
+def test_timeseries_windows_have_an_unknown_length_in_the_element_spec():
+    """p35: TF 2.21 prints (None, None, 2) windows, (None, 2) targets, cardinality 5."""
+    d = np.arange(40, dtype="float32").reshape(20, 2)
+    spec = keras.utils.timeseries_dataset_from_array(d, d[3:], sequence_length=3, batch_size=4).element_spec
+    assert repr(spec) == ("(TensorSpec(shape=(None, None, 2), dtype=tf.float32, name=None), "
+                          "TensorSpec(shape=(None, 2), dtype=tf.float32, name=None))")
+    ds = keras.utils.timeseries_dataset_from_array(d, None, sequence_length=3, batch_size=None)
+    assert repr(ds.element_spec) == "TensorSpec(shape=(None, 2), dtype=tf.float32, name=None)"
+    assert int(ds.cardinality()) == 18 and next(iter(ds)).numpy().tolist() == [[0, 1], [2, 3], [4, 5]]
