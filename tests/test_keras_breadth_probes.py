@@ -329,3 +329,16 @@ def test_timeseries_windows_have_an_unknown_length_in_the_element_spec():
     ds = keras.utils.timeseries_dataset_from_array(d, None, sequence_length=3, batch_size=None)
     assert repr(ds.element_spec) == "TensorSpec(shape=(None, 2), dtype=tf.float32, name=None)"
     assert int(ds.cardinality()) == 18 and next(iter(ds)).numpy().tolist() == [[0, 1], [2, 3], [4, 5]]
+
+
+def test_a_recompile_without_loss_or_metrics_keeps_the_last_ones():
+    """p36: Keras 3's compile() replaces the loss and the metrics only when given (TF 2.21 printed these)."""
+    x = np.linspace(0, 1, 16, dtype="float32").reshape(8, 2)
+    y = x.sum(1, keepdims=True)
+    m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    m.compile("sgd", loss="mse", metrics=["mae"])
+    m.compile("sgd")
+    assert m.evaluate(x, y, verbose=0) == [0.0, 0.0] and m.loss == "mse"
+    assert [t.name for t in m.metrics] == ["loss", "compile_metrics"]
+    m.compile("sgd", metrics=[])
+    assert m.evaluate(x, y, verbose=0) == 0.0 and m.metrics_names == ["loss", "compile_metrics"]
