@@ -342,3 +342,16 @@ def test_a_recompile_without_loss_or_metrics_keeps_the_last_ones():
     assert [t.name for t in m.metrics] == ["loss", "compile_metrics"]
     m.compile("sgd", metrics=[])
     assert m.evaluate(x, y, verbose=0) == 0.0 and m.metrics_names == ["loss", "compile_metrics"]
+
+
+def test_an_uncompiled_model_has_no_optimizer(tmp_path):
+    """p37: Keras 3 sets ``optimizer`` in compile(); before it (and after load_model(compile=False)) the
+    attribute is missing (TF 2.21: AttributeError "'Sequential' object has no attribute 'optimizer'")."""
+    m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    with pytest.raises(AttributeError, match="^'Sequential' object has no attribute 'optimizer'$"):
+        m.optimizer  # noqa: B018
+    assert m.loss is None
+    m.save(tmp_path / "a.keras")
+    assert not hasattr(keras.models.load_model(tmp_path / "a.keras", compile=False), "optimizer")
+    m.compile("adam", "mse")
+    assert type(m.optimizer).__name__ == "Adam"

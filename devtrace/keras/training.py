@@ -17,7 +17,7 @@ from .functions import StepFunctions
 
 class Trainer:
     def __init__(self):
-        self.optimizer = self.loss = None
+        self.loss = None  # no ``optimizer`` until compiled: Keras's AttributeError
         self.compiled = False
         self._compile_metrics = self._loss_tracker = self._compile_loss = self._compiled_loss_weights = None
         self.stop_training = False
