@@ -355,3 +355,30 @@ def test_an_uncompiled_model_has_no_optimizer(tmp_path):
     assert not hasattr(keras.models.load_model(tmp_path / "a.keras", compile=False), "optimizer")
     m.compile("adam", "mse")
     assert type(m.optimizer).__name__ == "Adam"
+
+
+_WRAPPED = "{{function_node __wrapped__ParseExampleV2_Tdense_%d_num_sparse_%d_ragged_split_types_0_ragged_value_types_0" \
+    "_sparse_types_%d_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_parse_example_errors_in_tensorflows_words(batched):
+    """p31: TF 2.21's eager ParseExampleV2 errors (its wrapped function's name, no `name:` after [Op:…])."""
+    ex = tf.train.Example(features=tf.train.Features(feature={
+        "a": tf.train.Feature(int64_list=tf.train.Int64List(value=[1]))})).SerializeToString()
+    parse = (lambda f: tf.io.parse_example([ex], f)) if batched else (lambda f: tf.io.parse_single_example(ex, f))
+    name = "Name: <unknown>, " if batched else ""
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        parse({"missing": tf.io.FixedLenFeature([], tf.int64), "b": tf.io.FixedLenFeature([], tf.float32),
+               "s": tf.io.VarLenFeature(tf.string)})
+    assert str(e.value) == _WRAPPED % (2, 1, 1) + \
+        f"{name}Feature: b (data type: float) is required but could not be found. [Op:ParseExampleV2]"
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        parse({"a": tf.io.FixedLenFeature([], tf.float32)})
+    where = "Name: <unknown>, Key: a, Index: 0." if batched else "Key: a."
+    assert str(e.value) == _WRAPPED % (1, 0, 0) + \
+        f"{where}  Data types don't match. Data type: int64 but expected type: float [Op:ParseExampleV2]"
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        parse({"a": tf.io.VarLenFeature(tf.float32)})
+    assert str(e.value) == _WRAPPED % (0, 1, 1) + \
+        f"{where}  Data types don't match. Expected type: float, Actual type: int64 [Op:ParseExampleV2]"
