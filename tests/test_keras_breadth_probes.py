@@ -382,3 +382,17 @@ def test_parse_example_errors_in_tensorflows_words(batched):
         parse({"a": tf.io.VarLenFeature(tf.float32)})
     assert str(e.value) == _WRAPPED % (0, 1, 1) + \
         f"{where}  Data types don't match. Expected type: float, Actual type: int64 [Op:ParseExampleV2]"
+
+
+def test_hashed_crossing_as_keras():
+    """p39: keras.layers.HashedCrossing's values under TF 2.21 (tf.sparse.cross_hashed's FarmHash)."""
+    y = keras.layers.HashedCrossing(num_bins=5)((np.array([1, 2, 3]), np.array(["a", "b", "c"])))
+    assert y.dtype == tf.int64 and _np(y).tolist() == [0, 4, 3]
+    y = keras.layers.HashedCrossing(num_bins=4, output_mode="one_hot")((np.array([[1], [2]]), np.array([[4], [5]])))
+    assert y.dtype == tf.float32 and _np(y).tolist() == [[0, 1, 0, 0], [0, 0, 1, 0]]
+    y = keras.layers.HashedCrossing(num_bins=7)((np.array(3), np.array("x")))
+    assert y.shape == () and int(y) == 5
+    layer = keras.layers.HashedCrossing(num_bins=3, name="hc")
+    assert layer.get_config() == {"num_bins": 3, "output_mode": "int", "sparse": False, "name": "hc", "dtype": "int64"}
+    out = layer((keras.Input(shape=(), dtype="int64"), keras.Input(shape=(), dtype="string")))
+    assert (out.shape, out.dtype) == ((None,), "int64")

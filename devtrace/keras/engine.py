@@ -572,6 +572,7 @@ def _symbolic_outputs(layer, shape, inputs, kwargs, args=()):
     index = len(layer._inbound_nodes)
     compute = layer.compute_dtype
     dtype = compute if compute in ("float16", "bfloat16", "float64") else "float32"  # a mixed layer's outputs
+    dtype = layer.__dict__.get("_output_dtype", dtype)  # a layer of int outputs (HashedCrossing)
     if isinstance(shape, (list, tuple)) and not _is_shape(tuple(shape)):
         outs = [KerasTensor(tuple(s), dtype, layer=layer, inputs=inputs, node_index=index) for s in shape]
         for i, o in enumerate(outs):

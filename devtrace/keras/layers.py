@@ -37,6 +37,7 @@ from .layers_text import *  # noqa: F401,F403
 from .layers_text import __all__ as _text
 from .layers_augment import *  # noqa: F401,F403
 from .layers_augment import __all__ as _augment
+from .layers_crossing import HashedCrossing
 
 
 class Dense(Layer):
@@ -277,5 +278,5 @@ __all__ = ["serialize", "deserialize", "Activation", "Add", "AveragePooling2D", 
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",
            "concatenate", "maximum", "minimum", "multiply", "subtract", "Permute", "RepeatVector", "UpSampling1D",
            "UpSampling2D", "Convolution1D", "Convolution2D", *_pooling, *_recurrent, *_conv_more, *_more, *_attention,
-           *_preprocessing, *_text, *_augment]
+           *_preprocessing, *_text, *_augment, "HashedCrossing"]
 __getattr__ = _missing("keras.layers")
