@@ -396,3 +396,12 @@ def test_hashed_crossing_as_keras():
     assert layer.get_config() == {"num_bins": 3, "output_mode": "int", "sparse": False, "name": "hc", "dtype": "int64"}
     out = layer((keras.Input(shape=(), dtype="int64"), keras.Input(shape=(), dtype="string")))
     assert (out.shape, out.dtype) == ((None,), "int64")
+
+
+def test_train_on_batch_before_any_fit():
+    """A model's first step is train_on_batch (no fit before it): TF 2.21 gives these losses."""
+    keras.utils.set_random_seed(1)
+    m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    m.compile("sgd", "mse")
+    losses = [m.train_on_batch(np.ones((2, 2)), np.ones((2, 1))) for _ in range(2)]
+    np.testing.assert_allclose(losses, [0.4309879243373871, 0.3808209300041199], rtol=1e-6)
