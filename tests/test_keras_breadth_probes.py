@@ -405,3 +405,21 @@ def test_train_on_batch_before_any_fit():
     m.compile("sgd", "mse")
     losses = [m.train_on_batch(np.ones((2, 2)), np.ones((2, 1))) for _ in range(2)]
     np.testing.assert_allclose(losses, [0.4309879243373871, 0.3808209300041199], rtol=1e-6)
+
+
+def test_conv_lstm_2d_as_keras():
+    """p39: keras.layers.ConvLSTM2D's weights, outputs and a training step's loss under TF 2.21 (seed 3)."""
+    keras.utils.set_random_seed(3)
+    layer = keras.layers.ConvLSTM2D(2, 3)
+    x = np.linspace(-1, 1, 75, dtype="float32").reshape(1, 3, 5, 5, 1)
+    y = layer(x)
+    assert y.shape == (1, 3, 3, 2) and layer.count_params() == 224
+    assert [tuple(w.shape) for w in layer.weights] == [(3, 3, 1, 8), (3, 3, 2, 8), (8,)]
+    np.testing.assert_allclose(_np(y).ravel()[:6], [-0.0293, -0.0255, -0.0351, -0.0331, -0.0625, -0.0067], atol=1e-4)
+    out = keras.layers.ConvLSTM2D(3, (2, 2), padding="same", return_sequences=True, return_state=True)(
+        keras.Input((4, 6, 6, 2)))
+    assert [t.shape for t in out] == [(None, 4, 6, 6, 3), (None, 6, 6, 3), (None, 6, 6, 3)]
+    m = keras.Sequential([keras.Input((3, 5, 5, 1)), keras.layers.ConvLSTM2D(2, 3), keras.layers.Flatten(),
+                          keras.layers.Dense(1)])
+    m.compile("sgd", "mse")
+    assert round(float(m.train_on_batch(x, np.ones((1, 1)))), 4) == 1.2805
