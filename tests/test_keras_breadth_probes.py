@@ -423,3 +423,13 @@ def test_conv_lstm_2d_as_keras():
                           keras.layers.Dense(1)])
     m.compile("sgd", "mse")
     assert round(float(m.train_on_batch(x, np.ones((1, 1)))), 4) == 1.2805
+
+
+def test_cropping_2d_crops_nothing_by_default_and_configs_write_pairs():
+    """Keras 3.15's Cropping2D() crops ((0, 0), (0, 0)) (Cropping1D/3D: 1); configs write the resolved pairs."""
+    x = np.arange(32, dtype="float32").reshape(2, 4, 4, 1)
+    assert keras.layers.Cropping2D()(x).shape == (2, 4, 4, 1)
+    assert keras.layers.Cropping1D()(np.ones((1, 5, 2))).shape == (1, 3, 2)
+    assert keras.layers.ZeroPadding2D((1, 2)).get_config()["padding"] == ((1, 1), (2, 2))
+    assert keras.layers.Cropping2D(((1, 0), 2)).get_config()["cropping"] == ((1, 0), (2, 2))
+    assert keras.layers.Cropping1D().get_config()["cropping"] == (1, 1)

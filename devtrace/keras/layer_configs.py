@@ -47,6 +47,10 @@ def _value(key, value, keras_value, config):
     return value
 
 
+def _pairs(value) -> bool:
+    return isinstance(value, (list, tuple)) and bool(value) and all(isinstance(v, (list, tuple)) for v in value)
+
+
 def as_keras(layer, config: dict) -> dict:
     """``config`` (devtrace's: name, trainable, dtype, the constructor's arguments) as Keras writes it."""
     table = CONFIGS.get(keywords.keras_class(layer))
@@ -55,6 +59,13 @@ def as_keras(layer, config: dict) -> dict:
     keras = table[1]
     out = {k: config[k] for k in ("name", "trainable", "dtype") if k in config}
     for key, keras_value in keras.items():
-        if key not in out:
+        if key in out:
+            continue
+        own = getattr(layer, key, None)
+        if _pairs(keras_value) and _pairs(own):  # ZeroPadding2D's padding: the layer's resolved pairs
+            out[key] = tuple(tuple(int(v) for v in pair) for pair in own)
+        elif _pairs(own) and len(own) == 1 and isinstance(keras_value, tuple):  # Cropping1D's (1, 1)
+            out[key] = tuple(int(v) for v in own[0])
+        else:
             out[key] = _value(key, config[key], keras_value, out) if key in config else keras_value
     return out
