@@ -288,3 +288,148 @@ def test_channels_first_convolutions():
     model = keras.Sequential([keras.Input((3, 8, 8)), keras.layers.Conv2D(4, 3, data_format="channels_first"),
                               keras.layers.Flatten()])
     assert (model.output_shape, model.count_params()) == ((None, 144), 112)
+
+
+_GLOROT = {"module": "keras.initializers", "class_name": "GlorotUniform",
+           "config": {"seed": None, "input_axes": None, "output_axes": None}, "registered_name": None}
+_ZEROS = {"module": "keras.initializers", "class_name": "Zeros", "config": {}, "registered_name": None}
+
+
+def test_layer_configs_as_keras_writes_them():
+    """Keras 3.15's get_config (p34; tests/keras3/layer_configs_capture.py): resolved initializers and
+    constraints as dicts, every key its class writes, conv sizes as tuples, in Keras's key order."""
+    d = tf.keras.layers.Dense(3, activation="relu", kernel_regularizer=tf.keras.regularizers.L2(0.01),
+                              kernel_constraint="max_norm", name="dd").get_config()
+    assert list(d) == ["name", "trainable", "dtype", "units", "activation", "use_bias", "kernel_initializer",
+                       "bias_initializer", "kernel_regularizer", "bias_regularizer", "kernel_constraint",
+                       "bias_constraint", "quantization_config"]
+    assert d["kernel_initializer"] == _GLOROT and d["bias_initializer"] == _ZEROS
+    assert d["kernel_constraint"] == {"module": "keras.constraints", "class_name": "MaxNorm",
+                                      "config": {"max_value": 2, "axis": 0}, "registered_name": None}
+    assert d["kernel_regularizer"] == {"module": "keras.regularizers", "class_name": "L2", "config": {"l2": 0.01},
+                                       "registered_name": None}
+    c = tf.keras.layers.Conv2D(4, 3).get_config()
+    assert (c["kernel_size"], c["strides"], c["dilation_rate"], c["data_format"], c["activation"]) == \
+        ((3, 3), (1, 1), (1, 1), "channels_last", "linear")
+    assert tf.keras.layers.MaxPooling2D().get_config()["strides"] == (2, 2)
+    lstm = tf.keras.layers.LSTM(5).get_config()
+    assert "use_cudnn" not in lstm and lstm["return_sequences"] is False and lstm["recurrent_initializer"] == {
+        "module": "keras.initializers", "class_name": "Orthogonal", "config": {"seed": None, "gain": 1.0},
+        "registered_name": None}
+    assert sorted(tf.keras.layers.Flatten().get_config()) == ["data_format", "dtype", "name", "trainable"]
+    assert tf.keras.layers.Dense.from_config(d).units == 3
+
+
+def test_timeseries_windows_have_an_unknown_length_in_the_element_spec():
+    """p35: TF 2.21 prints (None, None, 2) windows, (None, 2) targets, cardinality 5."""
+    d = np.arange(40, dtype="float32").reshape(20, 2)
+    spec = keras.utils.timeseries_dataset_from_array(d, d[3:], sequence_length=3, batch_size=4).element_spec
+    assert repr(spec) == ("(TensorSpec(shape=(None, None, 2), dtype=tf.float32, name=None), "
+                          "TensorSpec(shape=(None, 2), dtype=tf.float32, name=None))")
+    ds = keras.utils.timeseries_dataset_from_array(d, None, sequence_length=3, batch_size=None)
+    assert repr(ds.element_spec) == "TensorSpec(shape=(None, 2), dtype=tf.float32, name=None)"
+    assert int(ds.cardinality()) == 18 and next(iter(ds)).numpy().tolist() == [[0, 1], [2, 3], [4, 5]]
+
+
+def test_a_recompile_without_loss_or_metrics_keeps_the_last_ones():
+    """p36: Keras 3's compile() replaces the loss and the metrics only when given (TF 2.21 printed these)."""
+    x = np.linspace(0, 1, 16, dtype="float32").reshape(8, 2)
+    y = x.sum(1, keepdims=True)
+    m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    m.compile("sgd", loss="mse", metrics=["mae"])
+    m.compile("sgd")
+    assert m.evaluate(x, y, verbose=0) == [0.0, 0.0] and m.loss == "mse"
+    assert [t.name for t in m.metrics] == ["loss", "compile_metrics"]
+    m.compile("sgd", metrics=[])
+    assert m.evaluate(x, y, verbose=0) == 0.0 and m.metrics_names == ["loss", "compile_metrics"]
+
+
+def test_an_uncompiled_model_has_no_optimizer(tmp_path):
+    """p37: Keras 3 sets ``optimizer`` in compile(); before it (and after load_model(compile=False)) the
+    attribute is missing (TF 2.21: AttributeError "'Sequential' object has no attribute 'optimizer'")."""
+    m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    with pytest.raises(AttributeError, match="^'Sequential' object has no attribute 'optimizer'$"):
+        m.optimizer  # noqa: B018
+    assert m.loss is None
+    m.save(tmp_path / "a.keras")
+    assert not hasattr(keras.models.load_model(tmp_path / "a.keras", compile=False), "optimizer")
+    m.compile("adam", "mse")
+    assert type(m.optimizer).__name__ == "Adam"
+
+
+_WRAPPED = "{{function_node __wrapped__ParseExampleV2_Tdense_%d_num_sparse_%d_ragged_split_types_0_ragged_value_types_0" \
+    "_sparse_types_%d_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_parse_example_errors_in_tensorflows_words(batched):
+    """p31: TF 2.21's eager ParseExampleV2 errors (its wrapped function's name, no `name:` after [Op:…])."""
+    ex = tf.train.Example(features=tf.train.Features(feature={
+        "a": tf.train.Feature(int64_list=tf.train.Int64List(value=[1]))})).SerializeToString()
+    parse = (lambda f: tf.io.parse_example([ex], f)) if batched else (lambda f: tf.io.parse_single_example(ex, f))
+    name = "Name: <unknown>, " if batched else ""
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        parse({"missing": tf.io.FixedLenFeature([], tf.int64), "b": tf.io.FixedLenFeature([], tf.float32),
+               "s": tf.io.VarLenFeature(tf.string)})
+    assert str(e.value) == _WRAPPED % (2, 1, 1) + \
+        f"{name}Feature: b (data type: float) is required but could not be found. [Op:ParseExampleV2]"
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        parse({"a": tf.io.FixedLenFeature([], tf.float32)})
+    where = "Name: <unknown>, Key: a, Index: 0." if batched else "Key: a."
+    assert str(e.value) == _WRAPPED % (1, 0, 0) + \
+        f"{where}  Data types don't match. Data type: int64 but expected type: float [Op:ParseExampleV2]"
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        parse({"a": tf.io.VarLenFeature(tf.float32)})
+    assert str(e.value) == _WRAPPED % (0, 1, 1) + \
+        f"{where}  Data types don't match. Expected type: float, Actual type: int64 [Op:ParseExampleV2]"
+
+
+def test_hashed_crossing_as_keras():
+    """p39: keras.layers.HashedCrossing's values under TF 2.21 (tf.sparse.cross_hashed's FarmHash)."""
+    y = keras.layers.HashedCrossing(num_bins=5)((np.array([1, 2, 3]), np.array(["a", "b", "c"])))
+    assert y.dtype == tf.int64 and _np(y).tolist() == [0, 4, 3]
+    y = keras.layers.HashedCrossing(num_bins=4, output_mode="one_hot")((np.array([[1], [2]]), np.array([[4], [5]])))
+    assert y.dtype == tf.float32 and _np(y).tolist() == [[0, 1, 0, 0], [0, 0, 1, 0]]
+    y = keras.layers.HashedCrossing(num_bins=7)((np.array(3), np.array("x")))
+    assert y.shape == () and int(y) == 5
+    layer = keras.layers.HashedCrossing(num_bins=3, name="hc")
+    assert layer.get_config() == {"num_bins": 3, "output_mode": "int", "sparse": False, "name": "hc", "dtype": "int64"}
+    out = layer((keras.Input(shape=(), dtype="int64"), keras.Input(shape=(), dtype="string")))
+    assert (out.shape, out.dtype) == ((None,), "int64")
+
+
+def test_train_on_batch_before_any_fit():
+    """A model's first step is train_on_batch (no fit before it): TF 2.21 gives these losses."""
+    keras.utils.set_random_seed(1)
+    m = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    m.compile("sgd", "mse")
+    losses = [m.train_on_batch(np.ones((2, 2)), np.ones((2, 1))) for _ in range(2)]
+    np.testing.assert_allclose(losses, [0.4309879243373871, 0.3808209300041199], rtol=1e-6)
+
+
+def test_conv_lstm_2d_as_keras():
+    """p39: keras.layers.ConvLSTM2D's weights, outputs and a training step's loss under TF 2.21 (seed 3)."""
+    keras.utils.set_random_seed(3)
+    layer = keras.layers.ConvLSTM2D(2, 3)
+    x = np.linspace(-1, 1, 75, dtype="float32").reshape(1, 3, 5, 5, 1)
+    y = layer(x)
+    assert y.shape == (1, 3, 3, 2) and layer.count_params() == 224
+    assert [tuple(w.shape) for w in layer.weights] == [(3, 3, 1, 8), (3, 3, 2, 8), (8,)]
+    np.testing.assert_allclose(_np(y).ravel()[:6], [-0.0293, -0.0255, -0.0351, -0.0331, -0.0625, -0.0067], atol=1e-4)
+    out = keras.layers.ConvLSTM2D(3, (2, 2), padding="same", return_sequences=True, return_state=True)(
+        keras.Input((4, 6, 6, 2)))
+    assert [t.shape for t in out] == [(None, 4, 6, 6, 3), (None, 6, 6, 3), (None, 6, 6, 3)]
+    m = keras.Sequential([keras.Input((3, 5, 5, 1)), keras.layers.ConvLSTM2D(2, 3), keras.layers.Flatten(),
+                          keras.layers.Dense(1)])
+    m.compile("sgd", "mse")
+    assert round(float(m.train_on_batch(x, np.ones((1, 1)))), 4) == 1.2805
+
+
+def test_cropping_2d_crops_nothing_by_default_and_configs_write_pairs():
+    """Keras 3.15's Cropping2D() crops ((0, 0), (0, 0)) (Cropping1D/3D: 1); configs write the resolved pairs."""
+    x = np.arange(32, dtype="float32").reshape(2, 4, 4, 1)
+    assert keras.layers.Cropping2D()(x).shape == (2, 4, 4, 1)
+    assert keras.layers.Cropping1D()(np.ones((1, 5, 2))).shape == (1, 3, 2)
+    assert keras.layers.ZeroPadding2D((1, 2)).get_config()["padding"] == ((1, 1), (2, 2))
+    assert keras.layers.Cropping2D(((1, 0), 2)).get_config()["cropping"] == ((1, 0), (2, 2))
+    assert keras.layers.Cropping1D().get_config()["cropping"] == (1, 1)

@@ -11,7 +11,7 @@ from conftest import devtrace
 LACKING = [
     ("tf.compat.v1.wrap_function", "tf.compat.v1.wrap_function"), ("tf.compat.v1.LMDBReader", "tf.compat.v1.LMDBReader"),
     ("tf.compat.v1.fake_quant_with_min_max_args", "tf.compat.v1.fake_quant_with_min_max_args"), ("tf.compat.v1.quantize_v2", "tf.compat.v1.quantize_v2"),
-    ("tf.keras.InputSpec", "tf.keras.InputSpec"), ("tf.keras.layers.ConvLSTM2D", "tf.keras.layers.ConvLSTM2D"),
+    ("tf.keras.InputSpec", "tf.keras.InputSpec"), ("tf.keras.layers.ConvLSTM3D", "tf.keras.layers.ConvLSTM3D"),
     ("tf.compat.v1.AttrValue", "tf.compat.v1.AttrValue"), ("tf.raw_ops.AddV2", "tf.raw_ops.AddV2"),
     ("tf.data.experimental.service", "tf.data.experimental.service"),
     ("tf.feature_column", "tf.feature_column"),

@@ -283,14 +283,24 @@ def timeseries_dataset_from_array(data, targets, sequence_length, sequence_strid
         else np.zeros((0, sequence_length) + values.shape[1:], values.dtype)
     if targets is not None:
         picked = np.asarray(targets)[start_index:end_index][starts]
-        dataset = tf.data.Dataset.from_tensor_slices((windows, picked))
+        dataset = _windows_of_unknown_length(tf.data.Dataset.from_tensor_slices((windows, picked)))
     else:
-        dataset = tf.data.Dataset.from_tensor_slices(windows)
+        dataset = _windows_of_unknown_length(tf.data.Dataset.from_tensor_slices(windows))
     if shuffle:
         dataset = dataset.shuffle(buffer_size=batch_size * 8 if batch_size is not None else 1024, seed=seed)
     if batch_size is not None:
         dataset = dataset.batch(batch_size)
     return dataset.prefetch(tf.data.AUTOTUNE)
+
+
+def _windows_of_unknown_length(dataset):
+    """Keras gathers each window with a ``tf.range`` of its positions: its length is unknown (``None``)
+    in the element_spec, as TensorFlow's shape inference leaves it."""
+    spec = dataset.element_spec
+    window = spec[0] if isinstance(spec, tuple) else spec
+    relaxed = tf.TensorSpec((None,) + tuple(window.shape[1:]), window.dtype)
+    return dataset._new(dataset._source, (relaxed, spec[1]) if isinstance(spec, tuple) else relaxed,
+                        dataset._cardinality, "_MapDataset")
 
 
 # -- splitting -----------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from ..runtime.context import context
 from ..runtime.graph.graph import get_default_graph
 from ..util import nest
 from .naming import _UIDS, snake, unique  # noqa: F401 (engine.snake, engine._UIDS: their old home)
-from . import config, constraints, dtype_policies, initializers, keywords, masking, regularizers, serializable, variables
+from . import config, constraints, dtype_policies, layer_configs, initializers, keywords, masking, regularizers, serializable, variables
 
 class KerasTensor:
     """A symbolic input or layer output of a functional model: a shape and the node that made it."""
@@ -271,7 +271,7 @@ class Layer(serializable.Configurable, Module):
                   "dtype": serializable.dtype_policy(self.dtype_policy.name)}
         config.update((k, v) for k, v in serializable.init_config(self).items()
                       if k not in config and not (k in ("input_shape", "input_dim") and v is None))
-        return config
+        return layer_configs.as_keras(self, config)
 
     @classmethod
     def from_config(cls, config):
@@ -572,6 +572,7 @@ def _symbolic_outputs(layer, shape, inputs, kwargs, args=()):
     index = len(layer._inbound_nodes)
     compute = layer.compute_dtype
     dtype = compute if compute in ("float16", "bfloat16", "float64") else "float32"  # a mixed layer's outputs
+    dtype = layer.__dict__.get("_output_dtype", dtype)  # a layer of int outputs (HashedCrossing)
     if isinstance(shape, (list, tuple)) and not _is_shape(tuple(shape)):
         outs = [KerasTensor(tuple(s), dtype, layer=layer, inputs=inputs, node_index=index) for s in shape]
         for i, o in enumerate(outs):

@@ -37,6 +37,7 @@ class StepFunctions:
         # has (NumPy arrays whose samples the batch size divides: Keras's dataset then has that static batch,
         # and TensorFlow traces the step for it), else None; set as fit/evaluate/predict begin (``set_static``)
         self.static: dict = {}
+        self.metrics: list | None = None  # see set_static (train_on_batch before any fit needs it too)
 
     def set_static(self, step, batch) -> None:
         """``batch`` (or None) for the kinds of ``step`` ("train", "test", "predict")."""

@@ -225,11 +225,13 @@ class ZeroPadding3D(_ZeroPadding):
 class _Cropping(Layer):
     rank = 1
 
-    def __init__(self, cropping=1, data_format=None, **kwargs):
+    _DEFAULT = 1
+
+    def __init__(self, cropping=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
         keywords.unimplemented(f"keras.layers.{type(self).__name__}",
                                data_format=(data_format, (None, "channels_last")))
-        self.cropping = _amounts(cropping, self.rank, "cropping")
+        self.cropping = _amounts(self._DEFAULT if cropping is None else cropping, self.rank, "cropping")
 
     def compute_output_shape(self, input_shape):
         dims = [d - a - b if d is not None else None for d, (a, b) in zip(input_shape[1:-1], self.cropping)]
@@ -246,6 +248,7 @@ class Cropping1D(_Cropping):
 
 
 class Cropping2D(_Cropping):
+    _DEFAULT = 0  # Keras's cropping=((0, 0), (0, 0)); Cropping1D's and Cropping3D's crop 1
     rank = 2
 
 

@@ -200,12 +200,13 @@ def _keras_module(name):
 _SEARCHED = {"keras.layers": ["layers", "models"], "keras.models": ["models", "layers"],
              "keras.initializers": ["initializers"], "keras.regularizers": ["regularizers"], "keras.losses": ["losses"],
              "keras.metrics": ["metrics"], "keras.optimizers": ["optimizers"], "keras.activations": ["activations"],
-             "keras.callbacks": ["callbacks"], "keras.optimizers.schedules": ["schedules"]}
+             "keras.callbacks": ["callbacks"], "keras.optimizers.schedules": ["schedules"],
+             "keras.constraints": ["constraints"]}
 
 
 def _builtin(class_name, module):
     for name in _SEARCHED.get(module, []) + ["layers", "models", "optimizers", "losses", "metrics", "initializers",
-                                             "regularizers", "activations"]:
+                                             "regularizers", "activations", "constraints"]:
         found = _keras_module(name).__dict__.get(class_name)
         if found is not None:
             return found

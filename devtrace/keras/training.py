@@ -17,7 +17,7 @@ from .functions import StepFunctions
 
 class Trainer:
     def __init__(self):
-        self.optimizer = self.loss = None
+        self.loss = None  # no ``optimizer`` until compiled: Keras's AttributeError
         self.compiled = False
         self._compile_metrics = self._loss_tracker = self._compile_loss = self._compiled_loss_weights = None
         self.stop_training = False
@@ -33,12 +33,13 @@ class Trainer:
         if auto_scale_loss and self.dtype_policy.name == "mixed_float16" and \
                 not isinstance(self.optimizer, optimizers_mod.LossScaleOptimizer):  # Keras wraps it so
             self.optimizer = optimizers_mod.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
-        self.loss = self._compiled_loss = loss  # resolved at the first step, as Keras does; saved as given
-        self._compiled_loss_weights = loss_weights
         names = compile_utils.output_names(self)
-        self._compile_loss = compile_utils.CompileLoss(loss, loss_weights, names) if loss is not None else None
-        self._compile_metrics = compile_utils.CompileMetrics(metrics, names, weighted_metrics) \
-            if metrics or weighted_metrics else None
+        if loss is not None:  # Keras's: a re-compile without a loss (or metrics) keeps the last ones
+            self.loss = self._compiled_loss = loss  # resolved at the first step, as Keras does; saved as given
+            self._compiled_loss_weights = loss_weights
+            self._compile_loss = compile_utils.CompileLoss(loss, loss_weights, names)
+        if metrics is not None or weighted_metrics is not None:
+            self._compile_metrics = compile_utils.CompileMetrics(metrics, names, weighted_metrics)
         self._loss_tracker = metrics_mod.Mean(name="loss")
         self.compiled, self.run_eagerly, self._functions = True, bool(run_eagerly), StepFunctions()
 

@@ -51,7 +51,7 @@ def public(*names):
 
 def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), grad=None, stateful=False,
        mixed_dtypes=False, multi=False, number_attr=None, signature=None, ufunc=None, compat=None,
-       gpu_kernel=None, output_lists=None):
+       gpu_kernel=None, output_lists=None, eager_fallback=False):
     """Declare an op: ``kernel(xp, *arrays, **attrs)``; ``dtypes`` = dtype names every device type
     accepts (``None``: all), or a dict per device type; ``devices`` = the types with a kernel;
     ``mixed_dtypes``: its inputs need not share one dtype; ``multi``: the kernel returns a tuple
@@ -62,13 +62,15 @@ def op(name, kernel, dtypes=None, devices=(CPU, GPU), shape=None, host_args=(), 
     older TensorFlow (``--compat tf1``) had kernels on fewer device types (Cast: CPU only);
     ``gpu_kernel``: the GPU's kernel where TensorFlow's computes otherwise than its CPU kernel
     (same signature as ``kernel``; simulated and real GPUs alike run it); ``output_lists``: attrs →
-    the length of each list output, for an op with several (``OpDef.output_lists``)."""
+    the length of each list output, for an op with several (``OpDef.output_lists``); ``eager_fallback``:
+    TensorFlow's eager errors of the op name no name (``OpDef.eager_fallback``)."""
     opdef = register(name, kernel, devices, dtypes, stateful, shape, host_args, grad, mixed_dtypes, multi,
                      number_attr, signature or SIGNATURES.get(name))
     opdef.arg_names = ARG_NAMES.get(name)
     opdef.ufunc = ufunc
     opdef.gpu_fn = gpu_kernel
     opdef.output_lists = output_lists
+    opdef.eager_fallback = eager_fallback
     for mode, types in (compat or {}).items():
         opdef.compat_kernels[mode] = {t: opdef.kernels[t] for t in types}
     return opdef

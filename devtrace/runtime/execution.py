@@ -48,7 +48,9 @@ def op_error_suffix(ctx, op_name: str, name, seq: int) -> str:
 def kernel_error_prefix(opdef, device, attrs=None, count=0) -> str:
     """The function TensorFlow 2.21 wraps an eager kernel in, named in its errors."""
     number = ""
-    if opdef.number_attr:
+    if callable(opdef.number_attr):
+        number = opdef.number_attr(attrs or {})
+    elif opdef.number_attr:
         n = (attrs or {}).get(opdef.number_attr, count)
         number = f"_{opdef.number_attr}_{len(n) if isinstance(n, (tuple, list)) else n}"  # a type list: its length
     return f"{{{{function_node __wrapped__{opdef.name}{number}_device_{device.name}}}}} "
@@ -158,8 +160,9 @@ def kernel_failed(ctx, device, opdef, arrays, attrs, record, node, e) -> Excepti
     error = getattr(e, "error_class", InvalidArgumentError)  # a CUDA failure: InternalError, Unimplemented…
     if node is not None:
         return error(f"{e}{where(opdef.name, node)}", op=opdef.name)
-    return error(f"{kernel_error_prefix(opdef, device, attrs, len(arrays))}{e}"
-                 f"{op_error_suffix(ctx, opdef.name, record.node, record.seq)}")
+    suffix = f" [Op:{opdef.name}]" if opdef.eager_fallback else op_error_suffix(ctx, opdef.name, record.node,
+                                                                                 record.seq)
+    return error(f"{kernel_error_prefix(opdef, device, attrs, len(arrays))}{e}{suffix}")
 
 
 def finish(ctx, device, opdef, out, record, node, duration):

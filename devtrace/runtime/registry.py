@@ -52,7 +52,8 @@ class OpDef:
     # ([(dtype, shape) per output], None)
     multi: bool = False
     # the attr that counts a list input or output (ConcatV2's N, Split's num_split): TensorFlow
-    # names the function an eager kernel error comes from after it (__wrapped__ConcatV2_N_2)
+    # names the function an eager kernel error comes from after it (__wrapped__ConcatV2_N_2); or
+    # attrs -> that name's tail, for an op with several (ParseExampleV2's ``_Tdense_1_num_sparse_0…``)
     number_attr: str | None = None
     # TensorFlow's OpDef summary (``Op<name=Sqrt; signature=x:T -> y:T; attr=T:type,allowed=[…]>``)
     # for an op whose ``T`` attr restricts its dtypes: one outside the list is an InvalidArgumentError
@@ -73,6 +74,9 @@ class OpDef:
     # attrs -> the length of each list output, in OpDef order, for an op with several list outputs
     # (ParseExampleV2's sparse_indices*, …, dense_values*): the one-op function's ``_Retval`` nodes
     output_lists: Callable | None = None
+    # TensorFlow's generated function always runs the op down its eager fallback (ParseExampleV2):
+    # an eager kernel error ends `` [Op:X]``, naming no name
+    eager_fallback: bool = False
 
     def kernel(self, device_type: str) -> Callable:
         """The kernel this op runs on a device of ``device_type``."""

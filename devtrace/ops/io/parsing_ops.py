@@ -7,6 +7,7 @@ features' values and row splits; and the feature configurations (``FixedLenFeatu
 from __future__ import annotations
 
 import collections
+import re
 
 import numpy as np
 
@@ -261,8 +262,38 @@ def _parse_lists(attrs):
     return sparse, sparse, sparse, dense, ragged, ragged
 
 
-op("ParseExampleV2", _parse, {CPU: {"string"}}, devices=(CPU,), multi=True, mixed_dtypes=True, shape=_parse_shapes,
-   output_lists=_parse_lists)
+_MISMATCH = re.compile(r"Name: <unknown>, Key: (.*), Index: 0\.  Data types don't match\. Expected type: (\w+), "
+                       r"Actual type: (\w+)")
+
+
+def _parse_kernel(xp, serialized, names, sparse_keys, dense_keys, *args, **attrs):
+    """``_parse``, its errors in TensorFlow's words: a scalar's without the batch's ``Name: <unknown>``,
+    a dense feature's type mismatch as ``Data type: int64 but expected type: float``."""
+    try:
+        return _parse(xp, serialized, names, sparse_keys, dense_keys, *args, **attrs)
+    except InvalidArgumentError as e:
+        text, scalar = e.message, np.ndim(serialized) == 0
+        found = _MISMATCH.fullmatch(text)
+        if found:
+            key, expected, actual = found.groups()
+            tail = f"Data type: {actual} but expected type: {expected}" if key in keys(dense_keys) else \
+                f"Expected type: {expected}, Actual type: {actual}"
+            text = f"Key: {key}.  Data types don't match. {tail}" if scalar else \
+                f"Name: <unknown>, Key: {key}, Index: 0.  Data types don't match. {tail}"
+        elif text.startswith("Feature: ") and not scalar:
+            text = f"Name: <unknown>, {text}"
+        raise ValueError(text) from None
+
+
+def _wrapped_name(attrs) -> str:
+    """The tail of the function TensorFlow wraps the eager op in: its list attrs' lengths, by name."""
+    sparse, ragged = len(attrs.get("sparse_types", ())), len(attrs.get("ragged_types", ()))
+    return (f"_Tdense_{len(attrs.get('dense_types', ()))}_num_sparse_{sparse}_ragged_split_types_{ragged}"
+            f"_ragged_value_types_{ragged}_sparse_types_{sparse}")
+
+
+op("ParseExampleV2", _parse_kernel, {CPU: {"string"}}, devices=(CPU,), multi=True, mixed_dtypes=True,
+   shape=_parse_shapes, output_lists=_parse_lists, number_attr=_wrapped_name, eager_fallback=True)
 
 
 def _parse_example(serialized, features, name=None):
