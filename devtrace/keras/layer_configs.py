@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 
-from ..generated.keras_layer_configs import CONFIGS
 from . import constraints, initializers, keywords, regularizers, serializable
 
 _RESOLVE = (("_initializer", initializers), ("_constraint", constraints), ("_regularizer", regularizers))
@@ -53,6 +52,8 @@ def _pairs(value) -> bool:
 
 def as_keras(layer, config: dict) -> dict:
     """``config`` (devtrace's: name, trainable, dtype, the constructor's arguments) as Keras writes it."""
+    from ..generated.keras_layer_configs import CONFIGS  # 7 ms of dicts: read at the first get_config, not at import
+
     table = CONFIGS.get(keywords.keras_class(layer))
     if table is None:
         return config

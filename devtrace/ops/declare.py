@@ -118,13 +118,8 @@ def host_arg(value, dtype=dtypes.int32, slow_list=True):
 def graph_valued(*values) -> bool:
     """Whether a host argument holds a tensor computed in the graph being built (not foldable: see
     ``host_arg``), so the op takes it as an input whose value is known when the graph runs."""
-    return not context().eager and any(_holds_symbolic(v) and _unfoldable(v) for v in values)
-
-
-def _unfoldable(value) -> bool:
-    if isinstance(value, (list, tuple)):
-        return any(_unfoldable(v) for v in value)
-    return isinstance(value, SymbolicTensor) and static_values.constant_value(value, slices=True) is None
+    return not context().eager and any(isinstance(v, SymbolicTensor) and static_values.constant_value(v, slices=True)
+                                       is None for v in _leaves(values))
 
 
 def with_graph_host_args(op_type, inputs, args: dict, attrs, name=None, dtype=None):
@@ -151,9 +146,7 @@ def _leaves(value) -> list:
 
 
 def _holds_symbolic(value) -> bool:
-    if isinstance(value, (list, tuple)):
-        return any(_holds_symbolic(v) for v in value)
-    return isinstance(value, SymbolicTensor)
+    return any(isinstance(v, SymbolicTensor) for v in _leaves(value))
 
 
 def _folded(value):
