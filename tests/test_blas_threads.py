@@ -105,3 +105,21 @@ def test_openblas_workers_sleep_right_after_a_threaded_product():
     np.matmul(a, a)
     time.sleep(0.2)
     assert _worker_ticks(threading.get_native_id()) - before <= 1
+
+
+@pytest.mark.parametrize("a_shape,b_shape,threads", [
+    ((9, 21632), (21632, 32), 1),  # a first convolution's filter gradient: 288 outputs, on one thread
+    ((64, 4096), (4096, 16), 1),  # 1024 outputs
+    ((288, 847), (847, 64), 2),  # a second one's (a chunk of it): 18432 outputs, on every thread
+    ((64, 512), (512, 64), 2),  # 4096 outputs
+])
+def test_narrow_products_run_on_one_thread_even_on_idle_cores(a_shape, b_shape, threads, monkeypatch):
+    """OpenBLAS splits a product's output among its threads, never the inner dimension: an output
+    of under ``NARROW_OUTPUT`` elements runs on one thread however long the inner dimension."""
+    seen = []
+    monkeypatch.setattr(blas_threads, "_serial_below", lambda: blas_threads.QUIET_SERIAL_BELOW)
+    monkeypatch.setattr(blas_threads, "_get", lambda: 2)
+    monkeypatch.setattr(blas_threads, "_set", seen.append)
+    a, b = np.ones(a_shape, np.float32), np.ones(b_shape, np.float32)
+    assert np.array_equal(blas_threads.matmul(np, a, b), np.matmul(a, b))
+    assert seen == ([1, 2] if threads == 1 else [])
