@@ -30,8 +30,11 @@ they sleep: on two cores, exactly while a training step's next ops (BiasAdd, Rel
 C loops want the second core) run, so a loop's second half waited for the spinning worker's time
 slices (the worker took 35% of a CNN step's CPU samples; Relu, ReluGrad, BiasAdd and MaxPool ran 2-4
 times slower than after a product that left no spinning thread). So when this module loads, in
-``auto`` mode, the workers' spin is cut to ``2**SPIN_TIMEOUT`` cycles: they sleep at once, and the
-next threaded product wakes them (microseconds, against the tenth of a millisecond a loop lost).
+``auto`` mode, the workers' spin is cut to ``2**SPIN_TIMEOUT`` cycles, about 50 µs: long enough for a
+convolution's products a chunk after another (an im2col or col2im of 20-30 µs between them) and a
+backward pass's products an op after another to find the workers awake, short enough that the next
+op's loops find the second core free. (At OpenBLAS's least, 2**4, every chunk's product waited for
+its workers to wake: Conv2D and Conv2DBackpropInput took 0.2-0.4 ms more a step.)
 OpenBLAS reads that setting (``OPENBLAS_THREAD_TIMEOUT``) from the environment only when its
 threads start, so the variable is set while OpenBLAS re-reads its environment and the threads are
 stopped (they restart at the next threaded product), then removed: the program's own environment
@@ -89,7 +92,7 @@ def _openblas():
     return None
 
 
-SPIN_TIMEOUT = 4  # OPENBLAS_THREAD_TIMEOUT: a worker spins 2**4 cycles (OpenBLAS's least) before it sleeps
+SPIN_TIMEOUT = 17  # OPENBLAS_THREAD_TIMEOUT: a worker spins 2**17 cycles (50 µs at 2.6 GHz) before it sleeps
 
 
 def _short_spin(lib, environ=os.environ) -> bool:
