@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 import devtrace as tf
+from ..ops.random.random_ops import function_permutations
 from .py_dataset import PyDataset, standardize
 
 _RAN_OUT = ("Your input ran out of data; interrupting training. Make sure that your dataset or generator can "
@@ -162,13 +163,25 @@ class EpochIterator:
             for element in self.dataset:
                 yield self._weighted(element)
             return
-        order = np.random.permutation(self.n) if self.shuffle else None
+        order = self._order() if self.shuffle else None
         for start in range(0, self.n, self.size):
             # unshuffled, a batch is a slice (a view: the step's tensors copy it, as host_array does)
             idx = order[start:start + self.size] if order is not None else slice(start, start + self.size)
             y = _take(self.y, idx) if self.y is not None else None
             sw = self.sample_weight[idx] if self.sample_weight is not None else None
             yield self._weighted(pack(_take(self.x, idx), y, sw))
+
+    def _order(self):
+        """Keras's TensorFlow adapter shuffles with ``tf.random.shuffle`` in a dataset function: under
+        a global seed, the same order each epoch; else any. ``"batch"``: each batch's samples among
+        themselves."""
+        if self.shuffle != "batch":
+            orders = function_permutations([self.n])
+            return np.random.permutation(self.n) if orders is None else orders[0]
+        starts = range(0, self.n, self.size)
+        sizes = [min(self.size, self.n - start) for start in starts]
+        orders = function_permutations(sizes) or [np.random.permutation(size) for size in sizes]
+        return np.concatenate([start + order for start, order in zip(starts, orders)]).astype(np.int64)
 
     def _py_pass(self):
         """One pass over a ``PyDataset``'s batches (in a shuffled order when asked)."""

@@ -1,0 +1,117 @@
+"""Keras 3 / TensorFlow 2.21 behaviour that keras.io-style programs (helper h-kio5's probes p45–p60,
+/work/helpers/kio/probes: a WGAN-GP, a text classifier with StringLookup, a Siamese network, a
+collaborative-filtering model, …) found devtrace lacking. Each expected value is what TensorFlow 2.21
+with Keras 3.15 printed running the same lines (``/work/tfvenv/bin/python``)."""
+
+import numpy as np
+import pytest
+
+import devtrace as tf
+
+keras = tf.keras
+ops = keras.ops
+
+
+def _np(x):
+    return ops.convert_to_numpy(x)
+
+
+def test_string_lookup_without_an_oov_index_checks_its_inputs():
+    lookup = keras.layers.StringLookup(num_oov_indices=0, vocabulary=["neg", "pos"])
+    assert lookup.get_vocabulary() == ["neg", "pos"] and lookup.vocabulary_size() == 2
+    assert _np(lookup(tf.constant(["pos", "neg"]))).tolist() == [1, 0]
+    assert int(lookup(tf.constant("pos"))) == 1  # a scalar too
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        lookup(tf.constant(["pos", "zz", "yy"]))
+    assert "Summarized data: b'When `num_oov_indices=0` all inputs should be in vocabulary, found OOV values " \
+           "[\"zz\" \"yy\"], consider setting `num_oov_indices=1`.'" in str(e.value)
+    with pytest.raises(ValueError, match=r"^`num_oov_indices` must be greater than or equal to 0. "
+                                         r"Received: num_oov_indices=-1$"):
+        keras.layers.StringLookup(num_oov_indices=-1)
+    inverse = keras.layers.StringLookup(vocabulary=["neg", "pos"], num_oov_indices=0, invert=True)
+    assert _np(inverse(tf.constant([1, 0]))).tolist() == [b"pos", b"neg"]
+
+
+def test_lookups_hash_unknown_tokens_into_several_oov_indices():
+    three = keras.layers.StringLookup(num_oov_indices=3, vocabulary=["a", "b"])
+    assert three.get_vocabulary() == ["[UNK]"] * 3 + ["a", "b"]
+    assert _np(three(tf.constant(["a", "b", "c", "d", "e", "zz"]))).tolist() == [3, 4, 1, 2, 1, 1]
+    salted = keras.layers.StringLookup(num_oov_indices=3, vocabulary=["a", "b"], salt=5)
+    assert _np(salted(tf.constant(["c", "d", "e", "zz"]))).tolist() == [2, 2, 1, 0]
+    ints = keras.layers.IntegerLookup(num_oov_indices=3, vocabulary=[10, 20])
+    assert ints.get_vocabulary() == [-1, -1, -1, 10, 20]
+    assert _np(ints(tf.constant([10, 7, 8, 9, 20]))).tolist() == [3, 1, 2, 0, 4]  # floormod
+    farm = keras.layers.IntegerLookup(num_oov_indices=3, vocabulary=[10, 20], oov_method="farmhash")
+    assert _np(farm(tf.constant([10, 7, 8, 9, 20]))).tolist() == [3, 1, 1, 2, 4]
+    masked = keras.layers.IntegerLookup(num_oov_indices=0, vocabulary=[10, 20], mask_token=0)
+    assert masked.get_vocabulary() == [0, 10, 20] and _np(masked(tf.constant([10, 0, 20]))).tolist() == [1, 0, 2]
+
+
+def test_a_lookups_mask_token_has_no_index_outside_int_mode():
+    lookup = keras.layers.StringLookup(num_oov_indices=2, vocabulary=["a", "b"], mask_token="", output_mode="one_hot")
+    assert lookup.get_vocabulary() == ["[UNK]", "[UNK]", "a", "b"]
+    assert _np(lookup(tf.constant(["a", "c", ""]))).tolist() == [[0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 0, 0]]
+
+
+def test_hashing_with_a_salt_is_siphash():
+    tokens = [["A"], ["B"], ["C"], ["D"], ["E"]]
+    assert _np(keras.layers.Hashing(num_bins=3, salt=[133, 137])(tokens)).ravel().tolist() == [1, 2, 1, 0, 2]
+    assert _np(keras.layers.Hashing(num_bins=3, salt=133)(tokens)).ravel().tolist() == [0, 0, 2, 1, 0]
+    floats = keras.layers.Hashing(num_bins=3)([[1.7], [2.2]])  # Keras hashes a float's int64 value
+    assert _np(floats).ravel().tolist() == _np(keras.layers.Hashing(num_bins=3)([[1], [2]])).ravel().tolist()
+
+
+def test_fit_shuffles_as_keras_tensorflow_adapter_under_a_seed():
+    keras.utils.set_random_seed(6)
+    model = keras.Model(*(lambda i: (i, keras.layers.Dense(1)(i)))(keras.Input(shape=(4,))))
+    model.compile(optimizer="adam", loss="mse")
+    x = np.random.RandomState(0).random((32, 4)).astype("float32")
+    y = np.random.RandomState(1).random((32, 1)).astype("float32")
+    assert [round(v, 5) for v in model.fit(x, y, epochs=3, batch_size=8, verbose=0, shuffle=False).history["loss"]] \
+        == [0.32734, 0.32009, 0.31316]
+    assert [round(v, 5) for v in model.fit(x, y, epochs=3, batch_size=8, verbose=0).history["loss"]] == \
+        [0.30646, 0.30014, 0.29416]
+
+
+class _Seen(keras.Model):
+    """Records each batch's samples (the data are their indices)."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense, self.seen = keras.layers.Dense(1), []
+
+    def call(self, x):
+        return self.dense(x)
+
+    def train_step(self, data):
+        x, _ = data
+        tf.py_function(lambda t: self.seen.append(t.numpy().ravel().astype(int).tolist()) or 0, [x], tf.int32)
+        return {}
+
+
+def test_the_shuffled_orders_of_an_epoch_and_of_its_batches():
+    keras.utils.set_random_seed(3)
+    model = _Seen()
+    model.compile("sgd", "mse")
+    x = np.arange(11, dtype="float32")[:, None]
+    model.fit(x, x, batch_size=4, epochs=2, verbose=0, shuffle="batch")
+    model.fit(x, x, batch_size=4, epochs=1, verbose=0, shuffle=True)
+    assert model.seen == [[3, 2, 1, 0], [5, 6, 7, 4], [10, 8, 9]] * 2 + [[10, 9, 8, 4], [6, 3, 7, 0], [5, 2, 1]]
+    keras.utils.set_random_seed(0)
+    model.seen.clear()
+    model.fit(x, x, batch_size=4, epochs=1, verbose=0, shuffle=True)
+    assert model.seen == [[8, 9, 4, 5], [7, 2, 0, 6], [3, 10, 1]]
+
+
+def test_lambda_takes_an_output_shape_arguments_and_a_mask():
+    a, b = keras.Input((6,)), keras.Input((6,))
+    merged = keras.layers.Lambda(lambda v: ops.sqrt(ops.sum(ops.square(v[0] - v[1]), axis=1, keepdims=True)),
+                                 output_shape=(1,))([a, b])
+    assert merged.shape == (None, 1)
+    scaled = keras.layers.Lambda(lambda v, k: v * k, arguments={"k": 3.0})
+    assert _np(scaled(np.ones((1, 2), "float32"))).tolist() == [[3.0, 3.0]]
+    shaped = keras.layers.Lambda(lambda v: v, output_shape=lambda s: (s[0], 7))
+    assert shaped.compute_output_shape((None, 2)) == (None, 7)
+    masking = keras.layers.Lambda(lambda v: v, mask=lambda v, m: ops.not_equal(v, 0))
+    assert masking.supports_masking and not keras.layers.Lambda(lambda v: v).supports_masking
+    assert _np(masking.compute_mask(np.array([[1.0, 0.0]], "float32"))).tolist() == [[True, False]]
