@@ -115,3 +115,53 @@ def test_lambda_takes_an_output_shape_arguments_and_a_mask():
     masking = keras.layers.Lambda(lambda v: v, mask=lambda v, m: ops.not_equal(v, 0))
     assert masking.supports_masking and not keras.layers.Lambda(lambda v: v).supports_masking
     assert _np(masking.compute_mask(np.array([[1.0, 0.0]], "float32"))).tolist() == [[True, False]]
+
+
+def test_sparse_categorical_crossentropy_of_a_segmentation_map():
+    y = np.array([[[1], [2]], [[0], [1]]], "uint8")  # (2, 2, 1) labels of (2, 2, 3) predictions
+    p = np.full((2, 2, 3), 1 / 3, "float32")
+    assert tuple(keras.losses.sparse_categorical_crossentropy(y, p).shape) == (2, 2)
+    assert round(float(keras.losses.SparseCategoricalCrossentropy()(y, p)), 6) == 1.098612
+    model = keras.Sequential([keras.Input((2, 3)), keras.layers.Softmax()])
+    model.compile("sgd", "sparse_categorical_crossentropy", metrics=["accuracy"])
+    assert [round(v, 6) for v in model.evaluate(p, y, verbose=0)] == [1.098612, 0.25]
+    logits = tf.constant([[[1.0, 2.0, 3.0], [0.5, 0.2, 0.1]]])
+    loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([[1, 2]]), logits=logits)
+    assert np.allclose(loss.numpy(), [[1.4076059, 1.2800989]])
+    with pytest.raises(ValueError, match=r"^`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                                         r"labels.shape=\(2, 2\) of rank 2 and logits.shape=\(2, 3\) of rank 2$"):
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.zeros((2, 2), tf.int32), logits=tf.zeros((2, 3)))
+
+
+def test_sparse_categorical_crossentropy_ignores_a_class():
+    y, p = np.array([1, 0, 1]), np.array([[0.1, 0.9], [0.5, 0.5], [0.3, 0.7]])
+    loss = keras.losses.SparseCategoricalCrossentropy(ignore_class=0)
+    assert round(float(loss(np.array([[1, 0]]), np.array([[[0.1, 0.9], [0.5, 0.5]]]))), 5) == 0.10536
+    assert round(float(loss(y, p)), 5) == 0.23102  # the mean over the two labels kept
+    assert np.round(_np(keras.losses.sparse_categorical_crossentropy(y, p, ignore_class=0)), 5).tolist() == \
+        [0.10536, 0.0, 0.35667]
+    assert round(float(loss(y, p, sample_weight=np.array([1.0, 2.0, 3.0]))), 5) == 0.58769
+    summed = keras.losses.SparseCategoricalCrossentropy(ignore_class=0, reduction="sum")
+    assert round(float(summed(y, p)), 5) == 0.46204
+    assert float(loss(np.array([0, 0]), np.array([[0.1, 0.9], [0.5, 0.5]]))) == 0.0
+    assert loss.get_config() == {"name": "sparse_categorical_crossentropy", "reduction": "sum_over_batch_size",
+                                 "from_logits": False, "ignore_class": 0}
+
+
+def test_transposed_convolutions_take_an_output_padding():
+    x = np.arange(2 * 3 * 3 * 2, dtype="float32").reshape(2, 3, 3, 2) / 10
+    seen = []
+    for padding in ("valid", "same"):
+        for output_padding in (None, 1, (0, 1)):
+            layer = keras.layers.Conv2DTranspose(2, 3, strides=2, padding=padding, output_padding=output_padding,
+                                                 kernel_initializer="ones")
+            y = layer(x)
+            seen.append((tuple(y.shape), round(float(np.sum(_np(y))), 1), layer.get_config()["output_padding"]))
+    assert seen == [((2, 7, 7, 2), 1134.0, None), ((2, 8, 8, 2), 1134.0, (1, 1)), ((2, 7, 8, 2), 1134.0, (0, 1)),
+                    ((2, 6, 6, 2), 844.8, None), ((2, 6, 6, 2), 844.8, (1, 1)), ((2, 5, 6, 2), 772.8, (0, 1))]
+    one_d = keras.layers.Conv1DTranspose(1, 4, strides=3, output_padding=2, kernel_initializer="ones")
+    assert _np(one_d(np.ones((1, 2, 1), "float32"))).ravel().tolist() == [1, 1, 1, 2, 1, 1, 1, 0, 0]
+    with pytest.raises(ValueError, match=r"^`output_padding` must be strictly less than `strides` for all dimensions. "
+                                         r"At dimension 0, `output_padding` is 2 but `strides` is 2. Received: "
+                                         r"output_padding=\(2, 2\), strides=\(2, 2\)$"):
+        keras.layers.Conv2DTranspose(2, 3, strides=2, output_padding=2)
