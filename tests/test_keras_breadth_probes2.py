@@ -165,3 +165,75 @@ def test_transposed_convolutions_take_an_output_padding():
                                          r"At dimension 0, `output_padding` is 2 but `strides` is 2. Received: "
                                          r"output_padding=\(2, 2\), strides=\(2, 2\)$"):
         keras.layers.Conv2DTranspose(2, 3, strides=2, output_padding=2)
+
+
+def _classifier():
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, activation="sigmoid")])
+    model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"])
+    return model
+
+
+_X = np.random.RandomState(0).rand(20, 3).astype("float32")
+_Y = (_X.sum(axis=1, keepdims=True) > 1.5).astype("float32")
+
+
+def test_a_compute_loss_override_without_training_is_called_without_it():
+    class Distiller(keras.Model):  # keras.io's knowledge distillation: compute_loss(..., allow_empty=False)
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(2)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, allow_empty=False):
+            return ops.mean(ops.square(y_pred))
+
+    model = Distiller()
+    model.compile(optimizer="sgd")
+    assert len(model.fit(_X, _Y, epochs=1, verbose=0).history["loss"]) == 1
+    assert isinstance(model.evaluate(_X, _Y, verbose=0), float)
+
+
+def test_predict_hands_callbacks_numpy_outputs():
+    seen = []
+
+    class Outputs(keras.callbacks.Callback):
+        def on_predict_batch_end(self, batch, logs=None):
+            seen.append((batch, sorted(logs), type(logs["outputs"]).__name__, logs["outputs"].shape))
+
+    _classifier().predict(_X, batch_size=8, callbacks=[Outputs()], verbose=0)
+    assert seen == [(0, ["outputs"], "ndarray", (8, 1)), (1, ["outputs"], "ndarray", (8, 1)),
+                    (2, ["outputs"], "ndarray", (4, 1))]
+
+
+def test_fit_evaluate_predict_on_python_generators():
+    model = _classifier()
+
+    def forever():
+        while True:
+            yield _X[:4], _Y[:4]
+
+    with pytest.warns(UserWarning, match=r"^`shuffle=True` was passed, but will be ignored since the data `x` was "
+                                         r"provided as a generator. The generator is expected to yield already-"
+                                         r"shuffled data.$"):
+        history = model.fit(forever(), steps_per_epoch=3, epochs=2, verbose=0)
+    assert sorted(history.history) == ["accuracy", "loss"] and len(history.history["loss"]) == 2
+    assert sorted(model.evaluate(forever(), steps=2, verbose=0, return_dict=True)) == ["accuracy", "loss"]
+    assert model.predict(((a,) for a in [_X[:3], _X[3:5]]), verbose=0).shape == (5, 1)
+    with pytest.raises(ValueError, match=r"^When passing a Python generator to a Keras model, the generator must "
+                                         r"return a tuple, either \(input,\) or \(inputs, targets\) or \(inputs, "
+                                         r"targets, sample_weights\). Received: \[\["):
+        model.predict((a for a in [_X[:3]]), verbose=0)
+    with pytest.raises(ValueError, match=r"^When providing `x` as a generator, `y` should not be passed. Instead, the "
+                                         r"targets should be included as part of the generator.$"):
+        model.fit(forever(), np.zeros(3))
+
+
+def test_one_loss_of_a_dict_output_model_adds_no_per_output_loss():
+    inputs = keras.Input((3,))
+    hidden = keras.layers.Dense(4, activation="relu")(inputs)
+    model = keras.Model(inputs, {"a": hidden, "b": keras.layers.Dense(1, activation="sigmoid")(hidden)})
+    model.compile(loss={"b": "binary_crossentropy"}, metrics={"b": ["mae"]}, optimizer="sgd")
+    logs = model.evaluate(_X, {"a": np.zeros((20, 4), "float32"), "b": _Y}, verbose=0, return_dict=True)
+    assert sorted(logs) == ["b_mae", "loss"]

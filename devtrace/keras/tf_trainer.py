@@ -27,7 +27,7 @@ class TensorFlowTrainer(Trainer):
         x, y, sample_weight = unpack(data)
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
-            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
+            loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
             self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
             if self.optimizer is not None:
                 loss = self.optimizer.scale_loss(loss)
@@ -39,7 +39,7 @@ class TensorFlowTrainer(Trainer):
     def test_step(self, data):
         x, y, sample_weight = unpack(data)
         y_pred = self(x, training=False)
-        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
         self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
@@ -108,7 +108,7 @@ class TensorFlowTrainer(Trainer):
     def _train_body(self, x, y, sw=None):
         with tf.GradientTape() as tape:
             pred = self(x, training=True)
-            loss = self.compute_loss(x, y, pred, sw)
+            loss = self._compute_loss(x, y, pred, sw)
             scaled = self.optimizer.scale_loss(loss)  # a LossScaleOptimizer's scale; else the loss
         grads = tape.gradient(scaled, self.trainable_weights)
         self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
@@ -116,7 +116,7 @@ class TensorFlowTrainer(Trainer):
 
     def _test_body(self, x, y, sw=None):
         pred = self(x, training=False)
-        return pred, self.compute_loss(x, y, pred, sw, training=False)
+        return pred, self._compute_loss(x, y, pred, sw, training=False)
 
     def _predict_body(self, x):
         return self(x, training=False)
@@ -254,7 +254,8 @@ class TensorFlowTrainer(Trainer):
             cbs.call("on_predict_batch_begin", step, {})
             pred = self._predict_batch(batch)
             out.append(tf.nest.map_structure(np.asarray, pred))
-            cbs.call("on_predict_batch_end", step, {"outputs": pred})
+            if cbs.wants("on_predict_batch_end"):
+                cbs.call("on_predict_batch_end", step, pythonify({"outputs": pred}))
         cbs.call("on_predict_end", {})
         return tf.nest.map_structure(lambda *batches: np.concatenate(batches), *out)  # per output of several
 
