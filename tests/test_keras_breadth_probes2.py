@@ -237,3 +237,29 @@ def test_one_loss_of_a_dict_output_model_adds_no_per_output_loss():
     model.compile(loss={"b": "binary_crossentropy"}, metrics={"b": ["mae"]}, optimizer="sgd")
     logs = model.evaluate(_X, {"a": np.zeros((20, 4), "float32"), "b": _Y}, verbose=0, return_dict=True)
     assert sorted(logs) == ["b_mae", "loss"]
+
+
+def test_resize_with_pad_offsets_by_the_unrounded_resized_size():
+    image = (np.arange(6 * 10 * 3) % 251).astype("uint8").reshape(6, 10, 3)
+    assert np.round(tf.image.resize_with_pad(image, 4, 4).numpy()[:, :, 0], 3).tolist() == \
+        [[32.25, 39.75, 47.25, 54.75], [122.25, 129.75, 137.25, 144.75], [0.0] * 4, [0.0] * 4]
+    tall = tf.image.resize_with_pad(np.ones((10, 7, 1), "float32"), 6, 6).numpy()[:, :, 0]
+    assert tall.tolist() == [[1.0] * 4 + [0.0] * 2] * 6  # TensorFlow's: (6 - 4.2) / 2 floors to no left padding
+
+
+def test_image_dataset_from_directory_crops_or_pads_to_the_aspect_ratio(tmp_path, capsys):
+    image_module = pytest.importorskip("PIL.Image")
+    (tmp_path / "a").mkdir()
+    image_module.fromarray((np.arange(6 * 10 * 3) % 251).astype("uint8").reshape(6, 10, 3)).save(tmp_path / "a" / "x.png")
+    rows = {}
+    for fit in ("crop_to_aspect_ratio", "pad_to_aspect_ratio"):
+        ds = keras.utils.image_dataset_from_directory(str(tmp_path), labels=None, image_size=(4, 4), shuffle=False,
+                                                      batch_size=None, verbose=False, **{fit: True})
+        rows[fit] = np.round(next(iter(ds)).numpy()[:, :, 0], 3).tolist()
+    assert rows["crop_to_aspect_ratio"] == [[14.25, 18.75, 23.25, 27.75], [59.25, 63.75, 68.25, 72.75],
+                                            [104.25, 108.75, 113.25, 117.75], [149.25, 153.75, 158.25, 162.75]]
+    assert rows["pad_to_aspect_ratio"][0] == [32.25, 39.75, 47.25, 54.75] and rows["pad_to_aspect_ratio"][3] == [0.0] * 4
+    with pytest.raises(ValueError, match=r"^Only one of `pad_to_aspect_ratio`, `crop_to_aspect_ratio` can be set to "
+                                         r"`True`.$"):
+        keras.utils.image_dataset_from_directory(str(tmp_path), crop_to_aspect_ratio=True, pad_to_aspect_ratio=True)
+    assert capsys.readouterr().out == "Found 1 files belonging to 1 classes.\n"  # counted before the check
