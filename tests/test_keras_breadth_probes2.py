@@ -16,6 +16,11 @@ def _np(x):
     return ops.convert_to_numpy(x)
 
 
+def _r(values, digits=4) -> list:
+    """The values, flattened, as Python floats rounded as the probes print them."""
+    return [round(float(v), digits) for v in np.ravel(values)]
+
+
 def test_string_lookup_without_an_oov_index_checks_its_inputs():
     lookup = keras.layers.StringLookup(num_oov_indices=0, vocabulary=["neg", "pos"])
     assert lookup.get_vocabulary() == ["neg", "pos"] and lookup.vocabulary_size() == 2
@@ -263,3 +268,51 @@ def test_image_dataset_from_directory_crops_or_pads_to_the_aspect_ratio(tmp_path
                                          r"`True`.$"):
         keras.utils.image_dataset_from_directory(str(tmp_path), crop_to_aspect_ratio=True, pad_to_aspect_ratio=True)
     assert capsys.readouterr().out == "Found 1 files belonging to 1 classes.\n"  # counted before the check
+
+
+def test_einsum_dense_kernels_scale_by_their_input_and_output_axes():
+    """Keras 3.15 clones a kernel's VarianceScaling initializer with the einsum's axes (its fans)."""
+    glorot = keras.initializers.GlorotUniform(seed=3, input_axes=[0], output_axes=[1, 2])
+    assert glorot.get_config() == {"seed": 3, "input_axes": [0], "output_axes": [1, 2]}
+    assert _r(_np(glorot((2, 1, 2))).ravel()) == [-0.7449, 1.0762, 0.0791, 0.8354]
+    assert _r(_np(keras.initializers.GlorotUniform(seed=3)((2, 1, 2))).ravel()) == \
+        [-0.6082, 0.8787, 0.0646, 0.6821]
+    layer = keras.layers.EinsumDense("ab,bcd->acd", output_shape=(2, 3), kernel_initializer=keras.initializers.HeNormal(seed=1))
+    layer(np.ones((1, 4), "float32"))
+    assert _r(_np(layer.kernel).ravel()[:4]) == [0.1018, -0.3963, 0.5074, -0.6341]
+    keras.utils.set_random_seed(16)
+    mha = keras.layers.MultiHeadAttention(num_heads=1, key_dim=2)
+    mha(np.ones((1, 3, 2), "float32"), np.ones((1, 3, 2), "float32"))
+    assert [_r(_np(w).ravel()[:3]) for w in mha.weights[::2]] == [
+        [0.9661, 0.4962, 0.1698], [0.866, -0.9097, -0.2135], [-0.4716, -0.1297, 1.0512], [0.2291, -0.6757, -0.6784]]
+
+
+def test_multi_head_attention_takes_the_querys_mask_and_deletes_its_inputs_masks():
+    keras.utils.set_random_seed(16)
+    x = np.random.RandomState(0).randn(1, 5, 4).astype("float32")
+    mha = keras.layers.MultiHeadAttention(num_heads=2, key_dim=4)
+    m = np.ones((1, 5, 5), bool)
+    m[:, :, 3:] = False
+    first = [-0.8269, -0.1436]
+    assert _r(_np(mha(x, x, attention_mask=m[:, :1, :]))[0, 0, :2]) == first
+    ignored = mha(x, x, query_mask=np.array([[True] * 3 + [False] * 2]))  # the query's mask counts, not query_mask=
+    assert np.array_equal(_np(ignored), _np(mha(x, x)))
+    e = keras.layers.Embedding(10, 4, mask_zero=True)(np.array([[3, 4, 5, 0, 0]]))
+    masked = _np(mha(e, e, attention_mask=m[:, :1, :]))[0, :, 0]
+    assert _r(masked) == [0.0191] * 3 + [-0.008] * 2  # the padded queries attend evenly
+    assert getattr(e, "_keras_mask", None) is None  # deleted by the call
+    assert _r(_np(mha(e, e))[0, :, 0]) == [-0.008, -0.0081, -0.008, -0.0081, -0.0081]
+
+
+def test_predict_traces_again_for_other_sequence_lengths():
+    inputs = keras.Input((None,), dtype="int32")
+    pooled = keras.layers.GlobalAveragePooling1D()(
+        keras.layers.LSTM(3, return_sequences=True)(keras.layers.Embedding(10, 4, mask_zero=True)(inputs)))
+    model = keras.Model(inputs, pooled)
+    padded = model.predict(np.array([[1, 2, 0, 0]]), verbose=0)
+    assert np.allclose(padded, model.predict(np.array([[1, 2]]), verbose=0), atol=1e-6)
+    pooling = keras.Sequential([keras.Input((None, 2)), keras.layers.GlobalMaxPooling1D(), keras.layers.Dense(1)])
+    pooling.compile("sgd", "mse")
+    assert pooling.predict(np.ones((2, 3, 2)), verbose=0).shape == pooling.predict(np.ones((2, 5, 2)), verbose=0).shape
+    pooling.fit(np.ones((2, 3, 2)), np.ones((2, 1)), verbose=0)
+    assert len(pooling.fit(np.ones((2, 4, 2)), np.ones((2, 1)), verbose=0).history["loss"]) == 1
