@@ -316,3 +316,18 @@ def test_predict_traces_again_for_other_sequence_lengths():
     assert pooling.predict(np.ones((2, 3, 2)), verbose=0).shape == pooling.predict(np.ones((2, 5, 2)), verbose=0).shape
     pooling.fit(np.ones((2, 3, 2)), np.ones((2, 1)), verbose=0)
     assert len(pooling.fit(np.ones((2, 4, 2)), np.ones((2, 1)), verbose=0).history["loss"]) == 1
+
+
+@keras.utils.register_keras_serializable(package="P", name="sq")
+def _squared(x):
+    return x * x
+
+
+def test_a_registered_functions_config_is_its_registered_name():
+    assert keras.utils.serialize_keras_object(_squared) == {"module": "builtins", "class_name": "function",
+                                                             "config": "P>sq", "registered_name": "function"}
+    assert keras.layers.Dense(2, activation=_squared).get_config()["activation"]["config"] == "P>sq"
+    assert keras.utils.deserialize_keras_object(keras.utils.serialize_keras_object(_squared)) is _squared
+    assert keras.activations.serialize(keras.activations.relu) == "relu"
+    assert keras.activations.deserialize("relu") is keras.activations.relu
+    assert keras.activations.deserialize(keras.activations.serialize(_squared)) is _squared
