@@ -331,3 +331,21 @@ def test_a_registered_functions_config_is_its_registered_name():
     assert keras.activations.serialize(keras.activations.relu) == "relu"
     assert keras.activations.deserialize("relu") is keras.activations.relu
     assert keras.activations.deserialize(keras.activations.serialize(_squared)) is _squared
+
+
+class DistanceLayer(keras.layers.Layer):
+    """keras.io's Siamese network: a call of three positional tensors returning a tuple."""
+
+    def call(self, anchor, positive, negative):
+        return ops.sum(tf.square(anchor - positive), -1), ops.sum(tf.square(anchor - negative), -1)
+
+
+def test_a_layer_of_several_positional_tensors_returning_a_tuple():
+    a, p, n = (keras.Input((6,), name=name) for name in ("anchor", "positive", "negative"))
+    distances = DistanceLayer()(a, p, n)
+    assert type(distances) is tuple and [d.shape for d in distances] == [(None,), (None,)]
+    model = keras.Model(inputs=[a, p, n], outputs=distances)
+    assert len(model.outputs) == 2 and len(model.layers) == 4
+    out = model([np.ones((2, 6), "float32"), np.zeros((2, 6), "float32"), np.ones((2, 6), "float32")])
+    assert type(out) is tuple and [tuple(o.shape) for o in out] == [(2,), (2,)]
+    assert _r(out[0]) == [6.0, 6.0] and _r(out[1]) == [0.0, 0.0]

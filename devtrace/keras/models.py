@@ -115,7 +115,8 @@ class Model(TensorFlowTrainer, Layer):
         flat_in = self._inputs if isinstance(self._inputs, (list, tuple)) else [self._inputs]
         given = inputs if isinstance(self._inputs, (list, tuple)) else [inputs]
         values = {id(k): _as_input(v, k) for k, v in zip(flat_in, given)}
-        return _run(self._outputs, values, training)
+        out = _run(self._outputs, values, training)
+        return tuple(out) if type(self._outputs) is tuple else out  # Keras keeps the outputs' structure
 
     @property
     def _allow_non_tensor_positional_args(self):
