@@ -349,3 +349,76 @@ def test_a_layer_of_several_positional_tensors_returning_a_tuple():
     out = model([np.ones((2, 6), "float32"), np.zeros((2, 6), "float32"), np.ones((2, 6), "float32")])
     assert type(out) is tuple and [tuple(o.shape) for o in out] == [(2,), (2,)]
     assert _r(out[0]) == [6.0, 6.0] and _r(out[1]) == [0.0, 0.0]
+
+
+def test_a_list_holding_tensors_is_packed_and_differentiable():
+    v = tf.Variable([1.0, 2.0])
+    for convert in (lambda t: tf.reduce_sum(tf.convert_to_tensor([t, 3.0])), lambda t: tf.reduce_sum([t]),
+                    lambda t: ops.sum([t])):
+        with tf.GradientTape() as tape:
+            loss = convert(tf.reduce_sum(v * v))
+        assert tape.gradient(loss, v).numpy().tolist() == [2.0, 4.0]  # was None: the list became a constant
+
+    @tf.function
+    def traced():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.convert_to_tensor([tf.reduce_sum(v * v), 3.0]))
+        return tape.gradient(loss, v)
+    assert traced().numpy().tolist() == [2.0, 4.0]
+    assert tf.convert_to_tensor([[tf.constant(1), 2], [3, 4]]).numpy().tolist() == [[1, 2], [3, 4]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"^cannot compute Pack as input #1\(zero-based\) was "
+                                                             r"expected to be a float tensor but is a int32 tensor "
+                                                             r"\[Op:Pack\] name: packed$"):
+        tf.convert_to_tensor([tf.constant(1.0), tf.constant(1)])
+
+
+def test_a_regularizer_summed_in_a_compute_loss_override_trains_as_keras():
+    class LossModel(keras.Model):
+        def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+            return ops.mean(ops.square(y_pred - y)) + ops.sum(self.losses)
+
+    keras.utils.set_random_seed(6)
+    inputs = keras.Input(shape=(4,))
+    hidden = keras.layers.Dense(3, kernel_regularizer=keras.regularizers.l2(0.01))(inputs)
+    model = LossModel(inputs, keras.layers.Dense(1)(hidden))
+    model.compile(optimizer=keras.optimizers.SGD(0.1))
+    x = np.random.RandomState(0).random((32, 4)).astype("float32")
+    y = np.random.RandomState(1).random((32, 1)).astype("float32")
+    history = model.fit(x, y, epochs=2, batch_size=16, verbose=0, shuffle=False)
+    assert _r(history.history["loss"], 5) == [0.29013, 0.18288]
+
+
+def test_a_subclassed_models_layers_show_the_batch_their_traced_step_has(capsys):
+    class Recommender(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.users = keras.layers.Embedding(12, 5)
+            self.bias = keras.layers.Embedding(12, 1)
+
+        def call(self, inputs):
+            return ops.nn.sigmoid(ops.sum(self.users(inputs[:, 0]), axis=1, keepdims=True) + self.bias(inputs[:, 1]))
+
+    model = Recommender()
+    model.compile(loss="binary_crossentropy", optimizer="adam")
+    ids = np.random.RandomState(0).randint(0, 12, size=(54, 2))
+    model.fit(ids, np.ones((54, 1), "float32"), batch_size=8, epochs=1, verbose=0)  # 54 samples: no static batch
+    model.summary()
+    rows = [line for line in capsys.readouterr().out.splitlines() if "(Embedding)" in line]
+    assert [row.split("│")[2].strip() for row in rows] == ["(None, 5)", "(None, 1)"]
+
+
+def test_a_subclassed_models_own_seed_generator_comes_before_its_layers_variables():
+    class Noisy(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d = keras.layers.Dense(1)
+            self.seed_generator = keras.random.SeedGenerator(1337)
+
+        def call(self, x):
+            return self.d(x + keras.random.normal(ops.shape(x), seed=self.seed_generator))
+
+    model = Noisy()
+    model(np.ones((2, 4), "float32"))
+    paths = [v.path for v in model.variables]
+    assert paths[0] == "seed_generator/seed_generator_state" and [p.rsplit("/", 1)[1] for p in paths[1:]] == \
+        ["kernel", "bias"]

@@ -227,8 +227,6 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int", 
     seed = np.random.randint(1e6) if seed is None else seed
     paths, labels, class_names = index_directory(directory, labels, (".txt",), class_names, shuffle, seed,
                                                  follow_links, verbose)
-    if crop_to_aspect_ratio and pad_to_aspect_ratio:  # Keras's check: loading the first image, after the count
-        raise ValueError("Only one of `pad_to_aspect_ratio`, `crop_to_aspect_ratio` can be set to `True`.")
     if label_mode == "binary" and len(class_names) != 2:
         raise ValueError(f'When passing `label_mode="binary"`, there must be exactly 2 class_names. Received: '
                          f"class_names={class_names}")

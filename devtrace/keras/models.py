@@ -99,9 +99,11 @@ class Model(TensorFlowTrainer, Layer):
 
     @property
     def variables(self) -> list:
-        """Keras 3's: its layers' variables (seed generators' states included), then its own."""
-        return _unique_list([v for layer in self.layers for v in layer.variables] + list(self._layer_weights)
-                            + self._seed_states())
+        """Keras 3's (``Layer.variables``): its own weights, trainable first, and its own seed generators'
+        states (a subclassed model's ``SeedGenerator``), then its layers' variables."""
+        own = list(self._layer_weights)
+        return _unique_list([w for w in own if w.trainable] + [w for w in own if not w.trainable] +
+                            self._seed_states() + [v for layer in self.layers for v in layer.variables])
 
     non_trainable_variables = Layer.non_trainable_variables
 

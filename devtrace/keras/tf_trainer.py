@@ -129,6 +129,10 @@ class TensorFlowTrainer(Trainer):
         step, traced_error = self._traced(kind + ("_weighted" if sw is not None else ""), body, args)
         if step is not None:
             return step(*args)
+        unbuilt = []
+        if traced_error is None and not self.run_eagerly and "_first_step_built" not in self.__dict__:
+            self.__dict__["_first_step_built"] = True  # looked for once: the layers the first eager step builds
+            unbuilt = [layer for layer in [self] + self._all_sublayers() if not layer.built]
         try:
             return body(*args)
         except Exception as eager_error:  # noqa: BLE001 (the trace's error of that kind is Keras's text)
@@ -137,6 +141,7 @@ class TensorFlowTrainer(Trainer):
             raise
         finally:
             traced_error = None  # its trace's frames link back to this one (functions._detached)
+            _batchless_builds(unbuilt, self._functions.static.get(kind))
 
     def _traced(self, kind, body, args):
         """A step function once the model is built and the optimizer's variables exist (a trace
@@ -267,6 +272,21 @@ class TensorFlowTrainer(Trainer):
 
     def predict_on_batch(self, x):
         return on_batch.predict_on_batch(self, x)
+
+
+def _batchless_builds(layers, batch) -> None:
+    """Layers first built by a step that ran eagerly (the model's first batch) keep the shape Keras builds
+    them on: its traced step's, whose batch is the dataset's static one (else None) — what ``summary``
+    shows for a subclassed model's layers."""
+    def relaxed(shape):
+        if isinstance(shape, tuple) and shape and (shape[0] is None or isinstance(shape[0], int)):
+            return (batch,) + shape[1:]
+        if isinstance(shape, list):
+            return [relaxed(s) for s in shape]
+        return shape
+    for layer in layers:
+        if layer.built and layer._build_shape is not None:
+            layer._build_shape = relaxed(layer._build_shape)
 
 
 _NO_CONTEXT = contextlib.nullcontext()
