@@ -166,6 +166,36 @@ ALL_OBJECTS_DICT = {f.__name__: f for f in (
 ALL_OBJECTS_DICT.update(swish=silu, hard_swish=hard_silu)
 
 
+def serialize(activation):
+    """Keras's: a built-in activation's name; another function's (or object's) serialized dict."""
+    from . import serializable
+
+    config = serializable.serialize(activation)
+    if isinstance(config, str):
+        return config
+    if not isinstance(config, dict) or "config" not in config:
+        raise ValueError(f"Unknown activation function '{activation}' cannot be serialized due to invalid function "
+                         f"name. Make sure to use an activation name that matches the references defined in "
+                         f"activations.py or use `@keras.saving.register_keras_serializable()`to register any custom "
+                         f"activations. config={config}")
+    if config.get("class_name") == "function" and config["config"] in ALL_OBJECTS_DICT and \
+            ALL_OBJECTS_DICT[config["config"]] is activation:
+        return config["config"]
+    return config
+
+
+def deserialize(config, custom_objects=None):
+    """Keras's: an activation function from its config."""
+    from . import serializable
+
+    if isinstance(config, str):
+        found = ALL_OBJECTS_DICT.get(config) or serializable.get_registered_object(config, custom_objects)
+        if found is None:
+            raise ValueError(f"Could not interpret activation function identifier: {config}")
+        return found
+    return serializable.deserialize(config, custom_objects)
+
+
 def get(identifier):
     """Keras's: ``None`` is ``linear``; a dict a serialized function (or object)."""
     if identifier is None:

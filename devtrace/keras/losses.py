@@ -29,6 +29,10 @@ class Loss(Configurable):
     def call(self, y_true, y_pred):
         raise NotImplementedError
 
+    def _valid(self, y_true, y_pred):
+        """The per-sample losses' mask (Keras's ``_keras_mask`` on them), or ``None``."""
+        return None
+
     def get_config(self) -> dict:
         """Keras's: ``name`` and ``reduction`` first; a built-in loss's own arguments after them (a
         user's subclass adds its own by overriding this)."""
@@ -52,6 +56,13 @@ class Loss(Configurable):
         their sum times the weights over their count (Keras's ``sum_over_batch_size``)."""
         y_true, y_pred = same_rank(_float32(y_true), _float32(y_pred))  # Keras converts both to the loss's dtype
         values = self.call(y_true, y_pred)
+        valid = self._valid(y_true, y_pred)
+        if valid is not None:  # Keras's apply_mask: averaged over the valid entries only
+            mask = tf.cast(valid, values.dtype)
+            if self.reduction == "sum_over_batch_size":
+                mask = mask * tf.math.divide_no_nan(tf.cast(tf.size(mask), values.dtype), tf.reduce_sum(mask))
+            sample_weight = mask if sample_weight is None else \
+                tf.multiply(*same_rank(tf.cast(tf.convert_to_tensor(sample_weight), values.dtype), mask))
         if sample_weight is not None:
             weights = tf.cast(tf.convert_to_tensor(sample_weight), values.dtype)
             values, weights = same_rank(values, weights)  # (n, 1) losses and (n,) weights: (n, 1) both
@@ -121,15 +132,39 @@ class BinaryCrossentropy(Loss):
 class SparseCategoricalCrossentropy(Loss):
     name = "sparse_categorical_crossentropy"
 
-    def __init__(self, from_logits=False, reduction="sum_over_batch_size", name="sparse_categorical_crossentropy", dtype=None):
-        self.from_logits = from_logits
+    def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size", axis=-1,
+                 name="sparse_categorical_crossentropy", dtype=None):
+        keywords.unimplemented("keras.losses.SparseCategoricalCrossentropy", axis=(axis, -1))
+        self.from_logits, self.ignore_class = from_logits, ignore_class
         self._configure(reduction, name, "keras.losses.SparseCategoricalCrossentropy")
 
     def call(self, y_true, y_pred):
-        # a vector of labels as it is (TensorFlow's graph has no Reshape then); others flattened
-        labels = tf.cast(y_true if y_true.shape.rank == 1 else tf.reshape(y_true, [-1]), tf.int32)
+        if y_pred.shape.rank is not None and y_pred.shape.rank > 2:  # per position (a segmentation map)
+            if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
+                y_true = tf.squeeze(y_true, -1)
+            labels = tf.cast(y_true, tf.int32)
+        else:  # a vector of labels as it is (TensorFlow's graph has no Reshape then); others flattened
+            labels = tf.cast(y_true if y_true.shape.rank == 1 else tf.reshape(y_true, [-1]), tf.int32)
+        valid = None
+        if self.ignore_class is not None:  # Keras's: an ignored label's loss is 0 (and masked)
+            valid = tf.not_equal(labels, self.ignore_class)
+            labels = tf.where(valid, labels, tf.zeros_like(labels))
+            y_pred = tf.where(tf.expand_dims(valid, -1), y_pred, tf.zeros_like(y_pred))
         logits = y_pred if self.from_logits else tf.math.log(tf.clip_by_value(y_pred, config.epsilon(), 1.0))
-        return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        values = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        return values if valid is None else tf.where(valid, values, tf.zeros_like(values))
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        config.pop("axis", None)  # Keras's config leaves the axis out
+        return config
+
+    def _valid(self, y_true, y_pred):
+        if self.ignore_class is None:
+            return None
+        labels = tf.squeeze(y_true, -1) if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1 \
+            else y_true
+        return tf.reshape(tf.not_equal(tf.cast(labels, tf.int32), self.ignore_class), tf.shape(y_pred)[:-1])
 
 
 class CategoricalCrossentropy(Loss):
@@ -262,8 +297,9 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False):
     return CategoricalCrossentropy(from_logits).call(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
 
 
-def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
-    return SparseCategoricalCrossentropy(from_logits).call(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None, axis=-1):
+    return SparseCategoricalCrossentropy(from_logits, ignore_class, axis=axis).call(tf.convert_to_tensor(y_true),
+                                                                                    tf.convert_to_tensor(y_pred))
 
 
 def huber(y_true, y_pred, delta=1.0):

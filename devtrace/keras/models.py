@@ -99,9 +99,11 @@ class Model(TensorFlowTrainer, Layer):
 
     @property
     def variables(self) -> list:
-        """Keras 3's: its layers' variables (seed generators' states included), then its own."""
-        return _unique_list([v for layer in self.layers for v in layer.variables] + list(self._layer_weights)
-                            + self._seed_states())
+        """Keras 3's (``Layer.variables``): its own weights, trainable first, and its own seed generators'
+        states (a subclassed model's ``SeedGenerator``), then its layers' variables."""
+        own = list(self._layer_weights)
+        return _unique_list([w for w in own if w.trainable] + [w for w in own if not w.trainable] +
+                            self._seed_states() + [v for layer in self.layers for v in layer.variables])
 
     non_trainable_variables = Layer.non_trainable_variables
 
@@ -115,7 +117,8 @@ class Model(TensorFlowTrainer, Layer):
         flat_in = self._inputs if isinstance(self._inputs, (list, tuple)) else [self._inputs]
         given = inputs if isinstance(self._inputs, (list, tuple)) else [inputs]
         values = {id(k): _as_input(v, k) for k, v in zip(flat_in, given)}
-        return _run(self._outputs, values, training)
+        out = _run(self._outputs, values, training)
+        return tuple(out) if type(self._outputs) is tuple else out  # Keras keeps the outputs' structure
 
     @property
     def _allow_non_tensor_positional_args(self):
