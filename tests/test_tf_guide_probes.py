@@ -1,0 +1,129 @@
+"""TensorFlow 2.21 behaviour that tensorflow.org guide/tutorial-style programs (helper h-tfgd's probes
+p61–p76, /work/helpers/kio/probes) found devtrace lacking: each expected value or text is what
+TensorFlow 2.21 printed running the same lines (``/work/tfvenv/bin/python``, the probe's output)."""
+
+import numpy as np
+import pytest
+
+import devtrace as tf
+
+
+def test_custom_gradient_passes_the_variables_it_read():
+    v = tf.Variable(2.0)
+
+    @tf.custom_gradient
+    def scaled(x):
+        def grad(dy, variables=None):
+            return dy * v, [dy * x * 10.0]
+        return x * v, grad
+
+    x = tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = scaled(x)
+    assert [g.numpy() for g in tape.gradient(y, [v])] == [np.float32(30.0)]
+    assert tape.gradient(y, x).numpy() == 2.0
+
+    @tf.custom_gradient
+    def no_variables_keyword(x):
+        return x * v, lambda dy: dy
+
+    with pytest.raises(TypeError) as e:
+        no_variables_keyword(x)  # TensorFlow checks it without a tape too
+    assert str(e.value) == ("@tf.custom_gradient grad_fn must accept keyword argument 'variables', since function "
+                            "uses variables: [<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=2.0>]")
+
+
+def test_summary_record_if_a_tensor_condition_inside_a_function(tmp_path):
+    @tf.function
+    def step(x):
+        with tf.summary.record_if(lambda: tf.equal(x % 2, 0)):
+            return tf.summary.write("even", tf.cast(x, tf.float32), step=tf.cast(x, tf.int64))
+
+    with tf.summary.create_file_writer(str(tmp_path)).as_default():
+        assert [bool(step(tf.constant(i))) for i in range(4)] == [True, False, True, False]
+
+
+def test_cast_of_sparse_ragged_and_indexed_slices():
+    s = tf.cast(tf.sparse.from_dense([[0, 2], [3, 0]]), tf.float32)
+    assert isinstance(s, tf.SparseTensor) and s.values.dtype == tf.float32 and s.values.numpy().tolist() == [2.0, 3.0]
+    assert str(tf.cast(tf.ragged.constant([[1], [2, 3]]), tf.float32)) == "<tf.RaggedTensor [[1.0], [2.0, 3.0]]>"
+    slices = tf.cast(tf.IndexedSlices(tf.constant([[1, 2]]), tf.constant([0]), tf.constant([2, 2])), tf.float64)
+    assert type(slices).__name__ == "IndexedSlices" and slices.values.dtype == tf.float64
+
+
+def test_sparse_reduce_output_is_sparse():
+    r = tf.sparse.reorder(tf.sparse.SparseTensor([[0, 3], [2, 1], [1, 0], [2, 3]], [10, 20, 30, 5], [3, 4]))
+    out = tf.sparse.reduce_sum(r, axis=0, output_is_sparse=True)
+    assert (out.indices.numpy().tolist(), out.values.numpy().tolist(), out.dense_shape.numpy().tolist()) == (
+        [[0], [1], [3]], [30, 20, 15], [4])
+    kept = tf.sparse.reduce_sum(r, axis=1, keepdims=True, output_is_sparse=True)
+    assert (kept.indices.numpy().tolist(), kept.values.numpy().tolist(), kept.dense_shape.numpy().tolist()) == (
+        [[0, 0], [1, 0], [2, 0]], [10, 30, 25], [3, 1])
+    top = tf.sparse.reduce_max(r, axis=1, output_is_sparse=True)
+    assert top.values.numpy().tolist() == [10, 30, 20]
+
+
+def test_concrete_functions_of_ragged_and_sparse_signatures():
+    @tf.function(input_signature=[tf.RaggedTensorSpec(shape=[None, None], dtype=tf.int32)])
+    def total(x):
+        return tf.reduce_sum(x, axis=1)
+
+    assert str(total.get_concrete_function().structured_input_signature) == (
+        "((RaggedTensorSpec(TensorShape([None, None]), tf.int32, 1, tf.int64),), {})")
+
+    @tf.function
+    def sparse_total(s):
+        return tf.sparse.reduce_sum(s)
+
+    concrete = sparse_total.get_concrete_function(tf.SparseTensorSpec([None, 4], tf.int32))
+    assert str(concrete.structured_input_signature) == "((SparseTensorSpec(TensorShape([None, 4]), tf.int32),), {})"
+    with pytest.raises(TypeError) as e:
+        total(tf.ragged.constant([[1.0]]))
+    assert str(e.value) == (
+        "Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(1,), dtype=tf.float32, name=None) "
+        "to TensorSpec(shape=(None,), dtype=tf.int32, name=None)`. Received args: (<tf.RaggedTensor [[1.0]]>,) and "
+        "kwargs: {} for signature: (x: RaggedTensorSpec(TensorShape([None, None]), tf.int32, 1, tf.int64)).")
+    rt = tf.ragged.constant([[1, 2], [], [3]])
+    assert str(tf.RaggedTensorSpec.from_value(rt)) == "RaggedTensorSpec(TensorShape([3, None]), tf.int32, 1, tf.int64)"
+
+
+def test_input_signature_binding_error_names_the_parameters():
+    @tf.function(input_signature=(tf.TensorSpec(shape=[None], dtype=tf.int32),))
+    def h(x):
+        return x + 1
+
+    with pytest.raises(TypeError) as e:
+        h(tf.constant([1.0]))
+    assert str(e.value) == (
+        "Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(1,), dtype=tf.float32, name=None) "
+        "to TensorSpec(shape=(None,), dtype=tf.int32, name=None)`. Received args: (<tf.Tensor: shape=(1,), "
+        "dtype=float32, numpy=array([1.], dtype=float32)>,) and kwargs: {} for signature: (x: TensorSpec(shape=(None,), "
+        "dtype=tf.int32, name=None)).")
+
+
+def test_ragged_stack_gather_and_where():
+    rt = tf.RaggedTensor.from_row_lengths([1, 2, 3, 4, 5, 6], row_lengths=[2, 0, 3, 1])
+    assert tf.stack([rt, rt], axis=0).shape.as_list() == [2, None, None]
+    assert tf.stack([rt, rt], axis=1).to_list() == [[[1, 2], [1, 2]], [[], []], [[3, 4, 5], [3, 4, 5]], [[6], [6]]]
+    assert str(tf.gather(rt, [2, 0])) == "<tf.RaggedTensor [[3, 4, 5], [1, 2]]>"
+    assert str(tf.where(rt > 2, rt, 0)) == "<tf.RaggedTensor [[0, 0], [], [3, 4, 5], [6]]>"
+
+
+@pytest.mark.parametrize("make, text", [
+    (lambda: tf.RaggedTensor.from_row_lengths([1, 2], [3]),
+     "Arguments to _from_row_partition do not form a valid RaggedTensor\nCondition x == y did not hold.\n"
+     "First 1 elements of x:\n[3]\nFirst 1 elements of y:\n[2]"),
+    (lambda: tf.RaggedTensor.from_row_splits([1, 2], [1, 2]),
+     "Arguments to from_row_splits do not form a valid RaggedTensor:zero\nCondition x == y did not hold."),
+    (lambda: tf.RaggedTensor.from_row_splits([1, 2], [0, 2, 1, 2]),
+     "Arguments to from_row_splits do not form a valid RaggedTensor:monotonic.  \n"
+     "Condition x >= 0 did not hold element-wise:"),
+    (lambda: tf.RaggedTensor.from_row_lengths([1, 2], [-1, 3]),
+     "Arguments to from_row_lengths do not form a valid RowPartition.  \nCondition x >= 0 did not hold element-wise:"),
+])
+def test_ragged_constructors_validate_their_partition(make, text):
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        make()
+    assert str(e.value).startswith(text)
+    assert str(tf.RaggedTensor.from_row_lengths([1, 2], [3], validate=False)) == "<tf.RaggedTensor [[1, 2]]>"
