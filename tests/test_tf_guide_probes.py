@@ -127,3 +127,60 @@ def test_ragged_constructors_validate_their_partition(make, text):
         make()
     assert str(e.value).startswith(text)
     assert str(tf.RaggedTensor.from_row_lengths([1, 2], [3], validate=False)) == "<tf.RaggedTensor [[1, 2]]>"
+
+
+def test_sample_from_datasets_draws_tensorflows_choices():
+    def drawn(datasets, **kwargs):
+        return [int(x) for x in tf.data.Dataset.sample_from_datasets(datasets, **kwargs).as_numpy_iterator()]
+    r = tf.data.Dataset.range
+    assert drawn([r(0, 5), r(100, 105)], weights=[0.5, 0.5], seed=4) == [0, 100, 1, 2, 101, 102, 103, 3, 104, 4]
+    assert drawn([r(0, 3), r(100, 110), r(200, 210)], weights=[0.2, 0.3, 0.5], seed=11, stop_on_empty_dataset=True) \
+        == [200, 100, 201, 202, 0, 1, 203, 204, 101, 205, 2, 206, 102]
+    assert drawn([r(0, 3), r(100, 103)], seed=7) == [100, 0, 101, 1, 2, 102]
+    only = tf.data.Dataset.sample_from_datasets([r(0, 3), r(100, 103)], weights=[0.0, 1.0], seed=7)
+    assert repr(only) == "<_RangeDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>"
+
+
+@pytest.mark.parametrize("n, text", [
+    (3, "Input dataset was expected to contain 5 elements but contained only 3 elements."),
+    (7, "Input dataset was expected to contain 5 elements but contained at least 6 elements."),
+])
+def test_assert_cardinality_checks_the_count(n, text):
+    ds = tf.data.Dataset.range(n).apply(tf.data.experimental.assert_cardinality(5))
+    assert int(ds.cardinality()) == 5
+    with pytest.raises(tf.errors.FailedPreconditionError) as e:
+        list(ds.as_numpy_iterator())
+    assert str(e.value) == ("{{function_node __wrapped__IteratorGetNext_output_types_1_device_/job:localhost/replica:0/"
+                            f"task:0/device:CPU:0}}}} {text} [Op:IteratorGetNext] name: ")
+
+
+def test_snapshot_and_a_loaded_dicts_sorted_keys(tmp_path):
+    ds = tf.data.Dataset.range(3).map(lambda x: {"v": x, "sq": x * x})
+    assert repr(tf.data.Dataset.range(3).snapshot(str(tmp_path / "s"))) == (
+        "<_MapDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>")
+    assert [int(d["sq"]) for d in ds.snapshot(str(tmp_path / "s2")).as_numpy_iterator()] == [0, 1, 4]
+    ds.save(str(tmp_path / "saved"))
+    assert list(tf.data.Dataset.load(str(tmp_path / "saved")).element_spec) == ["sq", "v"]
+
+
+def test_checkpoint_manager_step_counter_and_interval(tmp_path):
+    step = tf.Variable(3, dtype=tf.int64)
+    ckpt = tf.train.Checkpoint(step=step)
+    manager = tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=None, checkpoint_name="model",
+                                         step_counter=step, checkpoint_interval=2)
+    assert [manager.save(), manager.save(), manager.save(check_interval=False)] == [str(tmp_path / "model-1"), None,
+                                                                                    None]
+    step.assign(4)
+    assert (manager.save(), manager.save(check_interval=False)) == (None, str(tmp_path / "model-2"))
+    with pytest.raises(ValueError, match="`step_counter` should be passed if `checkpoint_interval` is not None."):
+        tf.train.CheckpointManager(ckpt, str(tmp_path), 1, checkpoint_interval=2)
+
+
+def test_module_flatten_with_a_predicate():
+    m = tf.Module()
+    m.v = tf.Variable(3.0)
+    m.child = tf.Module(name="kid")
+    m.child.u = tf.Variable(4.0)
+    assert [float(x.numpy()) for x in m._flatten(predicate=lambda v: isinstance(v, tf.Variable))] == [3.0, 4.0]
+    assert [float(x.numpy()) for x in m._flatten(recursive=False, predicate=lambda v: isinstance(v, tf.Variable))] \
+        == [3.0]

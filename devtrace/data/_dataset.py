@@ -25,6 +25,7 @@ from ..errors import InvalidArgumentError, OpError
 from ..polymorphic_function.function import TensorSpec
 from ..ops.ragged.ragged_tensor import RaggedTensorSpec
 from ..ops.random.random_ops import get_seed
+from ..ops.random.stateless_random_ops import multinomial_on_host
 from ..runtime import dtypes
 from ..runtime.tensor import Tensor
 from ..runtime.graph.tensor import SymbolicTensor
@@ -257,23 +258,49 @@ class Dataset(Transforms):
     @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                              rerandomize_each_iteration=None):
-        """Elements of ``datasets`` drawn at random by ``weights`` (devtrace's draws are NumPy's,
-        not TensorFlow's stream)."""
+        """Elements of ``datasets`` drawn by ``weights`` as TensorFlow draws them: each choice a
+        ``StatelessMultinomial`` of the weights' logs seeded by two words of ``Dataset.random(seed)``;
+        an exhausted dataset is skipped (or ends it: ``stop_on_empty_dataset``)."""
         datasets = list(datasets)
-        p = np.full(len(datasets), 1.0 / len(datasets)) if weights is None else np.asarray(
-            weights.numpy() if isinstance(weights, Tensor) else weights, np.float64)
+        if not datasets:
+            raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+        if isinstance(weights, Dataset):
+            raise NotImplementedError("devtrace does not implement tf.data.Dataset.sample_from_datasets with "
+                                      "weights that are a dataset yet")
+        if weights is None:
+            logits = np.ones((1, len(datasets)), np.float32)
+        else:
+            if not isinstance(weights, Tensor):
+                if len(datasets) != len(weights):
+                    raise ValueError(f"Invalid `weights`. `weights` should have the same length as `datasets` but "
+                                     f"got `len(weights)={len(weights)}` vs. `len(datasets)={len(datasets)}`.")
+                kept = [(d, w) for d, w in zip(datasets, weights) if w > 0]
+                datasets, weights = ([d for d, _ in kept], [w for _, w in kept]) if kept else (
+                    [datasets[0].take(0)], [1.0])
+            weights = weights if isinstance(weights, Tensor) else constant(weights)
+            if weights.dtype not in (dtypes.float32, dtypes.float64):
+                raise TypeError(f"Invalid `weights`. `weights` type must be either `tf.float32` or `tf.float64` but "
+                                f"is {weights.dtype}.")
+            with np.errstate(divide="ignore"):
+                logits = np.log(weights.numpy())[None]
+        if len(datasets) == 1:
+            return datasets[0]
+        seeds = Dataset.random(seed, rerandomize_each_iteration).batch(2)
 
         def source():
-            rng = np.random.default_rng(seed)
-            its, live, probs = [d._source() for d in datasets], list(range(len(datasets))), p / p.sum()
-            while live:
-                k = live[int(rng.choice(len(live), p=probs[live] / probs[live].sum()))]
+            its, ended = [d._source() for d in datasets], set()
+            for pair in seeds._source():
+                if len(ended) == len(its):
+                    return
+                k = int(multinomial_on_host(logits, pair)[0, 0])
+                if k in ended:
+                    continue
                 try:
                     yield next(its[k])
                 except StopIteration:
                     if stop_on_empty_dataset:
                         return
-                    live.remove(k)
+                    ended.add(k)
         return Dataset(source, datasets[0]._spec, UNKNOWN, "_DirectedInterleaveDataset")
 
     def get_single_element(self, name=None):
