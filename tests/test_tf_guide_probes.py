@@ -2,6 +2,8 @@
 p61–p76, /work/helpers/kio/probes) found devtrace lacking: each expected value or text is what
 TensorFlow 2.21 printed running the same lines (``/work/tfvenv/bin/python``, the probe's output)."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -184,3 +186,67 @@ def test_module_flatten_with_a_predicate():
     assert [float(x.numpy()) for x in m._flatten(predicate=lambda v: isinstance(v, tf.Variable))] == [3.0, 4.0]
     assert [float(x.numpy()) for x in m._flatten(recursive=False, predicate=lambda v: isinstance(v, tf.Variable))] \
         == [3.0]
+
+
+def test_case_takes_the_last_branch_as_default_and_checks_exclusive_with_tensorflows_assert():
+    x = tf.constant(5)
+    pairs = [(x > 0, lambda: tf.constant(10)), (x > 1, lambda: tf.constant(20))]
+    assert int(tf.case(pairs, exclusive=True)) == 10  # the last branch is the default: one predicate left
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.case(pairs, default=lambda: tf.constant(0), exclusive=True)
+    assert str(e.value) == ("Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: "
+                            "b'Input error: exclusive=True: more than 1 conditions (?, ?) evaluated as True:'\nTrue, True")
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.case([(x < 0, lambda: tf.constant(10)), (x < 1, lambda: tf.constant(20))])
+    assert str(e.value) == ("Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: "
+                            "b'Input error: None of conditions evaluated as True:'\nFalse, False")
+
+
+def test_while_loop_result_has_the_bodys_structure():
+    out = tf.while_loop(lambda k: k < 10, lambda k: [k + 3], [tf.constant(0)], maximum_iterations=2)
+    assert type(out) is list and int(out[0]) == 6
+    assert type(tf.while_loop(lambda k: k < 10, lambda k: (k + 3,), [tf.constant(0)])) is tuple
+    assert type(tf.while_loop(lambda k: k < 0, lambda k: (k + 3,), [tf.constant(0)])) is list
+
+
+def test_string_table_default_value_is_a_string():
+    table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+        [0, 1, 2], ["zero", "one", "two"], key_dtype=tf.int64, value_dtype=tf.string), "?")
+    assert table.lookup(tf.constant([2, 5], tf.int64)).numpy().tolist() == [b"two", b"?"]
+
+
+def test_tnp_promotes_python_scalars_weakly():
+    tnp = tf.experimental.numpy
+    x = tnp.reshape(tnp.arange(6, dtype=tnp.float32), (2, 3))
+    assert tnp.where(x > 2, x, -1.0).dtype == tf.float32 and tnp.clip(x, 1, 4).dtype == tf.float32
+
+
+@pytest.mark.parametrize("value, summarize, text", [
+    (np.arange(12), 3, "[0 1 2 ... 9 10 11]"),
+    (np.arange(12), 2, "[0 1 ... 10 11]"),
+    (np.arange(12), -1, "[0 1 2 3 4 5 6 7 8 9 10 11]"),
+    (np.arange(70).reshape(7, 10), 2, "[[0 1 ... 8 9]\n [10 11 ... 18 19]\n ...\n [50 51 ... 58 59]\n [60 61 ... 68 69]]"),
+    (np.arange(8.0).reshape(2, 2, 2), 3, "[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]]"),
+    (np.array([1.5, 2.25, -3.0], np.float32), 3, "[1.5 2.25 -3]"),
+    (np.array([True, False]), 3, "[1 0]"),
+])
+def test_strings_format_summarizes_as_tensorflow(value, summarize, text):
+    assert tf.strings.format("{}", tf.constant(value), summarize=summarize).numpy().decode() == text
+
+
+def test_print_summarizes_and_keeps_braces(capsys):
+    tf.print(tf.range(12), "{x}", output_stream=sys.stdout)
+    tf.print(tf.range(12), summarize=-1, output_stream=sys.stdout)
+    assert capsys.readouterr().out == "[0 1 2 ... 9 10 11] {x}\n[0 1 2 3 4 5 6 7 8 9 10 11]\n"
+
+
+def test_strings_case_with_an_encoding_and_the_slow_path_error():
+    assert tf.strings.lower("MiXÉD", encoding="utf-8").numpy() == "mixéd".encode()
+    assert tf.strings.lower("ÀB").numpy() == "Àb".encode()  # no encoding: ASCII letters only
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.strings.upper("x", encoding="latin1")
+    assert str(e.value) == ("{{function_node __wrapped__StringUpper_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+                            "only utf-8 or '' (no encoding) is supported, received latin1 [Op:StringUpper]")
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.strings.to_number(["x1"])
+    assert str(e.value).endswith("StringToNumberOp could not correctly convert string: x1 [Op:StringToNumber]")
