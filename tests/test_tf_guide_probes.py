@@ -250,3 +250,45 @@ def test_strings_case_with_an_encoding_and_the_slow_path_error():
     with pytest.raises(tf.errors.InvalidArgumentError) as e:
         tf.strings.to_number(["x1"])
     assert str(e.value).endswith("StringToNumberOp could not correctly convert string: x1 [Op:StringToNumber]")
+
+
+@pytest.mark.parametrize("shapes, text", [
+    ([(np.ones([2, 3], "float32"), ("N", "D")), (np.ones([3], "float32"), ("N",))],
+     "Specified by tensor shape=(2, 3) dtype=float32 dimension 0.  Tensor shape=(3,) dtype=float32 dimension 0 must "
+     "have size 2.  Received size 3, shape (3,)"),
+    ([(np.ones([2, 3], "float32"), (2, 4))],
+     "Specified explicitly.  Tensor shape=(2, 3) dtype=float32 dimension 1 must have size 4.  Received size 3, "
+     "shape (2, 3)"),
+    ([(np.ones([2, 3], "float32"), ("N",))], "Tensor  must have rank in (0, 1).  Received rank 2, shape (2, 3)"),
+    ([(np.ones([3], "float32"), (..., "N", "D"))], "Tensor  must have rank at least 2.  Received rank 1, shape (3,)"),
+    ([(np.ones([2, 3, 4], "float32"), (..., "D")), (np.ones([5], "float32"), ("D",))],
+     "Specified by tensor shape=(2, 3, 4) dtype=float32 dimension -1.  Tensor shape=(5,) dtype=float32 dimension 0 "
+     "must have size 4.  Received size 5, shape (5,)"),
+    ([(np.ones([2, 3, 4], "float32"), ("...", "D"))], "Tensor  must have rank 2.  Received rank 3, shape (2, 3, 4)"),
+    ([(np.ones([2, 3], "float32"), ("N", "D", ...))],
+     "Tensor shape=(2, 3) dtype=float32 specified shape index 2.  Symbol `...` or `*` for a variable number of "
+     "unspecified dimensions is only allowed as the first entry"),
+    ([(np.float32(1.0), ("N",)), (np.ones([2], "float32"), ("N",))],
+     "Specified by tensor shape=() dtype=float32 dimension 0.  Tensor shape=(2,) dtype=float32 dimension 0 must have "
+     "size 1.  Received size 2, shape (2,)"),
+])
+def test_assert_shapes_texts(shapes, text):
+    with pytest.raises(ValueError) as e:
+        tf.debugging.assert_shapes([(tf.constant(x), spec) for x, spec in shapes])
+    assert str(e.value) == text
+    with pytest.raises(ValueError, match=r"^msg\.  "):
+        tf.debugging.assert_shapes([(tf.constant(x), spec) for x, spec in shapes], message="msg")
+    assert tf.debugging.assert_shapes([(tf.ones([2, 3]), ("N", ".")), (tf.ones([2]), "N")]) is None
+
+
+@pytest.mark.parametrize("a, b, text", [
+    (np.ones([2, 3]), np.ones([2, 1]), "First input (lhs) must be a square matrix."),
+    (np.eye(2), np.ones([3, 1]), "Input matrix and rhs are incompatible."),
+    (np.eye(2), np.ones([2]), "All input tensors must have the same rank."),
+    (np.zeros([2, 2]), np.ones([2, 1]), "Input matrix is not invertible."),
+])
+def test_matrix_solve_checks_its_inputs(a, b, text):
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.linalg.solve(tf.constant(a, tf.float32), tf.constant(b, tf.float32))
+    assert str(e.value) == ("{{function_node __wrapped__MatrixSolve_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+                            f"{text} [Op:MatrixSolve] name: ")
