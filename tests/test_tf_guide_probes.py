@@ -292,3 +292,21 @@ def test_matrix_solve_checks_its_inputs(a, b, text):
         tf.linalg.solve(tf.constant(a, tf.float32), tf.constant(b, tf.float32))
     assert str(e.value) == ("{{function_node __wrapped__MatrixSolve_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
                             f"{text} [Op:MatrixSolve] name: ")
+
+
+def test_var_len_feature_parsed_in_a_function_and_a_dataset_map():
+    example = tf.train.Example(features=tf.train.Features(feature={
+        "tags": tf.train.Feature(int64_list=tf.train.Int64List(value=[4, 5]))})).SerializeToString()
+    shapes = []
+
+    @tf.function
+    def tags(record):
+        parsed = tf.io.parse_single_example(record, {"tags": tf.io.VarLenFeature(tf.int64)})
+        shapes.append(parsed["tags"].shape.as_list())
+        return parsed["tags"].values
+
+    assert tags(tf.constant(example)).numpy().tolist() == [4, 5] and shapes == [[None]]
+    ds = tf.data.Dataset.from_tensors(example).map(
+        lambda r: tf.io.parse_single_example(r, {"tags": tf.io.VarLenFeature(tf.int64)}))
+    assert str(ds.element_spec) == "{'tags': SparseTensorSpec(TensorShape([None]), tf.int64)}"
+    assert [t["tags"].values.numpy().tolist() for t in ds] == [[4, 5]]

@@ -210,8 +210,8 @@ class Dataset(Transforms):
         else:
             first_input = next(iter(self._source()), None)
             first = next(iter(source()), None)
-            spec = _batch_unknown(self._spec, first_input, map_structure(_spec, first)) if first is not None \
-                else self._spec
+            spec = function.static_specs(_batch_unknown(self._spec, first_input, map_structure(_spec, first))) \
+                if first is not None else self._spec
         kind = "_MapDataset" if num_parallel_calls is None else "_ParallelMapDataset"
         out = Dataset(source, spec, self._cardinality, kind)
         out._mapped = (self, opened)  # what ignore_errors reruns element by element
