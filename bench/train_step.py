@@ -86,6 +86,9 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="TREE", help="another devtrace checkout (a commit before a change), run "
                         "as a third worker: its times are printed beside, to measure a change side by side")
     args = parser.parse_args()
+    unknown = [c for c in args.cases.split(",") if c not in {name for name, _, _ in CASES}]
+    if unknown:
+        parser.exit(2, f"train_step.py: unknown case {unknown[0]!r} (cases: {', '.join(c for c, _, _ in CASES)})\n")
     oracle = _oracle.python(args.oracle)
     env = dict(environment(), BENCH_CLOCK=args.clock)
     devtrace = [sys.executable, "-m", "devtrace", "run", "--simulate", "1", PROGRAM, "--"]

@@ -15,8 +15,33 @@ beyond them takes the cores the spinning threads need. The library's setting is 
 product, so nothing else in the process (the program's own NumPy) sees a change. Without OpenBLAS
 (another BLAS, CuPy) a product simply runs.
 
+A product with a narrow output (under ``NARROW_OUTPUT`` elements: a first convolution's filter
+gradient ``(9, 21632) @ (21632, 32)``, a dense layer's few classes) runs on one thread at any size:
+OpenBLAS splits the output's rows and columns among its threads, never the inner dimension, so each
+thread streams most of the long operands for a few outputs of its own. On two quiet cores, with
+operands just written (as a training step's are), the filter gradient took 0.66 ms on two threads
+and 0.28 ms on one; ``(16, 8192) @ (8192, 64)`` 0.45 and 0.24 ms.
+
 The nn kernels' C loops over a whole tensor (``ops/nn/native.py``) take the same judgement:
 ``loop_threads`` splits a big one over two threads while the machine's cores are idle.
+
+OpenBLAS's worker threads spin after each product, about 2**28 cycles (a tenth of a second), before
+they sleep: on two cores, exactly while a training step's next ops (BiasAdd, Relu, MaxPool … , whose
+C loops want the second core) run, so a loop's second half waited for the spinning worker's time
+slices (the worker took 35% of a CNN step's CPU samples; Relu, ReluGrad, BiasAdd and MaxPool ran 2-4
+times slower than after a product that left no spinning thread). So when this module loads, in
+``auto`` mode, the workers' spin is cut to ``2**SPIN_TIMEOUT`` cycles, about 50 µs: long enough for a
+convolution's products a chunk after another (an im2col or col2im of 20-30 µs between them) and a
+backward pass's products an op after another to find the workers awake, short enough that the next
+op's loops find the second core free. (At OpenBLAS's least, 2**4, every chunk's product waited for
+its workers to wake: Conv2D and Conv2DBackpropInput took 0.2-0.4 ms more a step.)
+OpenBLAS reads that setting (``OPENBLAS_THREAD_TIMEOUT``) from the environment only when its
+threads start, so the variable is set while OpenBLAS re-reads its environment and the threads are
+stopped (they restart at the next threaded product), then removed: the program's own environment
+and its child processes see no change, and it works whether NumPy was imported before devtrace or
+not. The process's other products (the program's own NumPy) sleep as soon, too. A user's own
+``OPENBLAS_THREAD_TIMEOUT`` is kept as it is, and so is the library's whole setting under
+``DEVTRACE_BLAS_THREADS`` other than ``auto`` (``1`` never wakes the workers at all).
 
 ``DEVTRACE_BLAS_THREADS``: ``auto`` (the default) as above; ``1``: every product and loop on one
 thread (a machine known to be busy, or timings that must not depend on its load); anything else
@@ -36,11 +61,12 @@ QUIET_SERIAL_BELOW = 1 << 20  # multiply-adds under which one thread is faster o
 BUSY_SERIAL_BELOW = 1 << 27  # ... and on cores taken by other work
 BUSY_LOAD = 1.5  # load average per core from which the machine's cores count as taken
 SERIAL_FROM = 1 << 16  # and under which OpenBLAS uses one thread anyway
+NARROW_OUTPUT = 1 << 12  # output elements under which a product runs on one thread at any size
 LOOP_SPLIT_FROM = 1 << 18  # elements from which an nn C loop runs on two threads on idle cores
 
 
 def _openblas():
-    """``(set_num_threads, get_num_threads)`` of the OpenBLAS NumPy uses, or None."""
+    """``(set_num_threads, get_num_threads, library)`` of the OpenBLAS NumPy uses, or None."""
     paths = []
     try:
         with open("/proc/self/maps") as maps:
@@ -62,13 +88,34 @@ def _openblas():
                 getter = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
                 if setter is not None and getter is not None:
                     setter.argtypes, setter.restype, getter.restype = [ctypes.c_int], None, ctypes.c_int
-                    return setter, getter
+                    return setter, getter, lib
     return None
+
+
+SPIN_TIMEOUT = 17  # OPENBLAS_THREAD_TIMEOUT: a worker spins 2**17 cycles (50 µs at 2.6 GHz) before it sleeps
+
+
+def _short_spin(lib, environ=os.environ) -> bool:
+    """Cut OpenBLAS's worker spin to ``SPIN_TIMEOUT`` (see the module's docstring): True when it was.
+    Not when the user set ``OPENBLAS_THREAD_TIMEOUT`` (kept), nor on an OpenBLAS without the two
+    entry points (``openblas_read_env``, ``blas_thread_shutdown_``)."""
+    read_env = getattr(lib, "openblas_read_env", None)
+    shutdown = getattr(lib, "blas_thread_shutdown_", None)
+    if "OPENBLAS_THREAD_TIMEOUT" in environ or read_env is None or shutdown is None:
+        return False
+    environ["OPENBLAS_THREAD_TIMEOUT"] = str(SPIN_TIMEOUT)
+    try:
+        read_env()
+        shutdown()  # the threads restart, with the short spin, at the next threaded product
+    finally:
+        del environ["OPENBLAS_THREAD_TIMEOUT"]
+    return True
 
 
 _MODE = os.environ.get("DEVTRACE_BLAS_THREADS", "auto")
 _FOUND = _openblas() if _MODE in ("auto", "1") else None
-_set, _get = _FOUND or (None, None)
+_set, _get, _lib = _FOUND or (None, None, None)
+SHORT_SPIN = _MODE == "auto" and _lib is not None and _short_spin(_lib)
 SERIAL_BELOW = BUSY_SERIAL_BELOW if _MODE == "auto" else 1 << 62  # the threshold now (_serial_below)
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 _checked_at = -1.0  # when the load was last read (time.monotonic)
@@ -89,10 +136,10 @@ def _serial_below() -> int:
 
 
 def matmul(xp, a, b, out=None):
-    """``xp.matmul(a, b)`` (into ``out`` when given); a small product on the host on one BLAS thread."""
+    """``xp.matmul(a, b)`` (into ``out`` when given); a small or narrow product on the host on one BLAS thread."""
     into = {} if out is None else {"out": out}
     if _set is None or xp is not np or a.ndim < 2 or b.ndim < 2 or not SERIAL_FROM <= a.size * b.shape[-1] or \
-            a.size * b.shape[-1] >= _serial_below():
+            (a.size * b.shape[-1] >= _serial_below() and a.shape[-2] * b.shape[-1] >= NARROW_OUTPUT):
         return xp.matmul(a, b, **into)
     threads = _get()
     if threads <= 1:

@@ -122,11 +122,16 @@ def _max_pool_grad(xp, x, out, grad, ksize=(1, 1), strides=(1, 1), padding="VALI
     left, right, ow = _pad_amounts(x.shape[2], kw, sw, padding)
     native = loop("max_pool_grad", xp, x.dtype)
     if native is not None and sh >= kh and sw >= kw and not (top or bottom or left or right):
-        # windows that do not overlap, without padding (2x2 pooling): one pass in C
-        tiled = (sh, sw) == (kh, kw) and (oh * kh, ow * kw) == x.shape[1:3]  # every element in a window
+        # windows that do not overlap, without padding (2x2 pooling): one pass in C, which writes the
+        # windows' elements; windows side by side (stride = window) leave only the last rows and
+        # columns out (an odd size), zeroed here rather than the whole output beforehand
+        tiled = (sh, sw) == (kh, kw)
         x, out = np.ascontiguousarray(x), (np.empty if tiled else np.zeros)(x.shape, x.dtype)
         native(x, np.ascontiguousarray(grad, x.dtype), out, *x.shape, kh, kw, sh, sw, oh, ow, x.itemsize,
                threads(x.size))
+        if tiled:
+            out[:, oh * kh:] = 0
+            out[:, :oh * kh, ow * kw:] = 0
         return out
     views = _offsets(xp, x, ksize, strides, padding, _pool_fill(x.dtype))
     best = _max_over_windows(xp, views)
