@@ -5,7 +5,10 @@ are set as ``tf.test.TestCase.setUp`` sets them, devtrace's process state is tha
 (eager context, random state, default graph) and the working directory is a fresh empty one.
 
 An example's id is ``<docstring id>:<k>``, ``k`` counting the docstring's checkpoints
-(``doclib.checkpoints``); only those TensorFlow itself ran as shown count.
+(``doclib.checkpoints``). Two kinds count, each with its ratchet: those TensorFlow itself ran as
+shown (``checks``: devtrace must run them as shown), and the others, where TensorFlow printed or
+raised something else (``actual``: devtrace must do what TensorFlow actually did,
+``doclib.matches_tensorflow``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import doclib  # noqa: E402
 
 CAPTURES = HERE / "captures"
 RATCHETS = {"tf": HERE / "passing.txt", "keras": HERE / "passing_keras.txt"}
+ACTUAL_RATCHETS = {"tf": HERE / "passing_actual.txt", "keras": HERE / "passing_keras_actual.txt"}
 TIMEOUT = 20.0  # seconds a docstring may take under devtrace (TensorFlow's slowest: a few)
 # docstrings whose examples are heavy for TensorFlow too, so a busy 2-core machine can take longer:
 # sync_devices times two 4096x4096 products (TensorFlow 2.21 printed "Time taken: 9.5" on this CPU)
@@ -33,22 +37,30 @@ HEAVY = {"tf.test.experimental.sync_devices": 120.0}
 
 
 def load(kind: str = "tf") -> list:
-    """The captured docstrings: dicts with ``id``, ``ns``, ``ex`` (see capture.py), and ``checks``:
-    ``{example id: index of its example}`` for the checkpoints TensorFlow passed."""
+    """The captured docstrings: dicts with ``id``, ``ns``, ``ex`` (see capture.py), ``checks``:
+    ``{example id: index of its example}`` for the checkpoints TensorFlow passed, and ``actual``:
+    the same for the others that TensorFlow ran to the end (no ``timeout``/``not run`` up to them),
+    but for those where TensorFlow raised Python's own NameError or SyntaxError
+    (``doclib.language_error``)."""
     docs = []
     with open(CAPTURES / f"{kind}.jsonl", encoding="utf-8") as f:
         for line in f:
             doc = json.loads(line)
             examples = doclib.to_examples(doc["ex"])
             outcomes = [doclib.Step(r["tf"]) for r in doc["ex"]]
-            doc["checks"] = {f"{doc['id']}:{k}": i for k, i in enumerate(doclib.checkpoints(examples))
-                             if doclib.passed(outcomes, i)}
+            doc["checks"], doc["actual"] = {}, {}
+            for k, i in enumerate(doclib.checkpoints(examples)):
+                if doclib.passed(outcomes, i):
+                    doc["checks"][f"{doc['id']}:{k}"] = i
+                elif (all(r["tf"] in ("ok", "skip", "fail", "error") for r in doc["ex"][:i + 1])
+                      and not doclib.language_error(doc["ex"][i])):
+                    doc["actual"][f"{doc['id']}:{k}"] = i
             docs.append(doc)
     return docs
 
 
-def read_ratchet(kind: str = "tf") -> list:
-    path = RATCHETS[kind]
+def read_ratchet(kind: str = "tf", actual: bool = False) -> list:
+    path = (ACTUAL_RATCHETS if actual else RATCHETS)[kind]
     if not path.exists():
         return []
     return [line.strip() for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
@@ -100,6 +112,19 @@ def run_doc(doc: dict, globs: dict) -> tuple:
         finally:
             os.chdir(home)
     return {eid: doclib.passed(steps, i) for eid, i in doc["checks"].items()}, steps
+
+
+def actual_results(doc: dict, steps: list) -> dict:
+    """``{example id: matched}`` for a docstring's ``actual`` checkpoints: the checkpoint and every
+    example before it did what TensorFlow actually did (``doclib.matches_tensorflow``)."""
+    if not doc["actual"]:
+        return {}
+    examples = doclib.to_examples(doc["ex"])
+    matched, so_far = [], True
+    for record, example, step in zip(doc["ex"], examples, steps):
+        so_far = so_far and doclib.matches_tensorflow(record, example, step)
+        matched.append(so_far)
+    return {eid: matched[i] for eid, i in doc["actual"].items()}
 
 
 def run_all(docs: list, kind: str = "tf") -> dict:
