@@ -71,11 +71,13 @@ def _fresh_state(tf) -> None:
     default graph new, Keras's configuration its defaults; then the seeds TestCase.setUp sets."""
     from devtrace.keras import config as keras_config
     from devtrace.keras import engine as keras_engine
+    from devtrace.keras import random as keras_random
     from devtrace.ops import random_ops
     from devtrace.runtime import context
 
     keras_config.reset()
     keras_engine._UIDS.clear()  # layer names start again (dense, dense_1 …), as in a new process
+    keras_random._GLOBAL.clear()  # no global seed generator yet (Keras makes it at the first unseeded draw)
     random_ops.reset()
     context._context = None
     random.seed(doclib.SEED)
