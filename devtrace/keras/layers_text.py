@@ -41,12 +41,29 @@ class _IndexLookup(Layer):
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
                  idf_weights=None, invert=False, output_mode="int", pad_to_max_tokens=False, sparse=False,
-                 vocabulary_dtype=None, **kwargs):
+                 vocabulary_dtype=None, oov_method="floormod", salt=None, **kwargs):
         super().__init__(**kwargs)
         where = f"keras.layers.{type(self).__name__}"
         keywords.unimplemented(where, sparse=(sparse, False), pad_to_max_tokens=(pad_to_max_tokens, False))
-        if num_oov_indices != 1:
-            raise NotImplementedError(f"devtrace does not implement {where}(num_oov_indices=...) yet")
+        if num_oov_indices < 0:
+            raise ValueError(f"`num_oov_indices` must be greater than or equal to 0. "
+                             f"Received: num_oov_indices={num_oov_indices}")
+        if num_oov_indices == 0:
+            raise NotImplementedError(f"devtrace does not implement {where}(num_oov_indices=0) yet")
+        if oov_method not in ("floormod", "farmhash"):
+            raise ValueError(f"The `oov_method` argument of layer {type(self).__name__} received an invalid value "
+                             f"`{oov_method}`. Allowed values are: floormod, farmhash.")
+        if salt is not None:
+            if not self._string and oov_method != "farmhash":
+                raise ValueError(f"`salt` can only be used when `oov_method='farmhash'`. Received: oov_method={oov_method}")
+            if isinstance(salt, (tuple, list)) and len(salt) == 2:
+                salt = list(salt)
+            elif isinstance(salt, int):
+                salt = [salt, salt]
+            else:
+                raise ValueError("The `salt` argument for `IndexLookup` can only be a tuple of 2 integers, or a "
+                                 f"single integer. Received: salt={salt}.")
+        self.oov_method, self.salt = oov_method, salt
         output_mode = _DEPRECATED_MODES.get(output_mode, output_mode)
         if output_mode not in ("int", "one_hot", "multi_hot", "count", "tf_idf"):
             raise ValueError(f"Invalid value for argument `output_mode`. Expected one of {{'int', 'one_hot', "
@@ -86,6 +103,7 @@ class _IndexLookup(Layer):
         tokens = [_py_token(t) for t in np.asarray(vocabulary).reshape(-1).tolist()] \
             if not isinstance(vocabulary, list) else [_py_token(t) for t in vocabulary]
         specials = self._special()
+        found_specials = bool(specials) and tokens[:len(specials)] == specials
         while tokens and specials and tokens[:len(specials)] == specials:
             tokens = tokens[len(specials):]
         if len(set(tokens)) != len(tokens):
@@ -96,7 +114,10 @@ class _IndexLookup(Layer):
             if idf_weights is None:
                 raise ValueError("`idf_weights` must be set if output_mode is 'tf_idf'.")
             weights = np.asarray(idf_weights, np.float32)
-            self.idf_weights = np.concatenate([np.full(len(specials), weights.mean(), np.float32), weights])
+            if found_specials:  # the weights of the special tokens given too (Keras pads none then)
+                self.idf_weights = weights
+            else:  # the special tokens weigh the mean (Keras's stand-in for a document frequency)
+                self.idf_weights = np.concatenate([np.full(len(specials), weights.mean(), np.float32), weights])
         self._tokens = tokens
         self._table = None
 
@@ -149,10 +170,26 @@ class _IndexLookup(Layer):
 
     def _lookup(self, keys):
         out = self._lookup_table().lookup(keys)
+        if self.num_oov_indices > 1:
+            out = tf.where(tf.equal(out, self._oov_start()), self._oov_index(keys), out)
         if self.mask_token is not None:
             mask = tf.equal(keys, tf.constant(self.mask_token, keys.dtype))
             out = tf.where(mask, tf.zeros_like(out), out)
         return out
+
+    def _oov_start(self):
+        return 1 if self.mask_token is not None else 0
+
+    def _oov_index(self, keys):
+        """Keras's bucket of an OOV token among the ``num_oov_indices``: an integer's ``floormod``, else
+        (strings, or ``oov_method="farmhash"``) FarmHash64 of its text, SipHash64 with a ``salt``."""
+        if not self._string and self.oov_method != "farmhash":
+            buckets = tf.math.floormod(keys, tf.cast(self.num_oov_indices, keys.dtype))
+        else:
+            text = keys if keys.dtype == tf.string else tf.strings.as_string(keys)
+            buckets = (tf.strings.to_hash_bucket_strong(text, self.num_oov_indices, key=self.salt)
+                       if self.salt is not None else tf.strings.to_hash_bucket_fast(text, self.num_oov_indices))
+        return tf.cast(buckets, tf.int64) + self._oov_start()
 
     def _invert(self, ids):
         vocab = self.get_vocabulary()
@@ -201,10 +238,10 @@ class _IndexLookup(Layer):
 class StringLookup(_IndexLookup):
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
                  idf_weights=None, invert=False, output_mode="int", pad_to_max_tokens=False, sparse=False,
-                 encoding="utf-8", **kwargs):
+                 encoding="utf-8", name=None, salt=None, **kwargs):
         keywords.unimplemented("keras.layers.StringLookup", encoding=(encoding, "utf-8"))
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
-                         output_mode, pad_to_max_tokens, sparse, **kwargs)
+                         output_mode, pad_to_max_tokens, sparse, salt=salt, name=name, **kwargs)
 
 
 class IntegerLookup(_IndexLookup):
@@ -212,9 +249,10 @@ class IntegerLookup(_IndexLookup):
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1, vocabulary=None,
                  vocabulary_dtype="int64", idf_weights=None, invert=False, output_mode="int", sparse=False,
-                 pad_to_max_tokens=False, **kwargs):
+                 pad_to_max_tokens=False, oov_method="floormod", salt=None, name=None, **kwargs):
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
-                         output_mode, pad_to_max_tokens, sparse, vocabulary_dtype, **kwargs)
+                         output_mode, pad_to_max_tokens, sparse, vocabulary_dtype, oov_method, salt, name=name,
+                         **kwargs)
 
 
 class TextVectorization(Layer):

@@ -1,6 +1,6 @@
 """The captured docstring examples run under devtrace, with TensorFlow's doctest conventions
 (``doclib``): the globals ``tf`` (devtrace answering ``import tensorflow``), ``np`` and ``os``
-(Keras's: ``keras``, devtrace's ``tf.keras``, and ``np``); before each docstring the global seeds
+(Keras's: ``keras``, devtrace's answer to ``import keras``, and ``np``); before each docstring the global seeds
 are set as ``tf.test.TestCase.setUp`` sets them, devtrace's process state is that of a new process
 (eager context, random state, default graph) and the working directory is a fresh empty one.
 
@@ -94,7 +94,9 @@ def globals_for(kind: str) -> dict:
 
     if kind == "tf":
         return {"__name__": "__main__", "tf": tf, "np": np, "os": os}
-    return {"__name__": "__main__", "keras": tf.keras, "np": np}
+    import keras  # devtrace's answer to ``import keras``, as the capture imports Keras
+
+    return {"__name__": "__main__", "keras": keras, "np": np}
 
 
 def run_doc(doc: dict, globs: dict) -> tuple:
