@@ -240,6 +240,9 @@ class LossFunctionWrapper(Loss):
     def call(self, y_true, y_pred):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
+    def __repr__(self):
+        return f"<LossFunctionWrapper({self.fn}, kwargs={self._fn_kwargs})>"
+
 
 def mean_squared_error(y_true, y_pred):
     """Per-sample: the mean over the last axis (Keras's ``MSE``)."""
@@ -401,6 +404,39 @@ class Reduction:
             raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
 
 
+def _overlap(y_true, y_pred, axis):
+    y_pred = tf.convert_to_tensor(y_pred)
+    y_true = tf.cast(y_true, y_pred.dtype)
+    return y_true, y_pred, tf.reduce_sum(y_true * y_pred, axis=axis)
+
+
+def dice(y_true, y_pred, axis=None):
+    """``1 - 2|y_true * y_pred| / (|y_true| + |y_pred|)``, the sums over ``axis`` (all by default)."""
+    y_true, y_pred, intersection = _overlap(y_true, y_pred, axis)
+    total = tf.reduce_sum(y_true, axis=axis) + tf.reduce_sum(y_pred, axis=axis) + config.epsilon()
+    return 1 - tf.divide(2.0 * intersection, total)
+
+
+def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
+    """Dice with false positives weighted ``alpha`` and false negatives ``beta``."""
+    y_true, y_pred, intersection = _overlap(y_true, y_pred, axis)
+    fp = tf.reduce_sum((1 - y_pred) * y_true, axis=axis)
+    fn = tf.reduce_sum(y_pred * (1 - y_true), axis=axis)
+    return 1 - tf.divide(intersection, intersection + fp * alpha + fn * beta + config.epsilon())
+
+
+class Dice(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="dice", axis=None, dtype=None):
+        super().__init__(dice, reduction=reduction, name=name, dtype=dtype, axis=axis)
+        self.axis = axis
+
+
+class Tversky(LossFunctionWrapper):
+    def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name="tversky", axis=None, dtype=None):
+        super().__init__(tversky, reduction=reduction, name=name, dtype=dtype, alpha=alpha, beta=beta, axis=axis)
+        self.alpha, self.beta, self.axis = alpha, beta, axis
+
+
 MAPE = mape = mean_absolute_percentage_error
 MSLE = msle = mean_squared_logarithmic_error
 KLD = kld = kl_divergence
@@ -411,7 +447,7 @@ ALL_OBJECTS_DICT = identifiers.table(
     Hinge, SquaredHinge, CategoricalHinge, kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy,
     categorical_crossentropy, categorical_focal_crossentropy, sparse_categorical_crossentropy, mean_squared_error,
     mean_absolute_error, mean_absolute_percentage_error, mean_squared_logarithmic_error, cosine_similarity, log_cosh,
-    huber, hinge, squared_hinge, categorical_hinge, snake_classes=False,
+    huber, hinge, squared_hinge, categorical_hinge, Dice, Tversky, dice, tversky, snake_classes=False,
     aliases={"bce": binary_crossentropy, "BCE": binary_crossentropy, "kld": kl_divergence, "KLD": kl_divergence,
              "mae": mean_absolute_error, "MAE": mean_absolute_error, "mse": mean_squared_error,
              "MSE": mean_squared_error, "mape": mean_absolute_percentage_error,

@@ -359,6 +359,7 @@ mean_squared_logarithmic_error = losses.mean_squared_logarithmic_error
 from .metrics_more import (BinaryIoU, ConcordanceCorrelation, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU,  # noqa: E402
                            PearsonCorrelation, PrecisionAtRecall, R2Score, RecallAtPrecision, SensitivityAtSpecificity,
                            SpecificityAtSensitivity, concordance_correlation, pearson_correlation)
+from .metrics_fscore import F1Score, FBetaScore  # noqa: E402
 
 _CLASS_NAMES = ("Metric", "Mean", "Sum", "MeanMetricWrapper", "MeanSquaredError", "RootMeanSquaredError",
                 "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError", "CosineSimilarity",
