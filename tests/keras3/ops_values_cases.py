@@ -125,6 +125,15 @@ EXPRESSIONS = [
     "(np.array([['a', 'z', 'z']]))",
     "keras.layers.Hashing(num_bins=5, salt=133)(np.array([['a'], ['b'], ['c']]))",
     "keras.layers.Hashing(num_bins=5, salt=[1, 2], mask_value='')(np.array(['a', '', 'c']))",
+    "keras.layers.SpectralNormalization(keras.layers.Dense(3, kernel_initializer='ones'), power_iterations=3)"
+    "(np.ones((2, 4), 'float32'), training=True)",
+    "(lambda sn: (sn(img[:1], training=True), [w.name for w in sn.weights]))(keras.layers.SpectralNormalization("
+    "keras.layers.Conv2D(2, 2, kernel_initializer='ones')))",
+    "keras.layers.MelSpectrogram(num_mel_bins=8, sampling_rate=8000, sequence_stride=128, fft_length=256)"
+    "(np.sin(np.arange(1000) / 7.0).astype('float32'))",
+    "keras.layers.MelSpectrogram(num_mel_bins=5, fft_length=64, sequence_stride=32, power_to_db=False, "
+    "sampling_rate=1000)(img.reshape(2, -1)[:, :200])",
+    "keras.layers.MelSpectrogram(fft_length=64, sequence_length=128)",
     "keras.activations.relu(np.array([-10.0, -5.0, 0.0, 5.0, 10.0], 'float32'), negative_slope=0.5, max_value=6.0, "
     "threshold=1.0)",
     "keras.activations.relu(np.array([-1.0, 7.0], 'float32'), max_value=6)",
