@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import math
-
 import devtrace as tf
 from .serializable import Configurable
 from . import config, identifiers, keywords
+from .ops import core as kcore, numpy as knp
 from devtrace.util.namespace import missing
 
 
@@ -265,7 +264,13 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False):
     return CategoricalCrossentropy(from_logits).call(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
 
 
-def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None, axis=-1):
+    """Keras's: ``y_true``'s shape is read first, as it is (a Python list has none: Keras's
+    AttributeError)."""
+    keywords.unimplemented("keras.losses.sparse_categorical_crossentropy", ignore_class=(ignore_class, None),
+                           axis=(axis, -1))
+    if len(y_true.shape) == len(y_pred.shape) and y_true.shape[axis] == 1:
+        y_true = tf.squeeze(y_true, axis)
     return SparseCategoricalCrossentropy(from_logits).call(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
 
 
@@ -309,9 +314,17 @@ def categorical_hinge(y_true, y_pred):
     return tf.maximum(neg - pos + 1.0, 0.0)
 
 
+def _as_keras(y_true, y_pred):
+    """Keras's functions' conversion: ``y_pred`` as it is (integers stay integers), ``y_true`` in its
+    dtype, and ``epsilon`` too (0 in an integer dtype)."""
+    y_pred = kcore.convert_to_tensor(y_pred)
+    return kcore.convert_to_tensor(y_true, y_pred.dtype), y_pred, kcore.convert_to_tensor(config.epsilon(), y_pred.dtype)
+
+
 def poisson(y_true, y_pred):
-    y_true, y_pred = _pair(y_true, y_pred)
-    return tf.reduce_mean(y_pred - y_true * tf.math.log(y_pred + config.epsilon()), axis=-1)
+    """Keras's: integer inputs stay integers (their product with the float log fails as Keras's)."""
+    y_true, y_pred, epsilon = _as_keras(y_true, y_pred)
+    return knp.mean(y_pred - y_true * knp.log(y_pred + epsilon), axis=-1)
 
 
 def kl_divergence(y_true, y_pred):
@@ -321,15 +334,21 @@ def kl_divergence(y_true, y_pred):
 
 
 def log_cosh(y_true, y_pred):
-    y_true, y_pred = _pair(y_true, y_pred)
+    """Keras's: ``x + softplus(-2x) - log 2`` of ``x = y_pred - y_true``; an integer ``x`` times
+    ``-2.0`` fails as Keras's does."""
+    y_true, y_pred, _ = _as_keras(y_true, y_pred)
+    y_true, y_pred = same_rank(y_true, y_pred)
+    log2 = kcore.convert_to_tensor(knp.log(2.0), y_pred.dtype)
     x = y_pred - y_true
-    return tf.reduce_mean(x + tf.nn.softplus(-2.0 * x) - math.log(2.0), axis=-1)
+    return knp.mean(x + tf.nn.softplus(x * -2.0) - log2, axis=-1)
 
 
 def mean_absolute_percentage_error(y_true, y_pred):
-    y_true, y_pred = _pair(y_true, y_pred)
-    diff = tf.abs((y_true - y_pred) / tf.maximum(tf.abs(y_true), config.epsilon()))
-    return 100.0 * tf.reduce_mean(diff, axis=-1)
+    """Keras's: integer inputs divide as TensorFlow's ``/`` does (float64), by an epsilon of 0."""
+    y_true, y_pred, epsilon = _as_keras(y_true, y_pred)
+    y_true, y_pred = same_rank(y_true, y_pred)
+    diff = tf.abs((y_true - y_pred) / tf.maximum(tf.abs(y_true), epsilon))
+    return 100.0 * knp.mean(diff, axis=-1)
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):

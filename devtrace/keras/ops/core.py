@@ -10,8 +10,15 @@ import devtrace as tf
 
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    """Keras's TensorFlow backend's: a tensor cast to ``dtype``; a Python or NumPy value converted
+    with it, but to an integer or bool dtype converted first and then cast (``1e-7`` as int32 is 0)."""
     if dtype is not None:
-        return tf.cast(tf.convert_to_tensor(x), dtype) if tf.is_tensor(x) else tf.convert_to_tensor(x, dtype=dtype)
+        if tf.is_tensor(x):
+            return tf.cast(tf.convert_to_tensor(x), dtype)
+        dtype = tf.as_dtype(dtype)
+        if dtype.is_integer or dtype == tf.bool:
+            return tf.cast(tf.convert_to_tensor(x), dtype)
+        return tf.convert_to_tensor(x, dtype=dtype)
     return tf.convert_to_tensor(x)
 
 
