@@ -150,6 +150,8 @@ EXPRESSIONS = [
     "(lambda m: (m.update_state(np.array([[0.0, 1.0]]), np.array([[0.5, 2.0]])), m.result()))(keras.metrics.LogCoshError())",
     "(lambda m: (m.update_state(np.array([[1.0, 2.0]]), np.array([[0.5, 3.0]]), sample_weight=[2.0]), m.result()))"
     "(keras.metrics.Poisson())",
+    "keras.quantizers.abs_max_quantize_grouped_with_zero_point(img.reshape(42, 6), block_size=16, value_range=(-8, 7))",
+    "keras.quantizers.abs_max_quantize(img[0, 0] - 0.5, axis=-1, value_range=(-7, 7), dtype='int16')",
     "keras.tree.map_structure_up_to([0, [0, 0]], str, [[1, 1], [2, 2]])",
     "keras.tree.map_structure_up_to([None, None], len, [[1, 1], [2, 2]])",
     "keras.utils.to_categorical([0, 2], num_classes=3)",
