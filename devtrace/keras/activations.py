@@ -7,8 +7,27 @@ from devtrace.util.namespace import missing as _missing
 import devtrace as tf
 
 
-def relu(x):
-    return tf.nn.relu(x)
+def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    """Keras 3's: below ``threshold`` (0) zero, or ``negative_slope`` times ``x - threshold``; capped
+    at ``max_value``."""
+    if negative_slope == 0.0 and max_value is None and threshold == 0:
+        return tf.nn.relu(x)
+    x = tf.convert_to_tensor(x)
+    if negative_slope != 0.0:
+        if max_value is None and threshold == 0:
+            return tf.nn.leaky_relu(x, alpha=negative_slope)
+        below = tf.nn.relu(-x + threshold) if threshold != 0 else tf.nn.relu(-x)
+    if threshold != 0:
+        out = tf.where(x > tf.cast(threshold, x.dtype), x, tf.zeros_like(x))
+    elif max_value == 6:
+        out, max_value = tf.nn.relu6(x), None
+    else:
+        out = tf.nn.relu(x)
+    if max_value is not None:
+        out = tf.clip_by_value(out, tf.cast(0.0, x.dtype), tf.cast(max_value, x.dtype))
+    if negative_slope != 0.0:
+        out = out - negative_slope * below
+    return out
 
 
 def sigmoid(x):

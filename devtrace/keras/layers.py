@@ -38,6 +38,10 @@ from .layers_text import *  # noqa: F401,F403
 from .layers_text import __all__ as _text
 from .layers_augment import *  # noqa: F401,F403
 from .layers_augment import __all__ as _augment
+from .layers_adaptive import *  # noqa: F401,F403
+from .layers_adaptive import __all__ as _adaptive
+from .layers_spectral import SpectralNormalization
+from .layers_audio import MelSpectrogram
 from .layers_crossing import HashedCrossing
 from .layers_conv_lstm import ConvLSTM2D
 
@@ -315,5 +319,5 @@ __all__ = ["serialize", "deserialize", "Activation", "Add", "AveragePooling2D", 
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",
            "concatenate", "maximum", "minimum", "multiply", "subtract", "Permute", "RepeatVector", "UpSampling1D",
            "UpSampling2D", "Convolution1D", "Convolution2D", *_pooling, *_recurrent, *_conv_more, *_more, *_attention,
-           *_preprocessing, *_text, *_augment, "HashedCrossing", "ConvLSTM2D"]
+           *_preprocessing, *_text, *_augment, *_adaptive, "SpectralNormalization", "MelSpectrogram", "HashedCrossing", "ConvLSTM2D"]
 __getattr__ = _missing("keras.layers")

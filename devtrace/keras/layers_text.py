@@ -49,9 +49,19 @@ class _IndexLookup(Layer):
             raise ValueError(f"`num_oov_indices` must be greater than or equal to 0. Received: "
                              f"num_oov_indices={num_oov_indices}")
         if oov_method not in ("floormod", "farmhash"):
-            raise ValueError(f"The value of argument `oov_method` is not supported. Allowed values are: "
-                             f"floormod, farmhash. Received: oov_method={oov_method}")
-        self.oov_method, self.salt = oov_method, [salt, salt] if isinstance(salt, int) else salt
+            raise ValueError(f"Unknown value for `oov_method` argument of {type(self).__name__}. Allowed values are: "
+                             f"('floormod', 'farmhash'). Received: oov_method={oov_method}")
+        if salt is not None:
+            if not self._string and oov_method != "farmhash":
+                raise ValueError(f"`salt` can only be used when `oov_method='farmhash'`. Received: oov_method={oov_method}")
+            if isinstance(salt, (tuple, list)) and len(salt) == 2:
+                salt = list(salt)
+            elif isinstance(salt, int):
+                salt = [salt, salt]
+            else:
+                raise ValueError("The `salt` argument for `IndexLookup` can only be a tuple of 2 integers, or a "
+                                 f"single integer. Received: salt={salt}.")
+        self.oov_method, self.salt = oov_method, salt
         output_mode = _DEPRECATED_MODES.get(output_mode, output_mode)
         if output_mode not in ("int", "one_hot", "multi_hot", "count", "tf_idf"):
             raise ValueError(f"Invalid value for argument `output_mode`. Expected one of {{'int', 'one_hot', "
@@ -95,6 +105,7 @@ class _IndexLookup(Layer):
         tokens = [_py_token(t) for t in np.asarray(vocabulary).reshape(-1).tolist()] \
             if not isinstance(vocabulary, list) else [_py_token(t) for t in vocabulary]
         specials = self._special()
+        found_specials = bool(specials) and tokens[:len(specials)] == specials
         while tokens and specials and tokens[:len(specials)] == specials:
             tokens = tokens[len(specials):]
         if len(set(tokens)) != len(tokens):
@@ -105,7 +116,10 @@ class _IndexLookup(Layer):
             if idf_weights is None:
                 raise ValueError("`idf_weights` must be set if output_mode is 'tf_idf'.")
             weights = np.asarray(idf_weights, np.float32)
-            self.idf_weights = np.concatenate([np.full(len(specials), weights.mean(), np.float32), weights])
+            if found_specials:  # the weights of the special tokens given too (Keras pads none then)
+                self.idf_weights = weights
+            else:  # the special tokens weigh the mean (Keras's stand-in for a document frequency)
+                self.idf_weights = np.concatenate([np.full(len(specials), weights.mean(), np.float32), weights])
         self._tokens = tokens
         self._table = None
 
@@ -232,10 +246,10 @@ class _IndexLookup(Layer):
 class StringLookup(_IndexLookup):
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
                  idf_weights=None, invert=False, output_mode="int", pad_to_max_tokens=False, sparse=False,
-                 encoding="utf-8", salt=None, **kwargs):
+                 encoding="utf-8", name=None, salt=None, **kwargs):
         keywords.unimplemented("keras.layers.StringLookup", encoding=(encoding, "utf-8"))
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
-                         output_mode, pad_to_max_tokens, sparse, salt=salt, **kwargs)
+                         output_mode, pad_to_max_tokens, sparse, salt=salt, name=name, **kwargs)
 
 
 class IntegerLookup(_IndexLookup):
@@ -243,9 +257,10 @@ class IntegerLookup(_IndexLookup):
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1, vocabulary=None,
                  vocabulary_dtype="int64", idf_weights=None, invert=False, output_mode="int", sparse=False,
-                 pad_to_max_tokens=False, oov_method="floormod", salt=None, **kwargs):
+                 pad_to_max_tokens=False, oov_method="floormod", salt=None, name=None, **kwargs):
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
-                         output_mode, pad_to_max_tokens, sparse, vocabulary_dtype, oov_method, salt, **kwargs)
+                         output_mode, pad_to_max_tokens, sparse, vocabulary_dtype, oov_method, salt, name=name,
+                         **kwargs)
 
 
 class TextVectorization(Layer):

@@ -40,9 +40,17 @@ def set_random_seed(seed):
 
 
 def to_categorical(x, num_classes=None):
+    """Keras's: a tensor's one-hot rows as a float32 tensor; anything else's as a float64 array."""
+    if tf.is_tensor(x):
+        labels = tf.cast(x, tf.int64)
+        if labels.shape.rank > 1 and labels.shape[-1] == 1:
+            labels = tf.squeeze(labels, -1)
+        if num_classes is None:
+            num_classes = int(tf.reduce_max(labels)) + 1
+        return tf.one_hot(labels, num_classes)
     labels = np.asarray(x, dtype="int64").reshape(-1)
     num_classes = int(num_classes or labels.max() + 1)
-    out = np.zeros((labels.size, num_classes), dtype="float32")
+    out = np.zeros((labels.size, num_classes))
     out[np.arange(labels.size), labels] = 1.0
     shape = np.shape(x)
     if len(shape) > 1 and shape[-1] == 1:

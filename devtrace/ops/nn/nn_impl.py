@@ -342,11 +342,12 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
 @public("nn.batch_normalization")
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
-    inv = math_ops.rsqrt(as_tensor(variance) + variance_epsilon)
+    inv = math_ops.rsqrt(variance + variance_epsilon)  # as TensorFlow: a Python list here is a TypeError
     if scale is not None:
         inv = inv * scale
+    x = as_tensor(x)
     shift = (offset - mean * inv) if offset is not None else -mean * inv
-    return as_tensor(x) * inv + shift
+    return x * array_ops.cast(inv, x.dtype) + array_ops.cast(shift, x.dtype)
 
 
 def _pair(value, default=1):
