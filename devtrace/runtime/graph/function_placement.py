@@ -38,6 +38,8 @@ def _capture_name(graph, placeholder, value=None) -> str:
     if not consumers:
         return _arg_name(placeholder._op.name)
     consumer = graph._ops[consumers[0]]
+    if consumer.type in ("PartitionedCall", "StatefulPartitionedCall"):  # captured for a tf.function it calls
+        return "unknown"
     if isinstance(value, SymbolicTensor):
         return _arg_name(f"{consumer.name}/{value._op.name}")
     index = next(k for k, t in enumerate(consumer._inputs) if t is placeholder)
