@@ -2,8 +2,8 @@
 TensorFlow 2.21: ``PartitionedCall`` (``StatefulPartitionedCall`` when the callee reads a variable) in
 ``get_operations()``, inlined before the caller is placed — the placement log's ``Func/PartitionedCall/
 input/_0``, ``PartitionedCall/Square`` …, ``PartitionedCall: (NoOp)``, the caller's capture for it an
-``_Arg`` named ``unknown``. TensorFlow's output: ``tests/tf221_oracle/programs/function_call_node.py``
-captured by ``tests/tf221_oracle/capture.py`` (its stdout: placer lines and results)."""
+``_Arg`` named ``unknown`` (then ``unknown_0`` …). TensorFlow's output: ``tests/tf221_oracle/programs/
+function_call_{node,captures}.py`` captured by ``tests/tf221_oracle/capture.py`` (stdout: placer lines, results)."""
 
 import pathlib
 
@@ -14,8 +14,6 @@ from devtrace.devices.physical import CPUInfo, Machine
 from devtrace.runtime.context import reset_context
 
 ORACLE = pathlib.Path(__file__).resolve().parent / "tf221_oracle"
-PROGRAM = (ORACLE / "programs" / "function_call_node.py").read_text()
-CAPTURED = (ORACLE / "captures" / "function_call_node.stdout").read_text()
 
 
 @pytest.fixture
@@ -25,10 +23,11 @@ def cpu():
     tf.debugging.set_log_device_placement(False)
 
 
-def test_nested_functions_are_call_nodes_placed_as_tensorflow_inlines_them(cpu, capsys):
-    exec(compile(PROGRAM.replace("import tensorflow as tf", "import devtrace as tf"), "function_call_node.py", "exec"),
-         {"__name__": "__main__"})
-    assert capsys.readouterr().out == CAPTURED
+@pytest.mark.parametrize("name", ["function_call_node", "function_call_captures"])
+def test_nested_functions_are_call_nodes_placed_as_tensorflow_inlines_them(cpu, capsys, name):
+    program = (ORACLE / "programs" / f"{name}.py").read_text().replace("import tensorflow as tf", "import devtrace as tf")
+    exec(compile(program, f"{name}.py", "exec"), {"__name__": "__main__"})
+    assert capsys.readouterr().out == (ORACLE / "captures" / f"{name}.stdout").read_text()
 
 
 def test_a_call_under_a_recording_tape_is_differentiated(cpu):

@@ -59,7 +59,11 @@ def arg_names(graph) -> list:
     """``[(_Arg name, placeholder)]``: the function's arguments, then its captures."""
     args = [(t.name.split(":")[0], t) for t in graph.inputs]
     args += [(_capture_name(graph, node, value), node) for value, node in graph.captures.values()]
-    return [(_arg_name(name), t) for name, t in args]
+    named = [(_arg_name(name), t) for name, t in args]
+    unknown = [k for k, (name, _) in enumerate(named) if name == "unknown"]  # captures for calls
+    for n, k in enumerate(unknown[1:]):  # TensorFlow's: unknown, unknown_0, unknown_1 …
+        named[k] = (f"unknown_{n}", named[k][1])
+    return named
 
 
 def flat_outputs(graph) -> list:
