@@ -30,11 +30,28 @@ def supported(ctx, outer, args, kwargs) -> bool:
     return all(isinstance(v, Tensor) or not hasattr(v, "_type_spec") for v in flatten((args, kwargs)))
 
 
-def call(function, outer: FuncGraph, args, kwargs, traced_function):
+def call(function, outer: FuncGraph, args, kwargs, traced_function, key):
     """The call node of ``function`` on ``args``/``kwargs`` in ``outer``; its outputs in the structure
-    the callee returns (its Python values as they are)."""
+    the callee returns (its Python values as they are). ``key``: the call's signature — a second call
+    of one signature in ``outer`` (under the same device scope) reuses the trace, as TensorFlow's cache."""
     flat = flatten((list(args), kwargs))
     tensors = [cf._symbolic(outer, v) for v in flat if isinstance(v, Tensor)]
+    traces = outer.__dict__.setdefault("_call_traces", {})
+    key = (id(function), key, tuple(outer._device_stack))
+    if key not in traces:
+        traces[key] = (function, _trace(function, outer, args, kwargs, flat, tensors, traced_function))
+    graph, result, results, static = traces[key][1]
+    captured, (positions,) = cf._node_inputs(graph)
+    kind = "StatefulPartitionedCall" if cf._stateful(graph) or graph.variables else "PartitionedCall"
+    attrs = {"f": (graph, positions), "n_args": len(tensors), "output_specs": cf._specs(graph)}
+    first = (tensors + captured)[0] if tensors or captured else None
+    node = outer._create_op(kind, tuple(tensors + captured), attrs, None, first._dtype if first is not None else None)
+    outputs = iter(node._outputs)
+    return pack_sequence_as(result, [v if k in static else next(outputs) for k, v in enumerate(results)])
+
+
+def _trace(function, outer, args, kwargs, flat, tensors, traced_function) -> tuple:
+    """The callee traced into a graph of its own: ``(graph, result, its flat values, static positions)``."""
     graph = FuncGraph(f"__inference_{function._name}_{next(_UIDS)}", outer=outer)
     graph._device_stack = list(outer._device_stack)
     graph._recompute_device()
@@ -47,13 +64,7 @@ def call(function, outer: FuncGraph, args, kwargs, traced_function):
     results = flatten(result)
     static = {k for k, v in enumerate(results) if v is None or not isinstance(v, (Tensor, bool, int, float, str))}
     cf._set_outputs(graph, results, static)
-    captured, (positions,) = cf._node_inputs(graph)
-    kind = "StatefulPartitionedCall" if cf._stateful(graph) or graph.variables else "PartitionedCall"
-    attrs = {"f": (graph, positions), "n_args": len(tensors), "output_specs": cf._specs(graph)}
-    first = (tensors + captured)[0] if tensors or captured else None
-    node = outer._create_op(kind, tuple(tensors + captured), attrs, None, first._dtype if first is not None else None)
-    outputs = iter(node._outputs)
-    return pack_sequence_as(result, [v if k in static else next(outputs) for k, v in enumerate(results)])
+    return graph, result, results, static
 
 
 def _names(function, args, kwargs) -> list:

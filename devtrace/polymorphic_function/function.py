@@ -528,7 +528,7 @@ class Function:
                     else self._python_function
             outer = get_default_graph()
             if call_op.supported(ctx, outer, args, kwargs):
-                return call_op.call(self, outer, args, kwargs, self._traced_function)
+                return call_op.call(self, outer, args, kwargs, self._traced_function, _key_of((args, kwargs)))
             return self._traced_function(*args, **kwargs)
         args, kwargs = _map((args, kwargs), _numpy_to_tensor)  # NumPy arrays are tensors to a tf.function
         if self.input_signature is not None:
