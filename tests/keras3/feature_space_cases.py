@@ -1,6 +1,6 @@
 """``keras.utils.FeatureSpace`` on a small table: adapted on a batched ``tf.data`` dataset, called on a
-dict batch (``concat`` and ``dict`` outputs), in a dataset's ``map``, its encoded features (symbolic)
-and its errors. Run by ``feature_space_capture.py`` with Keras 3.15.1 / TensorFlow 2.21 and by
+dict batch (``concat`` and ``dict`` outputs), in a dataset's ``map``, its encoded features (symbolic),
+discretized, hashed, rescaled and plain floats, and its errors. Run by ``feature_space_capture.py`` with Keras 3.15.1 / TensorFlow 2.21 and by
 ``tests/test_feature_space.py`` under devtrace."""
 
 import numpy as np
@@ -45,6 +45,15 @@ def run(keras, tf):
     out["dict_encoded"] = {k: [list(v.shape), str(v.dtype)] for k, v in sorted(fs.get_encoded_features().items())}
     inputs = fs.get_inputs()
     out["inputs"] = {k: [list(v.shape), str(v.dtype), v.name] for k, v in sorted(inputs.items())}
+    keras.backend.clear_session()
+    table = {"x": [0.5, 1.5, 2.5, 3.5, 9.0, 4.0], "s": ["a", "b", "c", "a", "b", "z"], "i": [3, 4, 5, 3, 4, 7],
+             "r": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "f": [1.0, 0.0, 1.0, 0.0, 1.0, 0.0]}
+    fs = fs_cls(features={"x": fs_cls.float_discretized(num_bins=3), "s": fs_cls.string_hashed(num_bins=4),
+                          "i": fs_cls.integer_hashed(num_bins=5), "r": fs_cls.float_rescaled(scale=0.5, offset=1.0),
+                          "f": "float"})
+    fs.adapt(tf.data.Dataset.from_tensor_slices(table).batch(3))
+    out["other_kinds"] = _values(fs({k: v[:3] for k, v in table.items()}))
+    out["other_kinds_encoded"] = list(fs.get_encoded_features().shape)
     for bad in ({"output_mode": "flat"}, {"features": {}}):
         try:
             fs_cls(**{"features": {"age": "float"}, **bad})
