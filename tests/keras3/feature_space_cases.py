@@ -1,7 +1,7 @@
 """``keras.utils.FeatureSpace`` on a small table: adapted on a batched ``tf.data`` dataset, called on a
 dict batch (``concat`` and ``dict`` outputs), in a dataset's ``map``, its encoded features (symbolic),
-discretized, hashed, rescaled and plain floats, and its errors. Run by ``feature_space_capture.py`` with Keras 3.15.1 / TensorFlow 2.21 and by
-``tests/test_feature_space.py`` under devtrace."""
+discretized, hashed, rescaled and plain floats, and its errors. Run by ``feature_space_capture.py`` with
+Keras 3.15.1 / TensorFlow 2.21 and by ``tests/test_feature_space.py`` under devtrace."""
 
 import numpy as np
 
