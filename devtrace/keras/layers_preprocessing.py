@@ -286,6 +286,7 @@ class Discretization(Layer):
                              f"num_bins={num_bins} and bin_boundaries={bin_boundaries}")
         self.bin_boundaries = list(bin_boundaries) if bin_boundaries is not None else None
         self.num_bins, self.epsilon, self.output_mode = num_bins, epsilon, output_mode
+        self._output_dtype = "int64" if output_mode == "int" else "float32"  # a symbolic call's
 
     def adapt(self, data, steps=None):
         """The boundaries at the data's ``num_bins`` quantiles, approximated as Keras does: each
@@ -329,6 +330,7 @@ class Hashing(Layer):
             raise ValueError(f"The `num_bins` for `Hashing` cannot be `None` or non-positive values. Received: "
                              f"num_bins={num_bins}.")
         self.num_bins, self.mask_value, self.output_mode = int(num_bins), mask_value, output_mode
+        self._output_dtype = "int64" if output_mode == "int" else "float32"  # a symbolic call's
         self.salt = None  # Keras: a salt selects SipHash64 (to_hash_bucket_strong), one int meaning [salt, salt]
         if salt is not None:
             if isinstance(salt, (tuple, list)) and len(salt) == 2:

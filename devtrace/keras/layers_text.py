@@ -72,6 +72,8 @@ class _IndexLookup(Layer):
         self.max_tokens, self.num_oov_indices, self.mask_token, self.oov_token = \
             max_tokens, num_oov_indices, mask_token, oov_token
         self.invert, self.output_mode = invert, output_mode
+        if not invert:  # a symbolic call's dtype, as Keras's compute_output_spec
+            self._output_dtype = "int64" if output_mode == "int" else "float32"
         self.vocabulary_dtype = vocabulary_dtype
         self.idf_weights = None
         self._tokens: list = []

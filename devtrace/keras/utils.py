@@ -17,6 +17,7 @@ from .dataset_utils import (image_dataset_from_directory, split_dataset, text_da
 from .backend import clear_session  # noqa: F401
 from .data import pack as pack_x_y_sample_weight, unpack as unpack_x_y_sample_weight  # noqa: F401
 from .datasets.files import get_file  # noqa: F401 (keras.utils.get_file)
+from .feature_space import FeatureSpace  # noqa: F401
 from .model_visualization import model_to_dot, plot_model  # noqa: F401
 from .py_dataset import PyDataset, Sequence  # noqa: F401
 from .image_utils import array_to_img, img_to_array, load_img, save_img  # noqa: F401

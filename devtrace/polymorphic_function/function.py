@@ -16,7 +16,7 @@ import itertools
 import numpy as np
 
 from ..backprop import cond_grad, while_grad  # noqa: F401 (the gradients of tf.cond and tf.while_loop inside functions)
-from . import atomic, autograph_errors, concrete_binding, eager_concrete, function_cache, function_variables
+from . import atomic, autograph_errors, call_op, concrete_binding, eager_concrete, function_cache, function_variables
 from .. import hooks
 from ..autograph import convert as autograph_convert
 from ..util.nest import flatten, map_structure
@@ -27,6 +27,7 @@ from ..runtime.dtypes import as_dtype
 from ..runtime.eager.variables import Variable
 from ..runtime.graph.func_graph import FuncGraph
 from ..runtime.graph.function_run import PlacedFunction
+from ..runtime.graph.graph import get_default_graph
 from ..runtime.graph.tensor import SymbolicTensor
 from ..runtime.tensor import Tensor, TensorShape
 from ..runtime.values import convert_to_tensor
@@ -522,10 +523,14 @@ class Function:
             if self.input_signature is not None:
                 self._check_ragged(args, kwargs)
             return self._python_function(*args, **kwargs)
-        if not context().eager:  # called while another function is traced: its body is traced in there
+        ctx = context()
+        if not ctx.eager:  # called while another function is traced: a call node there (call_op.py)
             if self._traced_function is None:
                 self._traced_function = autograph_convert(self._python_function) if self._autograph \
                     else self._python_function
+            outer = get_default_graph()
+            if call_op.supported(ctx, outer, args, kwargs):
+                return call_op.call(self, outer, args, kwargs, self._traced_function, _key_of((args, kwargs)))
             return self._traced_function(*args, **kwargs)
         args, kwargs = _map((args, kwargs), _numpy_to_tensor)  # NumPy arrays are tensors to a tf.function
         if self.input_signature is not None:
