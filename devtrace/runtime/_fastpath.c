@@ -53,7 +53,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 14
+#define FASTPATH_ABI 15
 
 #include "_fastpath.h"
 
@@ -92,7 +92,7 @@ static int threaded;  /* set_threaded(): the program runs ops from several threa
 static Py_ssize_t d_xp, d_allocator, d_name;
 static Py_ssize_t r_seq, r_listeners, r_events;
 static Py_ssize_t o_fn, o_ufunc, o_gpu_fn;
-static Py_ssize_t h_bytes_in_use, h_peak, h_num_allocs, h_largest, h_onednn;
+static Py_ssize_t h_onednn;
 static long long host_large;  /* HostAllocator books requests of this size and more with oneDNN too */
 static PyObject *context_globals;  /* runtime/context.py's globals: its _context */
 static PyObject *registry, *by_np, *plain, *kernel_errors;
@@ -158,43 +158,83 @@ tensor_dealloc(TensorBase *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* a HostAllocator slot's int, or -1 when it is not a plain int */
-static long long
-host_counter(PyObject *alloc, Py_ssize_t offset)
+/* ---- HostBase: HostAllocator's counters as C integers ---------------------------------------- */
+
+/* Every CPU op books its output on a HostAllocator and frees it again: its four counters are C
+ * integers here (memory/host.py's _Counters is the Python twin: four __slots__), read and written
+ * without a Python int made or read; Python sees them as ints, made when read. */
+typedef struct {
+    PyObject_HEAD
+    long long counter[4];  /* bytes_in_use, peak_bytes_in_use, num_allocs, largest_alloc_size */
+} HostBase;
+enum { H_IN_USE, H_PEAK, H_ALLOCS, H_LARGEST };
+
+static PyObject *
+host_get(HostBase *self, void *which)
 {
-    PyObject *value = SLOT(alloc, offset);
-    if (value == NULL || !PyLong_CheckExact(value))
-        return -1;
-    long long n = PyLong_AsLongLong(value);
-    if (n == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return -1;
-    }
-    return n;
+    return PyLong_FromLongLong(self->counter[(intptr_t)which]);
 }
 
 static int
-set_counter(PyObject *alloc, Py_ssize_t offset, long long n)
+host_set(HostBase *self, PyObject *value, void *which)
 {
-    PyObject *value = PyLong_FromLongLong(n);
-    if (value == NULL)
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "HostAllocator's counters cannot be deleted");
         return -1;
-    Py_SETREF(SLOT(alloc, offset), value);
+    }
+    if (!PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "HostAllocator's counters are ints, not %.100s", Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    long long n = PyLong_AsLongLong(value);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    self->counter[(intptr_t)which] = n;
     return 0;
 }
 
-/* HostAllocator.free(handle) for a plain byte count: 1 done, 0 not that case, -1 error */
-static int
-host_free(PyObject *alloc, PyObject *handle)
+static PyGetSetDef host_getset[] = {
+    {"bytes_in_use", (getter)host_get, (setter)host_set, NULL, (void *)H_IN_USE},
+    {"peak_bytes_in_use", (getter)host_get, (setter)host_set, NULL, (void *)H_PEAK},
+    {"num_allocs", (getter)host_get, (setter)host_set, NULL, (void *)H_ALLOCS},
+    {"largest_alloc_size", (getter)host_get, (setter)host_set, NULL, (void *)H_LARGEST},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject HostBase_T = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "devtrace.runtime._fastpath.HostBase",
+    .tp_doc = "HostAllocator's counters (bytes_in_use, peak_bytes_in_use, num_allocs, largest_alloc_size) as C integers.",
+    .tp_basicsize = sizeof(HostBase),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_getset = host_getset,
+    .tp_new = PyType_GenericNew,
+};
+
+/* an exact int's value in *n: 1, else 0 (no exception) */
+static inline int
+small_int(PyObject *value, long long *n)
 {
-    if (!configured || Py_TYPE(alloc) != Host_T || !PyLong_CheckExact(handle))
+    if (!PyLong_CheckExact(value))
         return 0;
-    long long in_use = host_counter(alloc, h_bytes_in_use), n = PyLong_AsLongLong(handle);
-    if (in_use < 0 || n < 0) {
+    int overflow;
+    *n = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (*n == -1 && PyErr_Occurred()) {
         PyErr_Clear();
         return 0;
     }
-    return set_counter(alloc, h_bytes_in_use, in_use - n) < 0 ? -1 : 1;
+    return !overflow;
+}
+
+/* HostAllocator.free(handle) for a plain byte count: 1 done, 0 not that case */
+static int
+host_free(PyObject *alloc, PyObject *handle)
+{
+    long long n;
+    if (!configured || Py_TYPE(alloc) != Host_T || !small_int(handle, &n))
+        return 0;
+    ((HostBase *)alloc)->counter[H_IN_USE] -= n;
+    return 1;
 }
 
 /* The tensor's allocation back to its device: host memory here, any other through `release`
@@ -323,9 +363,7 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
     static const SlotSpec trace_slots[] = {{"_seq", &r_seq}, {"listeners", &r_listeners}, {"_events", &r_events},
                                            {NULL, NULL}};
     static const SlotSpec opdef_slots[] = {{"fn", &o_fn}, {"ufunc", &o_ufunc}, {"gpu_fn", &o_gpu_fn}, {NULL, NULL}};
-    static const SlotSpec host_slots[] = {
-        {"bytes_in_use", &h_bytes_in_use}, {"peak_bytes_in_use", &h_peak}, {"num_allocs", &h_num_allocs},
-        {"largest_alloc_size", &h_largest}, {"onednn", &h_onednn}, {NULL, NULL}};
+    static const SlotSpec host_slots[] = {{"onednn", &h_onednn}, {NULL, NULL}};
     PyObject *large = NULL, *sample = NULL;
 
     configured = 0;
@@ -360,8 +398,8 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
                                          "frozenset, kernel_errors a tuple");
         return NULL;
     }
-    if (!PyType_IsSubtype(Tensor_T, &TensorBase_T)) {
-        PyErr_SetString(PyExc_TypeError, "configure(): Tensor must derive from TensorBase");
+    if (!PyType_IsSubtype(Tensor_T, &TensorBase_T) || !PyType_IsSubtype(Host_T, &HostBase_T)) {
+        PyErr_SetString(PyExc_TypeError, "configure(): Tensor must derive from TensorBase, HostAllocator from HostBase");
         return NULL;
     }
     if (offsets(Context_T, context_slots) || offsets(Device_T, device_slots) || offsets(Trace_T, trace_slots)
@@ -741,21 +779,19 @@ raise_kernel_failed(PyObject *ctx, PyObject *device, PyObject *opdef, PyObject *
 static PyObject *
 host_allocate(PyObject *alloc, PyObject *nbytes)
 {
-    if (Py_TYPE(alloc) != Host_T || !PyLong_CheckExact(nbytes))
+    long long n;
+    if (Py_TYPE(alloc) != Host_T || !small_int(nbytes, &n) || n < 0)
         return NULL;
-    long long n = PyLong_AsLongLong(nbytes);
-    long long allocs = host_counter(alloc, h_num_allocs), in_use = host_counter(alloc, h_bytes_in_use);
-    long long peak = host_counter(alloc, h_peak), largest = host_counter(alloc, h_largest);
     PyObject *onednn = SLOT(alloc, h_onednn);
-    if (n < 0 || allocs < 0 || in_use < 0 || peak < 0 || largest < 0 || onednn == NULL
-            || (n >= host_large && onednn != Py_None)) {
-        PyErr_Clear();
+    if (onednn == NULL || (n >= host_large && onednn != Py_None))
         return NULL;
-    }
-    in_use += n;
-    if (set_counter(alloc, h_num_allocs, allocs + 1) || set_counter(alloc, h_bytes_in_use, in_use)
-            || (in_use > peak && set_counter(alloc, h_peak, in_use)) || (n > largest && set_counter(alloc, h_largest, n)))
-        return NULL;
+    long long *c = ((HostBase *)alloc)->counter;
+    c[H_ALLOCS] += 1;
+    c[H_IN_USE] += n;
+    if (c[H_IN_USE] > c[H_PEAK])
+        c[H_PEAK] = c[H_IN_USE];
+    if (n > c[H_LARGEST])
+        c[H_LARGEST] = n;
     Py_INCREF(nbytes);
     return nbytes;
 }
@@ -946,9 +982,10 @@ plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, co
         }
         goto done;
     }
-    if (Py_TYPE(alloc) == Host_T && (in_use = SLOT(alloc, h_bytes_in_use)) != NULL)
-        Py_INCREF(in_use);
-    else if (!(in_use = PyObject_GetAttr(alloc, s_bytes_in_use)))
+    if (Py_TYPE(alloc) == Host_T) {
+        if (!(in_use = int_of(((HostBase *)alloc)->counter[H_IN_USE])))
+            goto done;
+    } else if (!(in_use = PyObject_GetAttr(alloc, s_bytes_in_use)))
         goto done;
     {
         PyObject *tail[] = {shape, dtype_name, dur, in_use};
@@ -2458,13 +2495,14 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__fastpath(void)
 {
-    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0 || PyType_Ready(&OpFunction_T) < 0)
+    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&HostBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0 || PyType_Ready(&OpFunction_T) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddIntConstant(m, "ABI", FASTPATH_ABI) < 0
             || PyModule_AddObjectRef(m, "TensorBase", (PyObject *)&TensorBase_T) < 0
+            || PyModule_AddObjectRef(m, "HostBase", (PyObject *)&HostBase_T) < 0
             || PyModule_AddObjectRef(m, "BFCBase", (PyObject *)&BFCBase_T) < 0
             || PyModule_AddObjectRef(m, "OpFunction", (PyObject *)&OpFunction_T) < 0) {
         Py_DECREF(m);
