@@ -115,6 +115,32 @@ def test_a_freed_tensor_gives_its_host_memory_back():
         assert host.bytes_in_use == before[0]
 
 
+def test_tensors_and_records_made_where_freed_ones_were_are_new_ones():
+    """The C module keeps a freed Tensor's and record's memory for the next op's (its free lists, which a
+    full collection empties): each tensor made there gives its bytes back when it goes, is weakly
+    referenced anew, and each record is the op's own."""
+    import weakref
+
+    from devtrace.runtime.context import context
+
+    trace = context().trace
+    with tf.device("/CPU:0"):
+        x = tf.constant(np.ones((4, 4), np.float32))
+        host = context().host.allocator
+        before = host.bytes_in_use
+        for i in range(6):
+            if i == 3:
+                gc.collect()
+            y = tf.add(x, x)
+            ref = weakref.ref(y)
+            record = trace._events[-1]
+            assert (record.seq, record.op, record.inputs, record.shape) == (y._seq, "AddV2", (x._seq, x._seq), (4, 4))
+            assert record.mem_in_use == host.bytes_in_use == before + 64 and ref() is y
+            del y
+            assert host.bytes_in_use == before and ref() is None
+        assert np.array_equal(tf.multiply(x, x).numpy(), np.ones((4, 4), np.float32))
+
+
 @c_in_use
 def test_configure_refuses_what_it_cannot_read():
     fastpath = _fastpath()

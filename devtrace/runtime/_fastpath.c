@@ -41,6 +41,7 @@
 #define UNDEF_BUILD_CORE
 #endif
 #include <internal/pycore_frame.h>
+#include <internal/pycore_gc.h>  /* a Tensor kept for reuse: its GC header's finalized flag (FREE_LISTS) */
 #ifdef UNDEF_BUILD_CORE
 #undef Py_BUILD_CORE
 #endif
@@ -283,6 +284,121 @@ set_release(PyObject *self, PyObject *fn)
     Py_RETURN_NONE;
 }
 
+/* Free lists (CPython 3.11, whose GC header this reads: elsewhere every object is made and freed as
+ * usual). An eager op makes a Tensor and a trace record, and the program frees both soon after (the
+ * record at the next flush): their memory is kept here on the way out, as CPython keeps its tuples',
+ * and handed to the next op's, which saves the allocator's and the collector's bookkeeping of each.
+ * The types' tp_free (Tensor's, OpRecord's) keeps them; configure() sets it and empties the lists, and
+ * so does a full collection, as it empties CPython's own. */
+#ifdef INTERPRETER_FRAMES
+#define FREE_LISTS 1
+#define N_FREE_TENSORS 256
+#define N_FREE_RECORDS 4096  /* Trace.FLUSH_EVERY: what one flush frees */
+static PyObject *free_tensors[N_FREE_TENSORS], *free_records[N_FREE_RECORDS];
+static int n_free_tensors, n_free_records;
+static Py_ssize_t free_record_size;  /* the records kept: OpRecord's size when configured */
+
+/* Tensor_T's tp_free: a Tensor's memory, its slots and weak references cleared (tensor_dealloc and
+ * subtype_dealloc have run), kept for the next */
+static void
+tensor_free(void *p)
+{
+    PyObject *o = (PyObject *)p;
+    if (Py_TYPE(o) == Tensor_T && n_free_tensors < N_FREE_TENSORS)
+        free_tensors[n_free_tensors++] = o;
+    else
+        PyObject_GC_Del(p);
+}
+
+/* Record_T's tp_free: a record's memory (its items let go by tupledealloc) kept for the next */
+static void
+record_free(void *p)
+{
+    PyObject *o = (PyObject *)p;
+    if (Py_TYPE(o) == Record_T && Py_SIZE(o) == free_record_size && n_free_records < N_FREE_RECORDS)
+        free_records[n_free_records++] = o;
+    else
+        PyObject_GC_Del(p);
+}
+
+static void
+drop_free_lists(void)
+{
+    while (n_free_tensors > 0)
+        PyObject_GC_Del(free_tensors[--n_free_tensors]);
+    while (n_free_records > 0)
+        PyObject_GC_Del(free_records[--n_free_records]);
+}
+
+/* gc.callbacks' entry: a full collection empties the lists */
+static PyObject *
+collected(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs == 2 && PyUnicode_Check(args[0]) && PyUnicode_CompareWithASCIIString(args[0], "stop") == 0
+            && PyDict_Check(args[1])) {
+        PyObject *generation = PyDict_GetItemString(args[1], "generation");
+        if (generation != NULL && PyLong_Check(generation) && PyLong_AsLong(generation) == 2)
+            drop_free_lists();
+        PyErr_Clear();
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef collected_def = {"_free_lists_collected", (PyCFunction)(void (*)(void))collected, METH_FASTCALL,
+                                    "gc.callbacks' entry: a full collection empties the hot path's free lists"};
+
+/* collected() into gc.callbacks, once */
+static int
+watch_collections(void)
+{
+    static int watching;
+    if (watching)
+        return 0;
+    PyObject *gc = PyImport_ImportModule("gc"), *callbacks = gc == NULL ? NULL : PyObject_GetAttrString(gc, "callbacks");
+    PyObject *fn = callbacks == NULL ? NULL : PyCFunction_New(&collected_def, NULL);
+    int status = fn == NULL || !PyList_Check(callbacks) ? -1 : PyList_Append(callbacks, fn);
+    if (status < 0 && !PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "gc.callbacks is not a list");
+    Py_XDECREF(fn);
+    Py_XDECREF(callbacks);
+    Py_XDECREF(gc);
+    watching = status == 0;
+    return status;
+}
+#endif
+
+/* a new Tensor, every slot empty, tracked (as Tensor_T->tp_alloc makes one) */
+static PyObject *
+new_tensor(void)
+{
+#ifdef FREE_LISTS
+    if (n_free_tensors > 0) {
+        PyObject *o = free_tensors[--n_free_tensors];
+        _Py_AS_GC(o)->_gc_prev &= ~(uintptr_t)_PyGC_PREV_MASK_FINALIZED;  /* a new object: not finalised yet */
+        Py_INCREF(Tensor_T);  /* a heap type's instance holds its type, as tp_alloc's */
+        _Py_NewReference(o);
+        PyObject_GC_Track(o);
+        return o;
+    }
+#endif
+    return Tensor_T->tp_alloc(Tensor_T, 0);
+}
+
+/* a new OpRecord of `size` items to be set, untracked */
+static PyObject *
+new_record(Py_ssize_t size)
+{
+#ifdef FREE_LISTS
+    if (n_free_records > 0 && size == free_record_size) {
+        PyObject *o = free_records[--n_free_records];
+        Py_INCREF(Record_T);
+        _Py_NewReference(o);
+        return o;
+    }
+#endif
+    return (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, size);
+}
+
 static PyTypeObject TensorBase_T = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "devtrace.runtime._fastpath.TensorBase",
@@ -367,6 +483,9 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
     PyObject *large = NULL, *sample = NULL;
 
     configured = 0;
+#ifdef FREE_LISTS
+    drop_free_lists();  /* of the types configured before */
+#endif
     if (PyTuple_GET_SIZE(args) || kwargs == NULL) {
         PyErr_SetString(PyExc_TypeError, "configure() takes keyword arguments only");
         return NULL;
@@ -416,6 +535,15 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
     Py_DECREF(sample);
     if (checked < 0)
         return NULL;
+#ifdef FREE_LISTS
+    if (watch_collections() < 0)
+        return NULL;
+    if (Tensor_T->tp_free == PyObject_GC_Del || Tensor_T->tp_free == tensor_free)
+        Tensor_T->tp_free = tensor_free;
+    free_record_size = PyTuple_GET_SIZE(record_defaults);
+    if (Record_T->tp_free == PyObject_GC_Del || Record_T->tp_free == record_free)
+        Record_T->tp_free = record_free;
+#endif
     configured = 1;
     Py_RETURN_NONE;
 }
@@ -590,7 +718,7 @@ record(const Head *h, Py_ssize_t n, PyObject *const *tail)
 {
     Py_ssize_t size = PyTuple_GET_SIZE(record_defaults);
     /* made untracked (PyTuple_New's allocation, without its free list: OpRecord's own type) */
-    PyObject *out = (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, size);
+    PyObject *out = new_record(size);
     if (out == NULL)
         return NULL;
     PyObject *items[N_FIELDS] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers,
@@ -992,7 +1120,7 @@ plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, co
         if (!(rec = record(h, N_HEAD + 4, tail)) || append_record(trace, rec))
             goto done;
     }
-    t = Tensor_T->tp_alloc(Tensor_T, 0);  /* Tensor(...) without __init__: the slots set here */
+    t = new_tensor();  /* Tensor(...) without __init__: the slots set here */
     if (t == NULL)
         goto done;
     TensorBase *tb = (TensorBase *)t;
@@ -1563,7 +1691,7 @@ plan_const(PyObject *ctx, PyObject *trace, PyObject *device, PyObject *step, PyO
         goto done;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(fields);
-    if (!(rec = (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, n + 1)))
+    if (!(rec = new_record(n + 1)))
         goto done;
     Py_INCREF(seq);
     PyTuple_SET_ITEM(rec, 0, seq);
@@ -1605,7 +1733,7 @@ plan_const(PyObject *ctx, PyObject *trace, PyObject *device, PyObject *step, PyO
             goto done;
         }
     }
-    if (!(t = Tensor_T->tp_alloc(Tensor_T, 0)))
+    if (!(t = new_tensor()))
         goto done;
     TensorBase *tb = (TensorBase *)t;
     tb->value = Py_NewRef(value);
