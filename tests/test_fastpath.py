@@ -141,6 +141,29 @@ def test_tensors_and_records_made_where_freed_ones_were_are_new_ones():
         assert np.array_equal(tf.multiply(x, x).numpy(), np.ones((4, 4), np.float32))
 
 
+def test_records_and_their_subclasses_free_whole():
+    """OpRecord's deallocation (the C module's own: a tuple with nothing else to let go) frees a record
+    made in C or in Python, and one of a subclass, each letting go of its items and its type once."""
+    from devtrace.runtime.context import context
+
+    class Sub(OpRecord):
+        __slots__ = ()
+
+    fields = tuple(f"item {i}" for i in range(len(OpRecord._fields)))
+    events = context().trace._events
+    events.clear()  # (records held there hold their type)
+    counts = sys.getrefcount(OpRecord), sys.getrefcount(Sub), sys.getrefcount(fields[3])
+    with tf.device("/CPU:0"):
+        x = tf.constant(np.ones((2, 2), np.float32))
+        for _ in range(300):
+            tf.add(x, x)
+            Sub(*fields)
+            OpRecord(*fields)
+            events.clear()
+    assert (sys.getrefcount(OpRecord), sys.getrefcount(Sub), sys.getrefcount(fields[3])) == counts
+    assert Sub(*fields)[3] == "item 3" and type(Sub(*fields)) is Sub
+
+
 @c_in_use
 def test_configure_refuses_what_it_cannot_read():
     fastpath = _fastpath()

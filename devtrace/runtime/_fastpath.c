@@ -321,6 +321,29 @@ record_free(void *p)
         PyObject_GC_Del(p);
 }
 
+/* Record_T's tp_dealloc: what subtype_dealloc and tuple's dealloc do to a record (it has no finaliser,
+ * weak references or dict: its items let go, its memory freed, its type let go) without their
+ * general steps. A subclass's subtype_dealloc calls it as its base's: tuple's dealloc then, and the
+ * type let go here, as subtype_dealloc leaves that to a heap type's own dealloc. */
+static void
+record_dealloc(PyObject *op)
+{
+    PyTypeObject *type = Py_TYPE(op);
+    if (type != Record_T) {
+        PyTuple_Type.tp_dealloc(op);
+        Py_DECREF(type);
+        return;
+    }
+    PyObject_GC_UnTrack(op);
+    Py_TRASHCAN_BEGIN(op, record_dealloc)
+    PyObject **items = ((PyTupleObject *)op)->ob_item;
+    for (Py_ssize_t i = Py_SIZE(op); --i >= 0;)
+        Py_XDECREF(items[i]);
+    type->tp_free(op);
+    Py_DECREF(type);
+    Py_TRASHCAN_END
+}
+
 static void
 drop_free_lists(void)
 {
@@ -541,8 +564,12 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
     if (Tensor_T->tp_free == PyObject_GC_Del || Tensor_T->tp_free == tensor_free)
         Tensor_T->tp_free = tensor_free;
     free_record_size = PyTuple_GET_SIZE(record_defaults);
-    if (Record_T->tp_free == PyObject_GC_Del || Record_T->tp_free == record_free)
+    if (Record_T->tp_free == PyObject_GC_Del || Record_T->tp_free == record_free) {
         Record_T->tp_free = record_free;
+        /* OpRecord and its bases: tuples with __slots__ = () (record_layout() checked its size) */
+        if (!Record_T->tp_finalize && !Record_T->tp_del && !Record_T->tp_weaklistoffset && !Record_T->tp_dictoffset)
+            Record_T->tp_dealloc = record_dealloc;
+    }
 #endif
     configured = 1;
     Py_RETURN_NONE;
