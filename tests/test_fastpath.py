@@ -141,6 +141,45 @@ def test_tensors_and_records_made_where_freed_ones_were_are_new_ones():
         assert np.array_equal(tf.multiply(x, x).numpy(), np.ones((4, 4), np.float32))
 
 
+def test_tensors_and_their_subclasses_give_their_memory_and_weak_references_back_when_freed():
+    """Tensor's deallocation (the C module's own: host memory given back without a call) and a
+    subclass's (its own slots, then Tensor's part): the bytes come back once, before weak references
+    are called back, and each tensor lets go of what it held and of its type."""
+    import weakref
+
+    from devtrace.runtime.context import context
+    from devtrace.runtime.tensor import Tensor
+
+    class Held:
+        pass
+
+    class Sub(Tensor):
+        __slots__ = ("extra",)
+
+    class Same(Tensor):  # laid out as Tensor: a tensor's class can move between them (SlicedVariable)
+        __slots__ = ()
+
+    tf.constant(0.0)  # the runtime initialised
+    host = context().host
+    alloc, called, held = host.allocator, [], []
+    counts, before = (sys.getrefcount(Tensor), sys.getrefcount(Sub), sys.getrefcount(Same)), alloc.bytes_in_use
+    for cls in (Tensor, Sub, Tensor, Sub, Same):
+        t = cls(np.ones(3, np.float32), host, alloc.allocate(12), tf.float32, 0)
+        if cls is Same:
+            t.__class__ = Tensor
+            t.__class__ = Same
+        if cls is Sub:
+            t.extra = Held()
+            held.append(weakref.ref(t.extra))
+        ref = weakref.ref(t, lambda _: called.append(alloc.bytes_in_use))
+        assert alloc.bytes_in_use == before + 12
+        del t
+        assert ref() is None and alloc.bytes_in_use == before
+    del cls
+    assert called == [before] * 5 and [r() for r in held] == [None, None]
+    assert (sys.getrefcount(Tensor), sys.getrefcount(Sub), sys.getrefcount(Same)) == counts
+
+
 def test_records_and_their_subclasses_free_whole():
     """OpRecord's deallocation (the C module's own: a tuple with nothing else to let go) frees a record
     made in C or in Python, and one of a subclass, each letting go of its items and its type once."""

@@ -36,6 +36,7 @@
 /* 3.11: the interpreter's frames, read without making their frame objects (an op's source line,
  * caller_source); other versions make them through the public API */
 #define INTERPRETER_FRAMES 1
+#define FREE_LISTS 1  /* Tensors and records kept for reuse, their deallocation in C (see below) */
 #ifndef Py_BUILD_CORE
 #define Py_BUILD_CORE 1
 #define UNDEF_BUILD_CORE
@@ -276,6 +277,92 @@ tensor_finalize(TensorBase *self)
         PyErr_Clear();
 }
 
+#ifdef FREE_LISTS
+static void tensor_free(void *p);
+
+/* a Tensor's weak references cleared, and those its finaliser made since (as subtype_dealloc does) */
+static void
+clear_weakrefs(PyObject *self)
+{
+    PyObject **list = (PyObject **)((char *)self + Py_TYPE(self)->tp_weaklistoffset);
+    if (*list == NULL)
+        return;
+    PyObject_ClearWeakRefs(self);
+    while (*list != NULL)
+        _PyWeakref_ClearRef((PyWeakReference *)*list);
+}
+
+/* The tp_dealloc of Tensor and of each subclass laid out as it is (TensorBase's slots and a weak
+ * reference list, nothing else: tensor_init_subclass gives it to them, so that __class__ can still
+ * move a tensor between them): subtype_dealloc's steps for such a tensor, its finaliser's case of host
+ * memory done in C without a call: no Python code runs there, so nothing can resurrect the tensor.
+ * Every other allocation (or a finaliser of the subclass's own) goes through the finaliser, as
+ * subtype_dealloc runs it. The subtype_dealloc of a subclass laid out otherwise calls this as its first
+ * base's dealloc, its finaliser run and its own slots cleared: TensorBase's part then, and the weak
+ * references and type subtype_dealloc leaves to a heap base. */
+static void
+tensor_type_dealloc(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    TensorBase *t = (TensorBase *)self;
+    PyObject_GC_UnTrack(self);
+    if (type->tp_dealloc != tensor_type_dealloc) {
+        clear_weakrefs(self);
+        tensor_dealloc(t);
+        Py_DECREF(type);
+        return;
+    }
+    Py_TRASHCAN_BEGIN(self, tensor_type_dealloc)
+    PyObject *alloc = t->handle == NULL || t->handle == Py_None || t->device == NULL || threaded || !configured
+        || Py_TYPE(t->device) != Device_T ? NULL : SLOT(t->device, d_allocator);
+    int released = type->tp_finalize == (destructor)tensor_finalize && (t->handle == NULL || t->handle == Py_None
+        || t->device == NULL || (alloc != NULL && host_free(alloc, t->handle)));
+    if (!released) {
+        PyObject_GC_Track(self);
+        if (PyObject_CallFinalizerFromDealloc(self) < 0)
+            goto done;  /* resurrected */
+        PyObject_GC_UnTrack(self);
+    }
+    clear_weakrefs(self);
+    tensor_clear(t);
+    type->tp_free(self);
+    Py_DECREF(type);
+done:
+    Py_TRASHCAN_END
+}
+#endif
+
+/* TensorBase.__init_subclass__: a subclass laid out as Tensor (TensorBase's slots and a weak reference
+ * list) is deallocated by tensor_type_dealloc, its memory freed by tensor_free (which keeps configure()'s
+ * Tensor's); then object.__init_subclass__ */
+static PyObject *
+tensor_init_subclass(PyObject *cls, PyObject *args, PyObject *kwargs)
+{
+#ifdef FREE_LISTS
+    PyTypeObject *type = (PyTypeObject *)cls;
+    if (PyType_Check(cls) && (type->tp_flags & Py_TPFLAGS_HEAPTYPE) && type->tp_dealloc != tensor_type_dealloc
+            && type->tp_weaklistoffset == sizeof(TensorBase)
+            && type->tp_basicsize == sizeof(TensorBase) + (Py_ssize_t)sizeof(PyObject *) && !type->tp_dictoffset
+            && !type->tp_del && type->tp_itemsize == 0 && (type->tp_flags & Py_TPFLAGS_HAVE_GC)
+            && type->tp_free == PyObject_GC_Del) {
+        type->tp_dealloc = tensor_type_dealloc;
+        type->tp_free = tensor_free;  /* (keeps Tensor's alone; __class__ assignment asks for the same tp_free) */
+    }
+#endif
+    PyObject *base_init = PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, "__init_subclass__");
+    if (base_init == NULL)
+        return NULL;
+    PyObject *out = PyObject_Call(base_init, args, kwargs);
+    Py_DECREF(base_init);
+    return out;
+}
+
+static PyMethodDef tensor_methods[] = {
+    {"__init_subclass__", (PyCFunction)(void (*)(void))tensor_init_subclass, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "A subclass laid out as Tensor is freed by the C module's deallocation."},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyObject *
 set_release(PyObject *self, PyObject *fn)
 {
@@ -290,8 +377,7 @@ set_release(PyObject *self, PyObject *fn)
  * and handed to the next op's, which saves the allocator's and the collector's bookkeeping of each.
  * The types' tp_free (Tensor's, OpRecord's) keeps them; configure() sets it and empties the lists, and
  * so does a full collection, as it empties CPython's own. */
-#ifdef INTERPRETER_FRAMES
-#define FREE_LISTS 1
+#ifdef FREE_LISTS
 #define N_FREE_TENSORS 256
 #define N_FREE_RECORDS 4096  /* Trace.FLUSH_EVERY: what one flush frees */
 static PyObject *free_tensors[N_FREE_TENSORS], *free_records[N_FREE_RECORDS];
@@ -433,6 +519,7 @@ static PyTypeObject TensorBase_T = {
     .tp_dealloc = (destructor)tensor_dealloc,
     .tp_finalize = (destructor)tensor_finalize,
     .tp_members = tensor_members,
+    .tp_methods = tensor_methods,
     .tp_new = PyType_GenericNew,
 };
 
@@ -561,8 +648,6 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
 #ifdef FREE_LISTS
     if (watch_collections() < 0)
         return NULL;
-    if (Tensor_T->tp_free == PyObject_GC_Del || Tensor_T->tp_free == tensor_free)
-        Tensor_T->tp_free = tensor_free;
     free_record_size = PyTuple_GET_SIZE(record_defaults);
     if (Record_T->tp_free == PyObject_GC_Del || Record_T->tp_free == record_free) {
         Record_T->tp_free = record_free;
