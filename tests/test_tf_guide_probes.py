@@ -310,3 +310,13 @@ def test_var_len_feature_parsed_in_a_function_and_a_dataset_map():
         lambda r: tf.io.parse_single_example(r, {"tags": tf.io.VarLenFeature(tf.int64)}))
     assert str(ds.element_spec) == "{'tags': SparseTensorSpec(TensorShape([None]), tf.int64)}"
     assert [t["tags"].values.numpy().tolist() for t in ds] == [[4, 5]]
+
+
+def test_dct_type_2_runs_as_tensorflows_rfft():
+    x = tf.constant(np.random.RandomState(0).randn(3, 8).astype("float32"))
+    tf_ortho = [2.5006308555603027, 1.290446162223816, -0.894809901714325, -0.21297703683376312, 1.5448302030563354,
+                1.1477625370025635, -1.100599765777588, 0.969704806804657]  # TensorFlow 2.21's first row
+    assert np.allclose(tf.signal.dct(x, norm="ortho").numpy()[0], tf_ortho, atol=1e-6)
+    mfcc = tf.signal.mfccs_from_log_mel_spectrograms(tf.ones([1, 4])).numpy()[0]
+    assert mfcc[0] == np.float32(2.8284270763397217) and mfcc[1] == np.float32(-8.429369557916289e-08)
+    assert np.signbit(np.round(mfcc, 4)[1])  # TensorFlow prints -0.0 there

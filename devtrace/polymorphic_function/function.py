@@ -16,11 +16,12 @@ import itertools
 import numpy as np
 
 from ..backprop import cond_grad, while_grad  # noqa: F401 (the gradients of tf.cond and tf.while_loop inside functions)
-from . import atomic, autograph_errors, call_op, concrete_binding, eager_concrete, function_cache, function_variables
+from . import (atomic, autograph_errors, call_op, concrete_binding, eager_concrete, function_cache, function_variables,
+               signature_binding)
 from .. import hooks
 from ..autograph import convert as autograph_convert
 from ..util.nest import flatten, map_structure
-from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from ..ops.ragged.ragged_tensor import RaggedTensor
 from ..runtime import sources, threads
 from ..runtime.context import context
 from ..runtime.dtypes import as_dtype
@@ -521,7 +522,7 @@ class Function:
                 return concrete._call_flat(list(args))
         if _RUN_EAGERLY[0] or _ragged(args, kwargs):
             if self.input_signature is not None:
-                self._check_ragged(args, kwargs)
+                signature_binding.check_ragged(self, args, kwargs, TensorSpec)
             return self._python_function(*args, **kwargs)
         ctx = context()
         if not ctx.eager:  # called while another function is traced: a call node there (call_op.py)
@@ -539,29 +540,13 @@ class Function:
             for value, spec in zip(args, self.input_signature):
                 if isinstance(spec, TensorSpec) and not (isinstance(value, Tensor) and spec.is_compatible_with(value)):
                     shown = TensorSpec.from_tensor(value) if isinstance(value, Tensor) else value
-                    self._binding_error(shown, spec, args, kwargs)
+                    signature_binding.binding_error(self, shown, spec, args, kwargs)
             signature = tuple(value if _by_value(spec, value) else spec for value, spec in zip(args, self.input_signature))
             concrete = self._concrete_for(signature, {}, call=True)
         else:
             concrete = self._concrete_for(args, kwargs, call=True)
         flat = flatten((list(args), kwargs))
         return concrete._call_flat(_tensors(flat), [a for a in flat if isinstance(a, Variable)])
-
-
-    def _binding_error(self, shown, spec, args, kwargs):
-        signature = ", ".join(f"{n}: {s!r}" for n, s in zip(self._parameter_names(len(self.input_signature)),
-                                                               self.input_signature))
-        raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {shown!r} to {spec!r}`. Received "
-                        f"args: {args} and kwargs: {kwargs} for signature: ({signature}).")
-
-    def _check_ragged(self, args, kwargs):
-        """A RaggedTensor's flat values against its ``RaggedTensorSpec``'s dtype, as TensorFlow binds it."""
-        for value, spec in zip(args, self.input_signature):
-            if isinstance(value, RaggedTensor) and isinstance(spec, RaggedTensorSpec) and value.dtype != spec.dtype:
-                flat = value.flat_values
-                inner = list(spec.shape)[spec.ragged_rank + 1:] if spec.shape.rank is not None else None
-                self._binding_error(TensorSpec.from_tensor(flat), TensorSpec(None if inner is None else [None] + inner,
-                                                                              spec.dtype), args, kwargs)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,

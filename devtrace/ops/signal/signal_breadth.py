@@ -152,6 +152,15 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (Te
     length = int(x.shape[-1])
     if type == 1 and length < 2:
         raise ValueError(f"Type-I DCT requires the dimension to be greater than one, got {length}")
+    if type == 2:  # TensorFlow's: the real part of an RFFT of twice the length, rotated (its float noise too)
+        nf = API["cast"](length, x.dtype)
+        zero = constant(0.0, x.dtype)
+        scale = 2.0 * API["exp"](API["complex"](zero, -API["range"](nf) * np.pi * 0.5 / nf))
+        out = API["math.real"](API["signal.rfft"](x, fft_length=[2 * length])[..., :length] * scale)
+        if norm == "ortho":
+            n1 = 0.5 * API["math.rsqrt"](nf)
+            out = out * API["pad"](API["expand_dims"](n1, 0), [[0, length - 1]], constant_values=n1 * np.sqrt(2.0))
+        return out
     basis = constant(_dct_matrix(type, length, norm, x.dtype.np), x.dtype)
     flat = API["reshape"](x, [-1, length])
     out = API["matmul"](flat, basis)
