@@ -75,3 +75,57 @@ def test_a_layer_class_with_a_leading_underscore_is_named_and_called_like_keras(
     layer = _Foo()
     assert layer.name == "__foo"
     assert _np(layer(ops.ones((1, 2)))).tolist() == [[2.0, 2.0]]
+
+
+def _three_steps(opt):
+    w = keras.Variable(np.array([1.0, -2.0, 3.0], "float32"), name="w")
+    for i in range(3):
+        opt.apply_gradients([(ops.convert_to_tensor(np.array([0.5, -1.5, 2.5], "float32") * (i + 1)), w)])
+    return _np(w).tolist(), int(_np(opt.iterations))
+
+
+def test_optimizers_update_as_keras_after_three_steps():
+    expected = {
+        "AdamW": ([0.69424, -1.67931, 2.66439], keras.optimizers.AdamW(0.1, weight_decay=0.05)),
+        "Lion": ([0.7, -1.7, 2.7], keras.optimizers.Lion(0.1)),
+        "Nadam": ([0.70677, -1.70677, 2.70677], keras.optimizers.Nadam(0.1)),
+        "Adamax": ([0.75468, -1.75468, 2.75468], keras.optimizers.Adamax(0.1)),
+        "Ftrl": ([0.2131, -1.31797, 2.35254], keras.optimizers.Ftrl(0.1, l1_regularization_strength=0.01,
+                                                                    l2_regularization_strength=0.01)),
+        "SGD nesterov": ([0.27205, 0.18385, -0.63975], keras.optimizers.SGD(0.1, momentum=0.9, nesterov=True)),
+        "global_clipnorm": ([0.94929, -1.84787, 2.74645], keras.optimizers.SGD(0.1, global_clipnorm=1.0)),
+        "Adadelta": ([0.99462, -1.99462, 2.99462], keras.optimizers.Adadelta(1.0)),
+        "ema": ([0.75594, -1.75594, 2.75594], keras.optimizers.Adam(0.1, use_ema=True, ema_momentum=0.5,
+                                                                    ema_overwrite_frequency=2)),
+        "Lamb": ([0.40924, -1.40924, 2.40924], keras.optimizers.Lamb(0.1)),
+    }
+    for name, (values, opt) in expected.items():
+        got, steps = _three_steps(opt)
+        assert np.allclose(got, values, atol=2e-5), (name, got)
+        assert steps == 3, name
+
+
+def test_gradient_accumulation_updates_every_nth_step_with_the_mean():
+    got, steps = _three_steps(keras.optimizers.SGD(0.1, gradient_accumulation_steps=2))
+    assert np.allclose(got, [0.925, -1.775, 2.625]) and steps == 1
+
+
+def test_optimizer_config_and_serialize_as_keras():
+    cfg = keras.optimizers.AdamW(0.01).get_config()
+    assert (cfg["weight_decay"], cfg["use_ema"], cfg["gradient_accumulation_steps"]) == (0.004, False, None)
+    assert keras.optimizers.SGD(0.1, use_ema=True, clipnorm=2.0).get_config()["use_ema"] is True
+    sched = keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5, staircase=True)
+    assert keras.optimizers.serialize(keras.optimizers.Adam(learning_rate=sched))["config"]["learning_rate"] == {
+        "module": "keras.optimizers.schedules", "class_name": "ExponentialDecay",
+        "config": {"initial_learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5, "staircase": True,
+                   "name": "ExponentialDecay"}, "registered_name": None}
+
+
+def test_fit_with_an_ema_optimizer_ends_on_the_averages():
+    inp = keras.Input((3,))
+    model = keras.Model(inp, layers.Dense(1, kernel_initializer="ones")(inp))
+    model.compile(keras.optimizers.Adam(0.05, use_ema=True), "mse")
+    x = np.arange(12, dtype="float32").reshape(4, 3) / 10
+    history = model.fit(x, np.ones((4, 1), "float32"), epochs=3, verbose=0)
+    assert np.allclose(history.history["loss"], [1.435, 1.1816, 0.9697], atol=1e-4)
+    assert np.allclose(_np(model.layers[1].kernel).ravel(), 0.9485, atol=1e-4)
