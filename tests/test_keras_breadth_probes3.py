@@ -129,3 +129,31 @@ def test_fit_with_an_ema_optimizer_ends_on_the_averages():
     history = model.fit(x, np.ones((4, 1), "float32"), epochs=3, verbose=0)
     assert np.allclose(history.history["loss"], [1.435, 1.1816, 0.9697], atol=1e-4)
     assert np.allclose(_np(model.layers[1].kernel).ravel(), 0.9485, atol=1e-4)
+
+
+def _signal():
+    return np.random.default_rng(0).standard_normal((2, 64)).astype("float32")
+
+
+def test_keras_ops_stft_and_istft():
+    sig = _signal()
+    re, im = ops.stft(sig, sequence_length=16, sequence_stride=8, fft_length=16)
+    assert (tuple(re.shape), tuple(im.shape)) == ((2, 9, 9), (2, 9, 9))
+    assert (round(float(ops.sum(re)), 4), round(float(ops.sum(im)), 4)) == (0.7868, -0.3707)
+    re2, im2 = ops.stft(sig, 16, 8, 16, window="hamming", center=False)
+    assert tuple(re2.shape) == (2, 7, 9) and round(float(ops.mean(re2 ** 2 + im2 ** 2)), 4) == 5.8889
+    back = ops.istft((re, im), sequence_length=16, sequence_stride=8, fft_length=16, length=64)
+    assert tuple(back.shape) == (2, 64) and np.abs(_np(back) - sig)[:, 8:-8].max() < 1e-5
+
+
+def test_mel_spectrogram_values_config_and_symbolic_shape():
+    mel = layers.MelSpectrogram(fft_length=32, sequence_stride=8, sequence_length=16, sampling_rate=800,
+                                num_mel_bins=8, max_freq=400)
+    y = _np(mel(_signal()))
+    assert y.shape == (2, 8, 9) and round(float(y.mean()), 3) == 7.012
+    assert sorted(mel.get_config()) == ["dtype", "fft_length", "mag_exp", "max_freq", "min_freq", "min_power", "name",
+                                        "num_mel_bins", "power_to_db", "ref_power", "sampling_rate", "sequence_length",
+                                        "sequence_stride", "top_db", "trainable", "window"]
+    out = layers.MelSpectrogram(fft_length=32, sequence_stride=8, sequence_length=16, num_mel_bins=8)(
+        keras.Input((64,)))
+    assert tuple(out.shape) == (None, 8, 9)

@@ -39,6 +39,7 @@ from .layers_augment import *  # noqa: F401,F403
 from .layers_augment import __all__ as _augment
 from .layers_crossing import HashedCrossing
 from .layers_conv_lstm import ConvLSTM2D
+from .layers_audio import MelSpectrogram
 
 
 class Dense(Layer):
@@ -279,5 +280,5 @@ __all__ = ["serialize", "deserialize", "Activation", "Add", "AveragePooling2D", 
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",
            "concatenate", "maximum", "minimum", "multiply", "subtract", "Permute", "RepeatVector", "UpSampling1D",
            "UpSampling2D", "Convolution1D", "Convolution2D", *_pooling, *_recurrent, *_conv_more, *_more, *_attention,
-           *_preprocessing, *_text, *_augment, "HashedCrossing", "ConvLSTM2D"]
+           *_preprocessing, *_text, *_augment, "HashedCrossing", "ConvLSTM2D", "MelSpectrogram"]
 __getattr__ = _missing("keras.layers")

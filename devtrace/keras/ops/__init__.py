@@ -12,6 +12,7 @@ from .core import (cast, cond, convert_to_numpy, convert_to_tensor, custom_gradi
                    jvp, logsumexp, rearrange, rsqrt, scatter, scatter_update, shape, slice, slice_update,
                    stop_gradient, switch, top_k, unstack, while_loop)
 from .linalg import norm
+from .spectral import istft, stft
 from .math import (erfinv, extract_sequences, fft, fft2, in_top_k, irfft, rfft, segment_max, segment_min,
                    segment_sum)
 from .nn import (average_pool, binary_crossentropy, conv, depthwise_conv, max_pool, categorical_crossentropy, elu, gelu, hard_sigmoid, hard_silu, hard_swish,
@@ -20,7 +21,7 @@ from .nn import (average_pool, binary_crossentropy, conv, depthwise_conv, max_po
 from .numpy import *  # noqa: F401,F403 (keras.ops re-exports keras.ops.numpy)
 from .numpy import __all__ as _numpy_all
 
-__all__ = sorted({"erfinv", "extract_sequences", "fft", "fft2", "in_top_k", "irfft", "rfft", "segment_max",
+__all__ = sorted({"istft", "stft", "erfinv", "extract_sequences", "fft", "fft2", "in_top_k", "irfft", "rfft", "segment_max",
                   "segment_min", "segment_sum", "math", "average_pool", "conv", "depthwise_conv", "max_pool",
                   "binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy", "cast", "cond", "erf", "logsumexp", "rsqrt", "top_k", "convert_to_numpy", "convert_to_tensor", "dtype", "gelu", "image", "is_tensor", "jvp",
                   "linalg", "log_softmax", "nn", "norm", "numpy", "one_hot", "rearrange", "relu", "relu6", "shape",
