@@ -157,3 +157,24 @@ def test_mel_spectrogram_values_config_and_symbolic_shape():
     out = layers.MelSpectrogram(fft_length=32, sequence_stride=8, sequence_length=16, num_mel_bins=8)(
         keras.Input((64,)))
     assert tuple(out.shape) == (None, 8, 9)
+
+
+def test_export_archive_endpoint_and_loaded_variables(tmp_path):
+    inp = keras.Input((3,), name="feats")
+    model = keras.Model(inp, layers.Dense(2, kernel_initializer="ones", name="d")(inp))
+    x = np.arange(6, dtype="float32").reshape(2, 3)
+    archive = keras.export.ExportArchive()
+    archive.track(model)
+    archive.add_endpoint(name="predict", fn=lambda t: model(t, training=False),
+                         input_signature=[tf.TensorSpec((None, 3), tf.float32)])
+    archive.write_out(str(tmp_path / "arch"), verbose=False)
+    restored = tf.saved_model.load(str(tmp_path / "arch"))
+    assert restored.predict(tf.constant(x)).numpy().tolist() == [[3.0, 3.0], [12.0, 12.0]]
+    assert len(restored.variables) == 2
+    assert sorted(restored.signatures.keys()) == ["predict", "serving_default"]
+    try:
+        keras.export.ExportArchive().add_endpoint("f", lambda t: t)
+        raise AssertionError("no error")
+    except ValueError as e:
+        assert str(e).startswith("If the `fn` argument provided is not a `tf.function`, you must provide an "
+                                 "`input_signature` argument")

@@ -305,13 +305,29 @@ def load(export_dir, tags=None, options=None):
 
 
 def _attach(obj, parts, variable) -> None:
-    for part in parts[:-1]:
-        child = getattr(obj, part, None)
+    """``variable`` at its attribute path; a path's numbered steps (``variables/0``) are a list's items,
+    as TensorFlow restores a saved list (also under a name a Module's property has: ``variables``)."""
+    for i, part in enumerate(parts[:-1]):
+        child = _child(obj, part)
         if child is None:
-            child = _UserObject()
-            setattr(obj, part, child)
+            child = [] if parts[i + 1].isdigit() else _UserObject()
+            _put(obj, part, child)
         obj = child
-    setattr(obj, parts[-1], variable)
+    _put(obj, parts[-1], variable)
+
+
+def _child(obj, part):
+    if isinstance(obj, list):
+        return obj[int(part)] if int(part) < len(obj) else None
+    return obj.__dict__.get(part)
+
+
+def _put(obj, part, value) -> None:
+    if isinstance(obj, list):
+        obj.extend([None] * (int(part) + 1 - len(obj)))
+        obj[int(part)] = value
+    else:
+        obj.__dict__[part] = value
 
 
 experimental = Namespace(_prefix="saved_model.experimental", Fingerprint=Fingerprint,
