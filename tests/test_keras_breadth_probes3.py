@@ -178,3 +178,24 @@ def test_export_archive_endpoint_and_loaded_variables(tmp_path):
     except ValueError as e:
         assert str(e).startswith("If the `fn` argument provided is not a `tf.function`, you must provide an "
                                  "`input_signature` argument")
+
+
+class _Doubler(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(self, x):
+        return x * 2
+
+
+def test_a_loaded_function_with_an_input_signature_refuses_other_inputs_as_tensorflow(tmp_path):
+    tf.saved_model.save(_Doubler(), str(tmp_path / "m"))
+    restored = tf.saved_model.load(str(tmp_path / "m"))
+    assert restored.f(tf.constant([1.0])).numpy().tolist() == [2.0]
+    try:
+        restored.f(tf.constant([[1.0]]))
+        raise AssertionError("no error")
+    except TypeError as e:
+        assert str(e) == (
+            "Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(1, 1), dtype=tf.float32, "
+            "name=None) to TensorSpec(shape=(None,), dtype=tf.float32, name=None)`. Received args: (<tf.Tensor: "
+            "shape=(1, 1), dtype=float32, numpy=array([[1.]], dtype=float32)>,) and kwargs: {} for signature: "
+            "(x: TensorSpec(shape=(None,), dtype=tf.float32, name=None)).")
