@@ -115,6 +115,94 @@ def test_a_freed_tensor_gives_its_host_memory_back():
         assert host.bytes_in_use == before[0]
 
 
+def test_tensors_and_records_made_where_freed_ones_were_are_new_ones():
+    """The C module keeps a freed Tensor's and record's memory for the next op's (its free lists, which a
+    full collection empties): each tensor made there gives its bytes back when it goes, is weakly
+    referenced anew, and each record is the op's own."""
+    import weakref
+
+    from devtrace.runtime.context import context
+
+    trace = context().trace
+    with tf.device("/CPU:0"):
+        x = tf.constant(np.ones((4, 4), np.float32))
+        host = context().host.allocator
+        before = host.bytes_in_use
+        for i in range(6):
+            if i == 3:
+                gc.collect()
+            y = tf.add(x, x)
+            ref = weakref.ref(y)
+            record = trace._events[-1]
+            assert (record.seq, record.op, record.inputs, record.shape) == (y._seq, "AddV2", (x._seq, x._seq), (4, 4))
+            assert record.mem_in_use == host.bytes_in_use == before + 64 and ref() is y
+            del y
+            assert host.bytes_in_use == before and ref() is None
+        assert np.array_equal(tf.multiply(x, x).numpy(), np.ones((4, 4), np.float32))
+
+
+def test_tensors_and_their_subclasses_give_their_memory_and_weak_references_back_when_freed():
+    """Tensor's deallocation (the C module's own: host memory given back without a call) and a
+    subclass's (its own slots, then Tensor's part): the bytes come back once, before weak references
+    are called back, and each tensor lets go of what it held and of its type."""
+    import weakref
+
+    from devtrace.runtime.context import context
+    from devtrace.runtime.tensor import Tensor
+
+    class Held:
+        pass
+
+    class Sub(Tensor):
+        __slots__ = ("extra",)
+
+    class Same(Tensor):  # laid out as Tensor: a tensor's class can move between them (SlicedVariable)
+        __slots__ = ()
+
+    tf.constant(0.0)  # the runtime initialised
+    host = context().host
+    alloc, called, held = host.allocator, [], []
+    counts, before = (sys.getrefcount(Tensor), sys.getrefcount(Sub), sys.getrefcount(Same)), alloc.bytes_in_use
+    for cls in (Tensor, Sub, Tensor, Sub, Same):
+        t = cls(np.ones(3, np.float32), host, alloc.allocate(12), tf.float32, 0)
+        if cls is Same:
+            t.__class__ = Tensor
+            t.__class__ = Same
+        if cls is Sub:
+            t.extra = Held()
+            held.append(weakref.ref(t.extra))
+        ref = weakref.ref(t, lambda _: called.append(alloc.bytes_in_use))
+        assert alloc.bytes_in_use == before + 12
+        del t
+        assert ref() is None and alloc.bytes_in_use == before
+    del cls
+    assert called == [before] * 5 and [r() for r in held] == [None, None]
+    assert (sys.getrefcount(Tensor), sys.getrefcount(Sub), sys.getrefcount(Same)) == counts
+
+
+def test_records_and_their_subclasses_free_whole():
+    """OpRecord's deallocation (the C module's own: a tuple with nothing else to let go) frees a record
+    made in C or in Python, and one of a subclass, each letting go of its items and its type once."""
+    from devtrace.runtime.context import context
+
+    class Sub(OpRecord):
+        __slots__ = ()
+
+    fields = tuple(f"item {i}" for i in range(len(OpRecord._fields)))
+    events = context().trace._events
+    events.clear()  # (records held there hold their type)
+    counts = sys.getrefcount(OpRecord), sys.getrefcount(Sub), sys.getrefcount(fields[3])
+    with tf.device("/CPU:0"):
+        x = tf.constant(np.ones((2, 2), np.float32))
+        for _ in range(300):
+            tf.add(x, x)
+            Sub(*fields)
+            OpRecord(*fields)
+            events.clear()
+    assert (sys.getrefcount(OpRecord), sys.getrefcount(Sub), sys.getrefcount(fields[3])) == counts
+    assert Sub(*fields)[3] == "item 3" and type(Sub(*fields)) is Sub
+
+
 @c_in_use
 def test_configure_refuses_what_it_cannot_read():
     fastpath = _fastpath()

@@ -533,7 +533,19 @@ def test_a_free_arriving_inside_an_allocation_waits_until_the_chunk_is_handed_ou
 
 # -- host ------------------------------------------------------------------------------------
 
-def test_host_allocator():
+def _python_host_allocator():
+    """HostAllocator on its counters' Python twin (``host._Counters``: what runs without the C module)."""
+    from devtrace.runtime.memory import host
+
+    own = {k: v for k, v in vars(HostAllocator).items() if k not in ("__slots__", "name", "onednn")}
+    return type("HostAllocator", (host._Counters,), dict(own, __slots__=("name", "onednn")))
+
+
+HOST_ALLOCATORS = [HostAllocator, _python_host_allocator()]
+
+
+@pytest.mark.parametrize("HostAllocator", HOST_ALLOCATORS)
+def test_host_allocator(HostAllocator):
     a = HostAllocator("cpu_0")
     assert a.limit is None and a.num_ooms == 0 and a.num_regions == 0 and a.region_sizes == []
     h1 = a.allocate(1, ("Const", (), "int8"))
@@ -551,7 +563,8 @@ def test_host_allocator():
     assert a.allocate(0) is not None
 
 
-def test_host_allocator_books_large_requests_with_onednn_and_frees_both():
+@pytest.mark.parametrize("HostAllocator", HOST_ALLOCATORS)
+def test_host_allocator_books_large_requests_with_onednn_and_frees_both(HostAllocator):
     onednn = onednn_allocator(1 << 30)
     a = HostAllocator("cpu_0", onednn)
     small = a.allocate(1000)
@@ -561,6 +574,17 @@ def test_host_allocator_books_large_requests_with_onednn_and_frees_both():
     a.free(large)
     a.free(small)
     assert a.bytes_in_use == 0 and onednn.bytes_in_use == 0 and onednn.peak_bytes_in_use == ONEDNN_LARGE_ALLOCATION
+
+
+@pytest.mark.parametrize("HostAllocator", HOST_ALLOCATORS)
+def test_host_counters_are_ints_of_any_size_a_program_sets(HostAllocator):
+    """The C module keeps the counters as C integers: what is set reads back as the int it was."""
+    a = HostAllocator("cpu_0")
+    a.peak_bytes_in_use = 2**62
+    a.bytes_in_use = -3
+    a.allocate(5)
+    assert (a.bytes_in_use, a.peak_bytes_in_use, a.num_allocs, a.largest_alloc_size) == (2, 2**62, 1, 5)
+    assert type(a.bytes_in_use) is int and repr(a) == "HostAllocator('cpu_0', in_use=2)"
 
 
 @pytest.mark.parametrize("order", [(1, 2, 0, 4, 3, 5), (0, 1, 2, 3, 4, 5), (5, 3, 1, 4, 2, 0)])

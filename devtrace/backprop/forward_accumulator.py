@@ -7,7 +7,10 @@ The ops of both passes run, placed and logged, as the backward pass's ops do."""
 
 from __future__ import annotations
 
+import logging
+
 from ..ops.array.array_ops import ones_like, zeros_like
+from ..platform import tf_logging
 from ..runtime.values import convert_to_tensor
 from ..util.nest import flatten, map_structure
 from .backprop import GradientTape, UnconnectedGradients
@@ -18,6 +21,10 @@ class ForwardAccumulator:
 
     def __init__(self, primals, tangents):
         self._primals = flatten(primals)
+        for primal in self._primals:  # as TensorFlow's _watch: a dtype without is_floating (a Keras 3 variable's str) fails
+            if not primal.dtype.is_floating:
+                tf_logging.log_first_n(logging.WARN, "The dtype of the watched primal must be floating (e.g. "
+                                       "tf.float32), got %r", 5, primal.dtype)
         self._tangents = [convert_to_tensor(t, p.dtype) for p, t in zip(self._primals, flatten(tangents))]
         self._tape = GradientTape(persistent=True)
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import OutOfRangeError
+from ..errors import FailedPreconditionError, OutOfRangeError
 from ..ops.io.parsing_ops import parse_example
 from ..ops.io.tfrecord import TFRecordOptions, TFRecordWriter as _Writer
 from ..polymorphic_function.function import TensorSpec
 from ..runtime import dtypes
+from ..util import nest as _nest
 from ..util.nest import map_structure
 
 
@@ -22,10 +23,30 @@ def get_structure(dataset_or_iterator):
     return dataset_or_iterator.element_spec
 
 
+def _cardinality_error(expected, seen, spec) -> FailedPreconditionError:
+    """TensorFlow's error when an iterator finds the count wrong (its wrapped ``IteratorGetNext``)."""
+    count = f"only {seen}" if seen < expected else f"at least {seen}"
+    return FailedPreconditionError(
+        f"{{{{function_node __wrapped__IteratorGetNext_output_types_{len(_nest.flatten(spec))}_device_/job:localhost/"
+        f"replica:0/task:0/device:CPU:0}}}} Input dataset was expected to contain {expected} elements but contained "
+        f"{count} elements. [Op:IteratorGetNext] name: ")
+
+
 def assert_cardinality(expected_cardinality):
+    """The dataset's cardinality taken as ``expected_cardinality``; iterating it checks the count."""
+    expected = int(expected_cardinality)
+
     def apply(dataset):
-        out = dataset._new(dataset._source, dataset._spec, int(expected_cardinality), "_AssertCardinalityDataset")
-        return out
+        def source():
+            seen = 0
+            for element in dataset._source():
+                seen += 1
+                if expected >= 0 and seen > expected:
+                    raise _cardinality_error(expected, seen, dataset._spec)
+                yield element
+            if expected >= 0 and seen < expected:
+                raise _cardinality_error(expected, seen, dataset._spec)
+        return dataset._new(source, dataset._spec, expected, "_AssertCardinalityDataset")
     return apply
 
 

@@ -36,6 +36,8 @@ from ..polymorphic_function.function import Function, TensorSpec
 from ..runtime import dtypes, threads
 from ..runtime.context import context
 from ..ops.ragged.ragged_tensor import RaggedTensorSpec
+from ..ops.sparse.sparse_ops import SparseTensorSpec
+from ..ops.sparse.sparse_tensor import SparseTensor
 from ..runtime.graph import tensor as symbolic_tensor
 from ..runtime.graph.function_run import PlacedFunction
 from ..runtime.tensor import Tensor
@@ -241,6 +243,21 @@ class DatasetFunction:
     def traced(self) -> bool:
         return self.graph is not None
 
+    traced_composites = None  # what a trace returned that holds composite values (run eagerly then)
+
+    def static_specs(self, spec):
+        """``spec`` (an eagerly run element's) with each SparseTensor's shape as the trace knew it
+        (a parsed ``VarLenFeature``: ``[None]``), as TensorFlow's traced element spec."""
+        def static(s, value):
+            if isinstance(s, dict) and isinstance(value, dict) and set(s) == set(value):
+                return {k: static(s[k], value[k]) for k in s}
+            if isinstance(s, tuple) and isinstance(value, tuple) and len(s) == len(value):
+                return tuple(static(a, b) for a, b in zip(s, value))
+            if isinstance(s, SparseTensorSpec) and isinstance(value, SparseTensor):
+                return SparseTensorSpec(value.shape, s.dtype)
+            return s
+        return spec if self.traced_composites is None else static(spec, self.traced_composites)
+
     def _trace(self, args_spec, transformation):
         func, leading = self._func, self._leading_spec is not None
         converted = autograph_convert(func)
@@ -267,6 +284,8 @@ class DatasetFunction:
                 else:
                     out = converted(*nested) if type(nested) is tuple else converted(nested)
             returned.append(True)
+            if not _is_dataset(out) and not all(isinstance(t, Tensor) for t in _flat(out)):
+                self.traced_composites = tuple(out) if type(out) is list else out  # static shapes: ``static_specs``
             if _is_dataset(out):  # a dataset of the element: the graph computes what it is made of
                 if made_of.sources:  # TensorFlow's body waits on its source dataset ops
                     no_op()

@@ -29,8 +29,9 @@ def spec_to_json(spec):
 
 
 def spec_from_json(data, tensor_spec):
+    """The saved structure; a dict's keys sorted, as TensorFlow's saved element spec comes back."""
     if "dict" in data:
-        return {k: spec_from_json(v, tensor_spec) for k, v in data["dict"].items()}
+        return {k: spec_from_json(data["dict"][k], tensor_spec) for k in sorted(data["dict"])}
     if "tuple" in data:
         return tuple(spec_from_json(v, tensor_spec) for v in data["tuple"])
     return tensor_spec(data["shape"], dtypes.as_dtype(data["dtype"]))

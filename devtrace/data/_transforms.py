@@ -83,6 +83,11 @@ class Transforms:
         return self._new(lambda: itertools.islice(self._source(), index, None, num_shards), self._spec, card,
                          "_ShardDataset")
 
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None, name=None):
+        """The elements as they are: devtrace recomputes a pipeline rather than reading a snapshot
+        (TensorFlow's dataset prints as a ``_MapDataset``: its reader's)."""
+        return self._new(self._source, self._spec, self._cardinality, "_MapDataset")
+
     def take_while(self, predicate, name=None):
         function = DatasetFunction(predicate, self._spec, "take_while", self._as_args, sample=self._sample)
         function.check_predicate("")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from ..util.namespace import missing
 
 from . import (activations, backend, callbacks, config, constraints, dtype_policies, initializers, layers, losses,
-               metrics, mixed_precision, models, ops, optimizers, preprocessing, random, regularizers, src, symbolic_ops,
-               tree, utils)
+               metrics, mixed_precision, models, ops, optimizers, preprocessing, quantizers, random, regularizers, src,
+               symbolic_ops, tree, utils)
 from .dtype_policies import DTypePolicy, FloatDTypePolicy
 from .engine import KerasTensor
 from .layers import Input, Layer
@@ -32,4 +32,4 @@ def __getattr__(name):
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
            "activations", "applications", "backend", "callbacks", "config", "constraints", "datasets", "dtype_policies",
            "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops", "optimizers",
-           "preprocessing", "random", "regularizers", "src", "tree", "utils"]
+           "preprocessing", "quantizers", "random", "regularizers", "src", "tree", "utils"]

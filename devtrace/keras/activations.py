@@ -7,8 +7,27 @@ from devtrace.util.namespace import missing as _missing
 import devtrace as tf
 
 
-def relu(x):
-    return tf.nn.relu(x)
+def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    """Keras 3's: below ``threshold`` (0) zero, or ``negative_slope`` times ``x - threshold``; capped
+    at ``max_value``."""
+    if negative_slope == 0.0 and max_value is None and threshold == 0:
+        return tf.nn.relu(x)
+    x = tf.convert_to_tensor(x)
+    if negative_slope != 0.0:
+        if max_value is None and threshold == 0:
+            return tf.nn.leaky_relu(x, alpha=negative_slope)
+        below = tf.nn.relu(-x + threshold) if threshold != 0 else tf.nn.relu(-x)
+    if threshold != 0:
+        out = tf.where(x > tf.cast(threshold, x.dtype), x, tf.zeros_like(x))
+    elif max_value == 6:
+        out, max_value = tf.nn.relu6(x), None
+    else:
+        out = tf.nn.relu(x)
+    if max_value is not None:
+        out = tf.clip_by_value(out, tf.cast(0.0, x.dtype), tf.cast(max_value, x.dtype))
+    if negative_slope != 0.0:
+        out = out - negative_slope * below
+    return out
 
 
 def sigmoid(x):
@@ -164,6 +183,36 @@ ALL_OBJECTS_DICT = {f.__name__: f for f in (
     gelu, glu, tanh, tanh_shrink, threshold, sigmoid, sparse_sigmoid, exponential, hard_sigmoid, hard_silu, hard_tanh,
     hard_shrink, linear, mish, log_softmax, log_sigmoid, sparsemax)}
 ALL_OBJECTS_DICT.update(swish=silu, hard_swish=hard_silu)
+
+
+def serialize(activation):
+    """Keras's: a built-in activation's name; another function's (or object's) serialized dict."""
+    from . import serializable
+
+    config = serializable.serialize(activation)
+    if isinstance(config, str):
+        return config
+    if not isinstance(config, dict) or "config" not in config:
+        raise ValueError(f"Unknown activation function '{activation}' cannot be serialized due to invalid function "
+                         f"name. Make sure to use an activation name that matches the references defined in "
+                         f"activations.py or use `@keras.saving.register_keras_serializable()`to register any custom "
+                         f"activations. config={config}")
+    if config.get("class_name") == "function" and config["config"] in ALL_OBJECTS_DICT and \
+            ALL_OBJECTS_DICT[config["config"]] is activation:
+        return config["config"]
+    return config
+
+
+def deserialize(config, custom_objects=None):
+    """Keras's: an activation function from its config."""
+    from . import serializable
+
+    if isinstance(config, str):
+        found = ALL_OBJECTS_DICT.get(config) or serializable.get_registered_object(config, custom_objects)
+        if found is None:
+            raise ValueError(f"Could not interpret activation function identifier: {config}")
+        return found
+    return serializable.deserialize(config, custom_objects)
 
 
 def get(identifier):

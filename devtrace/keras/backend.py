@@ -27,9 +27,13 @@ def backend():
 
 
 def clear_session(free_memory=True):
-    """Keras's global state back to a new process's: layer names count from ``dense`` again and
-    TensorFlow's default graph is new."""
+    """Keras's global state back to a new process's: layer names count from ``dense`` again, the
+    global seed generator is made anew at the next unseeded draw, and TensorFlow's default graph is
+    new."""
+    from . import random as keras_random
+
     engine._UIDS.clear()
+    keras_random._GLOBAL.clear()
     tf.compat.v1.reset_default_graph()
     if free_memory:
         gc.collect()

@@ -129,7 +129,8 @@ class CompileLoss:
                        next(iter(self._weights.values())) if isinstance(self._weights, dict) else self._weights]
         self._flat = [(get_loss(loss, yt, yp), weight) for loss, weight, yt, yp in zip(losses, weights, trues, preds)]
         self.metrics = [Mean(name=f"{name}_loss" if name else f"{object_name(fn)}_loss") if fn is not None else None
-                        for (fn, _), name in zip(self._flat, names)] if nested else []
+                        for (fn, _), name in zip(self._flat, names)] \
+            if nested and sum(fn is not None for fn, _ in self._flat) > 1 else []  # Keras's: for several losses
         self.built = True
 
     def __call__(self, y_true, y_pred, sample_weight=None):

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import itertools
 import random
+import types
 import warnings
 
 import numpy as np
 
 import devtrace as tf
+from ..ops.random.random_ops import function_permutations
 from .py_dataset import PyDataset, standardize
 
 _RAN_OUT = ("Your input ran out of data; interrupting training. Make sure that your dataset or generator can "
@@ -120,6 +122,10 @@ class EpochIterator:
             raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
         self._iterator, self._seen = None, 0
         self.static_batch = None
+        self.generator = None
+        if isinstance(x, types.GeneratorType):
+            self._take_generator(x, y, sample_weight, class_weight, shuffle)
+            return
         self.py_dataset = x if isinstance(x, PyDataset) else None
         if self.py_dataset is not None:
             for name, given in (("y", y), ("sample_weights", sample_weight)):
@@ -149,6 +155,29 @@ class EpochIterator:
         # batch dimension, which TensorFlow traces the step for); None when the last batch is smaller
         self.static_batch = self.size if self.n and self.n % self.size == 0 else None
 
+    def _take_generator(self, x, y, sample_weight, class_weight, shuffle):
+        """Keras's generator adapter: its first two batches peeked (and yielded again at the start of
+        every pass, as Keras chains them), each a tuple; the number of batches unknown."""
+        for name, given, what in (("y", y, "the targets"), ("sample_weights", sample_weight, "the sample weights")):
+            if given is not None:
+                raise ValueError(f"When providing `x` as a generator, `{name}` should not be passed. Instead, {what} "
+                                 f"should be included as part of the generator.")
+        if class_weight is not None:
+            raise ValueError(f"Argument `class_weight` is not supported for Python generator inputs. Received: "
+                             f"class_weight={class_weight}")
+        if shuffle:
+            warnings.warn("`shuffle=True` was passed, but will be ignored since the data `x` was provided as a "
+                          "generator. The generator is expected to yield already-shuffled data.", stacklevel=3)
+        first = list(itertools.islice(x, 2))
+        if not first:
+            raise ValueError("When passing a Python generator to a Keras model, the generator must yield at least one "
+                             "batch. Received an empty generator.")
+        if not isinstance(first[0], tuple):
+            raise ValueError("When passing a Python generator to a Keras model, the generator must return a tuple, "
+                             "either (input,) or (inputs, targets) or (inputs, targets, sample_weights). "
+                             f"Received: {first[0]}")
+        self.generator, self.py_dataset, self.dataset, self.x, self.num_batches = (first, x), None, None, None, None
+
     @property
     def steps(self):
         """What the progress bar counts to: ``steps_per_epoch``, else the batches of one pass."""
@@ -162,13 +191,30 @@ class EpochIterator:
             for element in self.dataset:
                 yield self._weighted(element)
             return
-        order = np.random.permutation(self.n) if self.shuffle else None
+        if self.generator is not None:
+            first, rest = self.generator
+            for element in itertools.chain(first, rest):
+                yield element
+            return
+        order = self._order() if self.shuffle else None
         for start in range(0, self.n, self.size):
             # unshuffled, a batch is a slice (a view: the step's tensors copy it, as host_array does)
             idx = order[start:start + self.size] if order is not None else slice(start, start + self.size)
             y = _take(self.y, idx) if self.y is not None else None
             sw = self.sample_weight[idx] if self.sample_weight is not None else None
             yield self._weighted(pack(_take(self.x, idx), y, sw))
+
+    def _order(self):
+        """Keras's TensorFlow adapter shuffles with ``tf.random.shuffle`` in a dataset function: under
+        a global seed, the same order each epoch; else any. ``"batch"``: each batch's samples among
+        themselves."""
+        if self.shuffle != "batch":
+            orders = function_permutations([self.n])
+            return np.random.permutation(self.n) if orders is None else orders[0]
+        starts = range(0, self.n, self.size)
+        sizes = [min(self.size, self.n - start) for start in starts]
+        orders = function_permutations(sizes) or [np.random.permutation(size) for size in sizes]
+        return np.concatenate([start + order for start, order in zip(starts, orders)]).astype(np.int64)
 
     def _py_pass(self):
         """One pass over a ``PyDataset``'s batches (in a shuffled order when asked)."""

@@ -173,13 +173,15 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
                          f"Received: interpolation={interpolation}")
     if format not in ("tf", "grain"):
         raise ValueError(f'`format` should be either "tf" or "grain". Received: format={format}')
-    keywords.unimplemented("keras.utils.image_dataset_from_directory", crop_to_aspect_ratio=(crop_to_aspect_ratio, False),
-                           pad_to_aspect_ratio=(pad_to_aspect_ratio, False), data_format=(data_format, (None, "channels_last")),
-                           format=(format, "tf"))
+    keywords.unimplemented("keras.utils.image_dataset_from_directory",
+                           data_format=(data_format, (None, "channels_last")), format=(format, "tf"))
+    fit = "crop" if crop_to_aspect_ratio else "pad" if pad_to_aspect_ratio else None
     check_validation_split_arg(validation_split, subset, shuffle, seed)
     seed = np.random.randint(1e6) if seed is None else seed
     paths, labels, class_names = index_directory(directory, labels, IMAGE_FORMATS, class_names, shuffle, seed,
                                                  follow_links, verbose)
+    if crop_to_aspect_ratio and pad_to_aspect_ratio:  # Keras's check: loading the first image, after the count
+        raise ValueError("Only one of `pad_to_aspect_ratio`, `crop_to_aspect_ratio` can be set to `True`.")
     if label_mode == "binary" and len(class_names) != 2:
         raise ValueError(f'When passing `label_mode="binary"`, there must be exactly 2 class_names. Received: '
                          f"class_names={class_names}")
@@ -187,7 +189,7 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     out = []
     for (split_paths, split_labels), shuffled in _splits(paths, labels, validation_split, subset, directory, "image",
                                                         IMAGE_FORMATS):
-        images = np.stack([_load_image(p, image_size, channels, interpolation) for p in split_paths])
+        images = np.stack([_load_image(p, image_size, channels, interpolation, fit) for p in split_paths])
         elements = images if label_mode is None else (images, _labels(split_labels, label_mode, len(class_names)))
         dataset = tf.data.Dataset.from_tensor_slices(elements)
         if shuffle and shuffled:
@@ -196,8 +198,16 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     return out if subset == "both" else out[0]
 
 
-def _load_image(path, image_size, channels, interpolation):
+def _load_image(path, image_size, channels, interpolation, fit=None):
+    """Keras's: resized to ``image_size``; ``fit`` "crop": its largest centred crop of the size's aspect
+    ratio first (``smart_resize``); "pad": padded to it (``tf.image.resize_with_pad``)."""
+    from .layers_preprocessing import _smart_resize
+
     image = tf.image.decode_image(tf.io.read_file(path), channels=channels, expand_animations=False)
+    if fit == "crop":
+        return _smart_resize(image, image_size[0], image_size[1], interpolation).numpy()
+    if fit == "pad":
+        return tf.image.resize_with_pad(image, image_size[0], image_size[1], method=interpolation).numpy()
     return tf.image.resize(image, image_size, method=interpolation).numpy()
 
 

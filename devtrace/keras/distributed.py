@@ -57,7 +57,7 @@ def replicated_step(model, x, y):
         local = [v._local() if isinstance(v, (MirroredVariable, AggregatingVariable)) else v for v in variables]
         with tf.GradientTape() as tape:
             pred = model(tf.constant(xi), training=True)
-            loss = model.compute_loss(y=tf.constant(yi), y_pred=pred)
+            loss = model._compute_loss(y=tf.constant(yi), y_pred=pred)
             scaled = loss / n  # Keras's scale_loss_for_distribution
         # an embedding's IndexedSlices all-reduced as a dense tensor (the same values)
         grads = [None if g is None else tf.convert_to_tensor(g) for g in tape.gradient(scaled, local)]
@@ -88,7 +88,7 @@ def replicated_forward(model, x, y=None):
 
     def replica_forward(xi, yi):
         pred = model(tf.constant(xi), training=False)
-        return pred, (model.compute_loss(y=tf.constant(yi), y_pred=pred, training=False) if yi is not None else pred)
+        return pred, (model._compute_loss(y=tf.constant(yi), y_pred=pred, training=False) if yi is not None else pred)
 
     preds, losses = strategy._for_each_replica(replica_forward, (PerReplica(xs), PerReplica(ys)), {})
     pred = np.concatenate([p.numpy() for p in strategy.experimental_local_results(preds)])

@@ -581,7 +581,9 @@ def _symbolic_outputs(layer, shape, inputs, kwargs, args=()):
         outs = [KerasTensor(shape, dtype, layer=layer, inputs=inputs, node_index=index)]
     for o in outs:
         o._call_kwargs, o._call_args = dict(kwargs), tuple(args)
-    return outs if outs[0]._siblings is not None else outs[0]
+    if outs[0]._siblings is None:
+        return outs[0]
+    return tuple(outs) if isinstance(shape, _TupleOfShapes) else outs
 
 
 def _name_scope() -> str:
@@ -638,13 +640,18 @@ def _traced_output_shape(layer, inputs, args, kwargs):
     symbolic = {k: v for k, v in kwargs.items() if isinstance(v, KerasTensor)}
     plain = {k: v for k, v in kwargs.items() if k not in symbolic}
     names = list(symbolic)
-    if any(isinstance(a, KerasTensor) for a in args) or not all(isinstance(v, KerasTensor) for v in given):
+    positional = [i for i, a in enumerate(args) if isinstance(a, KerasTensor)]  # call(anchor, positive, negative)
+    if not all(isinstance(v, KerasTensor) for v in given):
         return None
 
     def body(*tensors):
         x = list(tensors[:len(given)]) if listed else tensors[0]
+        rest = list(args)
+        for k, i in enumerate(positional):
+            rest[i] = tensors[len(given) + k]
+        keyed = tensors[len(given) + len(positional):]
         with autocast_scope(layer):
-            return layer.call(x, *args, **plain, **dict(zip(names, tensors[len(given):])))
+            return layer.call(x, *rest, **plain, **dict(zip(names, keyed)))
 
     cast = layer._convert_input_args and layer.autocast and tf.as_dtype(layer.input_dtype).is_floating
 
@@ -652,7 +659,7 @@ def _traced_output_shape(layer, inputs, args, kwargs):
         dtype = tf.as_dtype(v.dtype)
         return tf.TensorSpec(v.shape, layer.input_dtype if cast and dtype.is_floating else dtype)
 
-    specs = [spec(v) for v in given + [symbolic[k] for k in names]]
+    specs = [spec(v) for v in given + [args[i] for i in positional] + [symbolic[k] for k in names]]
     try:
         outputs = tf_function(body).get_concrete_function(*specs).structured_outputs
         unknown = None
@@ -667,8 +674,14 @@ def _traced_output_shape(layer, inputs, args, kwargs):
             return None
     if isinstance(outputs, (list, tuple)):
         shapes = [_static(o, unknown) for o in outputs]
-        return None if any(s is None for s in shapes) else shapes
+        if any(s is None for s in shapes):
+            return None
+        return _TupleOfShapes(shapes) if isinstance(outputs, tuple) else shapes
     return _static(outputs, unknown)
+
+
+class _TupleOfShapes(tuple):
+    """The shapes of a call that returned a tuple: its symbolic outputs are a tuple too (Keras's structure)."""
 
 
 _STANDIN = 7919  # the stand-in of an unknown size in a second trace (a prime no layer makes by itself)

@@ -54,7 +54,8 @@ class StepFunctions:
             if type(a) is not Tensor:
                 return None
             names.append(a._dtype.name)
-        return self._functions.get((kind, tuple(names), self.static.get(kind)))
+        fn = self._functions.get((kind, tuple(names), self.static.get(kind)))
+        return fn if fn is None or _fits(fn, args) else None
 
     def get(self, kind, body, args):
         """``(function, None)``; ``(None, the first trace's error)`` when the step must run eagerly.
@@ -72,12 +73,18 @@ class StepFunctions:
         return self._traced(kind, body, args, key, batch)
 
     def _traced(self, kind, body, args, key, batch):
+        relaxed = None
         if key in self._functions:
-            return self._functions[key], None
+            fn = self._functions[key]
+            if _fits(fn, args):
+                return fn, None
+            # data of other shapes (a predict of longer sequences): traced again, the dimensions that
+            # changed unknown (TensorFlow's ``reduce_retracing``, as Keras's step functions have it)
+            relaxed = tuple(_relaxed(spec, a) for spec, a in zip(fn.input_signature, args))
         if key in self._eager:
             return None, None
         errors = []
-        for spec in (tuple(batch_spec(a, batch) for a in args), None):
+        for spec in ((relaxed or tuple(batch_spec(a, batch) for a in args)), None):
             signature = list(spec) if spec and None not in spec else None
             fn = _make(body, NAMES[kind], signature)
             try:
@@ -90,6 +97,32 @@ class StepFunctions:
             return fn, None
         self._eager.add(key)
         return None, errors.pop(0)  # not left in this frame's locals (see _detached)
+
+
+def _fits(fn, args) -> bool:
+    """Whether ``args`` fit ``fn``'s input signature (or it has none)."""
+    signature = fn.input_signature
+    if signature is None:
+        return True
+    for spec, a in zip(signature, args):
+        if spec is None or not hasattr(a, "shape"):
+            continue
+        dims = spec.shape.as_list() if spec.shape.rank is not None else None
+        if dims is None:
+            continue
+        shape = tuple(a.shape)
+        if len(shape) != len(dims) or any(d is not None and d != n for d, n in zip(dims, shape)):
+            return False
+    return True
+
+
+def _relaxed(spec, value):
+    """``spec`` with each dimension ``value`` does not share unknown (another rank: any shape)."""
+    dims = spec.shape.as_list() if spec.shape.rank is not None else None
+    shape = tuple(value.shape)
+    if dims is None or len(dims) != len(shape):
+        return tf.TensorSpec(None, spec.dtype)
+    return tf.TensorSpec([d if d == n else None for d, n in zip(dims, shape)], spec.dtype)
 
 
 def _detached(error):

@@ -6,6 +6,8 @@ as the guide's log shows) — the values equal Keras's."""
 
 from __future__ import annotations
 
+import copy
+
 from devtrace.util.namespace import missing as _missing
 
 import math
@@ -111,7 +113,9 @@ class TruncatedNormal(RandomNormal):
                                                     dtype=dtype)
 
 
-def _fans(shape):
+def _fans(shape, input_axes=None, output_axes=None):
+    if input_axes is not None and output_axes is not None:  # Keras 3.15's: an EinsumDense kernel's own axes
+        return int(np.prod([shape[a] for a in input_axes])), int(np.prod([shape[a] for a in output_axes]))
     if len(shape) < 1:
         return 1, 1
     if len(shape) == 1:
@@ -123,17 +127,22 @@ def _fans(shape):
 class VarianceScaling(_Random):
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None,
                  output_axes=None):
-        keywords.unimplemented(f"keras.initializers.{type(self).__name__}", input_axes=(input_axes, None),
-                               output_axes=(output_axes, None))
         super().__init__(seed)
         self.scale, self.mode, self.distribution = scale, mode, distribution
+        self.input_axes, self.output_axes = input_axes, output_axes
 
     def get_config(self):
         return {"seed": self._seed_arg, "scale": self.scale, "mode": self.mode, "distribution": self.distribution,
-                "input_axes": None, "output_axes": None}
+                "input_axes": self.input_axes, "output_axes": self.output_axes}
+
+    def with_axes(self, input_axes, output_axes):
+        """Keras's EinsumDense clone: the same seed, its fans over the kernel's input and output axes."""
+        clone = copy.copy(self)
+        clone.input_axes, clone.output_axes = list(input_axes), list(output_axes)
+        return clone
 
     def __call__(self, shape, dtype="float32"):
-        fan_in, fan_out = _fans(tuple(shape))
+        fan_in, fan_out = _fans(tuple(shape), self.input_axes, self.output_axes)
         n = {"fan_in": fan_in, "fan_out": fan_out}.get(self.mode, (fan_in + fan_out) / 2.0)
         scale = self.scale / max(1.0, n)
         seed, shape = self._seed(), list(shape)
@@ -151,7 +160,7 @@ class GlorotUniform(VarianceScaling):
         super().__init__(1.0, "fan_avg", "uniform", seed, input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
+        return {"seed": self._seed_arg, "input_axes": self.input_axes, "output_axes": self.output_axes}
 
 
 class GlorotNormal(VarianceScaling):
@@ -159,7 +168,7 @@ class GlorotNormal(VarianceScaling):
         super().__init__(1.0, "fan_avg", "truncated_normal", seed, input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
+        return {"seed": self._seed_arg, "input_axes": self.input_axes, "output_axes": self.output_axes}
 
 
 class HeUniform(VarianceScaling):
@@ -167,7 +176,7 @@ class HeUniform(VarianceScaling):
         super().__init__(2.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
+        return {"seed": self._seed_arg, "input_axes": self.input_axes, "output_axes": self.output_axes}
 
 
 class HeNormal(VarianceScaling):
@@ -175,7 +184,7 @@ class HeNormal(VarianceScaling):
         super().__init__(2.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
+        return {"seed": self._seed_arg, "input_axes": self.input_axes, "output_axes": self.output_axes}
 
 
 class LecunUniform(VarianceScaling):
@@ -183,7 +192,7 @@ class LecunUniform(VarianceScaling):
         super().__init__(1.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
+        return {"seed": self._seed_arg, "input_axes": self.input_axes, "output_axes": self.output_axes}
 
 
 class LecunNormal(VarianceScaling):
@@ -191,7 +200,7 @@ class LecunNormal(VarianceScaling):
         super().__init__(1.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self._seed_arg, "input_axes": None, "output_axes": None}
+        return {"seed": self._seed_arg, "input_axes": self.input_axes, "output_axes": self.output_axes}
 
 
 class Orthogonal(_Random):

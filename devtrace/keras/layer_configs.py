@@ -65,6 +65,8 @@ def as_keras(layer, config: dict) -> dict:
         own = getattr(layer, key, None)
         if _pairs(keras_value) and _pairs(own):  # ZeroPadding2D's padding: the layer's resolved pairs
             out[key] = tuple(tuple(int(v) for v in pair) for pair in own)
+        elif key == "output_padding":  # a transposed convolution's, resolved per dimension
+            out[key] = own
         elif _pairs(own) and len(own) == 1 and isinstance(keras_value, tuple):  # Cropping1D's (1, 1)
             out[key] = tuple(int(v) for v in own[0])
         else:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from devtrace.util.namespace import missing as _missing
 
+import inspect
 import random
 
 import numpy as np
@@ -15,7 +16,7 @@ import numpy as np
 import devtrace as tf
 from . import activations, initializers
 from . import random as keras_random
-from .engine import Input, InputLayer, KerasTensor, Layer, same_shape
+from .engine import Input, InputLayer, KerasTensor, Layer, _is_shape, same_shape
 from .layers_conv import (AveragePooling2D, AvgPool2D, Conv1D, Conv2D, GlobalAveragePooling2D, GlobalAvgPool2D,
                           MaxPool2D, MaxPooling2D)
 from .layers_merge import Average, Maximum, Minimum, Multiply, Subtract
@@ -37,9 +38,12 @@ from .layers_text import *  # noqa: F401,F403
 from .layers_text import __all__ as _text
 from .layers_augment import *  # noqa: F401,F403
 from .layers_augment import __all__ as _augment
+from .layers_adaptive import *  # noqa: F401,F403
+from .layers_adaptive import __all__ as _adaptive
+from .layers_spectral import SpectralNormalization
+from .layers_audio import MelSpectrogram
 from .layers_crossing import HashedCrossing
 from .layers_conv_lstm import ConvLSTM2D
-from .layers_audio import MelSpectrogram
 
 
 class Dense(Layer):
@@ -203,15 +207,50 @@ class Reshape(Layer):
         return (input_shape[0],) + tuple(None if d == -1 else d for d in self.target_shape)
 
 
-class Lambda(Layer):
-    supports_masking = True
+def _first_shape(shapes):
+    """The first shape of a nested structure of shapes (Lambda's batch size, as Keras reads it)."""
+    while not _is_shape(tuple(shapes)):
+        shapes = shapes[0] if isinstance(shapes, (list, tuple)) else next(iter(shapes.values()))
+    return tuple(shapes)
 
-    def __init__(self, function, **kwargs):
+
+class Lambda(Layer):
+    """Keras's: ``output_shape`` (per sample, or a function of the input shape) spares tracing the
+    function; ``arguments`` are its keywords; ``mask`` (a function of inputs and mask, or a value) is
+    the output's mask; ``mask=``/``training=`` are passed when the function names them."""
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
         self.function = function
+        self.arguments = arguments or {}
+        self.supports_masking = mask is not None
+        self.mask = mask
+        self._output_shape = output_shape
+        names = inspect.getfullargspec(function).args if callable(function) else []
+        self._fn_expects_training_arg, self._fn_expects_mask_arg = "training" in names, "mask" in names
 
     def call(self, inputs, mask=None, training=None):
-        return self.function(inputs)
+        kwargs = dict(self.arguments)
+        if self._fn_expects_mask_arg:
+            kwargs["mask"] = mask
+        if self._fn_expects_training_arg:
+            kwargs["training"] = training
+        return self.function(inputs, **kwargs)
+
+    def compute_output_shape(self, input_shape):
+        if self._output_shape is None:
+            return super().compute_output_shape(input_shape)  # traced from the function
+        if callable(self._output_shape):
+            return self._output_shape(input_shape)
+        batch = input_shape[0] if _is_shape(input_shape) else _first_shape(input_shape)[0]
+        if _is_shape(tuple(self._output_shape)):
+            return (batch,) + tuple(self._output_shape)
+        return [(batch,) + tuple(s) for s in self._output_shape]
+
+    def compute_mask(self, inputs, mask=None):
+        if callable(self.mask):
+            return self.mask(inputs, mask)
+        return self.mask
 
 
 class Concatenate(Layer):
@@ -280,5 +319,5 @@ __all__ = ["serialize", "deserialize", "Activation", "Add", "AveragePooling2D", 
            "Reshape", "Softmax", "Average", "Maximum", "Minimum", "Multiply", "Subtract", "add", "average",
            "concatenate", "maximum", "minimum", "multiply", "subtract", "Permute", "RepeatVector", "UpSampling1D",
            "UpSampling2D", "Convolution1D", "Convolution2D", *_pooling, *_recurrent, *_conv_more, *_more, *_attention,
-           *_preprocessing, *_text, *_augment, "HashedCrossing", "ConvLSTM2D", "MelSpectrogram"]
+           *_preprocessing, *_text, *_augment, *_adaptive, "SpectralNormalization", "MelSpectrogram", "HashedCrossing", "ConvLSTM2D"]
 __getattr__ = _missing("keras.layers")

@@ -12,7 +12,7 @@ import re
 import string
 
 import devtrace as tf
-from . import activations, initializers, keywords
+from . import activations, initializers, keywords, masking
 from . import random as keras_random
 from .engine import Layer
 from .naming import unique
@@ -64,12 +64,14 @@ def _analyze_split(spec, bias_axes, input_shape, output_shape, left_elided=False
         if d not in input_spec and d not in weight_spec:
             raise ValueError(f"Dimension '{d}' was specified in the output '{output_spec}' but has no "
                              f"corresponding dim in the input spec '{input_spec}' or weight spec '{output_spec}'")
-    weight_shape = []
-    for d in weight_spec:
-        if d in input_map:
-            weight_shape.append(input_shape[input_map[d]])
-        elif d in output_map:
+    weight_shape, input_axes, output_axes = [], [], []
+    for i, d in enumerate(weight_spec):  # Keras's: a dimension of the output first
+        if d in output_map:
             weight_shape.append(output_shape[output_map[d]])
+            output_axes.append(i)
+        elif d in input_map:
+            weight_shape.append(input_shape[input_map[d]])
+            input_axes.append(i)
         else:
             raise ValueError(f"Weight dimension '{d}' did not have a match in either the input spec "
                              f"'{input_spec}' or the output spec '{output_spec}'. For this layer, the weight must "
@@ -85,7 +87,7 @@ def _analyze_split(spec, bias_axes, input_shape, output_shape, left_elided=False
         bias_shape = [sizes[d] if d in bias_axes else 1 for d in output_spec[first:]]
         if not left_elided:
             bias_shape += [1] * elided
-    return weight_shape, bias_shape, output_shape
+    return weight_shape, bias_shape, output_shape, input_axes, output_axes
 
 
 def _analyze(equation, bias_axes, input_shape, output_shape):
@@ -113,10 +115,14 @@ class EinsumDense(Layer):
         self.full_output_shape = None
 
     def build(self, input_shape):
-        kernel_shape, bias_shape, full = _analyze(self.equation, self.bias_axes, tuple(input_shape),
-                                                  self.partial_output_shape)
+        kernel_shape, bias_shape, full, input_axes, output_axes = _analyze(self.equation, self.bias_axes,
+                                                                           tuple(input_shape), self.partial_output_shape)
         self.full_output_shape = tuple(full)
-        self.kernel = self.add_weight(tuple(kernel_shape), self._inits[0], name="kernel", regularizer=self._regs[0])
+        kernel_init = self._inits[0]
+        if isinstance(kernel_init, initializers.VarianceScaling) and \
+                (kernel_init.input_axes is None or kernel_init.output_axes is None):
+            kernel_init = kernel_init.with_axes(input_axes, output_axes)
+        self.kernel = self.add_weight(tuple(kernel_shape), kernel_init, name="kernel", regularizer=self._regs[0])
         self.bias = self.add_weight(tuple(bias_shape), self._inits[1], name="bias",
                                     regularizer=self._regs[1]) if bias_shape is not None else None
         self.built = True
@@ -271,10 +277,19 @@ class MultiHeadAttention(_Seeded, Layer):
 
     def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None, attention_mask=None,
              return_attention_scores=False, training=None, use_causal_mask=False):
+        query_mask = masking.get_mask(query)  # Keras 3.15's: the query's own mask, whatever query_mask says
+        for given in (query, value, key):  # Keras deletes the inputs' masks (handled here, in the layer)
+            masking._delete(given)
         query, value = tf.convert_to_tensor(query), tf.convert_to_tensor(value)
         key = value if key is None else tf.convert_to_tensor(key)
         attention_mask = self._compute_attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask,
                                                       use_causal_mask)
+        output = self._attend(query, value, key, attention_mask, return_attention_scores, training)
+        if query_mask is not None:
+            masking.set_mask(output[0] if return_attention_scores else output, query_mask)
+        return output
+
+    def _attend(self, query, value, key, attention_mask, return_attention_scores, training):
         q = self._query_dense.call(query)
         k = self._key_dense.call(key)
         v = self._value_dense.call(value)

@@ -16,9 +16,12 @@ from .engine import Layer
 from .layers_conv import _Conv, _out_dim, _tuple
 
 
-def _transposed_dim(size, kernel, stride, padding):
+def _transposed_dim(size, kernel, stride, padding, output_padding=None):
+    """Keras's output length of a transposed convolution (``output_padding`` adds to its last stride)."""
     if size is None:
         return None
+    if output_padding is not None:
+        return (size - 1) * stride + (kernel % 2 if padding == "same" else kernel) + output_padding
     return size * stride if padding == "same" else (size - 1) * stride + max(kernel - stride, 0) + stride
 
 
@@ -61,7 +64,14 @@ class _ConvTranspose(_Base):
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, **kwargs):
         super().__init__(kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
                          bias_initializer, bias_regularizer, **kwargs)
-        keywords.unimplemented(f"keras.layers.{type(self).__name__}", output_padding=(output_padding, None))
+        if output_padding is not None:
+            output_padding = _tuple(output_padding, self.rank)
+            for i, (p, stride) in enumerate(zip(output_padding, self.strides)):
+                if p >= stride:
+                    raise ValueError(f"`output_padding` must be strictly less than `strides` for all dimensions. At "
+                                     f"dimension {i}, `output_padding` is {p} but `strides` is {stride}. Received: "
+                                     f"output_padding={output_padding}, strides={self.strides}")
+        self.output_padding = output_padding
         self.filters = int(filters)
         self._kernel_init, self._kernel_reg = initializers.get(kernel_initializer), kernel_regularizer
 
@@ -73,19 +83,23 @@ class _ConvTranspose(_Base):
         self.built = True
 
     def compute_output_shape(self, input_shape):
-        dims = [_transposed_dim(d, k, s, self.padding)
-                for d, k, s in zip(input_shape[1:-1], self.kernel_size, self.strides)]
+        dims = [_transposed_dim(d, k, s, self.padding, p)
+                for d, k, s, p in zip(input_shape[1:-1], self.kernel_size, self.strides, self._output_paddings())]
         return (input_shape[0], *dims, self.filters)
+
+    def _output_paddings(self):
+        return self.output_padding if self.output_padding is not None else (None,) * self.rank
 
     def _convolve(self, x):
         if self.rank == 3:
-            sizes = [_transposed_dim(d, k, s, self.padding)
-                     for d, k, s in zip(list(x.shape[1:4]), self.kernel_size, self.strides)]
+            sizes = [_transposed_dim(d, k, s, self.padding, p)
+                     for d, k, s, p in zip(list(x.shape[1:4]), self.kernel_size, self.strides, self._output_paddings())]
             return tf.nn.conv3d_transpose(x, self.kernel, (x.shape[0], *sizes, self.filters), self.strides,
                                           self.padding.upper())
         kernel = tf.expand_dims(self.kernel, 0) if self.rank == 1 else self.kernel
-        sizes = self._pairs([_transposed_dim(d, k, s, self.padding)
-                             for d, k, s in zip(list(x.shape[1:-1])[-self.rank:], self.kernel_size, self.strides)])
+        sizes = self._pairs([_transposed_dim(d, k, s, self.padding, p)
+                             for d, k, s, p in zip(list(x.shape[1:-1])[-self.rank:], self.kernel_size, self.strides,
+                                                   self._output_paddings())])
         if x.shape[0] is None:
             raise NotImplementedError("devtrace does not implement a transposed convolution of an unknown batch yet")
         out_shape = (x.shape[0], *sizes, self.filters)

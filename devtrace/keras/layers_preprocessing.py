@@ -286,6 +286,7 @@ class Discretization(Layer):
                              f"num_bins={num_bins} and bin_boundaries={bin_boundaries}")
         self.bin_boundaries = list(bin_boundaries) if bin_boundaries is not None else None
         self.num_bins, self.epsilon, self.output_mode = num_bins, epsilon, output_mode
+        self._output_dtype = "int64" if output_mode == "int" else "float32"  # a symbolic call's
 
     def adapt(self, data, steps=None):
         """The boundaries at the data's ``num_bins`` quantiles, approximated as Keras does: each
@@ -324,22 +325,38 @@ class Hashing(Layer):
 
     def __init__(self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs):
         super().__init__(**kwargs)
-        keywords.unimplemented("keras.layers.Hashing", salt=(salt, None), sparse=(sparse, False))
+        keywords.unimplemented("keras.layers.Hashing", sparse=(sparse, False))
         if num_bins is None or num_bins <= 0:
             raise ValueError(f"The `num_bins` for `Hashing` cannot be `None` or non-positive values. Received: "
                              f"num_bins={num_bins}.")
         self.num_bins, self.mask_value, self.output_mode = int(num_bins), mask_value, output_mode
+        self._output_dtype = "int64" if output_mode == "int" else "float32"  # a symbolic call's
+        self.salt = None  # Keras: a salt selects SipHash64 (to_hash_bucket_strong), one int meaning [salt, salt]
+        if salt is not None:
+            if isinstance(salt, (tuple, list)) and len(salt) == 2:
+                self.salt = list(salt)
+            elif isinstance(salt, int):
+                self.salt = [salt, salt]
+            else:
+                raise ValueError(f"The `salt` argument for `Hashing` can only be a tuple of size 2 integers, or a "
+                                 f"single integer. Received: salt={salt}.")
+
+    def _hash(self, strings, bins):
+        if self.salt is not None:
+            return tf.strings.to_hash_bucket_strong(strings, bins, key=self.salt)
+        return tf.strings.to_hash_bucket_fast(strings, bins)
 
     def call(self, inputs):
         x = _tensor(inputs)
-        strings = x if x.dtype == tf.string else tf.strings.as_string(x)
+        ints = tf.cast(x, tf.int64) if x.dtype.is_floating else x  # Keras hashes a float's int64 value
+        strings = x if x.dtype == tf.string else tf.strings.as_string(ints)
         if self.mask_value is not None:
             bins = self.num_bins - 1
-            hashed = tf.strings.to_hash_bucket_fast(strings, bins) + 1
+            hashed = self._hash(strings, bins) + 1
             mask = tf.equal(x, tf.constant(self.mask_value, x.dtype))
             hashed = tf.where(mask, tf.zeros_like(hashed), hashed)
         else:
-            hashed = tf.strings.to_hash_bucket_fast(strings, self.num_bins)
+            hashed = self._hash(strings, self.num_bins)
         return encode_categorical(hashed, self.num_bins, self.output_mode)
 
     def compute_output_shape(self, input_shape):

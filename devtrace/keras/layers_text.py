@@ -41,12 +41,27 @@ class _IndexLookup(Layer):
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
                  idf_weights=None, invert=False, output_mode="int", pad_to_max_tokens=False, sparse=False,
-                 vocabulary_dtype=None, **kwargs):
+                 vocabulary_dtype=None, oov_method="floormod", salt=None, **kwargs):
         super().__init__(**kwargs)
         where = f"keras.layers.{type(self).__name__}"
         keywords.unimplemented(where, sparse=(sparse, False), pad_to_max_tokens=(pad_to_max_tokens, False))
-        if num_oov_indices != 1:
-            raise NotImplementedError(f"devtrace does not implement {where}(num_oov_indices=...) yet")
+        if num_oov_indices < 0:
+            raise ValueError(f"`num_oov_indices` must be greater than or equal to 0. Received: "
+                             f"num_oov_indices={num_oov_indices}")
+        if oov_method not in ("floormod", "farmhash"):
+            raise ValueError(f"Unknown value for `oov_method` argument of {type(self).__name__}. Allowed values are: "
+                             f"('floormod', 'farmhash'). Received: oov_method={oov_method}")
+        if salt is not None:
+            if not self._string and oov_method != "farmhash":
+                raise ValueError(f"`salt` can only be used when `oov_method='farmhash'`. Received: oov_method={oov_method}")
+            if isinstance(salt, (tuple, list)) and len(salt) == 2:
+                salt = list(salt)
+            elif isinstance(salt, int):
+                salt = [salt, salt]
+            else:
+                raise ValueError("The `salt` argument for `IndexLookup` can only be a tuple of 2 integers, or a "
+                                 f"single integer. Received: salt={salt}.")
+        self.oov_method, self.salt = oov_method, salt
         output_mode = _DEPRECATED_MODES.get(output_mode, output_mode)
         if output_mode not in ("int", "one_hot", "multi_hot", "count", "tf_idf"):
             raise ValueError(f"Invalid value for argument `output_mode`. Expected one of {{'int', 'one_hot', "
@@ -57,6 +72,8 @@ class _IndexLookup(Layer):
         self.max_tokens, self.num_oov_indices, self.mask_token, self.oov_token = \
             max_tokens, num_oov_indices, mask_token, oov_token
         self.invert, self.output_mode = invert, output_mode
+        if not invert:  # a symbolic call's dtype, as Keras's compute_output_spec
+            self._output_dtype = "int64" if output_mode == "int" else "float32"
         self.vocabulary_dtype = vocabulary_dtype
         self.idf_weights = None
         self._tokens: list = []
@@ -65,7 +82,11 @@ class _IndexLookup(Layer):
             self.set_vocabulary(vocabulary, idf_weights)
 
     def _special(self) -> list:
-        return ([self.mask_token] if self.mask_token is not None else []) + [self.oov_token] * self.num_oov_indices
+        return ([self.mask_token] if self._mask_indexed() else []) + [self.oov_token] * self.num_oov_indices
+
+    def _mask_indexed(self):
+        """Keras gives the mask token index 0 in ``int`` mode only; the other modes drop it (a row of zeros)."""
+        return self.mask_token is not None and self.output_mode == "int"
 
     def get_config(self) -> dict:
         return super().get_config() | {"output_mode": self.output_mode}  # an older name's new one
@@ -86,6 +107,7 @@ class _IndexLookup(Layer):
         tokens = [_py_token(t) for t in np.asarray(vocabulary).reshape(-1).tolist()] \
             if not isinstance(vocabulary, list) else [_py_token(t) for t in vocabulary]
         specials = self._special()
+        found_specials = bool(specials) and tokens[:len(specials)] == specials
         while tokens and specials and tokens[:len(specials)] == specials:
             tokens = tokens[len(specials):]
         if len(set(tokens)) != len(tokens):
@@ -96,7 +118,10 @@ class _IndexLookup(Layer):
             if idf_weights is None:
                 raise ValueError("`idf_weights` must be set if output_mode is 'tf_idf'.")
             weights = np.asarray(idf_weights, np.float32)
-            self.idf_weights = np.concatenate([np.full(len(specials), weights.mean(), np.float32), weights])
+            if found_specials:  # the weights of the special tokens given too (Keras pads none then)
+                self.idf_weights = weights
+            else:  # the special tokens weigh the mean (Keras's stand-in for a document frequency)
+                self.idf_weights = np.concatenate([np.full(len(specials), weights.mean(), np.float32), weights])
         self._tokens = tokens
         self._table = None
 
@@ -111,7 +136,7 @@ class _IndexLookup(Layer):
             counts.update(row)
             documents += 1
             doc_counts.update(set(row))
-        for special in self._special():
+        for special in self._special() + [self.mask_token]:
             counts.pop(special, None)
         tokens = list(counts)
         order = np.lexsort((np.array(tokens, dtype=object), np.array([counts[t] for t in tokens])))[::-1]
@@ -144,15 +169,37 @@ class _IndexLookup(Layer):
         keys = [t.encode("utf-8") if isinstance(t, str) else t for t in self._tokens]
         keys = tf.constant(keys, tf.string) if self._string else tf.constant(np.asarray(keys, np.int64), tf.int64)
         values = tf.constant(np.arange(offset, offset + len(self._tokens), dtype=np.int64))
-        oov = tf.constant(1 if self.mask_token is not None else 0, tf.int64)
+        oov = tf.constant(self._oov_start() if self.num_oov_indices == 1 else -1, tf.int64)
         return tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, values), oov)
+
+    def _oov_start(self):
+        return 1 if self._mask_indexed() else 0
 
     def _lookup(self, keys):
         out = self._lookup_table().lookup(keys)
+        unknown = tf.equal(out, -1)  # an OOV token when there are no or several OOV indices
         if self.mask_token is not None:
             mask = tf.equal(keys, tf.constant(self.mask_token, keys.dtype))
-            out = tf.where(mask, tf.zeros_like(out), out)
+            unknown = tf.logical_and(unknown, tf.logical_not(mask))
+            out = tf.where(mask, tf.fill(tf.shape(out), tf.constant(0 if self._mask_indexed() else -1, out.dtype)), out)
+        if self.num_oov_indices == 0:  # Keras's check: no OOV index to map an unknown token to
+            oov_inputs = tf.boolean_mask(tf.reshape(keys, [-1]), tf.reshape(unknown, [-1]))  # a scalar's too
+            msg = tf.strings.format("When `num_oov_indices=0` all inputs should be in vocabulary, found OOV values "
+                                    "{}, consider setting `num_oov_indices=1`.", (oov_inputs,))
+            with tf.control_dependencies([tf.debugging.Assert(tf.equal(tf.size(oov_inputs), 0), [msg])]):
+                return tf.identity(out)
+        if self.num_oov_indices > 1:  # Keras hashes an unknown token into one of the OOV indices
+            out = tf.where(unknown, self._oov_bucket(keys) + self._oov_start(), out)
         return out
+
+    def _oov_bucket(self, keys):
+        n = self.num_oov_indices
+        if not self._string and self.oov_method != "farmhash":
+            return tf.math.floormod(keys, tf.constant(n, keys.dtype))
+        strings = keys if self._string else tf.strings.as_string(keys)
+        if self.salt is not None:
+            return tf.strings.to_hash_bucket_strong(strings, n, key=self.salt)
+        return tf.strings.to_hash_bucket_fast(strings, n)
 
     def _invert(self, ids):
         vocab = self.get_vocabulary()
@@ -201,10 +248,10 @@ class _IndexLookup(Layer):
 class StringLookup(_IndexLookup):
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
                  idf_weights=None, invert=False, output_mode="int", pad_to_max_tokens=False, sparse=False,
-                 encoding="utf-8", **kwargs):
+                 encoding="utf-8", name=None, salt=None, **kwargs):
         keywords.unimplemented("keras.layers.StringLookup", encoding=(encoding, "utf-8"))
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
-                         output_mode, pad_to_max_tokens, sparse, **kwargs)
+                         output_mode, pad_to_max_tokens, sparse, salt=salt, name=name, **kwargs)
 
 
 class IntegerLookup(_IndexLookup):
@@ -212,9 +259,10 @@ class IntegerLookup(_IndexLookup):
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1, vocabulary=None,
                  vocabulary_dtype="int64", idf_weights=None, invert=False, output_mode="int", sparse=False,
-                 pad_to_max_tokens=False, **kwargs):
+                 pad_to_max_tokens=False, oov_method="floormod", salt=None, name=None, **kwargs):
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights, invert,
-                         output_mode, pad_to_max_tokens, sparse, vocabulary_dtype, **kwargs)
+                         output_mode, pad_to_max_tokens, sparse, vocabulary_dtype, oov_method, salt, name=name,
+                         **kwargs)
 
 
 class TextVectorization(Layer):

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import math
-
 import devtrace as tf
 from .serializable import Configurable
 from . import config, identifiers, keywords
+from .ops import core as kcore, numpy as knp
 from devtrace.util.namespace import missing
 
 
@@ -28,6 +27,10 @@ class Loss(Configurable):
 
     def call(self, y_true, y_pred):
         raise NotImplementedError
+
+    def _valid(self, y_true, y_pred):
+        """The per-sample losses' mask (Keras's ``_keras_mask`` on them), or ``None``."""
+        return None
 
     def get_config(self) -> dict:
         """Keras's: ``name`` and ``reduction`` first; a built-in loss's own arguments after them (a
@@ -52,6 +55,13 @@ class Loss(Configurable):
         their sum times the weights over their count (Keras's ``sum_over_batch_size``)."""
         y_true, y_pred = same_rank(_float32(y_true), _float32(y_pred))  # Keras converts both to the loss's dtype
         values = self.call(y_true, y_pred)
+        valid = self._valid(y_true, y_pred)
+        if valid is not None:  # Keras's apply_mask: averaged over the valid entries only
+            mask = tf.cast(valid, values.dtype)
+            if self.reduction == "sum_over_batch_size":
+                mask = mask * tf.math.divide_no_nan(tf.cast(tf.size(mask), values.dtype), tf.reduce_sum(mask))
+            sample_weight = mask if sample_weight is None else \
+                tf.multiply(*same_rank(tf.cast(tf.convert_to_tensor(sample_weight), values.dtype), mask))
         if sample_weight is not None:
             weights = tf.cast(tf.convert_to_tensor(sample_weight), values.dtype)
             values, weights = same_rank(values, weights)  # (n, 1) losses and (n,) weights: (n, 1) both
@@ -121,15 +131,39 @@ class BinaryCrossentropy(Loss):
 class SparseCategoricalCrossentropy(Loss):
     name = "sparse_categorical_crossentropy"
 
-    def __init__(self, from_logits=False, reduction="sum_over_batch_size", name="sparse_categorical_crossentropy", dtype=None):
-        self.from_logits = from_logits
+    def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size", axis=-1,
+                 name="sparse_categorical_crossentropy", dtype=None):
+        keywords.unimplemented("keras.losses.SparseCategoricalCrossentropy", axis=(axis, -1))
+        self.from_logits, self.ignore_class = from_logits, ignore_class
         self._configure(reduction, name, "keras.losses.SparseCategoricalCrossentropy")
 
     def call(self, y_true, y_pred):
-        # a vector of labels as it is (TensorFlow's graph has no Reshape then); others flattened
-        labels = tf.cast(y_true if y_true.shape.rank == 1 else tf.reshape(y_true, [-1]), tf.int32)
+        if y_pred.shape.rank is not None and y_pred.shape.rank > 2:  # per position (a segmentation map)
+            if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
+                y_true = tf.squeeze(y_true, -1)
+            labels = tf.cast(y_true, tf.int32)
+        else:  # a vector of labels as it is (TensorFlow's graph has no Reshape then); others flattened
+            labels = tf.cast(y_true if y_true.shape.rank == 1 else tf.reshape(y_true, [-1]), tf.int32)
+        valid = None
+        if self.ignore_class is not None:  # Keras's: an ignored label's loss is 0 (and masked)
+            valid = tf.not_equal(labels, self.ignore_class)
+            labels = tf.where(valid, labels, tf.zeros_like(labels))
+            y_pred = tf.where(tf.expand_dims(valid, -1), y_pred, tf.zeros_like(y_pred))
         logits = y_pred if self.from_logits else tf.math.log(tf.clip_by_value(y_pred, config.epsilon(), 1.0))
-        return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        values = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        return values if valid is None else tf.where(valid, values, tf.zeros_like(values))
+
+    def get_config(self) -> dict:
+        config = super().get_config()
+        config.pop("axis", None)  # Keras's config leaves the axis out
+        return config
+
+    def _valid(self, y_true, y_pred):
+        if self.ignore_class is None:
+            return None
+        labels = tf.squeeze(y_true, -1) if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1 \
+            else y_true
+        return tf.reshape(tf.not_equal(tf.cast(labels, tf.int32), self.ignore_class), tf.shape(y_pred)[:-1])
 
 
 class CategoricalCrossentropy(Loss):
@@ -240,6 +274,9 @@ class LossFunctionWrapper(Loss):
     def call(self, y_true, y_pred):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
+    def __repr__(self):
+        return f"<LossFunctionWrapper({self.fn}, kwargs={self._fn_kwargs})>"
+
 
 def mean_squared_error(y_true, y_pred):
     """Per-sample: the mean over the last axis (Keras's ``MSE``)."""
@@ -262,8 +299,13 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False):
     return CategoricalCrossentropy(from_logits).call(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
 
 
-def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
-    return SparseCategoricalCrossentropy(from_logits).call(tf.convert_to_tensor(y_true), tf.convert_to_tensor(y_pred))
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None, axis=-1):
+    """Keras's: ``y_true``'s shape is read first, as it is (a Python list has none: Keras's
+    AttributeError)."""
+    if len(y_true.shape) == len(y_pred.shape) and y_true.shape[axis] == 1:
+        y_true = tf.squeeze(y_true, axis)
+    return SparseCategoricalCrossentropy(from_logits, ignore_class, axis=axis).call(tf.convert_to_tensor(y_true),
+                                                                                    tf.convert_to_tensor(y_pred))
 
 
 def huber(y_true, y_pred, delta=1.0):
@@ -306,9 +348,17 @@ def categorical_hinge(y_true, y_pred):
     return tf.maximum(neg - pos + 1.0, 0.0)
 
 
+def _as_keras(y_true, y_pred):
+    """Keras's functions' conversion: ``y_pred`` as it is (integers stay integers), ``y_true`` in its
+    dtype, and ``epsilon`` too (0 in an integer dtype)."""
+    y_pred = kcore.convert_to_tensor(y_pred)
+    return kcore.convert_to_tensor(y_true, y_pred.dtype), y_pred, kcore.convert_to_tensor(config.epsilon(), y_pred.dtype)
+
+
 def poisson(y_true, y_pred):
-    y_true, y_pred = _pair(y_true, y_pred)
-    return tf.reduce_mean(y_pred - y_true * tf.math.log(y_pred + config.epsilon()), axis=-1)
+    """Keras's: integer inputs stay integers (their product with the float log fails as Keras's)."""
+    y_true, y_pred, epsilon = _as_keras(y_true, y_pred)
+    return knp.mean(y_pred - y_true * knp.log(y_pred + epsilon), axis=-1)
 
 
 def kl_divergence(y_true, y_pred):
@@ -318,15 +368,21 @@ def kl_divergence(y_true, y_pred):
 
 
 def log_cosh(y_true, y_pred):
-    y_true, y_pred = _pair(y_true, y_pred)
+    """Keras's: ``x + softplus(-2x) - log 2`` of ``x = y_pred - y_true``; an integer ``x`` times
+    ``-2.0`` fails as Keras's does."""
+    y_true, y_pred, _ = _as_keras(y_true, y_pred)
+    y_true, y_pred = same_rank(y_true, y_pred)
+    log2 = kcore.convert_to_tensor(knp.log(2.0), y_pred.dtype)
     x = y_pred - y_true
-    return tf.reduce_mean(x + tf.nn.softplus(-2.0 * x) - math.log(2.0), axis=-1)
+    return knp.mean(x + tf.nn.softplus(x * -2.0) - log2, axis=-1)
 
 
 def mean_absolute_percentage_error(y_true, y_pred):
-    y_true, y_pred = _pair(y_true, y_pred)
-    diff = tf.abs((y_true - y_pred) / tf.maximum(tf.abs(y_true), config.epsilon()))
-    return 100.0 * tf.reduce_mean(diff, axis=-1)
+    """Keras's: integer inputs divide as TensorFlow's ``/`` does (float64), by an epsilon of 0."""
+    y_true, y_pred, epsilon = _as_keras(y_true, y_pred)
+    y_true, y_pred = same_rank(y_true, y_pred)
+    diff = tf.abs((y_true - y_pred) / tf.maximum(tf.abs(y_true), epsilon))
+    return 100.0 * knp.mean(diff, axis=-1)
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
@@ -401,6 +457,39 @@ class Reduction:
             raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
 
 
+def _overlap(y_true, y_pred, axis):
+    y_pred = tf.convert_to_tensor(y_pred)
+    y_true = tf.cast(y_true, y_pred.dtype)
+    return y_true, y_pred, tf.reduce_sum(y_true * y_pred, axis=axis)
+
+
+def dice(y_true, y_pred, axis=None):
+    """``1 - 2|y_true * y_pred| / (|y_true| + |y_pred|)``, the sums over ``axis`` (all by default)."""
+    y_true, y_pred, intersection = _overlap(y_true, y_pred, axis)
+    total = tf.reduce_sum(y_true, axis=axis) + tf.reduce_sum(y_pred, axis=axis) + config.epsilon()
+    return 1 - tf.divide(2.0 * intersection, total)
+
+
+def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
+    """Dice with false positives weighted ``alpha`` and false negatives ``beta``."""
+    y_true, y_pred, intersection = _overlap(y_true, y_pred, axis)
+    fp = tf.reduce_sum((1 - y_pred) * y_true, axis=axis)
+    fn = tf.reduce_sum(y_pred * (1 - y_true), axis=axis)
+    return 1 - tf.divide(intersection, intersection + fp * alpha + fn * beta + config.epsilon())
+
+
+class Dice(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="dice", axis=None, dtype=None):
+        super().__init__(dice, reduction=reduction, name=name, dtype=dtype, axis=axis)
+        self.axis = axis
+
+
+class Tversky(LossFunctionWrapper):
+    def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name="tversky", axis=None, dtype=None):
+        super().__init__(tversky, reduction=reduction, name=name, dtype=dtype, alpha=alpha, beta=beta, axis=axis)
+        self.alpha, self.beta, self.axis = alpha, beta, axis
+
+
 MAPE = mape = mean_absolute_percentage_error
 MSLE = msle = mean_squared_logarithmic_error
 KLD = kld = kl_divergence
@@ -411,7 +500,7 @@ ALL_OBJECTS_DICT = identifiers.table(
     Hinge, SquaredHinge, CategoricalHinge, kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy,
     categorical_crossentropy, categorical_focal_crossentropy, sparse_categorical_crossentropy, mean_squared_error,
     mean_absolute_error, mean_absolute_percentage_error, mean_squared_logarithmic_error, cosine_similarity, log_cosh,
-    huber, hinge, squared_hinge, categorical_hinge, snake_classes=False,
+    huber, hinge, squared_hinge, categorical_hinge, Dice, Tversky, dice, tversky, snake_classes=False,
     aliases={"bce": binary_crossentropy, "BCE": binary_crossentropy, "kld": kl_divergence, "KLD": kl_divergence,
              "mae": mean_absolute_error, "MAE": mean_absolute_error, "mse": mean_squared_error,
              "MSE": mean_squared_error, "mape": mean_absolute_percentage_error,

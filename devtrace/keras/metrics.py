@@ -30,9 +30,12 @@ class MeanMetricWrapper(Mean):
             y_pred = tf.cast(y_pred, tf.float32)
         return tf.cast(y_true, y_pred.dtype), y_pred
 
+    raw = False  # the function converts its arguments as Keras's own does: given them as they are, as Keras gives them
+
     def update_state(self, y_true, y_pred, sample_weight=None):
         fn = getattr(self, "_fn", None) or type(self).fn
-        super().update_state(fn(*self._floats(y_true, y_pred), **getattr(self, "_fn_kwargs", {})), sample_weight)
+        args = (y_true, y_pred) if self.raw else self._floats(y_true, y_pred)
+        super().update_state(fn(*args, **getattr(self, "_fn_kwargs", {})), sample_weight)
 
 
 class _Wrapped(MeanMetricWrapper):
@@ -166,21 +169,22 @@ class AUC(Metric):
 # ---- Keras 3's further metrics: running means of the losses, RootMeanSquaredError, top-k accuracies,
 # confusion counts with Precision and Recall at a threshold (0.5 by default) ----
 
-def _wrapper(fn, cls_name, default_name):
+def _wrapper(fn, cls_name, default_name, raw=False):
     def __init__(self, name=default_name, dtype=None):
         Mean.__init__(self, name, dtype)
 
-    return type(cls_name, (_Wrapped,), {"fn": staticmethod(fn), "__init__": __init__, "__module__": __name__})
+    return type(cls_name, (_Wrapped,), {"fn": staticmethod(fn), "__init__": __init__, "__module__": __name__,
+                                        "raw": raw})
 
 
 Hinge = _wrapper(losses.hinge, "Hinge", "hinge")
 SquaredHinge = _wrapper(losses.squared_hinge, "SquaredHinge", "squared_hinge")
 CategoricalHinge = _wrapper(losses.categorical_hinge, "CategoricalHinge", "categorical_hinge")
 KLDivergence = _wrapper(losses.kl_divergence, "KLDivergence", "kl_divergence")
-Poisson = _wrapper(losses.poisson, "Poisson", "poisson")
-LogCoshError = _wrapper(losses.log_cosh, "LogCoshError", "logcosh")
+Poisson = _wrapper(losses.poisson, "Poisson", "poisson", raw=True)
+LogCoshError = _wrapper(losses.log_cosh, "LogCoshError", "logcosh", raw=True)
 MeanAbsolutePercentageError = _wrapper(losses.mean_absolute_percentage_error, "MeanAbsolutePercentageError",
-                                       "mean_absolute_percentage_error")
+                                       "mean_absolute_percentage_error", raw=True)
 MeanSquaredLogarithmicError = _wrapper(losses.mean_squared_logarithmic_error, "MeanSquaredLogarithmicError",
                                        "mean_squared_logarithmic_error")
 
@@ -207,6 +211,10 @@ class CategoricalCrossentropy(_FromLogits):
 
 class SparseCategoricalCrossentropy(_FromLogits):
     loss = losses.SparseCategoricalCrossentropy
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        """Keras's function on the values as given (a Python list of labels fails there, as in Keras)."""
+        Mean.update_state(self, losses.sparse_categorical_crossentropy(y_true, y_pred, self.from_logits), sample_weight)
 
 
 class CosineSimilarity(_Wrapped):
@@ -359,6 +367,7 @@ mean_squared_logarithmic_error = losses.mean_squared_logarithmic_error
 from .metrics_more import (BinaryIoU, ConcordanceCorrelation, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU,  # noqa: E402
                            PearsonCorrelation, PrecisionAtRecall, R2Score, RecallAtPrecision, SensitivityAtSpecificity,
                            SpecificityAtSensitivity, concordance_correlation, pearson_correlation)
+from .metrics_fscore import F1Score, FBetaScore  # noqa: E402
 
 _CLASS_NAMES = ("Metric", "Mean", "Sum", "MeanMetricWrapper", "MeanSquaredError", "RootMeanSquaredError",
                 "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError", "CosineSimilarity",

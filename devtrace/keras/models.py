@@ -1,6 +1,7 @@
 """Keras models: ``Sequential``, functional ``Model(inputs, outputs)`` and subclassed ``Model``
 — their structure and forward pass; ``training.Trainer`` gives them ``compile`` / ``fit`` /
-``evaluate`` / ``predict``, ``summary.print_summary`` their table."""
+``evaluate`` / ``predict``, ``summary.print_summary`` their table; a graph's walk is
+``functional_graph``'s."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from . import keywords, saving_lib as saving, serializable
 from . import engine as _engine, summary as summary_mod
 from .engine import (InputLayer, KerasTensor, Layer, as_tensors, autocast_inputs, autocast_scope, call_with_context,
                      check_positional, check_training_positional, is_symbolic, outermost_call, unique)
+from .functional_graph import (_as_input, _data_shape, _flat, _history, _run, _shapes, _takes_training, _tensors_of,
+                               _topological, _unique_list, _value_shape)
 from .tf_trainer import TensorFlowTrainer
 
 
@@ -99,9 +102,11 @@ class Model(TensorFlowTrainer, Layer):
 
     @property
     def variables(self) -> list:
-        """Keras 3's: its layers' variables (seed generators' states included), then its own."""
-        return _unique_list([v for layer in self.layers for v in layer.variables] + list(self._layer_weights)
-                            + self._seed_states())
+        """Keras 3's (``Layer.variables``): its own weights, trainable first, and its own seed generators'
+        states (a subclassed model's ``SeedGenerator``), then its layers' variables."""
+        own = list(self._layer_weights)
+        return _unique_list([w for w in own if w.trainable] + [w for w in own if not w.trainable] +
+                            self._seed_states() + [v for layer in self.layers for v in layer.variables])
 
     non_trainable_variables = Layer.non_trainable_variables
 
@@ -115,7 +120,8 @@ class Model(TensorFlowTrainer, Layer):
         flat_in = self._inputs if isinstance(self._inputs, (list, tuple)) else [self._inputs]
         given = inputs if isinstance(self._inputs, (list, tuple)) else [inputs]
         values = {id(k): _as_input(v, k) for k, v in zip(flat_in, given)}
-        return _run(self._outputs, values, training)
+        out = _run(self._outputs, values, training)
+        return tuple(out) if type(self._outputs) is tuple else out  # Keras keeps the outputs' structure
 
     @property
     def _allow_non_tensor_positional_args(self):
@@ -421,41 +427,6 @@ class Sequential(Model):
         return x
 
 
-def _as_input(value, keras_input):
-    """A graph's input as Keras converts it: a tensor of its ``Input``'s dtype (bool or int data
-    given to a float32 ``Input`` is cast); a ``tf.SparseTensor`` for a sparse ``Input``."""
-    if isinstance(value, tf.SparseTensor):
-        if isinstance(keras_input, KerasTensor) and value.dtype.name != keras_input.dtype:
-            value = tf.SparseTensor(value.indices, tf.cast(value.values, keras_input.dtype), value.dense_shape)
-        return value
-    value = tf.convert_to_tensor(value)
-    if isinstance(keras_input, KerasTensor) and value.dtype.name != keras_input.dtype:
-        value = tf.cast(value, keras_input.dtype)
-    if isinstance(keras_input, KerasTensor) and value.shape.rank is not None:
-        # Keras's _adjust_input_rank: a trailing axis of 1 added or dropped to match the Input's rank
-        rank, want = value.shape.rank, len(keras_input.shape)
-        if rank == want + 1 and value.shape[-1] == 1:
-            value = tf.squeeze(value, axis=-1)
-        elif rank == want - 1 and keras_input.shape[-1] == 1:
-            value = tf.expand_dims(value, axis=-1)
-    return value
-
-
-def _history(inputs):
-    """A node's arguments as Keras's config writes them: each tensor by its layer, node and index."""
-    if isinstance(inputs, (list, tuple)):
-        return [_history(t) for t in inputs]
-    return {"class_name": "__keras_tensor__", "config": {"shape": list(inputs.shape), "dtype": inputs.dtype,
-                                                         "keras_history": [inputs._layer.name, inputs._node_index, 0]}}
-
-
-def _tensors_of(args, outputs):
-    if isinstance(args, list):
-        return [_tensors_of(a, outputs) for a in args]
-    name, node, _ = args["config"]["keras_history"]
-    return outputs[(name, node)]
-
-
 def clone_model(model, input_tensors=None, clone_function=None, call_function=None, recursive=False, **kwargs):
     """A model of the same structure whose layers are new (made from their configs: their weights
     initialised afresh), as Keras's; ``clone_function`` makes each layer of a Sequential."""
@@ -497,118 +468,6 @@ def _declares_output_shape(layer) -> bool:
         stack = getattr(layer, "_stack", None)
         return layer._outputs is not None or bool(stack) and all(_declares_output_shape(x) for x in stack)
     return type(layer).compute_output_shape is not Layer.compute_output_shape
-
-
-def _data_shape(inputs):
-    if isinstance(inputs, dict):
-        return {k: _data_shape(v) for k, v in inputs.items()}
-    if isinstance(inputs, (list, tuple)):
-        return [_data_shape(i) for i in inputs]
-    return _value_shape(inputs)
-
-
-def _shapes(tensors, model, kind):
-    if tensors is None:
-        raise AttributeError(f"Sequential model '{model.name}' has no defined {kind} shape yet.")
-    shapes = [tuple(t.shape) for t in tensors]
-    return shapes[0] if len(shapes) == 1 else shapes
-
-
-def _value_shape(value) -> tuple:
-    """A batch's shape (a ``tf.SparseTensor``'s dense shape, for a sparse ``Input``)."""
-    if isinstance(value, tf.SparseTensor):
-        return tuple(int(d) for d in value.dense_shape.numpy())
-    return tuple(tf.convert_to_tensor(value).shape)
-
-
-def _unique_list(items) -> list:
-    seen, out = set(), []
-    for item in items:
-        if id(item) not in seen:
-            seen.add(id(item))
-            out.append(item)
-    return out
-
-
-def _takes_training(layer) -> bool:
-    return "training" in inspect.signature(layer.call).parameters
-
-
-def _flat(tensors) -> list:
-    if isinstance(tensors, dict):  # keras.tree.flatten: by sorted key
-        return [t for key in sorted(tensors) for t in _flat(tensors[key])]
-    if isinstance(tensors, (list, tuple)):
-        return [t for item in tensors for t in _flat(item)]
-    return [tensors]
-
-
-def _topological(outputs, inputs=None) -> list:
-    """The layers a graph runs (its ``InputLayer``s too) in Keras's order (``_map_graph``): by
-    depth from the outputs, deepest first; within a depth, in the order a walk from the outputs
-    first meets them."""
-    given = {id(t) for t in _flat(inputs)} if inputs is not None else set()
-    order, index, done = [], {}, set()
-
-    def visit(t):
-        if t._layer is None or (id(t._layer), t._node_index) in done:
-            return
-        index.setdefault(id(t._layer), (len(index), t._layer))
-        if id(t) not in given:
-            for parent in _parents(t):
-                visit(parent)
-        done.add((id(t._layer), t._node_index))
-        order.append(t)
-
-    for t in _flat(outputs):
-        visit(t)
-    node_depth, layer_depth = {}, {}
-    for t in reversed(order):
-        key = (id(t._layer), t._node_index)
-        depth = max(node_depth.setdefault(key, 0), layer_depth.get(id(t._layer), 0))
-        layer_depth[id(t._layer)] = node_depth[key] = depth
-        for parent in [] if id(t) in given else _parents(t):
-            parent_key = (id(parent._layer), parent._node_index)
-            node_depth[parent_key] = max(depth + 1, node_depth.get(parent_key, 0))
-    ranked = sorted(index.values(), key=lambda item: (-layer_depth[id(item[1])], item[0]))
-    return [layer for _, layer in ranked]
-
-
-def _parents(t) -> list:
-    """The symbolic tensors a layer call read: its inputs, tensor keyword arguments (an attention
-    layer's ``value=``) and tensors among its other call arguments."""
-    extra = list(_tensor_kwargs(t).values()) + [v for v in getattr(t, "_call_args", ())
-                                                 if isinstance(v, (KerasTensor, list, tuple))]
-    return [p for p in _flat(t._inputs) + _flat(extra) if isinstance(p, KerasTensor)]
-
-
-def _run(t, values, training):
-    if isinstance(t, dict):
-        return {key: _run(item, values, training) for key, item in t.items()}
-    if isinstance(t, (list, tuple)):
-        return [_run(item, values, training) for item in t]
-    if id(t) in values:
-        return values[id(t)]
-    args = _run(t._inputs, values, training)
-    kwargs = dict(getattr(t, "_call_kwargs", {}))
-    kwargs.update({k: _run(v, values, training) for k, v in _tensor_kwargs(t).items()})
-    if _takes_training(t._layer) and "training" not in kwargs:
-        kwargs["training"] = training
-    extra = [_run(v, values, training) if isinstance(v, KerasTensor) or isinstance(v, (list, tuple)) and
-             any(isinstance(x, KerasTensor) for x in v) else v for v in getattr(t, "_call_args", ())]
-    out = t._layer(args, *extra, **kwargs)
-    if getattr(t, "_siblings", None) is not None:  # one call, several outputs
-        for sibling, value in zip(t._siblings, out):
-            values[id(sibling)] = value
-        return values[id(t)]
-    values[id(t)] = out
-    return out
-
-
-def _tensor_kwargs(t) -> dict:
-    """The symbolic call's keywords that hold ``KerasTensor``s (``initial_state=[h, c]``)."""
-    def symbolic(v):
-        return isinstance(v, KerasTensor) or isinstance(v, (list, tuple)) and any(isinstance(x, KerasTensor) for x in v)
-    return {k: v for k, v in getattr(t, "_call_kwargs", {}).items() if symbolic(v)}
 
 
 __getattr__ = _missing("keras.models")

@@ -164,8 +164,8 @@ def serialize(obj):
         registered = _NAMES.get(obj)
         if registered is None and _builtin_module(obj) is not None:
             return obj.__name__
-        return {"module": "builtins", "class_name": "function", "config": obj.__name__,
-                "registered_name": registered or "function"}
+        return {"module": "builtins", "class_name": "function", "config": registered or obj.__name__,
+                "registered_name": "function"}  # Keras 3.15: a registered function's name in its config
     if inspect.isclass(obj):
         return {"class_name": "__type__", "config": {"value": obj.__name__}}
     module = _builtin_module(type(obj))

@@ -27,7 +27,7 @@ class TensorFlowTrainer(Trainer):
         x, y, sample_weight = unpack(data)
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
-            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
+            loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
             self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
             if self.optimizer is not None:
                 loss = self.optimizer.scale_loss(loss)
@@ -39,7 +39,7 @@ class TensorFlowTrainer(Trainer):
     def test_step(self, data):
         x, y, sample_weight = unpack(data)
         y_pred = self(x, training=False)
-        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
         self._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
@@ -108,7 +108,7 @@ class TensorFlowTrainer(Trainer):
     def _train_body(self, x, y, sw=None):
         with tf.GradientTape() as tape:
             pred = self(x, training=True)
-            loss = self.compute_loss(x, y, pred, sw)
+            loss = self._compute_loss(x, y, pred, sw)
             scaled = self.optimizer.scale_loss(loss)  # a LossScaleOptimizer's scale; else the loss
         grads = tape.gradient(scaled, self.trainable_weights)
         self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
@@ -116,7 +116,7 @@ class TensorFlowTrainer(Trainer):
 
     def _test_body(self, x, y, sw=None):
         pred = self(x, training=False)
-        return pred, self.compute_loss(x, y, pred, sw, training=False)
+        return pred, self._compute_loss(x, y, pred, sw, training=False)
 
     def _predict_body(self, x):
         return self(x, training=False)
@@ -129,6 +129,10 @@ class TensorFlowTrainer(Trainer):
         step, traced_error = self._traced(kind + ("_weighted" if sw is not None else ""), body, args)
         if step is not None:
             return step(*args)
+        unbuilt = []
+        if traced_error is None and not self.run_eagerly and "_first_step_built" not in self.__dict__:
+            self.__dict__["_first_step_built"] = True  # looked for once: the layers the first eager step builds
+            unbuilt = [layer for layer in [self] + self._all_sublayers() if not layer.built]
         try:
             return body(*args)
         except Exception as eager_error:  # noqa: BLE001 (the trace's error of that kind is Keras's text)
@@ -137,6 +141,7 @@ class TensorFlowTrainer(Trainer):
             raise
         finally:
             traced_error = None  # its trace's frames link back to this one (functions._detached)
+            _batchless_builds(unbuilt, self._functions.static.get(kind))
 
     def _traced(self, kind, body, args):
         """A step function once the model is built and the optimizer's variables exist (a trace
@@ -256,7 +261,8 @@ class TensorFlowTrainer(Trainer):
             cbs.call("on_predict_batch_begin", step, {})
             pred = self._predict_batch(batch)
             out.append(tf.nest.map_structure(np.asarray, pred))
-            cbs.call("on_predict_batch_end", step, {"outputs": pred})
+            if cbs.wants("on_predict_batch_end"):
+                cbs.call("on_predict_batch_end", step, pythonify({"outputs": pred}))
         cbs.call("on_predict_end", {})
         return tf.nest.map_structure(lambda *batches: np.concatenate(batches), *out)  # per output of several
 
@@ -268,6 +274,21 @@ class TensorFlowTrainer(Trainer):
 
     def predict_on_batch(self, x):
         return on_batch.predict_on_batch(self, x)
+
+
+def _batchless_builds(layers, batch) -> None:
+    """Layers first built by a step that ran eagerly (the model's first batch) keep the shape Keras builds
+    them on: its traced step's, whose batch is the dataset's static one (else None) — what ``summary``
+    shows for a subclassed model's layers."""
+    def relaxed(shape):
+        if isinstance(shape, tuple) and shape and (shape[0] is None or isinstance(shape[0], int)):
+            return (batch,) + shape[1:]
+        if isinstance(shape, list):
+            return [relaxed(s) for s in shape]
+        return shape
+    for layer in layers:
+        if layer.built and layer._build_shape is not None:
+            layer._build_shape = relaxed(layer._build_shape)
 
 
 _NO_CONTEXT = contextlib.nullcontext()

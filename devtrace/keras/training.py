@@ -6,6 +6,8 @@ metrics as one ``compile_metrics``, the metrics a model holds as attributes), ``
 
 from __future__ import annotations
 
+import inspect
+
 import devtrace as tf
 from devtrace.errors import ValueNotComputed
 from . import keywords
@@ -70,6 +72,12 @@ class Trainer:
     def reset_metrics(self) -> None:
         for m in self.metrics:
             m.reset_state()
+
+    def _compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """``compute_loss``, given ``training`` only when it takes it (Keras's: an override may not)."""
+        if "training" in inspect.signature(self.compute_loss).parameters:
+            return self.compute_loss(x, y, y_pred, sample_weight, training=training)
+        return self.compute_loss(x, y, y_pred, sample_weight)
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """The compiled loss plus the layers' losses (``add_loss``, weight regularizers)."""
@@ -141,7 +149,8 @@ def pythonify(logs) -> dict:
             result.update(pythonify(value))
             continue
         try:
-            value = float(value.numpy() if isinstance(value, tf.Tensor) else value)
+            value = value.numpy() if isinstance(value, tf.Tensor) else value  # kept as NumPy when not a number
+            value = float(value)
         except (TypeError, ValueError):
             pass
         except ValueNotComputed:  # --compute none: no number to show

@@ -28,6 +28,40 @@ def assert_same_structure(a, b, check_types=None):
     nest.assert_same_structure(a, b)
 
 
+def map_structure_up_to(shallow_structure, func, *structures):
+    """``func`` on the subtrees of ``structures`` at the leaves of ``shallow_structure`` (Keras's
+    optree form: a ``None`` in ``shallow_structure`` is not taken for a leaf there, so it fails as
+    Keras 3.15 fails: "Structures don't have the same nested structure.")."""
+    if not structures:
+        raise ValueError("Must provide at least one structure")
+
+    def walk(shallow, subtrees):
+        if not nest.is_nested(shallow):
+            if shallow is None:
+                raise ValueError("Structures don't have the same nested structure.")
+            return func(*subtrees)
+        for sub in subtrees:
+            if isinstance(shallow, dict):
+                if not isinstance(sub, dict):
+                    raise ValueError(f"Expected an instance of dict, got {sub!r}.")
+                if set(sub) != set(shallow):
+                    expected, got = sorted(shallow), sorted(sub)
+                    raise ValueError(f"dictionary key mismatch; expected key(s): {expected}, got key(s): {got}, "
+                                     f"missing key(s): {sorted(set(shallow) - set(sub))}, extra key(s): "
+                                     f"{sorted(set(sub) - set(shallow))}; dict: {sub!r}.")
+            elif type(sub) is not type(shallow):
+                raise ValueError(f"Expected an instance of {type(shallow).__name__}, got {sub!r}.")
+            elif len(sub) != len(shallow):
+                raise ValueError(f"{type(shallow).__name__} arity mismatch; expected: {len(shallow)}, got: "
+                                 f"{len(sub)}; {type(shallow).__name__}: {sub!r}.")
+        if isinstance(shallow, dict):
+            done = {k: walk(shallow[k], [sub[k] for sub in subtrees]) for k in sorted(shallow)}
+            return type(shallow)((k, done[k]) for k in shallow)
+        parts = [walk(child, [sub[i] for sub in subtrees]) for i, child in enumerate(shallow)]
+        return type(shallow)(*parts) if hasattr(shallow, "_fields") else type(shallow)(parts)
+    return walk(shallow_structure, structures)
+
+
 def _children(node, visit):
     if isinstance(node, dict):
         done = {k: visit(node[k]) for k in sorted(node)}
@@ -54,5 +88,6 @@ def traverse(func, structure, top_down=True):
     return visit(structure)
 
 
-__all__ = ["assert_same_structure", "flatten", "is_nested", "map_structure", "pack_sequence_as", "traverse"]
+__all__ = ["assert_same_structure", "flatten", "is_nested", "map_structure", "map_structure_up_to", "pack_sequence_as",
+           "traverse"]
 __getattr__ = _missing("keras.tree")

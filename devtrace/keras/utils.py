@@ -17,6 +17,7 @@ from .dataset_utils import (image_dataset_from_directory, split_dataset, text_da
 from .backend import clear_session  # noqa: F401
 from .data import pack as pack_x_y_sample_weight, unpack as unpack_x_y_sample_weight  # noqa: F401
 from .datasets.files import get_file  # noqa: F401 (keras.utils.get_file)
+from .feature_space import FeatureSpace  # noqa: F401
 from .model_visualization import model_to_dot, plot_model  # noqa: F401
 from .py_dataset import PyDataset, Sequence  # noqa: F401
 from .image_utils import array_to_img, img_to_array, load_img, save_img  # noqa: F401
@@ -40,9 +41,17 @@ def set_random_seed(seed):
 
 
 def to_categorical(x, num_classes=None):
+    """Keras's: a tensor's one-hot rows as a float32 tensor; anything else's as a float64 array."""
+    if tf.is_tensor(x):
+        labels = tf.cast(x, tf.int64)
+        if labels.shape.rank > 1 and labels.shape[-1] == 1:
+            labels = tf.squeeze(labels, -1)
+        if num_classes is None:
+            num_classes = int(tf.reduce_max(labels)) + 1
+        return tf.one_hot(labels, num_classes)
     labels = np.asarray(x, dtype="int64").reshape(-1)
     num_classes = int(num_classes or labels.max() + 1)
-    out = np.zeros((labels.size, num_classes), dtype="float32")
+    out = np.zeros((labels.size, num_classes))
     out[np.arange(labels.size), labels] = 1.0
     shape = np.shape(x)
     if len(shape) > 1 and shape[-1] == 1:

@@ -128,6 +128,15 @@ class Module:
     def submodules(self) -> tuple:
         return tuple(_flatten(self, _is_module))
 
+    def _flatten(self, recursive=True, predicate=None, attribute_traversal_key=None, with_path=False,
+                 expand_composites=False):
+        """The values under this module's attributes that ``predicate`` takes (all by default), as
+        the TensorFlow guide's ``module._flatten(predicate=...)``."""
+        if attribute_traversal_key is not None or with_path or expand_composites:
+            raise NotImplementedError("devtrace does not implement tf.Module._flatten(attribute_traversal_key=..., "
+                                      "with_path=..., expand_composites=...) yet")
+        return _flatten(self, predicate or (lambda _: True), recursive)
+
     @classmethod
     def with_name_scope(cls, method):
         """Decorate a method to run inside its module's name scope."""

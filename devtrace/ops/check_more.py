@@ -42,30 +42,60 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
 
 @public("debugging.assert_shapes")
 def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
-    """Every tensor has the rank its spec gives, and a dimension named (a string) or sized (an int)
-    in a spec has that size; a named dimension the same size wherever it appears. ``...`` or ``"*"``
-    first: any leading dimensions."""
+    """TensorFlow's checks, eagerly: every tensor's rank first (a spec of rank 0 or 1 takes rank 0 or
+    1; ``...`` or ``"*"`` first: at least the rest's rank), then each dimension sized (an int) or named
+    (a string: the same size wherever it appears; ``None`` or ``"."``: any), a tensor told by its
+    shape and dtype; a scalar is one of size 1."""
     pairs = list(shapes.items()) if isinstance(shapes, dict) else list(shapes)
-    sizes: dict = {}
-    prefix = f"{message} " if message else ""
-    for index, (x, spec) in enumerate(pairs):
+    prefix = f"{message}.  " if message else ""
+    entries = []
+    for x, spec in pairs:
+        if spec is None:
+            continue
         x = as_tensor(x)
-        dims = list(x.shape)
-        spec = [spec] if isinstance(spec, (str, int)) and spec not in ("...", "*") else list(spec)
-        wildcard = bool(spec) and spec[0] in ("...", "*", Ellipsis)
-        if wildcard:
-            spec = spec[1:]
-            dims = dims[len(dims) - len(spec):] if len(dims) >= len(spec) else None
-        if dims is None or (not wildcard and len(dims) != len(spec)):
-            raise ValueError(f"{prefix}Specified by tensor {index} dimension: rank of tensor must be "
-                             f"{len(spec)}, received rank {len(list(x.shape))}")
-        for d, (got, want) in enumerate(zip(dims, spec)):
-            if got is None:
+        described = f"shape={x.shape} dtype={x.dtype.name}" if context().eager else x.name  # a graph's: its name
+        if not (hasattr(spec, "__iter__") or hasattr(spec, "__getitem__")):
+            raise ValueError(f"{prefix}Tensor {described}.  Specified shape must be an iterable.  An iterable has "
+                             f"the attribute `__iter__` or `__getitem__`.  Received specified shape: {spec}")
+        spec = tuple(spec)
+        for i, symbol in enumerate(spec):
+            if _any_dims(symbol) and i:
+                raise ValueError(f"{prefix}Tensor {described} specified shape index {i}.  Symbol `...` or `*` for a "
+                                 f"variable number of unspecified dimensions is only allowed as the first entry")
+        innermost = bool(spec) and _any_dims(spec[0])
+        entries.append((x, described, innermost, spec[1:] if innermost else spec))
+    for x, _, innermost, sizes in entries:
+        rank, got = len(sizes), x.shape.rank
+        if got is None:
+            continue
+        if innermost and rank > 1 and got < rank:
+            raise ValueError(f"{prefix}Tensor  must have rank at least {rank}.  Received rank {got}, shape {x.shape}")
+        if not innermost and rank in (0, 1) and got not in (0, 1):
+            raise ValueError(f"{prefix}Tensor  must have rank in (0, 1).  Received rank {got}, shape {x.shape}")
+        if not innermost and rank > 1 and got != rank:
+            raise ValueError(f"{prefix}Tensor  must have rank {rank}.  Received rank {got}, shape {x.shape}")
+    specified: dict = {}
+    for x, described, innermost, sizes in entries:
+        dims = [1] if x.shape.rank == 0 else list(x.shape)
+        for i, symbol in enumerate(sizes):
+            if symbol is None or symbol == ".":
                 continue
-            expected = want if isinstance(want, int) else sizes.setdefault(want, (int(got), index, d))[0]
-            if int(got) != expected:
-                origin = sizes.get(want, (expected, index, d))
-                raise ValueError(f"{prefix}Specified by tensor {origin[1]} dimension {origin[2]}. Tensor {index} "
-                                 f"dimension {d} must have size {expected}. Received size {int(got)}, shape "
-                                 f"{tuple(x.shape)}")
+            at = i - len(sizes) if innermost else i
+            actual = dims[at]
+            known = isinstance(symbol, (int, np.integer)) and not isinstance(symbol, bool)
+            if not known and symbol not in specified:
+                specified[symbol] = (actual, described, at)
+                continue
+            if known:
+                expected, check = int(symbol), "Specified explicitly"
+            else:
+                expected, by, by_dim = specified[symbol]
+                check = f"Specified by tensor {by} dimension {by_dim}"
+            if actual is not None and expected is not None and int(actual) != int(expected):
+                raise ValueError(f"{prefix}{check}.  Tensor {described} dimension {at} must have size {expected}.  "
+                                 f"Received size {actual}, shape {x.shape}")
     return None
+
+
+def _any_dims(symbol) -> bool:
+    return symbol is Ellipsis or (isinstance(symbol, str) and symbol == "*")

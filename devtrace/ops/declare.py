@@ -89,10 +89,50 @@ def as_tensor(x, slow_list=False, name=None):
     convert = getattr(type(x), "__tf_tensor__", None)
     if convert is not None:
         return convert(x)
+    if isinstance(x, (list, tuple)) and holds_tensor(x):
+        return autopacked(x)
     out = constant(x, name=name)
     if slow_list and isinstance(x, (list, tuple)):
         context().list_arg_seq = context().trace._seq
     return out
+
+
+def holds_tensor(values) -> bool:
+    """Whether a (nested) list holds a tensor (or a variable)."""
+    for v in values:
+        if type(v) in (int, float, bool):
+            continue
+        if isinstance(v, Tensor) or getattr(type(v), "__tf_tensor__", None) is not None:
+            return True
+        if isinstance(v, (list, tuple)) and holds_tensor(v):
+            return True
+    return False
+
+
+def autopacked(values, dtype=None):
+    """TensorFlow's autopacking (``convert_to_tensor`` of a list holding tensors): the elements
+    converted (inner lists packed the same way) and stacked by one ``Pack`` — differentiable, where a
+    constant made of the values would not be. The dtype is the first tensor's."""
+    def first_dtype(items):
+        for v in items:
+            if isinstance(v, (list, tuple)):
+                found = first_dtype(v)
+                if found is not None:
+                    return found
+            elif isinstance(v, Tensor) or getattr(type(v), "__tf_tensor__", None) is not None:
+                return as_tensor(v).dtype
+        return None
+    want = dtypes.as_dtype(dtype) if dtype is not None else first_dtype(values)
+    tensors = []
+    for v in values:
+        if isinstance(v, (list, tuple)) and holds_tensor(v):
+            t = autopacked(v, want)
+        elif isinstance(v, Tensor) or getattr(type(v), "__tf_tensor__", None) is not None:
+            t = as_tensor(v)
+        else:
+            t = constant(v, want)
+        tensors.append(t)  # a tensor of another dtype: Pack's own error, as TensorFlow's
+    return execute("Pack", tuple(tensors), {"axis": 0}, name="packed")
 
 
 def host_arg(value, dtype=dtypes.int32, slow_list=True):

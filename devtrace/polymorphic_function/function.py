@@ -16,17 +16,18 @@ import itertools
 import numpy as np
 
 from ..backprop import cond_grad, while_grad  # noqa: F401 (the gradients of tf.cond and tf.while_loop inside functions)
-from . import atomic, autograph_errors, concrete_binding, function_cache, function_variables
+from . import atomic, autograph_errors, call_op, concrete_binding, eager_concrete, function_cache, function_variables
 from .. import hooks
 from ..autograph import convert as autograph_convert
 from ..util.nest import flatten, map_structure
-from ..ops.ragged.ragged_tensor import RaggedTensor
+from ..ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from ..runtime import sources, threads
 from ..runtime.context import context
 from ..runtime.dtypes import as_dtype
 from ..runtime.eager.variables import Variable
 from ..runtime.graph.func_graph import FuncGraph
 from ..runtime.graph.function_run import PlacedFunction
+from ..runtime.graph.graph import get_default_graph
 from ..runtime.graph.tensor import SymbolicTensor
 from ..runtime.tensor import Tensor, TensorShape
 from ..runtime.values import convert_to_tensor
@@ -381,10 +382,10 @@ class Function:
         return self._tracing_count
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
-        if _ragged(args, kwargs):
-            return functools.partial(self._python_function)
         if self.input_signature is not None and not args and not kwargs:
             args = self.input_signature
+        if _ragged(args, kwargs) or eager_concrete.composite_spec(args, kwargs):
+            return eager_concrete.EagerConcreteFunction(self._python_function, args, kwargs, TensorSpec)
         return self._concrete_for(args, kwargs)
 
     def _concrete_for(self, args, kwargs, call=False) -> ConcreteFunction:
@@ -519,11 +520,17 @@ class Function:
                 detector.called_without_tracing()
                 return concrete._call_flat(list(args))
         if _RUN_EAGERLY[0] or _ragged(args, kwargs):
+            if self.input_signature is not None:
+                self._check_ragged(args, kwargs)
             return self._python_function(*args, **kwargs)
-        if not context().eager:  # called while another function is traced: its body is traced in there
+        ctx = context()
+        if not ctx.eager:  # called while another function is traced: a call node there (call_op.py)
             if self._traced_function is None:
                 self._traced_function = autograph_convert(self._python_function) if self._autograph \
                     else self._python_function
+            outer = get_default_graph()
+            if call_op.supported(ctx, outer, args, kwargs):
+                return call_op.call(self, outer, args, kwargs, self._traced_function, _key_of((args, kwargs)))
             return self._traced_function(*args, **kwargs)
         args, kwargs = _map((args, kwargs), _numpy_to_tensor)  # NumPy arrays are tensors to a tf.function
         if self.input_signature is not None:
@@ -531,15 +538,30 @@ class Function:
                 self.input_signature):]
             for value, spec in zip(args, self.input_signature):
                 if isinstance(spec, TensorSpec) and not (isinstance(value, Tensor) and spec.is_compatible_with(value)):
-                    raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {value!r} to "
-                                    f"{spec!r}`. Received args: {args} and kwargs: {kwargs} for signature: "
-                                    f"{self.input_signature}.")
+                    shown = TensorSpec.from_tensor(value) if isinstance(value, Tensor) else value
+                    self._binding_error(shown, spec, args, kwargs)
             signature = tuple(value if _by_value(spec, value) else spec for value, spec in zip(args, self.input_signature))
             concrete = self._concrete_for(signature, {}, call=True)
         else:
             concrete = self._concrete_for(args, kwargs, call=True)
         flat = flatten((list(args), kwargs))
         return concrete._call_flat(_tensors(flat), [a for a in flat if isinstance(a, Variable)])
+
+
+    def _binding_error(self, shown, spec, args, kwargs):
+        signature = ", ".join(f"{n}: {s!r}" for n, s in zip(self._parameter_names(len(self.input_signature)),
+                                                               self.input_signature))
+        raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {shown!r} to {spec!r}`. Received "
+                        f"args: {args} and kwargs: {kwargs} for signature: ({signature}).")
+
+    def _check_ragged(self, args, kwargs):
+        """A RaggedTensor's flat values against its ``RaggedTensorSpec``'s dtype, as TensorFlow binds it."""
+        for value, spec in zip(args, self.input_signature):
+            if isinstance(value, RaggedTensor) and isinstance(spec, RaggedTensorSpec) and value.dtype != spec.dtype:
+                flat = value.flat_values
+                inner = list(spec.shape)[spec.ragged_rank + 1:] if spec.shape.rank is not None else None
+                self._binding_error(TensorSpec.from_tensor(flat), TensorSpec(None if inner is None else [None] + inner,
+                                                                              spec.dtype), args, kwargs)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,

@@ -36,11 +36,13 @@
 /* 3.11: the interpreter's frames, read without making their frame objects (an op's source line,
  * caller_source); other versions make them through the public API */
 #define INTERPRETER_FRAMES 1
+#define FREE_LISTS 1  /* Tensors and records kept for reuse, their deallocation in C (see below) */
 #ifndef Py_BUILD_CORE
 #define Py_BUILD_CORE 1
 #define UNDEF_BUILD_CORE
 #endif
 #include <internal/pycore_frame.h>
+#include <internal/pycore_gc.h>  /* a Tensor kept for reuse: its GC header's finalized flag (FREE_LISTS) */
 #ifdef UNDEF_BUILD_CORE
 #undef Py_BUILD_CORE
 #endif
@@ -53,7 +55,7 @@
 #endif
 
 /* what native.py expects: a module built from other sources is not used */
-#define FASTPATH_ABI 14
+#define FASTPATH_ABI 15
 
 #include "_fastpath.h"
 
@@ -92,7 +94,7 @@ static int threaded;  /* set_threaded(): the program runs ops from several threa
 static Py_ssize_t d_xp, d_allocator, d_name;
 static Py_ssize_t r_seq, r_listeners, r_events;
 static Py_ssize_t o_fn, o_ufunc, o_gpu_fn;
-static Py_ssize_t h_bytes_in_use, h_peak, h_num_allocs, h_largest, h_onednn;
+static Py_ssize_t h_onednn;
 static long long host_large;  /* HostAllocator books requests of this size and more with oneDNN too */
 static PyObject *context_globals;  /* runtime/context.py's globals: its _context */
 static PyObject *registry, *by_np, *plain, *kernel_errors;
@@ -158,43 +160,83 @@ tensor_dealloc(TensorBase *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* a HostAllocator slot's int, or -1 when it is not a plain int */
-static long long
-host_counter(PyObject *alloc, Py_ssize_t offset)
+/* ---- HostBase: HostAllocator's counters as C integers ---------------------------------------- */
+
+/* Every CPU op books its output on a HostAllocator and frees it again: its four counters are C
+ * integers here (memory/host.py's _Counters is the Python twin: four __slots__), read and written
+ * without a Python int made or read; Python sees them as ints, made when read. */
+typedef struct {
+    PyObject_HEAD
+    long long counter[4];  /* bytes_in_use, peak_bytes_in_use, num_allocs, largest_alloc_size */
+} HostBase;
+enum { H_IN_USE, H_PEAK, H_ALLOCS, H_LARGEST };
+
+static PyObject *
+host_get(HostBase *self, void *which)
 {
-    PyObject *value = SLOT(alloc, offset);
-    if (value == NULL || !PyLong_CheckExact(value))
-        return -1;
-    long long n = PyLong_AsLongLong(value);
-    if (n == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return -1;
-    }
-    return n;
+    return PyLong_FromLongLong(self->counter[(intptr_t)which]);
 }
 
 static int
-set_counter(PyObject *alloc, Py_ssize_t offset, long long n)
+host_set(HostBase *self, PyObject *value, void *which)
 {
-    PyObject *value = PyLong_FromLongLong(n);
-    if (value == NULL)
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "HostAllocator's counters cannot be deleted");
         return -1;
-    Py_SETREF(SLOT(alloc, offset), value);
+    }
+    if (!PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "HostAllocator's counters are ints, not %.100s", Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    long long n = PyLong_AsLongLong(value);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    self->counter[(intptr_t)which] = n;
     return 0;
 }
 
-/* HostAllocator.free(handle) for a plain byte count: 1 done, 0 not that case, -1 error */
-static int
-host_free(PyObject *alloc, PyObject *handle)
+static PyGetSetDef host_getset[] = {
+    {"bytes_in_use", (getter)host_get, (setter)host_set, NULL, (void *)H_IN_USE},
+    {"peak_bytes_in_use", (getter)host_get, (setter)host_set, NULL, (void *)H_PEAK},
+    {"num_allocs", (getter)host_get, (setter)host_set, NULL, (void *)H_ALLOCS},
+    {"largest_alloc_size", (getter)host_get, (setter)host_set, NULL, (void *)H_LARGEST},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject HostBase_T = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "devtrace.runtime._fastpath.HostBase",
+    .tp_doc = "HostAllocator's counters (bytes_in_use, peak_bytes_in_use, num_allocs, largest_alloc_size) as C integers.",
+    .tp_basicsize = sizeof(HostBase),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_getset = host_getset,
+    .tp_new = PyType_GenericNew,
+};
+
+/* an exact int's value in *n: 1, else 0 (no exception) */
+static inline int
+small_int(PyObject *value, long long *n)
 {
-    if (!configured || Py_TYPE(alloc) != Host_T || !PyLong_CheckExact(handle))
+    if (!PyLong_CheckExact(value))
         return 0;
-    long long in_use = host_counter(alloc, h_bytes_in_use), n = PyLong_AsLongLong(handle);
-    if (in_use < 0 || n < 0) {
+    int overflow;
+    *n = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (*n == -1 && PyErr_Occurred()) {
         PyErr_Clear();
         return 0;
     }
-    return set_counter(alloc, h_bytes_in_use, in_use - n) < 0 ? -1 : 1;
+    return !overflow;
+}
+
+/* HostAllocator.free(handle) for a plain byte count: 1 done, 0 not that case */
+static int
+host_free(PyObject *alloc, PyObject *handle)
+{
+    long long n;
+    if (!configured || Py_TYPE(alloc) != Host_T || !small_int(handle, &n))
+        return 0;
+    ((HostBase *)alloc)->counter[H_IN_USE] -= n;
+    return 1;
 }
 
 /* The tensor's allocation back to its device: host memory here, any other through `release`
@@ -235,12 +277,235 @@ tensor_finalize(TensorBase *self)
         PyErr_Clear();
 }
 
+#ifdef FREE_LISTS
+static void tensor_free(void *p);
+
+/* a Tensor's weak references cleared, and those its finaliser made since (as subtype_dealloc does) */
+static void
+clear_weakrefs(PyObject *self)
+{
+    PyObject **list = (PyObject **)((char *)self + Py_TYPE(self)->tp_weaklistoffset);
+    if (*list == NULL)
+        return;
+    PyObject_ClearWeakRefs(self);
+    while (*list != NULL)
+        _PyWeakref_ClearRef((PyWeakReference *)*list);
+}
+
+/* The tp_dealloc of Tensor and of each subclass laid out as it is (TensorBase's slots and a weak
+ * reference list, nothing else: tensor_init_subclass gives it to them, so that __class__ can still
+ * move a tensor between them): subtype_dealloc's steps for such a tensor, its finaliser's case of host
+ * memory done in C without a call: no Python code runs there, so nothing can resurrect the tensor.
+ * Every other allocation (or a finaliser of the subclass's own) goes through the finaliser, as
+ * subtype_dealloc runs it. The subtype_dealloc of a subclass laid out otherwise calls this as its first
+ * base's dealloc, its finaliser run and its own slots cleared: TensorBase's part then, and the weak
+ * references and type subtype_dealloc leaves to a heap base. */
+static void
+tensor_type_dealloc(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    TensorBase *t = (TensorBase *)self;
+    PyObject_GC_UnTrack(self);
+    if (type->tp_dealloc != tensor_type_dealloc) {
+        clear_weakrefs(self);
+        tensor_dealloc(t);
+        Py_DECREF(type);
+        return;
+    }
+    Py_TRASHCAN_BEGIN(self, tensor_type_dealloc)
+    PyObject *alloc = t->handle == NULL || t->handle == Py_None || t->device == NULL || threaded || !configured
+        || Py_TYPE(t->device) != Device_T ? NULL : SLOT(t->device, d_allocator);
+    int released = type->tp_finalize == (destructor)tensor_finalize && (t->handle == NULL || t->handle == Py_None
+        || t->device == NULL || (alloc != NULL && host_free(alloc, t->handle)));
+    if (!released) {
+        PyObject_GC_Track(self);
+        if (PyObject_CallFinalizerFromDealloc(self) < 0)
+            goto done;  /* resurrected */
+        PyObject_GC_UnTrack(self);
+    }
+    clear_weakrefs(self);
+    tensor_clear(t);
+    type->tp_free(self);
+    Py_DECREF(type);
+done:
+    Py_TRASHCAN_END
+}
+#endif
+
+/* TensorBase.__init_subclass__: a subclass laid out as Tensor (TensorBase's slots and a weak reference
+ * list) is deallocated by tensor_type_dealloc, its memory freed by tensor_free (which keeps configure()'s
+ * Tensor's); then object.__init_subclass__ */
+static PyObject *
+tensor_init_subclass(PyObject *cls, PyObject *args, PyObject *kwargs)
+{
+#ifdef FREE_LISTS
+    PyTypeObject *type = (PyTypeObject *)cls;
+    if (PyType_Check(cls) && (type->tp_flags & Py_TPFLAGS_HEAPTYPE) && type->tp_dealloc != tensor_type_dealloc
+            && type->tp_weaklistoffset == sizeof(TensorBase)
+            && type->tp_basicsize == sizeof(TensorBase) + (Py_ssize_t)sizeof(PyObject *) && !type->tp_dictoffset
+            && !type->tp_del && type->tp_itemsize == 0 && (type->tp_flags & Py_TPFLAGS_HAVE_GC)
+            && type->tp_free == PyObject_GC_Del) {
+        type->tp_dealloc = tensor_type_dealloc;
+        type->tp_free = tensor_free;  /* (keeps Tensor's alone; __class__ assignment asks for the same tp_free) */
+    }
+#endif
+    PyObject *base_init = PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, "__init_subclass__");
+    if (base_init == NULL)
+        return NULL;
+    PyObject *out = PyObject_Call(base_init, args, kwargs);
+    Py_DECREF(base_init);
+    return out;
+}
+
+static PyMethodDef tensor_methods[] = {
+    {"__init_subclass__", (PyCFunction)(void (*)(void))tensor_init_subclass, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "A subclass laid out as Tensor is freed by the C module's deallocation."},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyObject *
 set_release(PyObject *self, PyObject *fn)
 {
     Py_INCREF(fn);
     Py_XSETREF(release, fn);
     Py_RETURN_NONE;
+}
+
+/* Free lists (CPython 3.11, whose GC header this reads: elsewhere every object is made and freed as
+ * usual). An eager op makes a Tensor and a trace record, and the program frees both soon after (the
+ * record at the next flush): their memory is kept here on the way out, as CPython keeps its tuples',
+ * and handed to the next op's, which saves the allocator's and the collector's bookkeeping of each.
+ * The types' tp_free (Tensor's, OpRecord's) keeps them; configure() sets it and empties the lists, and
+ * so does a full collection, as it empties CPython's own. */
+#ifdef FREE_LISTS
+#define N_FREE_TENSORS 256
+#define N_FREE_RECORDS 4096  /* Trace.FLUSH_EVERY: what one flush frees */
+static PyObject *free_tensors[N_FREE_TENSORS], *free_records[N_FREE_RECORDS];
+static int n_free_tensors, n_free_records;
+static Py_ssize_t free_record_size;  /* the records kept: OpRecord's size when configured */
+
+/* Tensor_T's tp_free: a Tensor's memory, its slots and weak references cleared (tensor_dealloc and
+ * subtype_dealloc have run), kept for the next */
+static void
+tensor_free(void *p)
+{
+    PyObject *o = (PyObject *)p;
+    if (Py_TYPE(o) == Tensor_T && n_free_tensors < N_FREE_TENSORS)
+        free_tensors[n_free_tensors++] = o;
+    else
+        PyObject_GC_Del(p);
+}
+
+/* Record_T's tp_free: a record's memory (its items let go by tupledealloc) kept for the next */
+static void
+record_free(void *p)
+{
+    PyObject *o = (PyObject *)p;
+    if (Py_TYPE(o) == Record_T && Py_SIZE(o) == free_record_size && n_free_records < N_FREE_RECORDS)
+        free_records[n_free_records++] = o;
+    else
+        PyObject_GC_Del(p);
+}
+
+/* Record_T's tp_dealloc: what subtype_dealloc and tuple's dealloc do to a record (it has no finaliser,
+ * weak references or dict: its items let go, its memory freed, its type let go) without their
+ * general steps. A subclass's subtype_dealloc calls it as its base's: tuple's dealloc then, and the
+ * type let go here, as subtype_dealloc leaves that to a heap type's own dealloc. */
+static void
+record_dealloc(PyObject *op)
+{
+    PyTypeObject *type = Py_TYPE(op);
+    if (type != Record_T) {
+        PyTuple_Type.tp_dealloc(op);
+        Py_DECREF(type);
+        return;
+    }
+    PyObject_GC_UnTrack(op);
+    Py_TRASHCAN_BEGIN(op, record_dealloc)
+    PyObject **items = ((PyTupleObject *)op)->ob_item;
+    for (Py_ssize_t i = Py_SIZE(op); --i >= 0;)
+        Py_XDECREF(items[i]);
+    type->tp_free(op);
+    Py_DECREF(type);
+    Py_TRASHCAN_END
+}
+
+static void
+drop_free_lists(void)
+{
+    while (n_free_tensors > 0)
+        PyObject_GC_Del(free_tensors[--n_free_tensors]);
+    while (n_free_records > 0)
+        PyObject_GC_Del(free_records[--n_free_records]);
+}
+
+/* gc.callbacks' entry: a full collection empties the lists */
+static PyObject *
+collected(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs == 2 && PyUnicode_Check(args[0]) && PyUnicode_CompareWithASCIIString(args[0], "stop") == 0
+            && PyDict_Check(args[1])) {
+        PyObject *generation = PyDict_GetItemString(args[1], "generation");
+        if (generation != NULL && PyLong_Check(generation) && PyLong_AsLong(generation) == 2)
+            drop_free_lists();
+        PyErr_Clear();
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef collected_def = {"_free_lists_collected", (PyCFunction)(void (*)(void))collected, METH_FASTCALL,
+                                    "gc.callbacks' entry: a full collection empties the hot path's free lists"};
+
+/* collected() into gc.callbacks, once */
+static int
+watch_collections(void)
+{
+    static int watching;
+    if (watching)
+        return 0;
+    PyObject *gc = PyImport_ImportModule("gc"), *callbacks = gc == NULL ? NULL : PyObject_GetAttrString(gc, "callbacks");
+    PyObject *fn = callbacks == NULL ? NULL : PyCFunction_New(&collected_def, NULL);
+    int status = fn == NULL || !PyList_Check(callbacks) ? -1 : PyList_Append(callbacks, fn);
+    if (status < 0 && !PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "gc.callbacks is not a list");
+    Py_XDECREF(fn);
+    Py_XDECREF(callbacks);
+    Py_XDECREF(gc);
+    watching = status == 0;
+    return status;
+}
+#endif
+
+/* a new Tensor, every slot empty, tracked (as Tensor_T->tp_alloc makes one) */
+static PyObject *
+new_tensor(void)
+{
+#ifdef FREE_LISTS
+    if (n_free_tensors > 0) {
+        PyObject *o = free_tensors[--n_free_tensors];
+        _Py_AS_GC(o)->_gc_prev &= ~(uintptr_t)_PyGC_PREV_MASK_FINALIZED;  /* a new object: not finalised yet */
+        Py_INCREF(Tensor_T);  /* a heap type's instance holds its type, as tp_alloc's */
+        _Py_NewReference(o);
+        PyObject_GC_Track(o);
+        return o;
+    }
+#endif
+    return Tensor_T->tp_alloc(Tensor_T, 0);
+}
+
+/* a new OpRecord of `size` items to be set, untracked */
+static PyObject *
+new_record(Py_ssize_t size)
+{
+#ifdef FREE_LISTS
+    if (n_free_records > 0 && size == free_record_size) {
+        PyObject *o = free_records[--n_free_records];
+        Py_INCREF(Record_T);
+        _Py_NewReference(o);
+        return o;
+    }
+#endif
+    return (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, size);
 }
 
 static PyTypeObject TensorBase_T = {
@@ -254,6 +519,7 @@ static PyTypeObject TensorBase_T = {
     .tp_dealloc = (destructor)tensor_dealloc,
     .tp_finalize = (destructor)tensor_finalize,
     .tp_members = tensor_members,
+    .tp_methods = tensor_methods,
     .tp_new = PyType_GenericNew,
 };
 
@@ -323,12 +589,13 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
     static const SlotSpec trace_slots[] = {{"_seq", &r_seq}, {"listeners", &r_listeners}, {"_events", &r_events},
                                            {NULL, NULL}};
     static const SlotSpec opdef_slots[] = {{"fn", &o_fn}, {"ufunc", &o_ufunc}, {"gpu_fn", &o_gpu_fn}, {NULL, NULL}};
-    static const SlotSpec host_slots[] = {
-        {"bytes_in_use", &h_bytes_in_use}, {"peak_bytes_in_use", &h_peak}, {"num_allocs", &h_num_allocs},
-        {"largest_alloc_size", &h_largest}, {"onednn", &h_onednn}, {NULL, NULL}};
+    static const SlotSpec host_slots[] = {{"onednn", &h_onednn}, {NULL, NULL}};
     PyObject *large = NULL, *sample = NULL;
 
     configured = 0;
+#ifdef FREE_LISTS
+    drop_free_lists();  /* of the types configured before */
+#endif
     if (PyTuple_GET_SIZE(args) || kwargs == NULL) {
         PyErr_SetString(PyExc_TypeError, "configure() takes keyword arguments only");
         return NULL;
@@ -360,8 +627,8 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
                                          "frozenset, kernel_errors a tuple");
         return NULL;
     }
-    if (!PyType_IsSubtype(Tensor_T, &TensorBase_T)) {
-        PyErr_SetString(PyExc_TypeError, "configure(): Tensor must derive from TensorBase");
+    if (!PyType_IsSubtype(Tensor_T, &TensorBase_T) || !PyType_IsSubtype(Host_T, &HostBase_T)) {
+        PyErr_SetString(PyExc_TypeError, "configure(): Tensor must derive from TensorBase, HostAllocator from HostBase");
         return NULL;
     }
     if (offsets(Context_T, context_slots) || offsets(Device_T, device_slots) || offsets(Trace_T, trace_slots)
@@ -378,6 +645,17 @@ configure(PyObject *self, PyObject *args, PyObject *kwargs)
     Py_DECREF(sample);
     if (checked < 0)
         return NULL;
+#ifdef FREE_LISTS
+    if (watch_collections() < 0)
+        return NULL;
+    free_record_size = PyTuple_GET_SIZE(record_defaults);
+    if (Record_T->tp_free == PyObject_GC_Del || Record_T->tp_free == record_free) {
+        Record_T->tp_free = record_free;
+        /* OpRecord and its bases: tuples with __slots__ = () (record_layout() checked its size) */
+        if (!Record_T->tp_finalize && !Record_T->tp_del && !Record_T->tp_weaklistoffset && !Record_T->tp_dictoffset)
+            Record_T->tp_dealloc = record_dealloc;
+    }
+#endif
     configured = 1;
     Py_RETURN_NONE;
 }
@@ -552,7 +830,7 @@ record(const Head *h, Py_ssize_t n, PyObject *const *tail)
 {
     Py_ssize_t size = PyTuple_GET_SIZE(record_defaults);
     /* made untracked (PyTuple_New's allocation, without its free list: OpRecord's own type) */
-    PyObject *out = (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, size);
+    PyObject *out = new_record(size);
     if (out == NULL)
         return NULL;
     PyObject *items[N_FIELDS] = {h->seq, h->op_name, h->name, h->scope, h->device_name, h->reason, h->producers,
@@ -741,21 +1019,19 @@ raise_kernel_failed(PyObject *ctx, PyObject *device, PyObject *opdef, PyObject *
 static PyObject *
 host_allocate(PyObject *alloc, PyObject *nbytes)
 {
-    if (Py_TYPE(alloc) != Host_T || !PyLong_CheckExact(nbytes))
+    long long n;
+    if (Py_TYPE(alloc) != Host_T || !small_int(nbytes, &n) || n < 0)
         return NULL;
-    long long n = PyLong_AsLongLong(nbytes);
-    long long allocs = host_counter(alloc, h_num_allocs), in_use = host_counter(alloc, h_bytes_in_use);
-    long long peak = host_counter(alloc, h_peak), largest = host_counter(alloc, h_largest);
     PyObject *onednn = SLOT(alloc, h_onednn);
-    if (n < 0 || allocs < 0 || in_use < 0 || peak < 0 || largest < 0 || onednn == NULL
-            || (n >= host_large && onednn != Py_None)) {
-        PyErr_Clear();
+    if (onednn == NULL || (n >= host_large && onednn != Py_None))
         return NULL;
-    }
-    in_use += n;
-    if (set_counter(alloc, h_num_allocs, allocs + 1) || set_counter(alloc, h_bytes_in_use, in_use)
-            || (in_use > peak && set_counter(alloc, h_peak, in_use)) || (n > largest && set_counter(alloc, h_largest, n)))
-        return NULL;
+    long long *c = ((HostBase *)alloc)->counter;
+    c[H_ALLOCS] += 1;
+    c[H_IN_USE] += n;
+    if (c[H_IN_USE] > c[H_PEAK])
+        c[H_PEAK] = c[H_IN_USE];
+    if (n > c[H_LARGEST])
+        c[H_LARGEST] = n;
     Py_INCREF(nbytes);
     return nbytes;
 }
@@ -946,16 +1222,17 @@ plain_output(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *out, co
         }
         goto done;
     }
-    if (Py_TYPE(alloc) == Host_T && (in_use = SLOT(alloc, h_bytes_in_use)) != NULL)
-        Py_INCREF(in_use);
-    else if (!(in_use = PyObject_GetAttr(alloc, s_bytes_in_use)))
+    if (Py_TYPE(alloc) == Host_T) {
+        if (!(in_use = int_of(((HostBase *)alloc)->counter[H_IN_USE])))
+            goto done;
+    } else if (!(in_use = PyObject_GetAttr(alloc, s_bytes_in_use)))
         goto done;
     {
         PyObject *tail[] = {shape, dtype_name, dur, in_use};
         if (!(rec = record(h, N_HEAD + 4, tail)) || append_record(trace, rec))
             goto done;
     }
-    t = Tensor_T->tp_alloc(Tensor_T, 0);  /* Tensor(...) without __init__: the slots set here */
+    t = new_tensor();  /* Tensor(...) without __init__: the slots set here */
     if (t == NULL)
         goto done;
     TensorBase *tb = (TensorBase *)t;
@@ -1526,7 +1803,7 @@ plan_const(PyObject *ctx, PyObject *trace, PyObject *device, PyObject *step, PyO
         goto done;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(fields);
-    if (!(rec = (PyObject *)PyObject_GC_NewVar(PyTupleObject, Record_T, n + 1)))
+    if (!(rec = new_record(n + 1)))
         goto done;
     Py_INCREF(seq);
     PyTuple_SET_ITEM(rec, 0, seq);
@@ -1568,7 +1845,7 @@ plan_const(PyObject *ctx, PyObject *trace, PyObject *device, PyObject *step, PyO
             goto done;
         }
     }
-    if (!(t = Tensor_T->tp_alloc(Tensor_T, 0)))
+    if (!(t = new_tensor()))
         goto done;
     TensorBase *tb = (TensorBase *)t;
     tb->value = Py_NewRef(value);
@@ -2458,13 +2735,14 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__fastpath(void)
 {
-    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0 || PyType_Ready(&OpFunction_T) < 0)
+    if (PyType_Ready(&TensorBase_T) < 0 || PyType_Ready(&HostBase_T) < 0 || PyType_Ready(&BFCBase_T) < 0 || PyType_Ready(&OpFunction_T) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddIntConstant(m, "ABI", FASTPATH_ABI) < 0
             || PyModule_AddObjectRef(m, "TensorBase", (PyObject *)&TensorBase_T) < 0
+            || PyModule_AddObjectRef(m, "HostBase", (PyObject *)&HostBase_T) < 0
             || PyModule_AddObjectRef(m, "BFCBase", (PyObject *)&BFCBase_T) < 0
             || PyModule_AddObjectRef(m, "OpFunction", (PyObject *)&OpFunction_T) < 0) {
         Py_DECREF(m);

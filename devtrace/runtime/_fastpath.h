@@ -15,6 +15,9 @@ Py_ssize_t slot_offset(PyTypeObject *type, const char *name);
 int take(const char *caller, PyObject *kwargs, const char *key, PyObject **out, int want_type);
 
 /* _fastpath_bfc.c */
+/* an int of value v, a new reference: the last ints made are handed out again (their identity is nothing
+ * anyone looks at) */
+PyObject *int_of(long long v);
 extern PyTypeObject BFCBase_T;
 PyObject *configure_bfc(PyObject *self, PyObject *args, PyObject *kwargs);
 /* a tensor's handle freed on a BFCAllocator (tensor._TensorBase.__del__'s call, its errors ignored as

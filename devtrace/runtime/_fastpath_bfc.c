@@ -49,7 +49,7 @@ static int bfc_configured;
 static PyObject *int_cache[INT_CACHE];
 static long long int_value[INT_CACHE];
 
-static PyObject *
+PyObject *
 int_of(long long v)
 {
     if (v >= -5 && v <= 256)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-ABI = 14  # _fastpath.c's FASTPATH_ABI: raised whenever what configure() takes, or what the module has, changes
+ABI = 15  # _fastpath.c's FASTPATH_ABI: raised whenever what configure() takes, or what the module has, changes
 
 
 def _load():

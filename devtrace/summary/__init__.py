@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import functools
 import itertools
 import re
 import weakref
@@ -27,6 +28,7 @@ from ..ops.summary import event_pb, summary_ops
 from ..runtime import dtypes
 from ..runtime.context import context
 from ..runtime.eager.executor import execute
+from ..runtime.graph.tensor import SymbolicTensor
 from ..runtime.scopes import device
 from ..runtime.values import constant
 from ..util.namespace import Namespace, missing
@@ -126,19 +128,25 @@ def create_noop_writer():
     return _NoopSummaryWriter()
 
 
-def _recording() -> bool:
+def _recording():
+    """Whether a summary is written now: a bool, or (a ``record_if`` condition a function's tensor)
+    a bool graph tensor that decides when the function runs."""
     if not isinstance(_STATE.writer, _ResourceSummaryWriter) or _STATE.writer._closed:
         return False
+    symbolic = []
     for condition in _STATE.record:
         value = condition() if callable(condition) else condition
-        if not bool(value.numpy() if hasattr(value, "numpy") else value):
+        if isinstance(value, SymbolicTensor):
+            symbolic.append(value)
+        elif not bool(value.numpy() if hasattr(value, "numpy") else value):
             return False
-    return True
+    return functools.reduce(API["logical_and"], symbolic) if symbolic else True
 
 
 def should_record_summaries():
     """Whether a summary written now would be (a default writer, ``record_if`` true)."""
-    return constant(_recording(), dtypes.bool_)
+    recording = _recording()
+    return recording if isinstance(recording, SymbolicTensor) else constant(recording, dtypes.bool_)
 
 
 @contextlib.contextmanager
@@ -202,12 +210,25 @@ def _as_tensor(value):
     return value if hasattr(value, "_dtype") else API["convert_to_tensor"](value)
 
 
-def _should_record() -> bool:
+def _should_record():
     """TensorFlow's condition, eagerly as its ops (the recording state and the writer's); in a
-    function, decided as it is traced."""
+    function, decided as it is traced unless a ``record_if`` condition is a graph tensor (then
+    that tensor, for a ``tf.cond``)."""
     if not context().eager:
         return _recording()
     return bool(API["logical_and"](constant(True, dtypes.bool_), constant(_recording(), dtypes.bool_)).numpy())
+
+
+def _when_recording(record, fn):
+    """``fn()`` (which writes) and True where the summary is recorded, else False: in a function whose
+    ``record_if`` condition is a graph tensor, a ``tf.cond`` on it (as TensorFlow's ``smart_cond``)."""
+    if isinstance(record, SymbolicTensor):
+        return API["cond"](record, lambda: (fn(), constant(True, dtypes.bool_))[1],
+                           lambda: constant(False, dtypes.bool_))
+    if not record:
+        return constant(False, dtypes.bool_)
+    fn()
+    return constant(True, dtypes.bool_)
 
 
 def write(tag, tensor, step=None, metadata=None, name=None):
@@ -215,13 +236,13 @@ def write(tag, tensor, step=None, metadata=None, name=None):
     if not isinstance(_STATE.writer, _ResourceSummaryWriter):
         return constant(False, dtypes.bool_)
     step = _step_tensor(step)
-    if not _should_record():
-        return constant(False, dtypes.bool_)
     meta = metadata if isinstance(metadata, bytes) else (b"" if metadata is None else metadata.SerializeToString())
-    with device("cpu:0"):  # as TensorFlow's: the tensor (a callable's ops too) is made on the host
-        tensor = _as_tensor(tensor()) if callable(tensor) else API["identity"](_as_tensor(tensor))
-        _STATE.writer._write(tag, tensor, step, meta)
-    return constant(True, dtypes.bool_)
+
+    def record():
+        with device("cpu:0"):  # as TensorFlow's: the tensor (a callable's ops too) is made on the host
+            value = _as_tensor(tensor()) if callable(tensor) else API["identity"](_as_tensor(tensor))
+            _STATE.writer._write(tag, value, step, meta)
+    return _when_recording(_should_record(), record)
 
 
 def write_raw_pb(tensor, step=None, name=None):
@@ -229,11 +250,11 @@ def write_raw_pb(tensor, step=None, name=None):
     if not isinstance(_STATE.writer, _ResourceSummaryWriter):
         return constant(False, dtypes.bool_)
     step = _step_tensor(step)
-    if not _should_record():
-        return constant(False, dtypes.bool_)
-    with device("cpu:0"):
-        _STATE.writer._write_raw(API["identity"](_as_tensor(tensor)), step)
-    return constant(True, dtypes.bool_)
+
+    def record():
+        with device("cpu:0"):
+            _STATE.writer._write_raw(API["identity"](_as_tensor(tensor)), step)
+    return _when_recording(_should_record(), record)
 
 
 def scalar(name, data, step=None, description=None):

@@ -29,7 +29,8 @@ from ..util.reprs import shown_as
 
 from .views import ListWrapper, object_graph
 # tf.train.latest_checkpoint; saved_model reads values
-from .checkpoint_reading import DATA_SUFFIX, latest_checkpoint, read_object_graph, read_values  # noqa: F401
+from .checkpoint_reading import (DATA_SUFFIX, latest_checkpoint, read_names, read_object_graph, read_values,  # noqa: F401
+                                 tensorflow_key)
 
 
 def _children(obj):
@@ -146,18 +147,30 @@ def _one_file(options) -> None:
 class CheckpointLoadStatus:
     """What ``restore`` returns: which saved values found a variable."""
 
-    def __init__(self, unused: list, missing: list):
+    def __init__(self, unused: list, missing: list, names=None, variables=None):
         self._unused, self._missing = unused, missing
+        self._names = names or {}  # saved path -> the variable's name when saved (TensorFlow's full_name)
+        self._variables = variables or {}  # path -> the variable that found no saved value
 
     def assert_consumed(self):
-        if self._unused or self._missing:
-            raise AssertionError(f"Unresolved object in checkpoint: saved values {self._unused} found no variable; "
-                                 f"variables {self._missing} found no saved value")
+        """TensorFlow's texts: the objects no saved value matched, else the first saved value no object
+        took (its ``CheckpointPosition``)."""
+        self.assert_existing_objects_matched()
+        if self._unused:
+            path = self._unused[0]
+            shown = path[len("root/"):] if path.startswith("root/") else path
+            raise AssertionError(
+                f"Unresolved object in checkpoint (root).{shown.replace('/', '.')}: attributes {{\n"
+                f"  name: \"VARIABLE_VALUE\"\n  full_name: \"{self._names.get(path, shown)}\"\n"
+                f"  checkpoint_key: \"{tensorflow_key(path)}\"\n}}\nhas_checkpoint_values {{\n  value: true\n}}\n")
         return self
 
     def assert_existing_objects_matched(self):
         if self._missing:
-            raise AssertionError(f"Variables {self._missing} found no saved value")
+            unmatched = [self._variables.get(path, path) for path in self._missing]
+            raise AssertionError(f"Found {len(unmatched)} Python objects that were not bound to checkpointed values, "
+                                 f"likely due to changes in the Python program. Showing {min(len(unmatched), 10)} of "
+                                 f"{len(unmatched)} unmatched objects: {unmatched[:10]}")
         return self
 
     def expect_partial(self):
@@ -180,6 +193,12 @@ class InitializationOnlyStatus:
 
     def run_restore_ops(self, session=None):
         return None
+
+
+def _full_name(variable) -> str:
+    """A variable's name as TensorFlow's object graph keeps it (``full_name``: no ``:0``)."""
+    name = getattr(variable, "name", "") or ""
+    return name[:-2] if name.endswith(":0") else name
 
 
 class Checkpoint:
@@ -228,10 +247,12 @@ class Checkpoint:
         _one_file(options)
         file_prefix = os.fspath(file_prefix)
         os.makedirs(os.path.dirname(os.path.abspath(file_prefix)), exist_ok=True)
-        values = {path: v.numpy() for path, v in self._paths().items()}
+        variables = self._paths()
+        values = {path: v.numpy() for path, v in variables.items()}
         index = {"format": "devtrace-checkpoint", "version": 1,
-                 "variables": {p: {"dtype": str(np.asarray(a).dtype), "shape": list(np.shape(a))}
-                               for p, a in values.items()}, "objects": object_graph(self)}
+                 "variables": {p: {"dtype": str(np.asarray(a).dtype), "shape": list(np.shape(a)),
+                                   "name": _full_name(variables[p])} for p, a in values.items()},
+                 "objects": object_graph(self)}
         buffer = io.BytesIO()
         np.savez(buffer, **{f"v{i}": np.asarray(a) for i, a in enumerate(values.values())})
         _write_atomic_bytes(file_prefix + DATA_SUFFIX, buffer.getvalue())
@@ -255,8 +276,11 @@ class Checkpoint:
         if "save_counter" in saved.values:  # the checkpoint's own counter: numbering goes on from it
             self.save_counter.assign(saved.values["save_counter"])
             used.add("save_counter")
+        else:  # made now, as TensorFlow's restore makes it: one more object no saved value matched
+            targets["save_counter"] = self.save_counter
         missing = [path for path in targets if saved.key(path) is None]
-        return CheckpointLoadStatus(sorted(set(saved.values) - used), sorted(missing))
+        return CheckpointLoadStatus(sorted(set(saved.values) - used), sorted(missing), read_names(save_path),
+                                    {path: targets[path] for path in missing})
 
     restore = read
 
@@ -271,15 +295,22 @@ def _write_state(directory: str, paths: list, timestamps=None, preserved=None) -
     _write_atomic_bytes(os.path.join(directory, "checkpoint"), text.encode())
 
 
+def _step_value(step_counter) -> int:
+    return int(step_counter.numpy() if hasattr(step_counter, "numpy") else step_counter)
+
+
 class CheckpointManager:
     """Numbered saves of a checkpoint in a directory, keeping the newest ``max_to_keep``."""
 
     def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None, checkpoint_name="ckpt",
                  step_counter=None, checkpoint_interval=None, init_fn=None):
-        if keep_checkpoint_every_n_hours is not None or step_counter is not None or checkpoint_interval is not None:
-            raise AttributeError("devtrace does not implement tf.train.CheckpointManager(keep_checkpoint_every_n_hours"
-                                 "=..., step_counter=..., checkpoint_interval=...) yet")
-        self.checkpoint_interval = None
+        if max_to_keep is not None and max_to_keep <= 0:
+            raise ValueError(f"Expected a positive integer or `None` for `max_to_keep`, got {max_to_keep}.")
+        if checkpoint_interval is not None and step_counter is None:
+            raise ValueError("`step_counter` should be passed if `checkpoint_interval` is not None.")
+        self.checkpoint_interval = checkpoint_interval
+        self._step_counter, self._last_checkpoint_step = step_counter, None
+        self._keep_hours = keep_checkpoint_every_n_hours
         self._init_fn = init_fn
         self._checkpoint = checkpoint
         self._directory = os.fspath(directory)
@@ -316,12 +347,23 @@ class CheckpointManager:
         """Restore the newest checkpoint and return its path; with none, call ``init_fn`` (``None``)."""
         if self.latest_checkpoint is not None:
             self._checkpoint.restore(self.latest_checkpoint)
+            if self.checkpoint_interval is not None:
+                self._last_checkpoint_step = _step_value(self._step_counter)
             return self.latest_checkpoint
         if self._init_fn is not None:
             self._init_fn()
         return None
 
-    def save(self, checkpoint_number=None, check_interval=True, options=None) -> str:
+    def save(self, checkpoint_number=None, check_interval=True, options=None) -> str | None:
+        """A numbered save (None when ``checkpoint_interval`` steps have not passed since the last, or
+        this step was saved); the oldest beyond ``max_to_keep`` deleted unless
+        ``keep_checkpoint_every_n_hours`` preserves it."""
+        if self.checkpoint_interval is not None:
+            step = _step_value(self._step_counter)
+            if self._last_checkpoint_step is not None and (step == self._last_checkpoint_step or check_interval and (
+                    step < self._last_checkpoint_step + self.checkpoint_interval)):
+                return None
+            self._last_checkpoint_step = step
         if checkpoint_number is not None:
             self._checkpoint.save_counter.assign(int(checkpoint_number) - 1)
         path = self._checkpoint.save(self._prefix, options)
@@ -329,7 +371,10 @@ class CheckpointManager:
         self._timestamps.append(time.time())
         while self._max_to_keep is not None and len(self._checkpoints) > self._max_to_keep:
             old = self._checkpoints.pop(0)
-            self._timestamps.pop(0)
+            stamp = self._timestamps.pop(0)
+            if self._keep_hours and stamp - self._keep_hours * 3600.0 >= self._created:
+                self._created = stamp  # TensorFlow's last preserved timestamp: this one is kept on disk
+                continue
             for suffix in (".index", DATA_SUFFIX):
                 if os.path.exists(old + suffix):
                     os.unlink(old + suffix)

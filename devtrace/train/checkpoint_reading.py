@@ -40,6 +40,16 @@ def read_values(save_path) -> dict:
     return dict(zip(index["variables"], arrays))
 
 
+def read_names(save_path) -> dict:
+    """``{path: the variable's name when saved}`` of a devtrace checkpoint (empty for older ones)."""
+    try:
+        with open(os.fspath(save_path) + ".index", encoding="utf-8") as f:
+            variables = json.load(f).get("variables", {})
+    except (OSError, ValueError):
+        return {}
+    return {path: entry["name"] for path, entry in variables.items() if isinstance(entry, dict) and "name" in entry}
+
+
 def read_object_graph(save_path):
     """The object graph a devtrace checkpoint's index keeps (``views.object_graph``), or ``None``."""
     try:

@@ -12,12 +12,12 @@ sys.path.insert(0, HERE)
 os.environ.update(KERAS_BACKEND="tensorflow", TF_CPP_MIN_LOG_LEVEL="3", KERAS_HOME=tempfile.mkdtemp())
 
 import keras  # noqa: E402
-from applications_cases import (COUNTED, MODELS, PREPROCESS, build, counts, decode_offline,  # noqa: E402
+from applications_cases import (COUNTED, IMAGENET, MODELS, PREPROCESS, build, counts, decode_offline,  # noqa: E402
                                 imagenet_offline, preprocess)
 
 result = {"models": {name: build(keras, name) for name in MODELS},
           "counted": {name: counts(keras, name) for name in COUNTED},
-          "imagenet": {c: imagenet_offline(keras, c) for c in ("ResNet50", "VGG16")},
+          "imagenet": {c: imagenet_offline(keras, c) for c in IMAGENET},
           "preprocess": {m: preprocess(keras, m) for m in PREPROCESS},
           "decode": decode_offline(keras)}
 with open(os.path.join(HERE, "applications.json"), "w", encoding="utf-8") as f:

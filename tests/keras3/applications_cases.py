@@ -31,13 +31,28 @@ MODELS = {  # name: (constructor, its module in keras.applications, keyword argu
     "MobileNetV3Large_notop": ("MobileNetV3Large", "mobilenet_v3", {"include_top": False, "input_shape": (96, 96, 3)}),
     "MobileNetV3Small_minimalistic": ("MobileNetV3Small", "mobilenet_v3", {
         "minimalistic": True, "alpha": 0.75, "include_top": False, "pooling": "avg", "input_shape": (64, 64, 3)}),
+    "ConvNeXtTiny": ("ConvNeXtTiny", "convnext", {}),
+    "ConvNeXtTiny_notop_avg": ("ConvNeXtTiny", "convnext", {"include_top": False, "pooling": "avg",
+                                                            "input_shape": (64, 64, 3)}),
+    "ConvNeXtTiny_classes": ("ConvNeXtTiny", "convnext", {"input_shape": (32, 32, 3), "classes": 10,
+                                                          "include_preprocessing": False}),
+    "EfficientNetV2B0": ("EfficientNetV2B0", "efficientnet_v2", {}),
+    "EfficientNetV2B0_notop_max": ("EfficientNetV2B0", "efficientnet_v2", {"include_top": False, "pooling": "max",
+                                                                           "input_shape": (64, 64, 3)}),
+    "EfficientNetV2S_notop": ("EfficientNetV2S", "efficientnet_v2", {"include_top": False, "input_shape": (64, 64, 3)}),
+    "NASNetMobile": ("NASNetMobile", "nasnet", {}),
+    "NASNetMobile_notop_avg": ("NASNetMobile", "nasnet", {"include_top": False, "pooling": "avg",
+                                                          "input_shape": (64, 64, 3)}),
+    "NASNetMobile_classes": ("NASNetMobile", "nasnet", {"input_shape": (96, 96, 3), "classes": 5}),
 }
 
 # the family members checked by their counts only (their builders are the same tables')
-COUNTED = ["ResNet101", "ResNet152", "ResNet101V2", "ResNet152V2", "VGG19", "DenseNet169", "DenseNet201"] + [f"EfficientNetB{i}" for i in range(1, 8)]
+COUNTED = ["ResNet101", "ResNet152", "ResNet101V2", "ResNet152V2", "VGG19", "DenseNet169", "DenseNet201"] + [f"EfficientNetB{i}" for i in range(1, 8)] \
+    + [f"ConvNeXt{v}" for v in ("Small", "Base", "Large", "XLarge")] \
+    + [f"EfficientNetV2{v}" for v in ("B1", "B2", "B3", "S", "M", "L")] + ["NASNetLarge"]
 
 PREPROCESS = ["resnet", "mobilenet_v2", "vgg16", "efficientnet", "densenet", "inception_v3", "mobilenet", "resnet_v2",
-              "xception", "mobilenet_v3"]
+              "xception", "mobilenet_v3", "convnext", "efficientnet_v2", "nasnet"]
 
 
 def build(keras, name):
@@ -109,3 +124,6 @@ def transfer(keras):
         symbolic[m] = [layer.name for layer in keras.Model(given, out).layers]
     return {"summary": "\n".join(lines).split("\n"), "trainable": len(model.trainable_variables),
             "tensors": tensors, "symbolic": symbolic}
+
+# built with weights="imagenet" offline: Keras's download error names each family's file
+IMAGENET = ["ResNet50", "VGG16", "ConvNeXtTiny", "EfficientNetV2B0", "NASNetMobile"]

@@ -222,6 +222,16 @@ def _cond(x, stateful=False):
     return tf.cond(tf.reduce_sum(x) > 0, double, lambda: x)
 
 
+def _call(stateful):
+    """A tf.function called in another's trace: a call node (a stateful one when it prints)."""
+    def scale(x):
+        if stateful:
+            tf.print("scale", output_stream=sys.stdout)
+        return x * 2.0
+    inner = tf.function(scale)
+    return tf.function(lambda x: inner(x) + 1.0)(t(X))
+
+
 def _case(x, stateful=False):
     def triple():
         if stateful:
@@ -289,6 +299,8 @@ FUNCTIONS = [
     Sample("StatelessWhile", _function(_loop, X), X * 8),
     Sample("While", _function(_loop_with_print, X), X * 8),
     Sample("StatelessIf", _function(_cond, X[1:]), X[1:] * 2),
+    Sample("PartitionedCall", lambda: _call(False), X * 2 + 1),
+    Sample("StatefulPartitionedCall", lambda: _call(True), X * 2 + 1),
     Sample("If", _function(lambda x: _cond(x, True), X[1:]), X[1:] * 2),
     Sample("StatelessCase", _function(_case, X[1:]), X[1:] * 3),
     Sample("Case", _function(lambda x: _case(x, True), X[1:]), X[1:] * 3),

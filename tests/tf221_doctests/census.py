@@ -1,13 +1,17 @@
 """How much of TensorFlow 2.21's core public API devtrace has, per namespace: its public names
 (``devtrace/tf_api_names.py``; "has" = the attribute resolves, without devtrace's "does not
 implement" error) and its docstring examples that pass (``captures/tf.jsonl``, only those that
-pass under TensorFlow itself); and the ratchet of passing examples (``passing.txt``).
+pass under TensorFlow itself); and the ratchet of passing examples (``passing.txt``). With
+``--actual``, the other checkpoints instead: those where TensorFlow printed or raised something other
+than the docstring shows, devtrace passing where it does what TensorFlow actually did
+(``passing_actual.txt``, ``passing_keras_actual.txt``).
 
     python tests/tf221_doctests/census.py                 # the table, and the examples that pass but are not in the ratchet
     python tests/tf221_doctests/census.py --names         # names only (a second)
     python tests/tf221_doctests/census.py --write         # add the new passes to passing.txt
     python tests/tf221_doctests/census.py --write --drop ID --why "..."   # also drop a listed example that fails
     python tests/tf221_doctests/census.py --kind keras    # Keras 3's examples (passing_keras.txt)
+    python tests/tf221_doctests/census.py --kind keras --actual [--failing ops] [--write]   # against TensorFlow's actual output
 """
 
 from __future__ import annotations
@@ -58,13 +62,13 @@ def _pct(a, b) -> str:
     return f"{100 * a / b:5.1f}%" if b else "    -"
 
 
-def table(name_counts: dict, docs: list, passed: dict, kind: str) -> str:
-    per_ns = collections.defaultdict(lambda: [0, 0, 0])  # docstrings, examples TF passes, devtrace passes
+def table(name_counts: dict, docs: list, passed: dict, kind: str, key: str = "checks") -> str:
+    per_ns = collections.defaultdict(lambda: [0, 0, 0])  # docstrings, examples counted (``key``), devtrace passes
     for doc in docs:
         row = per_ns[doc["ns"]]
         row[0] += 1
-        row[1] += len(doc["checks"])
-        row[2] += sum(passed.get(e, False) for e in doc["checks"])
+        row[1] += len(doc[key])
+        row[2] += sum(passed.get(e, False) for e in doc[key])
     prefix = "tf" if kind == "tf" else "keras"
     namespaces = capture.TF_NAMESPACES if kind == "tf" else capture.KERAS_NAMESPACES
     lines = [f"{'namespace':28} {'names':>6} {'has':>5} {'':>6}  {'docs':>5} {'examples':>8} {'pass':>5} {'':>6}"]
@@ -83,8 +87,9 @@ def table(name_counts: dict, docs: list, passed: dict, kind: str) -> str:
     return "\n".join(lines)
 
 
-def write(kind: str, passed: dict, drop: list, why: str | None) -> int:
-    current = runner.read_ratchet(kind)
+def write(kind: str, passed: dict, drop: list, why: str | None, actual: bool = False) -> int:
+    current = runner.read_ratchet(kind, actual)
+    ratchet = (runner.ACTUAL_RATCHETS if actual else runner.RATCHETS)[kind]
     passing = {e for e, ok in passed.items() if ok}
     lost = sorted(set(current) - passing)
     unexplained = [e for e in lost if e not in drop]
@@ -98,12 +103,12 @@ def write(kind: str, passed: dict, drop: list, why: str | None) -> int:
         print("refusing to write: --drop needs --why", file=sys.stderr)
         return 1
     new = sorted(passing - set(current))
-    runner.RATCHETS[kind].write_text("".join(f"{e}\n" for e in sorted((set(current) - set(lost)) | passing)))
+    ratchet.write_text("".join(f"{e}\n" for e in sorted((set(current) - set(lost)) | passing)))
     if lost:
         with open(HERE / "dropped.txt", "a", encoding="utf-8") as f:
             for e in lost:
                 f.write(f"{datetime.date.today().isoformat()} {e}: {why}\n")
-    print(f"{runner.RATCHETS[kind].name}: {len(new)} added, {len(lost)} dropped")
+    print(f"{ratchet.name}: {len(new)} added, {len(lost)} dropped")
     return 0
 
 
@@ -131,10 +136,29 @@ def _quiet():
         out.close()
 
 
+def _failure(doc: dict, steps: list, actual: bool) -> str:
+    """The first example where devtrace went astray: beside devtrace's output, the docstring's
+    (``want``), or with ``actual`` what TensorFlow did (``tf``)."""
+    import doclib
+
+    examples = doclib.to_examples(doc["ex"])
+    for i, (record, step) in enumerate(zip(doc["ex"], steps)):
+        if actual and not doclib.matches_tensorflow(record, examples[i], step):
+            tf = record.get("got", record.get("want", "")) if record["tf"] != "ok" else record.get("want", "")
+            return (f"--- {doc['id']} [{i}] tf {record['tf']}, devtrace {step.outcome}\n>>> {record['src'].rstrip()}\n"
+                    f"tf:   {tf.rstrip()}\ngot:  {step.got.rstrip()}")
+        if not actual and step.outcome not in ("ok", "skip"):
+            return (f"--- {doc['id']} [{i}] {step.outcome}\n>>> {record['src'].rstrip()}\n"
+                    f"want: {record.get('want', record.get('exc', '')).rstrip()}\ngot:  {step.got.rstrip()}")
+    return f"--- {doc['id']}: no example went astray"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kind", choices=["tf", "keras"], default="tf")
     parser.add_argument("--names", action="store_true", help="the names only, no examples run")
+    parser.add_argument("--actual", action="store_true",
+                        help="the checkpoints TensorFlow did not run as shown, against what it actually printed or raised")
     parser.add_argument("--write", action="store_true", help="add the examples that pass to the ratchet")
     parser.add_argument("--drop", action="append", default=[], metavar="ID", help="a listed example --write may drop")
     parser.add_argument("--why", help="why the --drop examples go (kept in dropped.txt)")
@@ -148,30 +172,31 @@ def main() -> int:
     start = time.perf_counter()
     globs = runner.globals_for(args.kind)
     passed = {}
-    failing = args.failing.removeprefix("tf.") if args.failing else None
+    failing = args.failing.removeprefix(f"{args.kind}.").removeprefix(args.kind) if args.failing else None
+    key = "actual" if args.actual else "checks"
     with _quiet() as out:
         for doc in docs:
+            if args.actual and not doc["actual"]:
+                continue
             result, steps = runner.run_doc(doc, globs)
+            if args.actual:
+                result = runner.actual_results(doc, steps)
             passed.update(result)
             if failing is not None and doc["ns"] == failing and not all(result.values()):
-                bad = next((i for i, s in enumerate(steps) if s.outcome not in ("ok", "skip")), None)
-                if bad is not None:
-                    ex = doc["ex"][bad]
-                    print(f"--- {doc['id']} [{bad}] {steps[bad].outcome}\n>>> {ex['src'].rstrip()}\n"
-                          f"want: {ex.get('want', ex.get('exc', '')).rstrip()}\ngot:  {steps[bad].got.rstrip()}",
-                          file=out, flush=True)
+                print(_failure(doc, steps, args.actual), file=out, flush=True)
     elapsed = time.perf_counter() - start
-    print(table(name_counts, docs, passed, args.kind))
-    print(f"({len(docs)} docstrings run in {elapsed:.1f} s)")
-    listed = set(runner.read_ratchet(args.kind))
+    print(table(name_counts, docs, passed, args.kind, key))
+    print(f"({sum(1 for d in docs if d[key] or not args.actual)} docstrings run in {elapsed:.1f} s)")
+    listed = set(runner.read_ratchet(args.kind, args.actual))
+    ratchet = (runner.ACTUAL_RATCHETS if args.actual else runner.RATCHETS)[args.kind]
     regressions = sorted(e for e in listed if not passed.get(e))
     new = sorted(e for e, ok in passed.items() if ok and e not in listed)
     if regressions:
-        print(f"{len(regressions)} examples in {runner.RATCHETS[args.kind].name} fail: {' '.join(regressions)}")
+        print(f"{len(regressions)} examples in {ratchet.name} fail: {' '.join(regressions)}")
     if new:
-        print(f"{len(new)} examples pass and are not in {runner.RATCHETS[args.kind].name} (--write adds them)")
+        print(f"{len(new)} examples pass and are not in {ratchet.name} (--write adds them)")
     if args.write:
-        return write(args.kind, passed, args.drop, args.why)
+        return write(args.kind, passed, args.drop, args.why, args.actual)
     return 1 if regressions else 0
 
 

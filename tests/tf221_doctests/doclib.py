@@ -186,6 +186,52 @@ def passed(steps: list, checkpoint: int) -> bool:
     return all(s.outcome in ("ok", "skip") for s in steps[:checkpoint + 1])
 
 
+# an exception's type as ``traceback`` writes it, qualified by its module (``tensorflow.python.framework.
+# errors_impl.InvalidArgumentError``, ``devtrace.errors.InvalidArgumentError``): compared by its own name
+_QUALIFIED = re.compile(r"^(?:[A-Za-z_]\w*\.)+([A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning))(?=:|$)",
+                        re.MULTILINE)
+# Python's own errors, whatever the library: a docstring that uses a name it never defined, or does not parse
+LANGUAGE_ERRORS = ("NameError", "SyntaxError")
+
+
+def unqualified(text: str) -> str:
+    return _QUALIFIED.sub(r"\1", text)
+
+
+def language_error(record: dict) -> bool:
+    """TensorFlow's outcome of this example was Python's own error (``LANGUAGE_ERRORS``): the example
+    says nothing of the library, so a checkpoint there does not count as matching TensorFlow."""
+    got = record.get("got", "")
+    last = [line for line in got.splitlines() if line and not line[0].isspace()][-1:] or [""]
+    return record["tf"] == "error" and last[0].split(":")[0] in LANGUAGE_ERRORS
+
+
+def matches_tensorflow(record: dict, example, step: Step) -> bool:
+    """Whether devtrace's ``step`` of ``example`` did what TensorFlow actually did (``record``: its
+    capture). Where TensorFlow ran it as shown, devtrace must too; where it printed something else
+    (``fail``), devtrace must print that, under the checker's rules (numbers with ``allclose``,
+    tensors by their values, a traceback by its exception lines); where it raised (``error``),
+    devtrace must raise the same exception type with the same message (the type compared without
+    its module, the message under the same rules). A docstring that stopped (``timeout``, ``not
+    run``) has nothing to match."""
+    tf = record["tf"]
+    if tf in ("ok", "skip"):
+        return step.outcome in ("ok", "skip")
+    flags = FLAGS
+    for flag, on in example.options.items():
+        flags = flags | flag if on else flags & ~flag
+    if tf == "fail":
+        if step.outcome not in ("ok", "fail"):
+            return False
+        want = record.get("got", "")
+        if not want:  # TensorFlow printed nothing where the docstring shows something
+            return step.got == ""
+        return Checker().check_output(unqualified(want), unqualified(step.got), flags)
+    if tf == "error":
+        return step.outcome == "error" and Checker().check_output(unqualified(record["got"]), unqualified(step.got), flags)
+    return False
+
+
 def bind(globs: dict, names: dict, keras) -> dict:
     """``globs`` with a Keras docstring's module names (``capture._module_names``: ``{name: public
     path}``) bound from ``keras``, the interpreter's own (real Keras under capture, devtrace's under

@@ -1,5 +1,6 @@
 """``keras.applications``: Keras's ImageNet models (ResNet50/101/152 and their V2s, VGG16/19,
-DenseNet121/169/201, MobileNet, MobileNetV2, MobileNetV3Small/Large, EfficientNetB0–B7, InceptionV3, Xception) with their
+DenseNet121/169/201, MobileNet, MobileNetV2, MobileNetV3Small/Large, EfficientNetB0–B7, EfficientNetV2B0–B3/S/M/L, ConvNeXtTiny–XLarge, NASNetMobile/Large,
+InceptionV3, Xception) with their
 ``preprocess_input``/``decode_predictions``, and the modules Keras files them under (``keras.applications.resnet50`` …). Built by ``builders`` from
 tables; pretrained weights are Keras's files, fetched as Keras fetches them."""
 
@@ -10,6 +11,7 @@ import functools
 from devtrace.util.namespace import Namespace, missing as _missing
 
 from . import builders, mobilenet_v3 as _mobilenet_v3
+from . import convnext as _convnext, efficientnet_v2 as _efficientnet_v2, nasnet as _nasnet
 from . import imagenet_utils as _iu
 
 
@@ -88,6 +90,45 @@ def MobileNetV3Large(input_shape=None, alpha=1.0, minimalistic=False, include_to
                                       classifier_activation, include_preprocessing, name)
 
 
+def _convnext_model(variant, doc):
+    def make(include_top=True, include_preprocessing=True, weights="imagenet", input_tensor=None, input_shape=None,
+             pooling=None, classes=1000, classifier_activation="softmax", name=f"convnext_{variant}"):
+        return _convnext.convnext(variant, include_top, include_preprocessing, weights, input_tensor, input_shape,
+                                  pooling, classes, classifier_activation, name)
+    make.__name__ = make.__qualname__ = doc
+    make.__doc__ = f"Keras's ``{doc}`` (normalizes its input itself; ``weights=None``: initialized)."
+    return make
+
+
+def _efficientnet_v2_model(variant, doc):
+    def make(include_top=True, weights="imagenet", input_tensor=None, input_shape=None, pooling=None, classes=1000,
+             classifier_activation="softmax", include_preprocessing=True, name=f"efficientnetv2-{variant}"):
+        return _efficientnet_v2.efficientnet_v2(variant, include_top, weights, input_tensor, input_shape, pooling,
+                                                classes, classifier_activation, include_preprocessing, name)
+    make.__name__ = make.__qualname__ = doc
+    make.__doc__ = f"Keras's ``{doc}`` (rescales its input itself; ``weights=None``: initialized)."
+    return make
+
+
+def _nasnet_model(variant, doc):
+    def make(input_shape=None, include_top=True, weights="imagenet", input_tensor=None, pooling=None, classes=1000,
+             classifier_activation="softmax", name=f"nasnet_{variant}"):
+        return _nasnet.nasnet(variant, input_shape, include_top, weights, input_tensor, pooling, classes,
+                              classifier_activation, name)
+    make.__name__ = make.__qualname__ = doc
+    make.__doc__ = f"Keras's ``{doc}`` (``weights=None``: initialized; ``'imagenet'``: Keras's file)."
+    return make
+
+
+ConvNeXtTiny, ConvNeXtSmall, ConvNeXtBase, ConvNeXtLarge, ConvNeXtXLarge = (
+    _convnext_model(v.lower(), f"ConvNeXt{v}") for v in ("Tiny", "Small", "Base", "Large", "XLarge"))
+EfficientNetV2B0, EfficientNetV2B1, EfficientNetV2B2, EfficientNetV2B3, EfficientNetV2S, EfficientNetV2M, \
+    EfficientNetV2L = (_efficientnet_v2_model(v.lower(), f"EfficientNetV2{v}")
+                       for v in ("B0", "B1", "B2", "B3", "S", "M", "L"))
+NASNetMobile = _nasnet_model("mobile", "NASNetMobile")
+NASNetLarge = _nasnet_model("large", "NASNetLarge")
+
+
 def _preprocessor(mode):
     def preprocess_input(x, data_format=None):
         return _iu.preprocess_input(x, data_format=data_format, mode=mode)
@@ -119,6 +160,12 @@ mobilenet_v3 = _module("mobilenet_v3", MobileNetV3Small=MobileNetV3Small, Mobile
                        preprocess_input=_efficientnet_preprocess)
 efficientnet = _module("efficientnet", preprocess_input=_efficientnet_preprocess,
                        **{f"EfficientNetB{i}": globals()[f"EfficientNetB{i}"] for i in range(8)})
+efficientnet_v2 = _module("efficientnet_v2", preprocess_input=_efficientnet_preprocess,
+                          **{f"EfficientNetV2{v}": globals()[f"EfficientNetV2{v}"]
+                             for v in ("B0", "B1", "B2", "B3", "S", "M", "L")})
+convnext = _module("convnext", preprocess_input=_efficientnet_preprocess,
+                   **{f"ConvNeXt{v}": globals()[f"ConvNeXt{v}"] for v in ("Tiny", "Small", "Base", "Large", "XLarge")})
+nasnet = _module("nasnet", NASNetMobile=NASNetMobile, NASNetLarge=NASNetLarge, preprocess_input=_preprocessor("tf"))
 xception = _module("xception", Xception=Xception, preprocess_input=_preprocessor("tf"))
 inception_v3 = _module("inception_v3", InceptionV3=InceptionV3, preprocess_input=_preprocessor("tf"))
 imagenet_utils = _module("imagenet_utils", preprocess_input=_iu.preprocess_input)

@@ -10,8 +10,15 @@ import devtrace as tf
 
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    """Keras's TensorFlow backend's: a tensor cast to ``dtype``; a Python or NumPy value converted
+    with it, but to an integer or bool dtype converted first and then cast (``1e-7`` as int32 is 0)."""
     if dtype is not None:
-        return tf.cast(tf.convert_to_tensor(x), dtype) if tf.is_tensor(x) else tf.convert_to_tensor(x, dtype=dtype)
+        if tf.is_tensor(x):
+            return tf.cast(tf.convert_to_tensor(x), dtype)
+        dtype = tf.as_dtype(dtype)
+        if dtype.is_integer or dtype == tf.bool:
+            return tf.cast(tf.convert_to_tensor(x), dtype)
+        return tf.convert_to_tensor(x, dtype=dtype)
     return tf.convert_to_tensor(x)
 
 
@@ -169,6 +176,65 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
 
 def fori_loop(lower, upper, body_fun, init_val):
     return tf.while_loop(lambda i, val: i < upper, lambda i, val: (i + 1, body_fun(i, val)), (lower, init_val))[1]
+
+
+def _stacked(outs):
+    return tf.nest.map_structure(lambda *values: tf.stack(values), *outs)
+
+
+def map(f, xs):  # noqa: A001 (Keras's name)
+    """``f`` over the leading axis of ``xs`` (a nest of tensors), the outputs stacked (``jax.lax.map``)."""
+    xs = tf.nest.map_structure(convert_to_tensor, xs)
+    n = tf.nest.flatten(xs)[0].shape[0]
+    return _stacked([f(tf.nest.map_structure(lambda t, i=i: t[i], xs)) for i in range(n)])
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
+    """``jax.lax.scan``: ``carry, y = f(carry, x)`` over the leading axis of ``xs`` (or ``length``
+    times with ``x`` None); the last carry and the ``y``s stacked."""
+    if not callable(f):
+        raise TypeError(f"`f` should be a callable. Received: f={f}")
+    if not isinstance(unroll, bool) and (not isinstance(unroll, int) or unroll < 1):
+        raise ValueError(f"`unroll` must be an positive integer or boolean. Received: unroll={unroll}")
+    if xs is None and length is None:
+        raise ValueError("Got no `xs` to scan over and `length` not provided.")
+    if xs is not None:
+        xs = tf.nest.map_structure(convert_to_tensor, xs)
+        length = tf.nest.flatten(xs)[0].shape[0]
+    carry, ys = tf.nest.map_structure(convert_to_tensor, init), []
+    steps = range(length - 1, -1, -1) if reverse else range(length)
+    for i in steps:
+        carry, y = f(carry, None if xs is None else tf.nest.map_structure(lambda t, i=i: t[i], xs))
+        ys.append(y)
+    if reverse:
+        ys.reverse()
+    return carry, (_stacked(ys) if ys and tf.nest.flatten(ys[0]) else ys[0] if ys else None)
+
+
+def associative_scan(f, elems, reverse=False, axis=0):
+    """The inclusive scan of ``elems`` (a nest of tensors) along ``axis`` with the associative
+    ``f`` (``jax.lax.associative_scan``), each element a slice that keeps the axis."""
+    if not callable(f):
+        raise TypeError(f"`f` should be a callable. Received: f={f}")
+    flat = [convert_to_tensor(e) for e in tf.nest.flatten(elems)]
+    sizes = {t.shape[axis] for t in flat}
+    if len(sizes) != 1:
+        raise ValueError("Array inputs to associative_scan must have the same first dimension. (saw: "
+                         f"{[t.shape for t in flat]})")
+    n = sizes.pop()
+    if reverse:
+        flat = [tf.reverse(t, [axis]) for t in flat]
+
+    def part(t, i):
+        return tf.gather(t, [i], axis=axis)
+    out = [[part(t, 0) for t in flat]]
+    for i in range(1, n):
+        combined = f(tf.nest.pack_sequence_as(elems, out[-1]), tf.nest.pack_sequence_as(elems, [part(t, i) for t in flat]))
+        out.append([convert_to_tensor(c) for c in tf.nest.flatten(combined)])
+    result = [tf.concat([step[j] for step in out], axis) for j in range(len(flat))]
+    if reverse:
+        result = [tf.reverse(t, [axis]) for t in result]
+    return tf.nest.pack_sequence_as(elems, result)
 
 
 def unstack(x, num=None, axis=0):

@@ -1,4 +1,5 @@
-"""``keras.ops.image`` on devtrace's ``tf.image`` (channels last)."""
+"""``keras.ops.image`` on devtrace's ``tf.image``: channels last as TensorFlow's image ops take them;
+``data_format="channels_first"`` images transposed there and back, as Keras's TensorFlow backend does."""
 
 from __future__ import annotations
 
@@ -6,12 +7,29 @@ from devtrace.util.namespace import missing as _missing
 
 import devtrace as tf
 from .. import keywords
+from .image_more import _first, extract_patches_3d
+
+
+def _to_last(images, first):
+    images = tf.convert_to_tensor(images)
+    if not first:
+        return images
+    rank = images.shape.rank
+    return tf.transpose(images, list(range(rank - 3)) + [rank - 2, rank - 1, rank - 3])
+
+
+def _from_last(images, first):
+    if not first:
+        return images
+    rank = images.shape.rank
+    return tf.transpose(images, list(range(rank - 3)) + [rank - 1, rank - 3, rank - 2])
 
 
 def resize(images, size, interpolation="bilinear", antialias=False, data_format=None, **kwargs):
-    keywords.unimplemented("keras.ops.image.resize", data_format=(data_format, (None, "channels_last")),
-                           **{k: (v, None) for k, v in kwargs.items()})
-    return tf.image.resize(images, size, method=interpolation, antialias=antialias)
+    keywords.unimplemented("keras.ops.image.resize", **{k: (v, None) for k, v in kwargs.items()})
+    first = _first(data_format)
+    return _from_last(tf.image.resize(_to_last(images, first), size, method=interpolation, antialias=antialias),
+                      first)
 
 
 def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03, data_format=None):
@@ -25,15 +43,24 @@ def _channels_last(where, data_format):
     keywords.unimplemented(f"keras.ops.image.{where}", data_format=(data_format, (None, "channels_last")))
 
 
+def _either(fn):
+    """``fn`` (channels last) taking ``data_format`` too."""
+    def op(images, *args, data_format=None, **kwargs):
+        first = _first(data_format)
+        return _from_last(fn(_to_last(images, first), *args, **kwargs), first)
+    op.__name__, op.__doc__ = fn.__name__, fn.__doc__
+    return op
+
+
 def _rank_3_or_4(images):
     if len(images.shape) not in (3, 4):
         raise ValueError(f"Invalid images rank: expected rank 3 (single image) or rank 4 (batch of images). "
                          f"Received input with shape: images.shape={tuple(images.shape)}")
 
 
-def rgb_to_grayscale(images, data_format=None):
+@_either
+def rgb_to_grayscale(images):
     """Keras's weights ``[0.2989, 0.5870, 0.1140]`` over the channels (``Tensordot``)."""
-    _channels_last("rgb_to_grayscale", data_format)
     images = tf.convert_to_tensor(images)
     _rank_3_or_4(images)
     if images.shape[-1] not in (1, 3):
@@ -55,22 +82,21 @@ def _float_images(where, images):
     return images
 
 
-def rgb_to_hsv(images, data_format=None):
-    _channels_last("rgb_to_hsv", data_format)
+@_either
+def rgb_to_hsv(images):
     return tf.image.rgb_to_hsv(_float_images("rgb_to_hsv", images))
 
 
-def hsv_to_rgb(images, data_format=None):
-    _channels_last("hsv_to_rgb", data_format)
+@_either
+def hsv_to_rgb(images):
     return tf.image.hsv_to_rgb(_float_images("hsv_to_rgb", images))
 
 
-def affine_transform(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0,
-                     data_format=None):
+@_either
+def affine_transform(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0):
     """One ``ImageProjectiveTransformV3``, as Keras's TensorFlow backend runs it."""
     from ..layers_augment import affine_transform as transform_images
 
-    _channels_last("affine_transform", data_format)
     if interpolation not in ("nearest", "bilinear"):
         raise ValueError(f"Invalid value for argument `interpolation`. Expected of one ('nearest', 'bilinear'). "
                          f"Received: interpolation={interpolation}")
@@ -89,7 +115,10 @@ def affine_transform(images, transform, interpolation="bilinear", fill_mode="con
 
 
 def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid", data_format=None):
-    """Keras's: a ``Conv2D`` with the identity kernel, each patch's pixels on the channel axis."""
+    """Keras's: a ``Conv2D`` with the identity kernel, each patch's pixels on the channel axis (a 3-D
+    ``size``: ``extract_patches_3d``)."""
+    if not isinstance(size, int) and len(size) == 3:
+        return extract_patches_3d(images, size, strides, dilation_rate, padding, data_format)
     _channels_last("extract_patches", data_format)
     keywords.unimplemented("keras.ops.image.extract_patches", dilation_rate=(dilation_rate, (1, (1, 1))))
     patch_h, patch_w = (size, size) if isinstance(size, int) else tuple(size)
@@ -153,6 +182,9 @@ def crop_images(images, top_cropping=None, left_cropping=None, bottom_cropping=N
     return images[..., top:top + target_height, left:left + target_width, :]
 
 
+from .image_more import *  # noqa: E402,F401,F403 (the rest of keras.ops.image)
+from .image_more import __all__ as _more  # noqa: E402
+
 __all__ = ["affine_transform", "crop_images", "extract_patches", "hsv_to_rgb", "pad_images", "resize",
-           "rgb_to_grayscale", "rgb_to_hsv", "ssim"]
+           "rgb_to_grayscale", "rgb_to_hsv", "ssim", *_more]
 __getattr__ = _missing("keras.ops.image")

@@ -37,5 +37,13 @@ def solve(a, b):
     return tf.linalg.solve(a, b)
 
 
-__all__ = ["cholesky", "det", "inv", "norm", "qr", "solve"]
+def pinv(x, rcond=None):
+    return tf.linalg.pinv(tf.convert_to_tensor(x), rcond=rcond)
+
+
+def matrix_rank(x, tol=None):
+    return tf.linalg.matrix_rank(tf.convert_to_tensor(x), tol=tol)
+
+
+__all__ = ["cholesky", "det", "inv", "matrix_rank", "norm", "pinv", "qr", "solve"]
 __getattr__ = _missing("keras.ops.linalg")

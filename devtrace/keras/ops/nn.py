@@ -55,23 +55,45 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     return tf.one_hot(tf.cast(_t(x), tf.int64), num_classes, axis=axis, dtype=dtype or tf.float32)
 
 
+def _same_shapes(target, output, rank_one=False):
+    if rank_one and len(target.shape) < 1:
+        raise ValueError("Arguments `target` and `output` must be at least rank 1. Received: "
+                         f"target.shape={target.shape}, output.shape={output.shape}")
+    if len(target.shape) != len(output.shape):
+        raise ValueError("Arguments `target` and `output` must have the same rank (ndim). Received: "
+                         f"target.shape={target.shape}, output.shape={output.shape}")
+    for a, b in zip(target.shape, output.shape):
+        if a is not None and b is not None and a != b:
+            raise ValueError("Arguments `target` and `output` must have the same shape. Received: "
+                             f"target.shape={target.shape}, output.shape={output.shape}")
+
+
 def binary_crossentropy(target, output, from_logits=False):
-    """Element by element (no mean over the last axis, unlike the loss)."""
+    """Element by element (no mean over the last axis, unlike the loss); the target is not cast (an
+    integer target with a float output fails in the product, as under Keras's TensorFlow backend)."""
     from .. import config
 
     target, output = _t(target), _t(output)
-    target = tf.cast(target, output.dtype)
+    _same_shapes(target, output)
     if from_logits:
         return tf.nn.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
     p = tf.clip_by_value(output, config.epsilon(), 1.0 - config.epsilon())
-    return -(target * tf.math.log(p) + (1.0 - target) * tf.math.log(1.0 - p))
+    bce = target * tf.math.log(p)
+    bce += (1 - target) * tf.math.log(1 - p)
+    return -bce
 
 
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    from .. import keywords, losses
+    """Over ``axis`` (the target not cast, as ``binary_crossentropy``)."""
+    from .. import config
 
-    keywords.unimplemented("keras.ops.categorical_crossentropy", axis=(axis, -1))
-    return losses.CategoricalCrossentropy(from_logits).call(_t(target), _t(output))
+    target, output = _t(target), _t(output)
+    _same_shapes(target, output, rank_one=True)
+    if from_logits:
+        return tf.nn.softmax_cross_entropy_with_logits(labels=target, logits=output, axis=axis)
+    output = output / tf.reduce_sum(output, axis, keepdims=True)
+    output = tf.clip_by_value(output, config.epsilon(), 1.0 - config.epsilon())
+    return -tf.reduce_sum(target * tf.math.log(output), axis)
 
 
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
@@ -171,7 +193,10 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
     return _pool("AVG", inputs, pool_size, strides, padding, data_format, "average_pool")
 
 
-__all__ = ["conv", "depthwise_conv", "max_pool", "average_pool", "binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy", "gelu", "log_softmax", "one_hot", "relu", "relu6", "sigmoid", "silu", "softmax", "softplus", "softsign",
+from .nn_more import *  # noqa: E402,F401,F403 (the rest of keras.ops.nn)
+from .nn_more import __all__ as _more  # noqa: E402
+
+__all__ = _more + ["conv", "depthwise_conv", "max_pool", "average_pool", "binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy", "gelu", "log_softmax", "one_hot", "relu", "relu6", "sigmoid", "silu", "softmax", "softplus", "softsign",
            "swish", "leaky_relu", "elu", "selu", "hard_sigmoid", "hard_silu", "hard_swish", "log_sigmoid", "moments",
            "normalize"]
 __getattr__ = _missing("keras.ops.nn")

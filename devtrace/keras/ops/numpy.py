@@ -271,6 +271,8 @@ def _quantile(x, q, axis, keepdims, nan_skipping):
     and, where skipped, not counted."""
     x = _float(x)
     q = tf.cast(_t(q), x.dtype)
+    if q.shape.rank == 1:  # one result per q, stacked first (NumPy's)
+        return tf.stack([_quantile(x, q[i], axis, keepdims, nan_skipping) for i in range(q.shape[0])])
     rank, flat = x.shape.rank, axis is None
     if flat:
         x, axis = tf.reshape(x, [-1]), 0
@@ -339,5 +341,8 @@ from .numpy_more import __all__ as _more  # noqa: E402
 from .numpy_extra import *  # noqa: E402,F401,F403
 from .numpy_extra import __all__ as _extra  # noqa: E402
 
-__all__ = sorted(__all__ + _more + _extra)
+from .numpy_rest import *  # noqa: E402,F401,F403
+from .numpy_rest import __all__ as _rest  # noqa: E402
+
+__all__ = sorted(__all__ + _more + _extra + _rest)
 __getattr__ = _missing("keras.ops.numpy")

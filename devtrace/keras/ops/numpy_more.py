@@ -308,15 +308,16 @@ def identity(n, dtype=None):
 
 
 def average(x, axis=None, weights=None):
+    """Keras's: weights of ``x``'s rank (or no axis) are summed over ``axis`` and multiply ``x``;
+    a 1-D weights vector of another rank contracts ``x``'s ``axis`` (a ``tensordot``)."""
     x = _float(x)
     if weights is None:
         return tf.reduce_mean(x, axis=axis)
     x, w = _pair(x, _float(weights))
-    if axis is not None and w.shape.rank == 1 and x.shape.rank > 1:
-        shape = [1] * x.shape.rank
-        shape[_axis(axis, x.shape.rank)] = -1
-        w = tf.reshape(w, shape)
-    return tf.reduce_sum(x * w, axis=axis) / tf.reduce_sum(w * tf.ones_like(x), axis=axis)
+    if axis is None or x.shape.rank == w.shape.rank:
+        total = tf.reduce_sum(w, axis=axis)
+        return tf.reduce_sum(x * w, axis=axis) / total
+    return tf.tensordot(x, w, [[axis], [0]]) / tf.reduce_sum(w)
 
 
 def tri(N, M=None, k=0, dtype=None):  # noqa: N803 (Keras's names)

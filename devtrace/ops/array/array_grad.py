@@ -139,6 +139,19 @@ def _gather_grad_graph(params, indices, axis, grad):
     return array_ops.transpose(out, [perm.index(d) for d in range(len(shape))]) if axis else out
 
 
+def _gather_slices_graph(params, indices, grad):
+    """Inside a function, an axis-0 gather's gradient as TensorFlow's: ``IndexedSlices`` of the upstream
+    gradient reshaped to ``[size(indices)] + shape(params)[1:]`` (``Shape`` colocated with the params),
+    at the flattened indices."""
+    with params._op._graph.colocate_with(params._op):  # a known shape: TensorFlow's shape() makes it a Const
+        params_shape = constant(np.array(params.shape, np.int32), dtypes.int32, name="Shape") \
+            if params.shape.is_fully_defined() else array_ops.shape(params)
+    indices_size = array_ops.expand_dims(array_ops.size(indices), 0)
+    values_shape = array_ops.concat([indices_size, params_shape[1:]], 0)
+    values = array_ops.reshape(grad, values_shape)
+    return IndexedSlices(values, array_ops.reshape(indices, indices_size), params_shape)
+
+
 def _strided_slice_grad_graph(op, grad):
     """Inside a function: TensorFlow's ``StridedSliceGrad`` of the input's shape (its ``Const`` when
     the shape is static, else its ``Shape`` node, known when the graph runs) and the slice's begin,
@@ -163,6 +176,8 @@ def _gather_grad(op, grad):
     params, indices = op.inputs
     axis = op.attrs.get("axis", 0)
     if not context().eager:
+        if axis == 0 and not op.attrs.get("batch_dims") and params.shape.rank is not None:
+            return _gather_slices_graph(params, indices, grad), None
         return _gather_grad_graph(params, indices, axis % max(len(params.shape), 1), grad), None
     if axis == 0 and not op.attrs.get("batch_dims"):  # TensorFlow's: the slices, as IndexedSlices
         size = int(np.prod(indices.shape))

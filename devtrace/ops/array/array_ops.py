@@ -19,11 +19,19 @@ from ...runtime.tensor import Tensor
 from ...runtime.tensor_shape import shape_text
 from ...runtime.values import constant, convert_to_tensor, host_array
 from .. import shapes, static_values
-from ..declare import (API, as_tensor, graph_valued, host_arg, op, op_input, op_scope, packed, public, quiet, scoped, static_hint,
-                       symbolic, unary, with_graph_host_args, with_host_inputs)
+from ..declare import (API, COMPOSITE, DISPATCH, as_tensor, autopacked, graph_valued, holds_tensor, host_arg, op, op_input,
+                       op_scope, packed, public, quiet, scoped, static_hint, symbolic, unary, with_graph_host_args,
+                       with_host_inputs)
 
 public("constant")(constant)
-public("convert_to_tensor")(convert_to_tensor)
+
+
+@public("convert_to_tensor")
+def _convert_to_tensor(value, dtype=None, name=None):
+    """A list holding tensors is packed (TensorFlow's autopacking); other values as ``convert_to_tensor``."""
+    if isinstance(value, (list, tuple)) and holds_tensor(value):
+        return autopacked(value, dtype)
+    return convert_to_tensor(value, dtype, name)
 
 _ANY_ON_CPU = {CPU: ALL_TYPES, GPU: DEVICE_SAFE}
 op("_EagerConst", lambda xp, x: x, _ANY_ON_CPU)
@@ -124,6 +132,10 @@ op("Range", _range, NUMERIC, shape=shapes.range_, host_args={"start": "start@T",
 def cast(x, dtype, name=None):
     if isinstance(x, (Tensor, Variable)) and x.dtype is dtypes.as_dtype(dtype):
         return x  # TensorFlow's cast returns a tensor or resource variable of the dtype as it is: no op
+    if type(x) in COMPOSITE:  # a RaggedTensor: its flat values cast
+        return COMPOSITE[type(x)].unary(lambda v, name=None: cast(v, dtype, name), x, name)
+    if ("cast", type(x)) in DISPATCH:  # a SparseTensor's or IndexedSlices' values cast
+        return DISPATCH["cast", type(x)](x, dtype, name)
     x = as_tensor(x)
     _check_cast(x.dtype, dtypes.as_dtype(dtype), name)
     dt = dtypes.as_dtype(dtype)

@@ -50,10 +50,14 @@ def _top_k_shape(name, shapes, attrs, dtype):
 
 
 def _in_top_k(xp, predictions, targets, k=1):
+    """As ``in_topk_op.h``: a target out of ``[0, classes)`` or a row with a non-finite prediction
+    is not in the top k."""
     host = on_host(xp, predictions)
-    target_values = host[np.arange(host.shape[0]), on_host(xp, targets)]
+    targets = on_host(xp, targets).astype(np.int64)
+    valid = (targets >= 0) & (targets < host.shape[1])
+    target_values = host[np.arange(host.shape[0]), np.where(valid, targets, 0)]
     larger = (host > target_values[:, None]).sum(axis=1)
-    return xp.asarray((larger < k) & np.isfinite(target_values))
+    return xp.asarray((larger < k) & valid & np.isfinite(host).all(axis=1))
 
 
 op("TopKV2", _top_k, _REAL, shape=_top_k_shape, host_args={"k": "k"}, multi=True)

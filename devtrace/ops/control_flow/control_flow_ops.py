@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 
+from ...errors import InvalidArgumentError
 from ...runtime import dtypes
 from ...runtime.context import context
 from ...runtime.eager.executor import execute
@@ -51,13 +52,15 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         return control_flow_v2.while_loop(cond, body, loop_vars, maximum_iterations, name)
     single = not isinstance(loop_vars, (list, tuple))
     values = [loop_vars] if single else list(loop_vars)
-    count = 0
+    count, last = 0, loop_vars  # the result has the structure the body last returned (a list stays a list)
     while (maximum_iterations is None or count < maximum_iterations) and _value(cond(*values), "tf.while_loop"):
-        out = body(*values)
+        out = last = body(*values)
         values = [out] if single or not isinstance(out, (list, tuple)) else list(out)
         count += 1
     values = [_loop_result(v) for v in values]  # TensorFlow hands the loop variables back as tensors
-    return values[0] if single else tuple(values)
+    if single:
+        return values[0]
+    return list(values) if isinstance(last, list) else tuple(values)
 
 
 def _loop_result(value):
@@ -73,15 +76,23 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     if any(_symbolic(p) for p, _ in pairs) and control_flow_v2.in_function_graph():
         with control_flow_v2.get_default_graph().name_scope(name):
             return _case_conds(pairs, default)
-    preds = [(_value(p, "tf.case"), fn) for p, fn in pairs]  # every predicate is evaluated, as TensorFlow does
+    preds = [(bool(_value(p, "tf.case")), fn) for p, fn in pairs]  # every predicate is evaluated, as TensorFlow does
+    if default is None:  # TensorFlow's: the last branch is the default, guarded by an Assert that one holds
+        if not any(hit for hit, _ in preds):
+            raise InvalidArgumentError(_case_assert("Input error: None of conditions evaluated as True:", preds))
+        preds, default = preds[:-1], preds[-1][1]
+    if exclusive and sum(hit for hit, _ in preds) > 1:
+        names = ", ".join("?" for _ in preds)  # eager predicates have no names
+        raise InvalidArgumentError(_case_assert(
+            f"Input error: exclusive=True: more than 1 conditions ({names}) evaluated as True:", preds))
     true = [fn for hit, fn in preds if hit]
-    if exclusive and len(true) > 1:
-        raise ValueError("More than one condition evaluated as True but exclusive=True.")
-    if true:
-        return true[0]()
-    if default is None:
-        raise ValueError("No default and no predicate was true")
-    return default()
+    return true[0]() if true else default()
+
+
+def _case_assert(message, preds) -> str:
+    """TensorFlow's eager ``Assert`` text of ``tf.case``'s check (its data: the predicates)."""
+    return (f"Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: b'{message}'\n"
+            + ", ".join(str(hit) for hit, _ in preds))
 
 
 def _case_conds(pairs, default):
@@ -114,24 +125,34 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     return fns[index]() if 0 <= index < len(fns) else fallback()
 
 
-def _summarize(value) -> str:
-    """A value as TensorFlow's PrintV2 shows it: numbers without trailing zeros, NumPy-like nesting."""
+def _summarize(value, summarize=3) -> str:
+    """A value as TensorFlow's PrintV2 / StringFormat show it (``SummarizeValue``): numbers without
+    padding or trailing zeros, strings quoted, bools as 1/0; along each dimension longer than
+    ``2 * summarize`` (``summarize`` < 0: never) the first and last ``summarize`` entries around ``...``."""
     arr = np.asarray(value)
-    if arr.dtype == object:  # strings, quoted
-        def quote(v):
+    if arr.dtype == object:
+        def item(v):
             return '"' + (v.decode() if isinstance(v, bytes) else str(v)) + '"'
-        if arr.ndim == 0:
-            return quote(arr[()])
-        return np.array2string(arr, separator=" ", formatter={"all": quote})
-    if arr.dtype.kind == "f":
-        text = _float_text64 if arr.dtype == np.float64 else _float_text
-        if arr.ndim == 0:
-            return text(arr[()])
-        with np.printoptions(formatter={"float_kind": text}):
-            return str(arr)
-    if arr.dtype.kind == "b":
-        return str(arr.astype(np.int8))
-    return str(arr)
+    elif arr.dtype.kind == "f":
+        item = _float_text64 if arr.dtype == np.float64 else _float_text
+    elif arr.dtype.kind == "b":
+        def item(v):
+            return "1" if v else "0"
+    else:
+        item = str
+    return _summarized(arr, summarize, item)
+
+
+def _summarized(arr, summarize, item, depth=0) -> str:
+    if arr.ndim == 0:
+        return item(arr[()])
+    n = arr.shape[0]
+    picks = list(range(n)) if summarize < 0 or n <= 2 * summarize else (
+        list(range(summarize)) + [None] + list(range(n - summarize, n)))
+    if arr.ndim == 1:
+        return "[" + " ".join("..." if i is None else item(arr[i]) for i in picks) + "]"
+    sep = "\n" * (arr.ndim - 1) + " " * (depth + 1)
+    return "[" + sep.join("..." if i is None else _summarized(arr[i], summarize, item, depth + 1) for i in picks) + "]"
 
 
 def _float_text(v, kind=np.float32, digits=(6, 9)) -> str:
@@ -146,8 +167,17 @@ def _float_text64(v) -> str:
     return _float_text(v, float, (15, 17))
 
 
-op("StringFormat", lambda xp, *arrays, template="", placeholder="{}": np.asarray(
-    template.format(*[_summarize(a) for a in arrays]).encode(), dtype=object), devices=(CPU,), mixed_dtypes=True,
+def _string_format(xp, *arrays, template="", placeholder="{}", summarize=3):
+    parts = template.split(placeholder)
+    if len(parts) != len(arrays) + 1:
+        raise InvalidArgumentError(f"num placeholders in template and num inputs must match: {len(parts) - 1} vs. "
+                                   f"{len(arrays)}")
+    texts = [_summarize(on_host(xp, a), summarize) for a in arrays]
+    return np.asarray("".join(p + (texts[k] if k < len(texts) else "") for k, p in enumerate(parts)).encode(),
+                      dtype=object)
+
+
+op("StringFormat", _string_format, devices=(CPU,), mixed_dtypes=True,
    shape=lambda name, shapes, attrs, dtype: (dtypes.string, ()))
 op("PrintV2", lambda xp, text, output_stream="stderr", end="\n": _print(text, output_stream, end), devices=(CPU,),
    stateful=True)
@@ -167,12 +197,17 @@ def print_(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", na
     for x in inputs:
         if isinstance(x, Tensor) or hasattr(type(x), "__tf_tensor__"):
             tensors.append(as_tensor(x))
-            parts.append("{}")
+            parts.append(None)
         else:
-            parts.append(str(x).replace("{", "{{").replace("}", "}}"))
+            parts.append(str(x))
+    placeholder = "{}"  # one no text part holds (TensorFlow's print makes its placeholder unique too)
+    while any(placeholder in p for p in parts if p is not None) or placeholder in sep:
+        placeholder = "{" + placeholder + "}"
+    template = sep.join(placeholder if p is None else p for p in parts)
     stream = "stdout" if output_stream is sys.stdout else "stderr"
     context()
-    text = execute("StringFormat", tuple(tensors), {"template": sep.join(parts)}, dtype=None)
+    text = execute("StringFormat", tuple(tensors), {"template": template, "placeholder": placeholder,
+                                                    "summarize": int(summarize)}, dtype=None)
     execute("PrintV2", (text,), {"output_stream": stream, "end": end})
 
 

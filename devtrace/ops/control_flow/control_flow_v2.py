@@ -31,8 +31,12 @@ def _never(xp, *arrays, **attrs):  # function_run runs these nodes itself
     raise NotImplementedError("control-flow nodes run in function_run")
 
 
-for _name in ("If", "StatelessIf", "Case", "StatelessCase", "While", "StatelessWhile"):
-    op(_name, _never, shape=_shapes, multi=True, mixed_dtypes=True, stateful=not _name.startswith("Stateless"))
+# (Stateful)PartitionedCall: a tf.function called in another's trace (polymorphic_function/call_op.py), its
+# graph run as a branch is
+for _name in ("If", "StatelessIf", "Case", "StatelessCase", "While", "StatelessWhile", "PartitionedCall",
+              "StatefulPartitionedCall"):
+    op(_name, _never, shape=_shapes, multi=True, mixed_dtypes=True,
+       stateful=not _name.startswith(("Stateless", "Partitioned")))
 # the TF1 primitives TensorFlow lowers those nodes into before placing a function (the placement
 # log of runtime/graph/lowering.py): devtrace runs the functional nodes, so they never execute
 for _name in ("Switch", "_SwitchN", "Merge", "Enter", "Exit", "NextIteration", "LoopCond"):

@@ -492,10 +492,11 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
 def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR, antialias=False):
     images, was_batch = _batched(image)
     h, w = _hw(images)
-    ratio = max(w / target_width, h / target_height)
-    resized_h, resized_w = int(h / ratio), int(w / ratio)
-    pad_h = max(0, int((target_height - resized_h) / 2))
-    pad_w = max(0, int((target_width - resized_w) / 2))
+    f32 = np.float32  # TensorFlow's arithmetic: float32, the padding from the unrounded resized size
+    ratio = max(f32(w) / f32(target_width), f32(h) / f32(target_height))
+    resized_h, resized_w = int(f32(h) / ratio), int(f32(w) / ratio)
+    pad_h = max(0, int(np.floor((f32(target_height) - f32(h) / ratio) / f32(2))))
+    pad_w = max(0, int(np.floor((f32(target_width) - f32(w) / ratio) / f32(2))))
     resized = _resize(images, [resized_h, resized_w], method, antialias, None)
     return _unbatched(pad_to_bounding_box(resized, pad_h, pad_w, target_height, target_width), was_batch)
 

@@ -251,8 +251,9 @@ def _parse_shapes(name, shapes, attrs, dtype):
             return None
         sequence = attrs.get("dense_sequence", ())
         return tuple(batch) + ((None,) if i < len(sequence) and sequence[i] else ()) + tuple(attrs["dense_shapes"][i])
-    out = [(dtypes.int64, (None, None))] * n_sparse + [(d(t), (None,)) for t in attrs["sparse_types"]] + \
-        [(dtypes.int64, (None,))] * n_sparse + [(d(t), dense_shape(i)) for i, t in enumerate(attrs["dense_types"])] + \
+    rank = None if batch is None else len(batch) + 1  # a sparse feature's: the batch's dimensions and its own
+    out = [(dtypes.int64, (None, rank))] * n_sparse + [(d(t), (None,)) for t in attrs["sparse_types"]] + \
+        [(dtypes.int64, (rank,))] * n_sparse + [(d(t), dense_shape(i)) for i, t in enumerate(attrs["dense_types"])] + \
         [(d(t), (None,)) for t in attrs["ragged_types"]] + [(d(t), (None,)) for t in attrs["ragged_split_types"]]
     return out, None
 

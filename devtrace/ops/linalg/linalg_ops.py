@@ -155,8 +155,21 @@ def _solve_ls(xp, a, b, l2_regularizer=0.0, fast=True):
 op("MatrixInverse", _inverse, _F, shape=_unknown)
 op("MatrixDeterminant", lambda xp, x: xp.asarray(xp.linalg.det(x), dtype=x.dtype), _F, shape=_unknown)
 op("LogMatrixDeterminant", _slogdet, _F, shape=_outputs(2), multi=True)
-op("MatrixSolve", lambda xp, a, b, adjoint=False: xp.linalg.solve(xp.conj(xp.swapaxes(a, -1, -2)) if adjoint else a, b),
-   _F, shape=_unknown)
+def _matrix_solve(xp, a, b, adjoint=False):
+    """TensorFlow's MatrixSolveOp: its input checks and texts, then the solve."""
+    if a.ndim != b.ndim:
+        raise ValueError("All input tensors must have the same rank.")
+    if a.shape[-1] != a.shape[-2]:
+        raise ValueError("First input (lhs) must be a square matrix.")
+    if a.shape[-2] != b.shape[-2]:
+        raise ValueError("Input matrix and rhs are incompatible.")
+    try:
+        return xp.linalg.solve(xp.conj(xp.swapaxes(a, -1, -2)) if adjoint else a, b)
+    except np.linalg.LinAlgError:
+        raise ValueError("Input matrix is not invertible.") from None
+
+
+op("MatrixSolve", _matrix_solve, _F, shape=_unknown)
 
 
 def _triangular_solve(xp, a, b, lower=True, adjoint=False):

@@ -93,8 +93,9 @@ def _find(xp, keys, default, table_handle="", value_dtype=None):
     flat = out.reshape((keys.size,) + t.value_shape)
     default = np.broadcast_to(default, t.value_shape) if default.size <= max(1, int(np.prod(t.value_shape))) \
         else default.reshape((keys.size,) + t.value_shape)
+    shared = default[()] if default.ndim == 0 else default  # a scalar's value (not a 0-d array: strings are objects)
     for i, k in enumerate(keys.reshape(-1)):
-        flat[i] = t.data.get(_key(k), default if default.ndim == len(t.value_shape) else default[i])
+        flat[i] = t.data.get(_key(k), shared if default.ndim == len(t.value_shape) else default[i])
     return xp.asarray(out) if t.value_dtype != dtypes.string else out
 
 

@@ -251,8 +251,19 @@ def bias_add(value, bias, data_format=None, name=None):
 
 @public("nn.sparse_softmax_cross_entropy_with_logits")
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
-    loss, _ = execute("SparseSoftmaxCrossEntropyWithLogits", (as_tensor(logits), as_tensor(labels)), name=name)
-    return loss
+    logits, labels = as_tensor(logits), as_tensor(labels)
+    rank, label_rank = logits.shape.rank, labels.shape.rank
+    if rank is not None and label_rank is not None and label_rank != rank - 1:
+        raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape="
+                         f"{labels.shape} of rank {label_rank} and logits.shape={logits.shape} of rank {rank}")
+    if rank is None or rank == 2:
+        loss, _ = execute("SparseSoftmaxCrossEntropyWithLogits", (logits, labels), name=name)
+        return loss
+    # TensorFlow's wrapper for other ranks: the classes of every position as rows, the loss in the labels' shape
+    labels_shape = array_ops.shape(labels)
+    flat_logits = array_ops.reshape(logits, [-1, array_ops.shape(logits)[-1]])
+    loss, _ = execute("SparseSoftmaxCrossEntropyWithLogits", (flat_logits, array_ops.reshape(labels, [-1])), name=name)
+    return array_ops.reshape(loss, labels_shape)
 
 
 @public("nn.softmax_cross_entropy_with_logits")
@@ -331,11 +342,12 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
 @public("nn.batch_normalization")
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
-    inv = math_ops.rsqrt(as_tensor(variance) + variance_epsilon)
+    inv = math_ops.rsqrt(variance + variance_epsilon)  # as TensorFlow: a Python list here is a TypeError
     if scale is not None:
         inv = inv * scale
+    x = as_tensor(x)
     shift = (offset - mean * inv) if offset is not None else -mean * inv
-    return as_tensor(x) * inv + shift
+    return x * array_ops.cast(inv, x.dtype) + array_ops.cast(shift, x.dtype)
 
 
 def _pair(value, default=1):

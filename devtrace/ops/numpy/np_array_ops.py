@@ -206,8 +206,10 @@ def squeeze(a, axis=None):
 
 
 def _promoted(arrays):
-    arrays = [asarray(a) for a in arrays]
+    """The values as arrays of their promoted dtype; Python scalars weak (``where(x > 2, x, -1.0)`` of a
+    float32 ``x`` is float32), as tnp's ``result_type`` of the values themselves."""
     dtype = _result_np(*arrays)
+    arrays = [asarray(a) for a in arrays]
     return [a if a.dtype == tf_dtype(dtype) else tf("cast")(a, tf_dtype(dtype)) for a in arrays]
 
 

@@ -155,6 +155,43 @@ def _concat(values, axis, name="concat"):
     raise NotImplementedError(f"devtrace does not implement tf.concat of RaggedTensors over axis {axis} yet")
 
 
+def _stack(values, axis=0, name="stack"):
+    """``tf.stack`` of RaggedTensors (dense ones made ragged like the first): a new dimension of
+    ``len(values)`` at ``axis`` 0 or 1."""
+    like = next(v for v in values if isinstance(v, RaggedTensor))
+    parts = [_as_ragged(v, like) for v in values]
+    axis = int(axis)
+    if axis == 0:
+        return RaggedTensor.from_row_lengths(_concat_rows(parts), [p.nrows_value() for p in parts])
+    if axis == 1:
+        rows = [_from_rows([p[i] for p in parts], like.values) for i in range(like.nrows_value())]
+        return RaggedTensor.from_row_lengths(_concat_rows(rows), [len(parts)] * len(rows))
+    raise NotImplementedError(f"devtrace does not implement tf.stack of RaggedTensors over axis {axis} yet")
+
+
+def _gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """``tf.gather`` of a RaggedTensor's rows (``axis`` 0, a vector of indices)."""
+    index = as_tensor(indices).numpy()
+    if (axis or 0) != 0 or batch_dims or index.ndim != 1:
+        raise NotImplementedError("devtrace does not implement tf.gather of a RaggedTensor but of its rows by a "
+                                  "vector of indices yet")
+    nrows = params.nrows_value()
+    for k, i in enumerate(index):
+        if not 0 <= i < nrows:
+            raise InvalidArgumentError(f"indices[{k}] = {i} is not in [0, {nrows})")
+    rows = [params[int(i):int(i) + 1] for i in index]
+    return _concat_rows(rows) if rows else params[0:0]
+
+
+def _where(condition, x=None, y=None, name=None):
+    """``tf.where`` of a RaggedTensor condition with ``x`` and ``y`` (ragged alike, or broadcast over
+    its values): on the flat values."""
+    if x is None or y is None:
+        raise NotImplementedError("devtrace does not implement tf.where of a RaggedTensor condition alone yet")
+    return condition.with_flat_values(API["where"](condition.flat_values, _operand(condition, x),
+                                                   _operand(condition, y), name=name))
+
+
 def _tile(input, multiples, name=None):  # noqa: A002 (TensorFlow's name)
     times = [int(m) for m in np.asarray(multiples).reshape(-1)]
     rows = [API["tile"](input[i], times[1:]) for i in range(input.nrows_value())] * times[0]
@@ -288,6 +325,9 @@ def _strings_join(inputs, separator="", name=None):
 install("nn.embedding_lookup", functools.partial(_lookup_ragged_ids, _api="nn.embedding_lookup"), _ids_ragged)
 install("strings.join", _strings_join, _first_is_ragged)
 install("concat", _concat, _first_is_ragged)
+install("stack", _stack, _first_is_ragged)
+install("gather", _gather, _first_is_ragged)
+install("where", _where, _first_is_ragged)
 install("tile", _tile, _first_is_ragged)
 install("reverse", _reverse, _first_is_ragged)
 API["map_fn"] = public("map_fn")(_map_fn)

@@ -17,6 +17,7 @@ from ..array import indexing_ops
 from ..math import math_ops
 from ..declare import as_tensor, gradient, on_host, op, public
 from .ragged_tensor import RaggedTensor
+from ..sparse import sparse_ops
 from ..sparse.sparse_tensor import SparseTensor
 
 
@@ -137,6 +138,8 @@ def sparse_add(a, b, threshold=0):
 
 @public("sparse.reduce_sum")
 def sparse_reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
+    if output_is_sparse:
+        return sparse_ops.reduced_sparse(sp_input, axis, keepdims, lambda a, b: a + b)
     return math_ops.reduce_sum(to_dense(sp_input), axis=axis, keepdims=bool(keepdims))
 
 

@@ -33,14 +33,40 @@ class RaggedTensor:
         self._row_splits = row_splits if isinstance(row_splits, Tensor) else _splits(row_splits)
         self._uniform_row_length = uniform_row_length
 
+    _lengths_given = False  # made by from_row_lengths (its validation names that)
+
     # -- constructors ---------------------------------------------------------------------------
+    def _validated(self, validate, zero_check=None):
+        """TensorFlow's ``validate=True`` checks (``_from_row_partition``'s): the partition covers the
+        values exactly (``zero_check``: the constructor whose first split must be 0)."""
+        if not validate:
+            return self
+        splits = self._row_splits.numpy()
+        if zero_check is not None and len(splits) and splits[0] != 0:
+            API["debugging.assert_equal"](constant(splits[:1]), constant(np.zeros(1, np.int64)),
+                                          message=f"Arguments to {zero_check} do not form a valid RaggedTensor:zero")
+        steps = np.diff(splits)
+        if (steps < 0).any():
+            lengths = zero_check is None and self._lengths_given
+            API["debugging.assert_non_negative"](
+                constant(steps), message="Arguments to from_row_lengths do not form a valid RowPartition" if lengths
+                else f"Arguments to {zero_check or 'from_row_splits'} do not form a valid RaggedTensor:monotonic")
+        nvals = self._values.nrows_value() if isinstance(self._values, RaggedTensor) else \
+            (self._values.shape[0] if self._values.shape.rank else None)
+        if nvals is not None and len(splits) and splits[-1] != nvals:
+            API["debugging.assert_equal"](constant(splits[-1]), constant(np.int64(nvals)),
+                                          message="Arguments to _from_row_partition do not form a valid RaggedTensor")
+        return self
+
     @classmethod
     def from_row_splits(cls, values, row_splits, name=None, validate=True):
-        return cls(values, _splits(row_splits))
+        return cls(values, _splits(row_splits))._validated(validate, "from_row_splits")
 
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
-        return cls(values, np.concatenate([[0], np.cumsum(np.asarray(row_lengths, np.int64))]))
+        out = cls(values, np.concatenate([[0], np.cumsum(np.asarray(row_lengths, np.int64))]))
+        out._lengths_given = True
+        return out._validated(validate)
 
     @classmethod
     def from_row_starts(cls, values, row_starts, name=None, validate=True):
@@ -49,7 +75,7 @@ class RaggedTensor:
 
     @classmethod
     def from_row_limits(cls, values, row_limits, name=None, validate=True):
-        return cls(values, np.concatenate([[0], np.asarray(row_limits, np.int64).reshape(-1)]))
+        return cls(values, np.concatenate([[0], np.asarray(row_limits, np.int64).reshape(-1)]))._validated(validate)
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
@@ -284,6 +310,10 @@ class RaggedTensorSpec:
         self.row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
 
     value_type = RaggedTensor
+
+    @classmethod
+    def from_value(cls, value):
+        return cls(value.shape, value.dtype, value.ragged_rank, value.row_splits.dtype)
 
     def __repr__(self):
         return f"RaggedTensorSpec({self.shape!r}, {self.dtype!r}, {self.ragged_rank}, {self.row_splits_dtype!r})"

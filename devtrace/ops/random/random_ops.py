@@ -84,6 +84,23 @@ def seed_pair(op_seed):
     return seeds if graph is None else seeds + (next(_NODES),)  # a graph's node is a kernel of its own
 
 
+def function_permutations(sizes):
+    """The orders successive runs of ``tf.random.shuffle`` give (one per size) as the first unseeded
+    random op of a new function graph (op seed 0) under the global seed: what Keras's array adapter
+    draws in a ``tf.data`` map for ``fit(shuffle=True)`` (the kernel new per iterator: each epoch the
+    same order) or ``shuffle="batch"`` (one kernel for an epoch's batches). ``None`` without a global
+    seed (TensorFlow's orders are then random)."""
+    if _SEEDS["global"] is None:
+        return None
+    seeds = (int(_SEEDS["global"]) % _MAXINT32, 0)
+    seeds = (0, _MAXINT32) if seeds == (0, 0) else seeds
+    orders, skip = [], 0
+    for size in sizes:
+        orders.append(samplers.permutation(seeds[0], (skip, seeds[1]), size) if size > 1 else np.arange(size))
+        skip += (size + 2) // 4 if size > 1 else 0
+    return orders
+
+
 @public("compat.v1.get_seed", "compat.v1.random.get_seed")
 def get_seed(op_seed):
     """``(global seed, op seed)`` for an op — ``(None, None)`` when neither is set."""

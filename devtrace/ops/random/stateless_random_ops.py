@@ -168,6 +168,11 @@ def _stateless_multinomial(xp, logits, seed, num_samples=0, output_dtype="int64"
     return xp.asarray(samplers.multinomial(key, counter, logits, n, samplers.threads()).astype(dtypes.as_dtype(output_dtype).np))
 
 
+def multinomial_on_host(logits, seed, num_samples=1):
+    """``StatelessMultinomial``'s draws as a host computation (tf.data's selectors run no eager op)."""
+    return _stateless_multinomial(np, np.asarray(logits), np.asarray(seed, np.int64), num_samples)
+
+
 def _stateless_shuffle(xp, x, key, counter, alg):
     if x.ndim == 0 or x.size <= 1 or x.shape[0] <= 1:
         return x

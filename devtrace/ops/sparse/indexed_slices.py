@@ -13,7 +13,7 @@ from ...runtime.eager.variables import Variable
 from ...runtime.registry import ALL_TYPES, CPU, DEVICE_SAFE, GPU
 from ...runtime.tensor_shape import TensorShape
 from ...runtime.values import convert_to_tensor
-from ..declare import on_host, op, public
+from ..declare import API, DISPATCH, on_host, op, public
 from ..math.segment_ops import unsorted_segment_sum
 
 
@@ -104,3 +104,7 @@ def _scatter_method(kind):
 
 for _kind in _COMBINE:
     setattr(Variable, f"scatter_{_kind.lower()}", _scatter_method(_kind))
+
+
+DISPATCH["cast", IndexedSlices] = lambda slices, dtype, name=None: IndexedSlices(
+    API["cast"](slices.values, dtype, name), slices.indices, slices.dense_shape)

@@ -9,7 +9,7 @@ import numpy as np
 from ...runtime import dtypes
 from ...runtime.tensor_shape import TensorShape
 from ...runtime.values import constant
-from ..declare import as_tensor, public
+from ..declare import API, DISPATCH, as_tensor, public
 from .sparse_tensor import SparseTensor
 
 
@@ -67,10 +67,31 @@ def map_values(op, *args, **kwargs):
     return SparseTensor(pattern.indices, out, pattern.dense_shape)
 
 
+def reduced_sparse(sp_input, axis, keepdims, combine) -> SparseTensor:
+    """``output_is_sparse=True`` (TensorFlow's SparseReduceSumSparse / SparseReduceMaxSparse): a value
+    for each group over ``axis`` that stores one, the groups in row-major order."""
+    indices, values, shape = _parts(sp_input)
+    axes = sorted({int(a) % len(shape) for a in np.atleast_1d(range(len(shape)) if axis is None else axis)})
+    kept = [d for d in range(len(shape)) if d not in axes]
+    groups: dict = {}
+    for index, v in zip(indices, values):
+        key = tuple(int(i) for i in index[kept])
+        groups[key] = combine(groups[key], v) if key in groups else v
+    keys = sorted(groups)
+    out_shape = [1 if d in axes else int(shape[d]) for d in range(len(shape))] if keepdims else \
+        [int(shape[d]) for d in kept]
+    out_indices = np.zeros((len(keys), len(out_shape)), np.int64)
+    for row, key in enumerate(keys):
+        out_indices[row, [kept.index(d) if not keepdims else d for d in kept]] = key
+    return SparseTensor(out_indices, np.array([groups[k] for k in keys], values.dtype), out_shape)
+
+
 @public("sparse.reduce_max")
 def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
     """The largest stored value (implicit zeros are not values); over ``axis``, per group, 0 where a
     group stores nothing (TensorFlow's SparseReduceMax)."""
+    if output_is_sparse:
+        return reduced_sparse(sp_input, axis, keepdims, max)
     indices, values, shape = _parts(sp_input)
     if axis is None:
         out = values.max()
@@ -113,3 +134,7 @@ class SparseTensorSpec:
 
     def __repr__(self):
         return f"SparseTensorSpec({self.shape!r}, {self.dtype!r})"
+
+
+DISPATCH["cast", SparseTensor] = lambda sp, dtype, name=None: SparseTensor(sp.indices, API["cast"](sp.values, dtype, name),
+                                                                            sp.dense_shape)

@@ -8,7 +8,16 @@ import numpy as np
 from ...runtime import dtypes
 from ...runtime.tensor import TensorShape
 from ...runtime.values import constant
+from ...runtime.graph.tensor import SymbolicTensor
+from .. import static_values
 from ..declare import as_tensor, public
+
+
+def _int64(value):
+    """An int64 part: a graph's tensor as it is (a parse op's outputs in a tf.function), else a constant."""
+    if isinstance(value, SymbolicTensor) and value.dtype == dtypes.int64:
+        return value
+    return constant(np.asarray(value, np.int64), dtypes.int64)
 
 
 class _TensorFlowClass(type):
@@ -23,12 +32,22 @@ class SparseTensor(metaclass=_TensorFlowClass):
     _tf_path = "tensorflow.python.framework.sparse_tensor.SparseTensor"
 
     def __init__(self, indices, values, dense_shape):
-        self.indices = constant(np.asarray(indices, np.int64), dtypes.int64)
+        self.indices = _int64(indices)
         self.values = as_tensor(values)
-        self.dense_shape = constant(np.asarray(dense_shape, np.int64), dtypes.int64)
+        self.dense_shape = _int64(dense_shape)
 
     dtype = property(lambda self: self.values.dtype)
-    shape = property(lambda self: TensorShape(self.dense_shape.numpy().tolist()))
+
+    @property
+    def shape(self):
+        """The dense shape; in a graph what the graph knows of it (a parsed ``VarLenFeature``: ``[None]``)."""
+        if isinstance(self.dense_shape, SymbolicTensor):
+            known = static_values.constant_value_as_shape(self.dense_shape)
+            if known is None:
+                n = self.dense_shape.shape[0] if self.dense_shape.shape.rank == 1 else None
+                return TensorShape(None if n is None else [None] * int(n))
+            return TensorShape(list(known))
+        return TensorShape(self.dense_shape.numpy().tolist())
 
     def _nest_components(self) -> list:
         """``tf.nest``'s view with ``expand_composites=True``: indices, values, dense shape."""

@@ -7,6 +7,7 @@ import re
 import numpy as np
 
 from ...runtime import dtypes
+from ...runtime.context import context
 from ...runtime.eager.executor import execute
 from ...runtime.registry import CPU
 from ...runtime.tensor import Tensor
@@ -76,8 +77,19 @@ def _substr(v, pos=0, len=1, unit="BYTE"):  # noqa: A002 (TensorFlow's attr name
 
 op("StringLength", _each(_length, np.int32), {CPU: {"string"}}, devices=(CPU,),
    shape=lambda name, shapes_, attrs, dtype: (dtypes.int32, shapes_[0]))
-op("StringUpper", _each(lambda v: v.upper()), {CPU: {"string"}}, devices=(CPU,), shape=shapes.same)
-op("StringLower", _each(lambda v: v.lower()), {CPU: {"string"}}, devices=(CPU,), shape=shapes.same)
+def _case(v, change, encoding=""):
+    """``encoding`` "utf-8": Unicode case mapping; "" (TensorFlow's default): ASCII letters only."""
+    if encoding == "":
+        return change(v)
+    if encoding != "utf-8":
+        raise ValueError(f"only utf-8 or '' (no encoding) is supported, received {encoding}")
+    return change(v.decode("utf-8", "replace")).encode("utf-8")
+
+
+op("StringUpper", _each(lambda v, encoding="": _case(v, lambda s: s.upper(), encoding)), {CPU: {"string"}},
+   devices=(CPU,), shape=shapes.same)
+op("StringLower", _each(lambda v, encoding="": _case(v, lambda s: s.lower(), encoding)), {CPU: {"string"}},
+   devices=(CPU,), shape=shapes.same)
 op("StringStrip", _each(lambda v: v.strip()), {CPU: {"string"}}, devices=(CPU,), shape=shapes.same)
 op("Substr", _each(_substr), {CPU: {"string"}}, devices=(CPU,), shape=shapes.same)
 op("StaticRegexReplace", _each(lambda v, pattern="", rewrite="", replace_global=True: re.sub(
@@ -111,7 +123,12 @@ op("ReduceJoin", _reduce_join, {CPU: {"string"}}, devices=(CPU,), host_args={"re
 
 
 def _string(x):
-    return x if isinstance(x, Tensor) else constant(x, dtypes.string)
+    """A string op's input; a Python value goes down TensorFlow's slow path (its errors: no `` name: ``)."""
+    if isinstance(x, Tensor):
+        return x
+    out = constant(x, dtypes.string)
+    context().list_arg_seq = context().trace._seq
+    return out
 
 
 def _public(name, op_type, **defaults):
@@ -123,8 +140,8 @@ def _public(name, op_type, **defaults):
 
 
 length = _public("length", "StringLength", unit="BYTE")
-upper = _public("upper", "StringUpper")
-lower = _public("lower", "StringLower")
+upper = _public("upper", "StringUpper", encoding="")
+lower = _public("lower", "StringLower", encoding="")
 strip = _public("strip", "StringStrip")
 
 
@@ -181,7 +198,8 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
 def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa: A001 (TensorFlow's name)
     tensors = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
     return execute("StringFormat", tuple(_string(t) if not isinstance(t, Tensor) else t for t in tensors),
-                   {"template": template}, name=name, dtype=None)
+                   {"template": template, "placeholder": placeholder, "summarize": int(summarize)}, name=name,
+                   dtype=None)
 
 
 def _each_row(fn, input, row_dtype):  # noqa: A002

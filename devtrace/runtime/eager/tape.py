@@ -80,24 +80,41 @@ def call_with_custom_gradient(ctx, f, args, identity):
     """TensorFlow's ``@custom_gradient`` around ``f(*args)``, which returns ``(y, grad_fn)``: ``f``'s
     own ops unrecorded, tapes see one ``identity`` step from ``args``' tensors to ``y`` whose
     gradient is ``grad_fn(upstream)``."""
+    import inspect
+
     from ..tensor import Tensor
 
     tapes = [t for t in ctx.tapes if t.recording]
     for t in tapes:
         t.recording = False
+    reads = Tape()  # the trainable variables ``f`` reads: ``grad_fn(variables=…)``'s
+    ctx.tapes.append(reads)
     try:
         y, grad_fn = f(*args)
     finally:
+        ctx.tapes.remove(reads)
         for t in tapes:
             t.recording = True
     out = identity(y)
+    inputs = [a for a in args if isinstance(a, Tensor)]
+    variables = list(reads.variables.values())
+    if variables and "variables" not in inspect.signature(grad_fn).parameters:
+        raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument 'variables', since function "
+                        f"uses variables: {variables}")
 
     def grad(op, upstream):
+        if variables:
+            grads, variable_grads = grad_fn(upstream, variables=variables)
+            grads = list(grads) if isinstance(grads, (list, tuple)) else [grads]
+            return tuple(grads) + tuple(variable_grads)
         grads = grad_fn(upstream)
         return tuple(grads) if isinstance(grads, (list, tuple)) else (grads,)
 
     for t in tapes:
-        t.record(CUSTOM, {"custom_gradient": grad}, [a for a in args if isinstance(a, Tensor)], out, out._device)
+        for v in variables:
+            if t.watch_accessed_variables:
+                t.watch_variable(v)
+        t.record(CUSTOM, {"custom_gradient": grad}, inputs + [v._value for v in variables], out, out._device)
     return out
 
 

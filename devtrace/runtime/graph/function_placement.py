@@ -38,6 +38,8 @@ def _capture_name(graph, placeholder, value=None) -> str:
     if not consumers:
         return _arg_name(placeholder._op.name)
     consumer = graph._ops[consumers[0]]
+    if consumer.type in ("PartitionedCall", "StatefulPartitionedCall"):  # captured for a tf.function it calls
+        return "unknown"
     if isinstance(value, SymbolicTensor):
         return _arg_name(f"{consumer.name}/{value._op.name}")
     index = next(k for k, t in enumerate(consumer._inputs) if t is placeholder)
@@ -57,7 +59,11 @@ def arg_names(graph) -> list:
     """``[(_Arg name, placeholder)]``: the function's arguments, then its captures."""
     args = [(t.name.split(":")[0], t) for t in graph.inputs]
     args += [(_capture_name(graph, node, value), node) for value, node in graph.captures.values()]
-    return [(_arg_name(name), t) for name, t in args]
+    named = [(_arg_name(name), t) for name, t in args]
+    unknown = [k for k, (name, _) in enumerate(named) if name == "unknown"]  # captures for calls
+    for n, k in enumerate(unknown[1:]):  # TensorFlow's: unknown, unknown_0, unknown_1 …
+        named[k] = (f"unknown_{n}", named[k][1])
+    return named
 
 
 def flat_outputs(graph) -> list:

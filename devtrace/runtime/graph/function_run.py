@@ -416,6 +416,10 @@ class PlacedFunction:
         trace._seq = seq = trace._seq + 1
         trace.append(ev.OpPlaced(seq, op.type, op.name, op._device, device.name, self.reasons[op._id],
                                  [getattr(t, "_seq", 0) for t in inputs], src=self._src(op)))
+        if op.type in lowering.CALL_OPS:  # a tf.function's call: its graph, on the arguments and captures
+            graph, positions = attrs["f"]
+            n = attrs["n_args"]
+            return self.run_branch(ctx, graph, inputs[:n], [inputs[n + k] for k in positions])
         if op.type in lowering.IF_OPS or op.type in lowering.CASE_OPS:
             if op.type in lowering.IF_OPS:
                 branch, positions = attrs["then_branch" if _truth(inputs[0]) else "else_branch"]

@@ -28,7 +28,8 @@ from .operation import consumers_of
 IF_OPS = frozenset(("If", "StatelessIf"))
 CASE_OPS = frozenset(("Case", "StatelessCase"))
 WHILE_OPS = frozenset(("While", "StatelessWhile"))
-CONTROL_FLOW = IF_OPS | CASE_OPS | WHILE_OPS
+CALL_OPS = frozenset(("PartitionedCall", "StatefulPartitionedCall"))  # a tf.function called in another's trace
+CONTROL_FLOW = IF_OPS | CASE_OPS | WHILE_OPS | CALL_OPS
 # the lowering's own nodes: the placer sees them with every dtype (their kernels take any)
 _STRUCTURAL = frozenset(("Switch", "_SwitchN", "Merge", "Enter", "Exit", "NextIteration", "LoopCond", "NoOp"))
 
@@ -162,11 +163,13 @@ def _instantiate(graph, devices) -> tuple:
 
 
 # -- inlining ----------------------------------------------------------------------------------
-def _inline(g: _Graph, call: _Node) -> None:
-    """``InlineFunctionBody`` of a lowering's call node (multi-device, kept targetable)."""
+def _inline(g: _Graph, call: _Node, control_input=True) -> None:
+    """``InlineFunctionBody`` of a lowering's call node (multi-device, kept targetable); a call with
+    no control input (a tf.function's) has no ``input_control_node``."""
     fgraph, slots, extra = call.call
     name, device = call.name, call._device
-    g.add(g.new_name(f"Func/{name}/input_control_node"), "NoOp", device=device, n_out=0)
+    if control_input:
+        g.add(g.new_name(f"Func/{name}/input_control_node"), "NoOp", device=device, n_out=0)
     inputs = []
     for src, k in call.inputs:
         inputs.append(g.add(g.new_name(f"Func/{name}/input"), "Identity", [(src, k)], _requested(src),
@@ -275,6 +278,11 @@ def _inner(op, k: int) -> list:
         pairs = [attrs["cond"], attrs["body"]]
         first = n
         loop = [g.inputs[k] for g, _ in pairs if k < n]
+    elif op.type in CALL_OPS:
+        n = attrs["n_args"]
+        pairs = [attrs["f"]]
+        first = n
+        loop = [attrs["f"][0].inputs[k]] if k < n else []
     else:
         pairs = attrs["branches"] if op.type in CASE_OPS else [attrs["then_branch"], attrs["else_branch"]]
         first, loop = 1, []
@@ -318,6 +326,11 @@ def _lower(g: _Graph) -> None:
             continue
         if node.type == "Call":
             _inline(g, node)
+        elif node.type in CALL_OPS:
+            graph, positions = node.call._attrs["f"]
+            n = node.call._attrs["n_args"]
+            node.call = (graph, _slots(graph, positions, n, n), [])
+            _inline(g, node, control_input=False)
         elif node.type in IF_OPS:
             _lower_branches(g, node, [node.call._attrs["then_branch"], node.call._attrs["else_branch"]],
                             ["then", "else"], "Switch")

@@ -71,6 +71,13 @@ class SymbolicTensor(Tensor):
     def get_shape(self) -> TensorShape:
         return self.shape
 
+    def set_shape(self, shape) -> None:
+        """TensorFlow's: the static shape narrowed to what ``shape`` also says (``(None, None, 3)`` and
+        ``[28, 28, 3]``: ``(28, 28, 3)``); an incompatible one is a ValueError."""
+        super().set_shape(shape)
+        merged = self.shape.merge_with(TensorShape(shape))
+        self._shape = None if merged.rank is None else tuple(merged.as_list())
+
     @property
     def ndim(self):
         return None if self._shape is None else len(self._shape)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..native import FASTPATH
 from .bfc import BFCAllocator
 
 # oneDNN's CPU allocator (TensorFlow's ``MklCPUAllocator``, TF_ENABLE_ONEDNN_OPTS on) sends requests
@@ -16,7 +17,14 @@ def onednn_allocator(host_memory: int) -> BFCAllocator:
     return BFCAllocator("mkl_cpu_allocator", host_memory, allow_growth=True)
 
 
-class HostAllocator:
+class _Counters:
+    """HostAllocator's counters; with the C module (``native.py``) they are ``_fastpath.HostBase``'s,
+    C integers the per-op path reads and writes without making a Python int."""
+
+    __slots__ = ("bytes_in_use", "peak_bytes_in_use", "num_allocs", "largest_alloc_size")
+
+
+class HostAllocator(FASTPATH.HostBase if FASTPATH is not None else _Counters):
     """Host (CPU) memory: unlimited, unrounded, no regions and no OOMs — just counters, since it
     sits on the hot path of every CPU op. Same interface as :class:`BFCAllocator`, but a handle is
     the byte count itself (with the oneDNN allocator's handle for a large request): each tensor
@@ -24,7 +32,7 @@ class HostAllocator:
     ``onednn``: the process's :func:`onednn_allocator`, which also books the large requests
     (TensorFlow's CPU stats)."""
 
-    __slots__ = ("name", "bytes_in_use", "peak_bytes_in_use", "num_allocs", "largest_alloc_size", "onednn")
+    __slots__ = ("name", "onednn")
     limit = None
     allow_growth = True
     num_ooms = 0
