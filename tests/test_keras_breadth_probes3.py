@@ -199,3 +199,24 @@ def test_a_loaded_function_with_an_input_signature_refuses_other_inputs_as_tenso
             "name=None) to TensorSpec(shape=(None,), dtype=tf.float32, name=None)`. Received args: (<tf.Tensor: "
             "shape=(1, 1), dtype=float32, numpy=array([[1.]], dtype=float32)>,) and kwargs: {} for signature: "
             "(x: TensorSpec(shape=(None,), dtype=tf.float32, name=None)).")
+
+
+def test_optimizer_variables_in_keras_order():
+    a = keras.Variable(np.ones(2, "float32"), name="a")
+    b = keras.Variable(np.ones(3, "float32"), name="b")
+    adam = keras.optimizers.Adam(0.1, use_ema=True, gradient_accumulation_steps=2)
+    adam.build([a, b])  # Keras: iteration, learning_rate, averages, accumulators, then (m, v) per variable
+    assert [tuple(v.shape) for v in adam.variables] == [(), (), (2,), (3,), (2,), (3,), (2,), (2,), (3,), (3,)]
+    nadam = keras.optimizers.Nadam(0.1)
+    nadam.build([a, b])  # … and Nadam's u_product last
+    assert [tuple(v.shape) for v in nadam.variables] == [(), (), (2,), (2,), (3,), (3,), ()]
+
+
+def test_summary_counts_nadams_u_product_among_optimizer_params():
+    inp = keras.Input((3,))
+    model = keras.Model(inp, layers.Dense(2)(inp))
+    model.compile(keras.optimizers.Nadam(), "mse")
+    model.fit(np.ones((4, 3)), np.ones((4, 2)), verbose=0)
+    lines = []
+    model.summary(print_fn=lambda line, **kw: lines.append(line))
+    assert " Optimizer params: 19 (80.00 B)" in "\n".join(lines).splitlines()

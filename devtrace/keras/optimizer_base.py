@@ -131,8 +131,11 @@ class Optimizer(serializable.Configurable):
     def build(self, var_list):
         """Every variable's slots, made before a step runs (a traced step cannot make variables),
         beside each variable — mirrored for a mirrored one."""
+        for name, initial in self._extra_slots():  # Keras's base build: each kind for every variable first
+            for var in var_list:
+                self._slot(var, name, initial)
         for var in var_list:
-            for name, initial in self._extra_slots() + tuple(self.slots):
+            for name, initial in self.slots:
                 self._slot(var, name, initial)
         if not self.built:
             self._variables = list(var_list)

@@ -41,6 +41,17 @@ class Nadam(Optimizer):
                 self._u_product = tf.Variable(tf.constant(1.0, dtype), trainable=False)
         super().build(var_list)
 
+    @property
+    def variables(self) -> list:
+        """Keras's order: the base's, then ``u_product`` (made after the slots)."""
+        return super().variables + ([self._u_product] if self._u_product is not None else [])
+
+    def variable_sizes(self) -> tuple:
+        count, size = super().variable_sizes()
+        if self._u_product is None:
+            return count, size
+        return count + 1, size + self._u_product.dtype.size
+
     def _before_updates(self):
         dtype = self._u_product.dtype
         self._u_product.assign(self._u_product * self.beta_1 * (
