@@ -220,3 +220,13 @@ def test_summary_counts_nadams_u_product_among_optimizer_params():
     lines = []
     model.summary(print_fn=lambda line, **kw: lines.append(line))
     assert " Optimizer params: 19 (80.00 B)" in "\n".join(lines).splitlines()
+
+
+def test_optimizers_get_by_name_as_keras_table():
+    assert [type(keras.optimizers.get(n)).__name__ for n in ("lion", "nadam", "adamax", "ftrl", "adadelta")] == [
+        "Lion", "Nadam", "Adamax", "Ftrl", "Adadelta"]
+    try:
+        keras.optimizers.get("lamb")  # Keras 3.15's ALL_OBJECTS lacks Lamb
+        raise AssertionError("no error")
+    except ValueError as e:
+        assert str(e) == "Could not interpret optimizer identifier: lamb"

@@ -213,8 +213,8 @@ class LossScaleOptimizer(Optimizer):
 from .optimizers_more import Adadelta, Adamax, Ftrl, Lamb, Lion, Nadam  # noqa: E402
 
 ALL_OBJECTS_DICT = {cls.__name__.lower(): cls for cls in (Optimizer, Adam, SGD, RMSprop, AdamW, Adagrad,
-                                                           LossScaleOptimizer, Adadelta, Adamax, Ftrl, Lamb, Lion,
-                                                           Nadam)}
+                                                           LossScaleOptimizer, Adadelta, Adamax, Ftrl, Lion, Nadam)}
+# Keras's table lacks Lamb: ``optimizers.get("lamb")`` is "Could not interpret optimizer identifier: lamb"
 
 
 def serialize(optimizer):
