@@ -35,7 +35,6 @@ def _under(setter, value, make):
     (lambda: _model().summary(layer_range=["a", "b"]), "Model.summary(layer_range=...)"),
     (lambda: keras.layers.Dense(2, activity_regularizer="l2"), "keras.layers.Dense(activity_regularizer=...)"),
     (lambda: keras.layers.Conv2D(2, 3, bias_regularizer="l2"), "keras.layers.Conv2D(bias_regularizer=...)"),
-    (lambda: keras.optimizers.SGD(0.1, use_ema=True), "keras.optimizers.SGD(use_ema=...)"),
     (lambda: keras.optimizers.Adam(amsgrad=True), "keras.optimizers.Adam(amsgrad=...)"),
     (lambda: keras.optimizers.RMSprop(centered=True), "keras.optimizers.RMSprop(centered=...)"),
     (lambda: keras.Input(shape=(2,), ragged=True), "keras.Input(ragged=...)"),

@@ -20,7 +20,7 @@ _reprs.install({"optimizers": optimizers, "callbacks": callbacks, "initializers"
                 "regularizers": regularizers})
 
 _missing = missing("keras")
-_LAZY = ("applications", "datasets")  # imported on first use: a program that never loads data or a zoo model pays nothing
+_LAZY = ("applications", "datasets", "export")  # imported on first use: a program that never loads data or a zoo model pays nothing
 
 
 def __getattr__(name):

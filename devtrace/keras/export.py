@@ -1,6 +1,7 @@
 """``Model.export(path)``: the model as a SavedModel for inference (Keras 3's ``ExportArchive``
 with one endpoint): ``serve``, traced on the model's inputs (batch ``None``), under the
-signatures ``serve`` and ``serving_default``; its variables saved with it."""
+signatures ``serve`` and ``serving_default``; its variables saved with it. ``ExportArchive``
+itself: tracked layers' variables, endpoints with their input signatures, variable collections."""
 
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ def export(model, filepath, format="tf_saved_model", verbose=True, input_signatu
         _describe(filepath, input_signature, concrete, model.weights)
 
 
-def _describe(filepath, input_signature, concrete, weights) -> None:
-    lines = [f"Saved artifact at '{filepath}'. The following endpoints are available:", "", "* Endpoint 'serve'"]
+def _describe(filepath, input_signature, concrete, weights, name="serve") -> None:
+    lines = [f"Saved artifact at '{filepath}'. The following endpoints are available:", "", f"* Endpoint '{name}'"]
     for i, spec in enumerate(input_signature):
         shown = _text(spec) if isinstance(spec, tf.TensorSpec) else "[" + ", ".join(_text(s) for s in spec) + "]"
         lines.append(f"  args_{i} (POSITIONAL_ONLY): {shown}")
@@ -49,3 +50,107 @@ def _describe(filepath, input_signature, concrete, weights) -> None:
     lines.append("Captures:")
     lines += [f"  {id(w)}: TensorSpec(shape=(), dtype=tf.resource, name=None)" for w in weights]
     print("\n".join(lines))
+
+
+def _tensor_spec(spec):
+    """Keras's ``make_tf_tensor_spec``: a ``tf.TensorSpec`` as is, a ``keras.InputSpec`` (or anything
+    with ``shape`` and ``dtype``) as one."""
+    if isinstance(spec, tf.TensorSpec):
+        return spec
+    return tf.TensorSpec(shape=tuple(spec.shape), dtype=getattr(spec, "dtype", None) or "float32",
+                         name=getattr(spec, "name", None))
+
+
+class _Trackable(tf.Module):
+    """The saved object: Keras's is an ``AutoTrackable``, whose ``variables`` are plain attributes."""
+
+    variables = trainable_variables = non_trainable_variables = ()
+
+
+class ExportArchive:
+    """Keras 3's ``keras.export.ExportArchive`` (the ``tf_saved_model`` format)."""
+
+    def __init__(self):
+        self._tf_trackable = _Trackable()
+        self._endpoint_names: list = []
+        self._endpoint_signatures: dict = {}
+        self._tracked: list = []
+
+    @property
+    def variables(self) -> list:
+        return [v for layer in self._tracked for v in getattr(layer, "weights", [])]
+
+    @property
+    def trainable_variables(self) -> list:
+        return [v for layer in self._tracked for v in getattr(layer, "trainable_weights", [])]
+
+    @property
+    def non_trainable_variables(self) -> list:
+        return [v for layer in self._tracked for v in getattr(layer, "non_trainable_weights", [])]
+
+    def track(self, resource):
+        from .engine import Layer
+
+        if isinstance(resource, Layer) and not resource.built:
+            raise ValueError("The layer provided has not yet been built. It must be built before export.")
+        if not isinstance(resource, (Layer, tf.Module, tf.Variable)):
+            raise ValueError("Invalid resource type. Expected a Keras `Layer` or `Model` or a TensorFlow `Trackable` "
+                             f"object. Received object {resource} of type '{type(resource)}'. ")
+        self._tracked.append(resource)
+
+    def add_endpoint(self, name, fn, input_signature=None, **kwargs):
+        if name in self._endpoint_names:
+            raise ValueError(f"Endpoint name '{name}' is already taken.")
+        if kwargs:
+            raise NotImplementedError(f"devtrace does not implement ExportArchive.add_endpoint({next(iter(kwargs))}=...) "
+                                      "yet")
+        if input_signature is None:
+            if not isinstance(fn, tf.types.experimental.GenericFunction):
+                raise ValueError(
+                    "If the `fn` argument provided is not a `tf.function`, you must provide an `input_signature` "
+                    "argument to specify the shape and dtype of the function arguments. Example:\n\n"
+                    "export_archive.add_endpoint(\n    name='call',\n    fn=model.call,\n    input_signature=[\n"
+                    "        keras.InputSpec(\n            shape=(None, 224, 224, 3),\n            dtype='float32',\n"
+                    "        )\n    ],\n)")
+            decorated = fn
+        else:
+            input_signature = tf.nest.map_structure(_tensor_spec, input_signature)
+            decorated = tf.function(fn, input_signature=input_signature, autograph=False)
+            self._endpoint_signatures[name] = input_signature
+        setattr(self._tf_trackable, name, decorated)
+        self._endpoint_names.append(name)
+        return decorated
+
+    def track_and_add_endpoint(self, name, resource, input_signature, **kwargs):
+        self.track(resource)
+        return self.add_endpoint(name, resource.__call__, input_signature, **kwargs)
+
+    def add_variable_collection(self, name, variables):
+        if not isinstance(variables, (list, tuple, set)):
+            raise ValueError(f"Expected `variables` to be a list/tuple/set. Received instead object of type "
+                             f"'{type(variables)}'.")
+        if not all(isinstance(v, tf.Variable) for v in variables):
+            raise ValueError("Expected all elements in `variables` to be `tf.Variable` instances. Found instead the "
+                             f"following types: {list(set(type(v) for v in variables))}")
+        setattr(self._tf_trackable, name, list(variables))
+
+    def _concrete(self, name):
+        fn = getattr(self._tf_trackable, name)
+        if name in self._endpoint_signatures:
+            return fn.get_concrete_function(*self._endpoint_signatures[name])
+        return fn.get_concrete_function()
+
+    def write_out(self, filepath, options=None, verbose=True):
+        if not self._endpoint_names:
+            raise ValueError("No endpoints have been set yet. Call add_endpoint().")
+        module = self._tf_trackable
+        module.variables = list(self.variables)
+        module.trainable_variables = list(self.trainable_variables)
+        module.non_trainable_variables = list(self.non_trainable_variables)
+        signatures = {name: self._concrete(name) for name in self._endpoint_names}
+        if "serving_default" not in signatures:
+            signatures["serving_default"] = signatures[self._endpoint_names[0]]
+        tf.saved_model.save(module, filepath, signatures=signatures, options=options)
+        if verbose:
+            for name in self._endpoint_names:
+                _describe(filepath, self._endpoint_signatures.get(name, []), signatures[name], self.variables, name)

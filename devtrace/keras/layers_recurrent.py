@@ -138,11 +138,9 @@ class RNN(Layer):
         if self.go_backwards:
             steps = steps[::-1]
             masks = masks[::-1] if masks is not None else None
-        single = not _is_list(self.cell.state_size)
         outputs, prev = [], None
         for t, step in enumerate(steps):
-            given = states[0] if single else list(states)
-            output, new_states = _cell_call(self.cell, step, given, training)
+            output, new_states = _cell_call(self.cell, step, list(states), training)  # Keras: always a list
             new_states = list(new_states) if _is_list(new_states) else [new_states]
             if masks is not None:
                 if prev is None:

@@ -258,7 +258,7 @@ class StackedRNNCells(Layer):
             n = len(_flat_sizes(cell.state_size))
             mine = list(states[k:k + n])
             k += n
-            inputs, out_states = _cell_call(cell, inputs, mine if _is_list(cell.state_size) else mine[0], training)
+            inputs, out_states = _cell_call(cell, inputs, list(mine), training)  # Keras passes each cell a list
             new_states.extend(out_states if _is_list(out_states) else [out_states])
         return inputs, new_states
 

@@ -208,6 +208,8 @@ class TensorFlowTrainer(Trainer):
             training_logs = epoch_logs
             if self.stop_training:
                 break
+        if getattr(self, "optimizer", None) is not None and epochs > 0:  # Keras: the EMA's averages
+            self.optimizer.finalize_variable_values(self.trainable_weights)
         cbs.call("on_train_end", training_logs or {})
         self.history = cbs._history
         return self.history

@@ -16,10 +16,11 @@ _CAMEL = re.compile(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))")
 
 class name_scope:  # noqa: N801 (TensorFlow's name)
     """``with tf.name_scope("outer"):`` — variables created inside are named ``outer/…``. In a
-    TF1 graph, the graph's name scope (node names)."""
+    TF1 graph, the graph's name scope (node names). Eagerly TensorFlow checks no name (``'_x'``,
+    ``'a b'`` are fine); a graph checks it on entering (the graph's ``name_scope``)."""
 
     def __init__(self, name):
-        if not isinstance(name, str) or (name and not re.match(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$", name)):
+        if not isinstance(name, str):
             raise ValueError(f"'{name}' is not a valid scope name. A scope name has to match the following "
                              f"pattern: ^[A-Za-z0-9_.\\\\/>-]*$")
         self._name = name

@@ -117,6 +117,19 @@ def _graph_record(concrete: ConcreteFunction, variable_paths: dict, arrays: list
                           for s in args if isinstance(s, TensorSpec)]}
 
 
+def _arg_names(function) -> list:
+    """The Python parameters an input signature binds (``args_<i>`` for ``*args``), TensorFlow's names."""
+    import inspect
+
+    names = []
+    for p in inspect.signature(function.python_function).parameters.values():
+        if p.kind == p.VAR_POSITIONAL:
+            names += [f"{p.name}_{i}" for i in range(len(function.input_signature) - len(names))]
+            break
+        names.append(p.name)
+    return names[:len(function.input_signature)]
+
+
 def _signature_functions(obj, signatures) -> dict:
     """``{signature key: ConcreteFunction}``: those given (one function is ``serving_default``), or
     else, as TensorFlow, the object's one ``tf.function`` with an input signature, if only one has one."""
@@ -172,6 +185,9 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
         if function.input_signature is not None:
             function.get_concrete_function()
         functions[name] = [_graph_record(c, variable_paths, arrays) for c in function._concrete.values()]
+        if function.input_signature is not None and all(isinstance(x, TensorSpec) for x in function.input_signature):
+            functions[name][0]["bound"] = {"names": _arg_names(function), "specs": [
+                [None if x.shape.rank is None else list(x.shape), x.dtype.name, x.name] for x in function.input_signature]}
     saved_signatures = {key: dict(_graph_record(c, variable_paths, arrays), output_keys=_output_keys(c.graph.outputs))
                         for key, c in signature_functions.items()}
     checkpoint.write(os.path.join(export_dir, "variables", "variables"))
@@ -224,19 +240,33 @@ class _SignatureMap(dict):
 
 
 class _RestoredFunction:
-    def __init__(self, name, concretes):
+    def __init__(self, name, concretes, bound=None):
         self.__name__ = name
         self._concretes = concretes
+        self._bound = bound  # a function saved with an input signature: its parameters' names and specs
 
     def __call__(self, *args):
         tensors = [constant(a) if isinstance(a, (np.ndarray, np.generic)) else a  # NumPy arguments: as tensors
                    for a in _flatten(list(args)) if isinstance(a, (Tensor, np.ndarray, np.generic))]
+        if self._bound is not None:
+            self._bind(args, tensors)
         for concrete in self._concretes:
             specs = [TensorSpec(None if t.shape.rank is None else tuple(t.shape), t.dtype) for t in concrete.graph.inputs]
             if len(specs) == len(tensors) and all(s.is_compatible_with(t) for s, t in zip(specs, tensors)):
                 return concrete._call_flat(tensors)
         raise ValueError(f"Could not find matching concrete function to call loaded from the SavedModel. Got: "
                          f"{list(args)}")
+
+    def _bind(self, args, tensors) -> None:
+        """TensorFlow's error for arguments the saved input signature does not accept."""
+        specs = [TensorSpec(None if shape is None else tuple(shape), dtype, name)
+                 for shape, dtype, name in self._bound["specs"]]
+        for value, spec in zip(tensors, specs):
+            if not spec.is_compatible_with(value):
+                shown = ", ".join(f"{n}: {x!r}" for n, x in zip(self._bound["names"], specs))
+                raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast "
+                                f"{TensorSpec(tuple(value.shape), value.dtype, spec.name)!r} to {spec!r}`. Received "
+                                f"args: {tuple(args)} and kwargs: {{}} for signature: ({shown}).")
 
 
 def _rebuild_nodes(graph, nodes, arrays) -> None:
@@ -298,20 +328,37 @@ def load(export_dir, tags=None, options=None):
             variables[path] = Variable(value, name=model.get("variable_names", {}).get(path, path.rsplit("/", 1)[-1]))
             _attach(obj, path[len("root/"):].split("/"), variables[path])
     for name, records in model["functions"].items():
-        setattr(obj, name, _RestoredFunction(name, [_rebuild(r, variables, arrays) for r in records]))
+        setattr(obj, name, _RestoredFunction(name, [_rebuild(r, variables, arrays) for r in records],
+                                             records[0].get("bound") if records else None))
     obj.signatures = _SignatureMap((key, _SignatureFunction(_rebuild(r, variables, arrays), r["output_keys"]))
                                    for key, r in sorted(model.get("signatures", {}).items()))
     return obj
 
 
 def _attach(obj, parts, variable) -> None:
-    for part in parts[:-1]:
-        child = getattr(obj, part, None)
+    """``variable`` at its attribute path; a path's numbered steps (``variables/0``) are a list's items,
+    as TensorFlow restores a saved list (also under a name a Module's property has: ``variables``)."""
+    for i, part in enumerate(parts[:-1]):
+        child = _child(obj, part)
         if child is None:
-            child = _UserObject()
-            setattr(obj, part, child)
+            child = [] if parts[i + 1].isdigit() else _UserObject()
+            _put(obj, part, child)
         obj = child
-    setattr(obj, parts[-1], variable)
+    _put(obj, parts[-1], variable)
+
+
+def _child(obj, part):
+    if isinstance(obj, list):
+        return obj[int(part)] if int(part) < len(obj) else None
+    return obj.__dict__.get(part)
+
+
+def _put(obj, part, value) -> None:
+    if isinstance(obj, list):
+        obj.extend([None] * (int(part) + 1 - len(obj)))
+        obj[int(part)] = value
+    else:
+        obj.__dict__[part] = value
 
 
 experimental = Namespace(_prefix="saved_model.experimental", Fingerprint=Fingerprint,

@@ -43,6 +43,7 @@ NO_OUTPUT = frozenset(("NoOp", "QueueEnqueueV2", "QueueEnqueueManyV2", "QueueClo
 
 GENERATOR, REF_GENERATOR = 1, 2  # Operation._kind (0: any other node)
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")  # inside a scope, TensorFlow allows a leading '_'
 _VALID_NAMES: set = set()  # node names the pattern accepted (a loop names its nodes alike)
 _new_tensor = SymbolicTensor.__new__  # a SymbolicTensor without its __init__ frame (_binary_node)
 
@@ -146,8 +147,12 @@ class Graph:
             if name.endswith("/"):
                 new = name[:-1]
             else:
-                if not _VALID_NAME.match(name):
-                    raise ValueError(f"'{name}' is not a valid scope name")
+                if self._name_stack and not _VALID_SCOPE_NAME.match(name):
+                    raise ValueError(f"'{name}' is not a valid scope name. A scope name has to match the following "
+                                     f"pattern: {_VALID_SCOPE_NAME.pattern}")
+                if not self._name_stack and not _VALID_NAME.match(name):
+                    raise ValueError(f"'{name}' is not a valid root scope name. A root scope name has to match the "
+                                     f"following pattern: {_VALID_NAME.pattern}")
                 new = self.unique_name(name)
         else:
             new = ""
