@@ -30,5 +30,6 @@ def test_feature_space_as_keras(got, key):
 
 def test_get_config_says_devtrace_lacks_it():
     fs = tf.keras.utils.FeatureSpace(features={"x": "float"})
-    with pytest.raises(NotImplementedError, match=r"^devtrace does not implement keras.utils.FeatureSpace.get_config yet$"):
+    says = r"^devtrace does not implement keras.utils.FeatureSpace.get_config yet$"
+    with pytest.raises(NotImplementedError, match=says):
         fs.get_config()

@@ -3,7 +3,8 @@ TensorFlow 2.21: ``PartitionedCall`` (``StatefulPartitionedCall`` when the calle
 ``get_operations()``, inlined before the caller is placed — the placement log's ``Func/PartitionedCall/
 input/_0``, ``PartitionedCall/Square`` …, ``PartitionedCall: (NoOp)``, the caller's capture for it an
 ``_Arg`` named ``unknown`` (then ``unknown_0`` …). TensorFlow's output: ``tests/tf221_oracle/programs/
-function_call_{node,captures,trace_once}.py`` captured by ``tests/tf221_oracle/capture.py`` (stdout: placer lines, results)."""
+function_call_{node,captures,trace_once}.py`` captured by ``tests/tf221_oracle/capture.py`` (stdout: placer
+lines, results)."""
 
 import pathlib
 
@@ -25,7 +26,8 @@ def cpu():
 
 @pytest.mark.parametrize("name", ["function_call_node", "function_call_captures", "function_call_trace_once"])
 def test_nested_functions_are_call_nodes_placed_as_tensorflow_inlines_them(cpu, capsys, name):
-    program = (ORACLE / "programs" / f"{name}.py").read_text().replace("import tensorflow as tf", "import devtrace as tf")
+    program = (ORACLE / "programs" / f"{name}.py").read_text()
+    program = program.replace("import tensorflow as tf", "import devtrace as tf")
     exec(compile(program, f"{name}.py", "exec"), {"__name__": "__main__"})
     assert capsys.readouterr().out == (ORACLE / "captures" / f"{name}.stdout").read_text()
 

@@ -34,7 +34,11 @@ def offline(tmp_path, monkeypatch):
     monkeypatch.setattr(files.urllib.request, "urlretrieve", fail)
 
 
-@pytest.mark.parametrize("name", list(MODELS))
+SLOW_BUILT = {"NASNetMobile_classes"}  # NASNet's 771 layers: the default and one variant are enough in the fast suite
+
+
+@pytest.mark.parametrize("name", [n if n not in SLOW_BUILT else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in MODELS])
 def test_built_as_keras(name, monkeypatch):
     monkeypatch.setenv("DEVTRACE_COMPUTE", "none")
     got, want = build(tf.keras, name), CAPTURED["models"][name]
@@ -42,7 +46,7 @@ def test_built_as_keras(name, monkeypatch):
     assert got["summary"] == want["summary"]
 
 
-QUICK = {"ResNet101", "VGG19", "DenseNet169", "EfficientNetB1", "ConvNeXtSmall", "EfficientNetV2B1", "NASNetLarge"}
+QUICK = {"ResNet101", "VGG19", "DenseNet169", "EfficientNetB1", "ConvNeXtSmall", "EfficientNetV2B1"}
 
 
 @pytest.mark.parametrize("constructor", [c if c in QUICK else pytest.param(c, marks=pytest.mark.slow) for c in COUNTED])
@@ -52,7 +56,8 @@ def test_the_family_counted_as_keras(constructor, monkeypatch):
     assert counts(tf.keras, constructor) == CAPTURED["counted"][constructor]
 
 
-@pytest.mark.parametrize("constructor", IMAGENET)
+@pytest.mark.parametrize("constructor", [c if c != "NASNetMobile" else pytest.param(c, marks=pytest.mark.slow)
+                                         for c in IMAGENET])
 def test_imagenet_weights_offline_fail_as_keras(constructor, offline, monkeypatch, capsys):
     monkeypatch.setenv("DEVTRACE_COMPUTE", "none")
     assert imagenet_offline(tf.keras, constructor) == CAPTURED["imagenet"][constructor]
@@ -70,7 +75,8 @@ def test_preprocess_input_as_keras(module):
 
 
 def test_an_application_devtrace_lacks_says_so():
-    with pytest.raises(AttributeError, match=r"^devtrace does not implement tf\.keras\.applications\.InceptionResNetV2 yet$"):
+    says = r"^devtrace does not implement tf\.keras\.applications\.InceptionResNetV2 yet$"
+    with pytest.raises(AttributeError, match=says):
         tf.keras.applications.InceptionResNetV2  # noqa: B018
 
 

@@ -56,7 +56,8 @@ def _trace(function, outer, args, kwargs, flat, tensors, traced_function) -> tup
     graph._device_stack = list(outer._device_stack)
     graph._recompute_device()
     with graph.as_default():
-        graph.inputs = [graph.placeholder(t.dtype, t._shape, n) for t, n in zip(tensors, _names(function, args, kwargs))]
+        names = _names(function, args, kwargs)
+        graph.inputs = [graph.placeholder(t.dtype, t._shape, n) for t, n in zip(tensors, names)]
         placeholders = iter(graph.inputs)
         inner_args, inner_kwargs = pack_sequence_as((list(args), kwargs), [next(placeholders) if isinstance(v, Tensor)
                                                                            else v for v in flat])
