@@ -42,6 +42,7 @@
 #define UNDEF_BUILD_CORE
 #endif
 #include <internal/pycore_frame.h>
+#undef _PyGC_FINALIZED  /* objimpl.h's deprecated twin of pycore_gc.h's */
 #include <internal/pycore_gc.h>  /* a Tensor kept for reuse: its GC header's finalized flag (FREE_LISTS) */
 #ifdef UNDEF_BUILD_CORE
 #undef Py_BUILD_CORE
@@ -1295,6 +1296,10 @@ run_kernel(PyObject *opdef, PyObject *xp, PyObject *a, PyObject *b)
     return out;
 }
 
+/* The last two-input op's inputs (x._seq, y._seq), untracked: the next op of the same inputs shares the
+ * tuple, as outputs of one shape share last_shape (a tuple's identity is nothing a reader looks at) */
+static PyObject *last_producers;
+
 /* the op once its placement is found and its inputs are clean: its seq, then execution.run_binary */
 static PyObject *
 run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, long long seq, TensorBase *tx,
@@ -1317,14 +1322,21 @@ run_op(PyObject *ctx, PyObject *device, PyObject *trace, PyObject *xp, Head *h, 
         if (PyErr_Occurred() || !(opdef = PyObject_Vectorcall(lookup, &h->op_name, 1, NULL)))
             goto done;
     }
-    PyObject *producers = PyTuple_New(2);  /* made before the slots it holds are read */
-    if (producers == NULL)
-        goto done;
-    Py_INCREF(tx->seq);
-    PyTuple_SET_ITEM(producers, 0, tx->seq);
-    Py_INCREF(ty->seq);
-    PyTuple_SET_ITEM(producers, 1, ty->seq);
-    h->producers = untracked(producers);
+    PyObject *producers = last_producers;  /* the last op's, when its inputs were these (a loop's op) */
+    if (producers != NULL && PyTuple_GET_ITEM(producers, 0) == tx->seq && PyTuple_GET_ITEM(producers, 1) == ty->seq) {
+        Py_INCREF(producers);
+    } else {
+        if (!(producers = PyTuple_New(2)))  /* made before the slots it holds are read */
+            goto done;
+        Py_INCREF(tx->seq);
+        PyTuple_SET_ITEM(producers, 0, tx->seq);
+        Py_INCREF(ty->seq);
+        PyTuple_SET_ITEM(producers, 1, ty->seq);
+        untracked(producers);
+        Py_INCREF(producers);
+        Py_XSETREF(last_producers, producers);  /* (the one let go holds ints: no code runs) */
+    }
+    h->producers = producers;
     long long start = now_ns();
     out = run_kernel(opdef, xp, a, b);
     long long duration = now_ns() - start;
