@@ -408,6 +408,7 @@ def test_a_subclassed_models_layers_show_the_batch_their_traced_step_has(capsys)
 
 
 def test_a_subclassed_models_own_seed_generator_comes_before_its_layers_variables():
+    keras.backend.clear_session()  # names are unique per session: a fresh one, as a new program's
     class Noisy(keras.Model):
         def __init__(self):
             super().__init__()

@@ -11,21 +11,18 @@ import random as _python_random
 from devtrace.util.namespace import missing as _missing
 
 import devtrace as tf
+from .naming import snake, unique
 from .variables import KerasVariable
 
 _GLOBAL: list = []
 
 
 class SeedGenerator:
-    _count = 0
-
     def __init__(self, seed=None, name=None, **kwargs):
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments: {kwargs}")
-        if name is None:
-            k = SeedGenerator._count
-            SeedGenerator._count += 1
-            name = "seed_generator" if k == 0 else f"seed_generator_{k}"
+        if name is None:  # Keras's auto_name: counted with the layers' names, from 0 again after clear_session
+            name = unique(snake(type(self).__name__))
         self.name, self._initial_seed = name, seed
         if seed is None:
             seed = make_default_seed()
