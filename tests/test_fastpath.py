@@ -191,6 +191,7 @@ def test_records_and_their_subclasses_free_whole():
     fields = tuple(f"item {i}" for i in range(len(OpRecord._fields)))
     events = context().trace._events
     events.clear()  # (records held there hold their type)
+    gc.collect()  # ... and so do records in earlier tests' garbage, which a collection in the loop would free
     counts = sys.getrefcount(OpRecord), sys.getrefcount(Sub), sys.getrefcount(fields[3])
     with tf.device("/CPU:0"):
         x = tf.constant(np.ones((2, 2), np.float32))
