@@ -75,8 +75,9 @@ def test_group_by_device_and_op(tmp_path):
 def test_grouped_rows_fit_80_columns(tmp_path):
     text = grouped(tmp_path, "scope", columns="80")
     assert max(len(line) for line in text.splitlines()) <= 80
-    row = text.splitlines()[2]  # "why" is cut (…) by as much as the time column needs
-    assert row.startswith("layer        fwd     6  CPU:0 2,GPU:0 4  fallback 2, defau") and "…  2 (24 B)" in row
+    row = text.splitlines()[2]  # "why" is cut (…) by as much as the time column needs: none when the
+    assert row.startswith("layer        fwd     6  CPU:0 2,GPU:0 4  fallback 2, defau")  # times are short
+    assert "fallback 2, default 4  2 (24 B)" in row or "…  2 (24 B)" in row and len(row) == 80, text
 
 
 def test_summary_group_by_ends_with_the_totals(tmp_path):
