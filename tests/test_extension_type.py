@@ -174,7 +174,7 @@ def test_batchable_spec_and_map_fn():
 
 
 def test_dispatch_for_api_and_unregister():
-    abs_before = type(tf.abs)  # a function, or a dispatcher when an earlier test (a docstring example) left one
+    abs_before, add_before = type(tf.abs), tf.math.add
     class MyTensor(tf.experimental.ExtensionType):
         value: tf.Tensor
 
@@ -196,6 +196,7 @@ def test_dispatch_for_api_and_unregister():
             return a
         assert _error(lambda: tf.experimental.dispatch_for_api(tf.math.add, {"x": MyTensor})(wrong)).startswith(
             "ValueError: Dispatch function's signature (a, b) does not match API's signature")
+        assert tf.math.add is add_before and tf.add is add_before  # registrations that failed left it as it was
     finally:
         tf.experimental.unregister_dispatch_for(my_abs)
         tf.experimental.unregister_dispatch_for(my_concat)

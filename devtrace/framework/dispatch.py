@@ -133,12 +133,29 @@ def _check_signature(api_signature, func) -> None:
                          f"{api_signature}.")
 
 
+def _signature(api) -> inspect.Signature:
+    """``api``'s signature, once it is known to be a public function (or its dispatching replacement)."""
+    if isinstance(api, _Dispatcher):
+        return api.signature
+    if not callable(api) or api not in API.values() and _replacing(api) is None:
+        raise ValueError(f"{api} does not support dispatch.")
+    return inspect.signature(api)
+
+
+def _replacing(api):
+    """The dispatcher that replaced ``api`` already, or None."""
+    return next((d for d in API.values() if isinstance(d, _Dispatcher) and d.api is api), None)
+
+
 def _dispatcher(api) -> _Dispatcher:
-    """The dispatcher of ``api`` (a public function, or its dispatching replacement)."""
+    """The dispatcher of ``api`` (a public function, or its dispatching replacement): made, and put
+    in the API's place, only when a target is registered (a registration that fails leaves the API
+    as it was)."""
     if isinstance(api, _Dispatcher):
         return api
-    if not callable(api) or api not in API.values():
-        raise ValueError(f"{api} does not support dispatch.")
+    dispatcher = _replacing(api)
+    if dispatcher is not None:
+        return dispatcher
     dispatcher = _Dispatcher(api)
     functools.update_wrapper(dispatcher, api)
     _replace(api, dispatcher)
@@ -159,18 +176,19 @@ def dispatch_for_api(api, *signatures):
     """``tf.experimental.dispatch_for_api(api, *signatures)``: a decorator registering a dispatch
     target for ``api``, called when the arguments match one of ``signatures`` (or the target's
     own annotations)."""
-    dispatcher = _dispatcher(api)
-    checkers = [_signature_checker(dispatcher.signature, s) for s in signatures]
+    signature = _signature(api)
+    checkers = [_signature_checker(signature, s) for s in signatures]
 
     def decorator(target):
         if not callable(target):
             raise TypeError(f"Expected dispatch_target to be callable; got {target!r}")
-        wrapped = _with_name_scope(target, dispatcher.signature)
-        expected = dispatcher.signature
+        wrapped = _with_name_scope(target, signature)
+        expected = signature
         if wrapped is not target:  # a target may leave out ``name``
             expected = expected.replace(parameters=[p for p in expected.parameters.values() if p.name != "name"])
         _check_signature(expected, target)
-        for checker in checkers or [_signature_checker(dispatcher.signature, _signature_from_annotations(target))]:
+        dispatcher = _dispatcher(api)
+        for checker in checkers or [_signature_checker(signature, _signature_from_annotations(target))]:
             dispatcher.targets.append((checker, wrapped, target))
         return target
     return decorator
@@ -266,3 +284,12 @@ def unregister_dispatch_for(dispatch_target) -> None:
         found = True
     if not found:
         raise ValueError(f"Function {dispatch_target} was not registered using a `@dispatch_for_*` decorator.")
+
+
+def reset() -> None:
+    """Every API its own function again and no elementwise handler: a new process's dispatch (test
+    isolation: a docstring's registrations end with it)."""
+    for dispatcher in set(d for d in API.values() if isinstance(d, _Dispatcher)):
+        _replace(dispatcher, dispatcher.api)
+    _ELEMENTWISE_HANDLERS.clear()
+    _ELEMENTWISE_TARGETS.clear()
