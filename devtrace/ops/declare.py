@@ -97,41 +97,25 @@ def as_tensor(x, slow_list=False, name=None):
     return out
 
 
+def _tensor_like(value) -> bool:
+    """A tensor, or an object that stands for one (a variable: ``__tf_tensor__``)."""
+    return isinstance(value, Tensor) or getattr(type(value), "__tf_tensor__", None) is not None
+
+
 def holds_tensor(values) -> bool:
     """Whether a (nested) list holds a tensor (or a variable)."""
-    for v in values:
-        if type(v) in (int, float, bool):
-            continue
-        if isinstance(v, Tensor) or getattr(type(v), "__tf_tensor__", None) is not None:
-            return True
-        if isinstance(v, (list, tuple)) and holds_tensor(v):
-            return True
-    return False
+    return any(map(_tensor_like, _leaves(values)))
 
 
 def autopacked(values, dtype=None):
     """TensorFlow's autopacking (``convert_to_tensor`` of a list holding tensors): the elements
     converted (inner lists packed the same way) and stacked by one ``Pack`` — differentiable, where a
     constant made of the values would not be. The dtype is the first tensor's."""
-    def first_dtype(items):
-        for v in items:
-            if isinstance(v, (list, tuple)):
-                found = first_dtype(v)
-                if found is not None:
-                    return found
-            elif isinstance(v, Tensor) or getattr(type(v), "__tf_tensor__", None) is not None:
-                return as_tensor(v).dtype
-        return None
-    want = dtypes.as_dtype(dtype) if dtype is not None else first_dtype(values)
-    tensors = []
-    for v in values:
-        if isinstance(v, (list, tuple)) and holds_tensor(v):
-            t = autopacked(v, want)
-        elif isinstance(v, Tensor) or getattr(type(v), "__tf_tensor__", None) is not None:
-            t = as_tensor(v)
-        else:
-            t = constant(v, want)
-        tensors.append(t)  # a tensor of another dtype: Pack's own error, as TensorFlow's
+    want = dtypes.as_dtype(dtype) if dtype is not None else \
+        next(as_tensor(v).dtype for v in _leaves(values) if _tensor_like(v))
+    tensors = [autopacked(v, want) if isinstance(v, (list, tuple)) and holds_tensor(v) else
+               as_tensor(v) if _tensor_like(v) else constant(v, want) for v in values]
+    # (a tensor of another dtype: Pack's own error, as TensorFlow's)
     return execute("Pack", tuple(tensors), {"axis": 0}, name="packed")
 
 
